@@ -1,0 +1,1 @@
+"""The tourney command line (installed as ``tourney.cli``)."""

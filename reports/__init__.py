@@ -1,0 +1,1 @@
+"""The static site (installed as ``tourney.reports``)."""

@@ -1,0 +1,107 @@
+"""Cards as small ints.
+
+A card is an ``int`` in ``0..51``: ``suit * 13 + rank``, where rank ``0`` is the two
+and ``12`` the ace, and suits are ``S H D C`` in that order. Within a suit a higher
+int is a higher card, so trick comparison is integer comparison. A set of cards is a
+bit mask (``1 << card``) where speed matters.
+
+Canonical spelling is rank then suit (``QS``, ``TH``, ``2C``). Input also accepts
+``10`` for ``T``, lower case, and the suit symbols ``♠ ♥ ♦ ♣``.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from .errors import CardError
+
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+SUIT_SYMBOLS = "♠♥♦♣"
+
+TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
+
+DECK = tuple(range(52))
+FULL_DECK_MASK = (1 << 52) - 1
+
+CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+
+
+def make_card(rank: int, suit: int) -> int:
+    return suit * 13 + rank
+
+
+def rank_of(card: int) -> int:
+    return card % 13
+
+
+def suit_of(card: int) -> int:
+    return card // 13
+
+
+def _spellings() -> dict[str, int]:
+    table: dict[str, int] = {}
+    for card, name in enumerate(CARD_NAMES):
+        rank, suit = name[0], name[1]
+        ranks = [rank] + (["10"] if rank == "T" else [])
+        suits = [suit, SUIT_SYMBOLS[SUITS.index(suit)]]
+        for r in ranks:
+            for s in suits:
+                for text in (r + s, (r + s).lower()):
+                    table[text] = card
+    return table
+
+
+# Every accepted spelling, precomputed: parsing a card is one dict lookup.
+_SPELLINGS = _spellings()
+
+QS = _SPELLINGS["QS"]
+KH = _SPELLINGS["KH"]
+AH = _SPELLINGS["AH"]
+JD = _SPELLINGS["JD"]
+TWO_CLUBS = _SPELLINGS["2C"]
+THREE_CLUBS = _SPELLINGS["3C"]
+
+SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+
+
+def parse_card(text: str) -> int:
+    """The card a spelling names; :class:`CardError` if it names none."""
+    try:
+        return _SPELLINGS[text]
+    except KeyError:
+        card = _SPELLINGS.get(text.strip().upper().replace("10", "T", 1)) if text else None
+        if card is None:
+            raise CardError(text) from None
+        return card
+
+
+def card_name(card: int) -> str:
+    return CARD_NAMES[card]
+
+
+def parse_cards(text: str) -> list[int]:
+    """Whitespace-separated cards."""
+    return [parse_card(t) for t in text.split()]
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    return " ".join(CARD_NAMES[c] for c in cards)
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask, lowest int first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

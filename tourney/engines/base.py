@@ -1,0 +1,316 @@
+"""The common interface of the game engines.
+
+Modelled on python-chess: plain data (:class:`DealSetup`, the per-game state object,
+moves as small ints or tuples), move generation and legality (:meth:`Game.legal_moves`,
+:meth:`Game.play`) kept apart from notation (:meth:`Game.parse_move`,
+:meth:`Game.format_move`). A :class:`Game` object holds no per-deal state; it is a
+stateless rule book, so one instance serves every deal and thread.
+
+Every engine module defines one subclass of :class:`Game` (or one parametrised class
+with presets) and nothing here imports storage, CLI or reports.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from ..errors import IllegalMove, OptionError, RecordError
+
+
+# --------------------------------------------------------------------------- options
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option (house rule) of a game.
+
+    ``kind`` is ``"int"``, ``"bool"`` or ``"choice"``. ``default`` of ``None`` means
+    "not set" (e.g. no ``target`` unless the event names one).
+    """
+
+    key: str
+    kind: str
+    default: Any
+    doc: str
+    choices: tuple = ()
+    minimum: int | None = None
+
+    def parse(self, raw: Any) -> Any:
+        if raw is None:
+            return None
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("true", "yes", "1", "on"):
+                return True
+            if text in ("false", "no", "0", "off"):
+                return False
+            raise OptionError(f"option {self.key} takes true or false, not {raw!r}")
+        if self.kind == "int":
+            try:
+                value = int(str(raw).strip())
+            except ValueError:
+                raise OptionError(f"option {self.key} takes a whole number, not {raw!r}") from None
+            if self.minimum is not None and value < self.minimum:
+                raise OptionError(f"option {self.key} must be at least {self.minimum}, not {value}")
+            if self.choices and value not in self.choices:
+                allowed = ", ".join(str(c) for c in self.choices)
+                raise OptionError(f"option {self.key} takes one of {allowed}, not {value}")
+            return value
+        text = str(raw).strip()
+        if text not in [str(c) for c in self.choices]:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise OptionError(f"option {self.key} takes one of {allowed}, not {raw!r}")
+        for c in self.choices:
+            if str(c) == text:
+                return c
+        return text  # pragma: no cover
+
+    def describe(self) -> dict:
+        return {
+            "key": self.key,
+            "kind": self.kind,
+            "default": self.default,
+            "choices": list(self.choices),
+            "doc": self.doc,
+        }
+
+
+# ------------------------------------------------------------------ deals and matches
+
+@dataclass
+class DealSetup:
+    """What a record says about a deal before the first move.
+
+    ``hands`` are the cards as dealt (before passing), per seat; for the row games
+    they are the row positions left to right and ``secrets`` the secret card(s) per
+    seat (``None`` where the record has no ``|`` part). ``stock`` is top first.
+    ``passes`` are the cards each seat passes (``spardame``). ``dealer`` is a seat
+    index, or ``None`` for games without one. Fields a game does not use are
+    ``None``.
+    """
+
+    nplayers: int
+    dealer: int | None = None
+    hands: list[list[int]] | None = None
+    secrets: list[list[int]] | None = None
+    stock: list[int] | None = None
+    passes: list[list[int]] | None = None
+    deal_number: int = 1
+
+
+@dataclass
+class DealEvent:
+    """A rule-relevant event for the replay pages: queen taken, moon shot, huff."""
+
+    move: int  # 1-based move number after which it happened (0: before play)
+    seat: int | None
+    kind: str  # short id: "queen-taken", "moon", "huff", "out", "crowned", ...
+    text: str  # English words; pages may translate by kind
+
+
+@dataclass
+class DealOutcome:
+    """The result of replaying a deal (or checking a score sheet)."""
+
+    scores: list  # one number per seat: ints for card games, 1/0.5/0 for dam-brade
+    places: list[int]  # finishing place per seat, 1 = best; shared places repeat
+    verified: str = "moves"  # "moves" or "scores"
+    events: list[DealEvent] = field(default_factory=list)
+    moves: int = 0
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """How a match of this game is played, after options are resolved.
+
+    ``deals``: fixed number of deals, no extra deals. ``target``: the deal in which
+    some seat's running total reaches it is the last (``tie_extra``: unless the best
+    total is shared, then deals go on until it is not). ``losses``: svarta-maja; the
+    match ends after the deal in which some seat reaches this many lost deals.
+    ``dealer``: ``rotate`` (clockwise), ``loser-deals``, ``free`` or ``None`` (no
+    dealer). ``higher_is_better``: dam-brade game points. ``alternate_colours``:
+    each game lists that game's first player (Black) first, so players may come
+    in reversed order.
+    """
+
+    deals: int | None = None
+    target: int | None = None
+    losses: int | None = None
+    tie_extra: bool = False
+    dealer: str | None = "rotate"
+    higher_is_better: bool = False
+    alternate_colours: bool = False
+
+
+# ------------------------------------------------------------------------- the game
+
+class Game:
+    """A rule book: stateless; deals live in state objects it creates.
+
+    Subclasses set the class attributes and implement the methods marked
+    *abstract*. Moves are whatever the engine finds fastest (ints for cards and
+    row turns, tuples for exchanges and checkers moves); only the notation
+    methods turn them into text.
+    """
+
+    id: str = ""
+    name: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    preferred_players: int | None = None
+    option_specs: tuple[OptionSpec, ...] = ()
+    # Which record columns a full record of this game needs.
+    uses_dealer: bool = True
+    uses_hands: bool = True
+    uses_stock: bool = True
+    uses_passes: bool = False
+    higher_is_better: bool = False
+
+    # ---- options
+
+    def resolve_options(self, raw: Mapping[str, Any] | None = None) -> dict:
+        """Defaults filled in, values parsed and checked; unknown keys refused."""
+        specs = {s.key: s for s in self.option_specs}
+        options = {s.key: s.default for s in self.option_specs}
+        for key, value in (raw or {}).items():
+            spec = specs.get(key)
+            if spec is None:
+                known = ", ".join(sorted(specs)) or "none"
+                raise OptionError(f"{self.id} has no option {key!r} (options: {known})")
+            options[key] = spec.parse(value)
+        self.check_options(options)
+        return options
+
+    def check_options(self, options: dict) -> None:
+        """Cross-option checks; raise :class:`OptionError`."""
+        if options.get("deals") is not None and options.get("target") is not None:
+            raise OptionError(f"{self.id}: options deals and target exclude each other")
+
+    def match_rules(self, options: dict) -> MatchRules:
+        """*abstract*: the match rules these options give."""
+        raise NotImplementedError
+
+    # ---- a deal
+
+    def new_deal(self, setup: DealSetup, options: dict):
+        """*abstract*: the state before the first move; checks the setup.
+
+        Raises :class:`RecordError` with ``column`` (``hands``, ``stock``,
+        ``passes``, ``dealer``, ``players``) and ``rule`` set.
+        """
+        raise NotImplementedError
+
+    def to_move(self, state) -> int | None:
+        """*abstract*: the seat whose move it is (``None`` when over)."""
+        raise NotImplementedError
+
+    def legal_moves(self, state) -> list:
+        """*abstract*: every legal move in this position."""
+        raise NotImplementedError
+
+    def play(self, state, move) -> None:
+        """*abstract*: apply a move in place; :class:`IllegalMove` if illegal."""
+        raise NotImplementedError
+
+    def is_over(self, state) -> bool:
+        raise NotImplementedError
+
+    def outcome(self, state) -> DealOutcome:
+        """*abstract*: scores, places and events of a finished deal."""
+        raise NotImplementedError
+
+    # ---- notation
+
+    def parse_move(self, token: str):
+        """*abstract*: a move from its notation; :class:`IllegalMove` with rule
+        ``notation`` when the token is not a move at all."""
+        raise NotImplementedError
+
+    def format_move(self, move) -> str:
+        raise NotImplementedError
+
+    def canonical_token(self, token: str) -> str:
+        return self.format_move(self.parse_move(token))
+
+    # ---- replay: the hot path
+
+    def replay(self, setup: DealSetup, tokens: Sequence[str], options: dict) -> DealOutcome:
+        """Replay a record move by move; :class:`RecordError` names the move."""
+        state = self.new_deal(setup, options)
+        parse, play, is_over, to_move = self.parse_move, self.play, self.is_over, self.to_move
+        for number, token in enumerate(tokens, 1):
+            if is_over(state):
+                raise RecordError(
+                    "the deal is already over; the record goes on",
+                    rule="record-too-long", column="play", move=number, token=token,
+                )
+            seat = to_move(state)
+            try:
+                play(state, parse(token))
+            except IllegalMove as err:
+                raise RecordError.from_illegal(
+                    err, column="play", move=number, seat=seat, token=token
+                ) from None
+        if not is_over(state):
+            raise RecordError(
+                f"the record stops before the deal is over (after {len(tokens)} moves)",
+                rule="record-incomplete", column="play",
+            )
+        return self.outcome(state)
+
+    # ---- score sheets (FORMAT.md "Score-sheet rows")
+
+    def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
+        """*abstract*: are these claimed scores possible? :class:`IllegalMove`
+        (rule ``score-sheet-...``) saying why not; else the outcome, verified
+        ``"scores"``."""
+        raise NotImplementedError
+
+    def parse_score(self, text: str):
+        """One seat's score as written in ``scores``."""
+        return int(text)
+
+    def format_score(self, value) -> str:
+        return str(value)
+
+    # ---- simulation (bots)
+
+    def random_setup(self, nplayers: int, dealer: int | None, deal_number: int,
+                     options: dict, rng: random.Random) -> DealSetup:
+        """*abstract*: a shuffled legal deal (including passes where the game has them)."""
+        raise NotImplementedError
+
+    def choose_move(self, state, rng: random.Random, skill: float = 1.0):
+        """*abstract*: a bot's move: a sensible heuristic with probability
+        ``skill``, else a uniformly random legal move."""
+        raise NotImplementedError
+
+    # ---- description
+
+    def describe(self) -> dict:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "players": [self.min_players, self.max_players],
+            "options": [s.describe() for s in self.option_specs],
+        }
+
+
+def places_from_scores(scores: Sequence, higher_is_better: bool = False) -> list[int]:
+    """Competition places (1, 2, 2, 4) from per-seat scores."""
+    sign = -1 if higher_is_better else 1
+    keyed = [sign * s for s in scores]
+    return [1 + sum(1 for other in keyed if other < mine) for mine in keyed]
+
+
+def deal_option(key: str, doc: str = "a fixed number of deals (no extra deals on a tie)") -> OptionSpec:
+    return OptionSpec(key, "int", None, doc, minimum=1)
+
+
+def dealer_option(choices: tuple, doc: str) -> OptionSpec:
+    return OptionSpec("dealer", "choice", choices[0], doc, choices=choices)
+
+
+MoveParser = Callable[[str], Any]

@@ -1,0 +1,178 @@
+"""Match rules, common to every game: numbering, players, dealer, end rule, ranking.
+
+A match is the deals one table plays in one round. Each game describes its match
+with a :class:`~tourney.engines.base.MatchRules`; this module checks a sequence of
+checked deals against it and ranks the players. It works on player names, not
+seats, because in ``dam-brade`` the colours (and so the seat order) alternate.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..errors import RecordError
+from .base import MatchRules
+
+
+@dataclass
+class PlayedDeal:
+    """What the match rules need to know of one deal (already checked)."""
+
+    line: int | None
+    number: int
+    players: list[str]
+    dealer: str | None
+    scores: list
+
+
+@dataclass
+class MatchRanking:
+    totals: dict[str, float]
+    ranking: list[tuple[str, int]]  # (player, place) best first; shared places repeat
+    deals: int = 0
+    lost: dict[str, int] = field(default_factory=dict)
+
+
+def rank_totals(totals: dict[str, float], higher_is_better: bool,
+                order: Sequence[str] | None = None) -> list[tuple[str, int]]:
+    """Competition ranking (1, 2, 2, 4) of players by total; ties keep ``order``."""
+    names = list(order or totals)
+    sign = -1 if higher_is_better else 1
+    keyed = {n: sign * totals[n] for n in names}
+    ranked = sorted(names, key=lambda n: keyed[n])  # stable: seat order breaks display ties
+    return [(n, 1 + sum(1 for m in names if keyed[m] < keyed[n])) for n in ranked]
+
+
+def _error(message: str, deal: PlayedDeal | None, rule: str, column: str | None = None) -> RecordError:
+    return RecordError(message, rule=rule, line=deal.line if deal else None, column=column)
+
+
+def check_match(rules: MatchRules, deals: Sequence[PlayedDeal]) -> MatchRanking:
+    """Check a match's deals against its rules; :class:`RecordError` on the first
+    broken rule (with the line of the deal that breaks it), else the ranking."""
+    if not deals:
+        raise RecordError("a match needs at least one deal", rule="match-empty")
+    first = deals[0]
+    roster = set(first.players)
+    tally = MatchTally(first.players)
+    finished_at: int | None = None  # index of the deal that ended the match
+
+    for index, deal in enumerate(deals):
+        expected = index + 1
+        if deal.number != expected:
+            raise _error(f"deal {deal.number} where deal {expected} was due: deals are "
+                         "numbered 1, 2, 3... without gaps", deal, "deal-numbering", "deal")
+        if finished_at is not None:
+            raise _error(_finished_text(rules, finished_at + 1), deal, "match-too-long", "deal")
+        if index and rules.alternate_colours:
+            previous = deals[index - 1].players
+            if deal.players != list(reversed(previous)):
+                raise _error("colours alternate: this game's players must be the previous "
+                             f"game's reversed ({';'.join(reversed(previous))})",
+                             deal, "colours-alternate", "players")
+        elif deal.players != first.players:
+            if set(deal.players) != roster:
+                raise _error("the players change within the match (a match is one table's "
+                             f"deals; deal 1 has {';'.join(first.players)})",
+                             deal, "same-players", "players")
+            raise _error("the seat order changes within the match (deal 1 has "
+                         f"{';'.join(first.players)})", deal, "same-players", "players")
+        if index:
+            _check_dealer(rules, deals[index - 1], deal)
+
+        tally.add(deal.players, deal.scores)
+        if tally.is_over(rules):
+            finished_at = index
+
+    if finished_at is None and has_end_rule(rules):
+        raise _error(_unfinished_text(rules, tally.totals, tally.lost, len(deals)), deals[-1],
+                     "match-incomplete", "deal")
+    ranking = rank_totals(tally.totals, rules.higher_is_better, first.players)
+    return MatchRanking(totals=tally.totals, ranking=ranking, deals=len(deals), lost=tally.lost)
+
+
+class MatchTally:
+    """Running totals and lost-deal counts of a match, by player name."""
+
+    def __init__(self, players: Sequence[str]):
+        self.totals = {p: 0 for p in players}
+        self.lost = {p: 0 for p in players}
+        self.played = 0
+
+    def add(self, players: Sequence[str], scores: Sequence) -> None:
+        self.played += 1
+        for player, score in zip(players, scores):
+            self.totals[player] += score
+        # A lost deal (svarta-maja's `losses` rule): the seat with the worst score,
+        # where the worst is a penalty at all.
+        worst = max(scores)
+        if worst > 0:
+            for player, score in zip(players, scores):
+                if score == worst:
+                    self.lost[player] += 1
+
+    def is_over(self, rules: MatchRules) -> bool:
+        return match_is_over(rules, self.totals, self.lost, self.played)
+
+
+def has_end_rule(rules: MatchRules) -> bool:
+    return rules.deals is not None or rules.target is not None or rules.losses is not None
+
+
+def match_is_over(rules: MatchRules, totals: dict, lost: dict, played: int) -> bool:
+    if rules.deals is not None:
+        return played >= rules.deals
+    if rules.losses is not None:
+        return max(lost.values()) >= rules.losses
+    if rules.target is not None:
+        if max(totals.values()) < rules.target:
+            return False
+        if rules.tie_extra:
+            best = min(totals.values())
+            return sum(1 for t in totals.values() if t == best) == 1
+        return True
+    return False
+
+
+def _finished_text(rules: MatchRules, ended: int) -> str:
+    if rules.deals is not None:
+        return f"the match is {rules.deals} deals; this deal is one too many"
+    if rules.losses is not None:
+        return (f"the match ended after deal {ended}, when a player reached "
+                f"{rules.losses} lost deals; the record goes on")
+    extra = " and the lowest total was not shared" if rules.tie_extra else ""
+    return (f"the match ended after deal {ended}, when a total reached the target "
+            f"{rules.target}{extra}; the record goes on")
+
+
+def _unfinished_text(rules: MatchRules, totals: dict, lost: dict, played: int) -> str:
+    if rules.deals is not None:
+        return f"the match is {rules.deals} deals; the record has {played}"
+    if rules.losses is not None:
+        return (f"the match ends when a player has lost {rules.losses} deals; after "
+                f"{played} deals the most is {max(lost.values())}")
+    if rules.tie_extra and max(totals.values()) >= rules.target:
+        return (f"the target {rules.target} is reached but the lowest total is shared: "
+                "extra deals are played until one player alone has it")
+    return (f"the match ends when a total reaches the target {rules.target}; after "
+            f"{played} deals the highest is {max(totals.values())}")
+
+
+def _check_dealer(rules: MatchRules, previous: PlayedDeal, deal: PlayedDeal) -> None:
+    if rules.dealer in (None, "free"):
+        return
+    players = previous.players
+    if previous.dealer is None or deal.dealer is None:
+        return  # a missing dealer is reported on the deal itself
+    if rules.dealer == "rotate":
+        expected = players[(players.index(previous.dealer) + 1) % len(players)]
+        why = "the dealer moves clockwise: the previous dealer's left neighbour deals"
+    elif rules.dealer == "loser-deals":
+        worst = max(previous.scores)
+        expected = players[previous.scores.index(worst)]
+        why = "the loser of the previous deal deals (dealer=loser-deals)"
+    else:  # pragma: no cover - a game declared an unknown dealer rule
+        raise ValueError(rules.dealer)
+    if deal.dealer != expected:
+        raise _error(f"{deal.dealer} deals, but {expected} should: {why}", deal,
+                     "dealer-rotation", "dealer")

@@ -1,0 +1,106 @@
+"""The project's own error types.
+
+Every problem a user can cause (a bad record, an illegal move, an unknown option)
+surfaces as a :class:`TourneyError`. The CLI turns these into one-line messages
+and meaningful exit codes; anything else escaping is a bug.
+"""
+from __future__ import annotations
+
+
+class TourneyError(Exception):
+    """Base class for every error reported to a user."""
+
+    exit_code = 1
+
+
+class UsageError(TourneyError):
+    """The command was called wrongly: unknown variant, option, unreadable file."""
+
+    exit_code = 2
+
+
+class OptionError(UsageError):
+    """An unknown option key, or a value the option does not take."""
+
+
+class CardError(TourneyError):
+    """A card spelling that is not a card."""
+
+    def __init__(self, text: str):
+        self.text = text
+        super().__init__(f"not a card: {text!r}")
+
+
+class IllegalMove(TourneyError):
+    """A rule of the game is broken.
+
+    ``rule`` is a short stable id (``follow-suit``, ``qs-not-passed``...) that tests
+    and tools can match on; ``message`` says in words what went wrong. Engines raise
+    it without a position; the replay and the record reader add the position by
+    re-raising a :class:`RecordError`.
+    """
+
+    def __init__(self, rule: str, message: str):
+        self.rule = rule
+        self.message = message
+        super().__init__(f"{message}")
+
+
+class RecordError(TourneyError):
+    """A problem in a record, with as much of its position as is known.
+
+    Rendered as FORMAT.md asks:
+    ``line 7, play, move 12 (seat 2, 'KH'): must follow suit: holds 3C, 9C``.
+    Layers fill in what they know: the engine the move, seat and token; the file
+    reader the file name, line and column.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str | None = None,
+        file: str | None = None,
+        line: int | None = None,
+        column: str | None = None,
+        move: int | None = None,
+        seat: int | None = None,
+        token: str | None = None,
+    ):
+        self.message = message
+        self.rule = rule
+        self.file = file
+        self.line = line
+        self.column = column
+        self.move = move
+        self.seat = seat
+        self.token = token
+        super().__init__(message)
+
+    @classmethod
+    def from_illegal(cls, err: IllegalMove, **where) -> "RecordError":
+        return cls(err.message, rule=err.rule, **where)
+
+    def where(self) -> str:
+        parts = []
+        if self.file:
+            parts.append(str(self.file))
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.column:
+            parts.append(self.column)
+        if self.move is not None:
+            detail = []
+            if self.seat is not None:
+                detail.append(f"seat {self.seat}")
+            if self.token is not None:
+                detail.append(repr(self.token))
+            move = f"move {self.move}"
+            if detail:
+                move += f" ({', '.join(detail)})"
+            parts.append(move)
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        where = self.where()
+        return f"{where}: {self.message}" if where else self.message

@@ -1,0 +1,207 @@
+"""Checking a record file: every deal through its engine, every match through the
+match rules. Used by ``tourney validate`` (no database) and by the importer.
+
+:class:`RecordChecker` is streaming: it checks each deal as it is read and closes a
+match when the rows of the next match begin (a match's rows must stand together).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+from ..engines import get_game
+from ..engines.base import DealOutcome, Game
+from ..engines.match import MatchRanking, PlayedDeal, check_match
+from ..errors import IllegalMove, RecordError, TourneyError, UsageError
+from .csv_format import DealRecord
+
+
+@dataclass
+class DealCheck:
+    line: int
+    record: DealRecord | None
+    outcome: DealOutcome | None = None
+    error: RecordError | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None
+
+
+@dataclass
+class MatchCheck:
+    event: str | None
+    round: int
+    table: str
+    variant: str | None
+    lines: list[int] = field(default_factory=list)
+    result: MatchRanking | None = None
+    error: RecordError | None = None
+    deals: list[DealCheck] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None
+
+    @property
+    def key(self) -> tuple[str | None, int, str]:
+        return (self.event, self.round, self.table)
+
+
+OptionsFor = Callable[[DealRecord, Game], dict]
+
+
+class RecordChecker:
+    """Checks records against the engines.
+
+    ``variant`` is used for rows without a ``variant`` cell; ``rules`` (key -> text)
+    apply to every row, resolved per variant. ``options_for(record, game)``, when
+    given, replaces both (the importer takes the event's rules from the database).
+    ``keep_deals`` keeps each match's deal checks on its :class:`MatchCheck`.
+    """
+
+    def __init__(self, variant: str | None = None, rules: Mapping[str, Any] | None = None,
+                 options_for: OptionsFor | None = None, keep_deals: bool = False):
+        self.variant = variant
+        self.rules = dict(rules or {})
+        self.options_for = options_for
+        self.keep_deals = keep_deals
+        self._options: dict[str, dict] = {}
+        if variant is not None:
+            self._resolve(get_game(variant))
+
+    def _resolve(self, game: Game) -> dict:
+        options = self._options.get(game.id)
+        if options is None:
+            options = self._options[game.id] = game.resolve_options(self.rules)
+        return options
+
+    def game_and_options(self, record: DealRecord) -> tuple[Game, dict]:
+        variant = record.variant or self.variant
+        if variant is None:
+            raise RecordError("no variant: add a variant column or name one on the "
+                              "command line (--variant)", rule="variant", column="variant")
+        try:
+            game = get_game(variant)
+        except UsageError as err:
+            raise RecordError(str(err), rule="variant", column="variant") from None
+        if self.options_for is not None:
+            return game, self.options_for(record, game)
+        return game, self._resolve(game)
+
+    # ------------------------------------------------------------------ one deal
+
+    def check_deal(self, record: DealRecord) -> DealCheck:
+        try:
+            outcome = self._check_deal(record)
+        except RecordError as err:
+            if err.line is None:
+                err.line = record.line
+            return DealCheck(record.line, record, error=err)
+        return DealCheck(record.line, record, outcome=outcome)
+
+    def _check_deal(self, record: DealRecord) -> DealOutcome:
+        game, options = self.game_and_options(record)
+        n = len(record.players)
+        if not game.min_players <= n <= game.max_players:
+            raise RecordError(f"{game.id} is played by {game.min_players}-{game.max_players} "
+                              f"players, not {n}", rule="player-count", column="players")
+        if game.uses_dealer and record.dealer is None:
+            raise RecordError(f"{game.id} needs the dealer's name", rule="dealer",
+                              column="dealer")
+        if not game.uses_dealer and record.dealer is not None:
+            raise RecordError(f"{game.id} has no dealer; leave the column empty",
+                              rule="dealer", column="dealer")
+        setup = record.setup()
+        claimed = self._claimed_scores(game, record)
+        try:
+            if record.is_score_sheet:
+                return game.check_score_sheet(setup, claimed, options)
+            outcome = game.replay(setup, record.play or [], options)
+        except IllegalMove as err:
+            column = "scores" if record.is_score_sheet else "play"
+            raise RecordError.from_illegal(err, column=column) from None
+        except RecordError:
+            raise
+        except TourneyError as err:
+            raise RecordError(str(err), rule="record") from None
+        except Exception as err:  # an engine bug must not become a traceback
+            raise RecordError(f"the {game.id} engine failed on this record "
+                              f"({type(err).__name__}: {err}); please report it",
+                              rule="internal") from None
+        if claimed is not None and list(claimed) != list(outcome.scores):
+            shown = ";".join(game.format_score(s) for s in outcome.scores)
+            raise RecordError(f"claimed scores {';'.join(record.scores)} but the rules "
+                              f"give {shown}", rule="scores-mismatch", column="scores")
+        return outcome
+
+    @staticmethod
+    def _claimed_scores(game: Game, record: DealRecord) -> list | None:
+        if record.scores is None:
+            return None
+        values = []
+        for seat, text in enumerate(record.scores):
+            try:
+                values.append(game.parse_score(text))
+            except (ValueError, TypeError, ArithmeticError):
+                raise RecordError(f"seat {seat}'s score {text!r} is not a score",
+                                  rule="score", column="scores") from None
+        return values
+
+    # ------------------------------------------------------------------ matches
+
+    def check_match(self, deals: list[DealCheck]) -> MatchCheck:
+        first = next((d.record for d in deals if d.record is not None), None)
+        assert first is not None
+        match = MatchCheck(first.event, first.round, first.table,
+                           first.variant or self.variant, lines=[d.line for d in deals])
+        if self.keep_deals:
+            match.deals = deals
+        bad = [d for d in deals if not d.valid]
+        if bad:
+            lines = ", ".join(str(d.line) for d in bad)
+            match.error = RecordError(f"the match has invalid deals (line {lines})",
+                                      rule="invalid-deals", line=bad[0].line)
+            return match
+        ordered = sorted(deals, key=lambda d: d.record.deal)
+        try:
+            game, options = self.game_and_options(first)
+            match.variant = game.id
+            played = [PlayedDeal(d.line, d.record.deal, d.record.players, d.record.dealer,
+                                 d.outcome.scores) for d in ordered]
+            match.result = check_match(game.match_rules(options), played)
+        except RecordError as err:
+            match.error = err
+        return match
+
+    # ------------------------------------------------------------------ a stream
+
+    def check_stream(self, records: Iterable[DealRecord | RecordError]
+                     ) -> Iterator[DealCheck | MatchCheck]:
+        """Yield a :class:`DealCheck` per row as it is read and a
+        :class:`MatchCheck` as each match's rows end."""
+        current_key = None
+        current: list[DealCheck] = []
+        closed: dict[tuple, int] = {}
+        for item in records:
+            if isinstance(item, RecordError):
+                yield DealCheck(item.line or 0, None, error=item)
+                continue
+            key = item.match_key
+            if key != current_key:
+                if current:
+                    closed[current_key] = current[0].line
+                    yield self.check_match(current)
+                current, current_key = [], key
+            if key in closed:
+                check = DealCheck(item.line, item, error=RecordError(
+                    f"the rows of match round {item.round}, table {item.table} must stand "
+                    f"together; the match began at line {closed[key]}",
+                    rule="match-split", line=item.line, column="table"))
+            else:
+                check = self.check_deal(item)
+            yield check
+            if key not in closed:
+                current.append(check)
+        if current:
+            yield self.check_match(current)

@@ -1,0 +1,106 @@
+"""Simulated matches: bots playing the real engines, written as deal records.
+
+Feeds the examples, the tests and the benchmarks (``tourney simulate``), and the
+ratings back-test, where each player's bot has its own skill.
+"""
+from __future__ import annotations
+
+import random
+from typing import Iterator, Mapping, Sequence
+
+from .engines.base import Game
+from .engines.match import MatchTally, has_end_rule
+from .errors import UsageError
+from .records.csv_format import DealRecord
+
+# A match with no end rule and no --deals plays this many deals.
+DEFAULT_DEALS = 4
+# A guard against an end rule that is never reached (e.g. a target no bot gets to).
+MAX_DEALS_PER_MATCH = 200
+
+
+def play_deal(game: Game, setup, options: dict, rng: random.Random,
+              skills: Sequence[float]) -> tuple[list[str], list]:
+    """Play one deal with bots; the move tokens and the scores."""
+    state = game.new_deal(setup, options)
+    tokens = []
+    while not game.is_over(state):
+        seat = game.to_move(state)
+        move = game.choose_move(state, rng, skills[seat] if seat is not None else 1.0)
+        tokens.append(game.format_move(move))
+        game.play(state, move)
+    return tokens, game.outcome(state).scores
+
+
+def simulate_match(game: Game, options: dict, players: Sequence[str], rng: random.Random,
+                   *, event: str | None = None, round_number: int = 1, table: str = "1",
+                   deals: int | None = None, skills: Mapping[str, float] | float = 1.0,
+                   first_dealer: int = 0, with_scores: bool = True,
+                   variant_column: bool = True) -> list[DealRecord]:
+    """The records of one match played to its end rule (or ``deals`` deals)."""
+    rules = game.match_rules(options)
+    ends_by_rule = has_end_rule(rules)
+    if deals is not None and ends_by_rule and rules.deals != deals:
+        raise UsageError(f"{game.id} matches here end by their own rule ({_rule_text(rules)}); "
+                         f"to play {deals} deals, add --rule deals={deals}")
+    wanted = deals if deals is not None else (None if ends_by_rule else DEFAULT_DEALS)
+    seats = list(players)
+    dealer = first_dealer if rules.dealer is not None else None
+    tally = MatchTally(seats)
+    records: list[DealRecord] = []
+    number = 0
+    while True:
+        number += 1
+        skill_of = [skills.get(p, 1.0) if isinstance(skills, Mapping) else skills for p in seats]
+        setup = game.random_setup(len(seats), dealer, number, options, rng)
+        tokens, scores = play_deal(game, setup, options, rng, skill_of)
+        records.append(DealRecord(
+            line=0, event=event, variant=game.id if variant_column else None,
+            round=round_number, table=table, deal=number, players=list(seats),
+            dealer=seats[dealer] if dealer is not None else None,
+            hands=setup.hands, secrets=setup.secrets, stock=setup.stock, passes=setup.passes,
+            play=tokens, scores=[game.format_score(s) for s in scores] if with_scores else None,
+        ))
+        tally.add(seats, scores)
+        if wanted is not None:
+            if number >= wanted:
+                break
+        elif tally.is_over(rules) or number >= MAX_DEALS_PER_MATCH:
+            break
+        if rules.alternate_colours:
+            seats.reverse()
+        if dealer is not None:
+            if rules.dealer == "loser-deals":
+                dealer = scores.index(max(scores))
+            else:
+                dealer = (dealer + 1) % len(seats)
+    return records
+
+
+def _rule_text(rules) -> str:
+    if rules.target is not None:
+        return f"target={rules.target}"
+    if rules.losses is not None:
+        return f"losses={rules.losses}"
+    return f"deals={rules.deals}"
+
+
+def simulate_rounds(game: Game, options: dict, nplayers: int, *, rounds: int = 1,
+                    tables: int = 1, seed: int = 0, deals: int | None = None,
+                    skill: float = 1.0, event: str | None = None,
+                    names: Sequence[str] | None = None) -> Iterator[DealRecord]:
+    """Standalone simulation: ``tables`` tables of ``nplayers`` for ``rounds`` rounds,
+    players named P1, P2... (or ``names``), reseated at random each round."""
+    rng = random.Random(seed)
+    pool = list(names) if names else [f"P{i + 1}" for i in range(nplayers * tables)]
+    if len(pool) < nplayers * tables:
+        raise UsageError(f"{len(pool)} names for {tables} tables of {nplayers}")
+    for round_number in range(1, rounds + 1):
+        order = pool[:]
+        if round_number > 1:
+            rng.shuffle(order)
+        for t in range(tables):
+            seats = order[t * nplayers:(t + 1) * nplayers]
+            yield from simulate_match(game, options, seats, rng, event=event,
+                                      round_number=round_number, table=str(t + 1),
+                                      deals=deals, skills=skill)
