@@ -1,0 +1,196 @@
+"""The schema. Every table a tournament needs, in one module: it is one concept.
+
+Identity rules:
+- a player is a row of ``player``; a merged duplicate keeps its row, with
+  ``merged_into_id`` pointing at the kept one (history stays readable);
+- a match is (event, round, table); each import of different content for it is a
+  new ``match_version``; exactly one version is current (``match.current_version_id``);
+- ratings are per pool (one per variant), with one history row per player per rated
+  match, so a pool can be replayed from any match on.
+
+Times are UTC. Rules, rankings and before/after snapshots are JSON text.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from datetime import datetime, timezone
+from typing import Optional
+
+from sqlalchemy import Column, Index, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Player(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True, max_length=200)
+    club: Optional[str] = Field(default=None, max_length=200)
+    email: Optional[str] = Field(default=None, max_length=320)
+    merged_into_id: Optional[int] = Field(default=None, foreign_key="player.id")
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Event(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    slug: str = Field(index=True, unique=True, max_length=100)
+    name: str = Field(max_length=200)
+    variant: str = Field(max_length=40)
+    date: Optional[dt.date] = None
+    # The event's house rules as given (key -> text); resolved by the engine on use.
+    rules_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    table_min: int
+    table_max: int
+    table_preferred: int
+    rounds: Optional[int] = None
+    seating: str = Field(max_length=20)  # balanced | swiss | random
+    seed: int = 0
+    tiebreaks_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    lang: Optional[str] = Field(default=None, max_length=10)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Entry(SQLModel, table=True):
+    """A player entered in an event; late entries and withdrawals by round."""
+
+    __table_args__ = (UniqueConstraint("event_id", "player_id"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    first_round: int = 1  # the first round the player can be seated in
+    withdrawn_after: Optional[int] = None  # last round played; not seated after it
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Round(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    number: int
+    repeated_pairs: int = 0
+    seated_at: datetime = Field(default_factory=utcnow)
+
+
+class Seat(SQLModel, table=True):
+    """A player's seat in a round; ``table`` is None for a bye."""
+
+    __table_args__ = (
+        UniqueConstraint("round_id", "player_id"),
+        Index("ix_seat_round_table", "round_id", "table", "seat"),
+    )
+    id: Optional[int] = Field(default=None, primary_key=True)
+    round_id: int = Field(foreign_key="round.id")
+    player_id: int = Field(foreign_key="player.id", index=True)
+    table: Optional[str] = Field(default=None, max_length=20)
+    seat: Optional[int] = None
+
+
+class Match(SQLModel, table=True):
+    """One table's match in one round; its content lives in versions."""
+
+    __table_args__ = (UniqueConstraint("event_id", "round_number", "table"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    round_number: int
+    table: str = Field(max_length=20)
+    current_version_id: Optional[int] = Field(default=None)
+
+
+class MatchVersion(SQLModel, table=True):
+    """One imported content of a match. Old versions stay, marked superseded."""
+
+    __table_args__ = (UniqueConstraint("match_id", "version"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    version: int
+    content_sha256: str = Field(max_length=64)  # of the canonical rows
+    source_file: Optional[str] = Field(default=None, max_length=500)
+    source_sha256: Optional[str] = Field(default=None, max_length=64)
+    imported_by: Optional[str] = Field(default=None, max_length=100)
+    imported_at: datetime = Field(default_factory=utcnow)
+    superseded_at: Optional[datetime] = None
+    deals: int = 0
+    verified_moves: int = 0  # deals verified move by move (the rest by score sheet)
+    ranking_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+
+
+class MatchPlace(SQLModel, table=True):
+    """A player's result in a match version: the rows standings are summed from."""
+
+    __table_args__ = (UniqueConstraint("version_id", "player_id"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    version_id: int = Field(foreign_key="matchversion.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    seat: int  # seat in deal 1
+    place: int
+    total: float  # sum of deal scores
+    match_points: float
+
+
+class Deal(SQLModel, table=True):
+    """A deal of a match version, in canonical record spelling (FORMAT.md)."""
+
+    __table_args__ = (UniqueConstraint("version_id", "number"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    version_id: int = Field(foreign_key="matchversion.id", index=True)
+    number: int
+    players: str = Field(sa_column=Column(Text, nullable=False))  # ';'-joined, seat order
+    dealer: Optional[str] = Field(default=None, max_length=200)
+    hands: str = Field(default="", sa_column=Column(Text, nullable=False))
+    stock: str = Field(default="", sa_column=Column(Text, nullable=False))
+    passes: str = Field(default="", sa_column=Column(Text, nullable=False))
+    play: str = Field(default="", sa_column=Column(Text, nullable=False))
+    scores: str = Field(default="", sa_column=Column(Text, nullable=False))  # computed, canonical
+    claimed_scores: bool = False  # the record carried a scores column value
+    verified: str = Field(default="moves", max_length=10)  # moves | scores
+
+
+class RatingPool(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    variant: str = Field(index=True, unique=True, max_length=40)
+    model: str = Field(default="PlackettLuce", max_length=40)
+    params_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    provisional_matches: int = 5
+
+
+class Rating(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("pool_id", "player_id"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    pool_id: int = Field(foreign_key="ratingpool.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    mu: float
+    sigma: float
+    matches: int = 0
+
+
+class RatingHistory(SQLModel, table=True):
+    """One player's rating before and after one rated match."""
+
+    __table_args__ = (Index("ix_ratinghistory_pool_order", "pool_id", "sequence"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    pool_id: int = Field(foreign_key="ratingpool.id")
+    sequence: int  # the match's position in the pool's rating order
+    match_id: int = Field(foreign_key="match.id", index=True)
+    version_id: int = Field(foreign_key="matchversion.id")
+    player_id: int = Field(foreign_key="player.id", index=True)
+    place: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    rated_at: datetime = Field(default_factory=utcnow)
+
+
+class AuditLog(SQLModel, table=True):
+    """Every change to players, events, seating and results."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    at: datetime = Field(default_factory=utcnow, index=True)
+    actor: Optional[str] = Field(default=None, max_length=100)
+    action: str = Field(max_length=60)  # e.g. player.add, event.create, round.seat, result.import
+    event_id: Optional[int] = Field(default=None, index=True)
+    subject: Optional[str] = Field(default=None, max_length=300)
+    before_json: Optional[str] = Field(default=None, sa_column=Column(Text))
+    after_json: Optional[str] = Field(default=None, sa_column=Column(Text))
