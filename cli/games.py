@@ -55,7 +55,8 @@ def _match_json(match: MatchCheck) -> dict:
 @rule_option
 @json_option
 def validate(file, variant, rules, as_json):
-    """Check every deal and every match of a record CSV; touches no database.
+    """Check every deal and every match of a record CSV (FILE, or - for stdin);
+    touches no database.
 
     Each deal is replayed move by move by its variant's engine (or, for a
     score-sheet row, its scores are checked for what is possible); each match is

@@ -224,6 +224,7 @@ class RecordReader:
         self.errors = errors
         self._lines = _decoded_lines(stream, filename)
         self.columns: list[str] = []
+        self.raw_row: list[str] = []
 
     def _reader(self):
         csv.field_size_limit(MAX_FIELD_CHARS)
@@ -273,6 +274,9 @@ class RecordReader:
                 raise RecordError(f"not valid CSV: {err}", rule="csv",
                                   file=self.filename, line=reader.line_num) from None
             end_line = reader.line_num
+            # The raw fields of the row just read, for callers that write rows back
+            # as given (the importer's rejects file). Additive: set before each yield.
+            self.raw_row = row
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue  # blank lines are ignored
             # A record spanning lines starts after the blank lines csv skipped.
@@ -297,9 +301,14 @@ class RecordReader:
 
 
 def open_records(path: str, errors: str = "raise") -> tuple[IO[bytes], RecordReader]:
-    """Open a record file for streaming; :class:`~tourney.errors.UsageError` if unreadable."""
+    """Open a record file (``-``: standard input) for streaming;
+    :class:`~tourney.errors.UsageError` if unreadable."""
+    import sys
+
     from ..errors import UsageError
 
+    if path == "-":
+        return sys.stdin.buffer, RecordReader(sys.stdin.buffer, filename="<stdin>", errors=errors)
     try:
         stream = open(path, "rb")
     except OSError as err:

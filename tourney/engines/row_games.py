@@ -1,0 +1,587 @@
+"""The row games: ``kortrad`` (Dam med kortrad, Korpen) and ``sju-dolda`` (Dam med sju
+dolda kort). RULES.md sections 2 and 3.
+
+One parametrised engine, :class:`RowGame`; the two variant ids are presets of it
+(:data:`KORTRAD`, :data:`SJU_DOLDA`) that differ in player range and in the defaults
+of the options ``row`` (swappable positions) and ``secret`` (hidden cards beside the
+row, never swapped). The third form of ``002_...``, "sexkortsversionen", is
+``kortrad`` with ``row=5, secret=1``.
+
+Moves are ints: ``2 * k + source``, ``source`` 0 for the stock (``S<k>``) and 1 for
+the discard pile (``D<k>``), ``k`` the number of row positions swapped. A turn that
+swaps ``k`` positions puts the card in hand at position 1, shifts positions
+1..k-1 one place right and discards the card that was at position ``k``: the row as a
+list does ``insert(0, card)`` then ``pop(k)``.
+
+Decisions (where RULES.md is silent or leaves room):
+
+* Option bounds: ``row`` is 1..7 (the sources use 5, 6 and 7) and ``secret`` 0..2
+  (the sources use 0 and 1). A deal needs at least one stock card, so a table where
+  ``players * (row + secret) >= 52`` is refused (rule ``deck-too-small``, column
+  ``players``), e.g. ``sju-dolda`` with ``secret=2`` and six players.
+* ``dealer`` is an option with the single choice ``rotate``: RULES.md's common ground
+  has the dealer move clockwise and names no other rule for the row games.
+* The discard pile is empty only before the first turn (every turn ends with a
+  discard, and a ``D`` turn takes one card and discards one), so "not on the deal's
+  first turn" and "only if the pile is not empty" are one check, reported as rule
+  ``pile-first-turn``.
+* ``D0`` (take the pile's top card and discard it again at once) is legal: RULES.md
+  lets the card in hand be discarded at once, "also one just taken from the pile".
+  Such a turn changes nothing but the seat to move; the record decides how long a
+  deal lasts.
+* Notation: ``S``/``D`` in either case followed by ASCII digits (leading zeros are
+  accepted, ``S03`` is ``S3``); surrounding blanks are ignored. A swap count larger
+  than the row is a rule error (``swap-count``), not a notation error.
+* Score sheets: each seat's score must be a sum of ``row + secret`` distinct cards'
+  points (so ``12`` is impossible with one card per seat, and ``0`` with seven), and
+  for every number ``j`` of seats, the ``j`` highest scores together can be at most
+  the ``j * (row + secret)`` most valuable cards of the deck and the ``j`` lowest at
+  least the ``j * (row + secret)`` least valuable ones (this includes the deal's
+  total). Finer joint impossibilities are not looked for; the hands of a score-sheet
+  row, when given, are not used (the final rows depend on the play).
+* Events: ``zero-taken`` when a seat takes a queen or the king of hearts from the
+  discard pile; ``secret-decides`` when the secret cards change the order of the
+  seats (the ``000_...`` example: Ida 13 against Pontus 17 on the rows, 24 against 19
+  with the secret cards).
+* Bots: the heuristic uses only what the seat may know: the pile's top card, the
+  card in hand during the turn and the row positions the seat has seen (it remembers
+  every position it swapped into; unseen positions count as an average card).
+"""
+from __future__ import annotations
+
+import random
+
+from ..cards import ACE, CARD_NAMES, JACK, KH, KING, QUEEN, rank_of
+from ..errors import IllegalMove, RecordError
+from .base import (
+    DealEvent,
+    DealOutcome,
+    DealSetup,
+    Game,
+    MatchRules,
+    OptionSpec,
+    deal_option,
+    dealer_option,
+    places_from_scores,
+)
+
+# ------------------------------------------------------------------------ card points
+
+def _points(card: int) -> int:
+    rank = rank_of(card)
+    if rank == QUEEN or card == KH:
+        return 0
+    if rank == ACE:
+        return 1
+    if rank == JACK:
+        return 11
+    if rank == KING:
+        return 13
+    return rank + 2  # 2..10 face value (rank 0 is the two, TEN is rank 8)
+
+
+POINTS: tuple[int, ...] = tuple(_points(c) for c in range(52))
+"""Points of every card, indexed by card int: queens and KH 0, ace 1, 2-10 face
+value, jack 11, KS KD KC 13."""
+
+# Queens and the king of hearts: the five zero cards ("fem nollkort").
+ZERO_CARDS: frozenset[int] = frozenset(c for c in range(52) if POINTS[c] == 0)
+
+# The deck's point values, most valuable first (for score-sheet bounds).
+_VALUES_DESC: tuple[int, ...] = tuple(sorted(POINTS, reverse=True))
+_VALUES_ASC: tuple[int, ...] = tuple(sorted(POINTS))
+
+# Mean points of a card the seat has not seen (303 / 52): the bot's estimate.
+_UNSEEN_VALUE = sum(POINTS) / 52
+
+_DECK_SET = frozenset(range(52))
+
+MAX_ROW = 7
+MAX_SECRET = 2
+
+
+def card_points(card: int) -> int:
+    """The points one card is worth at the end of a deal."""
+    return POINTS[card]
+
+
+def cards_points(cards) -> int:
+    """The points of some cards (a row, its secret cards, or both)."""
+    return sum(POINTS[c] for c in cards)
+
+
+def _reachable_sums(ncards: int) -> frozenset[int]:
+    """Every total that ``ncards`` distinct cards of the deck can be worth."""
+    counts: dict[int, int] = {}
+    for value in POINTS:
+        counts[value] = counts.get(value, 0) + 1
+    # sums[j] = set of totals of j cards chosen so far
+    sums: list[set[int]] = [set() for _ in range(ncards + 1)]
+    sums[0].add(0)
+    for value, count in counts.items():
+        new = [set(s) for s in sums]
+        for j in range(ncards + 1):
+            for total in sums[j]:
+                for take in range(1, min(count, ncards - j) + 1):
+                    new[j + take].add(total + take * value)
+        sums = new
+    return frozenset(sums[ncards])
+
+
+# Per number of cards a seat ends with (row + secret, 1..9): the possible totals.
+_REACHABLE: tuple[frozenset[int], ...] = tuple(
+    _reachable_sums(m) for m in range(MAX_ROW + MAX_SECRET + 1))
+
+
+# --------------------------------------------------------------------------- notation
+
+def _format(move: int) -> str:
+    return ("D" if move & 1 else "S") + str(move >> 1)
+
+
+# Every token a well-formed record is likely to use, precomputed: parsing is one
+# dict lookup on the hot path; anything else goes through the lenient parser.
+_TOKENS: dict[str, int] = {}
+for _k in range(MAX_ROW + 1):
+    for _source, _letter in ((0, "S"), (1, "D")):
+        _TOKENS[f"{_letter}{_k}"] = 2 * _k + _source
+        _TOKENS[f"{_letter.lower()}{_k}"] = 2 * _k + _source
+del _k, _source, _letter
+
+_STOCK_MOVES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(2 * k for k in range(row + 1)) for row in range(MAX_ROW + 1))
+_PILE_MOVES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(2 * k + 1 for k in range(row + 1)) for row in range(MAX_ROW + 1))
+
+
+# ------------------------------------------------------------------------------ state
+
+class RowState:
+    """One deal of a row game, mutated in place.
+
+    ``rows[seat]`` are the positions left to right; ``stock`` has its top card
+    *last* (so drawing is ``pop()``); ``pile`` has its top card last. ``known[seat]``
+    is a bit mask of the row positions that seat has seen (for the bots only).
+    """
+
+    __slots__ = (
+        "dealer",
+        "events",
+        "known",
+        "moves",
+        "nplayers",
+        "pile",
+        "row",
+        "rows",
+        "seat",
+        "secret",
+        "secrets",
+        "stock",
+    )
+
+    def __init__(self, nplayers, dealer, row, secret, rows, secrets, stock):
+        self.nplayers = nplayers
+        self.dealer = dealer
+        self.row = row
+        self.secret = secret
+        self.rows = rows
+        self.secrets = secrets
+        self.stock = stock
+        self.pile: list[int] = []
+        self.seat = (dealer + 1) % nplayers
+        self.moves = 0
+        self.known = [0] * nplayers
+        self.events: list[DealEvent] = []
+
+
+# ------------------------------------------------------------------------------- game
+
+class RowGame(Game):
+    """The row-game engine; an instance is one preset (variant id)."""
+
+    uses_dealer = True
+    uses_hands = True
+    uses_stock = True
+    uses_passes = False
+    higher_is_better = False
+
+    def __init__(self, id: str, name: str, min_players: int, max_players: int,
+                 row: int, secret: int):
+        self.id = id
+        self.name = name
+        self.min_players = min_players
+        self.max_players = max_players
+        self.default_row = row
+        self.default_secret = secret
+        self.option_specs = (
+            OptionSpec("row", "int", row,
+                       "swappable positions in each seat's row (sexkortsversionen: 5)",
+                       choices=tuple(range(1, MAX_ROW + 1)), minimum=1),
+            OptionSpec("secret", "int", secret,
+                       "secret cards beside the row: never swapped, counted at the end",
+                       choices=tuple(range(MAX_SECRET + 1)), minimum=0),
+            deal_option("deals"),
+            OptionSpec("target", "int", None,
+                       "the deal in which some seat's running total reaches this is the last",
+                       minimum=1),
+            dealer_option(("rotate",), "the dealer moves clockwise from deal to deal"),
+        )
+
+    # ---- options and matches
+
+    def _shape(self, options) -> tuple[int, int]:
+        row = options.get("row")
+        secret = options.get("secret")
+        return (self.default_row if row is None else row,
+                self.default_secret if secret is None else secret)
+
+    def match_rules(self, options: dict) -> MatchRules:
+        return MatchRules(deals=options.get("deals"), target=options.get("target"),
+                          tie_extra=False, dealer=options.get("dealer") or "rotate",
+                          higher_is_better=False)
+
+    def _check_table(self, nplayers: int, row: int, secret: int) -> None:
+        if not self.min_players <= nplayers <= self.max_players:
+            raise RecordError(
+                f"{self.id} is played by {self.min_players}-{self.max_players} players, "
+                f"not {nplayers}", rule="player-count", column="players")
+        if nplayers * (row + secret) >= 52:
+            raise RecordError(
+                f"{nplayers} seats of {row} row + {secret} secret cards take "
+                f"{nplayers * (row + secret)} cards and leave no stock",
+                rule="deck-too-small", column="players")
+
+    # ---- a deal
+
+    def new_deal(self, setup: DealSetup, options: dict) -> RowState:
+        row, secret = self._shape(options)
+        n = setup.nplayers
+        self._check_table(n, row, secret)
+        dealer = setup.dealer
+        if type(dealer) is not int or not 0 <= dealer < n:
+            raise RecordError(f"the dealer must be one of the {n} seats, not {dealer!r}",
+                              rule="dealer", column="dealer")
+        hands = setup.hands
+        if hands is None:
+            raise RecordError("the record gives no hands (each seat's row)",
+                              rule="hand-size", column="hands")
+        if len(hands) != n:
+            raise RecordError(f"the hands name {len(hands)} seats; the table has {n}",
+                              rule="hand-size", column="hands")
+        for seat, hand in enumerate(hands):
+            if len(hand) != row:
+                raise RecordError(
+                    f"seat {seat}'s row has {len(hand)} cards; {self.id} deals {row} "
+                    f"(row={row})", rule="hand-size", column="hands")
+        secrets = setup.secrets
+        if secrets is None:
+            if secret:
+                raise RecordError(
+                    f"each seat needs {secret} secret card{'s' if secret > 1 else ''} "
+                    f"after '|' (secret={secret})", rule="secret-size", column="hands")
+            secrets = [[] for _ in range(n)]
+        elif len(secrets) != n:
+            raise RecordError(f"the secret cards name {len(secrets)} seats; the table has {n}",
+                              rule="secret-size", column="hands")
+        else:
+            for seat, cards in enumerate(secrets):
+                if len(cards) != secret:
+                    raise RecordError(
+                        f"seat {seat} has {len(cards)} secret cards after '|'; {self.id} "
+                        f"deals {secret} (secret={secret})", rule="secret-size", column="hands")
+        stock = setup.stock or []
+        everything = [c for hand in hands for c in hand]
+        for cards in secrets:
+            everything.extend(cards)
+        everything.extend(stock)
+        if len(everything) != 52 or set(everything) != _DECK_SET:
+            self._deck_error(hands, secrets, stock)
+        rows = [list(hand) for hand in hands]
+        return RowState(n, dealer, row, secret, rows, [list(s) for s in secrets],
+                        stock[::-1])
+
+    @staticmethod
+    def _deck_error(hands, secrets, stock) -> None:
+        """Say which card is wrong: not a card, twice, or missing."""
+        seen: dict[int, str] = {}
+        places = [(f"seat {s}'s row", "hands", h) for s, h in enumerate(hands)]
+        places += [(f"seat {s}'s secret cards", "hands", c) for s, c in enumerate(secrets)]
+        places.append(("the stock", "stock", stock))
+        for where, column, cards in places:
+            for card in cards:
+                if type(card) is not int or not 0 <= card < 52:
+                    raise RecordError(f"{card!r} in {where} is not a card",
+                                      rule="not-a-card", column=column)
+                if card in seen:
+                    raise RecordError(
+                        f"{CARD_NAMES[card]} is dealt twice: in {seen[card]} and in {where}",
+                        rule="duplicate-card", column=column)
+                seen[card] = where
+        missing = [CARD_NAMES[c] for c in range(52) if c not in seen]
+        raise RecordError(f"every card must be dealt once; missing: {' '.join(missing)}",
+                          rule="missing-card", column="stock")
+
+    def to_move(self, state: RowState) -> int | None:
+        return state.seat if state.stock else None
+
+    def is_over(self, state: RowState) -> bool:
+        # The deal ends once the turn that drew the last stock card is complete;
+        # a pile turn never empties the stock, so "stock empty" is exactly that.
+        return not state.stock
+
+    def legal_moves(self, state: RowState) -> list[int]:
+        if not state.stock:
+            return []
+        moves = list(_STOCK_MOVES[state.row])
+        if state.pile:  # empty only before the first turn
+            moves.extend(_PILE_MOVES[state.row])
+        return moves
+
+    def play(self, state: RowState, move: int) -> None:
+        stock = state.stock
+        if not stock:
+            raise IllegalMove("deal-over", "the deal is over: the last stock card has been drawn")
+        row = state.row
+        k = move >> 1
+        if k > row:
+            raise IllegalMove(
+                "swap-count",
+                f"a turn swaps 0 to {row} positions (the row has {row}); "
+                f"{_format(move)} swaps {k}")
+        seat = state.seat
+        pile = state.pile
+        if move & 1:
+            if not pile:  # empty only before the first turn
+                raise IllegalMove(
+                    "pile-first-turn",
+                    "the deal's first turn draws from the stock: the discard pile is empty")
+            state.moves += 1
+            card = pile.pop()
+            if card in ZERO_CARDS:
+                state.events.append(self._zero_event(state.moves, seat, card))
+        else:
+            state.moves += 1
+            card = stock.pop()
+        if k:
+            cards = state.rows[seat]
+            cards.insert(0, card)
+            card = cards.pop(k)
+            state.known[seat] |= (1 << k) - 1
+        pile.append(card)
+        seat += 1
+        state.seat = 0 if seat == state.nplayers else seat
+
+    @staticmethod
+    def _zero_event(move: int, seat: int, card: int) -> DealEvent:
+        return DealEvent(move, seat, "zero-taken",
+                         f"seat {seat} takes {CARD_NAMES[card]} (0 points) from the discard pile")
+
+    def outcome(self, state: RowState) -> DealOutcome:
+        row_scores = [sum([POINTS[c] for c in cards]) for cards in state.rows]
+        scores = row_scores
+        events = list(state.events)
+        places = places_from_scores(row_scores)
+        if state.secret:
+            scores = [r + sum([POINTS[c] for c in s])
+                      for r, s in zip(row_scores, state.secrets)]
+            row_places = places
+            places = places_from_scores(scores)
+            if places != row_places:
+                events.append(DealEvent(
+                    state.moves, None, "secret-decides",
+                    "the secret cards change the order: rows "
+                    + ";".join(map(str, row_scores)) + ", with the secret cards "
+                    + ";".join(map(str, scores))))
+        return DealOutcome(scores=scores, places=places, verified="moves",
+                           events=events, moves=state.moves)
+
+    # ---- replay: the hot path
+
+    def replay(self, setup: DealSetup, tokens, options: dict) -> DealOutcome:
+        """:meth:`Game.replay`, inlined for valid records.
+
+        The loop below only handles what is legal; at the first doubtful token
+        (not in the token table, too many swaps, an empty pile, the stock already
+        empty) or a record that stops early it hands the whole record to the
+        generic move-by-move replay, which raises the error with its position.
+        """
+        state = self.new_deal(setup, options)
+        rows, stock, pile = state.rows, state.stock, state.pile
+        n, seat, row = state.nplayers, state.seat, state.row
+        table = _TOKENS
+        zero = ZERO_CARDS
+        for number, token in enumerate(tokens, 1):
+            move = table.get(token)
+            if move is None or not stock:
+                break
+            k = move >> 1
+            if k > row:
+                break
+            if move & 1:
+                if not pile:
+                    break
+                card = pile.pop()
+                if card in zero:
+                    state.events.append(self._zero_event(number, seat, card))
+            else:
+                card = stock.pop()
+            if k:
+                cards = rows[seat]
+                cards.insert(0, card)
+                card = cards.pop(k)
+            pile.append(card)
+            seat += 1
+            if seat == n:
+                seat = 0
+        else:
+            if not stock:
+                state.seat = seat
+                state.moves = len(tokens)
+                return self.outcome(state)
+        return Game.replay(self, setup, tokens, options)
+
+    # ---- notation
+
+    def parse_move(self, token: str) -> int:
+        move = _TOKENS.get(token)
+        if move is not None:
+            return move
+        text = token.strip() if isinstance(token, str) else ""
+        if (len(text) >= 2 and text[0] in "SDsd" and text[1:].isascii()
+                and text[1:].isdigit()):
+            return 2 * int(text[1:]) + (text[0] in "Dd")
+        raise IllegalMove(
+            "notation",
+            f"not a turn: {token!r} (a turn is S or D, then the number of positions "
+            f"swapped, e.g. S3 or D0)")
+
+    def format_move(self, move: int) -> str:
+        return _format(move)
+
+    # ---- score sheets
+
+    def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
+        row, secret = self._shape(options)
+        n = setup.nplayers if setup is not None and setup.nplayers else len(scores)
+        self._check_table(n, row, secret)
+        if len(scores) != n:
+            raise IllegalMove("score-sheet-count",
+                              f"{len(scores)} scores for a table of {n} seats")
+        per_seat = row + secret
+        reachable = _REACHABLE[per_seat]
+        low, high = min(reachable), max(reachable)
+        cards = f"{per_seat} card{'s' if per_seat > 1 else ''}"
+        for seat, score in enumerate(scores):
+            if type(score) is not int:
+                raise IllegalMove("score-sheet-value",
+                                  f"seat {seat}'s score {score!r} is not a whole number")
+            if not low <= score <= high:
+                raise IllegalMove(
+                    "score-sheet-range",
+                    f"seat {seat} scores {score}; in {self.id} a seat's {cards} "
+                    f"(row={row}, secret={secret}) are worth {low} to {high}")
+            if score not in reachable:
+                raise IllegalMove(
+                    "score-sheet-range",
+                    f"seat {seat} scores {score}; no {cards} of the deck are worth "
+                    f"{score} together")
+        # Seats hold distinct cards: any j seats together hold j * per_seat cards.
+        ordered = sorted(range(n), key=lambda s: scores[s])
+        for j in range(2, n + 1):
+            top = ordered[n - j:]
+            most = sum(_VALUES_DESC[:j * per_seat])
+            together = sum(scores[s] for s in top)
+            if together > most:
+                raise IllegalMove("score-sheet-total", self._total_message(
+                    top, together, j * per_seat, "at most", most))
+            bottom = ordered[:j]
+            least = sum(_VALUES_ASC[:j * per_seat])
+            together = sum(scores[s] for s in bottom)
+            if together < least:
+                raise IllegalMove("score-sheet-total", self._total_message(
+                    bottom, together, j * per_seat, "at least", least))
+        return DealOutcome(scores=list(scores), places=places_from_scores(scores),
+                           verified="scores", events=[], moves=0)
+
+    def _total_message(self, seats, together, ncards, bound, value) -> str:
+        names = ", ".join(str(s) for s in sorted(seats))
+        return (f"seats {names} score {together} together; their {ncards} distinct "
+                f"cards are worth {bound} {value} in {self.id}")
+
+    # ---- bots
+
+    def random_setup(self, nplayers: int, dealer: int | None, deal_number: int,
+                     options: dict, rng: random.Random) -> DealSetup:
+        row, secret = self._shape(options)
+        self._check_table(nplayers, row, secret)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [deck[s * row:(s + 1) * row] for s in range(nplayers)]
+        used = nplayers * row
+        secrets = None
+        if secret:
+            secrets = [deck[used + s * secret:used + (s + 1) * secret] for s in range(nplayers)]
+            used += nplayers * secret
+        if dealer is None:
+            dealer = rng.randrange(nplayers)
+        return DealSetup(nplayers=nplayers, dealer=dealer, hands=hands, secrets=secrets,
+                         stock=deck[used:], deal_number=deal_number)
+
+    def choose_move(self, state: RowState, rng: random.Random, skill: float = 1.0) -> int:
+        if rng.random() < skill:
+            return self._heuristic_move(state)
+        return rng.choice(self.legal_moves(state))
+
+    @staticmethod
+    def _heuristic_move(state: RowState) -> int:
+        """A turn chosen from what the seat knows.
+
+        Every position the seat has not seen counts as an average card. The card in
+        hand goes along the row while some position still ahead is (or is expected
+        to be) worth more than it; once the card in hand is the worst in sight, it
+        is discarded. A turn swapping ``k`` positions in effect replaces the card
+        that was at position ``k`` by the card first taken, so this keeps taking out
+        the worst card the seat can find. The pile's top card is taken when it is
+        below average and below the worst position in sight.
+        """
+        seat = state.seat
+        cards = state.rows[seat]
+        known = state.known[seat]
+        row = state.row
+        estimate = [POINTS[cards[p]] if known >> p & 1 else _UNSEEN_VALUE
+                    for p in range(row)]
+        # worst_ahead[p]: the worst estimate among positions p..row-1
+        worst_ahead = estimate[:]
+        for p in range(row - 2, -1, -1):
+            worst_ahead[p] = max(worst_ahead[p], worst_ahead[p + 1])
+        source = 0
+        pile = state.pile
+        # The move cap keeps two bots from trading pile cards for ever.
+        if pile and state.moves < 200:
+            top = POINTS[pile[-1]]
+            if top < _UNSEEN_VALUE and top < worst_ahead[0]:
+                source = 1
+        hand = POINTS[pile[-1]] if source else POINTS[state.stock[-1]]
+        k = 0
+        while k < row and hand < worst_ahead[k]:
+            hand = POINTS[cards[k]]  # the card swapped out: now seen
+            k += 1
+        return 2 * k + source
+
+
+KORTRAD = RowGame("kortrad", "Dam med kortrad (Korpen)", 2, 4, row=6, secret=1)
+"""``kortrad``: 2-4 players, a row of six and one secret card."""
+
+SJU_DOLDA = RowGame("sju-dolda", "Dam med sju dolda kort", 2, 6, row=7, secret=0)
+"""``sju-dolda``: 2-6 players, a row of seven and no secret card."""
+
+__all__ = [
+    "KORTRAD",
+    "POINTS",
+    "SJU_DOLDA",
+    "ZERO_CARDS",
+    "RowGame",
+    "RowState",
+    "card_points",
+    "cards_points",
+]
