@@ -25,8 +25,12 @@ def play_deal(game: Game, setup, options: dict, rng: random.Random,
     state = game.new_deal(setup, options)
     tokens = []
     while not game.is_over(state):
-        seat = game.to_move(state)
-        move = game.choose_move(state, rng, skills[seat] if seat is not None else 1.0)
+        if game.move_spans_seats:
+            skill = skills
+        else:
+            seat = game.to_move(state)
+            skill = skills[seat] if seat is not None else 1.0
+        move = game.choose_move(state, rng, skill)
         tokens.append(game.format_move(move))
         game.play(state, move)
     return tokens, game.outcome(state).scores

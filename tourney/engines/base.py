@@ -167,6 +167,9 @@ class Game:
     uses_stock: bool = True
     uses_passes: bool = False
     higher_is_better: bool = False
+    # True where one move involves several seats (a svarta-maja exchange is the
+    # attack and the defence): bots then get every seat's skill, not one.
+    move_spans_seats: bool = False
 
     # ---- options
 
@@ -284,7 +287,8 @@ class Game:
 
     def choose_move(self, state, rng: random.Random, skill: float = 1.0):
         """*abstract*: a bot's move: a sensible heuristic with probability
-        ``skill``, else a uniformly random legal move."""
+        ``skill``, else a uniformly random legal move. Where
+        :attr:`move_spans_seats`, ``skill`` is a per-seat sequence."""
         raise NotImplementedError
 
     # ---- description

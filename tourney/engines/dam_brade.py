@@ -1,0 +1,1029 @@
+"""`dam-brade`: Dam, the board game (checkers with the Alga rules), RULES.md section 6.
+
+Squares are numbered 1-32 as in English checkers notation: Black's men start on 1-12
+and move towards 32 ("down"), White's start on 21-32 and move towards 1 ("up").
+Black moves first. Seat 0 is the game's Black (named first in ``players``), seat 1
+White. The "deal" of this game is one game: no dealer, no hands, no stock.
+
+Board representation: a mask per side and one mask of kings, in a "ghost square"
+layout (as in Scan and py-draughts): the 4 dark squares of each row take consecutive
+bits, with one padding bit after an even row (counted from Black's back row 1-4)
+and two after an odd row, 42 bits in all. Every diagonal step is then a shift by 5
+or 6 (down: ``+5``, ``+6``; up: ``-5``, ``-6``) and a jump by 10 or 12, whose jumped
+square is the midpoint; steps off the side of the board land on padding bits, which
+are never occupied and never empty. Whether a side can capture or move at all is a
+handful of whole-mask shifts, and a recorded move is checked by index arithmetic, so
+replaying a record never generates move lists.
+
+Moves are tuples whose first item names the kind (squares in notation, 1-32):
+
+* ``("-", 11, 15)``: a step;
+* ``("x", 15, 24, 31)``: a capture, with every landing square;
+* ``("H", 18)``: a huff: the mover removes the opponent's piece on 18;
+* ``("R", "1-0")``: a result token (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``).
+
+A game's scores are floats: ``[1.0, 0.0]``, ``[0.0, 1.0]`` or ``[0.5, 0.5]``.
+
+Decisions (RULES.md is silent or leaves them to the engine):
+
+* **Result token after a decided end: optional.** Where the rules decide the game
+  (a side without pieces, a side without a legal move, one king each) the record may
+  end there or add one result token, which must agree with the position. Where the
+  rules do not decide it, a result token is required and any of the three is
+  accepted (resignation or agreed draw), at any point, also between a huff and the
+  huffer's move. Nothing follows a result token. A record of only a result token is
+  a game resigned or drawn unplayed; a record with no token at all is incomplete.
+* **"No legal move" is judged before the huff.** A player with no legal step or
+  capture at the start of the turn loses, even when the opponent's last move skipped
+  a capture (the huff is part of a turn the player no longer has). After a huff the
+  huffer always still has a move (removing an opposing piece only frees squares), so
+  a huff ends the game only by taking the opponent's last piece or by leaving one
+  king against one king.
+* **One huff per turn**, only as the first token of the turn right after the
+  opponent's step that skipped a capture; the right lapses with the turn's move.
+* **``huff=capturer``**: the huffable pieces are those that could have captured in
+  the position the offence was made from (after the offender's own huff); the piece
+  that moved is huffable on its new square.
+* **Jumped pieces stay on the board until the capture ends**: they can be neither
+  jumped again nor landed on; the capturing piece's own start square counts as empty
+  (a king may come back to it).
+* **Legal-move list**: :meth:`DamBrade.legal_moves` lists huffs, steps (also steps
+  that skip a possible capture: the rules allow them, at the price of a huff) and
+  every capture sequence. Result tokens are always accepted by :meth:`DamBrade.play`
+  while the game is on but are not listed (a random bot would resign at random).
+* **Setup**: a record names two players and nothing else; a dealer (rule
+  ``no-dealer``) or any hand, stock or pass cards (rule ``no-cards``) are refused.
+* **Notation leniency**: ``h18``, ``15X24``, an en dash in ``11–15``, surrounding
+  blanks, ``½-½`` for ``1/2-1/2``; output is always canonical.
+* **Bots**: a simulated game that goes :data:`QUIET_PLY_LIMIT` (100) plies without a
+  capture, crowning or huff, or :data:`GAME_PLY_LIMIT` (400) plies in all, is ended
+  by the bot to move with an agreed draw, ``1/2-1/2``.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+from ..errors import IllegalMove, OptionError, RecordError
+from .base import (
+    DealEvent,
+    DealOutcome,
+    DealSetup,
+    Game,
+    MatchRules,
+    OptionSpec,
+    places_from_scores,
+)
+
+__all__ = [
+    "BLACK",
+    "DAM_BRADE",
+    "GAME_PLY_LIMIT",
+    "QUIET_PLY_LIMIT",
+    "RESULT_TOKENS",
+    "WHITE",
+    "DamBrade",
+    "DamBradeState",
+    "has_piece_move",
+    "jumpers",
+    "mask_of",
+    "squares_of",
+]
+
+BLACK, WHITE = 0, 1
+COLOUR_NAMES = ("Black", "White")
+QUIET_PLY_LIMIT = 100
+"""Plies without capture, crowning or huff after which a bot agrees a draw."""
+GAME_PLY_LIMIT = 400
+"""Plies after which a bot agrees a draw in any case (keeps simulated records short)."""
+
+RESULT_TOKENS = ("1-0", "0-1", "1/2-1/2")
+RESULT_SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+SCORE_RESULTS = {scores: token for token, scores in RESULT_SCORES.items()}
+
+# ------------------------------------------------------------------ board geometry
+
+# Padding bits before each row: one after each even row, two after each odd row.
+_ROW_OFFSET = (0, 1, 3, 4, 6, 7, 9, 10)
+GHOST_BITS = 42
+SQUARE_GHOST = (-1,) + tuple(
+    (i // 4) * 4 + i % 4 + _ROW_OFFSET[i // 4] for i in range(32)
+)
+"""``SQUARE_GHOST[square]``: the bit index of notation square 1-32 (index 0 unused)."""
+GHOST_SQUARE = tuple(SQUARE_GHOST.index(g) if g in SQUARE_GHOST[1:] else 0
+                     for g in range(GHOST_BITS))
+"""``GHOST_SQUARE[bit]``: the notation square of a bit index, 0 for a padding bit."""
+BOARD = sum(1 << g for g in SQUARE_GHOST[1:])
+"""The 32 real squares; padding bits are outside it."""
+
+DOWN_STEPS, UP_STEPS = (5, 6), (-5, -6)
+_IS_REAL = tuple(bool(GHOST_SQUARE[g]) for g in range(GHOST_BITS))
+
+
+def _on_board(g: int) -> bool:
+    return 0 <= g < GHOST_BITS and _IS_REAL[g]
+
+
+def _step_table(deltas) -> tuple:
+    return tuple(
+        sum(1 << (g + d) for d in deltas if _on_board(g + d)) if _IS_REAL[g] else 0
+        for g in range(GHOST_BITS)
+    )
+
+
+def _jump_table(deltas) -> tuple:
+    # (jumped bit, landing bit, landing index) per direction that stays on the board
+    return tuple(
+        tuple((1 << (g + d), 1 << (g + 2 * d), g + 2 * d)
+              for d in deltas if _on_board(g + d) and _on_board(g + 2 * d))
+        if _IS_REAL[g] else ()
+        for g in range(GHOST_BITS)
+    )
+
+
+STEP_TARGETS = (_step_table(DOWN_STEPS), _step_table(UP_STEPS),
+                _step_table(DOWN_STEPS + UP_STEPS))
+"""Step targets per bit index: ``[0]`` a Black man, ``[1]`` a White man, ``[2]`` a king."""
+JUMPS = (_jump_table(DOWN_STEPS), _jump_table(UP_STEPS), _jump_table(DOWN_STEPS + UP_STEPS))
+"""Jumps per bit index, indexed like :data:`STEP_TARGETS`."""
+
+SQUARE_BIT = (0,) + tuple(1 << SQUARE_GHOST[s] for s in range(1, 33))
+"""``SQUARE_BIT[square]``: the bit of notation square 1-32."""
+MAN_STEPS_BY_SQUARE = tuple(
+    (0,) + tuple(STEP_TARGETS[side][SQUARE_GHOST[s]] for s in range(1, 33)) for side in (0, 1)
+)
+KING_STEPS_BY_SQUARE = (0,) + tuple(STEP_TARGETS[2][SQUARE_GHOST[s]] for s in range(1, 33))
+
+CROWN_ROW = (sum(1 << SQUARE_GHOST[s] for s in range(29, 33)),   # Black crowns on 29-32
+             sum(1 << SQUARE_GHOST[s] for s in range(1, 5)))     # White crowns on 1-4
+BACK_ROW = (CROWN_ROW[1], CROWN_ROW[0])
+START_BLACK = sum(1 << SQUARE_GHOST[s] for s in range(1, 13))
+START_WHITE = sum(1 << SQUARE_GHOST[s] for s in range(21, 33))
+
+
+def jumpers(side: int, own: int, opp: int, kings: int) -> int:
+    """The pieces of ``side`` (mask ``own``) that can capture, as a mask."""
+    empty = BOARD ^ (own | opp)
+    own_kings = own & kings
+    if side == BLACK:
+        down, up = own, own_kings
+    else:
+        down, up = own_kings, own
+    found = 0
+    if down:
+        found = down & (((opp >> 5) & (empty >> 10)) | ((opp >> 6) & (empty >> 12)))
+    if up:
+        found |= up & (((opp << 5) & (empty << 10)) | ((opp << 6) & (empty << 12)))
+    return found
+
+
+def has_piece_move(side: int, own: int, opp: int, kings: int) -> bool:
+    """Can ``side`` make any step or capture?"""
+    empty = BOARD ^ (own | opp)
+    own_kings = own & kings
+    if side == BLACK:
+        down, up = own, own_kings
+    else:
+        down, up = own_kings, own
+    if down & ((empty >> 5) | (empty >> 6)) or up & ((empty << 5) | (empty << 6)):
+        return True
+    return bool(jumpers(side, own, opp, kings))
+
+
+def squares_of(mask: int) -> list[int]:
+    """The notation squares (1-32) of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(GHOST_SQUARE[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def mask_of(squares) -> int:
+    """The mask of notation squares."""
+    mask = 0
+    for s in squares:
+        if not 1 <= s <= 32:
+            raise ValueError(f"not a square 1-32: {s!r}")
+        mask |= 1 << SQUARE_GHOST[s]
+    return mask
+
+
+def _square_list(mask: int) -> str:
+    return ", ".join(str(s) for s in squares_of(mask)) or "none"
+
+
+# ------------------------------------------------------------------------ notation
+
+_RESULT_SPELLINGS = {
+    "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "½-½": "1/2-1/2",
+    "0.5-0.5": "1/2-1/2", "0,5-0,5": "1/2-1/2",
+}
+
+
+STEP_MOVES = {
+    delta: tuple(
+        ("-", GHOST_SQUARE[g], GHOST_SQUARE[g + delta]) if _on_board(g) and _on_board(g + delta)
+        else None
+        for g in range(GHOST_BITS)
+    )
+    for delta in DOWN_STEPS + UP_STEPS
+}
+"""``STEP_MOVES[delta][bit]``: the step move from a bit index by a shift (one tuple
+per step, shared, so listing moves allocates none)."""
+
+
+def _build_token_table() -> dict:
+    """Canonical spellings of every one-step move, single jump, huff and result."""
+    table: dict = {}
+    for steps in STEP_MOVES.values():
+        for move in steps:
+            if move is not None:
+                table[f"{move[1]}-{move[2]}"] = move
+    for a in range(1, 33):
+        g = SQUARE_GHOST[a]
+        for _over, _land, land_index in JUMPS[2][g]:
+            b = GHOST_SQUARE[land_index]
+            table[f"{a}x{b}"] = ("x", a, b)
+        table[f"H{a}"] = ("H", a)
+    for spelling, token in _RESULT_SPELLINGS.items():
+        table[spelling] = ("R", token)
+    return table
+
+
+TOKEN_TABLE = _build_token_table()
+"""Canonical token -> move for the common tokens (the replay's fast path)."""
+_SQUARE_RE = re.compile(r"^\d{1,2}$")
+
+
+def _parse_square(text: str, token: str) -> int:
+    if not _SQUARE_RE.match(text):
+        raise IllegalMove("notation", f"not a dam-brade move: {token!r} ({text!r} is not a square 1-32)")
+    square = int(text)
+    if not 1 <= square <= 32:
+        raise IllegalMove("notation", f"not a dam-brade move: {token!r} (square {square} is not 1-32)")
+    return square
+
+
+# --------------------------------------------------------------------------- state
+
+
+class DamBradeState:
+    """One game in progress, mutated in place by :meth:`DamBrade.play`.
+
+    ``pieces[side]``: masks (ghost layout); ``kings``: both sides' kings; ``turn``:
+    0 Black, 1 White. ``last_step`` (the move, ``None`` when the last token was not a
+    step) and ``step_kings`` (the kings before it) are kept so that the huff right is
+    worked out only when asked for (:meth:`DamBrade.huff_mask`), not on every move;
+    ``huff_ply``: the token number of the last huff. ``result``: the scores once over;
+    ``decided``: the rules ended the game; ``token_seen``: a result token was played;
+    ``ply``: tokens played; ``noisy_ply``: the token number of the last capture,
+    crowning or huff.
+    """
+
+    __slots__ = (
+        "capturer_only",
+        "decided",
+        "end_reason",
+        "events",
+        "huff_ply",
+        "kings",
+        "last_step",
+        "noisy_ply",
+        "pieces",
+        "ply",
+        "result",
+        "step_kings",
+        "token_seen",
+        "turn",
+    )
+
+    def __init__(self, black: int, white: int, kings: int, turn: int, capturer_only: bool):
+        self.pieces = [black, white]
+        self.kings = kings
+        self.turn = turn
+        self.last_step: tuple | None = None
+        self.step_kings = 0
+        self.huff_ply = 0
+        self.capturer_only = capturer_only
+        self.result: tuple | None = None
+        self.decided = False
+        self.token_seen = False
+        self.end_reason = ""
+        self.ply = 0
+        self.noisy_ply = 0
+        self.events: list[DealEvent] = []
+
+    @property
+    def quiet(self) -> int:
+        """Plies since the last capture, crowning or huff."""
+        return self.ply - self.noisy_ply
+
+    def copy(self) -> DamBradeState:
+        other = DamBradeState(self.pieces[0], self.pieces[1], self.kings, self.turn,
+                              self.capturer_only)
+        other.last_step = self.last_step
+        other.step_kings = self.step_kings
+        other.huff_ply = self.huff_ply
+        other.result = self.result
+        other.decided = self.decided
+        other.token_seen = self.token_seen
+        other.end_reason = self.end_reason
+        other.ply = self.ply
+        other.noisy_ply = self.noisy_ply
+        other.events = list(self.events)
+        return other
+
+    def squares(self, side: int, kings: bool | None = None) -> list[int]:
+        """Notation squares of ``side``'s pieces (only kings / only men if asked)."""
+        mask = self.pieces[side]
+        if kings is True:
+            mask &= self.kings
+        elif kings is False:
+            mask &= ~self.kings
+        return squares_of(mask)
+
+    def board_text(self) -> str:
+        """The board as 8 text rows, Black's back row (1-4) first: b/w men, B/W kings."""
+        rows = []
+        for r in range(8):
+            cells = []
+            for c in range(8):
+                if (r + c) % 2 == 0:
+                    cells.append(" ")
+                    continue
+                bit = 1 << SQUARE_GHOST[r * 4 + c // 2 + 1]
+                king = self.kings & bit
+                if self.pieces[BLACK] & bit:
+                    cells.append("B" if king else "b")
+                elif self.pieces[WHITE] & bit:
+                    cells.append("W" if king else "w")
+                else:
+                    cells.append(".")
+            rows.append("".join(cells))
+        return "\n".join(rows)
+
+
+# ---------------------------------------------------------------------------- game
+
+
+class DamBrade(Game):
+    """Checkers with the Alga rules: compulsory capture enforced by huffing."""
+
+    id = "dam-brade"
+    name = "Dam (brädspel, Alga rules)"
+    min_players = 2
+    max_players = 2
+    preferred_players = 2
+    uses_dealer = False
+    uses_hands = False
+    uses_stock = False
+    uses_passes = False
+    higher_is_better = True
+    option_specs = (
+        OptionSpec(
+            "huff", "choice", "any",
+            "which piece a player who skipped a capture may lose: any of their pieces "
+            "(Alga: 'en av dina brickor') or only a piece that could have captured",
+            choices=("any", "capturer"),
+        ),
+        OptionSpec(
+            "games", "int", 1,
+            "games in a match; colours alternate, each game's players name its Black first",
+            minimum=1,
+        ),
+    )
+
+    # ---- options and matches
+
+    def check_options(self, options: dict) -> None:
+        super().check_options(options)
+        if options.get("huff") not in ("any", "capturer"):
+            raise OptionError(f"option huff takes any or capturer, not {options.get('huff')!r}")
+
+    def match_rules(self, options: dict) -> MatchRules:
+        return MatchRules(
+            deals=options.get("games") or 1,
+            dealer=None,
+            higher_is_better=True,
+            alternate_colours=True,
+        )
+
+    # ---- a game
+
+    def new_deal(self, setup: DealSetup, options: dict) -> DamBradeState:
+        if setup.nplayers != 2:
+            raise RecordError(
+                f"dam-brade is played by 2 players, not {setup.nplayers}",
+                rule="player-count", column="players",
+            )
+        if setup.dealer is not None:
+            raise RecordError("dam-brade has no dealer", rule="no-dealer", column="dealer")
+        for column, value in (("hands", setup.hands), ("stock", setup.stock),
+                              ("passes", setup.passes)):
+            if value and any(value):
+                raise RecordError(
+                    f"dam-brade is a board game: a record has no {column} "
+                    "(every game starts from the fixed opening position)",
+                    rule="no-cards", column=column,
+                )
+        return DamBradeState(START_BLACK, START_WHITE, 0, BLACK, self._capturer_only(options))
+
+    @staticmethod
+    def _capturer_only(options: dict | None) -> bool:
+        return (options or {}).get("huff", "any") == "capturer"
+
+    def position(self, black, white, kings=(), turn: int = BLACK,
+                 options: dict | None = None) -> DamBradeState:
+        """A state from a position (for tests and analysis): the notation squares of
+        Black's and White's pieces, the squares that hold kings, the side to move.
+        It has no huff right; it is not judged (call :meth:`judge` for that)."""
+        b, w, k = mask_of(black), mask_of(white), mask_of(kings)
+        if b & w or k & ~(b | w):
+            raise ValueError("pieces overlap, or a king stands on an empty square")
+        return DamBradeState(b, w, k, turn, self._capturer_only(options))
+
+    def judge(self, state: DamBradeState) -> None:
+        """Apply the end rules to the side to move (after :meth:`position`)."""
+        if state.result is None:
+            self._judge(state, 1 - state.turn)
+
+    def to_move(self, state: DamBradeState) -> int | None:
+        return None if state.result is not None else state.turn
+
+    def is_over(self, state: DamBradeState) -> bool:
+        return state.result is not None
+
+    def outcome(self, state: DamBradeState) -> DealOutcome:
+        if state.result is None:
+            raise IllegalMove("record-incomplete", "the game is not over")
+        scores = list(state.result)
+        return DealOutcome(
+            scores=scores,
+            places=places_from_scores(scores, higher_is_better=True),
+            verified="moves",
+            events=list(state.events),
+            moves=state.ply,
+        )
+
+    def huff_mask(self, state: DamBradeState) -> int:
+        """The opponent pieces the side to move may huff now, as a mask (0: none).
+
+        Worked out from the last step: was a capture possible in the position it was
+        made from? The opponent's pieces are unchanged since (the side to move has
+        not huffed yet: a huff clears ``last_step``)."""
+        step = state.last_step
+        if step is None or state.result is not None:
+            return 0
+        offender = 1 - state.turn
+        moved_from = SQUARE_BIT[step[1]]
+        moved_to = SQUARE_BIT[step[2]]
+        now = state.pieces[offender]
+        before = now ^ moved_from ^ moved_to
+        could = jumpers(offender, before, state.pieces[state.turn], state.step_kings)
+        if not could:
+            return 0
+        if not state.capturer_only:
+            return now
+        if could & moved_from:
+            return (could ^ moved_from) | moved_to
+        return could
+
+    # ---- legal moves
+
+    def legal_moves(self, state: DamBradeState) -> list:
+        """Huffs (when allowed now), every step (also steps that skip a possible
+        capture: the rules allow them, at the price of a huff) and every capture
+        sequence. Result tokens are not listed (see the module docstring)."""
+        if state.result is not None:
+            return []
+        side = state.turn
+        own, opp = state.pieces[side], state.pieces[1 - side]
+        kings = state.kings
+        moves: list = []
+        if state.last_step is not None:
+            moves.extend(("H", s) for s in squares_of(self.huff_mask(state)))
+        empty = BOARD ^ (own | opp)
+        if side == BLACK:
+            down, up = own, own & kings
+        else:
+            down, up = own & kings, own
+        append = moves.append
+        if down:
+            for delta in DOWN_STEPS:
+                table = STEP_MOVES[delta]
+                movers = down & (empty >> delta)
+                while movers:
+                    low = movers & -movers
+                    movers ^= low
+                    append(table[low.bit_length() - 1])
+        if up:
+            for delta in UP_STEPS:
+                table = STEP_MOVES[delta]
+                movers = up & (empty << -delta)
+                while movers:
+                    low = movers & -movers
+                    movers ^= low
+                    append(table[low.bit_length() - 1])
+        if jumpers(side, own, opp, kings):
+            moves.extend(self.capture_moves(state))
+        return moves
+
+    def capture_moves(self, state: DamBradeState) -> list:
+        """Every capture sequence of the side to move (empty when none)."""
+        if state.result is not None:
+            return []
+        side = state.turn
+        own, opp = state.pieces[side], state.pieces[1 - side]
+        kings = state.kings
+        found: list = []
+        rest = jumpers(side, own, opp, kings)
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            self._capture_paths(side, low.bit_length() - 1, own, opp, kings, found)
+        return found
+
+    @staticmethod
+    def _capture_paths(side: int, start: int, own: int, opp: int, kings: int,
+                       found: list) -> None:
+        king = kings >> start & 1
+        table = JUMPS[2] if king else JUMPS[side]
+        crown = 0 if king else CROWN_ROW[side]
+        occupied = (own | opp) ^ (1 << start)
+
+        def extend(cur: int, path: list, jumped: int) -> None:
+            went_on = False
+            for over, land, land_index in table[cur]:
+                if opp & over and not jumped & over and not occupied & land:
+                    went_on = True
+                    longer = path + [GHOST_SQUARE[land_index]]
+                    if crown & land:
+                        found.append(("x", *longer))  # crowned: the move ends here
+                    else:
+                        extend(land_index, longer, jumped | over)
+            if not went_on and len(path) > 1:
+                found.append(("x", *path))
+
+        extend(start, [GHOST_SQUARE[start]], 0)
+
+    # ---- play: the hot path
+
+    def play(self, state: DamBradeState, move) -> None:
+        """Apply a move in place; :class:`IllegalMove` (state untouched) if illegal."""
+        if state.result is not None:
+            self._play_after_end(state, move)
+            return
+        kind = move[0]
+        if kind != "-":
+            if kind == "x":
+                self._play_capture(state, move)
+            elif kind == "H":
+                self._play_huff(state, move[1])
+            elif kind == "R":
+                self._play_result(state, move[1])
+            else:
+                raise IllegalMove("notation", f"not a dam-brade move: {move!r}")
+            return
+        # a step, inline and lean: most tokens of a record are steps
+        side = state.turn
+        pieces = state.pieces
+        own = pieces[side]
+        opp = pieces[1 - side]
+        a = move[1]
+        bit = SQUARE_BIT[a]
+        target = SQUARE_BIT[move[2]]
+        if not own & bit:
+            raise IllegalMove("no-piece", self._no_piece_message(state, a))
+        if (own | opp) & target:
+            raise IllegalMove("square-occupied", f"square {move[2]} is not empty")
+        kings = state.kings
+        if kings & bit:
+            if not KING_STEPS_BY_SQUARE[a] & target:
+                raise IllegalMove(
+                    "not-a-step",
+                    f"a king moves one step diagonally: {move[2]} is not next to {a}")
+            state.kings = kings ^ bit ^ target
+        elif not MAN_STEPS_BY_SQUARE[side][a] & target:
+            if MAN_STEPS_BY_SQUARE[1 - side][a] & target:
+                raise IllegalMove(
+                    "man-backwards",
+                    f"a man moves forward only: {a}-{move[2]} goes backward")
+            raise IllegalMove(
+                "not-a-step",
+                f"a man moves one step diagonally forward: {move[2]} is not next to {a}")
+        elif CROWN_ROW[side] & target:
+            state.kings = kings | target
+            state.noisy_ply = state.ply + 1
+            state.events.append(DealEvent(state.ply + 1, side, "crowned",
+                                          f"{COLOUR_NAMES[side]} crowned a king on {move[2]}"))
+        own ^= bit | target
+        pieces[side] = own
+        state.last_step = move
+        state.step_kings = kings
+        state.ply += 1
+        state.turn = 1 - side
+        # the usual case, cheaply: the opponent's men can still step somewhere and
+        # nothing was crowned (a crowning may leave one king each)
+        if state.noisy_ply != state.ply:
+            empty = BOARD ^ (own | opp)
+            if side:
+                if opp & ((empty >> 5) | (empty >> 6)):
+                    return
+            elif opp & ((empty << 5) | (empty << 6)):
+                return
+        self._judge(state, side)
+
+    def _play_capture(self, state: DamBradeState, move) -> None:
+        side = state.turn
+        pieces = state.pieces
+        own, opp = pieces[side], pieces[1 - side]
+        kings = state.kings
+        last = len(move) - 1
+        if last < 2:
+            raise IllegalMove("notation", "a capture names its start and landing squares")
+        start = SQUARE_GHOST[move[1]]
+        bit = 1 << start
+        if not own & bit:
+            raise IllegalMove("no-piece", self._no_piece_message(state, move[1]))
+        king = kings & bit
+        occupied = (own | opp) ^ bit
+        crown = 0 if king else CROWN_ROW[side]
+        cur = start
+        jumped = 0
+        for n in range(2, last + 1):
+            nxt = SQUARE_GHOST[move[n]]
+            delta = nxt - cur
+            if delta != 10 and delta != 12 and delta != -10 and delta != -12:
+                raise IllegalMove(
+                    "not-a-jump",
+                    f"a jump goes two squares diagonally over a piece: "
+                    f"{move[n - 1]}x{move[n]} is not a jump")
+            if not king and (delta > 0) != (side == BLACK):
+                raise IllegalMove(
+                    "man-backwards",
+                    f"a man captures forward only: {move[n - 1]}x{move[n]} goes backward")
+            over_index = cur + (delta >> 1)
+            over = 1 << over_index
+            if not opp & over:
+                what = "an own piece" if own & over else "empty"
+                raise IllegalMove(
+                    "not-a-jump",
+                    f"a capture jumps an opposing piece: {GHOST_SQUARE[over_index]} (between "
+                    f"{move[n - 1]} and {move[n]}) is {what}")
+            if jumped & over:
+                raise IllegalMove(
+                    "jumped-twice",
+                    f"a piece can be jumped only once in a move: {GHOST_SQUARE[over_index]} "
+                    "was already jumped")
+            if occupied >> nxt & 1:
+                raise IllegalMove(
+                    "square-occupied",
+                    f"a capture lands on an empty square: {move[n]} is not empty")
+            jumped |= over
+            cur = nxt
+            if crown >> nxt & 1 and n < last:
+                raise IllegalMove(
+                    "crowned-ends-move",
+                    f"a man crowned during a capture ends its move there: crowned on {move[n]}, "
+                    "the record jumps on")
+        target = 1 << cur
+        crowned = crown & target
+        if not crowned:
+            for over, land, land_index in JUMPS[2 if king else side][cur]:
+                if opp & over and not jumped & over and not occupied & land:
+                    raise IllegalMove(
+                        "must-continue",
+                        f"a capture must go on while the piece can jump: from {move[last]} it "
+                        f"can still jump {GHOST_SQUARE[over.bit_length() - 1]} to "
+                        f"{GHOST_SQUARE[land_index]}")
+        pieces[side] = own ^ bit ^ target
+        pieces[1 - side] = opp ^ jumped
+        kings &= ~jumped
+        if king:
+            kings ^= bit ^ target
+        elif crowned:
+            kings |= target
+        state.kings = kings
+        state.ply += 1
+        state.noisy_ply = state.ply
+        state.last_step = None
+        state.turn = 1 - side
+        if last > 2:
+            state.events.append(DealEvent(
+                state.ply, side, "multi-capture",
+                f"{COLOUR_NAMES[side]} captured {last - 1} pieces: {_square_list(jumped)}"))
+        if crowned:
+            state.events.append(DealEvent(state.ply, side, "crowned",
+                                          f"{COLOUR_NAMES[side]} crowned a king on {move[last]}"))
+        self._judge(state, side)
+
+    def _play_huff(self, state: DamBradeState, square: int) -> None:
+        side = state.turn
+        if state.huff_ply and state.huff_ply == state.ply:
+            raise IllegalMove("huff-not-allowed", "only one huff per turn")
+        allowed = self.huff_mask(state)
+        if not allowed:
+            raise IllegalMove(
+                "huff-not-allowed",
+                f"a huff is allowed only at the start of a turn right after the opponent "
+                f"skipped a capture: {COLOUR_NAMES[1 - side]}'s last move did not")
+        opp = state.pieces[1 - side]
+        bit = 1 << SQUARE_GHOST[square]
+        if not opp & bit:
+            raise IllegalMove(
+                "huff-no-piece",
+                f"a huff removes an opposing piece: {COLOUR_NAMES[1 - side]} has no piece "
+                f"on {square}")
+        if not allowed & bit:
+            raise IllegalMove(
+                "huff-not-capturer",
+                f"with huff=capturer only a piece that could have captured may be huffed: "
+                f"{_square_list(allowed)}, not {square}")
+        opp ^= bit
+        state.pieces[1 - side] = opp
+        state.kings &= ~bit
+        state.last_step = None
+        state.ply += 1
+        state.huff_ply = state.noisy_ply = state.ply
+        state.events.append(DealEvent(
+            state.ply, side, "huff",
+            f"{COLOUR_NAMES[side]} huffed {COLOUR_NAMES[1 - side]}'s piece on {square} "
+            "(a capture was skipped)"))
+        if not opp:
+            self._decide(state, side, f"{COLOUR_NAMES[1 - side]} has no pieces left")
+        elif self._lone_kings(state):
+            self._draw_lone_kings(state)
+
+    def _play_result(self, state: DamBradeState, token: str) -> None:
+        scores = RESULT_SCORES.get(token)
+        if scores is None:
+            raise IllegalMove("notation", f"not a result token: {token!r}")
+        state.result = scores
+        state.token_seen = True
+        state.ply += 1
+        if token == "1/2-1/2":
+            state.end_reason = "drawn by agreement"
+            state.events.append(DealEvent(state.ply, None, "draw-agreed",
+                                          "the game was drawn by agreement (1/2-1/2)"))
+        else:
+            loser = WHITE if token == "1-0" else BLACK
+            state.end_reason = f"{COLOUR_NAMES[loser]} resigned"
+            state.events.append(DealEvent(state.ply, loser, "resigned",
+                                          f"{COLOUR_NAMES[loser]} resigned ({token})"))
+
+    def _play_after_end(self, state: DamBradeState, move) -> None:
+        if state.token_seen:
+            raise IllegalMove(
+                "after-result",
+                f"the game is already over ({state.end_reason}): nothing may follow a result token")
+        if move[0] != "R":
+            raise IllegalMove(
+                "record-too-long",
+                f"the game is already over ({state.end_reason}); the record goes on",
+            )
+        token = move[1]
+        expected = SCORE_RESULTS[state.result]
+        if token != expected:
+            raise IllegalMove(
+                "result-disagrees",
+                f"the result must agree with the position: {state.end_reason}, "
+                f"so the game is {expected}, not {token}",
+            )
+        state.token_seen = True
+        state.ply += 1
+
+    # ---- end of game
+
+    def _judge(self, state: DamBradeState, mover: int) -> None:
+        """After ``mover``'s move: does the other side lose, or is it one king each?"""
+        other = 1 - mover
+        opp = state.pieces[other]
+        if not opp:
+            self._decide(state, mover, f"{COLOUR_NAMES[other]} has no pieces left")
+        elif self._lone_kings(state):
+            self._draw_lone_kings(state)
+        elif not has_piece_move(other, opp, state.pieces[mover], state.kings):
+            self._decide(state, mover, f"{COLOUR_NAMES[other]} has no legal move")
+
+    @staticmethod
+    def _lone_kings(state: DamBradeState) -> bool:
+        black, white = state.pieces
+        both = black | white
+        return (bool(black) and bool(white) and not black & (black - 1)
+                and not white & (white - 1) and both & state.kings == both)
+
+    def _draw_lone_kings(self, state: DamBradeState) -> None:
+        state.result = (0.5, 0.5)
+        state.decided = True
+        state.end_reason = "each side has one king only"
+        state.events.append(DealEvent(state.ply, None, "draw-lone-kings",
+                                      "drawn: each side has one king only"))
+
+    def _decide(self, state: DamBradeState, winner: int, reason: str) -> None:
+        state.result = (1.0, 0.0) if winner == BLACK else (0.0, 1.0)
+        state.decided = True
+        state.end_reason = reason
+        state.events.append(DealEvent(state.ply, winner, "won",
+                                      f"{COLOUR_NAMES[winner]} wins: {reason}"))
+
+    @staticmethod
+    def _no_piece_message(state: DamBradeState, square: int) -> str:
+        side = state.turn
+        bit = 1 << SQUARE_GHOST[square]
+        where = "an opposing piece" if state.pieces[1 - side] & bit else "empty"
+        return f"{COLOUR_NAMES[side]} has no piece on {square} (the square is {where})"
+
+    # ---- replay
+
+    def replay(self, setup: DealSetup, tokens, options: dict) -> DealOutcome:
+        """As :meth:`Game.replay`, but one result token may follow a decided end
+        (it must agree), and a missing result token is named as such."""
+        state = self.new_deal(setup, options)
+        lookup, parse, play = TOKEN_TABLE.get, self.parse_move, self.play
+        number = 0
+        for token in tokens:
+            number += 1
+            try:
+                move = lookup(token)
+                if move is None:
+                    move = parse(token)
+                play(state, move)
+            except IllegalMove as err:
+                # play raises before changing anything, so the state names the mover
+                seat = state.turn if state.result is None else None
+                raise RecordError.from_illegal(
+                    err, column="play", move=number, seat=seat, token=token
+                ) from None
+        if state.result is None:
+            raise RecordError(
+                f"the record stops after {number} moves while the game is not over: "
+                "a game the rules do not decide must end with a result token "
+                "(1-0, 0-1 or 1/2-1/2)",
+                rule="record-incomplete", column="play",
+            )
+        return self.outcome(state)
+
+    # ---- notation
+
+    def parse_move(self, token: str):
+        move = TOKEN_TABLE.get(token)
+        if move is not None:
+            return move
+        if not isinstance(token, str):
+            raise IllegalMove("notation", f"not a dam-brade move: {token!r}")
+        text = token.strip().replace("\u2013", "-").replace("\u2212", "-")
+        move = TOKEN_TABLE.get(text) or TOKEN_TABLE.get(text.upper())
+        if move is not None:
+            return move
+        low = text.lower()
+        if not low:
+            raise IllegalMove("notation", "an empty token is not a dam-brade move")
+        if low in _RESULT_SPELLINGS:
+            return ("R", _RESULT_SPELLINGS[low])
+        if low[0] == "h":
+            return ("H", _parse_square(low[1:], token))
+        if "x" in low:
+            return ("x", *(_parse_square(p, token) for p in low.split("x")))
+        if "-" in low:
+            parts = low.split("-")
+            if len(parts) != 2:
+                raise IllegalMove(
+                    "notation",
+                    f"not a dam-brade move: {token!r} (a move names two squares; "
+                    "a multi-jump is written with x)")
+            a, b = (_parse_square(p, token) for p in parts)
+            return ("-", a, b)
+        raise IllegalMove(
+            "notation",
+            f"not a dam-brade move: {token!r} (expected a move 11-15, a capture 15x24, "
+            "a huff H18 or a result 1-0, 0-1, 1/2-1/2)")
+
+    def format_move(self, move) -> str:
+        kind = move[0]
+        if kind == "-":
+            return f"{move[1]}-{move[2]}"
+        if kind == "x":
+            return "x".join(str(s) for s in move[1:])
+        if kind == "H":
+            return f"H{move[1]}"
+        if kind == "R":
+            return move[1]
+        raise IllegalMove("notation", f"not a dam-brade move: {move!r}")
+
+    # ---- scores
+
+    def parse_score(self, text: str) -> float:
+        """``1``, ``0``, ``0.5`` (also ``½``, ``1/2``, ``0,5``) as a float;
+        :class:`ValueError` for anything that is not a number."""
+        raw = str(text).strip()
+        value = {"½": 0.5, "1/2": 0.5, "0,5": 0.5}.get(raw)
+        if value is not None:
+            return value
+        try:
+            return float(raw)
+        except ValueError:
+            raise ValueError(
+                f"not a dam-brade score: {text!r} (game points are 1, 0.5 or 0)") from None
+
+    def format_score(self, value) -> str:
+        value = float(value)
+        if value == int(value):
+            return str(int(value))
+        return repr(value)
+
+    def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
+        if setup is not None and setup.nplayers != 2:
+            raise IllegalMove("score-sheet-players",
+                              f"dam-brade is played by 2 players, not {setup.nplayers}")
+        try:
+            pair = tuple(float(s) for s in scores)
+        except (TypeError, ValueError):
+            pair = None
+        if pair not in SCORE_RESULTS:
+            shown = ";".join(self.format_score(s) if isinstance(s, (int, float)) else str(s)
+                             for s in scores)
+            raise IllegalMove(
+                "score-sheet-points",
+                f"a dam-brade game gives 1;0, 0;1 or 0.5;0.5 game points, not {shown}")
+        values = list(pair)
+        return DealOutcome(
+            scores=values,
+            places=places_from_scores(values, higher_is_better=True),
+            verified="scores",
+        )
+
+    # ---- bots
+
+    def random_setup(self, nplayers: int, dealer, deal_number: int, options: dict,
+                     rng: random.Random) -> DealSetup:
+        """Every game starts from the fixed opening position: the setup is only the
+        player count (``new_deal`` refuses any count but 2)."""
+        return DealSetup(nplayers=nplayers, dealer=None, deal_number=deal_number)
+
+    def choose_move(self, state: DamBradeState, rng: random.Random, skill: float = 1.0):
+        """With probability ``skill`` a heuristic move: huff when allowed (kings and
+        advanced men first), else the longest capture, else a step, preferring
+        crowning and steps that leave nothing to capture; otherwise a uniformly
+        random listed move (which may skip a capture and be huffed). After
+        :data:`QUIET_PLY_LIMIT` quiet plies, or :data:`GAME_PLY_LIMIT` plies in all,
+        the bot agrees a draw. Checkers is a game
+        of full information: nothing is peeked."""
+        if state.quiet >= QUIET_PLY_LIMIT or state.ply >= GAME_PLY_LIMIT:
+            return ("R", "1/2-1/2")
+        if rng.random() >= skill:
+            return rng.choice(self.legal_moves(state))
+        side = state.turn
+        huffable = self.huff_mask(state)
+        if huffable:
+            kings = state.kings
+            return ("H", max(squares_of(huffable), key=lambda s: (
+                bool(kings & (1 << SQUARE_GHOST[s])), self._advance(1 - side, s),
+                rng.random())))
+        candidates = self.capture_moves(state)
+        if candidates:
+            longest = max(len(m) for m in candidates)
+            candidates = [m for m in candidates if len(m) == longest]
+        else:
+            candidates = self.legal_moves(state)
+        return max(candidates, key=lambda m: (self._after_score(state, m), rng.random()))
+
+    @staticmethod
+    def _advance(side: int, square: int) -> int:
+        row = (square - 1) // 4
+        return row if side == BLACK else 7 - row
+
+    def _after_score(self, state: DamBradeState, move) -> int:
+        """Heuristic value for the mover of the position after a step or capture."""
+        side = state.turn
+        own, opp = state.pieces[side], state.pieces[1 - side]
+        kings = state.kings
+        start = 1 << SQUARE_GHOST[move[1]]
+        end_index = SQUARE_GHOST[move[-1]]
+        end = 1 << end_index
+        was_king = kings & start
+        new_own = own ^ start ^ end
+        new_opp = opp
+        if move[0] == "x":
+            prev = SQUARE_GHOST[move[1]]
+            for square in move[2:]:
+                nxt = SQUARE_GHOST[square]
+                new_opp &= ~(1 << ((prev + nxt) >> 1))
+                prev = nxt
+        crowned = not was_king and CROWN_ROW[side] & end
+        new_kings = kings & (new_own | new_opp) & ~start
+        if was_king or crowned:
+            new_kings |= end
+        score = 40 if crowned else 0
+        if not jumpers(1 - side, new_opp, new_own, new_kings):
+            score += 20
+        if not was_king:
+            # keep the back row home while there are men: it stops the opponent crowning
+            if BACK_ROW[side] & start:
+                score -= 6
+            score += self._advance(side, move[-1])
+        return score
+
+
+DAM_BRADE = DamBrade()
