@@ -1,0 +1,223 @@
+"""``dam-stick``: Dam, the Swedish queens trick game (RULES.md section 4, seed ``001_``).
+
+3 to 6 players, no trumps, follow suit if able. Every queen taken in a trick is a
+penalty: QH, QD, QC 5 each, QS 10, so a deal gives 25 unless queens are among the
+``52 mod n`` cards set aside. The first trick is led by the dealer's right-hand
+neighbour (seat ``dealer - 1``).
+
+Decisions where RULES.md is silent:
+
+- A card played by the wrong seat on move 1 breaks ``first-leader``; a card no
+  seat holds (set aside) is ``card-not-held``.
+- ``no_queen_first_trick``: "nothing else" means nothing but queens: a seat void
+  in the suit led that holds any non-queen must discard one of those.
+- Options: ``deals`` replaces the default ``target`` of 100; giving both
+  explicitly is an error.
+- Score sheets: a row may leave ``stock`` empty; with 3, 5 or 6 players the check
+  then allows any queens (up to ``52 mod n`` of them) to have been set aside. With
+  the stock given, the total must be exactly 25 minus the queens in it.
+- Bots: the heuristic uses only its own hand and the cards on the table.
+"""
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from ..cards import CARD_NAMES, QS, QUEEN, cards_of, make_card
+from ..errors import IllegalMove, RecordError
+from .base import (
+    DealEvent,
+    DealOutcome,
+    DealSetup,
+    MatchRules,
+    OptionSpec,
+    deal_option,
+    dealer_option,
+    places_from_scores,
+)
+from .trick_play import (
+    TrickGame,
+    TrickState,
+    by_rank,
+    check_seats,
+    deal_masks,
+    duck_or_shed,
+    highest,
+    names,
+    places_low_best,
+)
+
+QUEEN_CARDS = tuple(make_card(QUEEN, suit) for suit in range(4))
+QUEENS_MASK = sum(1 << q for q in QUEEN_CARDS)
+QS_BIT = 1 << QS
+FIVE_QUEENS_MASK = QUEENS_MASK ^ QS_BIT  # QH, QD, QC: 5 each
+QUEEN_VALUE = {q: (10 if q == QS else 5) for q in QUEEN_CARDS}
+DEAL_POINTS = 25
+
+
+def _set_aside_words(n: int) -> str:
+    aside = 52 % n
+    return f"with {n} players {aside} card{'s' if aside != 1 else ''} are set aside (52 mod {n})"
+
+
+def queen_points(mask: int) -> int:
+    """The penalty of a set of cards: the queens in it."""
+    return (10 if mask & QS_BIT else 0) + 5 * (mask & FIVE_QUEENS_MASK).bit_count()
+
+
+class DamStick(TrickGame):
+    """The rule book of ``dam-stick``; states are :class:`TrickState`."""
+
+    id = "dam-stick"
+    name = "Dam (queens trick game)"
+    min_players = 3
+    max_players = 6
+    preferred_players = 4
+    option_specs = (
+        OptionSpec("no_queen_first_trick", "bool", False,
+                   "house rule: no queen may be discarded on the first trick unless the hand holds nothing else"),
+        dealer_option(("rotate", "free"), "the dealer rotates clockwise (rotate) or is chosen freely (free)"),
+        OptionSpec("target", "int", 100,
+                   "the deal in which some seat's total reaches this is the last, unless the lowest total is shared",
+                   minimum=1),
+        deal_option("deals", "a fixed number of deals instead of the target (no extra deals on a tie)"),
+    )
+
+    # ---- options
+
+    def resolve_options(self, raw=None) -> dict:
+        raw = dict(raw or {})
+        # `deals` replaces the default target; both given explicitly stays an error.
+        if raw.get("deals") not in (None, "") and raw.get("target") in (None, ""):
+            raw["target"] = None
+        return super().resolve_options(raw)
+
+    def match_rules(self, options: dict) -> MatchRules:
+        if options.get("deals") is not None:
+            return MatchRules(deals=options["deals"], dealer=options["dealer"])
+        return MatchRules(target=options["target"], tie_extra=True, dealer=options["dealer"])
+
+    # ---- a deal
+
+    def new_deal(self, setup: DealSetup, options: dict) -> TrickState:
+        n = check_seats(setup, self.id, 3, 6)
+        hands, stock = deal_masks(setup, 52 // n, None, _set_aside_words, "stock-size")
+        st = TrickState(self, n, setup.dealer, setup.deal_number, hands, (setup.dealer - 1) % n, stock,
+                        n * (52 // n))
+        if options.get("no_queen_first_trick"):
+            st.first_trick_barred = QUEENS_MASK
+        return st
+
+    def first_lead_rule(self, state: TrickState) -> tuple[str, str]:
+        return "first-leader", (f"the dealer's right-hand neighbour (seat {state.first_leader}) "
+                                f"leads the first trick")
+
+    def first_trick_rule(self, state: TrickState) -> tuple[str, str]:
+        words = ("no queen may be discarded on the first trick while the hand holds other cards "
+                 "(no_queen_first_trick)")
+        return "no-queen-first-trick", words
+
+    def outcome(self, state: TrickState) -> DealOutcome:
+        if state.moves != state.total_moves:
+            raise IllegalMove("record-incomplete", "the deal is not over")
+        scores = [queen_points(m) for m in state.taken]
+        events: list[DealEvent] = []
+        aside = state.out_of_play & QUEENS_MASK
+        if aside:
+            events.append(DealEvent(
+                0, None, "queens-set-aside",
+                f"{names(aside)} set aside: this deal gives {DEAL_POINTS - queen_points(aside)} points",
+            ))
+        n = state.nplayers
+        for trick, (mask, seat) in enumerate(zip(state.trick_masks, state.winners), 1):
+            if mask & QUEENS_MASK:
+                for queen in cards_of(mask & QUEENS_MASK):
+                    events.append(DealEvent(
+                        trick * n, seat, "queen-taken",
+                        f"seat {seat} takes {CARD_NAMES[queen]} in trick {trick} ({QUEEN_VALUE[queen]} points)",
+                    ))
+        return DealOutcome(scores, places_low_best(scores), "moves", events, state.moves)
+
+    # ---- score sheets
+
+    def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
+        n = setup.nplayers
+        if not isinstance(n, int) or not 3 <= n <= 6:
+            raise RecordError(f"dam-stick is played by 3 to 6 players, not {n}",
+                              rule="player-count", column="players")
+        if len(scores) != n:
+            raise IllegalMove("score-sheet-seats", f"dam-stick score sheet gives {len(scores)} scores for {n} seats")
+        for seat, score in enumerate(scores):
+            if type(score) is not int or not 0 <= score <= DEAL_POINTS or score % 5:
+                raise IllegalMove(
+                    "score-sheet-value",
+                    f"dam-stick score {score} for seat {seat} is not a sum of queens (QH, QD, QC 5 each, QS 10)",
+                )
+        aside_count = 52 % n
+        stock = setup.stock or []
+        if aside_count and len(stock) not in (0, aside_count):
+            raise RecordError(f"with {n} players {aside_count} cards are set aside; the stock holds {len(stock)}",
+                              rule="stock-size", column="stock")
+        if len(stock) == aside_count:
+            choices = [sum(1 << c for c in stock) & QUEENS_MASK]
+            said = f"{names(choices[0])} set aside" if choices[0] else "no queen set aside"
+        else:
+            choices = [sum(1 << q for q in combo)
+                       for k in range(aside_count + 1) for combo in combinations(QUEEN_CARDS, k)]
+            said = f"{aside_count} card{'s' if aside_count != 1 else ''} set aside"
+        for aside in choices:
+            if self._split_possible(scores, aside):
+                return DealOutcome(list(scores), places_from_scores(scores), verified="scores")
+        total = sum(scores)
+        totals = sorted({DEAL_POINTS - queen_points(a) for a in choices}, reverse=True)
+        if total not in totals:
+            allowed = ", ".join(str(t) for t in totals[:-1]) + (" or " if len(totals) > 1 else "") + str(totals[-1])
+            raise IllegalMove(
+                "score-sheet-total",
+                f"dam-stick deal totals {total}; with {n} players and {said} a deal gives {allowed}",
+            )
+        raise IllegalMove(
+            "score-sheet-split",
+            f"dam-stick scores {';'.join(map(str, scores))} cannot come from one deal: "
+            f"the queens in play ({said}) cannot be split that way (QS alone is worth 10)",
+        )
+
+    @staticmethod
+    def _split_possible(scores: list[int], aside: int) -> bool:
+        in_play = QUEENS_MASK ^ aside
+        if sum(scores) != queen_points(in_play):
+            return False
+        # Every score is a multiple of 5 and the 5-point queens are alike, so only
+        # QS needs a seat: one whose score is at least 10.
+        return not in_play & QS_BIT or any(s >= 10 for s in scores)
+
+    # ---- bots
+
+    def random_setup(self, nplayers: int, dealer: int | None, deal_number: int,
+                     options: dict, rng: random.Random) -> DealSetup:
+        deck = list(range(52))
+        rng.shuffle(deck)
+        size = 52 // nplayers
+        hands = [sorted(deck[i * size:(i + 1) * size]) for i in range(nplayers)]
+        stock = deck[nplayers * size:]
+        dealer = 0 if dealer is None else dealer
+        return DealSetup(nplayers, dealer, hands, None, stock, None, deal_number)
+
+    def heuristic_move(self, state: TrickState, legal: int) -> int:
+        """Lead low, duck under the winning card, throw queens (QS first) when void."""
+        if not state.trick_len:
+            safe = legal & ~QUEENS_MASK
+            return by_rank(safe or legal, highest_first=False)
+        card = duck_or_shed(state, legal, QUEENS_MASK)
+        if card is not None:
+            return card
+        if legal & QS_BIT:
+            return QS
+        if legal & QUEENS_MASK:
+            return highest(legal & QUEENS_MASK)
+        return by_rank(legal, highest_first=True)
+
+
+DAM_STICK = DamStick()
+
+__all__ = ["DAM_STICK", "QUEENS_MASK", "DamStick", "queen_points"]

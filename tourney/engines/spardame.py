@@ -1,0 +1,423 @@
+"""``spardame``: Norwegian Spardame (RULES.md section 5, seed ``004_``).
+
+3 to 5 players, no trumps, follow suit if able. Cards are passed before play (the
+record's ``hands`` are as dealt, ``passes`` what each seat gives away); the holder
+of the lowest club in play leads it. Penalty: QS 100, AH 20, every other heart 10
+(240 a deal). A seat that takes every heart in play and QS scores 0 and every
+other seat 100; the ``jd_bonus`` and ``no_trick_bonus`` are added after that.
+
+Decisions where RULES.md is silent:
+
+- ``three_no_twos`` only changes three-player deals; with 4 or 5 players it is
+  ignored (an event may seat tables of different sizes). It removes 2H, so a deal
+  then gives 230 and the moon needs the 12 hearts in play.
+- ``hearts_break``: only a heart *discarded* (played when void in the suit led)
+  breaks hearts, as RULES.md and the seed word it; a heart led by a seat holding
+  only hearts does not.
+- ``no_points_first_trick`` / ``hearts_break``: "holds nothing else" means holds
+  nothing but hearts and QS / nothing but hearts.
+- ``qs_with_jd``: replaces the ban on passing QS (she may go with JD); JD may
+  always be passed alone.
+- ``stock`` must list exactly the removed cards (2C; 2C 2D; or the four 2s), in
+  any order; a three- or five-player record with an empty stock is refused.
+- ``passes``: in a deal with passing every seat passes exactly the table's count;
+  in a no-pass deal (``pass=cycle``) ``passes`` must be empty.
+- ``pass=cycle`` counts from deal 1 of the match: left, right, across, none (4
+  players) or left, right, none (3 or 5).
+- Score sheets: a seat that takes no trick has no penalty, so with
+  ``no_trick_bonus`` it scores exactly the bonus (or 100 plus the bonus when
+  another seat shot the moon); the JD bonus goes to a seat that took a trick.
+- Bots: the pass policy and the heuristic use only their own hand and the table.
+"""
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from ..cards import AH, CARD_NAMES, CLUBS, HEARTS, JD, QS, SUIT_MASKS, TWO, make_card
+from ..errors import IllegalMove, RecordError
+from .base import (
+    DealEvent,
+    DealOutcome,
+    DealSetup,
+    MatchRules,
+    OptionSpec,
+    deal_option,
+    places_from_scores,
+)
+from .trick_play import (
+    BIT_OF_CARD,
+    HEARTS_MASK,
+    TrickGame,
+    TrickState,
+    by_rank,
+    check_seats,
+    deal_masks,
+    duck_or_shed,
+    highest,
+    names,
+    places_low_best,
+)
+
+QS_BIT = 1 << QS
+AH_BIT = 1 << AH
+JD_BIT = 1 << JD
+TEN_POINT_HEARTS = HEARTS_MASK ^ AH_BIT
+POINT_CARDS = HEARTS_MASK | QS_BIT
+CLUBS_MASK = SUIT_MASKS[CLUBS]
+TWOS = tuple(make_card(TWO, suit) for suit in range(4))
+
+REMOVED: dict[int, tuple[int, ...]] = {
+    3: (make_card(TWO, CLUBS),),
+    4: (),
+    5: (make_card(TWO, CLUBS), make_card(TWO, 2)),  # 2C, 2D
+}
+REMOVED_MASK = {n: sum(1 << c for c in cards) for n, cards in REMOVED.items()}
+TWOS_MASK = sum(1 << c for c in TWOS)
+PASS_COUNT = {3: 4, 4: 3, 5: 2}
+CYCLE = {3: ("left", "right", "none"), 4: ("left", "right", "across", "none"), 5: ("left", "right", "none")}
+PASS_OFFSET = {"left": 1, "right": -1, "across": 2}
+
+
+def _removed_words(removed_mask: int):
+    def words(n: int) -> str:
+        return f"with {n} players the stock lists the removed cards: {names(removed_mask) or 'none'}"
+    return words
+
+
+def penalty(mask: int) -> int:
+    """Penalty points of a set of cards (before the moon rule and bonuses)."""
+    return (100 if mask & QS_BIT else 0) + (20 if mask & AH_BIT else 0) + 10 * (mask & TEN_POINT_HEARTS).bit_count()
+
+
+def removed_cards(nplayers: int, options: dict) -> tuple[int, ...]:
+    """The cards taken out of the deck for this table size (the record's ``stock``)."""
+    if nplayers == 3 and options.get("three_no_twos"):
+        return TWOS
+    return REMOVED[nplayers]
+
+
+def pass_direction(options: dict, nplayers: int, deal_number: int) -> str:
+    """``left``, ``right``, ``across`` or ``none`` for this deal of the match."""
+    if options.get("pass", "left") == "left":
+        return "left"
+    cycle = CYCLE[nplayers]
+    return cycle[(max(deal_number, 1) - 1) % len(cycle)]
+
+
+class SpardameState(TrickState):
+    """A spardame deal: the trick state plus what scoring needs."""
+
+    __slots__ = ("point_cards", "jd_bonus", "no_trick_bonus", "direction", "passed")
+
+
+class Spardame(TrickGame):
+    """The rule book of ``spardame``; states are :class:`SpardameState`."""
+
+    id = "spardame"
+    name = "Spardame (Norwegian)"
+    min_players = 3
+    max_players = 5
+    preferred_players = 4
+    uses_passes = True
+    option_specs = (
+        OptionSpec("pass", "choice", "left",
+                   "pass to the left every deal (left), or left, right, across, none by deal number (cycle)",
+                   choices=("left", "cycle")),
+        OptionSpec("protect_ace_hearts", "bool", False, "the ace of hearts may not be passed either"),
+        OptionSpec("qs_with_jd", "bool", False,
+                   "the queen of spades may be passed, but only together with the jack of diamonds"),
+        OptionSpec("three_no_twos", "bool", False, "with three players all four 2s are removed, 16 cards each"),
+        OptionSpec("hearts_break", "bool", False,
+                   "hearts may not be led until a heart has been discarded, unless the leader holds only hearts"),
+        OptionSpec("no_points_first_trick", "bool", False,
+                   "no heart or queen of spades on the first trick unless the hand holds nothing else"),
+        OptionSpec("jd_bonus", "int", 0, "the jack of diamonds scores this bonus (0, -50 or -100)",
+                   choices=(0, -50, -100)),
+        OptionSpec("no_trick_bonus", "int", 0, "a seat that takes no trick scores this bonus (0 or -50)",
+                   choices=(0, -50)),
+        deal_option("deals"),
+        OptionSpec("target", "int", None, "the deal in which some seat's total reaches this is the last",
+                   minimum=1),
+    )
+
+    def match_rules(self, options: dict) -> MatchRules:
+        return MatchRules(deals=options.get("deals"), target=options.get("target"), dealer="rotate")
+
+    # ---- a deal
+
+    def new_deal(self, setup: DealSetup, options: dict) -> SpardameState:
+        n = check_seats(setup, self.id, 3, 5)
+        removed_mask = REMOVED_MASK[n]
+        if n == 3 and options.get("three_no_twos"):
+            removed_mask = TWOS_MASK
+        hand_size = (52 - removed_mask.bit_count()) // n
+        hands, _ = deal_masks(setup, hand_size, removed_mask, _removed_words(removed_mask), "removed-cards")
+        direction = pass_direction(options, n, setup.deal_number)
+        passed = self._check_passes(setup, hands, direction, options)
+        if direction != "none":
+            offset = PASS_OFFSET[direction]
+            after = [hand ^ passed[seat] for seat, hand in enumerate(hands)]
+            for seat in range(n):
+                after[(seat + offset) % n] |= passed[seat]
+            hands = after
+        in_play_clubs = CLUBS_MASK & ~removed_mask
+        first = (in_play_clubs & -in_play_clubs).bit_length() - 1
+        first_bit = 1 << first
+        leader = 0
+        while not hands[leader] & first_bit:
+            leader += 1
+        st = SpardameState(self, n, setup.dealer, setup.deal_number, hands, leader, removed_mask,
+                           n * hand_size)
+        st.first_card = first
+        if options.get("no_points_first_trick"):
+            st.first_trick_barred = POINT_CARDS
+        st.hearts_break = bool(options.get("hearts_break"))
+        st.point_cards = POINT_CARDS & ~removed_mask
+        st.jd_bonus = options.get("jd_bonus") or 0
+        st.no_trick_bonus = options.get("no_trick_bonus") or 0
+        st.direction = direction
+        st.passed = passed
+        return st
+
+    def first_lead_rule(self, state: TrickState) -> tuple[str, str]:
+        return "first-lead", (f"the first trick is led with {CARD_NAMES[state.first_card]}, "
+                              f"the lowest club in play, by its holder (seat {state.first_leader})")
+
+    def first_trick_rule(self, state: TrickState) -> tuple[str, str]:
+        words = ("no heart or queen of spades on the first trick while the hand holds other cards "
+                 "(no_points_first_trick)")
+        return "no-points-first-trick", words
+
+    @staticmethod
+    def _check_passes(setup: DealSetup, hands: list[int], direction: str, options: dict) -> list[int]:
+        """The passed cards per seat as masks, every passing rule checked."""
+        n = setup.nplayers
+        passes = setup.passes
+        if direction == "none":
+            if passes and any(passes):
+                raise RecordError(f"deal {setup.deal_number} is played without passing (pass=cycle); "
+                                  f"passes must be empty", rule="no-pass-deal", column="passes")
+            return [0] * n
+        count = PASS_COUNT[n]
+        if not passes or len(passes) != n:
+            raise RecordError(f"every seat passes {count} cards to the {direction}; passes lists "
+                              f"{len(passes) if passes else 'no'} seats", rule="pass-count", column="passes")
+        # Fast path: every seat passes `count` distinct cards of its own, neither QS nor AH.
+        barred = QS_BIT | (AH_BIT if options.get("protect_ace_hearts") else 0)
+        try:
+            masks = [sum(map(BIT_OF_CARD.__getitem__, cards)) for cards in passes]
+        except (KeyError, TypeError):
+            masks = None
+        if masks is not None and all(
+            len(cards) == count and mask.bit_count() == count and not mask & (barred | ~hand)
+            for cards, mask, hand in zip(passes, masks, hands)
+        ):
+            return masks
+        masks = []
+        for seat, cards in enumerate(passes):
+            mask = 0
+            for card in cards:
+                if not isinstance(card, int) or not 0 <= card < 52:
+                    raise RecordError(f"seat {seat} passes something that is not a card: {card!r}",
+                                      rule="not-a-card", column="passes")
+                mask |= 1 << card
+            if len(cards) != count or mask.bit_count() != count:
+                raise RecordError(f"with {n} players each seat passes {count} different cards; "
+                                  f"seat {seat} passes {len(cards)}: {names(mask) or 'none'}",
+                                  rule="pass-count", column="passes")
+            if mask & ~hands[seat]:
+                raise RecordError(f"seat {seat} passes {names(mask & ~hands[seat])}, not in its dealt hand",
+                                  rule="pass-not-held", column="passes")
+            if mask & QS_BIT:
+                if not options.get("qs_with_jd"):
+                    raise RecordError(f"the queen of spades may not be passed (seat {seat} passes QS)",
+                                      rule="qs-not-passed", column="passes")
+                if not mask & JD_BIT:
+                    raise RecordError(f"the queen of spades may be passed only together with the jack of "
+                                      f"diamonds (qs_with_jd): seat {seat} passes QS without JD",
+                                      rule="qs-with-jd", column="passes")
+            if mask & AH_BIT and options.get("protect_ace_hearts"):
+                raise RecordError(f"the ace of hearts may not be passed (protect_ace_hearts): seat {seat} passes AH",
+                                  rule="ah-not-passed", column="passes")
+            masks.append(mask)
+        return masks
+
+    def outcome(self, state: SpardameState) -> DealOutcome:
+        if state.moves != state.total_moves:
+            raise IllegalMove("record-incomplete", "the deal is not over")
+        n = state.nplayers
+        taken = state.taken
+        events: list[DealEvent] = []
+        total = state.total_moves
+        for trick, (mask, seat) in enumerate(zip(state.trick_masks, state.winners), 1):
+            if mask & QS_BIT:
+                events.append(DealEvent(trick * n, seat, "queen-taken",
+                                        f"seat {seat} takes QS in trick {trick} (100 points)"))
+                break
+        points = state.point_cards
+        moon = next((seat for seat, mask in enumerate(taken) if mask & points == points), None)
+        if moon is None:
+            scores = [penalty(mask) for mask in taken]
+        else:
+            scores = [0 if seat == moon else 100 for seat in range(n)]
+            events.append(DealEvent(total, moon, "moon",
+                                    f"seat {moon} takes every heart and QS (shoots the moon): "
+                                    f"0 for seat {moon}, 100 for every other seat"))
+        if state.jd_bonus:
+            seat = next(s for s, mask in enumerate(taken) if mask & JD_BIT)
+            scores[seat] += state.jd_bonus
+            events.append(DealEvent(total, seat, "jd-bonus",
+                                    f"seat {seat} took JD: {state.jd_bonus} (jd_bonus)"))
+        if state.no_trick_bonus:
+            for seat in range(n):
+                if not taken[seat]:
+                    scores[seat] += state.no_trick_bonus
+                    events.append(DealEvent(total, seat, "no-trick",
+                                            f"seat {seat} took no trick: {state.no_trick_bonus} (no_trick_bonus)"))
+        return DealOutcome(scores, places_low_best(scores), "moves", events, state.moves)
+
+    # ---- score sheets
+
+    def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
+        n = setup.nplayers
+        if not isinstance(n, int) or not 3 <= n <= 5:
+            raise RecordError(f"spardame is played by 3 to 5 players, not {n}", rule="player-count",
+                              column="players")
+        if len(scores) != n:
+            raise IllegalMove("score-sheet-seats", f"spardame score sheet gives {len(scores)} scores for {n} seats")
+        hearts = 13 - sum(1 for c in removed_cards(n, options) if c // 13 == HEARTS)
+        deal_total = 100 + 20 + 10 * (hearts - 1)
+        jd = options.get("jd_bonus") or 0
+        no_trick = options.get("no_trick_bonus") or 0
+        bonus_words = "".join([f", plus jd_bonus {jd}" if jd else "",
+                               f", plus no_trick_bonus {no_trick}" if no_trick else ""])
+        possible = self._seat_scores(hearts, jd, no_trick)
+        for seat, score in enumerate(scores):
+            if type(score) is not int or score not in possible:
+                raise IllegalMove(
+                    "score-sheet-value",
+                    f"spardame score {score} for seat {seat} is not a possible penalty "
+                    f"(QS 100, AH 20, other hearts 10 each; or 0 and 100 on a moon{bonus_words})",
+                )
+        if _scores_possible(scores, hearts, jd, no_trick):
+            return DealOutcome(list(scores), places_from_scores(scores), verified="scores")
+        total = sum(scores)
+        totals = sorted({base + jd + no_trick * k for base in (deal_total, 100 * (n - 1))
+                         for k in range(n if no_trick else 1)}, reverse=True)
+        if total not in totals:
+            gives = f"a deal gives {deal_total}, or 0 and {n - 1} times 100 when the moon is shot"
+            if jd or no_trick:
+                gives += f"{bonus_words} (so {', '.join(map(str, totals))})"
+            raise IllegalMove("score-sheet-total", f"spardame deal totals {total}; {gives}")
+        raise IllegalMove(
+            "score-sheet-split",
+            f"spardame scores {';'.join(map(str, scores))} cannot come from one deal: one seat takes QS (100), "
+            f"one AH (20), the other {hearts - 1} hearts 10 each; a moon gives 0 to one seat and 100 to the rest"
+            f"{bonus_words}",
+        )
+
+    @staticmethod
+    def _seat_scores(hearts: int, jd: int, no_trick: int) -> set[int]:
+        """Every score one seat can have in a deal, whatever the others have."""
+        deal_total = 100 + 20 + 10 * (hearts - 1)
+        # QS or not, AH or not, k other hearts; all of them is a moon (0), not a score.
+        bases = {100 * q + 20 * a + 10 * k for q in (0, 1) for a in (0, 1) for k in range(hearts)}
+        bases = (bases - {deal_total}) | {0, 100}
+        scores = set(bases)
+        if jd:
+            scores |= {b + jd for b in bases}
+        if no_trick:
+            # no trick, no cards: no penalty of one's own, or 100 from another's moon
+            scores |= {no_trick, 100 + no_trick}
+        return scores
+
+    # ---- bots
+
+    def random_setup(self, nplayers: int, dealer: int | None, deal_number: int,
+                     options: dict, rng: random.Random) -> DealSetup:
+        removed = removed_cards(nplayers, options)
+        deck = [c for c in range(52) if c not in removed]
+        rng.shuffle(deck)
+        size = len(deck) // nplayers
+        hands = [sorted(deck[i * size:(i + 1) * size]) for i in range(nplayers)]
+        direction = pass_direction(options, nplayers, deal_number)
+        if direction == "none":
+            passes: list[list[int]] = [[] for _ in range(nplayers)]
+        else:
+            passes = [self._choose_pass(hand, PASS_COUNT[nplayers], options) for hand in hands]
+        dealer = 0 if dealer is None else dealer
+        return DealSetup(nplayers, dealer, hands, None, list(removed), passes, deal_number)
+
+    @staticmethod
+    def _choose_pass(hand: list[int], count: int, options: dict) -> list[int]:
+        """Pass the most dangerous cards: high hearts, then high cards; never QS."""
+        keep = {QS}
+        if options.get("protect_ace_hearts"):
+            keep.add(AH)
+        candidates = [c for c in hand if c not in keep]
+        candidates.sort(key=lambda c: (c % 13 + (6 if c // 13 == HEARTS else 0), c), reverse=True)
+        return sorted(candidates[:count])
+
+    def heuristic_move(self, state: SpardameState, legal: int) -> int:
+        """Lead low outside hearts, duck under the winning card, throw QS, AH and
+        high hearts when void."""
+        if not state.trick_len:
+            safe = legal & ~POINT_CARDS
+            return by_rank(safe or legal, highest_first=False)
+        card = duck_or_shed(state, legal, POINT_CARDS)
+        if card is not None:
+            return card
+        if legal & QS_BIT:
+            return QS
+        if legal & HEARTS_MASK:
+            return highest(legal & HEARTS_MASK)
+        return by_rank(legal, highest_first=True)
+
+
+def _scores_possible(scores: list[int], hearts: int, jd: int, no_trick: int) -> bool:
+    """Can one deal give these scores? Tries every moon / JD seat / no-trick set."""
+    n = len(scores)
+    deal_total = 100 + 20 + 10 * (hearts - 1)
+    for moon in (False, True):
+        no_trick_base = 100 if moon else 0
+        for jd_seat in (range(n) if jd else (None,)):
+            candidates = [s for s in range(n) if s != jd_seat and no_trick
+                          and scores[s] - no_trick == no_trick_base]
+            for size in range(len(candidates) + 1):
+                for idle in combinations(candidates, size):
+                    if len(idle) == n:
+                        continue
+                    base = [scores[s] - (jd if s == jd_seat else 0) - (no_trick if s in idle else 0)
+                            for s in range(n)]
+                    if moon:
+                        shooters = [s for s in range(n) if base[s] == 0]
+                        if (len(shooters) == 1 and shooters[0] not in idle
+                                and all(b == 100 for s, b in enumerate(base) if s != shooters[0])):
+                            return True
+                    elif _penalties_split(base, deal_total, hearts):
+                        return True
+    return False
+
+
+def _penalties_split(base: list[int], deal_total: int, hearts: int) -> bool:
+    """Can the point cards be shared out so each seat has ``base`` (no moon)?"""
+    if sum(base) != deal_total or any(b < 0 or b % 10 for b in base):
+        return False
+    n = len(base)
+    for qs_seat in range(n):
+        if base[qs_seat] < 100:
+            continue
+        for ah_seat in range(n):
+            left = [b - (100 if s == qs_seat else 0) - (20 if s == ah_seat else 0) for s, b in enumerate(base)]
+            if min(left) < 0:
+                continue
+            if qs_seat == ah_seat and left[qs_seat] == 10 * (hearts - 1):
+                continue  # that seat took every point card: a moon, scored otherwise
+            return True
+    return False
+
+
+SPARDAME = Spardame()
+
+__all__ = ["SPARDAME", "Spardame", "SpardameState", "pass_direction", "penalty", "removed_cards"]

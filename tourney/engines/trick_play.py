@@ -1,0 +1,462 @@
+"""Trick mechanics shared by ``dam-stick`` and ``spardame``.
+
+Both are trick games without trumps: follow suit if able, otherwise play any card,
+the highest card of the suit led wins and its winner leads next. Hands are bit masks
+(``1 << card``), so "must follow suit" is one AND with the led suit's mask and the
+trick winner is an integer comparison (within a suit a higher int is a higher card).
+
+:func:`play_cards` is the one place the rules of play live; ``Game.play`` calls it
+with one card and the fused :meth:`TrickGame.replay` with a whole record, so the
+replay hot path runs a single Python loop with the state held in locals. The two
+games differ only in data set on the state by their ``new_deal``: the first leader,
+the forced first card (``spardame``), the cards barred from the first trick (the
+``no_queen_first_trick`` and ``no_points_first_trick`` options) and ``hearts_break``.
+"""
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+
+from ..cards import (
+    CARD_NAMES,
+    FULL_DECK_MASK,
+    HEARTS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    cards_of,
+    parse_card,
+)
+from ..errors import CardError, IllegalMove, RecordError
+from .base import DealSetup, Game
+
+HEARTS_MASK = SUIT_MASKS[HEARTS]
+NOT_HEARTS_MASK = FULL_DECK_MASK ^ HEARTS_MASK
+SUIT_MASK_OF_CARD: tuple[int, ...] = tuple(SUIT_MASKS[card // 13] for card in range(52))
+BIT_OF_CARD: dict[int, int] = {card: 1 << card for card in range(52)}
+NEXT_SEAT: dict[int, tuple[int, ...]] = {n: tuple((s + 1) % n for s in range(n)) for n in range(1, 9)}
+
+# The spellings met in nearly every record, for a dict lookup per token; anything
+# else (``10h``, suit symbols, stray spaces) goes through cards.parse_card.
+TOKEN_CARDS: dict[str, int] = {}
+for _card, _name in enumerate(CARD_NAMES):
+    TOKEN_CARDS[_name] = _card
+    TOKEN_CARDS[_name.lower()] = _card
+del _card, _name
+
+
+def names(mask: int) -> str:
+    """The cards of a mask, canonical spellings, comma-separated."""
+    return ", ".join(CARD_NAMES[c] for c in cards_of(mask))
+
+
+def places_low_best(scores: list[int]) -> list[int]:
+    """Competition places (1, 2, 2, 4), lowest score best (as base.places_from_scores)."""
+    ordered = sorted(scores)
+    return [bisect_left(ordered, score) + 1 for score in scores]
+
+
+def highest(mask: int) -> int:
+    """The highest-numbered card of a non-empty mask (within one suit: the highest)."""
+    return mask.bit_length() - 1
+
+
+def lowest(mask: int) -> int:
+    """The lowest-numbered card of a non-empty mask (within one suit: the lowest)."""
+    return (mask & -mask).bit_length() - 1
+
+
+def by_rank(mask: int, highest_first: bool) -> int:
+    """The card of the highest (or lowest) rank in a mask, across suits."""
+    best = -1
+    for card in cards_of(mask):
+        if best < 0 or (card % 13 > best % 13 if highest_first else card % 13 < best % 13):
+            best = card
+    return best
+
+
+class TrickState:
+    """One deal of a trick game, mutated in place.
+
+    ``hands``/``taken`` are per-seat masks; ``winners`` and ``trick_masks`` grow by
+    one entry per finished trick. ``led_mask``, ``best`` and ``winner`` describe the
+    trick in progress (``trick_len`` cards on the table, ``trick_mask`` their set).
+    """
+
+    __slots__ = (
+        "game", "nplayers", "dealer", "deal_number", "next_seat",
+        "hands", "start_hands", "taken", "winners", "trick_masks",
+        "turn", "first_leader", "trick_len", "led_mask", "best", "winner", "trick_mask",
+        "trick_no", "moves", "total_moves", "out_of_play",
+        "first_card", "first_trick_barred", "hearts_break", "hearts_broken",
+    )
+
+    def __init__(self, game: TrickGame, nplayers: int, dealer: int | None, deal_number: int,
+                 hands: list[int], first_leader: int, out_of_play: int, total_moves: int):
+        self.game = game  # for the wording of its rules in error messages
+        self.nplayers = nplayers
+        self.dealer = dealer
+        self.deal_number = deal_number
+        self.next_seat = NEXT_SEAT[nplayers]
+        self.hands = hands
+        self.start_hands = hands.copy()
+        self.taken = [0] * nplayers
+        self.winners = []
+        self.trick_masks = []
+        self.turn = first_leader
+        self.first_leader = first_leader
+        self.trick_len = 0
+        self.led_mask = 0
+        self.best = -1
+        self.winner = -1
+        self.trick_mask = 0
+        self.trick_no = 0
+        self.moves = 0
+        self.total_moves = total_moves
+        self.out_of_play = out_of_play  # set aside or removed: in no hand
+        self.first_card = -1  # the card that must open the deal, if any
+        self.first_trick_barred = 0  # cards not to be discarded on trick 1 (house rules)
+        self.hearts_break = False
+        self.hearts_broken = False
+
+
+# ----------------------------------------------------------------- errors (slow path)
+
+def _where_is(st: TrickState, card: int) -> str:
+    if st.out_of_play >> card & 1:
+        return f"{CARD_NAMES[card]} is not in play"
+    for seat, hand in enumerate(st.hands):
+        if hand >> card & 1:
+            return f"{CARD_NAMES[card]} is in seat {seat}'s hand"
+    return f"{CARD_NAMES[card]} has already been played"
+
+
+def _not_held(st: TrickState, seat: int, card: int, moves: int) -> IllegalMove:
+    if moves == 0 and any(hand >> card & 1 for hand in st.hands):
+        # another seat holds it: the record has the wrong seat leading
+        rule, text = st.game.first_lead_rule(st)
+        return IllegalMove(rule, f"{text}; seat {seat} does not hold {CARD_NAMES[card]} ({_where_is(st, card)})")
+    return IllegalMove(
+        "card-not-held",
+        f"seat {seat} does not hold {CARD_NAMES[card]} ({_where_is(st, card)})",
+    )
+
+
+def _first_lead(st: TrickState, card: int) -> IllegalMove:
+    rule, text = st.game.first_lead_rule(st)
+    return IllegalMove(rule, f"{text}; the record opens with {CARD_NAMES[card]}")
+
+
+def _must_follow(led: int, follow: int) -> IllegalMove:
+    suit = SUIT_NAMES[SUIT_MASKS.index(led)]
+    return IllegalMove("follow-suit", f"must follow suit ({suit} led): holds {names(follow)}")
+
+
+def _first_trick(st: TrickState, card: int, others: int) -> IllegalMove:
+    rule, text = st.game.first_trick_rule(st)
+    return IllegalMove(rule, f"{text}: {CARD_NAMES[card]} discarded while holding {names(others)}")
+
+
+def _hearts_not_broken(card: int, others: int) -> IllegalMove:
+    return IllegalMove(
+        "hearts-break",
+        f"hearts may not be led until a heart has been discarded (hearts_break): "
+        f"{CARD_NAMES[card]} led while holding {names(others)}",
+    )
+
+
+# ------------------------------------------------------------------------ the rules
+
+def play_cards(st: TrickState, cards: Sequence[int]) -> None:
+    """Play ``cards`` in order from the position in ``st`` (the caller makes sure
+    the deal holds that many more moves). Raises :class:`IllegalMove` at the first
+    illegal card; the state then holds every card before it."""
+    if not cards:
+        return
+    hands = st.hands
+    taken = st.taken
+    winners = st.winners
+    trick_masks = st.trick_masks
+    next_seat = st.next_seat
+    n = st.nplayers
+    barred = st.first_trick_barred
+    hearts_break = st.hearts_break
+    turn = st.turn
+    trick_len = st.trick_len
+    led = st.led_mask
+    best = st.best
+    winner = st.winner
+    trick_mask = st.trick_mask
+    trick_no = st.trick_no
+    broken = st.hearts_broken
+    if st.moves == 0 and st.first_card >= 0 and cards[0] != st.first_card:
+        raise _first_lead(st, cards[0])
+    try:
+        for card in cards:
+            bit = 1 << card
+            hand = hands[turn]
+            if not hand & bit:
+                raise _not_held(st, turn, card, trick_no * n + trick_len)
+            if trick_len:
+                if bit & led:
+                    if card > best:
+                        best = card
+                        winner = turn
+                elif hand & led:
+                    raise _must_follow(led, hand & led)
+                else:
+                    if barred and not trick_no and bit & barred and hand & ~barred:
+                        raise _first_trick(st, card, hand & ~barred)
+                    if bit & HEARTS_MASK:
+                        broken = True
+                trick_mask |= bit
+                hands[turn] = hand ^ bit
+                trick_len += 1
+                if trick_len == n:
+                    taken[winner] |= trick_mask
+                    winners.append(winner)
+                    trick_masks.append(trick_mask)
+                    turn = winner
+                    trick_len = 0
+                    trick_no += 1
+                else:
+                    turn = next_seat[turn]
+            else:
+                if hearts_break and bit & HEARTS_MASK and not broken and hand & NOT_HEARTS_MASK:
+                    raise _hearts_not_broken(card, hand & NOT_HEARTS_MASK)
+                led = SUIT_MASK_OF_CARD[card]
+                best = card
+                winner = turn
+                trick_mask = bit
+                hands[turn] = hand ^ bit
+                trick_len = 1
+                turn = next_seat[turn]
+    finally:
+        st.turn = turn
+        st.trick_len = trick_len
+        st.led_mask = led
+        st.best = best
+        st.winner = winner
+        st.trick_mask = trick_mask
+        st.trick_no = trick_no
+        st.moves = trick_no * n + trick_len
+        st.hearts_broken = broken
+
+
+def legal_mask(st: TrickState) -> int:
+    """The cards the seat to move may play, as a mask (0 when the deal is over)."""
+    if st.moves == st.total_moves:
+        return 0
+    hand = st.hands[st.turn]
+    if st.moves == 0 and st.first_card >= 0:
+        return 1 << st.first_card
+    if st.trick_len:
+        follow = hand & st.led_mask
+        if follow:
+            return follow
+        barred = st.first_trick_barred
+        if barred and st.trick_no == 0 and hand & ~barred:
+            return hand & ~barred
+        return hand
+    if st.hearts_break and not st.hearts_broken and hand & NOT_HEARTS_MASK:
+        return hand & NOT_HEARTS_MASK
+    return hand
+
+
+# ------------------------------------------------------------------ setup checking
+
+def check_seats(setup: DealSetup, game_id: str, low: int, high: int) -> int:
+    n = setup.nplayers
+    if not isinstance(n, int) or not low <= n <= high:
+        raise RecordError(f"{game_id} is played by {low} to {high} players, not {n}",
+                          rule="player-count", column="players")
+    dealer = setup.dealer
+    if dealer is None:
+        raise RecordError(f"{game_id} needs a dealer", rule="dealer", column="dealer")
+    if not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise RecordError(f"the dealer must be one of the {n} seats, not {dealer!r}",
+                          rule="dealer", column="dealer")
+    return n
+
+
+def _card_mask(cards, column: str, what: str) -> int:
+    """The mask of a card list, refusing non-cards and repeats within the list."""
+    mask = 0
+    for card in cards:
+        if not isinstance(card, int) or not 0 <= card < 52:
+            raise RecordError(f"{what}: not a card: {card!r}", rule="not-a-card", column=column)
+        bit = 1 << card
+        if mask & bit:
+            raise RecordError(f"{CARD_NAMES[card]} appears twice in {what}",
+                              rule="duplicate-card", column=column)
+        mask |= bit
+    return mask
+
+
+def deal_masks(setup: DealSetup, hand_size: int, stock_cards: int | None,
+               stock_text: Callable[[int], str], stock_rule: str) -> tuple[list[int], int]:
+    """Check that hands + stock are the deck once over and return their masks.
+
+    ``stock_cards`` is the stock's exact mask where the rules fix it (removed
+    cards), else ``None`` and the stock must hold ``52 - n * hand_size`` cards.
+    ``stock_text(n)`` says in words what the stock must be (called on errors only).
+    """
+    n = setup.nplayers
+    hands = setup.hands
+    if hands is None or len(hands) != n:
+        count = "no" if hands is None else len(hands)
+        raise RecordError(f"hands lists {count} seats; the deal has {n}", rule="hand-count", column="hands")
+    stock = setup.stock or ()
+    stock_size = 52 - n * hand_size
+    # Fast path, one C-level sum per hand. Sums of distinct bits are their OR; with
+    # exactly 52 cards listed, adding up to the full deck means each card once.
+    try:
+        masks = [sum(map(BIT_OF_CARD.__getitem__, hand)) for hand in hands]
+        stock_mask = sum(map(BIT_OF_CARD.__getitem__, stock))
+    except (KeyError, TypeError):
+        masks = None
+    if (masks is not None and len(stock) == stock_size and sum(masks) + stock_mask == FULL_DECK_MASK
+            and all(len(hand) == hand_size for hand in hands)
+            and (stock_cards is None or stock_mask == stock_cards)):
+        return masks, stock_mask
+    # Slow path: say what is wrong.
+    masks = []
+    where: dict[int, str] = {}
+    for seat, hand in enumerate(hands):
+        what = f"seat {seat}'s hand"
+        mask = _card_mask(hand, "hands", what)
+        if len(hand) != hand_size:
+            raise RecordError(f"{what} holds {len(hand)} cards; with {n} players each seat is dealt {hand_size}",
+                              rule="hand-size", column="hands")
+        for card in cards_of(mask):
+            if card in where:
+                raise RecordError(f"{CARD_NAMES[card]} is in {where[card]} and in {what}",
+                                  rule="duplicate-card", column="hands")
+            where[card] = what
+        masks.append(mask)
+    stock_mask = _card_mask(stock, "stock", "the stock")
+    for card in cards_of(stock_mask):
+        if card in where:
+            raise RecordError(f"{CARD_NAMES[card]} is in {where[card]} and in the stock",
+                              rule="duplicate-card", column="stock")
+    if len(stock) != stock_size or (stock_cards is not None and stock_mask != stock_cards):
+        got = names(stock_mask) or "nothing"
+        raise RecordError(f"{stock_text(n)}; the stock holds {got}", rule=stock_rule, column="stock")
+    missing = FULL_DECK_MASK ^ (stock_mask | sum(masks))
+    raise RecordError(f"cards missing from the deal: {names(missing)}",  # pragma: no cover
+                      rule="missing-card", column="hands")
+
+
+# ------------------------------------------------------------------ the game class
+
+class TrickGame(Game):
+    """What ``dam-stick`` and ``spardame`` share: play, notation, the fused replay."""
+
+    uses_dealer = True
+    uses_hands = True
+    uses_stock = True
+
+    def to_move(self, state: TrickState) -> int | None:
+        return None if state.moves == state.total_moves else state.turn
+
+    def is_over(self, state: TrickState) -> bool:
+        return state.moves == state.total_moves
+
+    def legal_moves(self, state: TrickState) -> list[int]:
+        return cards_of(legal_mask(state))
+
+    def play(self, state: TrickState, move: int) -> None:
+        if state.moves == state.total_moves:
+            raise IllegalMove("deal-over", "the deal is over; no card can be played")
+        if type(move) is not int or not 0 <= move < 52:
+            raise IllegalMove("notation", f"not a card: {move!r}")
+        play_cards(state, (move,))
+
+    def parse_move(self, token: str) -> int:
+        card = TOKEN_CARDS.get(token)
+        if card is not None:
+            return card
+        try:
+            return parse_card(token)
+        except (CardError, AttributeError, TypeError):
+            raise IllegalMove("notation", f"not a card: {token!r}") from None
+
+    def format_move(self, move: int) -> str:
+        return CARD_NAMES[move]
+
+    def replay(self, setup: DealSetup, tokens: Sequence[str], options: dict):
+        """The record replayed in one loop; errors as :meth:`Game.replay` gives them."""
+        st = self.new_deal(setup, options)
+        if not isinstance(tokens, (list, tuple)):
+            tokens = list(tokens)
+        bad_at = -1
+        try:
+            cards = [TOKEN_CARDS[t] for t in tokens]
+        except (KeyError, TypeError):
+            cards = []
+            for index, token in enumerate(tokens):
+                try:
+                    cards.append(self.parse_move(token))
+                except IllegalMove:
+                    bad_at = index
+                    break
+        total = st.total_moves
+        try:
+            play_cards(st, cards if len(cards) <= total else cards[:total])
+        except IllegalMove as err:
+            raise RecordError.from_illegal(
+                err, column="play", move=st.moves + 1, seat=st.turn, token=tokens[st.moves]
+            ) from None
+        if st.moves == total and len(tokens) > total:
+            raise RecordError("the deal is already over; the record goes on",
+                              rule="record-too-long", column="play", move=total + 1, token=tokens[total])
+        if bad_at >= 0:
+            raise RecordError(f"not a card: {tokens[bad_at]!r}", rule="notation", column="play",
+                              move=bad_at + 1, seat=st.turn, token=tokens[bad_at])
+        if st.moves < total:
+            raise RecordError(f"the record stops before the deal is over (after {len(tokens)} moves)",
+                              rule="record-incomplete", column="play")
+        return self.outcome(st)
+
+    # ---- bots
+
+    def random_move(self, state: TrickState, rng: random.Random) -> int:
+        return rng.choice(cards_of(legal_mask(state)))
+
+    def choose_move(self, state: TrickState, rng: random.Random, skill: float = 1.0) -> int:
+        if skill >= 1.0 or rng.random() < skill:
+            return self.heuristic_move(state, legal_mask(state))
+        return self.random_move(state, rng)
+
+    def heuristic_move(self, state: TrickState, legal: int) -> int:
+        """*abstract*: the heuristic bot's card among the legal ones."""
+        raise NotImplementedError
+
+    # ---- the wording of the game's own rules (error messages only)
+
+    def first_lead_rule(self, state: TrickState) -> tuple[str, str]:
+        """The rule id and words for who (or what) opens the deal."""
+        return "first-leader", f"seat {state.first_leader} leads the first trick"
+
+    def first_trick_rule(self, state: TrickState) -> tuple[str, str]:
+        """The rule id and words for the cards barred from the first trick."""
+        return "first-trick", "that card may not be discarded on the first trick"
+
+
+def duck_or_shed(st: TrickState, legal: int, penalty: int) -> int | None:
+    """The common trick-avoiding play when following suit, or ``None`` when void.
+
+    Under the winning card if possible, with the highest such card (a penalty card
+    under a higher one is the best place for it); when every card wins, the last
+    to play takes it with its highest safe card, anyone else plays low.
+    """
+    follow = legal & st.led_mask
+    if not follow or not st.trick_len:
+        return None
+    below = follow & ((1 << st.best) - 1)
+    if below:
+        return highest(below)
+    safe = follow & ~penalty
+    if st.trick_len == st.nplayers - 1:
+        return highest(safe) if safe else lowest(follow)
+    return lowest(safe) if safe else lowest(follow)
