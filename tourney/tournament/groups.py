@@ -1,0 +1,461 @@
+"""Splitting players into tables with few repeated meetings, and ordering the seats.
+
+:func:`split_into_tables` is a seeded tabu search over swaps of two players at
+different tables (after Dotú and Van Hentenryck's local search for the social golfer
+problem), started from a greedy split. The cost of a split is the sum, over every pair
+sharing a table, of that pair's weight; the weights come from :func:`meeting_weights`
+(or any other non-negative integer matrix: the Swiss seating of larger tables adds
+score differences). A player is *in conflict* when its table costs it something; each
+step takes up to six such players and makes the best swap of one of them with anyone
+at another table that the tabu list allows (a forbidden swap is allowed when it beats
+the best split found); when steps stop helping, the search goes back to the best split
+and shakes it with a few random swaps.
+
+Everything is driven by the ``random.Random`` passed in and by iteration counts, never
+by the clock, so a seed gives the same tables on any machine.
+
+:func:`plan_rounds` plans several rounds at once (used when the event's length is
+known and the field is small): rounds built one by one as above, then a tabu search
+over swaps inside any round, aimed at the pairs that meet more than once.
+
+:func:`order_seats` then puts each table's players in seat order so that seat 0 (who
+deals first, or plays Black) and the other seats go round evenly over the event, and
+nobody keeps sitting at the same neighbour's left.
+"""
+from __future__ import annotations
+
+import random
+from itertools import permutations
+from typing import Sequence
+
+from .history import EventHistory
+
+# Weight of a pair that has met before: large enough that one repeated pair costs
+# more than any arrangement of the secondary terms below it.
+REPEAT_WEIGHT = 1_000_000
+# Each earlier meeting beyond the first: meeting a third time is worse than a second.
+EXTRA_MEETING_WEIGHT = 10_000
+# A recent meeting is worse than an old one: this much per round closer than RECENT.
+RECENCY_WEIGHT = 100
+RECENT = 10
+
+# Seat weights for order_seats: seat 0 deals first, so being dealer is balanced hardest.
+DEALER_SEAT_WEIGHT = 4
+OTHER_SEAT_WEIGHT = 1
+# Sitting again at the same player's left (passing cards to them, attacking them).
+NEIGHBOUR_WEIGHT = 2
+# Joint planning: the repeated pairs whose players a step tries to move.
+PLAN_PAIRS_PER_STEP = 2
+# Tables up to this size get their seat order by trying every permutation.
+EXACT_SEAT_ORDER_MAX = 6
+
+
+def meeting_weights(keys: Sequence[int], history: EventHistory) -> list[list[int]]:
+    """The pair weights for ``keys`` (indexed like ``keys``) from past meetings.
+
+    0 for a pair that never met; otherwise REPEAT_WEIGHT, plus EXTRA_MEETING_WEIGHT for
+    each meeting beyond the first, plus RECENCY_WEIGHT per round the last meeting is
+    closer than RECENT rounds ago.
+    """
+    n = len(keys)
+    index = {k: i for i, k in enumerate(keys)}
+    weights = [[0] * n for _ in range(n)]
+    for (a, b), count in history.met.items():
+        i = index.get(a)
+        j = index.get(b)
+        if i is None or j is None:
+            continue
+        ago = history.rounds_since(a, b) or RECENT
+        w = (REPEAT_WEIGHT + EXTRA_MEETING_WEIGHT * (count - 1)
+             + RECENCY_WEIGHT * max(0, RECENT - ago))
+        weights[i][j] = weights[j][i] = w
+    return weights
+
+
+def split_cost(tables: Sequence[Sequence[int]], weights: list[list[int]]) -> int:
+    return sum(weights[t[i]][t[j]] for t in tables
+               for i in range(len(t)) for j in range(i + 1, len(t)))
+
+
+def split_into_tables(
+    sizes: Sequence[int],
+    weights: list[list[int]],
+    rng: random.Random,
+    *,
+    start: Sequence[Sequence[int]] | None = None,
+    max_iterations: int | None = None,
+    lower_bound: int = 0,
+) -> list[list[int]]:
+    """Split players 0..n-1 (n = sum(sizes)) into tables of ``sizes``, cheap pairs together.
+
+    ``start`` is an initial split (table ``t`` of size ``sizes[t]``); by default a
+    greedy one. The search stops at ``lower_bound`` (no split costs less) or after
+    ``max_iterations`` steps, default a budget that grows with the field. Tables come
+    back in the order of ``sizes``, players within a table in no particular order.
+    """
+    n = sum(sizes)
+    m = len(sizes)
+    if m == 0:
+        return []
+    if m == 1:
+        return [list(range(n))]
+    members = [list(t) for t in start] if start is not None else _greedy_split(sizes, weights, rng)
+    if max_iterations is None:
+        max_iterations = 400 + 40 * m
+    table_of = [0] * n
+    for t, group in enumerate(members):
+        for p in group:
+            table_of[p] = t
+    # affinity[x][t]: what player x would pay at table t (its own weight to t's members)
+    affinity = [[0] * m for _ in range(n)]
+    for x in range(n):
+        wx = weights[x]
+        ax = affinity[x]
+        for t, group in enumerate(members):
+            ax[t] = sum(wx[y] for y in group)
+    cost = sum(affinity[x][table_of[x]] for x in range(n)) // 2
+    best_cost = cost
+    best_table_of = table_of[:]
+    tabu = [[0] * m for _ in range(n)]
+    stall_limit = 60 + 4 * m
+    stall = 0
+    iteration = 0
+    while best_cost > lower_bound and iteration < max_iterations:
+        iteration += 1
+        conflicted = [x for x in range(n) if affinity[x][table_of[x]] > 0]
+        if not conflicted:
+            break
+        if len(conflicted) > 6:
+            conflicted = rng.sample(conflicted, 6)
+        best_delta = None
+        choices: list[tuple[int, int]] = []
+        for p in conflicted:
+            a = table_of[p]
+            ap = affinity[p]
+            wp = weights[p]
+            own = ap[a]
+            tabu_p = tabu[p]
+            for q in range(n):
+                b = table_of[q]
+                if b == a:
+                    continue
+                aq = affinity[q]
+                delta = aq[a] - aq[b] + ap[b] - own - 2 * wp[q]
+                if (tabu_p[b] > iteration or tabu[q][a] > iteration) and cost + delta >= best_cost:
+                    continue
+                if best_delta is None or delta < best_delta:
+                    best_delta = delta
+                    choices = [(p, q)]
+                elif delta == best_delta:
+                    choices.append((p, q))
+        if not choices:
+            continue
+        p, q = choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+        a, b = table_of[p], table_of[q]
+        _swap(p, q, a, b, members, table_of, affinity, weights)
+        tenure = 4 + rng.randrange(8)
+        tabu[p][a] = iteration + tenure
+        tabu[q][b] = iteration + tenure
+        cost += best_delta
+        if cost < best_cost:
+            best_cost = cost
+            best_table_of = table_of[:]
+            stall = 0
+        else:
+            stall += 1
+            if stall > stall_limit:
+                # Stuck: go back to the best split and shake it by a few random swaps.
+                stall = 0
+                table_of, members, affinity = _rebuild(best_table_of, m, weights)
+                for _ in range(1 + n // 16):
+                    p, q = rng.randrange(n), rng.randrange(n)
+                    if table_of[p] != table_of[q]:
+                        _swap(p, q, table_of[p], table_of[q], members, table_of, affinity, weights)
+                cost = sum(affinity[x][table_of[x]] for x in range(n)) // 2
+    result: list[list[int]] = [[] for _ in range(m)]
+    for x, t in enumerate(best_table_of):
+        result[t].append(x)
+    return result
+
+
+def _swap(p, q, a, b, members, table_of, affinity, weights) -> None:
+    members[a].remove(p)
+    members[a].append(q)
+    members[b].remove(q)
+    members[b].append(p)
+    table_of[p] = b
+    table_of[q] = a
+    wp = weights[p]
+    wq = weights[q]
+    for x in range(len(table_of)):
+        change = wq[x] - wp[x]
+        if change:
+            ax = affinity[x]
+            ax[a] += change
+            ax[b] -= change
+
+
+def _rebuild(table_of: list[int], m: int, weights: list[list[int]]):
+    table_of = table_of[:]
+    members: list[list[int]] = [[] for _ in range(m)]
+    for x, t in enumerate(table_of):
+        members[t].append(x)
+    n = len(table_of)
+    affinity = [[0] * m for _ in range(n)]
+    for x in range(n):
+        wx = weights[x]
+        ax = affinity[x]
+        for t, group in enumerate(members):
+            ax[t] = sum(wx[y] for y in group)
+    return table_of, members, affinity
+
+
+def _greedy_split(sizes: Sequence[int], weights: list[list[int]],
+                  rng: random.Random) -> list[list[int]]:
+    """Fill the tables one at a time, each seat with the cheapest player left.
+
+    Players are taken in a seeded order; the scan for a seat stops at the first player
+    who costs nothing, so a fresh field is split in linear time.
+    """
+    waiting = list(range(len(weights)))
+    rng.shuffle(waiting)
+    tables = []
+    for size in sizes:
+        group = [waiting.pop(0)]
+        while len(group) < size:
+            best_i, best_w = 0, None
+            for i, x in enumerate(waiting):
+                wx = weights[x]
+                w = sum(wx[y] for y in group)
+                if best_w is None or w < best_w:
+                    best_i, best_w = i, w
+                    if w == 0:
+                        break
+            group.append(waiting.pop(best_i))
+        tables.append(group)
+    return tables
+
+
+def order_seats(players: Sequence[int], history: EventHistory, rng: random.Random) -> list[int]:
+    """``players`` (keys) in seat order, balancing seats and neighbours over the event.
+
+    Putting player p in seat s costs the seat's weight times ``2*c + 1``, where c is how
+    often p sat there before (the growth of a sum of squares, so counts stay even);
+    seat 0 weighs most. At tables of three or more, sitting at the left of someone p
+    sat at the left of before costs NEIGHBOUR_WEIGHT per earlier time. Ties go to the
+    first order found in a seeded shuffle.
+    """
+    order = list(players)
+    rng.shuffle(order)
+    k = len(order)
+    if k <= 1:
+        return order
+
+    def seat_cost(key: int, seat: int) -> int:
+        weight = DEALER_SEAT_WEIGHT if seat == 0 else OTHER_SEAT_WEIGHT
+        return weight * (2 * history.seat_count(key, seat) + 1)
+
+    cost = [[seat_cost(key, s) for s in range(k)] for key in order]
+    neighbour = [[NEIGHBOUR_WEIGHT * history.left_of.get((x, y), 0) if k >= 3 else 0
+                  for y in order] for x in order]
+    if k > EXACT_SEAT_ORDER_MAX:
+        return _greedy_seats(order, cost, neighbour)
+    best, best_cost = None, None
+    for perm in permutations(range(k)):
+        total = 0
+        for s, i in enumerate(perm):
+            total += cost[i][s] + neighbour[i][perm[(s + 1) % k]]
+        if best_cost is None or total < best_cost:
+            best, best_cost = perm, total
+    return [order[i] for i in best]
+
+
+def _greedy_seats(order: list[int], cost: list[list[int]], neighbour: list[list[int]]) -> list[int]:
+    """Seat by seat from seat 0, each time the player cheapest there (large tables)."""
+    k = len(order)
+    left = list(range(k))
+    seated: list[int] = []
+    for s in range(k):
+        prev = seated[-1] if seated else None
+        i = min(left, key=lambda i: cost[i][s] + (neighbour[prev][i] if prev is not None else 0))
+        left.remove(i)
+        seated.append(i)
+    return [order[i] for i in seated]
+
+
+def plan_rounds(
+    sizes: Sequence[int],
+    n_rounds: int,
+    met: list[list[int]],
+    rng: random.Random,
+    *,
+    max_evaluations: int = 150_000,
+) -> list[list[list[int]]]:
+    """Plan ``n_rounds`` rounds of players 0..n-1 at tables of ``sizes`` together.
+
+    ``met[i][j]`` counts the meetings already played (it is not changed). The plan
+    minimises, over the whole event, the sum over pairs of ``c * (c - 1) / 2`` for a
+    pair meeting c times: every repeated meeting costs, and a third one more than a
+    second. Rounds are first built one by one by :func:`split_into_tables`, then a
+    tabu search swaps two players of one round, moving a player of a pair that meets
+    more than once, until no planned meeting repeats or ``max_evaluations`` candidate
+    swaps have been weighed (a count, not a clock, so the plan is reproducible; the
+    default is about a third of a second). Rounds come back as lists of tables of player indices.
+    """
+    n = sum(sizes)
+    m = len(sizes)
+    plan = _Plan(met, n, n_rounds)
+    for r in range(n_rounds):
+        weights = [[(REPEAT_WEIGHT + EXTRA_MEETING_WEIGHT * (c - 1)) if c else 0 for c in row]
+                   for row in plan.counts]
+        plan.add_round(split_into_tables(sizes, weights, rng, max_iterations=100 + 10 * m))
+    if m < 2:
+        return plan.rounds
+    cost = plan.excess()
+    best_cost, best = cost, plan.snapshot()
+    tabu = [[[0] * m for _ in range(n)] for _ in range(n_rounds)]
+    stall, stall_limit = 0, 100 + 10 * m
+    iteration = evaluations = 0
+    while cost > 0 and evaluations < max_evaluations:
+        iteration += 1
+        hot = list(plan.hot)
+        if not hot:
+            break
+        if len(hot) > PLAN_PAIRS_PER_STEP:
+            hot = [hot[i] for i in sorted(rng.sample(range(len(hot)), PLAN_PAIRS_PER_STEP))]
+        picks = set()
+        for a, b in hot:
+            for r in plan.together[a, b]:
+                picks.add((r, a))
+                picks.add((r, b))
+        best_delta, choices = None, []
+        counts = plan.counts
+        for r, p in sorted(picks):
+            tables = plan.rounds[r]
+            tab_r = plan.table_of[r]
+            a = tab_r[p]
+            mates_a = [x for x in tables[a] if x != p]
+            cp = counts[p]
+            leave_p = sum(cp[x] - 1 for x in mates_a)
+            tabu_p = tabu[r][p]
+            tabu_r = tabu[r]
+            evaluations += n + 64  # the step's own overhead counts too
+            for b, group in enumerate(tables):
+                if b == a:
+                    continue
+                join_b = sum(cp[y] for y in group)
+                for q in group:
+                    cq = counts[q]
+                    delta = (sum(cq[x] for x in mates_a) - leave_p + join_b - cp[q]
+                             - sum(cq[y] - 1 for y in group if y != q))
+                    if ((tabu_p[b] > iteration or tabu_r[q][a] > iteration)
+                            and cost + delta >= best_cost):
+                        continue
+                    if best_delta is None or delta < best_delta:
+                        best_delta, choices = delta, [(r, p, q)]
+                    elif delta == best_delta:
+                        choices.append((r, p, q))
+        if not choices:
+            continue
+        r, p, q = choices[rng.randrange(len(choices))]
+        a, b = plan.table_of[r][p], plan.table_of[r][q]
+        plan.swap(r, p, q)
+        tenure = 4 + rng.randrange(8)
+        tabu[r][p][a] = iteration + tenure
+        tabu[r][q][b] = iteration + tenure
+        cost += best_delta
+        if cost < best_cost:
+            best_cost, best = cost, plan.snapshot()
+            stall = 0
+        else:
+            stall += 1
+            if stall > stall_limit:
+                # Stuck: back to the best plan, shaken by a few random swaps.
+                stall = 0
+                plan = _Plan(met, n, n_rounds)
+                for tables in best:
+                    plan.add_round([g[:] for g in tables])
+                for _ in range(1 + n_rounds):
+                    r = rng.randrange(n_rounds)
+                    p, q = rng.randrange(n), rng.randrange(n)
+                    if plan.table_of[r][p] != plan.table_of[r][q]:
+                        plan.swap(r, p, q)
+                cost = plan.excess()
+    return best
+
+
+class _Plan:
+    """Planned rounds with their meeting counts, kept up to date under swaps.
+
+    ``together[(i, j)]`` (i < j) is the set of planned rounds where i and j share a
+    table; ``hot`` the pairs that share a planned table and meet more than once in
+    all, the only places a swap can help.
+    """
+
+    __slots__ = ("met", "counts", "rounds", "table_of", "together", "hot")
+
+    def __init__(self, met: list[list[int]], n: int, n_rounds: int):
+        self.met = met
+        self.counts = [row[:] for row in met]
+        self.rounds: list[list[list[int]]] = []
+        self.table_of: list[list[int]] = []
+        self.together: dict[tuple[int, int], set[int]] = {}
+        self.hot: set[tuple[int, int]] = set()
+
+    def add_round(self, tables: list[list[int]]) -> None:
+        r = len(self.rounds)
+        self.rounds.append(tables)
+        table_of = [0] * len(self.counts)
+        for t, group in enumerate(tables):
+            for x in group:
+                table_of[x] = t
+            for i in range(len(group)):
+                for j in range(i + 1, len(group)):
+                    self._join(group[i], group[j], r)
+        self.table_of.append(table_of)
+
+    def _join(self, x: int, y: int, r: int) -> None:
+        key = (x, y) if x < y else (y, x)
+        self.counts[x][y] += 1
+        self.counts[y][x] += 1
+        self.together.setdefault(key, set()).add(r)
+        if self.counts[x][y] > 1:
+            self.hot.add(key)
+
+    def _part(self, x: int, y: int, r: int) -> None:
+        key = (x, y) if x < y else (y, x)
+        self.counts[x][y] -= 1
+        self.counts[y][x] -= 1
+        rounds = self.together[key]
+        rounds.discard(r)
+        if self.counts[x][y] <= 1 or not rounds:
+            self.hot.discard(key)
+
+    def swap(self, r: int, p: int, q: int) -> None:
+        tables, table_of = self.rounds[r], self.table_of[r]
+        a, b = table_of[p], table_of[q]
+        for x in tables[a]:
+            if x != p:
+                self._part(p, x, r)
+                self._join(q, x, r)
+        for y in tables[b]:
+            if y != q:
+                self._part(q, y, r)
+                self._join(p, y, r)
+        tables[a].remove(p)
+        tables[a].append(q)
+        tables[b].remove(q)
+        tables[b].append(p)
+        table_of[p], table_of[q] = b, a
+
+    def excess(self) -> int:
+        """The repeated meetings the plan adds to those already played."""
+        total = 0
+        for (x, y), rounds in self.together.items():
+            if rounds:
+                c, before = self.counts[x][y], self.met[x][y]
+                total += c * (c - 1) // 2 - before * (before - 1) // 2
+        return total
+
+    def snapshot(self) -> list[list[list[int]]]:
+        return [[g[:] for g in tables] for tables in self.rounds]
