@@ -1,0 +1,236 @@
+"""`tourney rating ...`: OpenSkill ratings per variant (show, history, predict,
+recompute, pool settings)."""
+from __future__ import annotations
+
+import click
+
+from tourney.ratings.models import MODEL_NAMES, parse_param_items
+from tourney.ratings.service import (
+    configure_pool,
+    player_history,
+    pool_settings,
+    predict_table,
+    rating_list,
+    recompute,
+)
+from tourney.storage.db import reading, transaction
+
+from .database import db_option, open_db
+from .output import emit_json, emit_table, json_option, message
+
+
+def _num(value: float, digits: int = 2) -> str:
+    return f"{value:.{digits}f}"
+
+
+@click.group("rating")
+def rating():
+    """OpenSkill ratings: one pool per variant, updated as results are imported.
+
+    Every match with a current result is rated in order of event date, event,
+    round and table; the ranking's shared places are ties. The displayed rating is
+    the ordinal, mu - 3 sigma. Each pool has its model (PlackettLuce by default,
+    openskill's default parameters); `tourney rating pool` shows or changes it.
+
+    \b
+    Examples:
+      tourney rating show --variant spardame
+      tourney rating history "Kari Nordmann"
+      tourney rating predict --variant spardame Anna Bo Cilla Dag
+    """
+
+
+@rating.command("show")
+@click.option("--variant", help="Only this variant's pool.")
+@click.option("--provisional", type=click.IntRange(min=0), metavar="N",
+              help="Mark players with fewer than N rated matches as provisional "
+                   "(default: the pool's setting, 5 unless changed).")
+@db_option
+@json_option
+def show(variant, provisional, db_url, as_json):
+    """List the ratings of a variant's pool (or every pool), best first.
+
+    Columns: player, mu, sigma, ordinal (mu - 3 sigma, the rating shown and sorted
+    by) and rated matches. Provisional players (fewer rated matches than the
+    pool's threshold) are marked `*` and listed after the established ones.
+
+    \b
+    Examples:
+      tourney rating show --variant dam-stick
+      tourney rating show --json | jq '.[] | select(.provisional | not)'
+    """
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        entries = rating_list(session, variant, provisional)
+    if as_json:
+        emit_json([e.as_dict() for e in entries])
+        return
+    if not entries:
+        message("no ratings yet" + (f" for {variant}" if variant else ""))
+        return
+    variants = sorted({e.variant for e in entries})
+    for index, name in enumerate(variants):
+        mine = [e for e in entries if e.variant == name]
+        if len(variants) > 1 or not variant:
+            if index:
+                click.echo()
+            click.echo(f"{name}:")
+        rows = []
+        rank = 0
+        for entry in mine:
+            if entry.provisional:
+                label = "*"
+            else:
+                rank += 1
+                label = str(rank)
+            rows.append([label, entry.player, _num(entry.mu), _num(entry.sigma),
+                         _num(entry.ordinal), entry.matches])
+        emit_table(["#", "player", "mu", "sigma", "ordinal", "matches"], rows)
+    if any(e.provisional for e in entries):
+        message("* provisional: fewer rated matches than the pool's threshold"
+                + (f" ({provisional})" if provisional is not None else ""))
+
+
+@rating.command("history")
+@click.argument("player")
+@click.option("--variant", help="Only this variant's pool.")
+@db_option
+@json_option
+def history(player, variant, db_url, as_json):
+    """Show a player's rated matches with the rating before and after each.
+
+    One line per match, in rating order: variant, event, round, table, place
+    (of how many), mu and sigma before and after. A merged duplicate's name shows
+    the kept player.
+
+    \b
+    Example:
+      tourney rating history "Anna Berg" --variant svarta-maja
+    """
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        found, entries = player_history(session, player, variant)
+    if as_json:
+        emit_json([dict(e.as_dict(), player=found.name) for e in entries])
+        return
+    if not entries:
+        message(f"{found.name} has no rated matches" + (f" in {variant}" if variant else ""))
+        return
+    rows = [[e.variant, e.event_date.isoformat() if e.event_date else "", e.event, e.round,
+             e.table, f"{e.place}/{e.players}", _num(e.mu_before), _num(e.sigma_before),
+             _num(e.mu_after), _num(e.sigma_after), f"{e.mu_after - e.mu_before:+.2f}"]
+            for e in entries]
+    emit_table(["variant", "date", "event", "round", "table", "place", "mu before",
+                "sigma before", "mu after", "sigma after", "change"], rows)
+
+
+@rating.command("recompute")
+@click.option("--variant", help="Only this variant's pool (default: every pool).")
+@db_option
+@json_option
+def recompute_command(variant, db_url, as_json):
+    """Rate every match again from the start: one pool or all.
+
+    Deletes the pool's rating history and replays every current result in rating
+    order with the pool's model. The results import keeps pools up to date by
+    itself; this is for after a change the import does not see, or to check. The
+    numbers come out bit-identical to the incremental ones.
+
+    \b
+    Example:
+      tourney rating recompute --variant spardame
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        counts = recompute(session, variant)
+    if as_json:
+        emit_json([{"variant": v, "matches": n} for v, n in counts.items()])
+        return
+    if not counts:
+        message("no pools to recompute")
+    for name, count in counts.items():
+        message(f"{name}: {count} matches rated")
+
+
+@rating.command("predict")
+@click.option("--variant", required=True, help="The pool whose ratings to use.")
+@click.argument("names", nargs=-1, required=True)
+@db_option
+@json_option
+def predict_command(variant, names, db_url, as_json):
+    """Predict a table: each player's chance to win and likely rank.
+
+    Uses the pool's model (openskill's predict_win and predict_rank): win is the
+    chance of finishing first, rank the predicted order (1 = favourite), and
+    expected place the average place from each pairing's odds. Players without a
+    rating in the pool count at the model's default (mu 25, sigma 8.33).
+
+    \b
+    Example:
+      tourney rating predict --variant spardame Anna Bo Cilla Dag
+    """
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        table = predict_table(session, variant, list(names))
+    data = table.as_dict()
+    if as_json:
+        emit_json(data)
+        return
+    rows = [[p["player"] + ("" if p["rated"] else " (unrated)"), _num(p["mu"]),
+             _num(p["sigma"]), f"{100 * p['win_probability']:.1f}%", p["predicted_rank"],
+             _num(p["expected_place"])] for p in data["players"]]
+    emit_table(["player", "mu", "sigma", "win", "rank", "expected place"], rows)
+    message(f"{variant}, {table.model}")
+
+
+@rating.command("pool")
+@click.argument("variant")
+@click.option("--model", type=click.Choice(MODEL_NAMES, case_sensitive=False),
+              help="The rating model (default PlackettLuce). A different model starts "
+                   "from openskill's default parameters for it.")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="A model parameter (mu, sigma, beta, kappa, tau, limit_sigma, balance; "
+                   "epsilon for ThurstoneMosteller); repeatable.")
+@click.option("--reset-params", is_flag=True, help="Back to openskill's default parameters.")
+@click.option("--provisional", type=click.IntRange(min=0), metavar="N",
+              help="Players with fewer rated matches than N are provisional (default 5).")
+@db_option
+@json_option
+def pool_command(variant, model, params, reset_params, provisional, db_url, as_json):
+    """Show or change a variant's rating pool: model, parameters, provisional threshold.
+
+    Without options it shows the pool. Changing the model or a parameter
+    recomputes the pool's ratings with it; both are recorded with the pool (and
+    in the audit log).
+
+    \b
+    Examples:
+      tourney rating pool spardame
+      tourney rating pool spardame --model ThurstoneMostellerFull
+      tourney rating pool spardame --param tau=0 --param beta=3
+    """
+    engine = open_db(db_url)
+    changing = model is not None or params or reset_params or provisional is not None
+    with transaction(engine) as session:
+        if changing:
+            settings = configure_pool(session, variant, model=model,
+                                      params=parse_param_items(params),
+                                      reset_params=reset_params, provisional=provisional)
+        else:
+            settings = pool_settings(session, variant)
+    if as_json:
+        emit_json(settings.as_dict())
+        return
+    click.echo(f"variant: {settings.variant}")
+    click.echo(f"model: {settings.model}")
+    for key, value in settings.params.items():
+        click.echo(f"  {key}: {value}")
+    click.echo(f"provisional below: {settings.provisional_matches} matches")
+    click.echo(f"players: {settings.players}")
+    click.echo(f"matches rated: {settings.matches}")
+    if settings.recomputed is not None:
+        message(f"{settings.variant}: recomputed, {settings.recomputed} matches rated")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(rating)

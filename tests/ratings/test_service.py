@@ -1,0 +1,392 @@
+"""Ratings in the database (SQLite and PostgreSQL): pools, order, refresh after
+new, corrected and deleted results, bit-identical recompute, reading."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+
+import pytest
+from rating_helpers import (
+    add_event,
+    add_match,
+    add_players,
+    correct_match,
+    make_engine,
+    snapshot,
+)
+from sqlalchemy import delete, select
+
+from tourney.errors import TourneyError, UsageError
+from tourney.ratings.engine import rate_matches
+from tourney.ratings.models import ModelSpec
+from tourney.ratings.service import (
+    configure_pool,
+    forget_matches,
+    get_pool,
+    natural_key,
+    player_history,
+    pool_settings,
+    predict_table,
+    rating_list,
+    rating_order,
+    recompute,
+    refresh_after_results,
+)
+from tourney.storage.db import transaction
+from tourney.storage.models import (
+    AuditLog,
+    Match,
+    MatchPlace,
+    MatchVersion,
+    Player,
+    Rating,
+    RatingHistory,
+)
+
+VARIANT = "spardame"
+
+
+def season(session, ids, rng, slug, date, rounds=3, tables=3, variant=VARIANT):
+    """An event of ``rounds`` rounds, ``tables`` tables of four, some ties."""
+    event_id = add_event(session, slug, date=date, variant=variant)
+    players = list(ids.values())
+    for number in range(1, rounds + 1):
+        rng.shuffle(players)
+        for t in range(tables):
+            seats = players[4 * t:4 * t + 4]
+            places = rng.choice(([1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 2, 4], [1, 1, 3, 4]))
+            add_match(session, event_id, number, str(t + 1), list(zip(seats, places)))
+    return event_id
+
+
+@pytest.fixture
+def engine(db_url):
+    return make_engine(db_url)
+
+
+@pytest.fixture
+def people(engine):
+    with transaction(engine) as session:
+        return add_players(session, [f"P{i:02d}" for i in range(12)])
+
+
+def pure_ratings(session, variant=VARIANT, spec=None):
+    """The pool's matches rated by the pure engine in rating order."""
+    rankings = []
+    for item in rating_order(session, variant):
+        places = session.execute(
+            select(MatchPlace.player_id, MatchPlace.place, MatchPlace.seat)
+            .where(MatchPlace.version_id == item.version_id)).all()
+        places.sort(key=lambda r: (r[1], r[2], r[0]))
+        rankings.append([(p, place) for p, place, _ in places])
+    rater, _ = rate_matches((spec or ModelSpec.create()).build(), rankings)
+    return rater
+
+
+def test_incremental_refresh_equals_recompute_bit_for_bit(engine, people):
+    rng = random.Random(1)
+    rated = []
+    for number in range(4):
+        with transaction(engine) as session:
+            # dates out of creation order: later imports land before earlier ones
+            season(session, people, rng, f"ev{number}", dt.date(2024, 3, 10 - 2 * number))
+            rated.append(refresh_after_results(session, VARIANT))
+    assert rated[0] == 9 and all(n > 9 for n in rated[1:])  # replays from the new event
+    with transaction(engine) as session:
+        assert refresh_after_results(session, VARIANT) == 0
+        incremental = snapshot(session, VARIANT)
+    with transaction(engine) as session:
+        assert recompute(session, VARIANT) == {VARIANT: 36}
+        full = snapshot(session, VARIANT)
+    assert incremental == full  # == on floats: bit-identical
+    with transaction(engine) as session:
+        rater = pure_ratings(session)
+    ratings, history = full
+    assert {p: (mu, sigma) for p, mu, sigma, _ in ratings} == rater.ratings()
+    assert {p: n for p, _, _, n in ratings} == rater.match_counts() == {p: 12 for p in people.values()}
+    assert sorted({h[0] for h in history}) == list(range(1, 37))
+
+
+def test_a_correction_replays_from_that_match(engine, people):
+    rng = random.Random(2)
+    with transaction(engine) as session:
+        season(session, people, rng, "first", dt.date(2024, 1, 1))
+        season(session, people, rng, "second", dt.date(2024, 2, 1))
+        refresh_after_results(session, VARIANT)
+        order = rating_order(session, VARIANT)
+        before = snapshot(session, VARIANT)
+    target = order[12]  # the second event's round 2, table 1
+    with transaction(engine) as session:
+        places = session.execute(select(MatchPlace.player_id, MatchPlace.place)
+                                 .where(MatchPlace.version_id == target.version_id)).all()
+        correct_match(session, target.match_id, [(p, 5 - place if place != 2 else 3)
+                                                 for p, place in places])
+        assert refresh_after_results(session, VARIANT) == len(order) - 12
+        corrected = snapshot(session, VARIANT)
+    assert corrected[1][:12 * 4] == before[1][:12 * 4]  # history before it kept as it was
+    assert corrected != before
+    with transaction(engine) as session:
+        recompute(session, VARIANT)
+        assert snapshot(session, VARIANT) == corrected
+        new_version = session.get(Match, target.match_id).current_version_id
+        versions = {h[2] for h in corrected[1] if h[1] == target.match_id}
+        assert versions == {new_version}
+
+
+def test_a_deleted_result_and_a_deleted_match(engine, people):
+    rng = random.Random(3)
+    with transaction(engine) as session:
+        season(session, people, rng, "only", dt.date(2024, 1, 1), rounds=4)
+        refresh_after_results(session, VARIANT)
+        order = rating_order(session, VARIANT)
+    with transaction(engine) as session:  # the result withdrawn: no current version
+        match = session.get(Match, order[4].match_id)
+        match.current_version_id = None
+        session.add(match)
+        session.flush()
+        assert refresh_after_results(session, VARIANT) == len(order) - 5
+        withdrawn = snapshot(session, VARIANT)
+    assert order[4].match_id not in {h[1] for h in withdrawn[1]}
+    with transaction(engine) as session:
+        recompute(session, VARIANT)
+        assert snapshot(session, VARIANT) == withdrawn
+    with transaction(engine) as session:  # a match deleted outright
+        doomed = order[7].match_id
+        forget_matches(session, [doomed])
+        versions = [v.id for v in session.execute(
+            select(MatchVersion).where(MatchVersion.match_id == doomed)).scalars()]
+        session.execute(delete(MatchPlace).where(MatchPlace.version_id.in_(versions)))
+        session.execute(delete(MatchVersion).where(MatchVersion.match_id == doomed))
+        session.execute(delete(Match).where(Match.id == doomed))
+        session.flush()
+        refresh_after_results(session, VARIANT)
+        deleted = snapshot(session, VARIANT)
+    with transaction(engine) as session:
+        recompute(session, VARIANT)
+        assert snapshot(session, VARIANT) == deleted
+        assert pure_ratings(session).ratings() == {p: (mu, s) for p, mu, s, _ in deleted[0]}
+
+
+def test_a_player_whose_only_match_is_withdrawn_loses_the_rating(engine, people):
+    with transaction(engine) as session:
+        extra = add_players(session, ["Guest"])["Guest"]
+        event = add_event(session, "one", date=dt.date(2024, 1, 1))
+        p = list(people.values())
+        add_match(session, event, 1, "1", [(p[0], 1), (p[1], 2), (p[2], 3), (p[3], 4)])
+        guest_match = add_match(session, event, 1, "2", [(extra, 1), (p[4], 2)])
+        refresh_after_results(session, VARIANT)
+        assert extra in {r[0] for r in snapshot(session, VARIANT)[0]}
+        match = session.get(Match, guest_match)
+        match.current_version_id = None
+        session.add(match)
+        session.flush()
+        assert refresh_after_results(session, VARIANT) == 0  # it was the last match
+        ratings = snapshot(session, VARIANT)[0]
+    assert {r[0] for r in ratings} == set(p[:4])
+
+
+def test_rating_order_dates_undated_events_and_natural_tables(engine, people):
+    p = list(people.values())
+    with transaction(engine) as session:
+        late = add_event(session, "late", date=dt.date(2024, 6, 1))
+        undated = add_event(session, "undated", created_at=dt.datetime(
+            2024, 3, 1, 12, tzinfo=dt.timezone.utc))
+        early = add_event(session, "early", date=dt.date(2024, 1, 1))
+        ids = {}
+        for event, name in ((late, "late"), (undated, "undated"), (early, "early")):
+            for number in (2, 1):
+                for table in ("10", "2", "1b", "1a"):
+                    ids[add_match(session, event, number, table, [(p[0], 1), (p[1], 2)])] = (
+                        name, number, table)
+        order = [ids[m.match_id] for m in rating_order(session, VARIANT)]
+    expected = [(name, number, table) for name in ("early", "undated", "late")
+                for number in (1, 2) for table in ("1a", "1b", "2", "10")]
+    assert order == expected
+    assert natural_key("2") < natural_key("10") < natural_key("A1") < natural_key("A2")
+
+
+def test_moving_an_events_date_reorders_the_pool(engine, people):
+    rng = random.Random(4)
+    with transaction(engine) as session:
+        season(session, people, rng, "a", dt.date(2024, 1, 1))
+        b = season(session, people, rng, "b", dt.date(2024, 2, 1))
+        refresh_after_results(session, VARIANT)
+    with transaction(engine) as session:
+        from tourney.storage.models import Event
+
+        event = session.get(Event, b)
+        event.date = dt.date(2023, 12, 1)
+        session.add(event)
+        session.flush()
+        assert refresh_after_results(session, VARIANT) == 18
+        moved = snapshot(session, VARIANT)
+        first_match = rating_order(session, VARIANT)[0].match_id
+        assert session.get(Match, first_match).event_id == b
+    with transaction(engine) as session:
+        recompute(session, VARIANT)
+        assert snapshot(session, VARIANT) == moved
+
+
+def test_pools_are_per_variant(engine, people):
+    rng = random.Random(5)
+    with transaction(engine) as session:
+        season(session, people, rng, "s", dt.date(2024, 1, 1), variant="spardame")
+        season(session, people, rng, "d", dt.date(2024, 1, 2), variant="dam-stick")
+        assert refresh_after_results(session, "spardame") == 9
+        assert rating_list(session, "dam-stick") == []
+        assert recompute(session) == {"dam-stick": 9, "spardame": 9}
+        entries = rating_list(session)
+    assert {e.variant for e in entries} == {"spardame", "dam-stick"}
+    assert len(entries) == 24
+
+
+def test_pool_model_and_params_are_recorded_and_recompute(engine, people):
+    rng = random.Random(6)
+    with transaction(engine) as session:
+        season(session, people, rng, "s", dt.date(2024, 1, 1))
+        refresh_after_results(session, VARIANT)
+        default = snapshot(session, VARIANT)
+        settings = pool_settings(session, VARIANT)
+        assert settings.model == "PlackettLuce" and settings.params["tau"] == 25 / 300
+        assert settings.matches == 9 and settings.players == 12
+    with transaction(engine) as session:
+        changed = configure_pool(session, VARIANT, model="ThurstoneMostellerFull",
+                                 params={"tau": "0"})
+        assert changed.recomputed == 9
+        pool = get_pool(session, VARIANT)
+        assert pool.model == "ThurstoneMostellerFull"
+        stored = json.loads(pool.params_json)
+        assert stored["tau"] == 0.0 and stored["epsilon"] == 0.1
+        other = snapshot(session, VARIANT)
+        spec = ModelSpec.from_record(pool.model, pool.params_json)
+        assert pure_ratings(session, spec=spec).ratings() == {
+            p: (mu, s) for p, mu, s, _ in other[0]}
+    assert other != default
+    with transaction(engine) as session:
+        # only the threshold: no recompute; the audit log has both changes
+        again = configure_pool(session, VARIANT, provisional=3)
+        assert again.recomputed is None and again.provisional_matches == 3
+        assert snapshot(session, VARIANT) == other
+        audit = session.execute(select(AuditLog).where(AuditLog.action == "rating.pool")).scalars().all()
+        assert len(audit) == 2
+        assert json.loads(audit[0].after_json)["model"] == "ThurstoneMostellerFull"
+    with transaction(engine) as session:
+        back = configure_pool(session, VARIANT, model="PlackettLuce")
+        assert back.recomputed == 9 and back.params["tau"] == 25 / 300
+        assert snapshot(session, VARIANT) == default
+
+
+def test_unknown_variant_and_bad_params(engine):
+    with transaction(engine) as session:
+        with pytest.raises(UsageError, match="unknown variant"):
+            refresh_after_results(session, "chess")
+        with pytest.raises(UsageError, match="margin"):
+            configure_pool(session, VARIANT, params={"margin": "2"})
+
+
+def test_merged_players_count_as_the_kept_player(engine, people):
+    from tourney.tournament.players import merge_players
+
+    p = list(people.values())
+    with transaction(engine) as session:
+        dup = add_players(session, ["P00 again"])["P00 again"]
+        event = add_event(session, "m", date=dt.date(2024, 1, 1))
+        add_match(session, event, 1, "1", [(p[0], 1), (p[1], 2), (p[2], 3)])
+        add_match(session, event, 2, "1", [(dup, 3), (p[1], 1), (p[2], 2)])
+        add_match(session, event, 3, "1", [(p[0], 2), (p[1], 1), (p[3], 3)])
+        refresh_after_results(session, VARIANT)
+        assert len(snapshot(session, VARIANT)[0]) == 5
+    with transaction(engine) as session:
+        merge_players(session, "P00", "P00 again")
+    with transaction(engine) as session:
+        assert refresh_after_results(session, VARIANT) > 0
+        merged = snapshot(session, VARIANT)
+        assert dup not in {r[0] for r in merged[0]}
+        kept = [r for r in merged[0] if r[0] == p[0]]
+        assert kept[0][3] == 3
+        assert refresh_after_results(session, VARIANT) == 0
+    with transaction(engine) as session:
+        recompute(session, VARIANT)
+        assert snapshot(session, VARIANT) == merged
+
+
+def test_rating_list_history_and_prediction(engine, people):
+    rng = random.Random(7)
+    with transaction(engine) as session:
+        season(session, people, rng, "s", dt.date(2024, 1, 1), rounds=6)
+        guest = add_players(session, ["Guest"])["Guest"]
+        event = add_event(session, "g", date=dt.date(2024, 2, 1))
+        add_match(session, event, 1, "1", [(guest, 1), (people["P00"], 2)])
+        refresh_after_results(session, VARIANT)
+        entries = rating_list(session, VARIANT)
+        assert entries[-1].player == "Guest" and entries[-1].provisional
+        assert all(not e.provisional for e in entries[:-1])
+        established = [e.ordinal for e in entries[:-1]]
+        assert established == sorted(established, reverse=True)
+        assert all(e.provisional for e in rating_list(session, VARIANT, provisional=50))
+        data = entries[0].as_dict()
+        assert set(data) == {"player", "variant", "mu", "sigma", "ordinal", "matches",
+                             "provisional"}
+        assert data["ordinal"] == data["mu"] - 3 * data["sigma"]
+
+        player, history = player_history(session, "P00")
+        assert player.name == "P00" and len(history) == 7
+        assert [h.sequence for h in history] == sorted(h.sequence for h in history)
+        for earlier, later in zip(history, history[1:]):
+            assert later.mu_before == earlier.mu_after
+        assert history[-1].event == "g" and history[-1].players == 2
+        assert history[0].players == 4 and history[0].mu_before == 25.0
+        with pytest.raises(TourneyError, match="unknown player"):
+            player_history(session, "Nobody")
+
+        table = predict_table(session, VARIANT, ["P00", "P01", "Guest", "P02"])
+        data = table.as_dict()
+        assert [p["player"] for p in data["players"]] == ["P00", "P01", "Guest", "P02"]
+        assert abs(sum(p["win_probability"] for p in data["players"]) - 1) < 1e-9
+        rating = session.execute(select(Rating.mu).where(Rating.player_id == people["P00"])).scalar()
+        assert data["players"][0]["mu"] == rating
+        newcomer = add_players(session, ["Newcomer"])
+        table = predict_table(session, VARIANT, ["Newcomer", "P00"])
+        assert table.rated == (False, True) and table.prediction.mu[0] == 25.0
+        with pytest.raises(UsageError, match="named twice"):
+            predict_table(session, VARIANT, ["P00", "P00"])
+        assert newcomer
+
+
+def test_refresh_inside_a_failed_transaction_leaves_nothing(engine, people):
+    rng = random.Random(8)
+    with pytest.raises(RuntimeError):
+        with transaction(engine) as session:
+            season(session, people, rng, "x", dt.date(2024, 1, 1))
+            refresh_after_results(session, VARIANT)
+            raise RuntimeError("the import failed after rating")
+    with transaction(engine) as session:
+        assert session.execute(select(Rating)).first() is None
+        assert session.execute(select(Player)).first() is not None
+
+
+def test_history_is_stored_exactly_and_both_write_paths_agree(engine, people, monkeypatch):
+    """History rows go through the driver (executemany / COPY) or SQLAlchemy's bulk
+    insert; either way each player's last row holds the rating's exact floats."""
+    from tourney.ratings import service
+
+    rng = random.Random(9)
+    with transaction(engine) as session:
+        season(session, people, rng, "w", dt.date(2024, 1, 1), rounds=5)
+        recompute(session, VARIANT)
+        fast = snapshot(session, VARIANT)
+    monkeypatch.setattr(service, "FAST_BULK_WRITES", False)
+    with transaction(engine) as session:
+        recompute(session, VARIANT)
+        slow = snapshot(session, VARIANT)
+    assert slow == fast
+    ratings, history = fast
+    last = {}
+    for row in history:  # sorted by sequence
+        last[row[3]] = (row[7], row[8])
+    assert last == {p: (mu, sigma) for p, mu, sigma, _ in ratings}
+    with transaction(engine) as session:
+        assert pure_ratings(session).ratings() == last
+        stamps = session.execute(select(RatingHistory.rated_at)).scalars().all()
+    assert stamps and all(s.utcoffset() == dt.timedelta(0) for s in stamps)
