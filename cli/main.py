@@ -40,6 +40,15 @@ class TourneyGroup(click.Group):
         except BrokenPipeError:  # `tourney ... | head` is not an error
             sys.stderr.close()
             ctx.exit(0)
+        except Exception as err:
+            # SQLite's "database is locked" wherever it surfaces: another command
+            # held the write lock for the whole busy timeout (storage helper).
+            from tourney.storage.db import busy_message, is_busy_error
+
+            if not is_busy_error(err):
+                raise
+            click.echo(f"Error: {busy_message()}", err=True)
+            ctx.exit(1)
 
 
 @click.group(cls=TourneyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,7 +1,26 @@
 """Opening a database: URL resolution, engine settings per backend, sessions.
 
 ``open_engine(url)`` gives a SQLAlchemy engine for any URL; the schema is created
-or checked by the migrations module (``tourney db upgrade``).
+or checked by :mod:`tourney.storage.schema` (``ensure_schema``, ``tourney db upgrade``).
+
+Writes go through :func:`transaction` (all or nothing); reads through
+:func:`reading`. Both turn SQLite's "database is locked" into
+:class:`DatabaseBusy`, a one-line message instead of a traceback; a write refused
+by a unique or foreign-key constraint (two commands racing) becomes
+:class:`ConflictingChange`.
+
+SQLite specifics (why they are here):
+
+- WAL journal, so readers never wait for the writer; foreign keys on (off by
+  default in SQLite); a busy timeout (30 s, or ``?timeout=S`` in the URL) so a
+  second organizer's command waits for the first instead of failing at once.
+- The driver's own transaction handling is switched off and SQLAlchemy emits
+  ``BEGIN`` itself (the SQLAlchemy documentation's pysqlite recipe): Python's
+  sqlite3 module would otherwise run DDL outside any transaction, and it opens
+  write transactions lazily, at the first INSERT. A :func:`transaction` begins
+  with ``BEGIN IMMEDIATE`` instead, taking the write lock up front: in WAL mode a
+  deferred transaction that read first and then finds another writer fails at
+  once (SQLITE_BUSY_SNAPSHOT) without honouring the busy timeout.
 """
 from __future__ import annotations
 
@@ -10,10 +29,20 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlmodel import Session, create_engine
 
+from ..errors import TourneyError, UsageError
+
 DEFAULT_URL = "sqlite:///tourney.db"
+SQLITE_BUSY_TIMEOUT = 30.0  # seconds
+# Execution option read by the BEGIN hook: take SQLite's write lock at BEGIN.
+_IMMEDIATE = "tourney_begin_immediate"
+
+
+class DatabaseBusy(TourneyError):
+    """Another process held the database's write lock for the whole busy timeout."""
 
 
 def resolve_url(url: str | None = None) -> str:
@@ -25,32 +54,143 @@ def resolve_url(url: str | None = None) -> str:
     return url
 
 
+def display_url(url: str) -> str:
+    """The URL with any password masked, for messages."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+# One engine per URL per process: a process that runs many commands (the test
+# suite, a long-lived caller) reuses its connection pool instead of leaving one
+# behind per command.
+_ENGINES: dict[str, Engine] = {}
+
+
 def open_engine(url: str | None = None) -> Engine:
     url = resolve_url(url)
-    if url.startswith("sqlite"):
-        # 30 s busy timeout: a second organizer's process waits for the writer
-        # instead of failing at once ("database is busy" only after the wait).
-        engine = create_engine(url, connect_args={"timeout": 30})
+    engine = _ENGINES.get(url)
+    if engine is None:
+        engine = _ENGINES[url] = _new_engine(url)
+    return engine
 
-        @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_connection, _record):  # pragma: no cover - trivial
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.close()
 
-        return engine
-    return create_engine(url, pool_pre_ping=True)
+def dispose_engines() -> None:
+    """Close every pooled connection of the engines opened so far (before a test
+    drops its database, say)."""
+    while _ENGINES:
+        _, engine = _ENGINES.popitem()
+        engine.dispose()
+
+
+def _new_engine(url: str) -> Engine:
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise UsageError(f"not a database URL: {url!r}") from None
+    try:
+        if parsed.get_backend_name() == "sqlite":
+            return _sqlite_engine(parsed)
+        return create_engine(parsed, pool_pre_ping=True)
+    except ModuleNotFoundError as err:
+        raise UsageError(f"no driver for {display_url(url)}: {err}") from None
+    except ArgumentError as err:
+        raise UsageError(f"cannot open {display_url(url)}: {err}") from None
+
+
+def _sqlite_engine(url) -> Engine:
+    connect_args = {}
+    if "timeout" not in url.query:  # a URL's ?timeout=S wins (tests use a short one)
+        connect_args["timeout"] = SQLITE_BUSY_TIMEOUT
+    engine = create_engine(url, connect_args=connect_args)
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_setup(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN (below)
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _sqlite_begin(connection):
+        immediate = connection.get_execution_options().get(_IMMEDIATE)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def is_busy_error(err: BaseException) -> bool:
+    """SQLite's "database is locked" (or "is busy"): the busy timeout ran out."""
+    if not isinstance(err, OperationalError):
+        return False
+    text = str(getattr(err, "orig", err)).lower()
+    return "database is locked" in text or "database is busy" in text
+
+
+def busy_message(engine: Engine | None = None) -> str:
+    where = f" ({display_url(str(engine.url))})" if engine is not None else ""
+    return ("database is busy: another tourney command is writing to it"
+            f"{where}; nothing was changed, try again when it has finished")
+
+
+@contextmanager
+def busy_errors(engine: Engine | None = None) -> Iterator[None]:
+    """Turn SQLite's "database is locked" into :class:`DatabaseBusy`."""
+    try:
+        yield
+    except OperationalError as err:
+        if is_busy_error(err):
+            raise DatabaseBusy(busy_message(engine)) from None
+        raise
+
+
+def write_connection_options(engine: Engine) -> dict:
+    """Execution options for a connection that is going to write."""
+    return {_IMMEDIATE: True} if is_sqlite(engine) else {}
+
+
+class ConflictingChange(TourneyError):
+    """A uniqueness or reference rule of the schema refused the change: usually
+    another command changed the same data at the same moment."""
 
 
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Session]:
-    """A session whose work is committed together or not at all."""
-    with Session(engine, expire_on_commit=False) as session:
+    """A session whose work is committed together or not at all.
+
+    On SQLite the write lock is taken when the session first touches the
+    database, so a second writer waits (the busy timeout) and then fails with
+    :class:`DatabaseBusy` before it has read anything it would act on.
+    """
+    with busy_errors(engine), Session(engine, expire_on_commit=False) as session:
+        options = write_connection_options(engine)
+        if options:
+            session.connection(execution_options=options)
         try:
             yield session
             session.commit()
+        except IntegrityError as err:
+            session.rollback()
+            reason = str(getattr(err, "orig", err)).strip().splitlines()
+            raise ConflictingChange(
+                "the database refused the change (did another command change the same "
+                f"data at the same moment? try again): {reason[0] if reason else err}"
+            ) from None
         except BaseException:
             session.rollback()
             raise
+
+
+@contextmanager
+def reading(engine: Engine) -> Iterator[Session]:
+    """A session for reading only; whatever it did is rolled back when it closes
+    (closing, not rolling back, leaves the objects read usable afterwards)."""
+    with busy_errors(engine), Session(engine, expire_on_commit=False) as session:
+        yield session

@@ -20,8 +20,23 @@ from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
+# Constraint names spelled the same on every backend, so a later migration can
+# drop or alter a constraint by name (SQLite's batch mode needs names too).
+# (Added by the storage helper; must be set before the first table is defined.)
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+SQLModel.metadata.naming_convention = NAMING_CONVENTION
+
+
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    # Aware, not naive: sqlmodel maps datetime fields to its UTCDateTime type,
+    # which refuses naive values and returns aware UTC ones. (Storage helper.)
+    return datetime.now(timezone.utc)
 
 
 class Player(SQLModel, table=True):

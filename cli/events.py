@@ -1,0 +1,218 @@
+"""`tourney event ...`: creating events, listing and showing them, entering players."""
+from __future__ import annotations
+
+import click
+
+from tourney.storage.db import reading, transaction
+from tourney.tournament import events as service
+
+from .database import db_option, open_db
+from .output import emit_json, emit_table, json_option, message, parse_rules, rule_option
+
+
+@click.group("event")
+def event():
+    """Create events and enter players in them.
+
+    \b
+    Examples:
+      tourney event create club-1 --variant spardame --rounds 4 --date 2024-03-02
+      tourney event enter club-1 --all
+      tourney event show club-1
+    """
+
+
+@event.command("create")
+@click.argument("slug")
+@click.option("--variant", required=True, metavar="ID",
+              help="The variant played (`tourney variants` lists them).")
+@click.option("--name", help="The event's title (default: the slug).")
+@click.option("--date", metavar="YYYY-MM-DD", help="The day it is played.")
+@rule_option
+@click.option("--table-sizes", metavar="N|MIN-MAX",
+              help="Players per table: 4, or a range such as 3-5 "
+                   "(default: every count the variant allows).")
+@click.option("--rounds", type=int, help="The number of rounds (default: open-ended).")
+@click.option("--seating", type=click.Choice(service.SEATING_METHODS),
+              help="How rounds are seated (default: swiss for two-player tables, "
+                   "else balanced).")
+@click.option("--seed", type=int, help="Seed of the seating draws (default: from the slug).")
+@click.option("--tiebreaks", metavar="LIST", help="Comma-separated tiebreaks of the standings.")
+@click.option("--lang", type=click.Choice(service.LANGUAGES),
+              help="Language of the event's pages.")
+@json_option
+@db_option
+def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
+           tiebreaks, lang, as_json, db_url):
+    """Create an event: a variant, its house rules, table sizes and rounds.
+
+    SLUG names the event in commands and URLs: lower-case letters, digits and
+    dashes. House rules (--rule) are checked by the variant's engine; an unknown
+    option is a usage error.
+
+    \b
+    Examples:
+      tourney event create club-1 --variant spardame --rounds 4 --rule pass=cycle
+      tourney event create brade-cup --variant dam-brade --rounds 5 --date 2024-05-11
+    """
+    parsed_rules = parse_rules(rules)
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        created = service.create_event(
+            session, slug, variant, name=name, date=date, rules=parsed_rules,
+            table_sizes=table_sizes, rounds=rounds, seating=seating, seed=seed,
+            tiebreaks=tiebreaks, lang=lang)
+        data = service.event_snapshot(created)
+    if as_json:
+        emit_json(data)
+    sizes = (f"{created.table_min}" if created.table_min == created.table_max
+             else f"{created.table_min}-{created.table_max} (preferring {created.table_preferred})")
+    message(f"created {created.slug}: {created.variant}, tables of {sizes}, "
+            f"{created.rounds or 'open-ended'} rounds, {created.seating} seating")
+
+
+@event.command("list")
+@json_option
+@db_option
+def list_(as_json, db_url):
+    """List the events: variant, date, entrants and rounds seated."""
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        rows = service.list_events(session)
+    if as_json:
+        emit_json(rows)
+        return
+    emit_table(["slug", "name", "variant", "date", "entrants", "rounds"], [
+        [r["slug"], r["name"], r["variant"], r["date"], r["entrants"],
+         f"{r['rounds_seated']}/{r['rounds'] or '-'}"] for r in rows])
+
+
+@event.command("show")
+@click.argument("slug")
+@json_option
+@db_option
+def show(slug, as_json, db_url):
+    """Show an event: its variant and rules in words, entrants, rounds and results.
+
+    \b
+    Example:
+      tourney event show club-1 --json | jq .rules
+    """
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        data = service.describe_event(session, service.get_event(session, slug))
+    if as_json:
+        emit_json(data)
+        return
+    echo = click.echo
+    echo(f"{data['name']} ({data['slug']})")
+    echo(f"variant: {data['variant']} ({data['variant_name']})")
+    if data["date"]:
+        echo(f"date: {data['date']}")
+    sizes = data["table_sizes"]
+    echo("tables: " + (f"{sizes['min']} players" if sizes["min"] == sizes["max"] else
+                       f"{sizes['min']}-{sizes['max']} players, preferring {sizes['preferred']}"))
+    echo(f"rounds: {data['rounds_seated']} seated of {data['rounds'] or 'open-ended'}; "
+         f"seating {data['seating']}, seed {data['seed']}")
+    if data["tiebreaks"]:
+        echo("tiebreaks: " + ", ".join(data["tiebreaks"]))
+    if data["lang"]:
+        echo(f"language: {data['lang']}")
+    echo("rules:")
+    for rule in data["rules"]:
+        value = "not set" if rule["value"] is None else rule["value"]
+        how = "" if rule["set"] else " (default)"
+        echo(f"  {rule['key']} = {value}{how}: {rule['doc']}")
+    active = sum(1 for e in data["entrants"] if e["active"])
+    echo(f"entrants: {len(data['entrants'])} ({active} playing the next round)")
+    for entrant in data["entrants"]:
+        notes = []
+        if entrant["first_round"] > 1:
+            notes.append(f"from round {entrant['first_round']}")
+        if entrant["withdrawn_after"] is not None:
+            notes.append(f"withdrew after round {entrant['withdrawn_after']}")
+        echo(f"  {entrant['name']}" + (f" ({', '.join(notes)})" if notes else ""))
+    for status in data["round_status"]:
+        byes = f", {status['byes']} byes" if status["byes"] else ""
+        echo(f"round {status['round']}: {status['tables']} tables{byes}, "
+             f"{status['results']} results in")
+
+
+@event.command("enter")
+@click.argument("slug")
+@click.argument("names", nargs=-1, metavar="[NAME]...")
+@click.option("--all", "all_players", is_flag=True, help="Enter every registered player.")
+@click.option("--add", is_flag=True, help="Register names not registered yet.")
+@click.option("--from-round", type=int, metavar="N",
+              help="The first round they can play (default: the next round to be "
+                   "seated; the latest seated round while none of its results is in, "
+                   "which is then to be reseated).")
+@json_option
+@db_option
+def enter(slug, names, all_players, add, from_round, as_json, db_url):
+    """Enter players in an event.
+
+    Players must be registered (`tourney player add`) unless --add is given.
+    After a round has been seated, new entrants join from the next round.
+    Entering a player who withdrew lifts the withdrawal.
+
+    \b
+    Examples:
+      tourney event enter club-1 "Anna Berg" "Bo Ek"
+      tourney event enter club-1 --all
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event_row = service.get_event(session, slug)
+        report = service.enter_players(session, event_row, names, all_players=all_players,
+                                       add=add, from_round=from_round)
+        last = service.last_seated_round(session, event_row)
+    if as_json:
+        emit_json(report.as_dict())
+    if report.added:
+        message("registered: " + ", ".join(report.added))
+    if report.already and not all_players:
+        message("already entered: " + ", ".join(report.already))
+    if report.reentered:
+        message("entered again: " + ", ".join(report.reentered))
+    when = f" from round {report.first_round}" if report.first_round > 1 else ""
+    message(f"{slug}: {len(report.entered)} entered{when}")
+    if report.first_round <= last and (report.entered or report.reentered):
+        message(f"round {last} is seated without them: "
+                f"`tourney round reseat {slug} {last}` seats it again")
+
+
+@event.command("withdraw")
+@click.argument("slug")
+@click.argument("name")
+@click.option("--from-round", type=int, metavar="N",
+              help="The first round they miss (default: the next round to be seated; "
+                   "the latest seated round while none of its results is in, which "
+                   "is then to be reseated).")
+@db_option
+def withdraw(slug, name, from_round, db_url):
+    """Withdraw a player from the next round on; results played stay.
+
+    \b
+    Examples:
+      tourney event withdraw club-1 "Bo Ek"
+      tourney event withdraw club-1 "Bo Ek" --from-round 3 && tourney round reseat club-1 3
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        report = service.withdraw_player(session, service.get_event(session, slug), name,
+                                         from_round=from_round)
+    name = report.player.name
+    if report.last_round is None:
+        message(f"{name} withdrew from {slug} before playing; no longer entered")
+    elif report.last_round == 0:
+        message(f"{name} withdrew from {slug} before round 1")
+    else:
+        message(f"{name} withdrew from {slug}: not seated after round {report.last_round}")
+    if report.reseat:
+        message(f"round {report.reseat} is seated with them: "
+                f"`tourney round reseat {slug} {report.reseat}` seats it again")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(event)

@@ -1,0 +1,151 @@
+"""`tourney player ...`: registering players, listing, renaming, merging, importing."""
+from __future__ import annotations
+
+import click
+
+from tourney.storage.db import reading, transaction
+from tourney.tournament import players as service
+
+from .database import db_option, open_db
+from .output import emit_json, emit_table, json_option, message
+
+
+@click.group("player")
+def player():
+    """Register and manage players (names are shared by every event).
+
+    \b
+    Examples:
+      tourney player add "Anna Berg" "Bo Ek" --club Vasa
+      tourney player import players.csv
+      tourney player list --json
+    """
+
+
+@player.command("add")
+@click.argument("names", nargs=-1, required=True, metavar="NAME...")
+@click.option("--club", help="The club of the players added.")
+@click.option("--email", help="The e-mail address (one player at a time).")
+@json_option
+@db_option
+def add(names, club, email, as_json, db_url):
+    """Register one or more new players.
+
+    Names are stored as given (surrounding spaces removed). A name already
+    registered is an error and nothing is added.
+
+    \b
+    Example:
+      tourney player add "Anna Berg" "Bo Ek" --club Vasa
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        added = service.add_players(session, names, club=club, email=email)
+        rows = [service.player_snapshot(p) for p in added]
+    if as_json:
+        emit_json([{k: v for k, v in r.items() if k != "id"} for r in rows])
+    message(f"{len(rows)} player{'s' if len(rows) != 1 else ''} added")
+
+
+@player.command("list")
+@click.option("--all", "include_merged", is_flag=True,
+              help="Include duplicates merged into another player.")
+@json_option
+@db_option
+def list_(include_merged, as_json, db_url):
+    """List players by name: club, e-mail and the events entered.
+
+    \b
+    Example:
+      tourney player list --json | jq '.[] | select(.club == "Vasa") | .name'
+    """
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        rows = service.list_players(session, include_merged=include_merged)
+    if as_json:
+        emit_json(rows)
+        return
+    headers = ["name", "club", "email", "events"]
+    if include_merged:
+        headers.append("merged into")
+    emit_table(headers, [
+        [r["name"], r["club"], r["email"], ", ".join(r["events"])]
+        + ([r["merged_into"]] if include_merged else []) for r in rows])
+
+
+@player.command("rename")
+@click.argument("old")
+@click.argument("new")
+@db_option
+def rename(old, new, db_url):
+    """Give a player a new name (results and ratings stay theirs).
+
+    \b
+    Example:
+      tourney player rename "Ana Berg" "Anna Berg"
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        player = service.rename_player(session, old, new)
+    message(f"renamed {old.strip()!r} to {player.name!r}")
+
+
+@player.command("merge")
+@click.argument("keep")
+@click.argument("duplicate")
+@json_option
+@db_option
+def merge(keep, duplicate, as_json, db_url):
+    """Merge DUPLICATE into KEEP: one person registered twice.
+
+    The duplicate's entries, seats, results and rating history move to KEEP; the
+    duplicate's row stays, marked as merged, so its name still finds KEEP and the
+    audit log keeps the history. Refused when both sat in the same round. Where
+    both have a rating in the same pool, the pool's ratings should be recomputed.
+
+    \b
+    Example:
+      tourney player merge "Anna Berg" "Anna  Berg"
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        report = service.merge_players(session, keep, duplicate)
+    if as_json:
+        emit_json(report.as_dict())
+    message(f"merged {report.duplicate!r} into {report.keep!r}: "
+            f"{len(report.entries_moved) + len(report.entries_folded)} entries, "
+            f"{report.seats_moved} seats, {report.places_moved} results")
+    if report.ratings_conflicting:
+        message("both were rated in " + ", ".join(report.ratings_conflicting)
+                + ": recompute those ratings")
+
+
+@player.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@json_option
+@db_option
+def import_(file, as_json, db_url):
+    """Register the players of a CSV file.
+
+    The file has a header line with a `name` column and optionally `club` and
+    `email` (any case; other columns are refused). Names already registered are
+    left as they are and reported; importing the same file twice adds nothing the
+    second time. Any error (named by line) imports nothing.
+
+    \b
+    Example:
+      tourney player import players.csv
+    """
+    rows = service.read_player_csv(file)
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        report = service.import_players(session, rows, source=file)
+    if as_json:
+        emit_json(report.as_dict())
+    for name in report.already:
+        message(f"already registered: {name}")
+    message(f"{file}: {len(report.added)} added, {len(report.already)} already registered")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(player)

@@ -1,0 +1,134 @@
+"""`tourney round ...`: seating rounds, showing and reseating them."""
+from __future__ import annotations
+
+import click
+
+from tourney.storage.db import reading, transaction
+from tourney.tournament.events import get_event
+from tourney.tournament import rounds as service
+
+from .database import db_option, open_db
+from .output import emit_json, json_option, message
+
+
+@click.group("round")
+def round_():
+    """Seat an event's rounds at tables.
+
+    \b
+    Examples:
+      tourney round seat club-1
+      tourney round show club-1 2 --json
+    """
+
+
+def print_seating(seating: service.RoundSeating, title: str) -> None:
+    """A seat list to print and pin up: by table, then by name."""
+    echo = click.echo
+    echo(title)
+    echo("")
+    for table in seating.tables:
+        seats = [f"{i + 1}. {name}" for i, name in enumerate(table.seats)]
+        echo(f"Table {table.table}:  " + "   ".join(seats))
+    if seating.byes:
+        echo("Bye:  " + ", ".join(seating.byes))
+    echo("")
+    echo("By name:")
+    rows = seating.by_name()
+    width = max((len(name) for name, _, _ in rows), default=0)
+    for name, table, seat in rows:
+        where = "bye" if table is None else f"table {table}, seat {seat + 1}"
+        echo(f"  {name.ljust(width)}  {where}")
+    echo("")
+    echo("Seat 1 deals the first deal (dam-brade: plays Black first).")
+
+
+def pairs_message(repeated: int) -> str:
+    return f"{repeated} pair{'s meet' if repeated != 1 else ' meets'} again"
+
+
+@round_.command("seat")
+@click.argument("slug")
+@click.option("--force", is_flag=True,
+              help="Seat even though some table of the previous round has no result.")
+@json_option
+@db_option
+def seat(slug, force, as_json, db_url):
+    """Seat the next round of an event and print the seat list.
+
+    The players entered and not withdrawn are seated by the event's method, with
+    every earlier round as history (few repeated meetings) and the standings so
+    far. The next round is seated only when every table of the previous round has
+    a result, unless --force.
+
+    \b
+    JSON: {"round": N, "tables": [{"table": "1", "seats": [names, seat 0 first],
+           "dealer": name}], "byes": [names], "repeated_pairs": K}
+
+    \b
+    Example:
+      tourney round seat club-1 > round1.txt
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event = get_event(session, slug)
+        seating = service.seat_next_round(session, event, force=force)
+    if as_json:
+        emit_json(seating.as_json())
+    else:
+        print_seating(seating, f"{event.name}: round {seating.number}")
+    message(pairs_message(seating.repeated_pairs))
+
+
+@round_.command("show")
+@click.argument("slug")
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@json_option
+@db_option
+def show(slug, number, as_json, db_url):
+    """Show the seating of a round (the same data as `round seat` printed)."""
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        event = get_event(session, slug)
+        seating = service.round_seating(session, event, number)
+    if as_json:
+        emit_json(seating.as_json())
+        return
+    print_seating(seating, f"{event.name}: round {seating.number}")
+    if seating.tables:
+        message(f"results in for {len(seating.results)} of {len(seating.tables)} tables")
+
+
+@round_.command("reseat")
+@click.argument("slug")
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@click.option("--seed", type=int, help="Draw with this seed instead of the event's.")
+@json_option
+@db_option
+def reseat(slug, number, seed, as_json, db_url):
+    """Seat the latest round again, before any of its results is in.
+
+    Uses the players active now, so a late arrival or a withdrawal is taken into
+    account. With the same players and seed the seating comes out the same; give
+    --seed to draw again.
+
+    \b
+    Example:
+      tourney event enter club-1 "Late Arrival" --from-round 1
+      tourney round reseat club-1 1
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event = get_event(session, slug)
+        seating, changed = service.reseat_round(session, event, number, seed=seed)
+    if as_json:
+        emit_json(seating.as_json())
+    else:
+        print_seating(seating, f"{event.name}: round {seating.number} (reseated)")
+    if not changed:
+        message("the seating is unchanged (same players, same seed); give --seed to draw again")
+    message(pairs_message(seating.repeated_pairs))
+
+
+def register(group: click.Group) -> None:
+    group.add_command(round_, name="round")

@@ -1,0 +1,195 @@
+"""Shared fixtures: a database on every backend, and running the CLI against it.
+
+``db_url`` is parametrised over ``sqlite`` (a fresh file per test) and
+``postgres`` (127.0.0.1:5432, trust auth, role ``postgres`` or ``root``; override
+with ``TOURNEY_TEST_PG=postgresql+psycopg://user@host:port/maintenance-db``). The
+test session creates one PostgreSQL database of its own, ``tourney_test_<pid>_<n>``,
+drops it at the end, and empties it between tests (rows deleted, ids restarted),
+so each test starts from a database at the current schema with no data, or, for
+``empty_db_url``, with no tables at all.
+
+If the PostgreSQL server cannot be reached the postgres tests fail with a message
+saying so, unless ``TOURNEY_SKIP_PG=1`` is set, which leaves them out.
+
+``tourney(*args)`` runs the CLI in-process with ``--db`` added::
+
+    def test_something(tourney):
+        tourney("player", "add", "Anna")
+        assert tourney("player", "list", "--json").json[0]["name"] == "Anna"
+        tourney("event", "show", "nope", exit_code=1)
+
+``run_cli(db_url, *args)`` (a fixture too) is the same for a database URL of the test's choice.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from dataclasses import dataclass
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from tourney.storage.db import dispose_engines
+
+SKIP_PG = os.environ.get("TOURNEY_SKIP_PG") == "1"
+BACKENDS = ["sqlite"] if SKIP_PG else ["sqlite", "postgres"]
+PG_CANDIDATES = (
+    [os.environ["TOURNEY_TEST_PG"]] if os.environ.get("TOURNEY_TEST_PG") else [
+        "postgresql+psycopg://postgres@127.0.0.1:5432/test",
+        "postgresql+psycopg://root@127.0.0.1:5432/test",
+        "postgresql+psycopg://postgres@127.0.0.1:5432/postgres",
+        "postgresql+psycopg://root@127.0.0.1:5432/postgres",
+    ])
+_names = itertools.count(1)
+
+
+# ----------------------------------------------------------------- PostgreSQL
+
+def _reachable_pg() -> tuple[str | None, str]:
+    errors = []
+    for url in PG_CANDIDATES:
+        engine = create_engine(url, isolation_level="AUTOCOMMIT")
+        try:
+            with engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+            return url, ""
+        except Exception as err:  # any failure: try the next candidate
+            errors.append(f"{make_url(url).render_as_string(hide_password=True)}: "
+                          f"{str(err).splitlines()[0]}")
+        finally:
+            engine.dispose()
+    return None, "; ".join(errors)
+
+
+@pytest.fixture(scope="session")
+def pg_database():
+    """The URL of this test session's own PostgreSQL database."""
+    admin_url, why = _reachable_pg()
+    if admin_url is None:
+        pytest.fail("PostgreSQL is not reachable for the postgres tests "
+                    f"({why}); start it, or set TOURNEY_SKIP_PG=1 to leave them out",
+                    pytrace=False)
+    name = f"tourney_test_{os.getpid()}_{next(_names)}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        dispose_engines()
+        _dispose_cleaners()
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+_cleaners: dict[str, object] = {}
+
+
+def _empty_pg(url: str, drop_tables: bool) -> None:
+    """Delete every row (restarting ids) or, with ``drop_tables``, every table.
+    One statement batch on a kept connection pool: this runs before every test."""
+    from sqlmodel import SQLModel
+
+    import tourney.storage.models  # noqa: F401
+
+    engine = _cleaners.get(url)
+    if engine is None:
+        engine = _cleaners[url] = create_engine(url)
+    ordered = [t.name for t in reversed(SQLModel.metadata.sorted_tables)]
+    with engine.begin() as connection:
+        present = set(connection.execute(text(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars())
+        if drop_tables or "alembic_version" not in present or not set(ordered) <= present:
+            if present:
+                connection.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+            return
+        connection.execute(text("".join(f'DELETE FROM "{name}";' for name in ordered)))
+        connection.execute(text("".join(
+            f"SELECT setval(pg_get_serial_sequence('\"{name}\"', 'id'), 1, false);"
+            for name in ordered)))
+
+
+def _dispose_cleaners() -> None:
+    while _cleaners:
+        _cleaners.popitem()[1].dispose()
+
+
+# ----------------------------------------------------------------- the fixtures
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    return request.param
+
+
+def _fresh_url(request, backend: str, tmp_path, drop_tables: bool) -> str:
+    dispose_engines()  # earlier tests' pools: no open files, no locks on what is deleted
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path / 'tourney.db'}"
+    url = request.getfixturevalue("pg_database")
+    _empty_pg(url, drop_tables)
+    return url
+
+
+@pytest.fixture
+def db_url(request, backend, tmp_path):
+    """A database URL with no data: a new SQLite file, or the session's PostgreSQL
+    database emptied (at the current schema, or without tables if never used)."""
+    return _fresh_url(request, backend, tmp_path, drop_tables=False)
+
+
+@pytest.fixture
+def empty_db_url(request, backend, tmp_path):
+    """A database URL without any table (for schema and migration tests)."""
+    return _fresh_url(request, backend, tmp_path, drop_tables=True)
+
+
+# ----------------------------------------------------------------- the CLI
+
+@dataclass
+class CliRun:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def json(self):
+        return json.loads(self.stdout)
+
+
+def run_cli(db_url: str | None, *args: str, input: str | None = None,
+            exit_code: int | None = 0, env: dict | None = None) -> CliRun:
+    """Run ``tourney ARGS --db DB_URL`` in-process. Asserts the exit code (unless
+    ``exit_code=None``); an exception other than the CLI's own exit is re-raised,
+    since a traceback is a bug."""
+    from tourney.cli.main import cli
+
+    argv = [str(a) for a in args] + (["--db", db_url] if db_url else [])
+    result = CliRunner().invoke(cli, argv, input=input, env=env, catch_exceptions=True)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    run = CliRun(result.exit_code, result.stdout, result.stderr)
+    if exit_code is not None:
+        assert result.exit_code == exit_code, (
+            f"tourney {' '.join(argv)}: exit {result.exit_code}, expected {exit_code}\n"
+            f"stdout: {result.stdout}\nstderr: {result.stderr}")
+    return run
+
+
+@pytest.fixture(name="run_cli")
+def run_cli_fixture():
+    """:func:`run_cli` itself, for tests that pick their database URL."""
+    return run_cli
+
+
+@pytest.fixture
+def tourney(db_url):
+    """``tourney(*args, input=None, exit_code=0)``: the CLI on this test's database."""
+    def run(*args, **kwargs) -> CliRun:
+        return run_cli(db_url, *args, **kwargs)
+    return run

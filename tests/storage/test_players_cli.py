@@ -1,0 +1,277 @@
+"""`tourney player ...` on every backend: add, list, rename, merge, import."""
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sqlmodel import Session, select
+
+from tourney.errors import TourneyError
+from tourney.storage.db import open_engine
+from tourney.storage.models import (AuditLog, Entry, Event, Match, MatchPlace, MatchVersion,
+                                    Player, Rating, RatingHistory, RatingPool, Round, Seat)
+from tourney.tournament.players import clean_name, parse_player_csv
+
+
+def names(tourney, *extra):
+    return [p["name"] for p in tourney("player", "list", "--json", *extra).json]
+
+
+def audit(db_url, action=None):
+    with Session(open_engine(db_url)) as session:
+        query = select(AuditLog).order_by(AuditLog.id)
+        if action:
+            query = query.where(AuditLog.action == action)
+        return session.exec(query).all()
+
+
+# ----------------------------------------------------------------- add and list
+
+def test_add_and_list(tourney, db_url):
+    tourney("player", "add", "  Åsa Öberg ", "Bo", "--club", "Vasa")
+    tourney("player", "add", "Cai", "--email", "cai@example.org")
+    listing = tourney("player", "list", "--json").json
+    assert listing == [
+        {"name": "Bo", "club": "Vasa", "email": None, "events": []},
+        {"name": "Cai", "club": None, "email": "cai@example.org", "events": []},
+        {"name": "Åsa Öberg", "club": "Vasa", "email": None, "events": []},
+    ]
+    plain = tourney("player", "list").stdout.splitlines()
+    assert plain[0].split() == ["name", "club", "email", "events"]
+    assert plain[1].split() == ["Bo", "Vasa"]
+    assert [a.subject for a in audit(db_url, "player.add")] == ["Åsa Öberg", "Bo", "Cai"]
+
+
+def test_list_shows_events_entered(tourney):
+    tourney("player", "add", "Anna", "Bo")
+    tourney("event", "create", "cup-1", "--variant", "kortrad", "--date", "2024-01-05")
+    tourney("event", "create", "cup-2", "--variant", "kortrad", "--date", "2024-02-05")
+    tourney("event", "enter", "cup-2", "Anna")
+    tourney("event", "enter", "cup-1", "Anna", "Bo")
+    listing = {p["name"]: p["events"] for p in tourney("player", "list", "--json").json}
+    assert listing == {"Anna": ["cup-1", "cup-2"], "Bo": ["cup-1"]}
+    assert "cup-1, cup-2" in tourney("player", "list").stdout
+
+
+@pytest.mark.parametrize("bad, why", [
+    ("", "cannot be empty"),
+    ("   ", "cannot be empty"),
+    ("x" * 201, "at most 200"),
+    ("Anna\x00", "control characters"),
+    ("An\tna", "control characters"),
+    ("Anna;Bo", "cannot contain ';'"),
+    ("=HYPERLINK(1)", "cannot begin with '='"),
+])
+def test_bad_names_are_refused_and_nothing_is_added(tourney, bad, why):
+    result = tourney("player", "add", "Fine", bad, exit_code=1)
+    assert why in result.stderr
+    assert names(tourney) == []
+
+
+def test_a_taken_name_is_refused(tourney):
+    tourney("player", "add", "Anna")
+    assert "already registered" in tourney("player", "add", "Bo", "Anna", exit_code=1).stderr
+    assert "named twice" in tourney("player", "add", "Bo", "Bo", exit_code=1).stderr
+    assert names(tourney) == ["Anna"]
+    assert "one player at a time" in tourney(
+        "player", "add", "Bo", "Cai", "--email", "x@y.se", exit_code=2).stderr
+    assert "not an e-mail" in tourney("player", "add", "Bo", "--email", "nope", exit_code=1).stderr
+
+
+def test_names_are_stored_as_given(tourney):
+    odd = ["anna", "ANNA", "Ünïcødé 名前", "O'Brien, Jr.", "x" * 200]
+    tourney("player", "add", *odd)
+    assert sorted(names(tourney)) == sorted(odd)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=220))
+def test_clean_name_keeps_or_refuses(text):
+    try:
+        name = clean_name(text)
+    except TourneyError:
+        stripped = text.strip()
+        assert (not stripped or len(stripped) > 200 or ";" in stripped
+                or stripped[0] in "=+-@"  # would be a formula in a spreadsheet
+                or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000
+                       for c in stripped))
+    else:
+        assert name == text.strip() and 0 < len(name) <= 200
+
+
+# ----------------------------------------------------------------- rename
+
+def test_rename(tourney, db_url):
+    tourney("player", "add", "Ana", "Bo")
+    tourney("player", "rename", "Ana", "Anna")
+    assert names(tourney) == ["Anna", "Bo"]
+    assert "already registered" in tourney("player", "rename", "Anna", "Bo", exit_code=1).stderr
+    unknown = tourney("player", "rename", "anna", "X", exit_code=1).stderr
+    assert "unknown player 'anna'" in unknown and "'Anna'" in unknown
+    [row] = audit(db_url, "player.rename")
+    assert json.loads(row.before_json)["name"] == "Ana"
+    assert json.loads(row.after_json)["name"] == "Anna"
+
+
+# ----------------------------------------------------------------- merge
+
+def seat_round(db_url, slug, number, tables, byes=()):
+    """Seat a round straight in the database (tables: lists of names)."""
+    with Session(open_engine(db_url)) as session:
+        event = session.exec(select(Event).where(Event.slug == slug)).one()
+        ids = dict(session.exec(select(Player.name, Player.id)).all())
+        row = Round(event_id=event.id, number=number)
+        session.add(row)
+        session.flush()
+        for label, table in enumerate(tables, 1):
+            for seat, name in enumerate(table):
+                session.add(Seat(round_id=row.id, player_id=ids[name], table=str(label), seat=seat))
+        for name in byes:
+            session.add(Seat(round_id=row.id, player_id=ids[name]))
+        session.commit()
+
+
+def test_merge_moves_history_to_the_kept_player(tourney, db_url):
+    tourney("player", "add", "Anna Berg", "Cai", "Dag", "Eva")
+    tourney("player", "add", "Anna  Berg", "--club", "Vasa", "--email", "a@b.se")
+    tourney("event", "create", "one", "--variant", "kortrad", "--table-sizes", "2")
+    tourney("event", "create", "two", "--variant", "kortrad", "--table-sizes", "2")
+    tourney("event", "enter", "one", "Anna  Berg", "Cai")
+    tourney("event", "enter", "two", "Anna Berg", "Anna  Berg", "Dag", "Eva")
+    seat_round(db_url, "one", 1, [["Anna  Berg", "Cai"]])
+    seat_round(db_url, "two", 1, [["Anna  Berg", "Dag"]], byes=["Eva"])
+    engine = open_engine(db_url)
+    with Session(engine) as session:
+        ids = dict(session.exec(select(Player.name, Player.id)).all())
+        one = session.exec(select(Event).where(Event.slug == "one")).one()
+        match = Match(event_id=one.id, round_number=1, table="1")
+        session.add(match)
+        session.flush()
+        version = MatchVersion(match_id=match.id, version=1, content_sha256="0" * 64)
+        session.add(version)
+        session.flush()
+        match.current_version_id = version.id
+        session.add(MatchPlace(version_id=version.id, player_id=ids["Anna  Berg"], seat=0,
+                               place=1, total=0, match_points=2))
+        pool = RatingPool(variant="kortrad")
+        other = RatingPool(variant="dam-brade")
+        session.add_all([pool, other])
+        session.flush()
+        session.add_all([
+            Rating(pool_id=pool.id, player_id=ids["Anna  Berg"], mu=30, sigma=5),
+            Rating(pool_id=other.id, player_id=ids["Anna  Berg"], mu=20, sigma=5),
+            Rating(pool_id=other.id, player_id=ids["Anna Berg"], mu=25, sigma=5),
+            RatingHistory(pool_id=pool.id, sequence=1, match_id=match.id, version_id=version.id,
+                          player_id=ids["Anna  Berg"], place=1, mu_before=25, sigma_before=8,
+                          mu_after=30, sigma_after=5),
+        ])
+        session.commit()
+
+    report = tourney("player", "merge", "Anna Berg", "Anna  Berg", "--json")
+    data = report.json
+    assert data["entries_moved"] == ["one"] and data["entries_folded"] == ["two"]
+    assert (data["seats_moved"], data["places_moved"], data["history_moved"]) == (2, 1, 1)
+    assert data["ratings_moved"] == ["kortrad"] and data["ratings_conflicting"] == ["dam-brade"]
+    assert "recompute" in report.stderr
+
+    with Session(engine) as session:
+        keep = session.exec(select(Player).where(Player.name == "Anna Berg")).one()
+        dup = session.exec(select(Player).where(Player.name == "Anna  Berg")).one()
+        assert dup.merged_into_id == keep.id
+        assert (keep.club, keep.email) == ("Vasa", "a@b.se")
+        assert session.exec(select(Entry).where(Entry.player_id == dup.id)).all() == []
+        assert len(session.exec(select(Entry).where(Entry.player_id == keep.id)).all()) == 2
+        assert session.exec(select(Seat).where(Seat.player_id == dup.id)).all() == []
+        assert session.exec(select(MatchPlace.player_id)).all() == [keep.id]
+        assert session.exec(select(RatingHistory.player_id)).all() == [keep.id]
+        assert len(session.exec(select(Rating).where(Rating.player_id == dup.id)).all()) == 1
+
+    assert names(tourney) == ["Anna Berg", "Cai", "Dag", "Eva"]
+    merged = {p["name"]: p["merged_into"] for p in tourney("player", "list", "--all", "--json").json}
+    assert merged["Anna  Berg"] == "Anna Berg" and merged["Cai"] is None
+    # The old spelling still finds the kept player.
+    tourney("event", "withdraw", "one", "Anna  Berg")
+    shown = tourney("event", "show", "one", "--json").json
+    assert {e["name"]: e["withdrawn_after"] for e in shown["entrants"]} == {"Anna Berg": 1, "Cai": None}
+    [row] = audit(db_url, "player.merge")
+    assert json.loads(row.before_json)["duplicate"]["name"] == "Anna  Berg"
+    assert "already merged" in tourney("player", "merge", "Cai", "Anna  Berg", exit_code=1).stderr
+
+
+def test_merge_is_refused_when_both_sat_in_one_round(tourney, db_url):
+    tourney("player", "add", "Anna", "Anna B", "Cai", "Dag")
+    tourney("event", "create", "one", "--variant", "kortrad", "--table-sizes", "2")
+    tourney("event", "enter", "one", "--all")
+    seat_round(db_url, "one", 1, [["Anna", "Anna B"], ["Cai", "Dag"]])
+    refused = tourney("player", "merge", "Anna", "Anna B", exit_code=1).stderr
+    assert "both sat at the same table 1" in refused and "round 1" in refused
+    with Session(open_engine(db_url)) as session:
+        assert session.exec(select(Player.merged_into_id)).all() == [None] * 4
+    assert audit(db_url, "player.merge") == []
+    assert "itself" in tourney("player", "merge", "Cai", "Cai", exit_code=1).stderr
+    assert "unknown player" in tourney("player", "merge", "Cai", "Nobody", exit_code=1).stderr
+
+
+# ----------------------------------------------------------------- import
+
+def write(tmp_path, text, name="players.csv"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_import_is_idempotent(tourney, tmp_path, db_url):
+    tourney("player", "add", "Bo", "--club", "Old club")
+    path = write(tmp_path, "\ufeffName,CLUB,Email\nAnna,Vasa,anna@x.se\nBo,New club,\n\n"
+                           "\"Berg, Cai\",,\n")
+    first = tourney("player", "import", str(path), "--json")
+    assert first.json == {"added": ["Anna", "Berg, Cai"], "already_registered": ["Bo"]}
+    assert "already registered: Bo" in first.stderr
+    second = tourney("player", "import", str(path), "--json").json
+    assert second == {"added": [], "already_registered": ["Anna", "Bo", "Berg, Cai"]}
+    listing = {p["name"]: (p["club"], p["email"]) for p in tourney("player", "list", "--json").json}
+    assert listing == {"Anna": ("Vasa", "anna@x.se"), "Bo": ("Old club", None),
+                       "Berg, Cai": (None, None)}
+    [row] = audit(db_url, "player.import")
+    assert [p["name"] for p in json.loads(row.after_json)["added"]] == ["Anna", "Berg, Cai"]
+
+
+@pytest.mark.parametrize("content, code, where", [
+    ("name,phone\nAnna,1\n", 2, "unknown column 'phone'"),
+    ("club\nVasa\n", 2, "no name column"),
+    ("name,Name\nA,B\n", 2, "appears twice"),
+    ("", 2, "no header"),
+    ("name\nAnna\n\nBo\nAnna\n", 1, "line 5: 'Anna' is already on line 2"),
+    ("name,club\nAnna,Vasa\nBo\n", 1, "line 3: 1 fields"),
+    ("name,email\nAnna,anna@x.se\nBo,not-mail\n", 1, "line 3: not an e-mail"),
+    ("name\nAnna\n \n", 0, None),
+    ("name\nAnna\n\"Bo\x01\"\n", 1, "line 3: a player name cannot hold control"),
+    ("name\nAnna\n\"\"\n", 0, None),
+    ("name,club\nAnna,Vasa\n,Vasa\n", 1, "line 3: a player name cannot be empty"),
+])
+def test_import_errors_name_the_line_and_import_nothing(tourney, tmp_path, content, code, where):
+    path = write(tmp_path, content)
+    result = tourney("player", "import", str(path), exit_code=code)
+    if code:
+        assert where in result.stderr
+        assert names(tourney) == []
+    else:
+        assert names(tourney) == ["Anna"]
+
+
+def test_import_refuses_bad_bytes_and_missing_files(tourney, tmp_path):
+    path = tmp_path / "latin1.csv"
+    path.write_bytes(b"name\nAnna\nJ\xf6rgen\n")
+    assert "line 3: not UTF-8" in tourney("player", "import", str(path), exit_code=1).stderr
+    assert "cannot read" in tourney("player", "import", str(tmp_path / "nope.csv"), exit_code=2).stderr
+    assert names(tourney) == []
+
+
+def test_line_numbers_count_physical_lines():
+    rows = parse_player_csv('name,club\n"Anna","Vasa SK"\n\n"Bo, Jr.",\n')
+    assert [(r.line, r.name, r.club) for r in rows] == [(2, "Anna", "Vasa SK"), (4, "Bo, Jr.", None)]
+    with pytest.raises(TourneyError, match="line 3: a club name cannot hold control"):
+        parse_player_csv('name,club\nAnna,\n"Bo","Vasa\nSK"\n')
+    with pytest.raises(TourneyError, match="line 5: 'Anna' is already on line 2"):
+        parse_player_csv('name,club\nAnna,\n"Bo","Vasa\nSK"\nAnna,\n'.replace("Vasa\nSK", "Vasa SK")
+                         .replace("Anna,\n\"Bo\"", "Anna,\n\n\"Bo\""))

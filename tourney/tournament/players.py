@@ -1,0 +1,472 @@
+"""Players: registering, listing, renaming, merging duplicates, importing a CSV.
+
+Service functions take an open session (the caller owns the transaction, see
+:func:`tourney.storage.db.transaction`), write an audit row for every change, and
+raise :class:`~tourney.errors.TourneyError` for anything a user can get wrong.
+
+Decisions:
+
+- Names are stored as given, surrounding whitespace stripped, never otherwise
+  transformed; lookups are exact. An unknown name gets an error naming the closest
+  registered names (case-insensitive), so ``anna`` suggests ``Anna``.
+- A name may not contain ``;``: the record CSV separates the players of a deal with
+  it, so such a player could never appear in a record.
+- A merged duplicate keeps its row (``merged_into_id``). Its name stays taken and
+  still finds the player: :func:`find_player` follows the merge to the kept
+  player, so records and commands using the old spelling keep working.
+- ``player import``: existing names are left as they are and reported as already
+  registered (their club and email are not updated); a name twice in the file is an
+  error; the whole file is imported or nothing.
+- ``player merge``: refused when both players sat in the same round of an event
+  (one person cannot have played two seats of a round). The duplicate's entries,
+  seats, match places, rating history and ratings move to the kept player; an entry
+  in an event both entered is folded into the kept one's (earliest first round; a
+  withdrawal only if both withdrew, at the later round); a rating in a pool both are
+  rated in stays with the duplicate, and the merge reports the pool so its ratings
+  can be recomputed. Club and e-mail the kept player lacks are taken from the
+  duplicate.
+"""
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from ..errors import TourneyError, UsageError
+from ..storage.audit import record_change
+from ..storage.models import (Entry, Event, MatchPlace, Player, Rating, RatingHistory,
+                              RatingPool, Round, Seat)
+
+MAX_NAME = 200
+MAX_CLUB = 200
+MAX_EMAIL = 320
+IMPORT_COLUMNS = ("name", "club", "email")
+# Hardening (CSV formula injection): names reach exported record CSVs (players,
+# dealer), and a spreadsheet runs a cell that begins with one of these as a
+# formula. Refusing them at registration keeps exports free of formulas without
+# escaping cells, so importing an export stays a no-op.
+FORMULA_START = "=+-@"
+
+
+# ------------------------------------------------------------------- checking text
+
+def clean_name(text: str | None, what: str = "player name") -> str:
+    """A name as stored: surrounding whitespace stripped; refused (exit 1) when
+    empty, over 200 characters, holding a control character or ``;``, or
+    beginning with a spreadsheet formula character (``= + - @``)."""
+    name = clean_title(text, what)
+    if ";" in name:
+        raise TourneyError(f"a {what} cannot contain ';' (records separate players "
+                           f"with it): {name!r}")
+    if name[0] in FORMULA_START:
+        raise TourneyError(f"a {what} cannot begin with {name[0]!r}: spreadsheets read "
+                           f"such a cell of an exported CSV as a formula: {name!r}")
+    return name
+
+
+def clean_title(text: str | None, what: str = "name") -> str:
+    """Any other name (an event's title): surrounding whitespace stripped; refused
+    when empty, over 200 characters or holding a control character."""
+    name = (text or "").strip()
+    if not name:
+        raise TourneyError(f"a {what} cannot be empty")
+    if len(name) > MAX_NAME:
+        raise TourneyError(f"a {what} has at most {MAX_NAME} characters, "
+                           f"not {len(name)}: {name[:40]!r}...")
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cs"):
+            raise TourneyError(f"a {what} cannot hold control characters "
+                               f"(U+{ord(char):04X} in {name!r})")
+    return name
+
+
+def clean_club(text: str | None) -> str | None:
+    club = (text or "").strip()
+    if not club:
+        return None
+    if len(club) > MAX_CLUB:
+        raise TourneyError(f"a club name has at most {MAX_CLUB} characters: {club[:40]!r}...")
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in club):
+        raise TourneyError(f"a club name cannot hold control characters: {club!r}")
+    return club
+
+
+def clean_email(text: str | None) -> str | None:
+    """Checked only for shape (one ``@``, something either side, no spaces)."""
+    email = (text or "").strip()
+    if not email:
+        return None
+    local, at, domain = email.rpartition("@")
+    if (len(email) > MAX_EMAIL or not at or not local or not domain
+            or any(c.isspace() or unicodedata.category(c) == "Cc" for c in email)):
+        raise TourneyError(f"not an e-mail address: {email!r}")
+    return email
+
+
+# ------------------------------------------------------------------------- looking up
+
+def player_by_name(session: Session, name: str) -> Player | None:
+    """The row with exactly this name (merged rows included), or None."""
+    return session.exec(select(Player).where(Player.name == name)).first()
+
+
+def resolve_merged(session: Session, player: Player) -> Player:
+    """The player a merged duplicate was merged into (following chains)."""
+    seen = set()
+    while player.merged_into_id is not None and player.id not in seen:
+        seen.add(player.id)
+        player = session.get(Player, player.merged_into_id)
+    return player
+
+
+def suggestions(session: Session, name: str, limit: int = 3) -> list[str]:
+    names = list(session.exec(select(Player.name).where(Player.merged_into_id.is_(None))))
+    folded = {n.casefold(): n for n in names}
+    exact = [n for n in names if n.casefold() == name.casefold()]
+    close = difflib.get_close_matches(name.casefold(), list(folded), n=limit, cutoff=0.75)
+    out = exact + [folded[c] for c in close if folded[c] not in exact]
+    return out[:limit]
+
+
+def unknown_player_error(session: Session, name: str, hint: str = "") -> TourneyError:
+    similar = suggestions(session, name)
+    text = f"unknown player {name!r}"
+    if similar:
+        text += " (did you mean " + " or ".join(repr(s) for s in similar) + "?)"
+    return TourneyError(text + hint)
+
+
+def find_player(session: Session, name: str, *, follow_merged: bool = True) -> Player:
+    """The player of a name; a merged duplicate's name gives the kept player.
+    :class:`TourneyError` naming close matches when there is none."""
+    name = (name or "").strip()
+    player = player_by_name(session, name)
+    if player is None:
+        raise unknown_player_error(session, name)
+    return resolve_merged(session, player) if follow_merged else player
+
+
+def name_sort_key(name: str) -> tuple[str, str]:
+    """Alphabetical order of names, the same on every backend: case-insensitive,
+    then exact (so the order is total)."""
+    return (name.casefold(), name)
+
+
+def player_snapshot(player: Player) -> dict:
+    return {"id": player.id, "name": player.name, "club": player.club, "email": player.email}
+
+
+# ------------------------------------------------------------------------- adding
+
+def add_players(session: Session, names: Sequence[str], *, club: str | None = None,
+                email: str | None = None) -> list[Player]:
+    """Register new players; refused if any name is taken or repeated."""
+    if not names:
+        raise UsageError("name at least one player")
+    cleaned = [clean_name(n) for n in names]
+    club = clean_club(club)
+    email = clean_email(email)
+    if email and len(cleaned) > 1:
+        raise UsageError("--email is for one player at a time")
+    seen = set()
+    for name in cleaned:
+        if name in seen:
+            raise TourneyError(f"{name!r} is named twice")
+        seen.add(name)
+        existing = player_by_name(session, name)
+        if existing is not None:
+            if existing.merged_into_id is not None:
+                kept = resolve_merged(session, existing)
+                raise TourneyError(f"{name!r} is taken: a duplicate merged into {kept.name!r}")
+            raise TourneyError(f"{name!r} is already registered")
+    players = []
+    for name in cleaned:
+        player = Player(name=name, club=club, email=email)
+        session.add(player)
+        session.flush()
+        record_change(session, "player.add", name, None, player_snapshot(player))
+        players.append(player)
+    return players
+
+
+# ------------------------------------------------------------------------- listing
+
+def list_players(session: Session, *, include_merged: bool = False) -> list[dict]:
+    """Players by name with club, e-mail and the events entered (slugs, by date)."""
+    query = select(Player)
+    if not include_merged:
+        query = query.where(Player.merged_into_id.is_(None))
+    # Sorted here, not by the database: collations differ between backends.
+    players = sorted(session.exec(query).all(), key=lambda p: name_sort_key(p.name))
+    events: dict[int, list[str]] = {}
+    rows = session.exec(
+        select(Entry.player_id, Event.slug).join(Event, Event.id == Entry.event_id)
+        .order_by(Event.date.is_(None), Event.date, Event.id))
+    for player_id, slug in rows:
+        events.setdefault(player_id, []).append(slug)
+    by_id = {p.id: p for p in players}
+    out = []
+    for player in players:
+        item = {"name": player.name, "club": player.club, "email": player.email,
+                "events": events.get(player.id, [])}
+        if include_merged:
+            kept = by_id.get(player.merged_into_id) if player.merged_into_id else None
+            if player.merged_into_id and kept is None:
+                kept = resolve_merged(session, player)
+            item["merged_into"] = kept.name if kept else None
+        out.append(item)
+    return out
+
+
+# ------------------------------------------------------------------------- renaming
+
+def rename_player(session: Session, old: str, new: str) -> Player:
+    player = find_player(session, old, follow_merged=False)
+    if player.merged_into_id is not None:
+        kept = resolve_merged(session, player)
+        raise TourneyError(f"{player.name!r} was merged into {kept.name!r}; rename that one")
+    new_name = clean_name(new)
+    if new_name == player.name:
+        raise TourneyError(f"{player.name!r} already has that name")
+    if player_by_name(session, new_name) is not None:
+        raise TourneyError(f"{new_name!r} is already registered")
+    before = player_snapshot(player)
+    player.name = new_name
+    session.add(player)
+    session.flush()
+    record_change(session, "player.rename", f"{before['name']} -> {new_name}",
+                  before, player_snapshot(player))
+    return player
+
+
+# ------------------------------------------------------------------------- merging
+
+@dataclass
+class MergeReport:
+    keep: str
+    duplicate: str
+    entries_moved: list[str] = field(default_factory=list)  # event slugs
+    entries_folded: list[str] = field(default_factory=list)  # events both had entered
+    seats_moved: int = 0
+    places_moved: int = 0
+    ratings_moved: list[str] = field(default_factory=list)  # pool variants
+    ratings_conflicting: list[str] = field(default_factory=list)  # pools to recompute
+    history_moved: int = 0
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def merge_players(session: Session, keep_name: str, duplicate_name: str) -> MergeReport:
+    """Merge ``duplicate`` into ``keep`` (see the module docstring)."""
+    keep = find_player(session, keep_name, follow_merged=False)
+    duplicate = find_player(session, duplicate_name, follow_merged=False)
+    for player in (keep, duplicate):
+        if player.merged_into_id is not None:
+            kept = resolve_merged(session, player)
+            raise TourneyError(f"{player.name!r} is already merged into {kept.name!r}")
+    if keep.id == duplicate.id:
+        raise TourneyError("a player cannot be merged into itself")
+    _refuse_shared_rounds(session, keep, duplicate)
+
+    report = MergeReport(keep=keep.name, duplicate=duplicate.name)
+    before = {"keep": player_snapshot(keep), "duplicate": player_snapshot(duplicate),
+              "entries": {}}
+    keep_entries = {e.event_id: e for e in session.exec(
+        select(Entry).where(Entry.player_id == keep.id))}
+    slugs = dict(session.exec(select(Event.id, Event.slug)).all())
+    for entry in session.exec(select(Entry).where(Entry.player_id == duplicate.id)).all():
+        slug = slugs[entry.event_id]
+        before["entries"][slug] = {"first_round": entry.first_round,
+                                   "withdrawn_after": entry.withdrawn_after}
+        mine = keep_entries.get(entry.event_id)
+        if mine is None:
+            entry.player_id = keep.id
+            session.add(entry)
+            report.entries_moved.append(slug)
+            continue
+        mine.first_round = min(mine.first_round, entry.first_round)
+        if mine.withdrawn_after is None or entry.withdrawn_after is None:
+            mine.withdrawn_after = None
+        else:
+            mine.withdrawn_after = max(mine.withdrawn_after, entry.withdrawn_after)
+        session.add(mine)
+        session.delete(entry)
+        report.entries_folded.append(slug)
+    session.flush()
+
+    for seat in session.exec(select(Seat).where(Seat.player_id == duplicate.id)).all():
+        seat.player_id = keep.id
+        session.add(seat)
+        report.seats_moved += 1
+    for place in session.exec(select(MatchPlace).where(MatchPlace.player_id == duplicate.id)).all():
+        place.player_id = keep.id
+        session.add(place)
+        report.places_moved += 1
+    for row in session.exec(select(RatingHistory).where(RatingHistory.player_id == duplicate.id)).all():
+        row.player_id = keep.id
+        session.add(row)
+        report.history_moved += 1
+    pools = dict(session.exec(select(RatingPool.id, RatingPool.variant)).all())
+    keep_pools = set(session.exec(select(Rating.pool_id).where(Rating.player_id == keep.id)))
+    for rating in session.exec(select(Rating).where(Rating.player_id == duplicate.id)).all():
+        if rating.pool_id in keep_pools:
+            report.ratings_conflicting.append(pools.get(rating.pool_id, str(rating.pool_id)))
+            continue
+        rating.player_id = keep.id
+        session.add(rating)
+        report.ratings_moved.append(pools.get(rating.pool_id, str(rating.pool_id)))
+
+    if keep.club is None and duplicate.club:
+        keep.club = duplicate.club
+    if keep.email is None and duplicate.email:
+        keep.email = duplicate.email
+    duplicate.merged_into_id = keep.id
+    session.add(keep)
+    session.add(duplicate)
+    session.flush()
+    after = {"keep": player_snapshot(keep), "merged": report.as_dict()}
+    record_change(session, "player.merge", f"{duplicate.name} -> {keep.name}", before, after)
+    return report
+
+
+def _refuse_shared_rounds(session: Session, keep: Player, duplicate: Player) -> None:
+    seats = session.exec(
+        select(Seat.round_id, Seat.player_id, Seat.table)
+        .where(Seat.player_id.in_([keep.id, duplicate.id]))).all()
+    by_round: dict[int, dict[int, str | None]] = {}
+    for round_id, player_id, table in seats:
+        by_round.setdefault(round_id, {})[player_id] = table
+    for round_id, sat in sorted(by_round.items()):
+        if len(sat) < 2:
+            continue
+        round_ = session.get(Round, round_id)
+        event = session.get(Event, round_.event_id)
+        where = ("at the same table " + sat[keep.id] if sat[keep.id] == sat[duplicate.id]
+                 and sat[keep.id] is not None else "in the same round")
+        raise TourneyError(
+            f"cannot merge: {keep.name!r} and {duplicate.name!r} both sat {where} "
+            f"(event {event.slug}, round {round_.number}), so they are two people")
+    shared_versions = set(session.exec(
+        select(MatchPlace.version_id).where(MatchPlace.player_id == keep.id))) & set(
+        session.exec(select(MatchPlace.version_id).where(MatchPlace.player_id == duplicate.id)))
+    if shared_versions:
+        raise TourneyError(f"cannot merge: {keep.name!r} and {duplicate.name!r} both have a "
+                           "place in the same match, so they are two people")
+
+
+# ------------------------------------------------------------------------- importing
+
+@dataclass
+class PlayerRow:
+    line: int
+    name: str
+    club: str | None
+    email: str | None
+
+
+@dataclass
+class ImportReport:
+    added: list[str] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"added": self.added, "already_registered": self.already}
+
+
+def read_player_csv(path: str | Path) -> list[PlayerRow]:
+    """The rows of a player CSV: a ``name`` column, optional ``club`` and ``email``
+    (headers case-insensitive; any other column is refused). Blank lines are
+    skipped. Errors name the line."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw[:err.start].count(b"\n") + 1
+        raise TourneyError(f"{path}: line {line}: not UTF-8 text") from None
+    return parse_player_csv(text, str(path))
+
+
+def parse_player_csv(text: str, source: str = "players.csv") -> list[PlayerRow]:
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+    except csv.Error as err:
+        raise TourneyError(f"{source}: line 1: {err}") from None
+    if header is None or not any(h.strip() for h in header):
+        raise UsageError(f"{source}: no header line (it needs a name column)")
+    columns = [h.strip().lower() for h in header]
+    unknown = [h for h, c in zip(header, columns) if c not in IMPORT_COLUMNS]
+    if unknown:
+        raise UsageError(f"{source}: line 1: unknown column "
+                         + ", ".join(repr(u) for u in unknown)
+                         + " (a player file has name, club and email)")
+    for column in set(columns):
+        if columns.count(column) > 1:
+            raise UsageError(f"{source}: line 1: column {column!r} appears twice")
+    if "name" not in columns:
+        raise UsageError(f"{source}: line 1: no name column")
+    rows = []
+    seen: dict[str, int] = {}
+    while True:
+        line = reader.line_num + 1
+        try:
+            values = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as err:
+            raise TourneyError(f"{source}: line {line}: {err}") from None
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) != len(columns):
+            raise TourneyError(f"{source}: line {line}: {len(values)} fields, "
+                               f"the header has {len(columns)}")
+        record = dict(zip(columns, values))
+        try:
+            name = clean_name(record["name"])
+            club = clean_club(record.get("club"))
+            email = clean_email(record.get("email"))
+        except TourneyError as err:
+            raise TourneyError(f"{source}: line {line}: {err}") from None
+        if name in seen:
+            raise TourneyError(f"{source}: line {line}: {name!r} is already on line {seen[name]}")
+        seen[name] = line
+        rows.append(PlayerRow(line, name, club, email))
+    return rows
+
+
+def import_players(session: Session, rows: Iterable[PlayerRow],
+                   source: str | None = None) -> ImportReport:
+    """Register the rows' new players; names already registered are left alone."""
+    report = ImportReport()
+    added = []
+    for row in rows:
+        if player_by_name(session, row.name) is not None:
+            report.already.append(row.name)
+            continue
+        player = Player(name=row.name, club=row.club, email=row.email)
+        session.add(player)
+        added.append(player)
+        report.added.append(row.name)
+    session.flush()
+    if added:
+        record_change(session, "player.import", source, None,
+                      {"added": [player_snapshot(p) for p in added],
+                       "already_registered": report.already})
+    return report
+
+
+def count_players(session: Session) -> int:
+    return session.exec(select(func.count()).select_from(Player)
+                        .where(Player.merged_into_id.is_(None))).one()
