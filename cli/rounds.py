@@ -5,7 +5,9 @@ import click
 
 from tourney.storage.db import reading, transaction
 from tourney.tournament.events import get_event
+from tourney.records.csv_format import write_records
 from tourney.tournament import rounds as service
+from tourney.tournament.sheets import OPEN_ENDED_ROWS, score_sheet_rows
 
 from .database import db_option, open_db
 from .output import emit_json, json_option, message
@@ -128,6 +130,40 @@ def reseat(slug, number, seed, as_json, db_url):
     if not changed:
         message("the seating is unchanged (same players, same seed); give --seed to draw again")
     message(pairs_message(seating.repeated_pairs))
+
+
+@round_.command("sheet")
+@click.argument("slug")
+@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the CSV here instead of to stdout.")
+@click.option("--deals", type=click.IntRange(min=1),
+              help="Rows per table where the match has no fixed number of deals "
+                   f"(default {OPEN_ENDED_ROWS}).")
+@db_option
+def sheet(slug, number, out_path, deals, db_url):
+    """Write a score-sheet template for a seated round.
+
+    One row per deal for every table, with event, variant, round, table, deal,
+    players and dealer filled in and the scores column left for the scorer.
+    Fill in each deal's scores (per seat, separated by ';') in a spreadsheet,
+    save as CSV and import it: `tourney result import sheet.csv`. Rows left
+    completely empty (deals not played) are skipped.
+
+    \b
+    Example:
+      tourney round sheet club-1 2 --out round2-sheet.csv
+    """
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        event = get_event(session, slug)
+        rows = score_sheet_rows(session, event, number, deals=deals)
+    if out_path:
+        with open(out_path, "w", encoding="utf-8", newline="") as stream:
+            write_records(stream, rows)
+        message(f"wrote {len(rows)} rows to {out_path}")
+    else:
+        write_records(click.get_text_stream("stdout"), rows)
 
 
 def register(group: click.Group) -> None:

@@ -1,0 +1,82 @@
+"""Score-sheet templates: `round sheet` -> filled -> import -> export (issue: club
+nights without move records)."""
+import csv
+import io
+import json
+
+from tourney.records.csv_format import read_records_text
+
+
+def seat_event(tourney, variant="spardame", rules=("deals=2",), players=8):
+    names = [f"P{i}" for i in range(1, players + 1)]
+    tourney("player", "add", *names)
+    args = ["event", "create", "club", "--variant", variant]
+    for r in rules:
+        args += ["--rule", r]
+    tourney(*args)
+    tourney("event", "enter", "club", *names)
+    return tourney("round", "seat", "club", "--json").json
+
+
+def fill(template: str, scores_for) -> str:
+    rows = list(csv.DictReader(io.StringIO(template)))
+    for row in rows:
+        row["scores"] = scores_for(row)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def test_template_rows_follow_the_seating_and_the_dealer_rule(tourney):
+    seating = seat_event(tourney)
+    records = read_records_text(tourney("round", "sheet", "club", "1").stdout)
+    assert len(records) == 2 * len(seating["tables"])
+    for table in seating["tables"]:
+        rows = [r for r in records if r.table == table["table"]]
+        assert [r.deal for r in rows] == [1, 2]
+        assert all(r.players == table["seats"] for r in rows)
+        assert rows[0].dealer == table["dealer"] == table["seats"][0]
+        assert rows[1].dealer == table["seats"][1]  # clockwise
+        assert all(r.scores is None and not r.play for r in rows)
+
+
+def test_filled_sheet_imports_exports_and_reimports_unchanged(tourney, run_cli, tmp_path):
+    seat_event(tourney)
+    template = tourney("round", "sheet", "club", "1").stdout
+    pattern = {"1": "100;40;50;50", "2": "0;100;100;100"}
+    path = tmp_path / "filled.csv"
+    path.write_text(fill(template, lambda row: pattern[row["deal"]]))
+    report = tourney("result", "import", str(path), "--json").json
+    assert report["added"] == 2 and report["rejected"] == 0
+    exported = tourney("result", "export", "club").stdout
+    records = read_records_text(exported)
+    assert {";".join(r.scores) for r in records} == set(pattern.values())
+    again = tmp_path / "again.csv"
+    again.write_text(exported)
+    assert tourney("result", "import", str(again), "--json").json["unchanged"] == 2
+    # validate marks them as score sheets
+    lines = [json.loads(x) for x in
+             run_cli(None, "validate", str(again), "--json").stdout.splitlines()]
+    assert {x["verified"] for x in lines if x["kind"] == "deal"} == {"scores"}
+    # every player ends with a place: P-totals 100+0, 40+100, 50+100, 50+100
+    standings = tourney("standings", "club", "--json").json
+    assert len(standings) == 8
+
+
+def test_an_impossible_sheet_is_rejected_with_the_reason(tourney, tmp_path):
+    seat_event(tourney)
+    template = tourney("round", "sheet", "club", "1").stdout
+    path = tmp_path / "bad.csv"
+    path.write_text(fill(template, lambda row: "100;40;50;40"))  # totals 230
+    result = tourney("result", "import", str(path), exit_code=1)
+    assert "230" in result.stderr and "240" in result.stderr and "scores" in result.stderr
+
+
+def test_checkers_sheet_alternates_colours(tourney):
+    seat_event(tourney, variant="dam-brade", rules=("games=2",), players=4)
+    records = read_records_text(tourney("round", "sheet", "club", "1").stdout)
+    first, second = records[0], records[1]
+    assert second.players == list(reversed(first.players))
+    assert first.dealer is None and second.dealer is None

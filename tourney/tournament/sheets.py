@@ -1,0 +1,48 @@
+"""Score-sheet templates: the rows a scorer fills in on a club night without move
+records (FORMAT.md, "Score-sheet rows").
+
+For every table of a seated round: one row per deal with event, variant, round,
+table, deal, players and dealer filled in and ``scores`` left to fill. Where the
+event fixes the number of deals (``deals``/``games``), that many rows; where the
+match ends by a target or by losses, ``deals`` rows (the scorer leaves the rows of
+deals not played empty: rows with nothing in play, scores and hands are skipped on
+import and validation).
+
+Dealers follow the event's dealer rule: clockwise rotation is filled in for every
+row; with ``loser-deals`` or ``free`` only deal 1's dealer is known in advance and
+the scorer writes the others. In ``dam-brade`` colours alternate, so each game's
+players are the previous game's reversed.
+"""
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from ..records.csv_format import DealRecord
+from ..storage.models import Event
+from .events import event_game, event_options
+from .rounds import seated_tables
+
+# Rows per table where the match ends by a target or by losses: enough for most
+# club matches; unfilled rows are skipped on import.
+OPEN_ENDED_ROWS = 8
+
+
+def score_sheet_rows(session: Session, event: Event, number: int,
+                     deals: int | None = None) -> list[DealRecord]:
+    game = event_game(event)
+    rules = game.match_rules(event_options(event))
+    rows_per_table = rules.deals or deals or OPEN_ENDED_ROWS
+    records = []
+    for table, players in seated_tables(session, event, number).items():
+        seats = [p.name for p in players]
+        for deal in range(1, rows_per_table + 1):
+            if rules.alternate_colours and deal > 1:
+                seats = list(reversed(seats))
+            dealer = None
+            if rules.dealer is not None and (deal == 1 or rules.dealer == "rotate"):
+                dealer = seats[(deal - 1) % len(seats)]
+            records.append(DealRecord(
+                line=0, event=event.slug, variant=event.variant, round=number,
+                table=table, deal=deal, players=list(seats), dealer=dealer, play=[],
+            ))
+    return records
