@@ -1,0 +1,292 @@
+"""Results in and out: `result import|export|history|revert|show`, and `standings`."""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from tourney.storage.db import reading, transaction
+from tourney.tournament.export import export_results
+from tourney.tournament.results import (
+    ImportRejected,
+    current_user,
+    error_text,
+    event_by_slug,
+    import_results,
+    match_detail,
+    match_history,
+    revert_match,
+)
+from tourney.tournament.standings import standings_table
+
+from .database import db_option, open_db
+from .output import emit_json, emit_table, json_option, message
+
+
+@click.group()
+def result():
+    """Import, export and inspect match results (deal records).
+
+    A match is one table's deals in one round of an event. Each import of new
+    content for a match is a new version; `history` lists them and `revert`
+    makes an older one current again.
+    """
+
+
+def _progress(path: str):
+    """A progress bar on stderr when stderr is a terminal; else nothing."""
+    if not sys.stderr.isatty():
+        return None, None
+    size = os.path.getsize(path)
+    bar = click.progressbar(length=size, label=f"importing {os.path.basename(path)}",
+                            file=sys.stderr, show_eta=True)
+    bar.__enter__()
+
+    def update(position: int) -> None:
+        bar.update(position - bar.pos)
+
+    return bar, update
+
+
+def _print_errors(report) -> None:
+    for err in report.errors:
+        message(error_text(err))
+    hidden = report.error_count - len(report.errors)
+    if hidden > 0:
+        message(f"... and {hidden} more errors")
+
+
+@result.command(name="import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--event", "event_slug", metavar="SLUG",
+              help="The event of rows without an event column; rows naming another "
+                   "event are then an error.")
+@click.option("--dry-run", is_flag=True, help="Check and report; write nothing.")
+@click.option("--replace", is_flag=True,
+              help="Store a match whose content differs from the stored one as a new "
+                   "version (the old one is kept, marked superseded).")
+@click.option("--skip-invalid", "rejects_path", metavar="REJECTS.csv",
+              type=click.Path(dir_okay=False),
+              help="Store the valid matches and write the rows of rejected matches to "
+                   "this file, with an added error column.")
+@click.option("--by", "imported_by", metavar="NAME",
+              help="Who imports (default: the login name).")
+@json_option
+@db_option
+def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as_json, db_url):
+    """Import a record CSV of match results into the database.
+
+    Every deal is replayed by its variant's engine with the event's house rules,
+    every match is checked against the match rules and against the round's
+    seating: the table must have been seated, deal 1 must list the seated players
+    in seat order, and seat 0 deals first. The file is one transaction: any
+    invalid row rejects the whole file (exit 1, every error listed, the database
+    unchanged) unless --skip-invalid names a file for the rejected matches' rows.
+
+    Importing the same content again changes nothing ("unchanged"); a match whose
+    content differs from the stored one is an error unless --replace. Spelling
+    differences (10H for TH, lower case) are not changes.
+
+    A summary goes to stderr: added, unchanged, replaced and rejected matches;
+    --json prints it as a JSON object on stdout, with the errors.
+
+    \b
+    Examples:
+      tourney result import round1.csv --event club-1
+      tourney result import season.csv --skip-invalid rejects.csv --json
+    """
+    engine = open_db(db_url)
+    rejects = None
+    if rejects_path:
+        try:
+            rejects = open(rejects_path, "w", encoding="utf-8", newline="")
+        except OSError as err:
+            raise click.UsageError(f"{rejects_path}: cannot write: {err.strerror}")
+    bar, on_progress = _progress(file) if os.path.isfile(file) else (None, None)
+    session_scope = reading if dry_run else transaction
+    try:
+        with session_scope(engine) as session:
+            report = import_results(
+                session, file, event=event_slug, replace=replace, dry_run=dry_run,
+                rejects=rejects, imported_by=imported_by or current_user(),
+                on_progress=on_progress)
+    except ImportRejected as rejected:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+        report = rejected.report
+        _print_errors(report)
+        message(report.summary())
+        message(f"Error: {rejected}; the database is unchanged")
+        if as_json:
+            emit_json(report.as_json())
+        sys.exit(rejected.exit_code)
+    finally:
+        if rejects is not None:
+            rejects.close()
+    if bar is not None:
+        bar.__exit__(None, None, None)
+    _print_errors(report)
+    message(report.summary())
+    if rejects_path and report.rejected:
+        message(f"the rows of {report.rejected} rejected match(es) are in {rejects_path}")
+    if as_json:
+        emit_json(report.as_json())
+
+
+@result.command(name="export")
+@click.argument("slug")
+@click.option("--round", "round_number", type=click.IntRange(min=1),
+              help="Only this round.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
+@db_option
+def export_cmd(slug, round_number, out, db_url):
+    """Write an event's results as a record CSV.
+
+    The current version of every match, in canonical spelling, with the event
+    and variant columns filled and the computed scores written. Importing the
+    export again changes nothing.
+
+    \b
+    Example:
+      tourney result export club-1 --round 2 --out round2.csv
+    """
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        event_by_slug(session, slug)  # an unknown event before any file is made
+        if out:
+            with open(out, "w", encoding="utf-8", newline="") as stream:
+                count = export_results(session, slug, stream, round_number)
+        else:
+            count = export_results(session, slug, sys.stdout, round_number)
+    message(f"{count} deals written" + (f" to {out}" if out else ""))
+
+
+@result.command(name="history")
+@click.argument("slug")
+@click.argument("round_number", metavar="ROUND", type=int)
+@click.argument("table")
+@json_option
+@db_option
+def history_cmd(slug, round_number, table, as_json, db_url):
+    """List the stored versions of one match (event, round, table).
+
+    \b
+    Example:
+      tourney result history club-1 2 3
+    """
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        versions = match_history(session, slug, round_number, table)
+    if as_json:
+        emit_json(versions)
+        return
+    emit_table(
+        ["version", "current", "imported at", "by", "file", "sha256", "deals", "ranking"],
+        [[v["version"], "*" if v["current"] else "", v["imported_at"], v["imported_by"],
+          v["file"], (v["file_sha256"] or "")[:12], v["deals"],
+          ", ".join(f"{place}. {name}" for name, place in v["ranking"])]
+         for v in versions])
+
+
+@result.command(name="revert")
+@click.argument("slug")
+@click.argument("round_number", metavar="ROUND", type=int)
+@click.argument("table")
+@click.argument("version", type=click.IntRange(min=1))
+@click.option("--by", "actor", metavar="NAME", help="Who reverts (default: the login name).")
+@db_option
+def revert_cmd(slug, round_number, table, version, actor, db_url):
+    """Make an older version of a match current again (audit-logged).
+
+    The version that was current stays stored, marked superseded.
+
+    \b
+    Example:
+      tourney result revert club-1 2 3 1
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        changed = revert_match(session, slug, round_number, table, version, actor=actor)
+    if changed:
+        message(f"{slug} round {round_number}, table {table}: version {version} is current")
+    else:
+        message(f"{slug} round {round_number}, table {table}: version {version} "
+                "already was current; nothing changed")
+
+
+@result.command(name="show")
+@click.argument("slug")
+@click.argument("round_number", metavar="ROUND", type=int)
+@click.argument("table")
+@click.option("--version", type=click.IntRange(min=1), help="A version (default: the current).")
+@json_option
+@db_option
+def show_cmd(slug, round_number, table, version, as_json, db_url):
+    """Show one match: its places, points and deal scores.
+
+    \b
+    Example:
+      tourney result show club-1 2 3
+    """
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        detail = match_detail(session, slug, round_number, table, version)
+    if as_json:
+        emit_json(detail)
+        return
+    state = "current" if detail["current"] else "superseded"
+    click.echo(f"{slug} ({detail['variant']}) round {round_number}, table {table}: "
+               f"version {detail['version']} ({state}), {detail['deal_count']} deals")
+    emit_table(["place", "player", "seat", "total", "points"],
+               [[p["place"], p["player"], p["seat"], p["total"], p["points"]]
+                for p in detail["places"]])
+    click.echo("")
+    emit_table(["deal", "dealer", "scores", "verified"],
+               [[d["deal"], d["dealer"], d["scores"], d["verified"]] for d in detail["deals"]])
+
+
+def _cell(value):
+    value = float(value)
+    if value.is_integer():
+        return str(int(value))
+    return f"{value:.2f}"
+
+
+@click.command()
+@click.argument("slug")
+@click.option("--round", "up_to_round", type=click.IntRange(min=1),
+              help="The standings after this round.")
+@json_option
+@db_option
+def standings(slug, up_to_round, as_json, db_url):
+    """Show an event's standings: place, player, match points, tie-breaks.
+
+    At a table of n players the winner gets n-1 match points and the last 0
+    (shared places share their points). Players equal on points are ordered by
+    the event's tie-breaks (default: score, buchholz, wins); players equal on
+    all of them share a place. "decided by" names what separated a player from
+    the one above.
+
+    \b
+    Example:
+      tourney standings club-1 --json
+    """
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        event = event_by_slug(session, slug)
+        rows = standings_table(session, event, up_to_round=up_to_round)
+    if as_json:
+        emit_json([row.as_json() for row in rows])
+        return
+    tiebreaks = list(rows[0].tiebreaks) if rows else []
+    emit_table(
+        ["place", "player", "points", *tiebreaks, "decided by"],
+        [[row.place, row.player, _cell(row.points),
+          *[_cell(row.tiebreaks[t]) for t in tiebreaks], row.decided_by or ""]
+         for row in rows])
+
+
+def register(group: click.Group) -> None:
+    group.add_command(result)
+    group.add_command(standings)

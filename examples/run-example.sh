@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A complete small event: 12 players, Spardame at tables of 4, 3 rounds.
+#
+#   examples/run-example.sh [FOLDER]
+#
+# Works in FOLDER (created if missing; default: a new temporary folder) on the
+# default database, tourney.db in that folder. The round files are the records of
+# the tables `tourney round seat` prints for this event (seed 2026);
+# examples/make_records.py regenerates them.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+WORK="${1:-$(mktemp -d "${TMPDIR:-/tmp}/tourney-example.XXXXXX")}"
+mkdir -p "$WORK"
+cd "$WORK"
+if [ -e tourney.db ]; then
+    echo "$WORK/tourney.db exists already; give an empty folder" >&2
+    exit 1
+fi
+unset TOURNEY_DB  # the default database: tourney.db here
+echo "working in $WORK" >&2
+
+tourney player import "$HERE/players.csv"
+tourney event create example-cup --name "Example Cup" --variant spardame \
+    --table-sizes 4 --rounds 3 --seed 2026 --rule deals=3
+tourney event enter example-cup --all
+
+for round in 1 2 3; do
+    echo >&2
+    echo "== round $round" >&2
+    tourney round seat example-cup
+    tourney result import "$HERE/round-$round.csv" --event example-cup
+    tourney standings example-cup
+done
+
+tourney result export example-cup --out example-cup.csv
+echo "done: the database is $WORK/tourney.db, the results in $WORK/example-cup.csv" >&2

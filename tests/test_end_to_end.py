@@ -1,0 +1,129 @@
+"""A whole event through the CLI: players, event, seating, records, import, standings.
+
+The records are played by the simulation's bots for the tables the seating printed
+(players in seat order, seat 0 dealing first), so this checks that the seating, the
+importer and the standings agree with each other on every backend.
+"""
+from __future__ import annotations
+
+import csv
+import random
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from tourney.engines import get_game
+from tourney.records.csv_format import write_records
+from tourney.simulation import simulate_match
+
+PLAYERS = [
+    ("Åsa Öberg", "Dam-klubben Vasa"), ("Björn Ærø", ""), ("Øystein Nå", ""),
+    ("Märta Ek", ""), ("Jörgen Lind", ""), ("Kari Nordmann", ""), ("Ola Dahl", ""),
+    ("Sirkka Mäkinen", ""), ("Tove Strand", ""), ("Ulf Holm", ""), ("Vera Berg", ""),
+    ("Ylva Sand", ""),
+]
+
+
+def write_players(path, players):
+    with open(path, "w", encoding="utf-8", newline="") as stream:
+        writer = csv.writer(stream)
+        writer.writerow(["name", "club"])
+        writer.writerows(players)
+    return path
+
+
+def play_round(seating: dict, slug: str, variant: str, rules: dict, seed: int, path):
+    """Bot-played records for every seated table of a round."""
+    game = get_game(variant)
+    options = game.resolve_options(rules)
+    rng = random.Random(seed)
+    records = []
+    for table in seating["tables"]:
+        records += simulate_match(game, options, table["seats"], rng, event=slug,
+                                  round_number=seating["round"], table=table["table"],
+                                  first_dealer=0)
+    with open(path, "w", encoding="utf-8", newline="") as stream:
+        write_records(stream, records, game_for=lambda r: game)
+    return records
+
+
+@pytest.mark.parametrize("variant, sizes, rules, seating_method, players", [
+    ("spardame", "4", {"deals": "2"}, "balanced", PLAYERS),
+    ("dam-brade", "2", {"games": "2"}, "swiss", PLAYERS[:8]),
+])
+def test_an_event_from_entry_to_standings(tourney, tmp_path, variant, sizes, rules,
+                                          seating_method, players):
+    slug = f"e2e-{variant}"
+    tourney("player", "import", str(write_players(tmp_path / "players.csv", players)))
+    rule_args = [a for key, value in rules.items() for a in ("--rule", f"{key}={value}")]
+    tourney("event", "create", slug, "--variant", variant, "--table-sizes", sizes,
+            "--rounds", "3", "--seed", "2026", "--seating", seating_method, *rule_args)
+    tourney("event", "enter", slug, "--all")
+
+    size = int(sizes)
+    expected_points = 0.0
+    tables_played = 0
+    for number in (1, 2, 3):
+        seating = tourney("round", "seat", slug, "--json").json
+        assert seating["round"] == number
+        seated = [name for table in seating["tables"] for name in table["seats"]]
+        assert sorted(seated + seating["byes"]) == sorted(p for p, _ in players)
+        assert all(len(t["seats"]) == size for t in seating["tables"])
+        path = tmp_path / f"round-{number}.csv"
+        play_round(seating, slug, variant, rules, seed=number, path=path)
+
+        report = tourney("result", "import", str(path), "--json").json
+        assert report["added"] == len(seating["tables"]) and report["rejected"] == 0
+        again = tourney("result", "import", str(path), "--json").json
+        assert again["added"] == 0 and again["unchanged"] == len(seating["tables"])
+        expected_points += len(seating["tables"]) * size * (size - 1) / 2
+        tables_played += len(seating["tables"])
+
+        standings = tourney("standings", slug, "--json").json
+        assert sorted(row["player"] for row in standings) == sorted(p for p, _ in players)
+        assert sum(row["points"] for row in standings) == pytest.approx(expected_points)
+        places = [row["place"] for row in standings]
+        assert places[0] == 1 and places == sorted(places)
+        for index, row in enumerate(standings):
+            sharing = [other for other in standings if other["place"] == row["place"]]
+            assert row["place"] == 1 + standings.index(sharing[0])
+            if len(sharing) > 1:
+                assert row["decided_by"] == "shared"
+            elif index == 0:
+                assert row["decided_by"] is None
+            else:
+                assert row["decided_by"] in ("points", "score", "buchholz", "wins")
+
+    # every round is in; a fourth cannot be seated; the export round-trips and validates
+    tourney("round", "seat", slug, exit_code=1)
+    exported = tmp_path / "export.csv"
+    tourney("result", "export", slug, "--out", str(exported))
+    report = tourney("result", "import", str(exported), "--json").json
+    assert (report["added"], report["replaced"], report["rejected"]) == (0, 0, 0)
+    assert report["unchanged"] == tables_played
+    run_cli(None, "validate", str(exported), *rule_args)
+    plain = tourney("standings", slug).stdout
+    assert players[0][0] in plain
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def test_the_example_records_fit_the_seating_the_tool_produces(tourney):
+    """examples/round-N.csv were made for the seating of run-example.sh's event; if
+    the seating changes, examples/make_records.py must be run again."""
+    tourney("player", "import", str(EXAMPLES / "players.csv"))
+    tourney("event", "create", "example-cup", "--name", "Example Cup", "--variant",
+            "spardame", "--table-sizes", "4", "--rounds", "3", "--seed", "2026",
+            "--rule", "deals=3")
+    tourney("event", "enter", "example-cup", "--all")
+    for number in (1, 2, 3):
+        tourney("round", "seat", "example-cup")
+        report = tourney("result", "import", str(EXAMPLES / f"round-{number}.csv"),
+                         "--event", "example-cup", "--json").json
+        assert (report["added"], report["rejected"]) == (3, 0)
+    standings = tourney("standings", "example-cup", "--json").json
+    assert len(standings) == 12 and sum(row["points"] for row in standings) == 3 * 3 * 6
+    script = (EXAMPLES / "run-example.sh").read_text()
+    assert "--seed 2026" in script and "--rule deals=3" in script

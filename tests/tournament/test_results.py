@@ -1,0 +1,639 @@
+"""Result import, export, versions: `tourney result ...` against SQLite and PostgreSQL."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+
+import pytest
+from results_helpers import (
+    create_event,
+    dump,
+    import_json,
+    make_engine,
+    names,
+    run,
+    seat_round,
+    simulate,
+    tables_of,
+    unique,
+    write_csv,
+)
+from sqlalchemy import select
+from sqlmodel import Session
+
+from tourney.engines import get_game
+from tourney.engines.match import MatchTally
+from tourney.records.csv_format import read_records_text
+from tourney.records.validation import MatchCheck, RecordChecker
+from tourney.simulation import simulate_match
+from tourney.storage.db import transaction
+from tourney.storage.models import (
+    AuditLog,
+    Deal,
+    Event,
+    Match,
+    MatchPlace,
+    MatchVersion,
+)
+from tourney.tournament.results import ImportRejected, import_results, match_points
+
+# ----------------------------------------------------------------------------- setup
+
+def setup_event(db_url, variant="spardame", size=4, tables=2, rules=None, rounds=1, **kw):
+    """An event with round(s) seated; the players of each round are the same tables."""
+    engine = make_engine(db_url)
+    slug = unique(variant)
+    create_event(engine, slug, variant, size=size, rules=rules)
+    players = names(slug, size * tables)
+    seating = tables_of(players, size)
+    for number in range(1, rounds + 1):
+        seat_round(engine, slug, number, seating, **kw)
+    return engine, slug, seating
+
+
+def csv_rows(path):
+    with open(path, encoding="utf-8", newline="") as stream:
+        return list(csv.DictReader(stream))
+
+
+def rows_of(records, variant="spardame"):
+    stream = io.StringIO()
+    game = get_game(variant)
+    from tourney.records.csv_format import write_records
+    write_records(stream, records, game_for=lambda r: game)
+    return list(csv.DictReader(io.StringIO(stream.getvalue())))
+
+
+def write_rows(path, rows, fieldnames=None):
+    fieldnames = fieldnames or list(rows[0])
+    with open(path, "w", encoding="utf-8", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=fieldnames, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+# ----------------------------------------------------------------------------- units
+
+@pytest.mark.parametrize("places, points", [
+    ([1, 2, 3, 4], [3, 2, 1, 0]),
+    ([1, 1, 3, 4], [2.5, 2.5, 1, 0]),
+    ([1, 2, 2, 2], [3, 1, 1, 1]),
+    ([1, 1, 1], [1, 1, 1]),
+    ([1, 2], [1, 0]),
+    ([1, 1], [0.5, 0.5]),
+    ([2, 1, 3, 3, 5], [3, 4, 1.5, 1.5, 0]),
+])
+def test_match_points_share_the_places_covered(places, points):
+    assert match_points(places) == points
+    # the table hands out n(n-1)/2 points whatever the sharing
+    n = len(places)
+    assert sum(match_points(places)) == n * (n - 1) / 2
+
+
+# ----------------------------------------------------------------------------- round trip
+
+def test_import_stores_matches_and_export_round_trips(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url)
+    records = simulate("spardame", slug, 1, seating, seed=3, deals=None)
+    source = write_csv(tmp_path / "r1.csv", records, "spardame")
+
+    code, report, result = import_json(db_url, source)
+    assert code == 0, result.output
+    assert (report["added"], report["unchanged"], report["replaced"], report["rejected"]) == (2, 0, 0, 0)
+    assert report["errors"] == [] and report["committed"]
+    assert "added: 2 matches, unchanged: 0, replaced: 0, rejected: 0" in result.stderr
+    assert "importing" not in result.stderr  # no progress bar unless stderr is a terminal
+
+    with Session(engine) as session:
+        event = session.execute(select(Event).where(Event.slug == slug)).scalar_one()
+        matches = session.execute(select(Match).where(Match.event_id == event.id)).scalars().all()
+        assert sorted(m.table for m in matches) == ["1", "2"]
+        for match in matches:
+            version = session.get(MatchVersion, match.current_version_id)
+            assert version.version == 1 and version.superseded_at is None
+            assert version.source_file == "r1.csv" and len(version.source_sha256) == 64
+            assert version.imported_by
+            mine = [r for r in records if r.table == match.table]
+            assert version.deals == len(mine)
+            deals = session.execute(select(Deal).where(Deal.version_id == version.id)
+                                    .order_by(Deal.number)).scalars().all()
+            assert [d.play for d in deals] == [" ".join(r.play) for r in mine]
+            assert [d.scores for d in deals] == [";".join(r.scores) for r in mine]
+            # places: recomputed from the deal scores
+            tally = MatchTally(mine[0].players)
+            for r in mine:
+                tally.add(r.players, [int(s) for s in r.scores])
+            places = session.execute(select(MatchPlace).where(
+                MatchPlace.version_id == version.id)).scalars().all()
+            by_seat = {p.seat: p for p in places}
+            totals = [tally.totals[name] for name in mine[0].players]
+            assert [by_seat[s].total for s in range(4)] == totals
+            expected_places = [1 + sum(t < mine_t for t in totals) for mine_t in totals]
+            assert [by_seat[s].place for s in range(4)] == expected_places
+            assert [by_seat[s].match_points for s in range(4)] == match_points(expected_places)
+
+    exported = run(db_url, "result", "export", slug, ok=True).stdout
+    rows = list(csv.DictReader(io.StringIO(exported)))
+    assert len(rows) == len(records)
+    assert {r["event"] for r in rows} == {slug} and {r["variant"] for r in rows} == {"spardame"}
+    assert [r["play"] for r in rows] == [" ".join(r.play) for r in records]
+    # the export validates with the event's rules...
+    checker = RecordChecker(rules={})
+    checks = list(checker.check_stream(read_records_text(exported)))
+    assert checks and all(c.valid for c in checks)
+    assert sum(isinstance(c, MatchCheck) for c in checks) == 2
+    # ...and importing it again changes nothing
+    out = tmp_path / "export.csv"
+    run(db_url, "result", "export", slug, "--out", str(out), ok=True)
+    before = dump(engine)
+    code, report, _ = import_json(db_url, out)
+    assert code == 0 and (report["added"], report["unchanged"]) == (0, 2)
+    assert dump(engine) == before
+
+
+def test_export_one_round_in_natural_table_order(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, variant="svarta-maja", size=2, tables=11,
+                                        rounds=2)
+    for number in (1, 2):
+        records = simulate("svarta-maja", slug, number, seating, seed=number, deals=2)
+        run(db_url, "result", "import", str(write_csv(tmp_path / f"r{number}.csv", records,
+                                                      "svarta-maja")), ok=True)
+    rows = list(csv.DictReader(io.StringIO(
+        run(db_url, "result", "export", slug, "--round", "2", ok=True).stdout)))
+    assert {r["round"] for r in rows} == {"2"}
+    tables = list(dict.fromkeys(r["table"] for r in rows))
+    assert tables == [str(i) for i in range(1, 12)]
+
+
+def test_idempotent_and_spelling_is_not_a_change(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url)
+    records = simulate("spardame", slug, 1, seating, seed=5)
+    source = write_csv(tmp_path / "r1.csv", records, "spardame")
+    run(db_url, "result", "import", str(source), ok=True)
+    before = dump(engine)
+
+    code, report, _ = import_json(db_url, source)
+    assert code == 0 and (report["added"], report["unchanged"]) == (0, 2)
+    assert dump(engine) == before
+
+    # another spelling of the same content: 10 for T, lower case, no scores column,
+    # no event column (given by --event), shuffled column order
+    rows = csv_rows(source)
+    for row in rows:
+        row["play"] = row["play"].replace("T", "10").lower()
+        row["hands"] = row["hands"].replace("T", "10")
+        del row["scores"], row["event"]
+    fields = list(reversed(list(rows[0])))
+    respelled = write_rows(tmp_path / "respelled.csv", rows, fields)
+    code, report, result = import_json(db_url, respelled, "--event", slug)
+    assert code == 0, result.output
+    assert (report["added"], report["unchanged"], report["replaced"]) == (0, 2, 0)
+    assert dump(engine) == before
+
+
+def test_bom_is_accepted(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, tables=1)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating), "spardame")
+    bom = tmp_path / "bom.csv"
+    bom.write_bytes(b"\xef\xbb\xbf" + source.read_bytes())
+    code, report, _ = import_json(db_url, bom)
+    assert code == 0 and report["added"] == 1
+
+
+# ----------------------------------------------------------------------------- versions
+
+def test_changed_match_needs_replace_then_history_and_revert(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url)
+    first = write_csv(tmp_path / "first.csv", simulate("spardame", slug, 1, seating, seed=1),
+                      "spardame")
+    run(db_url, "result", "import", str(first), ok=True)
+    # table 1 played differently (another deal), table 2 as before
+    other = simulate("spardame", slug, 1, seating, seed=99)
+    base = simulate("spardame", slug, 1, seating, seed=1)
+    changed = [r for r in other if r.table == "1"] + [r for r in base if r.table == "2"]
+    second = write_csv(tmp_path / "second.csv", changed, "spardame")
+
+    before = dump(engine)
+    code, report, result = import_json(db_url, second)
+    assert code == 1
+    assert dump(engine) == before
+    [error] = report["errors"]
+    assert error["rule"] == "match-changed" and error["line"] == 2
+    assert error["column"] == "hands"  # the first differing column of deal 1
+    assert "deal 1 hands" in error["message"] and "--replace" in error["message"]
+    assert "second.csv, line 2, hands" in result.stderr
+
+    code, report, result = import_json(db_url, second, "--replace", "--by", "Kari")
+    assert code == 0, result.output
+    assert (report["added"], report["unchanged"], report["replaced"]) == (0, 1, 1)
+
+    history = json.loads(run(db_url, "result", "history", slug, "1", "1", "--json",
+                             ok=True).stdout)
+    assert [(v["version"], v["current"]) for v in history] == [(1, False), (2, True)]
+    assert history[0]["superseded_at"] and history[1]["superseded_at"] is None
+    assert history[1]["imported_by"] == "Kari" and history[1]["file"] == "second.csv"
+    assert history[0]["file"] == "first.csv"
+    assert history[0]["content_sha256"] != history[1]["content_sha256"]
+    assert {name for name, _ in history[1]["ranking"]} == set(seating[0])
+    plain = run(db_url, "result", "history", slug, "1", "1", ok=True).stdout
+    assert "second.csv" in plain and "first.csv" in plain
+
+    shown = json.loads(run(db_url, "result", "show", slug, "1", "1", "--json", ok=True).stdout)
+    assert shown["version"] == 2 and len(shown["deals"]) == shown["deal_count"]
+
+    run(db_url, "result", "revert", slug, "1", "1", "1", ok=True)
+    history = json.loads(run(db_url, "result", "history", slug, "1", "1", "--json",
+                             ok=True).stdout)
+    assert [(v["version"], v["current"]) for v in history] == [(1, True), (2, False)]
+    assert history[0]["superseded_at"] is None and history[1]["superseded_at"]
+    # the first file is the current content again
+    code, report, _ = import_json(db_url, first)
+    assert code == 0 and report["unchanged"] == 2
+    # reverting to the current version changes nothing; a missing version is an error
+    again = run(db_url, "result", "revert", slug, "1", "1", "1", ok=True)
+    assert "already" in again.stderr
+    missing = run(db_url, "result", "revert", slug, "1", "1", "7", ok=False)
+    assert "no version 7" in missing.stderr
+    with Session(engine) as session:
+        actions = [a.action for a in session.execute(select(AuditLog).order_by(AuditLog.id)).scalars()
+                   if a.subject and slug in a.subject]
+    assert actions.count("result.revert") == 1 and actions.count("result.replace") == 1
+    assert actions.count("result.import") == 2
+
+
+def test_dry_run_writes_nothing(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating), "spardame")
+    before = dump(engine)
+    code, report, result = import_json(db_url, source, "--dry-run")
+    assert code == 0 and report["dry_run"] and not report["committed"]
+    assert report["added"] == 2
+    assert "dry run" in result.stderr
+    assert dump(engine) == before
+
+
+# ----------------------------------------------------------------------------- bad input
+
+def _mutations(slug, seating):
+    """name -> (change the rows, expected rule, expected line, expected column)."""
+    def swap_play(rows):
+        tokens = rows[1]["play"].split()
+        tokens[5], tokens[6] = tokens[6], tokens[5]
+        rows[1]["play"] = " ".join(tokens)
+        return rows
+
+    def claim(rows):
+        rows[2]["scores"] = "1;2;3;4"
+        return rows
+
+    def duplicate_row(rows):
+        return rows[:3] + [dict(rows[2])] + rows[3:]
+
+    def duplicate_deal(rows):
+        # a valid deal 3 of another playing of table 1 (same players, same dealer)
+        other = rows_of(simulate("spardame", slug, 1, seating[:1], seed=77, deals=3))
+        return rows[:3] + [other[2]] + rows[3:]
+
+    def match_twice(rows):
+        return rows + [dict(r) for r in rows if r["table"] == "1"]
+
+    def stranger(rows):
+        for row in rows:
+            if row["table"] == "1":
+                row["players"] = row["players"].replace(seating[0][3], "Nobody Seated")
+                row["dealer"] = row["dealer"].replace(seating[0][3], "Nobody Seated")
+        return rows
+
+    def seat_order(rows):
+        # table 1 played (consistently) with seats 0 and 1 exchanged
+        order = [seating[0][1], seating[0][0]] + list(seating[0][2:])
+        replay = simulate("spardame", slug, 1, [order], seed=5, deals=3)
+        return rows_of(replay) + [r for r in rows if r["table"] != "1"]
+
+    def other_event(rows):
+        rows[4]["event"] = "some-other-event"
+        return rows
+
+    def bad_variant(rows):
+        rows[0]["variant"] = "dam-stick"
+        return rows
+
+    def no_table(rows):
+        for row in rows:
+            if row["table"] == "2":
+                row["table"] = "9"
+        return rows
+
+    def no_round(rows):
+        for row in rows:
+            if row["table"] == "2":
+                row["round"] = "4"
+        return rows
+
+    return {
+        "illegal-move": (swap_play, None, 3, "play"),
+        "scores-mismatch": (claim, "scores-mismatch", 4, "scores"),
+        "duplicate-row": (duplicate_row, "duplicate-row", 5, "deal"),
+        "duplicate-deal": (duplicate_deal, "duplicate-deal", 5, "deal"),
+        "match-twice": (match_twice, "match-twice", None, "table"),
+        "not-seated": (stranger, "not-seated", 2, "players"),
+        "seat-order": (seat_order, "seat-order", 2, "players"),
+        "unknown-event": (other_event, "unknown-event", 6, "event"),
+        "variant": (bad_variant, "variant", 2, "variant"),
+        "unknown-table": (no_table, "unknown-table", None, "table"),
+        "round-not-seated": (no_round, "round-not-seated", None, "round"),
+    }
+
+
+@pytest.mark.parametrize("case", list(_mutations("x", [["a"] * 4] * 2)))
+def test_invalid_rows_reject_the_whole_file(db_url, tmp_path, case):
+    engine, slug, seating = setup_event(db_url)
+    records = simulate("spardame", slug, 1, seating, seed=11, rules=None, deals=3)
+    source = write_csv(tmp_path / "good.csv", records, "spardame")
+    mutate, rule, line, column = _mutations(slug, seating)[case]
+    bad = write_rows(tmp_path / "bad.csv", mutate(csv_rows(source)))
+
+    before = dump(engine)
+    code, report, result = import_json(db_url, bad)
+    assert code == 1, result.output
+    assert dump(engine) == before
+    assert report["added"] == 0 and not report["committed"] and report["rejected"] >= 1
+    errors = report["errors"]
+    assert errors
+    error = errors[0]
+    if rule is not None:
+        assert error["rule"] == rule, errors
+    if line is not None:
+        assert error["line"] == line, errors
+    if column is not None:
+        assert error["column"] == column, errors
+    assert error["file"].endswith("bad.csv") and error["message"]
+    # stderr lists every error with file, line and rule; the summary; the verdict
+    for err in errors:
+        assert f"line {err['line']}" in result.stderr and f"[{err['rule']}]" in result.stderr
+    assert "rejected:" in result.stderr and "database is unchanged" in result.stderr
+
+
+def test_other_event_than_given_is_an_error(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url)
+    other_engine, other, other_seating = setup_event(db_url)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", other, 1, other_seating),
+                       "spardame")
+    before = dump(engine)
+    code, report, _ = import_json(db_url, source, "--event", slug)
+    assert code == 1 and dump(engine) == before
+    assert {e["rule"] for e in report["errors"]} == {"other-event"}
+    assert report["errors"][0]["line"] == 2 and report["errors"][0]["column"] == "event"
+
+
+def test_no_event_at_all_is_an_error(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, tables=1)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", None, 1, seating,
+                                                     event_column=False), "spardame")
+    code, report, _ = import_json(db_url, source)
+    assert code == 1 and report["errors"][0]["rule"] == "event"
+    code, report, _ = import_json(db_url, source, "--event", slug)
+    assert code == 0 and report["added"] == 1
+
+
+def test_first_dealer_must_be_seat_zero(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, tables=1)
+    game = get_game("spardame")
+    options = game.resolve_options({})
+    records = simulate_match(game, options, seating[0], random.Random(2), event=slug,
+                             round_number=1, table="1", deals=2, first_dealer=1)
+    source = write_csv(tmp_path / "r1.csv", records, "spardame")
+    before = dump(engine)
+    code, report, _ = import_json(db_url, source)
+    assert code == 1 and dump(engine) == before
+    [error] = report["errors"]
+    assert (error["rule"], error["line"], error["column"]) == ("first-dealer", 2, "dealer")
+    assert seating[0][0] in error["message"] and seating[0][1] in error["message"]
+
+
+def test_withdrawn_player_cannot_have_a_result(db_url, tmp_path):
+    engine = make_engine(db_url)
+    slug = unique("wd")
+    create_event(engine, slug, "spardame", size=4)
+    players = names(slug, 4)
+    seat_round(engine, slug, 1, [players])
+    seat_round(engine, slug, 2, [players], withdrawn={})
+    with Session(engine) as session:
+        from tourney.storage.models import Entry, Player
+        pid = session.execute(select(Player.id).where(Player.name == players[2])).scalar()
+        entry = session.execute(select(Entry).where(Entry.player_id == pid)).scalar_one()
+        entry.withdrawn_after = 1
+        session.add(entry)
+        session.commit()
+    ok = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, [players]), "spardame")
+    run(db_url, "result", "import", str(ok), ok=True)
+    late = write_csv(tmp_path / "r2.csv", simulate("spardame", slug, 2, [players]), "spardame")
+    code, report, _ = import_json(db_url, late)
+    assert code == 1
+    [error] = report["errors"]
+    assert error["rule"] == "withdrawn" and players[2] in error["message"]
+
+
+def test_a_merged_duplicates_name_counts_as_the_kept_player(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, tables=1)
+    duplicate, kept = seating[0][2], f"{slug} kept"
+    run(db_url, "player", "add", kept, ok=True)
+    run(db_url, "player", "merge", kept, duplicate, ok=True)
+    records = simulate("spardame", slug, 1, seating, deals=2)  # the printed (old) names
+    code, report, result = import_json(db_url, write_csv(tmp_path / "r1.csv", records,
+                                                         "spardame"))
+    assert code == 0, result.output
+    shown = json.loads(run(db_url, "result", "show", slug, "1", "1", "--json", ok=True).stdout)
+    assert kept in shown["deals"][0]["players"] and duplicate not in shown["deals"][0]["players"]
+    assert kept in {p["player"] for p in shown["places"]}
+    # the export spells the kept name and is the same content
+    exported = tmp_path / "export.csv"
+    run(db_url, "result", "export", slug, "--out", str(exported), ok=True)
+    code, report, _ = import_json(db_url, exported)
+    assert code == 0 and report["unchanged"] == 1
+
+
+def test_encoding_errors_name_line_and_column(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, tables=1)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating, deals=3),
+                       "spardame")
+    lines = source.read_bytes().split(b"\n")
+    # a Latin-1 name in the players cell of line 3
+    lines[2] = lines[2].replace(seating[0][1].encode(), seating[0][1].encode() + b"\xe5", 1)
+    bad = tmp_path / "latin1.csv"
+    bad.write_bytes(b"\n".join(lines))
+    before = dump(engine)
+    code, report, result = import_json(db_url, bad)
+    assert code == 1 and dump(engine) == before
+    [error] = report["errors"]
+    assert (error["rule"], error["line"], error["column"]) == ("encoding", 3, "players")
+    assert "UTF-8" in error["message"]
+    assert report["file_error"] and "cannot be read" in result.stderr
+
+
+def test_a_huge_field_is_refused_quickly(tmp_path):
+    # refused by the reader before any query: one backend is enough
+    db_url = f"sqlite:///{tmp_path / 'huge.db'}"
+    engine, slug, seating = setup_event(db_url, tables=1)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating, deals=2),
+                       "spardame")
+    rows = csv_rows(source)
+    rows[1]["play"] = "AS " * (50 * 1024 * 1024 // 3)  # a 50 MB field on line 3
+    huge = write_rows(tmp_path / "huge.csv", rows)
+    before = dump(engine)
+    code, report, result = import_json(db_url, huge)
+    assert code == 1 and dump(engine) == before
+    [error] = report["errors"]
+    assert (error["rule"], error["line"], error["column"]) == ("line-too-long", 3, "play")
+
+
+def test_a_huge_quoted_field_over_many_lines(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, tables=1)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating, deals=2),
+                       "spardame")
+    rows = csv_rows(source)
+    rows[1]["hands"] = "AS\n" * 100_000
+    huge = write_rows(tmp_path / "huge.csv", rows)
+    code, report, _ = import_json(db_url, huge)
+    assert code == 1
+    [error] = report["errors"]
+    assert (error["rule"], error["line"], error["column"]) == ("csv", 3, "hands")
+
+
+def test_ragged_row_and_bad_header(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, tables=1)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating, deals=2),
+                       "spardame")
+    lines = source.read_text().splitlines()
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("\n".join(lines[:2] + [lines[2] + ",extra"]) + "\n")
+    before = dump(engine)
+    code, report, _ = import_json(db_url, ragged)
+    assert code == 1 and dump(engine) == before
+    assert report["errors"][0]["rule"] == "ragged-row" and report["errors"][0]["line"] == 3
+
+    header = tmp_path / "header.csv"
+    header.write_text(lines[0].replace("passes", "pases") + "\n" + "\n".join(lines[1:]) + "\n")
+    result = run(db_url, "result", "import", str(header))
+    assert result.exit_code == 2 and "pases" in result.stderr
+    assert dump(engine) == before
+
+
+# ----------------------------------------------------------------------------- skip-invalid
+
+def test_skip_invalid_stores_the_valid_matches(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, tables=3)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating, deals=2),
+                       "spardame")
+    rows = csv_rows(source)
+    bad_rows = [r for r in rows if r["table"] == "2"]
+    bad_rows[1]["scores"] = "0;0;0;0"
+    rejects = tmp_path / "rejects.csv"
+    code, report, result = import_json(db_url, write_rows(tmp_path / "mixed.csv", rows),
+                                       "--skip-invalid", str(rejects))
+    assert code == 0, result.output
+    assert (report["added"], report["rejected"]) == (2, 1)
+    assert report["errors"][0]["rule"] == "scores-mismatch"
+    rejected = csv_rows(rejects)
+    assert [r["table"] for r in rejected] == ["2", "2"]
+    assert list(rejected[0]) == list(rows[0]) + ["error"]
+    assert "another row of this match is invalid" in rejected[0]["error"]
+    assert "scores-mismatch" in rejected[1]["error"]
+    assert rejected[1]["scores"] == "0;0;0;0"  # the row as given
+    with Session(engine) as session:
+        event = session.execute(select(Event).where(Event.slug == slug)).scalar_one()
+        stored = sorted(session.execute(select(Match.table).where(
+            Match.event_id == event.id)).scalars())
+    assert stored == ["1", "3"]
+    # the corrected rows go in on their own afterwards
+    for row in rejected:
+        del row["error"]
+    rejected[1]["scores"] = ""
+    code, report, _ = import_json(db_url, write_rows(tmp_path / "fixed.csv", rejected))
+    assert code == 0 and report["added"] == 1
+
+
+def test_skip_invalid_with_nothing_rejected_writes_a_header(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, tables=1)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating, deals=2),
+                       "spardame")
+    rejects = tmp_path / "rejects.csv"
+    run(db_url, "result", "import", str(source), "--skip-invalid", str(rejects), ok=True)
+    assert rejects.read_text().splitlines() == [
+        "event,variant,round,table,deal,players,dealer,hands,stock,passes,play,scores,error"]
+
+
+# ----------------------------------------------------------------------------- service level
+
+def test_batches_and_ratings_hook(db_url, tmp_path, monkeypatch):
+    engine, slug, seating = setup_event(db_url, variant="svarta-maja", size=3, tables=4)
+    source = write_csv(tmp_path / "r1.csv",
+                       simulate("svarta-maja", slug, 1, seating, deals=3), "svarta-maja")
+    calls = []
+    import tourney.ratings.service as ratings
+
+    monkeypatch.setattr(ratings, "refresh_after_results",
+                        lambda session, variant: calls.append(variant))
+    with transaction(engine) as session:
+        import_results(session, str(source), dry_run=True)
+    assert calls == []
+    with transaction(engine) as session:
+        report = import_results(session, str(source), batch_deals=4, imported_by="tester")
+    assert report.added == 4 and calls == ["svarta-maja"]
+    with Session(engine) as session:
+        event = session.execute(select(Event).where(Event.slug == slug)).scalar_one()
+        versions = session.execute(
+            select(MatchVersion).join(Match, Match.current_version_id == MatchVersion.id)
+            .where(Match.event_id == event.id)).scalars().all()
+        assert len(versions) == 4 and {v.imported_by for v in versions} == {"tester"}
+        for version in versions:
+            deals = session.execute(select(Deal.number).where(Deal.version_id == version.id)
+                                    .order_by(Deal.number)).scalars().all()
+            assert deals == [1, 2, 3]
+            places = session.execute(select(MatchPlace).where(
+                MatchPlace.version_id == version.id)).scalars().all()
+            assert sorted(p.seat for p in places) == [0, 1, 2]
+    # unchanged imports do not call the hook; a rejected one neither
+    with transaction(engine) as session:
+        import_results(session, str(source))
+    assert calls == ["svarta-maja"]
+    rows = csv_rows(source)
+    rows[0]["scores"] = "5;5;5"
+    with pytest.raises(ImportRejected):
+        with transaction(engine) as session:
+            import_results(session, str(write_rows(tmp_path / "bad.csv", rows)), replace=True)
+    assert calls == ["svarta-maja"]
+
+
+def test_dam_brade_alternating_colours(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, variant="dam-brade", size=2, tables=2,
+                                        rules={"games": "2"})
+    records = simulate("dam-brade", slug, 1, seating, rules={"games": "2"}, seed=4)
+    assert records[1].players == list(reversed(records[0].players))
+    code, report, result = import_json(db_url, write_csv(tmp_path / "r1.csv", records,
+                                                         "dam-brade"))
+    assert code == 0, result.output
+    assert report["added"] == 2
+    shown = json.loads(run(db_url, "result", "show", slug, "1", "2", "--json", ok=True).stdout)
+    assert sum(p["points"] for p in shown["places"]) == 1
+    assert {p["seat"] for p in shown["places"]} == {0, 1}
+    # the event's rules apply: a one-game record is incomplete for games=2
+    one = simulate("dam-brade", slug, 1, seating, seed=4)
+    code, report, _ = import_json(db_url, write_csv(tmp_path / "one.csv", one, "dam-brade"))
+    assert code == 1 and report["errors"][0]["rule"] == "match-incomplete"
+
+
+def test_help_texts():
+    from click.testing import CliRunner
+    from tourney.cli.main import cli
+
+    for command in (["result", "--help"], ["result", "import", "--help"],
+                    ["result", "export", "--help"], ["result", "history", "--help"],
+                    ["result", "revert", "--help"], ["result", "show", "--help"],
+                    ["standings", "--help"]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 0, result.output
+        assert "Example" in result.stdout or "Commands" in result.stdout

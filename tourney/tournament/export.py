@@ -1,0 +1,63 @@
+"""Exporting an event's results as the record CSV (FORMAT.md).
+
+The export writes the current version of every match, in round order and natural
+table order, deal by deal, in the canonical spelling the importer stored, with the
+event and variant columns filled and the computed scores written. Importing an
+export back is a no-op (every match ``unchanged``), and the export passes
+``tourney validate`` with the event's rules.
+
+Note (hardening, not done here): a cell that begins with ``=``, ``+``, ``-`` or
+``@`` is not neutralised against spreadsheet formula injection; player names are
+user text. FORMAT.md has no escape for it yet, and neutralising would break the
+round trip, so it needs a decision of its own.
+"""
+from __future__ import annotations
+
+from typing import IO, Iterator
+
+from sqlalchemy import select
+from sqlmodel import Session
+
+from ..records.csv_format import COLUMNS, RecordWriter
+from ..storage.models import Deal, Event, Match
+from .results import _natural, event_by_slug
+
+EXPORT_CHUNK = 500  # matches whose deals are read in one query
+
+
+def iter_export_rows(session: Session, event: Event, round_number: int | None = None
+                     ) -> Iterator[dict[str, str]]:
+    """The event's current deals as record rows (dicts keyed by column)."""
+    query = select(Match.id, Match.round_number, Match.table, Match.current_version_id) \
+        .where(Match.event_id == event.id, Match.current_version_id.is_not(None))
+    if round_number is not None:
+        query = query.where(Match.round_number == round_number)
+    matches = sorted(session.execute(query).all(), key=lambda m: (m[1], _natural(m[2])))
+    for start in range(0, len(matches), EXPORT_CHUNK):
+        chunk = matches[start:start + EXPORT_CHUNK]
+        by_version: dict[int, list[Deal]] = {}
+        deals = session.execute(select(Deal).where(
+            Deal.version_id.in_([m[3] for m in chunk])).order_by(Deal.version_id, Deal.number))
+        for deal in deals.scalars():
+            by_version.setdefault(deal.version_id, []).append(deal)
+        for _match_id, number, table, version_id in chunk:
+            for deal in by_version.get(version_id, []):
+                yield {
+                    "event": event.slug, "variant": event.variant, "round": str(number),
+                    "table": table, "deal": str(deal.number), "players": deal.players,
+                    "dealer": deal.dealer or "", "hands": deal.hands, "stock": deal.stock,
+                    "passes": deal.passes, "play": deal.play, "scores": deal.scores,
+                }
+        session.expunge_all()  # keep memory flat on a big event
+
+
+def export_results(session: Session, slug: str, out: IO[str],
+                   round_number: int | None = None) -> int:
+    """Write an event's results (or one round's) as record CSV; the number of rows."""
+    event = event_by_slug(session, slug)
+    writer = RecordWriter(out, COLUMNS)
+    count = 0
+    for row in iter_export_rows(session, event, round_number):
+        writer.write(row)
+        count += 1
+    return count

@@ -1,0 +1,1078 @@
+"""Importing match results: record CSV files in, match versions out.
+
+``import_results(session, path, ...)`` streams a record file (FORMAT.md) through the
+engines and stores each valid match of seated tables as a new
+:class:`~tourney.storage.models.MatchVersion` with its deals and places. The whole
+file is one transaction (the caller's): by default any invalid row rejects the whole
+file (:class:`ImportRejected`, nothing written); with ``skip_invalid`` the valid
+matches are stored and the rows of the rejected ones returned for a rejects file.
+
+The stored text is canonical: cards and move tokens in canonical spelling and the
+scores the engine computed, so spelling differences between two files of the same
+match are not changes, and a match's ``content_sha256`` identifies its content.
+
+Decisions (the specs are silent):
+
+- A match must belong to a seated table: its round seated, its table one of the
+  round's tables, the players of deal 1 the players seated there in seat order, and
+  none of them withdrawn before the round. The dealer of deal 1 must be seat 0's
+  player (the seating makes seat 0 deal first); a record with another first dealer
+  is refused with a message naming who should deal, rather than accepted as a
+  re-seating nobody recorded.
+- A name in a record that belongs to a player merged (after the seating was
+  printed) into the player now seated there is accepted as that player; the
+  stored deals carry the kept name, so both spellings are the same content.
+- Match points: at a table of n the first place gets n-1 points, the last 0;
+  players sharing places share the points of the places they cover (the average:
+  two sharing first at a table of four get (3+2)/2 = 2.5 each).
+- The same match (event, round, table) twice in one file is an error even with
+  equal content; its rows must stand together (FORMAT.md). With ``skip_invalid`` the
+  first occurrence is kept and the later one rejected.
+- A row that cannot be read at all (a ragged row, a bad round number) cannot name
+  its match: it is counted against the match whose rows precede it (deals are
+  numbered from 1 without gaps, so a missing first deal is caught on its own).
+- Problems of the file as a whole (its header, its encoding, an oversized line)
+  reject the whole import even with ``skip_invalid``: what follows cannot be trusted.
+- Audit: one ``result.import`` row per event touched by an import (the counts, the
+  file and its sha256), one ``result.replace`` row per replaced match, one
+  ``result.revert`` row per revert. Per-match rows for plain additions would double
+  the writes of a season import and say nothing the versions do not.
+- ``--replace`` always adds a new version, even when the file's content equals an
+  older, superseded version: the history then shows who brought it back and from
+  which file (``revert`` is the way to reinstate an old version as it was).
+"""
+from __future__ import annotations
+
+import csv
+import getpass
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from datetime import timezone
+from typing import IO, Callable, Iterable, Sequence
+
+from sqlalchemy import bindparam, func, insert, select, update
+from sqlmodel import Session
+
+from ..cards import CARD_NAMES
+from ..engines import get_game
+from ..engines.base import Game, MatchRules
+from ..engines.match import MatchRanking
+from ..errors import OptionError, RecordError, TourneyError, UsageError
+from ..records.csv_format import DealRecord, open_records
+from ..records.validation import DealCheck, RecordChecker
+from ..storage.models import (
+    Deal,
+    Entry,
+    Event,
+    Match,
+    MatchPlace,
+    MatchVersion,
+    Player,
+    Round,
+    Seat,
+    utcnow,
+)
+
+MATCH_T = Match.__table__
+VERSION_T = MatchVersion.__table__
+DEAL_T = Deal.__table__
+PLACE_T = MatchPlace.__table__
+
+# Deals buffered before one batch of INSERTs: big enough to amortise round trips,
+# small enough that a million-deal file never sits in memory.
+BATCH_DEALS = 5000
+# Errors kept for the report; the rest are counted (a file of a million bad rows
+# must not become a million-entry list).
+MAX_ERRORS_KEPT = 10_000
+# Canonical move spellings remembered per game (a dict lookup instead of a parse
+# per token on the hot path); cleared when it grows past this.
+TOKEN_CACHE_LIMIT = 200_000
+PROGRESS_EVERY = 2000  # rows between progress callbacks
+
+# The columns a match's content is made of, in the order they are hashed.
+CONTENT_COLUMNS = ("deal", "players", "dealer", "hands", "stock", "passes", "play", "scores")
+
+MatchKey = tuple[str, int, str]
+
+
+# --------------------------------------------------------------------- small pieces
+
+def match_points(places: Sequence[int]) -> list[float]:
+    """Match points per player from competition places (1, 2, 2, 4) at a table.
+
+    A table of n gives n-1 points for first place down to 0 for last; players who
+    share a place share the points of the places they cover (their average).
+    """
+    n = len(places)
+    points = []
+    for place in places:
+        shared = sum(1 for p in places if p == place)
+        best, worst = n - place, n - place - shared + 1
+        points.append((best + worst) / 2)
+    return points
+
+
+def content_digest(rows: Iterable[dict[str, str]]) -> str:
+    """sha256 of a match's canonical rows (deal order), over :data:`CONTENT_COLUMNS`."""
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update("\x1f".join(row[c] for c in CONTENT_COLUMNS).encode("utf-8"))
+        digest.update(b"\x1e")
+    return digest.hexdigest()
+
+
+def file_sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as stream:
+            for chunk in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(chunk)
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read the file: {err.strerror}") from None
+    return digest.hexdigest()
+
+
+def current_user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name in some containers
+        return os.environ.get("USER") or "unknown"
+
+
+def event_by_slug(session: Session, slug: str) -> Event:
+    event = session.execute(select(Event).where(Event.slug == slug)).scalars().first()
+    if event is None:
+        raise TourneyError(f"no event {slug!r} (`tourney event list` shows the events)")
+    return event
+
+
+def event_options(event: Event) -> tuple[Game, dict]:
+    """The event's engine and its resolved house rules."""
+    game = get_game(event.variant)
+    try:
+        raw = json.loads(event.rules_json or "{}")
+    except ValueError:
+        raise TourneyError(f"event {event.slug}: its stored rules are not JSON") from None
+    return game, game.resolve_options(raw)
+
+
+def error_dict(err: RecordError) -> dict:
+    return {"file": err.file, "line": err.line, "column": err.column, "move": err.move,
+            "rule": err.rule, "message": err.message}
+
+
+def error_text(err: RecordError) -> str:
+    return f"{err} [{err.rule}]" if err.rule else str(err)
+
+
+def _clip(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _natural(label: str):
+    """Table labels in natural order: 2 before 10, numbers before words."""
+    return (0, int(label), "") if label.isdigit() else (1, 0, label)
+
+
+class _TokenCache(dict):
+    """Move token -> canonical spelling; a miss asks the engine once."""
+
+    def __init__(self, canonical: Callable[[str], str]):
+        super().__init__()
+        self.canonical = canonical
+
+    def __missing__(self, token: str) -> str:
+        spelled = self[token] = self.canonical(token)
+        return spelled
+
+
+# --------------------------------------------------------------------- the report
+
+@dataclass
+class ImportReport:
+    file: str
+    source_sha256: str
+    dry_run: bool = False
+    added: int = 0
+    unchanged: int = 0
+    replaced: int = 0
+    rejected: int = 0
+    deals: int = 0
+    errors: list[RecordError] = field(default_factory=list)
+    error_count: int = 0
+    committed: bool = False
+    file_error: bool = False  # the file as a whole could not be read
+
+    def add_error(self, err: RecordError) -> None:
+        if err.file is None:
+            err.file = self.file
+        self.error_count += 1
+        if len(self.errors) < MAX_ERRORS_KEPT:
+            self.errors.append(err)
+
+    def summary(self) -> str:
+        text = (f"added: {self.added} matches, unchanged: {self.unchanged}, "
+                f"replaced: {self.replaced}, rejected: {self.rejected}")
+        if self.dry_run:
+            text += " (dry run: nothing written)"
+        return text
+
+    def as_json(self) -> dict:
+        return {
+            "file": self.file, "sha256": self.source_sha256, "dry_run": self.dry_run,
+            "committed": self.committed, "added": self.added, "unchanged": self.unchanged,
+            "replaced": self.replaced, "rejected": self.rejected, "deals": self.deals,
+            "error_count": self.error_count, "file_error": self.file_error,
+            "errors": [error_dict(e) for e in self.errors],
+        }
+
+
+class ImportRejected(TourneyError):
+    """The file had invalid rows: nothing was imported. ``report`` lists them.
+
+    ``exit_code`` is 1, or that of a whole-file error (2 for a bad header).
+    """
+
+    exit_code = 1
+
+    def __init__(self, report: ImportReport, file_error: RecordError | None = None):
+        self.report = report
+        self.file_error = file_error
+        if file_error is not None:
+            self.exit_code = file_error.exit_code
+            text = f"{report.file}: nothing imported: the file cannot be read as records"
+        else:
+            text = (f"{report.file}: nothing imported: {report.error_count} error(s) in "
+                    f"{report.rejected} match(es)")
+        super().__init__(text)
+
+
+# --------------------------------------------------------------------- the database side
+
+@dataclass
+class _Stored:
+    match_id: int
+    version_id: int | None
+    content_sha256: str | None
+    version: int | None
+
+
+@dataclass
+class _RoundInfo:
+    seated: bool
+    tables: dict[str, list[tuple[int, str]]]  # label -> [(player id, name)] seat order
+    stored: dict[str, _Stored]
+
+
+class _EventContext:
+    """What the importer needs of one event, loaded once (rounds on first use)."""
+
+    def __init__(self, session: Session, event: Event):
+        self.session = session
+        self.event = event
+        self.game, self.options = event_options(event)
+        self.rules: MatchRules = self.game.match_rules(self.options)
+        self.rounds: dict[int, _RoundInfo] = {}
+        rows = session.execute(
+            select(Entry.player_id, Entry.withdrawn_after).where(Entry.event_id == event.id))
+        self.withdrawn = {pid: w for pid, w in rows if w is not None}
+        self.touched = {"added": 0, "replaced": 0, "replacements": []}
+
+    def round(self, number: int) -> _RoundInfo:
+        info = self.rounds.get(number)
+        if info is None:
+            info = self.rounds[number] = self._load_round(number)
+        return info
+
+    def _load_round(self, number: int) -> _RoundInfo:
+        session, event_id = self.session, self.event.id
+        round_id = session.execute(select(Round.id).where(
+            Round.event_id == event_id, Round.number == number)).scalar()
+        tables: dict[str, list[tuple[int, str]]] = {}
+        if round_id is not None:
+            seats = session.execute(
+                select(Seat.table, Seat.seat, Seat.player_id, Player.name)
+                .join(Player, Player.id == Seat.player_id)
+                .where(Seat.round_id == round_id, Seat.table.is_not(None))
+                .order_by(Seat.table, Seat.seat))
+            for table, _seat, player_id, name in seats:
+                tables.setdefault(table, []).append((player_id, name))
+        stored = {}
+        rows = session.execute(
+            select(Match.table, Match.id, Match.current_version_id,
+                   MatchVersion.content_sha256, MatchVersion.version)
+            .outerjoin(MatchVersion, MatchVersion.id == Match.current_version_id)
+            .where(Match.event_id == event_id, Match.round_number == number))
+        for table, match_id, version_id, sha, version in rows:
+            stored[table] = _Stored(match_id, version_id, sha, version)
+        return _RoundInfo(round_id is not None, tables, stored)
+
+
+# --------------------------------------------------------------------- one match in a file
+
+@dataclass
+class _Group:
+    """The rows of one match as read (or of unreadable rows with no match)."""
+
+    key: MatchKey | None
+    ctx: _EventContext | None
+    first_line: int
+    checks: list[DealCheck] = field(default_factory=list)
+    raws: list[list[str]] = field(default_factory=list)
+    error: RecordError | None = None  # a match-level error found while reading
+
+
+@dataclass
+class _Accepted:
+    """A valid match waiting for its batch of INSERTs."""
+
+    ctx: _EventContext
+    round: int
+    table: str
+    match_id: int | None
+    old_version_id: int | None
+    version: int
+    version_row: dict
+    deals: list[dict]
+    places: list[dict]
+
+
+class ResultImporter:
+    """One import of one file into one session; see :func:`import_results`."""
+
+    def __init__(self, session: Session, *, event: str | None = None, replace: bool = False,
+                 dry_run: bool = False, rejects: IO[str] | None = None,
+                 imported_by: str | None = None,
+                 on_progress: Callable[[int], None] | None = None,
+                 batch_deals: int = BATCH_DEALS):
+        self.session = session
+        self.event_slug = event
+        self.replace = replace
+        self.dry_run = dry_run
+        self.skip_invalid = rejects is not None
+        self._rejects = csv.writer(rejects, lineterminator="\n") if rejects is not None else None
+        self._rejects_header = False
+        self.imported_by = (imported_by or current_user())[:100]
+        self.on_progress = on_progress
+        self.batch_deals = batch_deals
+        self.now = utcnow()
+        self._events: dict[str, _EventContext | None] = {}
+        self._seen: dict[MatchKey, int] = {}  # match -> first line in this file
+        self._pending: list[_Accepted] = []
+        self._pending_deals = 0
+        self._tokens: dict[str, dict[str, str]] = {}
+        self.checker = RecordChecker(options_for=self._options_for)
+        self.columns: list[str] = []
+
+    # -------------------------------------------------------------- events and rows
+
+    def _context(self, slug: str) -> _EventContext | None:
+        if slug not in self._events:
+            event = self.session.execute(select(Event).where(Event.slug == slug)).scalars().first()
+            self._events[slug] = _EventContext(self.session, event) if event else None
+        return self._events[slug]
+
+    def _options_for(self, record: DealRecord, game: Game) -> dict:
+        return self._events[record.event].options
+
+    def _resolve_row(self, record: DealRecord) -> _EventContext:
+        """Fill the row's event and variant; :class:`RecordError` if they are wrong."""
+        if record.event is None:
+            if self.event_slug is None:
+                raise RecordError("no event: add an event column or name one with --event",
+                                  rule="event", column="event")
+            record.event = self.event_slug
+        elif self.event_slug is not None and record.event != self.event_slug:
+            raise RecordError(f"the row is for event {record.event!r}, but --event names "
+                              f"{self.event_slug!r}", rule="other-event", column="event")
+        try:
+            ctx = self._context(record.event)
+        except (OptionError, UsageError) as err:
+            raise RecordError(f"event {record.event}: {err}", rule="event-rules",
+                              column="event") from None
+        if ctx is None:
+            raise RecordError(f"no event {record.event!r} in the database "
+                              "(`tourney event list` shows the events)",
+                              rule="unknown-event", column="event")
+        if record.variant is None:
+            record.variant = ctx.event.variant
+        elif record.variant != ctx.event.variant:
+            raise RecordError(f"event {ctx.event.slug} plays {ctx.event.variant}, "
+                              f"not {record.variant}", rule="variant", column="variant")
+        return ctx
+
+    @staticmethod
+    def _guess_key(columns: list[str], raw: list[str], default_event: str | None) -> MatchKey | None:
+        """The match of an unreadable row, if its event, round and table are readable."""
+        if len(raw) != len(columns):
+            return None
+        fields = dict(zip(columns, raw))
+        try:
+            number = int(fields.get("round", "").strip())
+        except ValueError:
+            return None
+        table = fields.get("table", "").strip()
+        event = (fields.get("event") or "").strip() or default_event
+        if not table or event is None:
+            return None
+        return (event, number, table)
+
+    # -------------------------------------------------------------- the file
+
+    def run(self, path: str) -> ImportReport:
+        report = self.report = ImportReport(file=path, source_sha256=file_sha256(path),
+                                            dry_run=self.dry_run)
+        self.source_file = os.path.basename(path)[:500]
+        stream, reader = open_records(path, errors="yield")
+        group: _Group | None = None
+        rows = 0
+        last: tuple[int | None, list[str]] = (None, [])  # the last row read: line, fields
+        with stream:
+            try:
+                for item in reader:
+                    rows += 1
+                    if self.on_progress is not None and rows % PROGRESS_EVERY == 0:
+                        self.on_progress(stream.tell())
+                    self.columns = reader.columns
+                    raw = list(reader.raw_row)
+                    last = (item.line, raw)
+                    if isinstance(item, RecordError):
+                        key = self._guess_key(reader.columns, raw, self.event_slug)
+                        check = DealCheck(item.line or 0, None, error=item)
+                        ctx = None
+                    else:
+                        key, ctx = item.match_key, None
+                        try:
+                            ctx = self._resolve_row(item)
+                            key = item.match_key
+                            check = self.checker.check_deal(item)
+                        except RecordError as err:
+                            err.line = item.line
+                            check = DealCheck(item.line, item, error=err)
+                            if (err.column == "event" and group is not None
+                                    and group.key is not None
+                                    and group.key[1:] == (item.round, item.table)):
+                                # A bad event cell amid a match's rows: most likely a
+                                # slip in that match, not a match of its own.
+                                key = group.key
+                    if key is None and group is not None:
+                        pass  # an unreadable row: counted against the match it follows
+                    elif group is None or key != group.key:
+                        if group is not None:
+                            self._close(group)
+                        group = _Group(key, ctx, check.line)
+                        if key is not None:
+                            if key in self._seen:
+                                group.error = RecordError(
+                                    f"round {key[1]}, table {key[2]} of {key[0]} appears twice in "
+                                    f"the file (first at line {self._seen[key]}); a match's rows "
+                                    "must stand together, once", rule="match-twice",
+                                    line=check.line, column="table")
+                            else:
+                                self._seen[key] = check.line
+                    if group.ctx is None and ctx is not None:
+                        group.ctx = ctx
+                    group.checks.append(check)
+                    group.raws.append(raw)
+                if group is not None:
+                    self._close(group)
+            except RecordError as err:  # the file as a whole: header, encoding, size
+                # where the record that failed begins: after the last one read
+                next_line = 2 if last[0] is None else (
+                    last[0] + 1 + sum(f.count("\n") for f in last[1]))
+                if err.rule in ("line-too-long", "csv", "record-too-large") and reader.columns:
+                    self._locate_long_field(path, err, reader.columns, next_line)
+                elif err.rule == "encoding" and reader.columns and err.line == next_line:
+                    self._locate_bad_byte(path, err, reader.columns)
+                report.add_error(err)
+                report.file_error = True
+                report.added = report.replaced = 0
+                raise ImportRejected(report, err) from None
+        self.columns = reader.columns
+        if self._rejects is not None:
+            self._write_reject(None, None)  # the header, even when nothing was rejected
+        if report.error_count and not self.skip_invalid:
+            report.added = report.replaced = 0
+            raise ImportRejected(report)
+        if not self.dry_run:
+            self._flush()
+            self._after_import()
+            report.committed = True
+        return report
+
+    @staticmethod
+    def _locate_bad_byte(path: str, err: RecordError, columns: list[str]) -> None:
+        """Name the column of a byte that is not UTF-8 (a record on one line)."""
+        from ..records.csv_format import MAX_LINE_BYTES
+
+        try:
+            with open(path, "rb") as stream:
+                for _ in range(err.line - 1):
+                    stream.readline()
+                raw = stream.readline(MAX_LINE_BYTES)
+        except OSError:
+            return
+        try:
+            raw.decode("utf-8")
+            return
+        except UnicodeDecodeError as bad:
+            prefix = raw[:bad.start]
+        index, quoted = 0, False
+        for byte in prefix:
+            if byte == 0x22:
+                quoted = not quoted
+            elif byte == 0x2C and not quoted:
+                index += 1
+        if index < len(columns):
+            err.column = columns[index]
+
+    @staticmethod
+    def _locate_long_field(path: str, err: RecordError, columns: list[str], start: int) -> None:
+        """Name the column of an oversized field (the reader only knows the line).
+
+        Scans the record that begins at line ``start`` (quote-aware, reading no more
+        than the field limit past the field's start) and fills ``err.column`` and
+        ``err.line`` when it finds the field that is too long.
+        """
+        from ..records.csv_format import MAX_FIELD_CHARS
+
+        try:
+            with open(path, "rb") as stream:
+                for _ in range(start - 1):
+                    while True:  # skip a line however long, in bounded pieces
+                        piece = stream.readline(1 << 20)
+                        if not piece or piece.endswith(b"\n"):
+                            break
+                index, length, quoted, line = 0, 0, False, start
+                while True:
+                    chunk = stream.read(1 << 20)
+                    if not chunk:
+                        return
+                    for char in chunk.decode("utf-8", errors="replace"):
+                        if char == '"':
+                            quoted = not quoted
+                        elif char == "," and not quoted:
+                            index, length = index + 1, 0
+                            continue
+                        elif char == "\n":
+                            if not quoted:
+                                if index == 0 and length == 0:
+                                    line += 1  # a blank line before the record
+                                    start += 1
+                                    continue
+                                return
+                            line += 1
+                        length += 1
+                        if length > MAX_FIELD_CHARS:
+                            if index < len(columns):
+                                err.column = columns[index]
+                                err.line = start
+                                err.message += (f" (the {columns[index]} field of the "
+                                                f"record on line {start} is over "
+                                                f"{MAX_FIELD_CHARS // 1024} k characters)")
+                            return
+        except OSError:
+            return
+
+    # -------------------------------------------------------------- closing a match
+
+    def _reject(self, group: _Group, errors: list[RecordError]) -> None:
+        self.report.rejected += 1
+        for err in errors:
+            self.report.add_error(err)
+        if self._rejects is not None:
+            by_line = {}
+            for err in errors:
+                if err.line is not None:
+                    by_line.setdefault(err.line, err)
+            first = errors[0]
+            for check, raw in zip(group.checks, group.raws):
+                own = by_line.get(check.line)
+                if own is not None:
+                    text = error_text(own)
+                else:
+                    text = (f"another row of this match is invalid (line {first.line}): "
+                            f"{first.message}")
+                self._write_reject(raw, text)
+
+    def _write_reject(self, raw: list[str] | None, error: str | None) -> None:
+        if not self._rejects_header:
+            self._rejects.writerow(list(self.columns) + ["error"])
+            self._rejects_header = True
+        if raw is not None:
+            self._rejects.writerow(list(raw) + [error or ""])
+
+    def _close(self, group: _Group) -> None:
+        self.report.deals += len(group.checks)
+        errors = [c.error for c in group.checks if c.error is not None]
+        if group.error is not None:
+            errors.insert(0, group.error)
+        if group.key is None or group.ctx is None:
+            self._reject(group, errors or [RecordError("the row names no match", rule="match")])
+            return
+        if not errors:
+            errors = self._duplicates(group)
+        if errors:
+            self._reject(group, errors)
+            return
+        ctx = group.ctx
+        checked = self.checker.check_match(group.checks)
+        if checked.error is not None:
+            self._reject(group, [checked.error])
+            return
+        ordered = sorted(group.checks, key=lambda c: c.record.deal)
+        first = ordered[0].record
+        try:
+            seats, aliases = self._check_seating(ctx, first)
+        except RecordError as err:
+            err.line = err.line or first.line
+            self._reject(group, [err])
+            return
+        if aliases:
+            self._rename(ordered, checked.result, aliases)
+        rows = [self._canonical(ctx.game, c) for c in ordered]
+        digest = content_digest(rows)
+        stored = ctx.round(first.round).stored.get(first.table)
+        if stored is not None and stored.content_sha256 == digest:
+            self.report.unchanged += 1
+            return
+        if stored is not None and stored.version_id is not None and not self.replace:
+            self._reject(group, [self._difference(ctx, stored, ordered, rows)])
+            return
+        if stored is not None and stored.version_id is not None:
+            self.report.replaced += 1
+        else:
+            self.report.added += 1
+        if self.report.error_count and not self.skip_invalid:
+            return  # the import is rejected anyway: go on checking, stop preparing writes
+        self._accept(ctx, first, seats, ordered, rows, digest, checked.result, stored)
+
+    def _duplicates(self, group: _Group) -> list[RecordError]:
+        """Two rows for one deal of a match: a duplicated row or a conflict."""
+        errors = []
+        seen: dict[int, tuple[int, list[str]]] = {}
+        for check, raw in zip(group.checks, group.raws):
+            number = check.record.deal
+            if number in seen:
+                line, other = seen[number]
+                if other == raw:
+                    text = f"a duplicate row: deal {number} of this match is also on line {line}"
+                    rule = "duplicate-row"
+                else:
+                    text = (f"deal {number} of this match appears twice with different "
+                            f"content (also on line {line})")
+                    rule = "duplicate-deal"
+                errors.append(RecordError(text, rule=rule, line=check.line, column="deal"))
+            else:
+                seen[number] = (check.line, raw)
+        return errors
+
+    def _check_seating(self, ctx: _EventContext, record: DealRecord) -> list[tuple[int, str]]:
+        """Deal 1 against the seating: the seated players in seat order, seat 0 dealing."""
+        slug = ctx.event.slug
+        info = ctx.round(record.round)
+        if not info.seated:
+            raise RecordError(f"round {record.round} of {slug} has not been seated "
+                              f"(`tourney round seat {slug}`)", rule="round-not-seated",
+                              column="round")
+        seats = info.tables.get(record.table)
+        if seats is None:
+            labels = ", ".join(sorted(info.tables, key=_natural)) or "none"
+            raise RecordError(f"round {record.round} of {slug} has no table {record.table!r} "
+                              f"(its tables: {labels})", rule="unknown-table", column="table")
+        names = [name for _, name in seats]
+        aliases = {}
+        if record.players != names:
+            aliases = self._merged_aliases(record.players, seats)
+        if [aliases.get(p, p) for p in record.players] != names:
+            seated = ";".join(names)
+            strangers = [p for p in record.players if aliases.get(p, p) not in names]
+            if strangers:
+                raise RecordError(
+                    f"{', '.join(strangers)} not seated at round {record.round}, table "
+                    f"{record.table}, which seats {seated} (seat 0 first)",
+                    rule="not-seated", column="players")
+            raise RecordError(
+                f"the players of deal 1 must sit as seated: round {record.round}, table "
+                f"{record.table} seats {seated} (seat 0 first)", rule="seat-order",
+                column="players")
+        if ctx.game.uses_dealer and aliases.get(record.dealer, record.dealer) != names[0]:
+            raise RecordError(
+                f"{record.dealer} deals deal 1, but {names[0]} (seat 0) deals first at a "
+                "seated table", rule="first-dealer", column="dealer")
+        for player_id, name in seats:
+            last = ctx.withdrawn.get(player_id)
+            if last is not None and last < record.round:
+                raise RecordError(f"{name} withdrew after round {last} and cannot play "
+                                  f"round {record.round}", rule="withdrawn", column="players")
+        return seats, aliases
+
+    def _merged_aliases(self, players: list[str], seats: list[tuple[int, str]]) -> dict[str, str]:
+        """Names in a record that belong to duplicates merged into a seated player
+        (the seat list was printed before the merge): old name -> seated name."""
+        seated = {player_id: name for player_id, name in seats}
+        unknown = [p for p in players if p not in seated.values()]
+        rows = self.session.execute(select(Player.name, Player.merged_into_id).where(
+            Player.name.in_(unknown), Player.merged_into_id.is_not(None))).all()
+        aliases = {}
+        for name, target in rows:
+            hops = 0
+            while target is not None and target not in seated and hops < 100:
+                target = self.session.execute(select(Player.merged_into_id).where(
+                    Player.id == target)).scalar()
+                hops += 1
+            if target in seated:
+                aliases[name] = seated[target]
+        return aliases
+
+    @staticmethod
+    def _rename(checks: list[DealCheck], result: MatchRanking, aliases: dict[str, str]) -> None:
+        """Store the seated (kept) names, not a merged duplicate's."""
+        for check in checks:
+            record = check.record
+            record.players = [aliases.get(p, p) for p in record.players]
+            if record.dealer is not None:
+                record.dealer = aliases.get(record.dealer, record.dealer)
+        result.ranking = [(aliases.get(n, n), place) for n, place in result.ranking]
+        result.totals = {aliases.get(n, n): t for n, t in result.totals.items()}
+
+    def _canonical(self, game: Game, check: DealCheck) -> dict[str, str]:
+        """The deal's row in canonical spelling (as :func:`format_row` writes it),
+        with the computed scores; move spellings come from a per-game cache."""
+        record = check.record
+        cache = self._tokens.get(game.id)
+        if cache is None or len(cache) >= TOKEN_CACHE_LIMIT:
+            cache = self._tokens[game.id] = _TokenCache(game.canonical_token)
+        name = CARD_NAMES.__getitem__
+        hands = ""
+        if record.hands is not None:
+            if record.secrets is None:
+                hands = ";".join([" ".join(map(name, row)) for row in record.hands])
+            else:
+                hands = ";".join([" ".join(map(name, row)) + "|" + " ".join(map(name, secret))
+                                  for row, secret in zip(record.hands, record.secrets)])
+        passes = "" if record.passes is None else ";".join(
+            [" ".join(map(name, row)) for row in record.passes])
+        return {
+            "deal": str(record.deal),
+            "players": ";".join(record.players),
+            "dealer": record.dealer or "",
+            "hands": hands,
+            "stock": " ".join(map(name, record.stock)) if record.stock else "",
+            "passes": passes,
+            "play": " ".join(map(cache.__getitem__, record.play or ())),
+            "scores": ";".join([game.format_score(s) for s in check.outcome.scores]),
+        }
+
+    def _difference(self, ctx: _EventContext, stored: _Stored, ordered: list[DealCheck],
+                    rows: list[dict[str, str]]) -> RecordError:
+        deals = self.session.execute(
+            select(Deal).where(Deal.version_id == stored.version_id).order_by(Deal.number)
+        ).scalars().all()
+        first = ordered[0].record
+        where = f"round {first.round}, table {first.table} of {ctx.event.slug}"
+        differences = []
+        line, column = first.line, None
+        for check, row in zip(ordered, rows):
+            index = check.record.deal - 1
+            if index >= len(deals):
+                continue
+            old = deals[index]
+            for name in CONTENT_COLUMNS[1:]:
+                before = getattr(old, name) or ""
+                if before != row[name]:
+                    if column is None:
+                        line, column = check.line, name
+                    differences.append(f"deal {old.number} {name}: stored {_clip(before)!r}, "
+                                       f"file {_clip(row[name])!r}")
+        if len(deals) != len(rows):
+            differences.append(f"stored {len(deals)} deals, the file has {len(rows)}")
+            column = column or "deal"
+        shown = "; ".join(differences[:5])
+        if len(differences) > 5:
+            shown += f"; and {len(differences) - 5} more"
+        return RecordError(
+            f"{where} is already stored (version {stored.version}) with other content: "
+            f"{shown}. Use --replace to store the file's as a new version",
+            rule="match-changed", line=line, column=column)
+
+    # -------------------------------------------------------------- storing
+
+    def _accept(self, ctx: _EventContext, first: DealRecord, seats: list[tuple[int, str]],
+                ordered: list[DealCheck], rows: list[dict[str, str]], digest: str,
+                result: MatchRanking, stored: _Stored | None) -> None:
+        if self.dry_run:
+            return
+        version = 1
+        if stored is not None:
+            version = 1 + (self.session.execute(
+                select(func.max(MatchVersion.version))
+                .where(MatchVersion.match_id == stored.match_id)).scalar() or 0)
+        ids = {name: player_id for player_id, name in seats}
+        seat_of = {name: seat for seat, (_, name) in enumerate(seats)}
+        places = [place for _, place in result.ranking]
+        points = match_points(places)
+        place_rows = [
+            {"player_id": ids[name], "seat": seat_of[name], "place": place,
+             "total": float(result.totals[name]), "match_points": pts}
+            for (name, place), pts in zip(result.ranking, points)
+        ]
+        deal_rows = []
+        verified_moves = 0
+        for check, row in zip(ordered, rows):
+            verified = check.outcome.verified
+            verified_moves += verified == "moves"
+            deal_rows.append({
+                "number": check.record.deal, "players": row["players"],
+                "dealer": row["dealer"] or None, "hands": row["hands"], "stock": row["stock"],
+                "passes": row["passes"], "play": row["play"], "scores": row["scores"],
+                "claimed_scores": check.record.scores is not None, "verified": verified,
+            })
+        version_row = {
+            "version": version, "content_sha256": digest, "source_file": self.source_file,
+            "source_sha256": self.report.source_sha256, "imported_by": self.imported_by,
+            "imported_at": self.now, "superseded_at": None, "deals": len(rows),
+            "verified_moves": verified_moves,
+            "ranking_json": json.dumps([[n, p] for n, p in result.ranking], ensure_ascii=False),
+        }
+        accepted = _Accepted(ctx, first.round, first.table,
+                             stored.match_id if stored else None,
+                             stored.version_id if stored else None, version,
+                             version_row, deal_rows, place_rows)
+        if stored is not None and stored.version_id is not None:
+            ctx.touched["replaced"] += 1
+            ctx.touched["replacements"].append(accepted)
+        else:
+            ctx.touched["added"] += 1
+        self._pending.append(accepted)
+        self._pending_deals += len(deal_rows)
+        if self._pending_deals >= self.batch_deals:
+            self._flush()
+
+    def _flush(self) -> None:
+        pending, self._pending, self._pending_deals = self._pending, [], 0
+        if not pending:
+            return
+        execute = self.session.execute
+        new = [a for a in pending if a.match_id is None]
+        if new:
+            ids = execute(
+                insert(MATCH_T).returning(MATCH_T.c.id, sort_by_parameter_order=True),
+                [{"event_id": a.ctx.event.id, "round_number": a.round, "table": a.table,
+                  "current_version_id": None} for a in new],
+            ).scalars().all()
+            for accepted, match_id in zip(new, ids):
+                accepted.match_id = match_id
+        version_ids = execute(
+            insert(VERSION_T).returning(VERSION_T.c.id, sort_by_parameter_order=True),
+            [dict(a.version_row, match_id=a.match_id) for a in pending],
+        ).scalars().all()
+        deals, places = [], []
+        for accepted, version_id in zip(pending, version_ids):
+            for row in accepted.deals:
+                row["version_id"] = version_id
+            for row in accepted.places:
+                row["version_id"] = version_id
+            deals.extend(accepted.deals)
+            places.extend(accepted.places)
+            info = accepted.ctx.round(accepted.round)
+            info.stored[accepted.table] = _Stored(accepted.match_id, version_id,
+                                                  accepted.version_row["content_sha256"],
+                                                  accepted.version)
+            accepted.version_row["id"] = version_id
+        execute(insert(DEAL_T), deals)
+        execute(insert(PLACE_T), places)
+        old = [a.old_version_id for a in pending if a.old_version_id is not None]
+        if old:
+            execute(update(VERSION_T).where(VERSION_T.c.id.in_(old))
+                    .values(superseded_at=self.now))
+        execute(
+            update(MATCH_T).where(MATCH_T.c.id == bindparam("b_match"))
+            .values(current_version_id=bindparam("b_version")),
+            [{"b_match": a.match_id, "b_version": vid} for a, vid in zip(pending, version_ids)],
+        )
+
+    def _after_import(self) -> None:
+        from ..storage.audit import record_change
+
+        variants = set()
+        for ctx in self._events.values():
+            if ctx is None or not (ctx.touched["added"] or ctx.touched["replaced"]):
+                continue
+            variants.add(ctx.event.variant)
+            for accepted in ctx.touched["replacements"]:
+                record_change(
+                    self.session, "result.replace",
+                    f"{ctx.event.slug} round {accepted.round} table {accepted.table}",
+                    {"version_id": accepted.old_version_id},
+                    {"version": accepted.version, "version_id": accepted.version_row.get("id"),
+                     "content_sha256": accepted.version_row["content_sha256"],
+                     "file": self.source_file},
+                    event_id=ctx.event.id, actor=self.imported_by)
+            record_change(
+                self.session, "result.import", f"{ctx.event.slug}: {self.source_file}", None,
+                {"file": self.source_file, "sha256": self.report.source_sha256,
+                 "added": ctx.touched["added"], "replaced": ctx.touched["replaced"]},
+                event_id=ctx.event.id, actor=self.imported_by)
+        for variant in sorted(variants):
+            refresh_ratings(self.session, variant)
+
+
+def refresh_ratings(session: Session, variant: str) -> bool:
+    """Call the ratings layer's hook if it is installed; whether it was called."""
+    try:
+        from ..ratings.service import refresh_after_results
+    except ImportError as err:  # the ratings layer is optional for this module
+        if isinstance(err, ModuleNotFoundError) and err.name not in (
+                "tourney.ratings", "tourney.ratings.service"):
+            raise
+        return False
+    refresh_after_results(session, variant)
+    return True
+
+
+def import_results(session: Session, path: str, *, event: str | None = None,
+                   replace: bool = False, dry_run: bool = False,
+                   rejects: IO[str] | None = None, imported_by: str | None = None,
+                   on_progress: Callable[[int], None] | None = None,
+                   batch_deals: int = BATCH_DEALS) -> ImportReport:
+    """Import a record file into the session's transaction.
+
+    ``event`` is the event of rows without an ``event`` cell (and the only event a
+    file may name when given). ``replace`` stores changed matches as new versions;
+    without it a changed match is an error. ``dry_run`` checks and counts but
+    writes nothing. ``rejects``, a text stream, turns on skip-invalid mode: valid
+    matches are stored and the rows of rejected matches written there as CSV (the
+    file's columns and an added ``error`` column). ``on_progress(bytes_read)`` is
+    called now and then.
+
+    Raises :class:`ImportRejected` (the caller rolls back) when any match is
+    invalid and ``rejects`` is not given, or when the file as a whole is unreadable.
+    """
+    importer = ResultImporter(session, event=event, replace=replace, dry_run=dry_run,
+                              rejects=rejects, imported_by=imported_by,
+                              on_progress=on_progress, batch_deals=batch_deals)
+    return importer.run(path)
+
+
+# --------------------------------------------------------------------- versions
+
+def find_match(session: Session, event: Event, round_number: int, table: str) -> Match:
+    match = session.execute(select(Match).where(
+        Match.event_id == event.id, Match.round_number == round_number,
+        Match.table == table)).scalars().first()
+    if match is None:
+        raise TourneyError(f"no result stored for {event.slug} round {round_number}, "
+                           f"table {table}")
+    return match
+
+
+def version_dict(version: MatchVersion, current_id: int | None) -> dict:
+    return {
+        "version": version.version,
+        "current": version.id == current_id,
+        "imported_at": _iso(version.imported_at),
+        "imported_by": version.imported_by,
+        "file": version.source_file,
+        "file_sha256": version.source_sha256,
+        "content_sha256": version.content_sha256,
+        "superseded_at": _iso(version.superseded_at),
+        "deals": version.deals,
+        "verified_moves": version.verified_moves,
+        "ranking": json.loads(version.ranking_json or "[]"),
+    }
+
+
+def _iso(moment) -> str | None:
+    """A stored time as ISO 8601 UTC with a Z, whether the driver gave it aware or not."""
+    if moment is None:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return moment.isoformat(timespec="seconds") + "Z"
+
+
+def match_history(session: Session, slug: str, round_number: int, table: str) -> list[dict]:
+    """Every stored version of a match, oldest first."""
+    event = event_by_slug(session, slug)
+    match = find_match(session, event, round_number, table)
+    versions = session.execute(select(MatchVersion).where(MatchVersion.match_id == match.id)
+                               .order_by(MatchVersion.version)).scalars().all()
+    return [version_dict(v, match.current_version_id) for v in versions]
+
+
+def revert_match(session: Session, slug: str, round_number: int, table: str, version: int,
+                 actor: str | None = None) -> bool:
+    """Make an older version of a match current again; False if it already was.
+
+    The version that was current is marked superseded; the reinstated one loses its
+    mark. Audit-logged (``result.revert``); the ratings hook runs as after an import.
+    """
+    from ..storage.audit import record_change
+
+    event = event_by_slug(session, slug)
+    match = find_match(session, event, round_number, table)
+    target = session.execute(select(MatchVersion).where(
+        MatchVersion.match_id == match.id, MatchVersion.version == version)).scalars().first()
+    if target is None:
+        known = session.execute(select(MatchVersion.version).where(
+            MatchVersion.match_id == match.id).order_by(MatchVersion.version)).scalars().all()
+        raise TourneyError(f"{slug} round {round_number}, table {table} has no version "
+                           f"{version} (versions: {', '.join(map(str, known))})")
+    if target.id == match.current_version_id:
+        return False
+    now = utcnow()
+    before = None
+    if match.current_version_id is not None:
+        current = session.get(MatchVersion, match.current_version_id)
+        current.superseded_at = now
+        before = {"version": current.version, "content_sha256": current.content_sha256}
+        session.add(current)
+    target.superseded_at = None
+    match.current_version_id = target.id
+    session.add(target)
+    session.add(match)
+    session.flush()
+    record_change(session, "result.revert", f"{slug} round {round_number} table {table}",
+                  before, {"version": target.version, "content_sha256": target.content_sha256},
+                  event_id=event.id, actor=(actor or current_user())[:100])
+    refresh_ratings(session, event.variant)
+    return True
+
+
+def match_detail(session: Session, slug: str, round_number: int, table: str,
+                 version: int | None = None) -> dict:
+    """A match's version (the current one unless ``version``): places and deals."""
+    event = event_by_slug(session, slug)
+    match = find_match(session, event, round_number, table)
+    query = select(MatchVersion).where(MatchVersion.match_id == match.id)
+    if version is None:
+        query = query.where(MatchVersion.id == match.current_version_id)
+    else:
+        query = query.where(MatchVersion.version == version)
+    chosen = session.execute(query).scalars().first()
+    if chosen is None:
+        raise TourneyError(f"{slug} round {round_number}, table {table} has no version "
+                           f"{version}")
+    places = session.execute(
+        select(MatchPlace, Player.name).join(Player, Player.id == MatchPlace.player_id)
+        .where(MatchPlace.version_id == chosen.id)
+        .order_by(MatchPlace.place, MatchPlace.seat)).all()
+    deals = session.execute(select(Deal).where(Deal.version_id == chosen.id)
+                            .order_by(Deal.number)).scalars().all()
+    detail = {"event": slug, "variant": event.variant, "round": round_number, "table": table}
+    detail.update(version_dict(chosen, match.current_version_id))
+    detail["deal_count"] = detail.pop("deals")
+    detail["places"] = [{"player": name, "seat": p.seat, "place": p.place,
+                         "total": _plain(p.total), "points": _plain(p.match_points)}
+                        for p, name in places]
+    detail["deals"] = [{"deal": d.number, "players": d.players.split(";"),
+                        "dealer": d.dealer, "scores": d.scores, "verified": d.verified}
+                       for d in deals]
+    return detail
+
+
+def _plain(value: float):
+    return int(value) if float(value).is_integer() else value

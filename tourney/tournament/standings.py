@@ -1,0 +1,219 @@
+"""An event's standings: match points, then the event's tie-breaks.
+
+Standings are summed from the places of the current version of every match of the
+event (:class:`~tourney.storage.models.MatchPlace`). Every entered player has a
+row, with or without matches. Players equal on points and on every tie-break
+share a place (competition places: 1, 2, 2, 4).
+
+Tie-breaks (``Event.tiebreaks_json``, a list of ids, in order; empty means
+:data:`DEFAULT_TIEBREAKS`):
+
+- ``score``: the player's deal scores relative to their tables: for each match the
+  player's total minus the mean total of the table, summed. Lower is better in the
+  card games (scores are penalties), higher in dam-brade (game points).
+- ``buchholz``: the sum of the match points of the opponents met (each opponent
+  counted once per match played against them; their points in the whole event).
+- ``wins``: the number of first places (a shared first place counts).
+- ``matches``: matches played; more ranks higher.
+- ``lot``: a drawing of lots, seeded by the event's seed and the player: reproducible,
+  and a player's draw does not change when others enter or withdraw.
+
+Decisions (the specs are silent):
+
+- A bye gives no match points (the organizer may seat so that byes rotate); the
+  number of byes is reported on each row for the seating layer.
+- ``matches``: more matches played ranks higher (the player who played every round
+  ahead of one who missed some, at equal points).
+- ``decided_by`` names what separated a player from the player just above: ``points``
+  or a tie-break id; ``shared`` when the place is shared; ``None`` for the leader
+  (nobody above).
+- The relative score is computed exactly (fractions), so players whose scores are
+  equal are never separated by a rounding error; it is shown rounded to 2 places.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Sequence
+
+from sqlalchemy import func, select
+from sqlmodel import Session
+
+from ..engines import get_game
+from ..errors import TourneyError
+from ..storage.models import Entry, Event, Match, MatchPlace, Player, Round, Seat
+
+TIEBREAKS: dict[str, str] = {
+    "score": "deal scores relative to the table mean (card games: lower is better; "
+             "dam-brade: higher)",
+    "buchholz": "sum of the opponents' match points",
+    "wins": "number of first places",
+    "matches": "matches played (more ranks higher)",
+    "lot": "by lot, seeded by the event seed",
+}
+DEFAULT_TIEBREAKS: tuple[str, ...] = ("score", "buchholz", "wins")
+
+
+def check_tiebreaks(ids: Sequence[str]) -> list[str]:
+    """The tie-break ids as given, checked: known ids, none twice."""
+    ids = [str(i).strip() for i in ids]
+    for tiebreak in ids:
+        if tiebreak not in TIEBREAKS:
+            raise TourneyError(f"unknown tie-break {tiebreak!r} (tie-breaks: "
+                               f"{', '.join(TIEBREAKS)})")
+    if len(set(ids)) != len(ids):
+        raise TourneyError("a tie-break is named twice")
+    return ids
+
+
+def event_tiebreaks(event: Event) -> list[str]:
+    try:
+        ids = json.loads(event.tiebreaks_json or "[]")
+    except ValueError:
+        raise TourneyError(f"event {event.slug}: its stored tie-breaks are not JSON") from None
+    return check_tiebreaks(ids) if ids else list(DEFAULT_TIEBREAKS)
+
+
+@dataclass
+class StandingRow:
+    player_id: int
+    player: str
+    place: int
+    points: float
+    tiebreaks: dict[str, float]  # in the event's tie-break order
+    decided_by: str | None
+    matches: int = 0
+    wins: int = 0
+    byes: int = 0
+    withdrawn_after: int | None = None
+    sort_key: tuple = field(default=(), repr=False, compare=False)
+
+    @property
+    def rank(self) -> int:
+        return self.place
+
+    def as_json(self) -> dict:
+        return {"place": self.place, "player": self.player, "points": _number(self.points),
+                "tiebreaks": {k: _number(v) for k, v in self.tiebreaks.items()},
+                "decided_by": self.decided_by, "matches": self.matches, "byes": self.byes}
+
+
+def _number(value):
+    value = float(value)
+    if value.is_integer():
+        return int(value)
+    return round(value, 2)
+
+
+@dataclass
+class _Tally:
+    points: float = 0.0
+    score: Fraction = Fraction(0)
+    wins: int = 0
+    matches: int = 0
+    opponents: list[int] = field(default_factory=list)
+
+
+def lot_draw(seed: int, player_id: int) -> float:
+    """A player's lot in an event: reproducible, independent of the other players."""
+    return random.Random(f"tourney-lot:{seed}:{player_id}").random()
+
+
+def standings_table(session: Session, event: Event, *, up_to_round: int | None = None
+                    ) -> list[StandingRow]:
+    """The standings of an event, best first (after ``up_to_round`` when given)."""
+    tiebreaks = event_tiebreaks(event)
+    higher_is_better = get_game(event.variant).higher_is_better
+
+    entries = session.execute(
+        select(Entry.player_id, Player.name, Entry.withdrawn_after)
+        .join(Player, Player.id == Entry.player_id).where(Entry.event_id == event.id)).all()
+    names = {pid: name for pid, name, _ in entries}
+    withdrawn = {pid: w for pid, _, w in entries}
+    tallies: dict[int, _Tally] = {pid: _Tally() for pid in names}
+
+    query = (select(Match.id, MatchPlace.player_id, MatchPlace.place, MatchPlace.total,
+                    MatchPlace.match_points)
+             .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
+             .where(Match.event_id == event.id).order_by(Match.id))
+    if up_to_round is not None:
+        query = query.where(Match.round_number <= up_to_round)
+    tables: dict[int, list[tuple[int, int, float, float]]] = {}
+    for match_id, player_id, place, total, points in session.execute(query):
+        tables.setdefault(match_id, []).append((player_id, place, total, points))
+
+    for seats in tables.values():
+        mean = sum(Fraction(total) for _, _, total, _ in seats) / len(seats)
+        for player_id, place, total, points in seats:
+            tally = tallies.get(player_id)
+            if tally is None:  # a result for a player no longer entered
+                tally = tallies[player_id] = _Tally()
+            tally.points += points
+            tally.score += Fraction(total) - mean
+            tally.wins += place == 1
+            tally.matches += 1
+            tally.opponents.extend(p for p, _, _, _ in seats if p != player_id)
+    missing = [pid for pid in tallies if pid not in names]
+    if missing:
+        names.update(dict(session.execute(
+            select(Player.id, Player.name).where(Player.id.in_(missing))).all()))
+
+    bye_query = (select(Seat.player_id, func.count()).join(Round, Round.id == Seat.round_id)
+                 .where(Round.event_id == event.id, Seat.table.is_(None))
+                 .group_by(Seat.player_id))
+    if up_to_round is not None:
+        bye_query = bye_query.where(Round.number <= up_to_round)
+    byes = dict(session.execute(bye_query).all())
+
+    score_sign = -1 if higher_is_better else 1
+    rows = []
+    for player_id, tally in tallies.items():
+        values = {
+            "score": tally.score,
+            "buchholz": sum(tallies[o].points for o in tally.opponents if o in tallies),
+            "wins": tally.wins,
+            "matches": tally.matches,
+            "lot": lot_draw(event.seed, player_id),
+        }
+        # Sort keys: smaller is better.
+        keys = {"score": score_sign * values["score"], "buchholz": -values["buchholz"],
+                "wins": -values["wins"], "matches": -values["matches"], "lot": values["lot"]}
+        sort_key = (-tally.points,) + tuple(keys[t] for t in tiebreaks)
+        rows.append(StandingRow(
+            player_id=player_id, player=names.get(player_id, f"#{player_id}"), place=0,
+            points=tally.points, tiebreaks={t: values[t] for t in tiebreaks},
+            decided_by=None, matches=tally.matches, wins=tally.wins,
+            byes=byes.get(player_id, 0), withdrawn_after=withdrawn.get(player_id),
+            sort_key=sort_key))
+    rows.sort(key=lambda r: (r.sort_key, r.player))
+    _assign_places(rows, tiebreaks)
+    _show_lots(rows)
+    return rows
+
+
+def _assign_places(rows: list[StandingRow], tiebreaks: list[str]) -> None:
+    criteria = ["points"] + list(tiebreaks)
+    for index, row in enumerate(rows):
+        above = rows[index - 1] if index else None
+        below = rows[index + 1] if index + 1 < len(rows) else None
+        if above is not None and above.sort_key == row.sort_key:
+            row.place = above.place
+        else:
+            row.place = index + 1
+        if (above is not None and above.sort_key == row.sort_key) or (
+                below is not None and below.sort_key == row.sort_key):
+            row.decided_by = "shared"
+        elif above is not None:
+            row.decided_by = next(c for c, a, b in zip(criteria, above.sort_key, row.sort_key)
+                                  if a != b)
+
+
+def _show_lots(rows: list[StandingRow]) -> None:
+    """Show a lot as the player's position in the drawing (1 = best), not the raw draw."""
+    if not rows or "lot" not in rows[0].tiebreaks:
+        return
+    order = sorted(rows, key=lambda r: r.tiebreaks["lot"])
+    for position, row in enumerate(order, 1):
+        row.tiebreaks["lot"] = position
