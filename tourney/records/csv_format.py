@@ -32,7 +32,16 @@ REQUIRED = ("round", "table", "deal", "players", "play")
 MAX_LINE_BYTES = 1 << 20
 MAX_FIELD_CHARS = 1 << 16
 MAX_TOKENS = 5000
+MAX_RECORD_CHARS = MAX_LINE_BYTES  # one record, over all its lines
+# The longest real move token is a svarta-maja exchange of 13 cards spelt "10♠"
+# (about 105 characters); a longer one is not a move, and refusing it here keeps
+# error messages short and the engines' parsers away from pathological text.
+MAX_TOKEN_CHARS = 200
 MAX_PLAYERS = 16
+# Round and deal numbers: no event has more rounds, no match more deals, and the
+# bound keeps them inside every backend's INTEGER (a round of 2**31 made the
+# PostgreSQL lookup fail, 2**63 the SQLite one).
+MAX_NUMBER = 1_000_000
 
 
 class HeaderError(RecordError):
@@ -101,13 +110,57 @@ def _decoded_lines(stream: IO[bytes], filename: str | None) -> Iterator[str]:
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         try:
-            yield raw.decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as err:
             raise RecordError(
                 f"not UTF-8: byte 0x{raw[err.start]:02x} at character {err.start + 1}; "
                 "save the file as UTF-8",
                 rule="encoding", file=filename, line=number,
             ) from None
+        if "\x00" in text:
+            # No column holds a NUL, and PostgreSQL text cannot store one (a lookup
+            # with it failed inside the driver): refused as not text (hardening).
+            raise RecordError(
+                f"a NUL byte at character {text.index(chr(0)) + 1}; not a text file "
+                "(UTF-16? save the file as UTF-8)",
+                rule="encoding", file=filename, line=number,
+            )
+        yield text
+
+
+class _RecordLines:
+    """The decoded lines, counting the characters of the record being read.
+
+    A quoted field may span lines, so the line bound alone does not bound a
+    record: a record of many quoted multi-line fields would be gathered whole by
+    the csv module. The reader calls :meth:`record_done` after each record; a
+    record growing past :data:`MAX_RECORD_CHARS` is refused (hardening).
+    """
+
+    def __init__(self, stream: IO[bytes], filename: str | None):
+        self._lines = _decoded_lines(stream, filename)
+        self.filename = filename
+        self.line = 0
+        self.record_line = 1
+        self.record_chars = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        text = next(self._lines)
+        self.line += 1
+        self.record_chars += len(text)
+        if self.record_chars > MAX_RECORD_CHARS:
+            raise RecordError(
+                f"a record longer than {MAX_RECORD_CHARS // 1024} kB (a quoted field left "
+                "open?); not a deal record", rule="record-too-large", file=self.filename,
+                line=self.record_line)
+        return text
+
+    def record_done(self) -> None:
+        self.record_chars = 0
+        self.record_line = self.line + 1
 
 
 def _split_seats(text: str, nplayers: int, column: str) -> list[str]:
@@ -142,6 +195,9 @@ def _positive_int(text: str, column: str) -> int:
                           rule="number", column=column) from None
     if value < 1:
         raise RecordError(f"{column} must be 1 or more, not {value}", rule="number", column=column)
+    if value > MAX_NUMBER:
+        raise RecordError(f"{column} must be at most {MAX_NUMBER}, not {text.strip()[:40]}",
+                          rule="number", column=column)
     return value
 
 
@@ -194,6 +250,11 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     if len(play) > MAX_TOKENS:
         raise RecordError(f"{len(play)} moves in one deal; more than any deal can have ({MAX_TOKENS})",
                           rule="too-many-moves", column="play")
+    for number, token in enumerate(play, 1):
+        if len(token) > MAX_TOKEN_CHARS:
+            raise RecordError(f"a move token of {len(token)} characters; no move is longer "
+                              f"than {MAX_TOKEN_CHARS}", rule="token-too-long", column="play",
+                              move=number, token=token[:40] + "...")
 
     scores = None
     scores_text = (get("scores") or "").strip()
@@ -222,7 +283,7 @@ class RecordReader:
     def __init__(self, stream: IO[bytes], filename: str | None = None, errors: str = "raise"):
         self.filename = filename
         self.errors = errors
-        self._lines = _decoded_lines(stream, filename)
+        self._lines = _RecordLines(stream, filename)
         self.columns: list[str] = []
         self.raw_row: list[str] = []
 
@@ -262,6 +323,7 @@ class RecordReader:
     def __iter__(self) -> Iterator[DealRecord | RecordError]:
         reader = self._reader()
         self.columns = columns = self._header(reader)
+        self._lines.record_done()
         width = len(columns)
         end_line = reader.line_num
         while True:
@@ -271,9 +333,11 @@ class RecordReader:
             except StopIteration:
                 return
             except csv.Error as err:
+                # the line the broken record begins on, as for every record error
                 raise RecordError(f"not valid CSV: {err}", rule="csv",
-                                  file=self.filename, line=reader.line_num) from None
+                                  file=self.filename, line=self._lines.record_line) from None
             end_line = reader.line_num
+            self._lines.record_done()
             # The raw fields of the row just read, for callers that write rows back
             # as given (the importer's rejects file). Additive: set before each yield.
             self.raw_row = row

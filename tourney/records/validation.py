@@ -6,6 +6,7 @@ match when the rows of the next match begin (a match's rows must stand together)
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
@@ -49,6 +50,10 @@ class MatchCheck:
 
 
 OptionsFor = Callable[[DealRecord, Game], dict]
+
+# No match comes near it (a dam-stick match to 100 takes some 20 deals; the bots'
+# guard is 200); it bounds the deals held while a match is open (hardening).
+MAX_DEALS_PER_MATCH = 1000
 
 
 class RecordChecker:
@@ -142,9 +147,14 @@ class RecordChecker:
         values = []
         for seat, text in enumerate(record.scores):
             try:
-                values.append(game.parse_score(text))
+                value = game.parse_score(text)
+                # float("nan"), float("inf") and float("1e999") parse, but no game
+                # scores them (and engines' int() of them crashed: hardening)
+                if isinstance(value, float) and not math.isfinite(value):
+                    raise ValueError(text)
+                values.append(value)
             except (ValueError, TypeError, ArithmeticError):
-                raise RecordError(f"seat {seat}'s score {text!r} is not a score",
+                raise RecordError(f"seat {seat}'s score {text[:40]!r} is not a score",
                                   rule="score", column="scores") from None
         return values
 
@@ -198,10 +208,18 @@ class RecordChecker:
                     f"the rows of match round {item.round}, table {item.table} must stand "
                     f"together; the match began at line {closed[key]}",
                     rule="match-split", line=item.line, column="table"))
+            elif len(current) >= MAX_DEALS_PER_MATCH:
+                check = DealCheck(item.line, item, error=RecordError(
+                    f"match round {item.round}, table {item.table} has more than "
+                    f"{MAX_DEALS_PER_MATCH} deals; no match is that long",
+                    rule="match-too-long", line=item.line, column="deal"))
             else:
                 check = self.check_deal(item)
             yield check
-            if key not in closed:
+            # A match's checks are kept until it closes; past the bound only the
+            # first refused deal is kept (it makes the match invalid), so a hostile
+            # file of one endless match holds bounded memory.
+            if key not in closed and len(current) <= MAX_DEALS_PER_MATCH:
                 current.append(check)
         if current:
             yield self.check_match(current)
