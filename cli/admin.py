@@ -9,7 +9,7 @@ from tourney.storage.db import open_engine, reading, resolve_url, transaction
 from tourney.tournament.events import get_event
 
 from .database import db_option, open_db
-from .output import emit_json, emit_table, json_option, message
+from .output import COUNT, emit_json, emit_table, json_option, message
 
 
 @click.group("db")
@@ -80,7 +80,7 @@ def status(as_json, db_url):
 @click.option("--event", "slug", metavar="SLUG", help="Only the changes to this event.")
 @click.option("--action", metavar="NAME",
               help="Only this action (player.merge) or noun (player).")
-@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only the newest N.")
+@click.option("--limit", type=COUNT, metavar="N", help="Only the newest N.")
 @json_option
 @db_option
 def log(slug, action, limit, as_json, db_url):

@@ -7,7 +7,7 @@ from tourney.storage.db import reading, transaction
 from tourney.tournament import events as service
 
 from .database import db_option, open_db
-from .output import emit_json, emit_table, json_option, message, parse_rules, rule_option
+from .output import COUNT, ROUND_NUMBER, SEED, emit_json, emit_table, json_option, message, parse_rules, rule_option
 
 
 @click.group("event")
@@ -32,11 +32,11 @@ def event():
 @click.option("--table-sizes", metavar="N|MIN-MAX",
               help="Players per table: 4, or a range such as 3-5 "
                    "(default: every count the variant allows).")
-@click.option("--rounds", type=int, help="The number of rounds (default: open-ended).")
+@click.option("--rounds", type=COUNT, help="The number of rounds (default: open-ended).")
 @click.option("--seating", type=click.Choice(service.SEATING_METHODS),
               help="How rounds are seated (default: swiss for two-player tables, "
                    "else balanced).")
-@click.option("--seed", type=int, help="Seed of the seating draws (default: from the slug).")
+@click.option("--seed", type=SEED, help="Seed of the seating draws (default: from the slug).")
 @click.option("--tiebreaks", metavar="LIST", help="Comma-separated tiebreaks of the standings.")
 @click.option("--lang", type=click.Choice(service.LANGUAGES),
               help="Language of the event's pages.")
@@ -143,7 +143,7 @@ def show(slug, as_json, db_url):
 @click.argument("names", nargs=-1, metavar="[NAME]...")
 @click.option("--all", "all_players", is_flag=True, help="Enter every registered player.")
 @click.option("--add", is_flag=True, help="Register names not registered yet.")
-@click.option("--from-round", type=int, metavar="N",
+@click.option("--from-round", type=ROUND_NUMBER, metavar="N",
               help="The first round they can play (default: the next round to be "
                    "seated; the latest seated round while none of its results is in, "
                    "which is then to be reseated).")
@@ -185,7 +185,7 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
 @event.command("withdraw")
 @click.argument("slug")
 @click.argument("name")
-@click.option("--from-round", type=int, metavar="N",
+@click.option("--from-round", type=ROUND_NUMBER, metavar="N",
               help="The first round they miss (default: the next round to be seated; "
                    "the latest seated round while none of its results is in, which "
                    "is then to be reseated).")

@@ -11,7 +11,7 @@ from tourney.records.csv_format import open_records, write_records
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
 from tourney.simulation import simulate_rounds
 
-from .output import emit_json, emit_jsonl, emit_table, json_option, message, parse_rules, rule_option
+from .output import emit_json, emit_jsonl, json_option, message, parse_rules, rule_option
 
 
 @click.command()
@@ -92,17 +92,18 @@ def validate(file, variant, rules, as_json):
     if as_json:
         for match in matches:
             emit_jsonl(_match_json(match))
+    skipped = f"; skipped {reader.unfilled} empty score-sheet rows" if reader.unfilled else ""
     message(f"{file}: {deals} deals in {len(matches)} matches: "
-            f"{bad_deals} invalid deals, {bad_matches} invalid matches")
+            f"{bad_deals} invalid deals, {bad_matches} invalid matches{skipped}")
     sys.exit(1 if bad_deals or bad_matches else 0)
 
 
 @click.command()
 @click.argument("variant")
-@click.option("--players", "nplayers", type=int, required=True, help="Players per table.")
-@click.option("--deals", type=int, help="Deals per match (for variants without an end rule).")
-@click.option("--tables", type=int, default=1, show_default=True, help="Tables per round.")
-@click.option("--rounds", type=int, default=1, show_default=True, help="Rounds.")
+@click.option("--players", "nplayers", type=click.IntRange(1, 100), required=True, help="Players per table.")
+@click.option("--deals", type=click.IntRange(1, 100_000), help="Deals per match (for variants without an end rule).")
+@click.option("--tables", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Tables per round.")
+@click.option("--rounds", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Rounds.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--skill", type=float, default=1.0, show_default=True,
               help="Bot skill: the chance of a heuristic move rather than a random legal one.")

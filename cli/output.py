@@ -6,6 +6,13 @@ from typing import Any, Iterable, Sequence
 
 import click
 
+# Bounded number arguments: a database INTEGER is 32-bit on PostgreSQL, and an
+# absurd number must be a usage error, not a driver traceback.
+MAX_COUNT = 1_000_000
+ROUND_NUMBER = click.IntRange(min=1, max=MAX_COUNT)
+COUNT = click.IntRange(min=1, max=MAX_COUNT)
+SEED = click.IntRange(min=-(2 ** 31), max=2 ** 31 - 1)
+
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print JSON instead of text.")
 

@@ -16,7 +16,7 @@ from tourney.ratings.service import (
 from tourney.storage.db import reading, transaction
 
 from .database import db_option, open_db
-from .output import emit_json, emit_table, json_option, message
+from .output import MAX_COUNT, emit_json, emit_table, json_option, message
 
 
 def _num(value: float, digits: int = 2) -> str:
@@ -42,7 +42,7 @@ def rating():
 
 @rating.command("show")
 @click.option("--variant", help="Only this variant's pool.")
-@click.option("--provisional", type=click.IntRange(min=0), metavar="N",
+@click.option("--provisional", type=click.IntRange(min=0, max=MAX_COUNT), metavar="N",
               help="Mark players with fewer than N rated matches as provisional "
                    "(default: the pool's setting, 5 unless changed).")
 @db_option
@@ -192,7 +192,7 @@ def predict_command(variant, names, db_url, as_json):
               help="A model parameter (mu, sigma, beta, kappa, tau, limit_sigma, balance; "
                    "epsilon for ThurstoneMosteller); repeatable.")
 @click.option("--reset-params", is_flag=True, help="Back to openskill's default parameters.")
-@click.option("--provisional", type=click.IntRange(min=0), metavar="N",
+@click.option("--provisional", type=click.IntRange(min=0, max=MAX_COUNT), metavar="N",
               help="Players with fewer rated matches than N are provisional (default 5).")
 @db_option
 @json_option

@@ -21,7 +21,7 @@ from tourney.tournament.results import (
 from tourney.tournament.standings import standings_table
 
 from .database import db_option, open_db
-from .output import emit_json, emit_table, json_option, message
+from .output import COUNT, ROUND_NUMBER, emit_json, emit_table, json_option, message
 
 
 @click.group()
@@ -136,7 +136,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as
 
 @result.command(name="export")
 @click.argument("slug")
-@click.option("--round", "round_number", type=click.IntRange(min=1),
+@click.option("--round", "round_number", type=COUNT,
               help="Only this round.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 @db_option
@@ -164,7 +164,7 @@ def export_cmd(slug, round_number, out, db_url):
 
 @result.command(name="history")
 @click.argument("slug")
-@click.argument("round_number", metavar="ROUND", type=int)
+@click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER)
 @click.argument("table")
 @json_option
 @db_option
@@ -191,9 +191,9 @@ def history_cmd(slug, round_number, table, as_json, db_url):
 
 @result.command(name="revert")
 @click.argument("slug")
-@click.argument("round_number", metavar="ROUND", type=int)
+@click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER)
 @click.argument("table")
-@click.argument("version", type=click.IntRange(min=1))
+@click.argument("version", type=COUNT)
 @click.option("--by", "actor", metavar="NAME", help="Who reverts (default: the login name).")
 @db_option
 def revert_cmd(slug, round_number, table, version, actor, db_url):
@@ -217,9 +217,9 @@ def revert_cmd(slug, round_number, table, version, actor, db_url):
 
 @result.command(name="show")
 @click.argument("slug")
-@click.argument("round_number", metavar="ROUND", type=int)
+@click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER)
 @click.argument("table")
-@click.option("--version", type=click.IntRange(min=1), help="A version (default: the current).")
+@click.option("--version", type=COUNT, help="A version (default: the current).")
 @json_option
 @db_option
 def show_cmd(slug, round_number, table, version, as_json, db_url):
@@ -255,7 +255,7 @@ def _cell(value):
 
 @click.command()
 @click.argument("slug")
-@click.option("--round", "up_to_round", type=click.IntRange(min=1),
+@click.option("--round", "up_to_round", type=COUNT,
               help="The standings after this round.")
 @json_option
 @db_option

@@ -10,7 +10,7 @@ from tourney.tournament import rounds as service
 from tourney.tournament.sheets import OPEN_ENDED_ROWS, score_sheet_rows
 
 from .database import db_option, open_db
-from .output import emit_json, json_option, message
+from .output import COUNT, SEED, emit_json, json_option, message
 
 
 @click.group("round")
@@ -84,7 +84,7 @@ def seat(slug, force, as_json, db_url):
 
 @round_.command("show")
 @click.argument("slug")
-@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@click.argument("number", type=COUNT, metavar="N")
 @json_option
 @db_option
 def show(slug, number, as_json, db_url):
@@ -103,8 +103,8 @@ def show(slug, number, as_json, db_url):
 
 @round_.command("reseat")
 @click.argument("slug")
-@click.argument("number", type=click.IntRange(min=1), metavar="N")
-@click.option("--seed", type=int, help="Draw with this seed instead of the event's.")
+@click.argument("number", type=COUNT, metavar="N")
+@click.option("--seed", type=SEED, help="Draw with this seed instead of the event's.")
 @json_option
 @db_option
 def reseat(slug, number, seed, as_json, db_url):
@@ -134,10 +134,10 @@ def reseat(slug, number, seed, as_json, db_url):
 
 @round_.command("sheet")
 @click.argument("slug")
-@click.argument("number", type=click.IntRange(min=1), metavar="N")
+@click.argument("number", type=COUNT, metavar="N")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True),
               help="Write the CSV here instead of to stdout.")
-@click.option("--deals", type=click.IntRange(min=1),
+@click.option("--deals", type=COUNT,
               help="Rows per table where the match has no fixed number of deals "
                    f"(default {OPEN_ENDED_ROWS}).")
 @db_option

@@ -29,17 +29,23 @@ def fill(template: str, scores_for) -> str:
     return out.getvalue()
 
 
+def template_rows(text: str) -> list[dict]:
+    """The template's rows as written (the record reader skips unfilled rows)."""
+    return list(csv.DictReader(io.StringIO(text)))
+
+
 def test_template_rows_follow_the_seating_and_the_dealer_rule(tourney):
     seating = seat_event(tourney)
-    records = read_records_text(tourney("round", "sheet", "club", "1").stdout)
-    assert len(records) == 2 * len(seating["tables"])
+    rows_all = template_rows(tourney("round", "sheet", "club", "1").stdout)
+    assert len(rows_all) == 2 * len(seating["tables"])
+    assert not read_records_text(tourney("round", "sheet", "club", "1").stdout)  # all unfilled
     for table in seating["tables"]:
-        rows = [r for r in records if r.table == table["table"]]
-        assert [r.deal for r in rows] == [1, 2]
-        assert all(r.players == table["seats"] for r in rows)
-        assert rows[0].dealer == table["dealer"] == table["seats"][0]
-        assert rows[1].dealer == table["seats"][1]  # clockwise
-        assert all(r.scores is None and not r.play for r in rows)
+        rows = [r for r in rows_all if r["table"] == table["table"]]
+        assert [r["deal"] for r in rows] == ["1", "2"]
+        assert all(r["players"].split(";") == table["seats"] for r in rows)
+        assert rows[0]["dealer"] == table["dealer"] == table["seats"][0]
+        assert rows[1]["dealer"] == table["seats"][1]  # clockwise
+        assert all(r["scores"] == "" and r["play"] == "" for r in rows)
 
 
 def test_filled_sheet_imports_exports_and_reimports_unchanged(tourney, run_cli, tmp_path):
@@ -76,7 +82,17 @@ def test_an_impossible_sheet_is_rejected_with_the_reason(tourney, tmp_path):
 
 def test_checkers_sheet_alternates_colours(tourney):
     seat_event(tourney, variant="dam-brade", rules=("games=2",), players=4)
-    records = read_records_text(tourney("round", "sheet", "club", "1").stdout)
-    first, second = records[0], records[1]
-    assert second.players == list(reversed(first.players))
-    assert first.dealer is None and second.dealer is None
+    first, second = template_rows(tourney("round", "sheet", "club", "1").stdout)[:2]
+    assert second["players"].split(";") == list(reversed(first["players"].split(";")))
+    assert first["dealer"] == "" and second["dealer"] == ""
+
+
+def test_unfilled_rows_of_an_open_ended_match_are_skipped(tourney, tmp_path):
+    seat_event(tourney, variant="dam-stick", rules=("target=30",), players=8)
+    template = tourney("round", "sheet", "club", "1", "--deals", "4").stdout
+    scores = {"1": "0;25;0;0", "2": "0;10;5;10"}  # 35 reaches 30; 0 is alone lowest
+    path = tmp_path / "filled.csv"
+    path.write_text(fill(template, lambda row: scores.get(row["deal"], "")))
+    result = tourney("result", "import", str(path))
+    assert "added: 2 matches" in result.stderr
+    assert "skipped 4 empty score-sheet rows" in result.stderr

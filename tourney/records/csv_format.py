@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import IO, Iterable, Iterator, Sequence
 
 from ..cards import CARD_NAMES, parse_card
+
+_CANONICAL = {name: card for card, name in enumerate(CARD_NAMES)}
 from ..engines.base import DealSetup
 from ..errors import CardError, RecordError, TourneyError
 
@@ -174,8 +176,13 @@ def _split_seats(text: str, nplayers: int, column: str) -> list[str]:
 
 
 def _cards(text: str, column: str, seat: int | None = None) -> list[int]:
+    tokens = text.split()
+    try:  # the hot path: every card in its canonical spelling
+        return [_CANONICAL[t] for t in tokens]
+    except KeyError:
+        pass
     out = []
-    for token in text.split():
+    for token in tokens:
         try:
             out.append(parse_card(token))
         except CardError:
@@ -271,6 +278,9 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     )
 
 
+_CONTENT_COLUMNS = ("play", "scores", "hands", "stock", "passes")
+
+
 class RecordReader:
     """Iterate over the records of a file, streaming.
 
@@ -286,6 +296,10 @@ class RecordReader:
         self._lines = _RecordLines(stream, filename)
         self.columns: list[str] = []
         self.raw_row: list[str] = []
+        # Rows with nothing in play, scores, hands, stock and passes: the unused rows
+        # of a score-sheet template (`tourney round sheet`). They are skipped, and
+        # counted so commands can say so.
+        self.unfilled = 0
 
     def _reader(self):
         csv.field_size_limit(MAX_FIELD_CHARS)
@@ -344,7 +358,8 @@ class RecordReader:
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue  # blank lines are ignored
             # A record spanning lines starts after the blank lines csv skipped.
-            start_line = end_line - sum(f.count("\n") for f in row)
+            if end_line - start_line:
+                start_line = end_line - sum(f.count("\n") for f in row)
             if len(row) != width:
                 err = RecordError(
                     f"{len(row)} fields where the header has {width} (a ragged row; "
@@ -355,8 +370,12 @@ class RecordReader:
                     raise err
                 yield err
                 continue
+            fields = dict(zip(columns, row))
+            if not any(fields.get(c, "").strip() for c in _CONTENT_COLUMNS):
+                self.unfilled += 1
+                continue
             try:
-                yield parse_row(dict(zip(columns, row)), start_line)
+                yield parse_row(fields, start_line)
             except RecordError as err:
                 err.file, err.line = self.filename, start_line
                 if self.errors == "raise":

@@ -68,7 +68,8 @@ def check_slug(slug: str) -> str:
     slug = (slug or "").strip()
     if not SLUG_PATTERN.fullmatch(slug) or len(slug) > MAX_SLUG:
         raise UsageError(f"an event slug is lower-case letters, digits and dashes "
-                         f"(e.g. club-2024-03), not {slug!r}")
+                         f"of at most {MAX_SLUG} characters (e.g. club-2024-03), "
+                         f"not {slug[:60]!r}{'...' if len(slug) > 60 else ''}")
     return slug
 
 

@@ -204,6 +204,7 @@ class ImportReport:
     error_count: int = 0
     committed: bool = False
     file_error: bool = False  # the file as a whole could not be read
+    unfilled: int = 0  # score-sheet template rows left empty, skipped
 
     def add_error(self, err: RecordError) -> None:
         if err.file is None:
@@ -215,6 +216,8 @@ class ImportReport:
     def summary(self) -> str:
         text = (f"added: {self.added} matches, unchanged: {self.unchanged}, "
                 f"replaced: {self.replaced}, rejected: {self.rejected}")
+        if self.unfilled:
+            text += f"; skipped {self.unfilled} empty score-sheet rows"
         if self.dry_run:
             text += " (dry run: nothing written)"
         return text
@@ -491,6 +494,7 @@ class ResultImporter:
                 report.added = report.replaced = 0
                 raise ImportRejected(report, err) from None
         self.columns = reader.columns
+        report.unfilled = reader.unfilled
         if self._rejects is not None:
             self._write_reject(None, None)  # the header, even when nothing was rejected
         if report.error_count and not self.skip_invalid:

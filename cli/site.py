@@ -1,0 +1,60 @@
+"""`tourney publish`: the static standings site."""
+from __future__ import annotations
+
+import click
+from tourney.reports.site import publish as publish_site
+
+from .database import db_option, open_db
+from .output import emit_json, json_option, message
+
+
+@click.command()
+@click.option("--out", "out", required=True, metavar="DIR",
+              type=click.Path(file_okay=False),
+              help="The folder to publish into: created if missing; an existing one must "
+                   "be empty or hold an earlier published site, which is replaced.")
+@click.option("--event", "events", multiple=True, metavar="SLUG",
+              help="Build deal replays only for this event (repeatable). Every event's "
+                   "standings, rounds and matches are published regardless.")
+@click.option("--lang", "langs", multiple=True, metavar="LANG",
+              help="A language of the site (repeatable: en, sv, nb, fi). The first is the "
+                   "folder itself, each other one a subfolder. Default: the events' "
+                   "languages, else en.")
+@click.option("--no-replays", is_flag=True, help="Publish no deal replays at all.")
+@json_option
+@db_option
+def publish(out, events, langs, no_replays, as_json, db_url):
+    """Publish standings, seat lists, results, replays and ratings as a static site.
+
+    Every event gets its standings (with the tie-break columns), each round's seat
+    list, a results grid and its rules in words; every match its deals and scores,
+    and every deal with moves a replay readable without JavaScript; every player a
+    page with events, matches and rating charts. Links are relative, so the folder
+    works from any web server path or straight from disk.
+
+    The site is built beside DIR and swapped in at once: readers never see half a
+    site. Player pages keep their URL (players/<id>.html) across publishes.
+
+    \b
+    Examples:
+      tourney publish --out site/
+      tourney publish --out site/ --lang sv --lang en
+      tourney publish --out site/ --event club-2024-05   # replays of one event only
+    """
+    engine = open_db(db_url)
+    report = publish_site(engine, out, events=events, langs=langs, replays=not no_replays,
+                          background_cleanup=True)
+    if report.missing_catalogues:
+        message("no translation yet for " + ", ".join(report.missing_catalogues)
+                + ": those pages show English text with local dates and numbers")
+    if as_json:
+        emit_json(report.as_dict())
+    else:
+        message(f"published {report.pages} pages ({report.events} events, "
+                f"{report.players} players, {report.matches} matches, "
+                f"{report.replays} replays; languages: {', '.join(report.languages)}) "
+                f"to {report.out} in {report.seconds:.1f} s")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(publish)
