@@ -96,3 +96,15 @@ def test_unfilled_rows_of_an_open_ended_match_are_skipped(tourney, tmp_path):
     result = tourney("result", "import", str(path))
     assert "added: 2 matches" in result.stderr
     assert "skipped 4 empty score-sheet rows" in result.stderr
+
+
+def test_an_endless_match_is_refused_with_bounded_rows(tourney, tmp_path):
+    from tourney.records.validation import MAX_DEALS_PER_MATCH
+
+    seat_event(tourney, rules=(), players=4)
+    template = tourney("round", "sheet", "club", "1", "--deals", str(MAX_DEALS_PER_MATCH + 5)).stdout
+    path = tmp_path / "endless.csv"
+    path.write_text(fill(template, lambda row: "240;0;0;0"))
+    result = tourney("result", "import", str(path), exit_code=1)
+    assert "more than 1000 deals" in result.stderr and "match-too-long" in result.stderr
+    assert tourney("standings", "club", "--json").json[0]["points"] == 0

@@ -61,7 +61,7 @@ from ..engines.base import Game, MatchRules
 from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UsageError
 from ..records.csv_format import DealRecord, open_records
-from ..records.validation import DealCheck, RecordChecker
+from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
 from ..storage.models import (
     Deal,
     Entry,
@@ -477,6 +477,15 @@ class ResultImporter:
                                 self._seen[key] = check.line
                     if group.ctx is None and ctx is not None:
                         group.ctx = ctx
+                    if len(group.checks) >= MAX_DEALS_PER_MATCH:
+                        # Bounded memory for a hostile file of one endless match: the
+                        # match is refused, and only its first rows are kept.
+                        if group.error is None:
+                            group.error = RecordError(
+                                f"the match has more than {MAX_DEALS_PER_MATCH} deals; no "
+                                "match is that long", rule="match-too-long",
+                                line=check.line, column="deal")
+                        continue
                     group.checks.append(check)
                     group.raws.append(raw)
                 if group is not None:
