@@ -41,6 +41,7 @@ from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
 from sqlalchemy import and_, bindparam, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from ..engines import VARIANT_IDS
@@ -80,14 +81,22 @@ def check_variant(variant: str) -> str:
 def get_pool(session: Session, variant: str, *, create: bool = True) -> RatingPool | None:
     """The variant's pool; created with the defaults when missing (unless
     ``create`` is false)."""
-    pool = session.execute(select(RatingPool).where(RatingPool.variant == variant)).scalar()
+    # The pool row is locked for the rest of the transaction (PostgreSQL; SQLite
+    # locks the whole database anyway): two importers refreshing the same pool
+    # take turns, and the second replays on top of what the first committed.
+    query = select(RatingPool).where(RatingPool.variant == variant).with_for_update()
+    pool = session.execute(query).scalar()
     if pool is None and create:
         check_variant(variant)
         pool = RatingPool(variant=variant, model=DEFAULT_MODEL,
                           params_json=DEFAULT_SPEC.params_json(),
                           provisional_matches=DEFAULT_PROVISIONAL)
-        session.add(pool)
-        session.flush()
+        try:
+            with session.begin_nested():  # another importer may create it first
+                session.add(pool)
+                session.flush()
+        except IntegrityError:
+            pool = session.execute(query).scalar_one()
     return pool
 
 
