@@ -121,6 +121,52 @@ class DealOutcome:
     moves: int = 0
 
 
+class LazyEventsOutcome(DealOutcome):
+    """A :class:`DealOutcome` whose ``events`` are built when first read.
+
+    Replay is the hot path of imports and validation, which never read events (the
+    site's replay pages do), so an engine hands over ``events_of`` and its
+    arguments ``events_args`` instead of a list: ``events_of(*events_args)`` runs
+    once, on the first read of ``events``, and later reads get that same list. It
+    is otherwise a DealOutcome: the same fields and constructor (a given
+    ``events`` list is used as is), ``events`` may be assigned, and it equals any
+    DealOutcome with the same values.
+    """
+
+    def __init__(self, scores: list, places: list[int], verified: str = "moves",
+                 events: list[DealEvent] | None = None, moves: int = 0,
+                 events_of: Callable[..., list[DealEvent]] | None = None,
+                 events_args: tuple = ()):
+        self.scores = scores
+        self.places = places
+        self.verified = verified
+        self.moves = moves
+        if events is None and events_of is None:
+            events = []
+        self._events = events
+        self._events_of = events_of
+        self._events_args = events_args
+
+    @property
+    def events(self) -> list[DealEvent]:
+        events = self._events
+        if events is None:
+            events = self._events = self._events_of(*self._events_args)
+        return events
+
+    @events.setter
+    def events(self, value: list[DealEvent]) -> None:
+        self._events = value
+
+    def __eq__(self, other):
+        if not isinstance(other, DealOutcome):
+            return NotImplemented
+        return ((self.scores, self.places, self.verified, self.events, self.moves)
+                == (other.scores, other.places, other.verified, other.events, other.moves))
+
+    __hash__ = None  # mutable, like DealOutcome
+
+
 @dataclass(frozen=True)
 class MatchRules:
     """How a match of this game is played, after options are resolved.

@@ -254,6 +254,48 @@ def _build_token_table() -> dict:
 
 TOKEN_TABLE = _build_token_table()
 """Canonical token -> move for the common tokens (the replay's fast path)."""
+
+
+def _build_step_table() -> dict:
+    """Canonical step token -> what the replay's fused loop needs to play it."""
+    table: dict = {}
+    for token, move in TOKEN_TABLE.items():
+        if move[0] != "-":
+            continue
+        a, b = move[1], move[2]
+        man_side = BLACK if b > a else WHITE  # the side whose men step that way
+        crowns = b >= 29 if man_side == BLACK else b <= 4
+        bit, target = SQUARE_BIT[a], SQUARE_BIT[b]
+        table[token] = (bit, target, bit | target, man_side, crowns, move)
+    return table
+
+
+def _build_capture_table() -> dict:
+    """Canonical single-jump token -> what the replay's fused loop needs to play it."""
+    table: dict = {}
+    for token, move in TOKEN_TABLE.items():
+        if move[0] != "x":
+            continue
+        a, b = move[1], move[2]
+        ga, gb = SQUARE_GHOST[a], SQUARE_GHOST[b]
+        man_side = BLACK if b > a else WHITE
+        crowns = b >= 29 if man_side == BLACK else b <= 4
+        bit, over, land = 1 << ga, 1 << ((ga + gb) >> 1), 1 << gb
+        table[token] = (bit, over, land, bit | land, man_side, crowns, gb, move)
+    return table
+
+
+STEP_TABLE = _build_step_table()
+"""Canonical step token -> ``(from bit, to bit, both bits, the side whose men step
+that way, whether such a man is crowned there, the move)``: a step in
+:meth:`DamBrade.replay` is a few mask operations, with no call."""
+CAPTURE_TABLE = _build_capture_table()
+"""Canonical single-jump token -> ``(from bit, jumped bit, landing bit, from and
+landing bits, the side whose men jump that way, whether such a man is crowned
+there, the landing bit index, the move)``, for :meth:`DamBrade.replay`."""
+PARSE_CACHE_SIZE = 4096
+"""Tokens outside :data:`TOKEN_TABLE` (multi-jumps, other spellings) whose parse a
+:class:`DamBrade` keeps; once full, the cache is cleared and starts again."""
 _SQUARE_RE = re.compile(r"^\d{1,2}$")
 
 
@@ -264,6 +306,40 @@ def _parse_square(text: str, token: str) -> int:
     if not 1 <= square <= 32:
         raise IllegalMove("notation", f"not a dam-brade move: {token!r} (square {square} is not 1-32)")
     return square
+
+
+def _crowned_event(ply: int, side: int, square: int) -> DealEvent:
+    return DealEvent(ply, side, "crowned", f"{COLOUR_NAMES[side]} crowned a king on {square}")
+
+
+class MultiCaptureEvent(DealEvent):
+    """The ``multi-capture`` event, its text worded when first read (replay runs
+    far more often than anything reads the events). Equal to a :class:`DealEvent`
+    with the same values."""
+
+    def __init__(self, move: int, seat: int, jumped: int):
+        self.move = move
+        self.seat = seat
+        self.kind = "multi-capture"
+        self.jumped = jumped  # the captured pieces, a mask
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = (f"{COLOUR_NAMES[self.seat]} captured {self.jumped.bit_count()} "
+                          f"pieces: {_square_list(self.jumped)}")
+        return self._text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._text = value
+
+    def __eq__(self, other):
+        if not isinstance(other, DealEvent):
+            return NotImplemented
+        return ((self.move, self.seat, self.kind, self.text)
+                == (other.move, other.seat, other.kind, other.text))
 
 
 # --------------------------------------------------------------------------- state
@@ -394,6 +470,11 @@ class DamBrade(Game):
             minimum=1,
         ),
     )
+
+    def __init__(self) -> None:
+        # token -> move for tokens outside TOKEN_TABLE; a cache of the notation,
+        # not deal state (the rule book stays stateless)
+        self._parse_cache: dict[str, tuple] = {}
 
     # ---- options and matches
 
@@ -616,8 +697,7 @@ class DamBrade(Game):
         elif CROWN_ROW[side] & target:
             state.kings = kings | target
             state.noisy_ply = state.ply + 1
-            state.events.append(DealEvent(state.ply + 1, side, "crowned",
-                                          f"{COLOUR_NAMES[side]} crowned a king on {move[2]}"))
+            state.events.append(_crowned_event(state.ply + 1, side, move[2]))
         own ^= bit | target
         pieces[side] = own
         state.last_step = move
@@ -711,12 +791,9 @@ class DamBrade(Game):
         state.last_step = None
         state.turn = 1 - side
         if last > 2:
-            state.events.append(DealEvent(
-                state.ply, side, "multi-capture",
-                f"{COLOUR_NAMES[side]} captured {last - 1} pieces: {_square_list(jumped)}"))
+            state.events.append(MultiCaptureEvent(state.ply, side, jumped))
         if crowned:
-            state.events.append(DealEvent(state.ply, side, "crowned",
-                                          f"{COLOUR_NAMES[side]} crowned a king on {move[last]}"))
+            state.events.append(_crowned_event(state.ply, side, move[last]))
         self._judge(state, side)
 
     def _play_huff(self, state: DamBradeState, square: int) -> None:
@@ -839,23 +916,139 @@ class DamBrade(Game):
 
     def replay(self, setup: DealSetup, tokens, options: dict) -> DealOutcome:
         """As :meth:`Game.replay`, but one result token may follow a decided end
-        (it must agree), and a missing result token is named as such."""
+        (it must agree), and a missing result token is named as such.
+
+        The hot path: a step (crowning included) and a plain capture (one jump
+        that cannot go on and crowns nothing, leaving the other side two pieces
+        or more) are played here on masks held in locals; anything else, or a
+        move that is not plainly legal, goes through :meth:`play` (after the
+        locals are written back), which also raises the errors. After a plain
+        move (a step that crowns nothing, or a plain capture) the end-of-game
+        check waits for the next token: a legal step or capture by the other side
+        shows that side had a move, so the check runs only before any other token
+        and at the end of the record. A plain move can bring only that end ("no
+        legal move"): it takes at most one piece of two or more, and crowns
+        nothing.
+        """
         state = self.new_deal(setup, options)
-        lookup, parse, play = TOKEN_TABLE.get, self.parse_move, self.play
+        steps = STEP_TABLE.get
+        captures = CAPTURE_TABLE.get
+        play = self.play
+        pieces = state.pieces
+        side = state.turn
+        kings = state.kings
+        ply = state.ply
+        last_step = state.last_step
+        step_kings = state.step_kings
+        occupied = pieces[0] | pieces[1]
+        on = state.result is None
+        judge_due = False  # the last token was a plain move whose end check waits
         number = 0
         for token in tokens:
             number += 1
+            step = steps(token)
+            if step is not None and on:
+                bit, target, path, man_side, crowns, move = step
+                own = pieces[side]
+                if own & bit and not occupied & target:
+                    king = kings & bit
+                    if king or man_side == side:
+                        pieces[side] = own ^ path
+                        occupied ^= path
+                        last_step = move
+                        step_kings = kings
+                        ply += 1
+                        if king:
+                            kings ^= path
+                        elif crowns:
+                            # Crowned: the event, and the full end check at once
+                            # (a crowning may leave one king each).
+                            kings |= target
+                            state.noisy_ply = ply
+                            state.events.append(_crowned_event(ply, side, move[2]))
+                            state.turn = side ^ 1
+                            state.kings = kings
+                            state.ply = ply
+                            state.last_step = last_step
+                            state.step_kings = step_kings
+                            self._judge(state, side)
+                            side ^= 1
+                            judge_due = False
+                            on = state.result is None
+                            continue
+                        side ^= 1
+                        judge_due = True
+                        continue
+            elif on:
+                capture = captures(token)
+                if capture is not None:
+                    bit, over, land, path, man_side, crowns, land_index, move = capture
+                    own = pieces[side]
+                    opp = pieces[1 - side]
+                    if own & bit and opp & over and not occupied & land:
+                        king = kings & bit
+                        left = opp ^ over
+                        if (king or (man_side == side and not crowns)) and left & (left - 1):
+                            # The jump ends the move unless the piece can jump on
+                            # (the jumped piece stays until the move ends, and the
+                            # start square is empty).
+                            still = occupied ^ bit
+                            for next_over, next_land, _ in JUMPS[2 if king else side][land_index]:
+                                if left & next_over and not still & next_land:
+                                    break
+                            else:
+                                pieces[side] = own ^ path
+                                pieces[1 - side] = left
+                                occupied ^= path | over
+                                kings &= ~over
+                                if king:
+                                    kings ^= path
+                                last_step = None
+                                ply += 1
+                                state.noisy_ply = ply
+                                side ^= 1
+                                judge_due = True
+                                continue
+            # Anything else: through play(), with the state written back first.
+            state.turn = side
+            state.kings = kings
+            state.ply = ply
+            state.last_step = last_step
+            state.step_kings = step_kings
+            played = False
+            if judge_due:
+                judge_due = False
+                # A step or capture that play() accepts shows the side had a move;
+                # before anything else (a huff, a result, an error) the end check runs.
+                move = step[5] if step is not None else TOKEN_TABLE.get(token)
+                if move is not None and (move[0] == "-" or move[0] == "x"):
+                    played = self._try_play(state, move)
+                if not played:
+                    self._judge_step(state, 1 - side)
             try:
-                move = lookup(token)
-                if move is None:
-                    move = parse(token)
-                play(state, move)
+                if not played:
+                    play(state, step[5] if step is not None else self._parse_cached(token))
             except IllegalMove as err:
                 # play raises before changing anything, so the state names the mover
                 seat = state.turn if state.result is None else None
                 raise RecordError.from_illegal(
                     err, column="play", move=number, seat=seat, token=token
                 ) from None
+            pieces = state.pieces
+            side = state.turn
+            kings = state.kings
+            ply = state.ply
+            last_step = state.last_step
+            step_kings = state.step_kings
+            occupied = pieces[0] | pieces[1]
+            on = state.result is None
+        state.turn = side
+        state.kings = kings
+        state.ply = ply
+        state.last_step = last_step
+        state.step_kings = step_kings
+        if judge_due:
+            self._judge_step(state, 1 - side)
         if state.result is None:
             raise RecordError(
                 f"the record stops after {number} moves while the game is not over: "
@@ -864,6 +1057,46 @@ class DamBrade(Game):
                 rule="record-incomplete", column="play",
             )
         return self.outcome(state)
+
+    def _try_play(self, state: DamBradeState, move) -> bool:
+        """:meth:`play` the move if it is legal (``True``); else leave the state
+        untouched (``False``)."""
+        try:
+            self.play(state, move)
+        except IllegalMove:
+            return False
+        return True
+
+    def _judge_step(self, state: DamBradeState, mover: int) -> None:
+        """The end check after ``mover``'s plain move (see :meth:`replay`), as
+        :meth:`play` makes it after a step: the usual case, that the other side's
+        men can still step somewhere (so it has pieces, not only kings, and a
+        move), cheaply; else the full :meth:`_judge`."""
+        pieces = state.pieces
+        own, opp = pieces[mover], pieces[1 - mover]
+        empty = BOARD ^ (own | opp)
+        if mover:
+            if opp & ((empty >> 5) | (empty >> 6)):
+                return
+        elif opp & ((empty << 5) | (empty << 6)):
+            return
+        self._judge(state, mover)
+
+    def _parse_cached(self, token):
+        """:meth:`parse_move`, remembering the tokens outside :data:`TOKEN_TABLE`
+        (multi-jumps repeat across games). Only successful parses are kept."""
+        move = TOKEN_TABLE.get(token)
+        if move is not None:
+            return move
+        cache = self._parse_cache
+        move = cache.get(token) if type(token) is str else None
+        if move is None:
+            move = self.parse_move(token)
+            if type(token) is str:
+                if len(cache) >= PARSE_CACHE_SIZE:
+                    cache.clear()
+                cache[token] = move
+        return move
 
     # ---- notation
 

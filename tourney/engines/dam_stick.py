@@ -29,6 +29,7 @@ from .base import (
     DealEvent,
     DealOutcome,
     DealSetup,
+    LazyEventsOutcome,
     MatchRules,
     OptionSpec,
     deal_option,
@@ -63,6 +64,33 @@ def _set_aside_words(n: int) -> str:
 def queen_points(mask: int) -> int:
     """The penalty of a set of cards: the queens in it."""
     return (10 if mask & QS_BIT else 0) + 5 * (mask & FIVE_QUEENS_MASK).bit_count()
+
+
+# QUEEN_POINTS[mask & QUEENS_MASK]: queen_points as one lookup (16 entries).
+QUEEN_POINTS = {
+    sum(1 << q for q in combo): queen_points(sum(1 << q for q in combo))
+    for k in range(5) for combo in combinations(QUEEN_CARDS, k)
+}
+
+
+def _deal_events(state: TrickState) -> list[DealEvent]:
+    """The events of a finished deal (built only when read: see LazyEventsOutcome)."""
+    events: list[DealEvent] = []
+    aside = state.out_of_play & QUEENS_MASK
+    if aside:
+        events.append(DealEvent(
+            0, None, "queens-set-aside",
+            f"{names(aside)} set aside: this deal gives {DEAL_POINTS - queen_points(aside)} points",
+        ))
+    n = state.nplayers
+    for trick, (mask, seat) in enumerate(zip(state.trick_masks, state.winners), 1):
+        if mask & QUEENS_MASK:
+            for queen in cards_of(mask & QUEENS_MASK):
+                events.append(DealEvent(
+                    trick * n, seat, "queen-taken",
+                    f"seat {seat} takes {CARD_NAMES[queen]} in trick {trick} ({QUEEN_VALUE[queen]} points)",
+                ))
+    return events
 
 
 class DamStick(TrickGame):
@@ -120,23 +148,9 @@ class DamStick(TrickGame):
     def outcome(self, state: TrickState) -> DealOutcome:
         if state.moves != state.total_moves:
             raise IllegalMove("record-incomplete", "the deal is not over")
-        scores = [queen_points(m) for m in state.taken]
-        events: list[DealEvent] = []
-        aside = state.out_of_play & QUEENS_MASK
-        if aside:
-            events.append(DealEvent(
-                0, None, "queens-set-aside",
-                f"{names(aside)} set aside: this deal gives {DEAL_POINTS - queen_points(aside)} points",
-            ))
-        n = state.nplayers
-        for trick, (mask, seat) in enumerate(zip(state.trick_masks, state.winners), 1):
-            if mask & QUEENS_MASK:
-                for queen in cards_of(mask & QUEENS_MASK):
-                    events.append(DealEvent(
-                        trick * n, seat, "queen-taken",
-                        f"seat {seat} takes {CARD_NAMES[queen]} in trick {trick} ({QUEEN_VALUE[queen]} points)",
-                    ))
-        return DealOutcome(scores, places_low_best(scores), "moves", events, state.moves)
+        scores = [QUEEN_POINTS[mask & QUEENS_MASK] for mask in state.taken]
+        return LazyEventsOutcome(scores, places_low_best(scores), "moves", None, state.moves,
+                                 _deal_events, (state,))
 
     # ---- score sheets
 

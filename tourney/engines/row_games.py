@@ -50,6 +50,7 @@ Decisions (where RULES.md is silent or leaves room):
 from __future__ import annotations
 
 import random
+from itertools import chain
 
 from ..cards import ACE, CARD_NAMES, JACK, KH, KING, QUEEN, rank_of
 from ..errors import IllegalMove, RecordError
@@ -58,6 +59,7 @@ from .base import (
     DealOutcome,
     DealSetup,
     Game,
+    LazyEventsOutcome,
     MatchRules,
     OptionSpec,
     deal_option,
@@ -152,6 +154,29 @@ _STOCK_MOVES: tuple[tuple[int, ...], ...] = tuple(
     tuple(2 * k for k in range(row + 1)) for row in range(MAX_ROW + 1))
 _PILE_MOVES: tuple[tuple[int, ...], ...] = tuple(
     tuple(2 * k + 1 for k in range(row + 1)) for row in range(MAX_ROW + 1))
+
+
+def _places_low_best(scores: list[int]) -> list[int]:
+    """Competition places (1, 2, 2, 4), lowest score best, as
+    :func:`~tourney.engines.base.places_from_scores` gives them: the first index
+    of a score in the sorted list counts the scores below it."""
+    ordered = sorted(scores)
+    return [ordered.index(score) + 1 for score in scores]
+
+
+def _deal_events(events: list[DealEvent], row_scores: list[int], scores: list[int] | None,
+                 moves: int) -> list[DealEvent]:
+    """A finished deal's events (built only when read: see LazyEventsOutcome): the
+    ones play gave, then ``secret-decides`` if the secret cards (``scores`` counts
+    them; ``None`` without secret cards) change the order."""
+    events = list(events)
+    if scores is not None and _places_low_best(scores) != _places_low_best(row_scores):
+        events.append(DealEvent(
+            moves, None, "secret-decides",
+            "the secret cards change the order: rows "
+            + ";".join(map(str, row_scores)) + ", with the secret cards "
+            + ";".join(map(str, scores))))
+    return events
 
 
 # ------------------------------------------------------------------------------ state
@@ -290,10 +315,7 @@ class RowGame(Game):
                         f"seat {seat} has {len(cards)} secret cards after '|'; {self.id} "
                         f"deals {secret} (secret={secret})", rule="secret-size", column="hands")
         stock = setup.stock or []
-        everything = [c for hand in hands for c in hand]
-        for cards in secrets:
-            everything.extend(cards)
-        everything.extend(stock)
+        everything = list(chain(*hands, *secrets, stock))
         if len(everything) != 52 or set(everything) != _DECK_SET:
             self._deck_error(hands, secrets, stock)
         rows = [list(hand) for hand in hands]
@@ -377,23 +399,14 @@ class RowGame(Game):
                          f"seat {seat} takes {CARD_NAMES[card]} (0 points) from the discard pile")
 
     def outcome(self, state: RowState) -> DealOutcome:
-        row_scores = [sum([POINTS[c] for c in cards]) for cards in state.rows]
-        scores = row_scores
-        events = list(state.events)
-        places = places_from_scores(row_scores)
-        if state.secret:
-            scores = [r + sum([POINTS[c] for c in s])
-                      for r, s in zip(row_scores, state.secrets)]
-            row_places = places
-            places = places_from_scores(scores)
-            if places != row_places:
-                events.append(DealEvent(
-                    state.moves, None, "secret-decides",
-                    "the secret cards change the order: rows "
-                    + ";".join(map(str, row_scores)) + ", with the secret cards "
-                    + ";".join(map(str, scores))))
-        return DealOutcome(scores=scores, places=places, verified="moves",
-                           events=events, moves=state.moves)
+        points = POINTS.__getitem__
+        row_scores = [sum(map(points, cards)) for cards in state.rows]
+        if not state.secret:
+            return LazyEventsOutcome(row_scores, _places_low_best(row_scores), "moves", None,
+                                     state.moves, _deal_events, (state.events, row_scores, None, state.moves))
+        scores = [r + sum(map(points, cards)) for r, cards in zip(row_scores, state.secrets)]
+        return LazyEventsOutcome(scores, _places_low_best(scores), "moves", None, state.moves,
+                                 _deal_events, (state.events, row_scores, scores, state.moves))
 
     # ---- replay: the hot path
 

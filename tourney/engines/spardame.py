@@ -34,12 +34,24 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from ..cards import AH, CARD_NAMES, CLUBS, HEARTS, JD, QS, SUIT_MASKS, TWO, make_card
+from ..cards import (
+    AH,
+    CARD_NAMES,
+    CLUBS,
+    FULL_DECK_MASK,
+    HEARTS,
+    JD,
+    QS,
+    SUIT_MASKS,
+    TWO,
+    make_card,
+)
 from ..errors import IllegalMove, RecordError
 from .base import (
     DealEvent,
     DealOutcome,
     DealSetup,
+    LazyEventsOutcome,
     MatchRules,
     OptionSpec,
     deal_option,
@@ -77,6 +89,15 @@ TWOS_MASK = sum(1 << c for c in TWOS)
 PASS_COUNT = {3: 4, 4: 3, 5: 2}
 CYCLE = {3: ("left", "right", "none"), 4: ("left", "right", "across", "none"), 5: ("left", "right", "none")}
 PASS_OFFSET = {"left": 1, "right": -1, "across": 2}
+# PASS_TARGET[n][direction][seat]: the seat that receives ``seat``'s passed cards.
+PASS_TARGET = {n: {d: tuple((seat + offset) % n for seat in range(n)) for d, offset in PASS_OFFSET.items()}
+               for n in CYCLE}
+REMOVED_COUNT = {mask: mask.bit_count() for mask in (*REMOVED_MASK.values(), TWOS_MASK)}
+# HAND_SIZE[cards removed][n]
+HAND_SIZE = {k: {n: (52 - k) // n for n in CYCLE} for k in REMOVED_COUNT.values()}
+# FIRST_CLUB[removed mask]: the lowest club in play, which opens the deal.
+FIRST_CLUB = {mask: ((CLUBS_MASK & ~mask) & -(CLUBS_MASK & ~mask)).bit_length() - 1
+              for mask in REMOVED_COUNT}
 
 
 def _removed_words(removed_mask: int):
@@ -85,9 +106,20 @@ def _removed_words(removed_mask: int):
     return words
 
 
+# HEART_POINTS[hearts]: the penalty of a set of hearts given as its 13 bits, 2H
+# lowest (AH 20, every other heart 10), so a seat's hearts score with one shift,
+# one AND and one lookup: HEART_POINTS[mask >> HEARTS_SHIFT & 0x1FFF].
+HEARTS_SHIFT = 13 * HEARTS
+HEART_POINTS = tuple(20 * (h >> 12) + 10 * (h & 0xFFF).bit_count() for h in range(1 << 13))
+
+
 def penalty(mask: int) -> int:
     """Penalty points of a set of cards (before the moon rule and bonuses)."""
     return (100 if mask & QS_BIT else 0) + (20 if mask & AH_BIT else 0) + 10 * (mask & TEN_POINT_HEARTS).bit_count()
+
+
+# DEAL_POINTS[removed mask]: the penalty of every point card in play.
+DEAL_POINTS = {mask: penalty(POINT_CARDS & ~mask) for mask in REMOVED_COUNT}
 
 
 def removed_cards(nplayers: int, options: dict) -> tuple[int, ...]:
@@ -105,10 +137,37 @@ def pass_direction(options: dict, nplayers: int, deal_number: int) -> str:
     return cycle[(max(deal_number, 1) - 1) % len(cycle)]
 
 
+def _deal_events(state: SpardameState, moon: int | None) -> list[DealEvent]:
+    """The events of a finished deal (built only when read: see LazyEventsOutcome)."""
+    n = state.nplayers
+    taken = state.taken
+    events: list[DealEvent] = []
+    total = state.total_moves
+    for trick, (mask, seat) in enumerate(zip(state.trick_masks, state.winners), 1):
+        if mask & QS_BIT:
+            events.append(DealEvent(trick * n, seat, "queen-taken",
+                                    f"seat {seat} takes QS in trick {trick} (100 points)"))
+            break
+    if moon is not None:
+        events.append(DealEvent(total, moon, "moon",
+                                f"seat {moon} takes every heart and QS (shoots the moon): "
+                                f"0 for seat {moon}, 100 for every other seat"))
+    if state.jd_bonus:
+        seat = next(s for s, mask in enumerate(taken) if mask & JD_BIT)
+        events.append(DealEvent(total, seat, "jd-bonus",
+                                f"seat {seat} took JD: {state.jd_bonus} (jd_bonus)"))
+    if state.no_trick_bonus:
+        for seat in range(n):
+            if not taken[seat]:
+                events.append(DealEvent(total, seat, "no-trick",
+                                        f"seat {seat} took no trick: {state.no_trick_bonus} (no_trick_bonus)"))
+    return events
+
+
 class SpardameState(TrickState):
     """A spardame deal: the trick state plus what scoring needs."""
 
-    __slots__ = ("point_cards", "jd_bonus", "no_trick_bonus", "direction", "passed")
+    __slots__ = ("deal_points", "direction", "jd_bonus", "no_trick_bonus", "passed", "point_cards")
 
 
 class Spardame(TrickGame):
@@ -147,6 +206,80 @@ class Spardame(TrickGame):
     # ---- a deal
 
     def new_deal(self, setup: DealSetup, options: dict) -> SpardameState:
+        """A well-formed deal is checked here with a few mask operations per seat;
+        on any doubt :meth:`_new_deal_checked` checks it rule by rule and names
+        the problem. The two give the same state for every deal this one accepts."""
+        n = setup.nplayers
+        dealer = setup.dealer
+        hands = setup.hands
+        stock = setup.stock or ()
+        if (type(n) is not int or not 3 <= n <= 5 or type(dealer) is not int
+                or not 0 <= dealer < n or hands is None or len(hands) != n):
+            return self._new_deal_checked(setup, options)
+        get = options.get
+        removed_mask = TWOS_MASK if n == 3 and get("three_no_twos") else REMOVED_MASK[n]
+        hand_size = HAND_SIZE[removed_mask.bit_count()][n]
+        if get("pass", "left") == "left":
+            direction = "left"
+        else:
+            direction = pass_direction(options, n, setup.deal_number)
+        passes = setup.passes
+        bit_of = BIT_OF_CARD.__getitem__
+        try:
+            masks = [sum(map(bit_of, cards)) for cards in hands]
+            stock_mask = sum(map(bit_of, stock))
+            passed = [sum(map(bit_of, cards)) for cards in passes] if passes else None
+        except (KeyError, TypeError):
+            return self._new_deal_checked(setup, options)
+        # Sums of distinct bits are their OR: with n * hand_size + len(stock) == 52
+        # cards listed, adding up to the full deck means each card once.
+        if (stock_mask != removed_mask or len(stock) != REMOVED_COUNT[removed_mask]
+                or sum(masks) + stock_mask != FULL_DECK_MASK):
+            return self._new_deal_checked(setup, options)
+        if direction == "none":
+            if passes and any(passes):
+                return self._new_deal_checked(setup, options)
+            for cards in hands:
+                if len(cards) != hand_size:
+                    return self._new_deal_checked(setup, options)
+            passed = [0] * n
+            after = masks.copy()
+        else:
+            if passed is None or len(passed) != n:
+                return self._new_deal_checked(setup, options)
+            count = PASS_COUNT[n]
+            barred = QS_BIT | (AH_BIT if get("protect_ace_hearts") else 0)
+            target = PASS_TARGET[n][direction]
+            after = masks.copy()
+            for seat in range(n):
+                mask = passed[seat]
+                if (len(hands[seat]) != hand_size or len(passes[seat]) != count
+                        or mask.bit_count() != count or mask & (barred | ~masks[seat])):
+                    return self._new_deal_checked(setup, options)
+                after[seat] ^= mask
+                after[target[seat]] |= mask
+        first = FIRST_CLUB[removed_mask]
+        first_bit = 1 << first
+        leader = 0
+        while not after[leader] & first_bit:
+            leader += 1
+        st = SpardameState(self, n, dealer, setup.deal_number, after, leader, removed_mask,
+                           n * hand_size)
+        st.first_card = first
+        if get("no_points_first_trick"):
+            st.first_trick_barred = POINT_CARDS
+        st.hearts_break = bool(get("hearts_break"))
+        st.point_cards = POINT_CARDS & ~removed_mask
+        st.deal_points = DEAL_POINTS[removed_mask]
+        st.jd_bonus = get("jd_bonus") or 0
+        st.no_trick_bonus = get("no_trick_bonus") or 0
+        st.direction = direction
+        st.passed = passed
+        return st
+
+    def _new_deal_checked(self, setup: DealSetup, options: dict) -> SpardameState:
+        """The deal checked rule by rule: the first problem raises a
+        :class:`RecordError` naming it."""
         n = check_seats(setup, self.id, 3, 5)
         removed_mask = REMOVED_MASK[n]
         if n == 3 and options.get("three_no_twos"):
@@ -174,6 +307,7 @@ class Spardame(TrickGame):
             st.first_trick_barred = POINT_CARDS
         st.hearts_break = bool(options.get("hearts_break"))
         st.point_cards = POINT_CARDS & ~removed_mask
+        st.deal_points = DEAL_POINTS[removed_mask]
         st.jd_bonus = options.get("jd_bonus") or 0
         st.no_trick_bonus = options.get("no_trick_bonus") or 0
         st.direction = direction
@@ -246,36 +380,29 @@ class Spardame(TrickGame):
     def outcome(self, state: SpardameState) -> DealOutcome:
         if state.moves != state.total_moves:
             raise IllegalMove("record-incomplete", "the deal is not over")
-        n = state.nplayers
         taken = state.taken
-        events: list[DealEvent] = []
-        total = state.total_moves
-        for trick, (mask, seat) in enumerate(zip(state.trick_masks, state.winners), 1):
-            if mask & QS_BIT:
-                events.append(DealEvent(trick * n, seat, "queen-taken",
-                                        f"seat {seat} takes QS in trick {trick} (100 points)"))
-                break
-        points = state.point_cards
-        moon = next((seat for seat, mask in enumerate(taken) if mask & points == points), None)
-        if moon is None:
-            scores = [penalty(mask) for mask in taken]
-        else:
-            scores = [0 if seat == moon else 100 for seat in range(n)]
-            events.append(DealEvent(total, moon, "moon",
-                                    f"seat {moon} takes every heart and QS (shoots the moon): "
-                                    f"0 for seat {moon}, 100 for every other seat"))
-        if state.jd_bonus:
-            seat = next(s for s, mask in enumerate(taken) if mask & JD_BIT)
-            scores[seat] += state.jd_bonus
-            events.append(DealEvent(total, seat, "jd-bonus",
-                                    f"seat {seat} took JD: {state.jd_bonus} (jd_bonus)"))
-        if state.no_trick_bonus:
-            for seat in range(n):
-                if not taken[seat]:
-                    scores[seat] += state.no_trick_bonus
-                    events.append(DealEvent(total, seat, "no-trick",
-                                            f"seat {seat} took no trick: {state.no_trick_bonus} (no_trick_bonus)"))
-        return DealOutcome(scores, places_low_best(scores), "moves", events, state.moves)
+        scores = [HEART_POINTS[mask >> HEARTS_SHIFT & 0x1FFF] + (100 if mask & QS_BIT else 0)
+                  for mask in taken]
+        # The penalties are additive: a seat has the whole deal's only with every
+        # point card in play, the moon.
+        moon = None
+        if state.deal_points in scores:
+            moon = scores.index(state.deal_points)
+            scores = [100] * state.nplayers
+            scores[moon] = 0
+        jd_bonus = state.jd_bonus
+        if jd_bonus:
+            for seat, mask in enumerate(taken):
+                if mask & JD_BIT:
+                    scores[seat] += jd_bonus
+                    break
+        no_trick_bonus = state.no_trick_bonus
+        if no_trick_bonus:
+            for seat, mask in enumerate(taken):
+                if not mask:
+                    scores[seat] += no_trick_bonus
+        return LazyEventsOutcome(scores, places_low_best(scores), "moves", None, state.moves,
+                                 _deal_events, (state, moon))
 
     # ---- score sheets
 

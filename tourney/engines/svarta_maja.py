@@ -117,7 +117,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import accumulate
 from math import comb
+from operator import itemgetter, or_
 
 from ..cards import CARD_NAMES, QS, SPADES, SUIT_NAMES, parse_card
 from ..errors import CardError, IllegalMove, OptionError, RecordError
@@ -126,6 +128,7 @@ from .base import (
     DealOutcome,
     DealSetup,
     Game,
+    LazyEventsOutcome,
     MatchRules,
     OptionSpec,
     deal_option,
@@ -148,6 +151,17 @@ _ONE_CARD_EXCHANGE = {
     f"{attack}/{answer}": ((_ATTACK_CARD[attack],), (_ANSWER_CARD[answer],))
     for attack in CARD_NAMES for answer in _ANSWER_CARD
 }
+# The same tokens for the fused replay: (attack card, its bit, the answer's bit or
+# 0 when unbeaten, the attack bit again when unbeaten or 0).
+_ONE_CARD_PLAY = {
+    token: (move[0][0], _BIT[move[0][0]], 0 if move[1][0] < 0 else _BIT[move[1][0]],
+            _BIT[move[0][0]] if move[1][0] < 0 else 0)
+    for token, move in _ONE_CARD_EXCHANGE.items()
+}
+# The cards of one half of a token (attack cards, or answers) that the parse
+# caches of a SvartaMaja keep; once full, a cache is cleared and starts again.
+HALF_CACHE_SIZE = 4096
+_NEXT_SEAT = {n: tuple((seat + 1) % n for seat in range(n)) for n in range(2, 7)}
 
 
 def _beats_table(trump: int) -> tuple[int, ...]:
@@ -174,6 +188,12 @@ _EVENT_TEXT = {
     "out": "seat {} is out",
     "lost": "seat {} is left with the queen of spades and loses",
 }
+
+
+def _deal_events(events: list[tuple[int, int, str]]) -> list[DealEvent]:
+    """A finished deal's events (built only when read: see LazyEventsOutcome)."""
+    return [DealEvent(m, s, kind, _EVENT_TEXT[kind].format(s)) for m, s, kind in events]
+
 
 # The heuristic attacks at random once this many rounds of exchanges (per seat) went
 # by without a card beaten: the rules allow endless cycles (cards nobody can beat
@@ -206,7 +226,7 @@ class MajaState:
         "taken_at", "log", "last_beat", "beats",
     )
 
-    def __init__(self, n, hand_size, trump, dealer, hands, stock):
+    def __init__(self, n, hand_size, trump, dealer, hands, stock, prefix=None):
         self.n = n
         self.hand_size = hand_size
         self.trump = trump
@@ -214,12 +234,10 @@ class MajaState:
         self.hands = hands
         self.stock = stock
         self.nstock = len(stock)
-        # prefix[i]: the mask of the first i stock cards, so a refill is one xor.
-        prefix = [0]
-        mask = 0
-        for c in stock:
-            mask |= 1 << c
-            prefix.append(mask)
+        # prefix[i]: the mask of the first i stock cards, so a refill is one xor
+        # (new_deal may hand it over, computed while checking the deal).
+        if prefix is None:
+            prefix = list(accumulate(map(_BIT.__getitem__, stock), or_, initial=0))
         self.prefix = prefix
         self.pos = 0
         self.attacker = (dealer + 1) % n
@@ -303,27 +321,30 @@ class SvartaMaja(Game):
         # goes through the checks below, which name the first problem.
         if (2 <= n <= 6 and dealer is not None and 0 <= dealer < n and hands is not None
                 and len(hands) == n and stock):
+            bits = _BIT
             try:
                 masks = []
-                seen = 0
-                total = len(stock)
                 for cards in hands:
+                    if len(cards) != hand_size or min(cards) < 0:
+                        break
                     mask = 0
                     for c in cards:
-                        mask |= _BIT[c]
+                        mask |= bits[c]
                     masks.append(mask)
-                    seen |= mask
-                    total += len(cards)
-                for c in stock:
-                    seen |= _BIT[c]
-                ok = (seen == FULL and total == 52 and all(len(h) == hand_size for h in hands)
-                      and min(stock) >= 0 and all(min(h) >= 0 for h in hands))
-            except (IndexError, TypeError):
+                # prefix[i]: the first i stock cards, summed (as the check below
+                # passes only for distinct cards: their mask); _BIT also takes
+                # -52..-1, which min() refuses.
+                prefix = list(accumulate(itemgetter(*stock)(bits), initial=0))
+                # With 52 cards listed, adding up to the full deck means each once
+                # (and the hand masks, ORs, are sums too).
+                ok = (len(masks) == n and len(stock) + n * hand_size == 52 and min(stock) >= 0
+                      and sum(masks) + prefix[-1] == FULL)
+            except (IndexError, TypeError, ValueError):
                 ok = False
             if ok:
                 trump = SUIT_OF[stock[-1]]
                 if trump != SPADES or options.get("spade_trump"):
-                    return MajaState(n, hand_size, trump, dealer, masks, list(stock))
+                    return MajaState(n, hand_size, trump, dealer, masks, list(stock), prefix)
         return self._check_setup(setup, options)
 
     def _check_setup(self, setup: DealSetup, options: dict) -> MajaState:
@@ -388,6 +409,172 @@ class SvartaMaja(Game):
                 "trump (option spade_trump=false): the card goes back and another is turned",
                 rule="spade-trump", column="stock")
         return MajaState(n, hand_size, trump, dealer, masks, stock)
+
+    def __init__(self) -> None:
+        # Canonical halves of exchange tokens ("7D,9D", "JD,-") as the replay
+        # reads them (see _parse_canonical): a cache of the notation, not deal
+        # state (the rule book stays stateless).
+        self._attack_cache: dict[str, tuple[tuple[int, ...], int, bool]] = {}
+        self._answer_cache: dict[str, tuple[int, ...]] = {}
+
+    def replay(self, setup: DealSetup, tokens: Sequence[str], options: dict) -> DealOutcome:
+        """:meth:`Game.replay` in one loop, the state held in locals.
+
+        Every exchange the fast checks of :meth:`play` accept is applied here as
+        :meth:`play` would, less the bookkeeping kept only to explain errors and
+        for the bots (``log``, ``taken_at``, ``last_beat``). On any doubt (a token
+        not in canonical spelling, an exchange the fast checks refuse, a record
+        that goes on after the deal is over or stops before) the whole record is
+        replayed by :meth:`Game.replay`, which raises the error with its position.
+        """
+        state = self.new_deal(setup, options)
+        n = state.n
+        next_seat = _NEXT_SEAT[n]
+        hands = state.hands
+        beats = state.beats
+        prefix = state.prefix
+        nstock = state.nstock
+        hand_size = state.hand_size
+        events = state.events
+        out_at = state.out_at
+        a = state.attacker
+        d = state.defender
+        pos = state.pos
+        moves = state.moves
+        active = state.active
+        one_card = _ONE_CARD_PLAY.get
+        attack_halves = self._attack_cache.get
+        answer_halves = self._answer_cache.get
+        bit_of = _BIT
+        for token in tokens:
+            if state.over:
+                break  # the record goes on: an error
+            ha = hands[a]
+            hd = hands[d]
+            one = one_card(token)
+            if one is not None:
+                attack_card, amask, used, unbeaten = one
+                if not (ha & amask and hd and (unbeaten or beats[attack_card] & used & hd)):
+                    break
+            else:
+                left, sep, right = token.partition("/") if type(token) is str else ("", "", "")
+                attack_half = attack_halves(left)
+                answers = answer_halves(right)
+                if (attack_half is None or answers is None) and self._parse_canonical(token):
+                    attack_half = attack_halves(left)
+                    answers = answer_halves(right)
+                if attack_half is None or answers is None or not sep:
+                    break
+                attack, amask, one_suit = attack_half
+                size = len(attack)
+                if not one_suit or len(answers) != size or amask & ~ha or size > hd.bit_count():
+                    break
+                used = 0
+                unbeaten = 0
+                for c, b in zip(attack, answers):
+                    if b < 0:
+                        unbeaten |= bit_of[c]
+                    else:
+                        bit = bit_of[b]
+                        if used & bit or not beats[c] & bit:
+                            used = -1  # refused
+                            break
+                        used |= bit
+                if used < 0 or used & ~hd:
+                    break
+            # The exchange is legal: apply it, as play() does.
+            moves += 1
+            ha ^= amask
+            hd = (hd ^ used) | unbeaten
+            if unbeaten & QS_BIT:
+                events.append((moves, d, "queen-taken"))
+            if pos < nstock:
+                # Refill: the attacker up to hand_size first, then the defender.
+                need = hand_size - ha.bit_count()
+                if need > 0:
+                    end = pos + need
+                    if end > nstock:  # noqa: PLR1730 - cheaper than a min() call here
+                        end = nstock
+                    ha |= prefix[end] ^ prefix[pos]
+                    pos = end
+                need = hand_size - hd.bit_count()
+                if need > 0 and pos < nstock:
+                    end = pos + need
+                    if end > nstock:  # noqa: PLR1730 - cheaper than a min() call here
+                        end = nstock
+                    hd |= prefix[end] ^ prefix[pos]
+                    pos = end
+                hands[a] = ha
+                hands[d] = hd
+                if pos < nstock:
+                    if unbeaten:
+                        d = next_seat[d]
+                    a = d
+                    d = next_seat[d]
+                    continue
+            else:
+                hands[a] = ha
+                hands[d] = hd
+            # Seats go out only once the stock is empty; only the two parties can.
+            if not ha and not out_at[a]:
+                out_at[a] = moves
+                active -= 1
+                events.append((moves, a, "out"))
+            if not hd and not out_at[d]:
+                out_at[d] = moves
+                active -= 1
+                events.append((moves, d, "out"))
+            if active <= 1:
+                state.over = True
+                for seat in range(n):
+                    if hands[seat]:
+                        state.loser = seat
+                        break
+                events.append((moves, state.loser, "lost"))
+                continue
+            if not unbeaten and hd:
+                nxt = d
+            else:
+                nxt = next_seat[d]
+                while not hands[nxt]:
+                    nxt = next_seat[nxt]
+            a = nxt
+            nxt = next_seat[nxt]
+            while not hands[nxt]:
+                nxt = next_seat[nxt]
+            d = nxt
+        else:
+            if state.over:
+                state.attacker, state.defender, state.pos = a, d, pos
+                state.moves, state.active = moves, active
+                return self.outcome(state)
+        return Game.replay(self, setup, tokens, options)
+
+    def _parse_canonical(self, token) -> bool:
+        """Put a canonical token's halves in the parse caches: the attack cards
+        ("7D,9D") as ``(cards, their mask, whether they are distinct cards of one
+        suit)``, the answers ("JD,-") as a tuple. ``False`` when the token is not
+        in canonical spelling (:meth:`parse_move` then reads or refuses it)."""
+        if type(token) is not str:
+            return False
+        left, sep, right = token.partition("/")
+        if not sep:
+            return False
+        try:
+            attack = tuple(map(_ATTACK_CARD.__getitem__, left.split(",")))
+            answers = tuple(map(_ANSWER_CARD.__getitem__, right.split(",")))
+        except KeyError:
+            return False
+        amask = 0
+        for c in attack:
+            amask |= _BIT[c]
+        one_suit = amask.bit_count() == len(attack) and not amask & ~SUIT_MASK[SUIT_OF[attack[0]]]
+        for cache, key, value in ((self._attack_cache, left, (attack, amask, one_suit)),
+                                  (self._answer_cache, right, answers)):
+            if len(cache) >= HALF_CACHE_SIZE:
+                cache.clear()
+            cache[key] = value
+        return True
 
     def to_move(self, state: MajaState) -> int | None:
         return None if state.over else state.attacker
@@ -807,16 +994,15 @@ class SvartaMaja(Game):
     def outcome(self, state: MajaState) -> DealOutcome:
         if not state.over:
             raise IllegalMove("record-incomplete", "the deal is not over: more than one seat holds cards")
-        n = state.n
-        loser = state.loser
-        scores = [0] * n
-        scores[loser] = 1
+        scores = [0] * state.n
+        scores[state.loser] = 1
         # Competition places by the exchange each seat went out in; the loser last.
+        # (The first index of a value in the sorted list counts the values below it.)
         out_at = [e or 1 << 30 for e in state.out_at]
-        places = [1 + sum([other < e for other in out_at]) for e in out_at]
-        events = [DealEvent(m, s, kind, _EVENT_TEXT[kind].format(s)) for m, s, kind in state.events]
-        return DealOutcome(scores=scores, places=places, verified="moves", events=events,
-                           moves=state.moves)
+        ordered = sorted(out_at)
+        places = [ordered.index(e) + 1 for e in out_at]
+        return LazyEventsOutcome(scores, places, "moves", None, state.moves,
+                                 _deal_events, (state.events,))
 
     # ------------------------------------------------------------------ notation
 

@@ -5,18 +5,20 @@ the highest card of the suit led wins and its winner leads next. Hands are bit m
 (``1 << card``), so "must follow suit" is one AND with the led suit's mask and the
 trick winner is an integer comparison (within a suit a higher int is a higher card).
 
-:func:`play_cards` is the one place the rules of play live; ``Game.play`` calls it
-with one card and the fused :meth:`TrickGame.replay` with a whole record, so the
-replay hot path runs a single Python loop with the state held in locals. The two
-games differ only in data set on the state by their ``new_deal``: the first leader,
-the forced first card (``spardame``), the cards barred from the first trick (the
+:func:`play_cards` is where the rules of play live and say why a card is illegal;
+``Game.play`` calls it with one card. The replay hot path, :meth:`TrickGame.replay`,
+first tries :func:`play_whole_deal`: the same rules over a whole record in one
+Python loop with the state in locals, answering only "legal or not" (the tests
+hold the two to the same verdicts and states); a record it refuses goes through
+:func:`play_cards`, which names the first illegal card. The two games differ only
+in data set on the state by their ``new_deal``: the first leader, the forced first
+card (``spardame``), the cards barred from the first trick (the
 ``no_queen_first_trick`` and ``no_points_first_trick`` options) and ``hearts_break``.
 """
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..cards import (
     CARD_NAMES,
@@ -53,7 +55,8 @@ def names(mask: int) -> str:
 def places_low_best(scores: list[int]) -> list[int]:
     """Competition places (1, 2, 2, 4), lowest score best (as base.places_from_scores)."""
     ordered = sorted(scores)
-    return [bisect_left(ordered, score) + 1 for score in scores]
+    # the first index of a score in the sorted list counts the scores below it
+    return [ordered.index(score) + 1 for score in scores]
 
 
 def highest(mask: int) -> int:
@@ -243,6 +246,106 @@ def play_cards(st: TrickState, cards: Sequence[int]) -> None:
         st.hearts_broken = broken
 
 
+# POSITIONS[n]: a card's place in its trick, for every card of a deal (0: the lead).
+POSITIONS: dict[int, tuple[int, ...]] = {n: tuple(range(n)) * (52 // n) for n in range(1, 9)}
+# A card's (card, bit, suit), by card and by canonical token: the replay's parse.
+CARD_BIT_SUIT: dict[int, tuple[int, int, int]] = {card: (card, 1 << card, card // 13)
+                                                   for card in range(52)}
+TOKEN_CARD_BIT_SUIT: dict[str, tuple[int, int, int]] = {token: CARD_BIT_SUIT[card]
+                                                         for token, card in TOKEN_CARDS.items()}
+
+
+def play_whole_deal(st: TrickState, tokens: Iterable, count: int,
+                    card_of: Mapping = CARD_BIT_SUIT) -> bool:
+    """Play a whole deal from its first card, as :func:`play_cards` would, if it is
+    legal; else return ``False`` with ``st`` untouched (:func:`play_cards` then
+    finds the first illegal card and says why). Also ``False`` unless ``st`` is
+    before its first card and ``tokens`` are exactly the deal's moves, ``count``
+    of them. ``card_of`` gives each token's ``(card, bit, suit)``: by default the
+    tokens are cards (ints); the replay passes :data:`TOKEN_CARD_BIT_SUIT` and the
+    record's tokens. A token it lacks raises :class:`KeyError` (``st`` untouched).
+
+    The replay's fast path: the same rules, with fewer big-int operations per
+    card (each one allocates), so the hands are not updated card by card. A card
+    must be in its seat's hand as dealt (``start_hands``); a seat void in the
+    suit led holds none of it among its cards not yet played (``played``: the
+    tricks before this one, as a seat plays once per trick); and no card may come
+    twice, which holds when all the deal's moves together are as many distinct
+    cards. Together that is "each card is in its seat's hand when played".
+    Suits and trick winners are compared as small ints (suit numbers, cards).
+    """
+    n = st.nplayers
+    if st.moves or count != st.total_moves or not count:
+        return False
+    first_card = st.first_card
+    dealt = st.start_hands
+    next_seat = st.next_seat
+    barred = st.first_trick_barred
+    hearts_break = st.hearts_break
+    broken = st.hearts_broken
+    taken = [0] * n
+    winners: list[int] = []
+    trick_masks: list[int] = []
+    turn = st.turn
+    last = n - 1
+    played = 0
+    trick_no = 0
+    led = best = winner = -1  # set by each trick's lead (position 0)
+    trick_mask = 0
+    for pos, token in zip(POSITIONS[n], tokens):
+        card, bit, suit = card_of[token]
+        if not dealt[turn] & bit:
+            return False
+        if pos:
+            if suit == led:
+                if card > best:
+                    best = card
+                    winner = turn
+            elif dealt[turn] & SUIT_MASKS[led] & ~played:
+                return False  # must follow suit
+            else:
+                if barred and not trick_no and bit & barred and dealt[turn] & ~barred:
+                    return False
+                if suit == HEARTS:
+                    broken = True
+            trick_mask |= bit
+            if pos == last:
+                taken[winner] |= trick_mask
+                winners.append(winner)
+                trick_masks.append(trick_mask)
+                played |= trick_mask
+                turn = winner
+                trick_no += 1
+            else:
+                turn = next_seat[turn]
+        else:
+            if not trick_no and first_card >= 0 and card != first_card:
+                return False
+            led = suit
+            if hearts_break and led == HEARTS and not broken and dealt[turn] & ~played & NOT_HEARTS_MASK:
+                return False
+            best = card
+            winner = turn
+            trick_mask = bit
+            turn = next_seat[turn]
+    if played.bit_count() != count:
+        return False  # a card came twice (and another not at all)
+    st.hands[:] = [0] * n
+    st.taken[:] = taken
+    st.winners[:] = winners
+    st.trick_masks[:] = trick_masks
+    st.turn = turn
+    st.trick_len = 0
+    st.led_mask = SUIT_MASKS[led]
+    st.best = best
+    st.winner = winner
+    st.trick_mask = trick_mask
+    st.trick_no = trick_no
+    st.moves = trick_no * n
+    st.hearts_broken = broken
+    return True
+
+
 def legal_mask(st: TrickState) -> int:
     """The cards the seat to move may play, as a mask (0 when the deal is over)."""
     if st.moves == st.total_moves:
@@ -316,9 +419,12 @@ def deal_masks(setup: DealSetup, hand_size: int, stock_cards: int | None,
     except (KeyError, TypeError):
         masks = None
     if (masks is not None and len(stock) == stock_size and sum(masks) + stock_mask == FULL_DECK_MASK
-            and all(len(hand) == hand_size for hand in hands)
             and (stock_cards is None or stock_mask == stock_cards)):
-        return masks, stock_mask
+        for hand in hands:
+            if len(hand) != hand_size:
+                break
+        else:
+            return masks, stock_mask
     # Slow path: say what is wrong.
     masks = []
     where: dict[int, str] = {}
@@ -389,6 +495,11 @@ class TrickGame(Game):
         st = self.new_deal(setup, options)
         if not isinstance(tokens, (list, tuple)):
             tokens = list(tokens)
+        try:
+            if play_whole_deal(st, tokens, len(tokens), TOKEN_CARD_BIT_SUIT):
+                return self.outcome(st)
+        except (KeyError, TypeError):
+            pass  # a token in another spelling, or not a card: the careful way below
         bad_at = -1
         try:
             cards = [TOKEN_CARDS[t] for t in tokens]
@@ -400,6 +511,8 @@ class TrickGame(Game):
                 except IllegalMove:
                     bad_at = index
                     break
+        if bad_at < 0 and play_whole_deal(st, cards, len(cards)):
+            return self.outcome(st)
         total = st.total_moves
         try:
             play_cards(st, cards if len(cards) <= total else cards[:total])
