@@ -129,11 +129,6 @@ def test_every_token_the_bots_write_is_canonical(variant):
         assert game.canonical_token(token) == token
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "row_games.RowGame.parse_move: int() of a turn number with over 4300 digits "
-    "raises ValueError (Python's int max-str-digits), not IllegalMove; reported to "
-    "the row-games owner. The record reader refuses such tokens (MAX_TOKEN_CHARS), "
-    "so only direct API callers reach it."))
 @pytest.mark.parametrize("variant", ["kortrad", "sju-dolda"])
 def test_row_games_parse_a_turn_of_5000_digits_as_a_notation_error(variant):
     with pytest.raises(IllegalMove):

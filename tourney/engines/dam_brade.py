@@ -61,6 +61,8 @@ Decisions (RULES.md is silent or leaves them to the engine):
 """
 from __future__ import annotations
 
+import math
+
 import random
 import re
 
@@ -1155,10 +1157,13 @@ class DamBrade(Game):
         if value is not None:
             return value
         try:
-            return float(raw)
+            value = float(raw)
         except ValueError:
+            value = float("nan")
+        if not math.isfinite(value):  # nan, inf: never a score (and would not format)
             raise ValueError(
-                f"not a dam-brade score: {text!r} (game points are 1, 0.5 or 0)") from None
+                f"not a dam-brade score: {text!r} (game points are 1, 0.5 or 0)")
+        return value
 
     def format_score(self, value) -> str:
         value = float(value)
@@ -1174,6 +1179,8 @@ class DamBrade(Game):
             pair = tuple(float(s) for s in scores)
         except (TypeError, ValueError):
             pair = None
+        if pair is not None and not all(math.isfinite(x) for x in pair):
+            scores, pair = [str(s) for s in scores], None
         if pair not in SCORE_RESULTS:
             shown = ";".join(self.format_score(s) if isinstance(s, (int, float)) else str(s)
                              for s in scores)

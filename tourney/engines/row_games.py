@@ -460,7 +460,9 @@ class RowGame(Game):
         if move is not None:
             return move
         text = token.strip() if isinstance(token, str) else ""
-        if (len(text) >= 2 and text[0] in "SDsd" and text[1:].isascii()
+        # At most 3 digits: no row is longer, and int() of a huge digit string raises
+        # (Python's max-str-digits) rather than saying "not a turn".
+        if (2 <= len(text) <= 4 and text[0] in "SDsd" and text[1:].isascii()
                 and text[1:].isdigit()):
             return 2 * int(text[1:]) + (text[0] in "Dd")
         raise IllegalMove(
