@@ -21,9 +21,12 @@ from .output import emit_json, json_option, message
                    "folder itself, each other one a subfolder. Default: the events' "
                    "languages, else en.")
 @click.option("--no-replays", is_flag=True, help="Publish no deal replays at all.")
+@click.option("--jobs", type=int, default=1, show_default=True, metavar="N",
+              help="Render in N processes (0: one per CPU). A big league's site "
+                   "builds faster; each process reads the database on its own.")
 @json_option
 @db_option
-def publish(out, events, langs, no_replays, as_json, db_url):
+def publish(out, events, langs, no_replays, jobs, as_json, db_url):
     """Publish standings, seat lists, results, replays and ratings as a static site.
 
     Every event gets its standings (with the tie-break columns), each round's seat
@@ -43,7 +46,7 @@ def publish(out, events, langs, no_replays, as_json, db_url):
     """
     engine = open_db(db_url)
     report = publish_site(engine, out, events=events, langs=langs, replays=not no_replays,
-                          background_cleanup=True)
+                          background_cleanup=True, jobs=jobs)
     if report.missing_catalogues:
         message("no translation yet for " + ", ".join(report.missing_catalogues)
                 + ": those pages show English text with local dates and numbers")

@@ -1,0 +1,393 @@
+"""Reading the database into plain view data for the site. Every query the site
+makes is in this module; templates and the page builder see only the dataclasses.
+
+Loading is in bulk, never per row: the whole site needs a handful of queries for
+players, events, counts and ratings, then per event a few for its standings,
+rounds and matches, and per round one for its deals. Nothing here loads ORM
+objects per match or per player (no N+1), and rows are read as plain tuples.
+
+Decisions:
+
+- An event's *status*: ``upcoming`` until its first round is seated; ``finished``
+  when every round it plans (``Event.rounds``) is seated and every seated table has a
+  result, or, for an open-ended event, when its date has passed and every seated
+  table has a result; ``running`` otherwise.
+- Standings come from :func:`tourney.tournament.standings.standings_table`, the same
+  function as ``tourney standings``, so the site and the CLI never disagree.
+- Leaderboards come from :func:`tourney.ratings.service.rating_list` (provisional
+  players apart, the pool's threshold); rating histories are read per pool in one
+  query.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from sqlalchemy import and_, func, select
+from sqlmodel import Session
+
+from tourney.engines import get_game
+from tourney.errors import TourneyError
+from tourney.ratings.service import RatingEntry, natural_key, rating_list
+from tourney.storage.models import (
+    Deal,
+    Entry,
+    Event,
+    Match,
+    MatchPlace,
+    MatchVersion,
+    Player,
+    RatingHistory,
+    RatingPool,
+    Round,
+    Seat,
+)
+from tourney.tournament.standings import StandingRow, event_tiebreaks, standings_table
+
+# ------------------------------------------------------------------------ view data
+
+@dataclass(slots=True)
+class PlayerInfo:
+    id: int
+    name: str
+    club: str | None
+    merged_into: int | None
+
+
+@dataclass
+class EventInfo:
+    id: int
+    slug: str
+    name: str
+    variant: str
+    date: dt.date | None
+    lang: str | None
+    rounds_planned: int | None
+    table_min: int
+    table_max: int
+    table_preferred: int
+    seating: str
+    seed: int
+    rules: dict  # as given (key -> text)
+    options: dict | None  # resolved by the engine; None if it refuses them
+    tiebreaks: list[str]
+    entrants: int = 0
+    rounds_seated: int = 0
+    tables_seated: int = 0
+    results_in: int = 0
+    status: str = "upcoming"
+    created: dt.datetime | None = None
+
+    @property
+    def sort_date(self) -> dt.date:
+        if self.date is not None:
+            return self.date
+        return self.created.date() if self.created is not None else dt.date.min
+
+
+@dataclass(slots=True)
+class PlaceData:
+    player_id: int
+    seat: int
+    place: int
+    total: float
+    match_points: float
+
+
+@dataclass
+class MatchData:
+    id: int
+    event_id: int
+    round: int
+    table: str
+    version_id: int | None
+    version: int | None = None
+    imported_at: dt.datetime | None = None
+    imported_by: str | None = None
+    deals: int = 0
+    verified_moves: int = 0
+    places: list[PlaceData] = field(default_factory=list)  # by seat
+
+    @property
+    def has_result(self) -> bool:
+        return self.version_id is not None and bool(self.places)
+
+
+@dataclass
+class TableData:
+    label: str
+    players: list[int]  # seat order
+    match: MatchData | None = None
+
+
+@dataclass
+class RoundData:
+    number: int
+    tables: list[TableData]
+    byes: list[int]
+    repeated_pairs: int = 0
+
+    @property
+    def results_in(self) -> int:
+        return sum(1 for t in self.tables if t.match is not None and t.match.has_result)
+
+
+@dataclass(slots=True)
+class EntryData:
+    player_id: int
+    first_round: int
+    withdrawn_after: int | None
+
+
+@dataclass
+class EventData:
+    info: EventInfo
+    entries: list[EntryData]
+    standings: list[StandingRow]
+    rounds: list[RoundData]
+    matches: list[MatchData]  # every match with a row, by round and table
+    standings_error: str | None = None
+
+
+@dataclass(slots=True)
+class DealData:
+    version_id: int
+    number: int
+    players: str
+    dealer: str | None
+    scores: str
+    verified: str
+    hands: str = ""
+    stock: str = ""
+    passes: str = ""
+    play: str = ""
+
+
+class HistoryPoint(NamedTuple):
+    """One rated match of a player (a tuple: there are hundreds of thousands)."""
+
+    sequence: int
+    match_id: int
+    place: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+@dataclass
+class PoolData:
+    variant: str
+    provisional_matches: int
+    leaderboard: list[RatingEntry]  # established first, then provisional (rating_list order)
+    history: dict[int, list[HistoryPoint]]  # player id -> points in rating order
+
+
+# ------------------------------------------------------------------------ reading
+
+def event_status(info: EventInfo, today: dt.date) -> str:
+    if info.rounds_seated == 0:
+        return "upcoming"
+    all_in = info.results_in >= info.tables_seated
+    if info.rounds_planned is not None:
+        return "finished" if info.rounds_seated >= info.rounds_planned and all_in else "running"
+    if info.date is not None and info.date < today and all_in:
+        return "finished"
+    return "running"
+
+
+class SiteReader:
+    """The site's queries, over one read session."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self._event_rows: dict[int, Event] = {}
+
+    # ---- whole site
+
+    def players(self) -> dict[int, PlayerInfo]:
+        rows = self.session.execute(
+            select(Player.id, Player.name, Player.club, Player.merged_into_id))
+        return {pid: PlayerInfo(pid, name, club, merged) for pid, name, club, merged in rows}
+
+    def events(self, today: dt.date) -> list[EventInfo]:
+        """Every event with its counts, newest first (by date, then creation)."""
+        session = self.session
+        entrants = dict(session.execute(
+            select(Entry.event_id, func.count()).group_by(Entry.event_id)).all())
+        rounds = dict(session.execute(
+            select(Round.event_id, func.max(Round.number)).group_by(Round.event_id)).all())
+        tables: dict[int, int] = {}  # seated tables (a bye is no table)
+        table_rows = session.execute(
+            select(Round.event_id, Seat.round_id, Seat.table)
+            .join(Round, Round.id == Seat.round_id)
+            .where(Seat.table.is_not(None))
+            .group_by(Round.event_id, Seat.round_id, Seat.table))
+        for event_id, _round_id, _table in table_rows:
+            tables[event_id] = tables.get(event_id, 0) + 1
+        results = dict(session.execute(
+            select(Match.event_id, func.count())
+            .where(Match.current_version_id.is_not(None))
+            .group_by(Match.event_id)).all())
+        infos = []
+        for event in session.execute(select(Event)).scalars():
+            self._event_rows[event.id] = event
+            info = self._info(event)
+            info.entrants = entrants.get(event.id, 0)
+            info.rounds_seated = rounds.get(event.id) or 0
+            info.tables_seated = tables.get(event.id, 0)
+            info.results_in = results.get(event.id, 0)
+            info.status = event_status(info, today)
+            infos.append(info)
+        infos.sort(key=lambda e: (e.sort_date, e.id), reverse=True)
+        return infos
+
+    @staticmethod
+    def _info(event: Event) -> EventInfo:
+        try:
+            rules = json.loads(event.rules_json or "{}")
+        except ValueError:
+            rules = {}
+        try:
+            options = get_game(event.variant).resolve_options(rules)
+        except TourneyError:
+            options = None
+        try:
+            tiebreaks = event_tiebreaks(event)
+        except TourneyError:
+            tiebreaks = []
+        return EventInfo(
+            id=event.id, slug=event.slug, name=event.name, variant=event.variant,
+            date=event.date, lang=event.lang, rounds_planned=event.rounds,
+            table_min=event.table_min, table_max=event.table_max,
+            table_preferred=event.table_preferred, seating=event.seating, seed=event.seed,
+            rules=rules, options=options, tiebreaks=tiebreaks, created=event.created_at)
+
+    def pools(self) -> list[PoolData]:
+        """Every rating pool: its leaderboard and every player's history."""
+        session = self.session
+        entries = rating_list(session)
+        pools = []
+        pool_rows = session.execute(
+            select(RatingPool.id, RatingPool.variant, RatingPool.provisional_matches)
+            .order_by(RatingPool.variant)).all()
+        for pool_id, variant, provisional in pool_rows:
+            history: dict[int, list[HistoryPoint]] = {}
+            rows = session.execute(
+                select(RatingHistory.player_id, RatingHistory.sequence, RatingHistory.match_id,
+                       RatingHistory.place, RatingHistory.mu_before, RatingHistory.sigma_before,
+                       RatingHistory.mu_after, RatingHistory.sigma_after)
+                .where(RatingHistory.pool_id == pool_id)
+                .order_by(RatingHistory.player_id, RatingHistory.sequence))
+            for player_id, *rest in rows:
+                points = history.get(player_id)
+                if points is None:
+                    points = history[player_id] = []
+                points.append(HistoryPoint(*rest))
+            board = [e for e in entries if e.variant == variant]
+            pools.append(PoolData(variant, provisional, board, history))
+        return pools
+
+    # ---- one event
+
+    def event_data(self, info: EventInfo) -> EventData:
+        session = self.session
+        event = self._event_rows.get(info.id) or session.get(Event, info.id)
+        entries = [EntryData(*row) for row in session.execute(
+            select(Entry.player_id, Entry.first_round, Entry.withdrawn_after)
+            .where(Entry.event_id == info.id))]
+        standings_error = None
+        try:
+            standings = standings_table(session, event)
+        except TourneyError as err:
+            standings, standings_error = [], str(err)
+
+        matches: dict[int, MatchData] = {}
+        by_key: dict[tuple[int, str], MatchData] = {}
+        rows = session.execute(
+            select(Match.id, Match.round_number, Match.table, Match.current_version_id,
+                   MatchVersion.version, MatchVersion.imported_at, MatchVersion.imported_by,
+                   MatchVersion.deals, MatchVersion.verified_moves)
+            .outerjoin(MatchVersion, MatchVersion.id == Match.current_version_id)
+            .where(Match.event_id == info.id))
+        for mid, rnd, table, vid, version, at, by, deals, verified in rows:
+            match = MatchData(mid, info.id, rnd, table, vid, version, at, by, deals or 0,
+                              verified or 0)
+            matches[mid] = match
+            by_key[(rnd, table)] = match
+        place_rows = session.execute(
+            select(Match.id, MatchPlace.player_id, MatchPlace.seat, MatchPlace.place,
+                   MatchPlace.total, MatchPlace.match_points)
+            .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
+            .where(Match.event_id == info.id))
+        for mid, pid, seat, place, total, points in place_rows:
+            matches[mid].places.append(PlaceData(pid, seat, place, total, points))
+        for match in matches.values():
+            match.places.sort(key=lambda p: p.seat)
+
+        round_rows = session.execute(
+            select(Round.id, Round.number, Round.repeated_pairs)
+            .where(Round.event_id == info.id).order_by(Round.number)).all()
+        seats: dict[int, list[tuple]] = {}
+        seat_rows = session.execute(
+            select(Seat.round_id, Seat.player_id, Seat.table, Seat.seat)
+            .join(Round, Round.id == Seat.round_id)
+            .where(Round.event_id == info.id))
+        for round_id, pid, table, seat in seat_rows:
+            seats.setdefault(round_id, []).append((table, seat, pid))
+        rounds = []
+        for round_id, number, repeated in round_rows:
+            tables: dict[str, list[tuple[int, int]]] = {}
+            byes = []
+            for table, seat, pid in seats.get(round_id, ()):
+                if table is None:
+                    byes.append(pid)
+                else:
+                    tables.setdefault(table, []).append((seat or 0, pid))
+            table_list = [
+                TableData(label, [pid for _, pid in sorted(tables[label])],
+                          by_key.get((number, label)))
+                for label in sorted(tables, key=natural_key)]
+            rounds.append(RoundData(number, table_list, byes, repeated or 0))
+        ordered = sorted(matches.values(), key=lambda m: (m.round, natural_key(m.table)))
+        return EventData(info, entries, standings, rounds, ordered, standings_error)
+
+    def deals(self, event_id: int, round_number: int | None = None, *,
+              with_moves: bool = False) -> dict[int, list[DealData]]:
+        """The current deals of an event's matches (one round's, if given), by
+        version id; the move columns only when ``with_moves``."""
+        columns = [Deal.version_id, Deal.number, Deal.players, Deal.dealer, Deal.scores,
+                   Deal.verified]
+        if with_moves:
+            columns += [Deal.hands, Deal.stock, Deal.passes, Deal.play]
+        condition = [Match.event_id == event_id]
+        if round_number is not None:
+            condition.append(Match.round_number == round_number)
+        rows = self.session.execute(
+            select(*columns)
+            .join(Match, Match.current_version_id == Deal.version_id)
+            .where(and_(*condition))
+            .order_by(Deal.version_id, Deal.number))
+        out: dict[int, list[DealData]] = {}
+        for row in rows:
+            out.setdefault(row[0], []).append(DealData(*row))
+        return out
+
+
+__all__ = [
+    "DealData",
+    "EntryData",
+    "EventData",
+    "EventInfo",
+    "HistoryPoint",
+    "MatchData",
+    "PlaceData",
+    "PlayerInfo",
+    "PoolData",
+    "RoundData",
+    "SiteReader",
+    "TableData",
+    "event_status",
+]
