@@ -24,7 +24,7 @@ def round_():
     """
 
 
-def print_seating(seating: service.RoundSeating, title: str) -> None:
+def print_seating(seating: service.RoundSeating, title: str, variant: str) -> None:
     """A seat list to print and pin up: by table, then by name."""
     echo = click.echo
     echo(title)
@@ -42,7 +42,10 @@ def print_seating(seating: service.RoundSeating, title: str) -> None:
         where = "bye" if table is None else f"table {table}, seat {seat + 1}"
         echo(f"  {name.ljust(width)}  {where}")
     echo("")
-    echo("Seat 1 deals the first deal (dam-brade: plays Black first).")
+    if variant == "dam-brade":
+        echo("Seat 1 plays Black in the first game.")
+    else:
+        echo("Seat 1 deals the first deal.")
 
 
 def pairs_message(repeated: int) -> str:
@@ -78,7 +81,7 @@ def seat(slug, force, as_json, db_url):
     if as_json:
         emit_json(seating.as_json())
     else:
-        print_seating(seating, f"{event.name}: round {seating.number}")
+        print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
     message(pairs_message(seating.repeated_pairs))
 
 
@@ -96,7 +99,7 @@ def show(slug, number, as_json, db_url):
     if as_json:
         emit_json(seating.as_json())
         return
-    print_seating(seating, f"{event.name}: round {seating.number}")
+    print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
     if seating.tables:
         message(f"results in for {len(seating.results)} of {len(seating.tables)} tables")
 
@@ -126,7 +129,7 @@ def reseat(slug, number, seed, as_json, db_url):
     if as_json:
         emit_json(seating.as_json())
     else:
-        print_seating(seating, f"{event.name}: round {seating.number} (reseated)")
+        print_seating(seating, f"{event.name}: round {seating.number} (reseated)", event.variant)
     if not changed:
         message("the seating is unchanged (same players, same seed); give --seed to draw again")
     message(pairs_message(seating.repeated_pairs))

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A complete small event: 12 players, Spardame at tables of 4, 3 rounds.
+# A complete small event: 12 players, Spardame at tables of 4, 3 rounds: seating,
+# result import, standings, ratings, the exported records and the published site.
 #
 #   examples/run-example.sh [FOLDER]
 #
@@ -33,5 +34,10 @@ for round in 1 2 3; do
     tourney standings example-cup
 done
 
+echo >&2
+echo "== ratings" >&2
+tourney rating show --variant spardame
 tourney result export example-cup --out example-cup.csv
-echo "done: the database is $WORK/tourney.db, the results in $WORK/example-cup.csv" >&2
+tourney publish --out site --lang en --lang sv
+echo "done: the database is $WORK/tourney.db, the results in $WORK/example-cup.csv," >&2
+echo "the site in $WORK/site/index.html" >&2
