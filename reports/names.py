@@ -120,14 +120,20 @@ def option_sentence(variant: str, key: str, value: Any) -> tuple[str, dict] | No
     if key == "deals":
         if value is None:
             return None
+        if value == 1:  # the singular has a sentence of its own ("1 deals" reads wrong)
+            return N_("A match is one deal."), {}
         return N_("A match is %(n)s deals, with no extra deals on a tie."), {"n": value}
     if key == "games":
         if value is None:
             return None
+        if value == 1:
+            return N_("A match is one game."), {}
         return N_("A match is %(n)s games; the colours alternate."), {"n": value}
     if key == "losses":
         if value is None:
             return None
+        if value == 1:
+            return N_("A match ends after the first deal a player loses."), {}
         return (N_("A match ends after the deal in which a player has lost %(n)s deals."),
                 {"n": value})
     if key == "target":
@@ -150,6 +156,8 @@ def option_sentence(variant: str, key: str, value: Any) -> tuple[str, dict] | No
     if key == "secret":
         if not value:
             return N_("No secret card beside the row."), {}
+        if value == 1:
+            return N_("One secret card beside the row, never swapped."), {}
         return N_("%(n)s secret cards beside the row, never swapped."), {"n": value}
     if key == "no_queen_first_trick":
         return ((N_("No queen may be discarded on the first trick unless the hand holds "
