@@ -517,6 +517,15 @@ class PlayerMatch(NamedTuple):
     points: float
     total: float
     opponents: tuple[int, ...]
+    deals: int = 0
+    verified_moves: int = 0  # deals replayed move by move; the rest are score sheets
+
+    @property
+    def checked(self) -> str:
+        """How the result was checked: "moves", "scores" or "mixed"."""
+        if self.verified_moves >= self.deals:
+            return "moves"
+        return "scores" if self.verified_moves == 0 else "mixed"
 
 
 class PlayerEvent(NamedTuple):
@@ -862,7 +871,8 @@ class SiteBuilder:
         for place in match.places:
             self.player_matches.setdefault(place.player_id, []).append(PlayerMatch(
                 info.id, match.id, match.round, match.table, place.place, size,
-                place.match_points, place.total, tuple(o for o in ids if o != place.player_id)))
+                place.match_points, place.total, tuple(o for o in ids if o != place.player_id),
+                match.deals, match.verified_moves))
 
     # ---- matches and deals
 

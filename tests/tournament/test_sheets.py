@@ -108,3 +108,39 @@ def test_an_endless_match_is_refused_with_bounded_rows(tourney, tmp_path):
     result = tourney("result", "import", str(path), exit_code=1)
     assert "more than 1000 deals" in result.stderr and "match-too-long" in result.stderr
     assert tourney("standings", "club", "--json").json[0]["points"] == 0
+
+
+def test_a_match_may_mix_full_records_and_score_sheet_deals(tourney, run_cli, tmp_path):
+    import random
+
+    from tourney.engines import get_game
+    from tourney.records.csv_format import write_records
+    from tourney.simulation import simulate_match
+
+    seating = seat_event(tourney)
+    game = get_game("spardame")
+    options = game.resolve_options({"deals": "2"})
+    records = []
+    for table in seating["tables"]:
+        records += simulate_match(game, options, table["seats"], random.Random(7), event="club",
+                                  round_number=1, table=table["table"])
+    for record in records:
+        if record.deal == 2:  # the second deal of every match comes from a score sheet
+            record.play, record.hands, record.stock, record.passes = [], None, None, None
+    path = tmp_path / "mixed.csv"
+    with open(path, "w", newline="") as stream:
+        write_records(stream, records)
+    lines = [json.loads(x) for x in run_cli(None, "validate", str(path), "--rule", "deals=2",
+                                           "--json").stdout.splitlines()]
+    assert [x["verified"] for x in lines if x["kind"] == "deal"] == ["moves", "scores"] * len(
+        seating["tables"])
+    assert tourney("result", "import", str(path), "--json").json["added"] == len(seating["tables"])
+    exported = tmp_path / "exported.csv"
+    exported.write_text(tourney("result", "export", "club").stdout)
+    assert tourney("result", "import", str(exported), "--json").json["unchanged"] == len(
+        seating["tables"])
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site))
+    player_page = next((site / "players").glob("*.html")).read_text()
+    assert "Results checked move by move: 0 of 1" in player_page
+    assert "partly score sheet" in player_page
