@@ -144,3 +144,34 @@ def test_a_match_may_mix_full_records_and_score_sheet_deals(tourney, run_cli, tm
     player_page = next((site / "players").glob("*.html")).read_text()
     assert "Results checked move by move: 0 of 1" in player_page
     assert "partly score sheet" in player_page
+
+
+def test_rounds_evicted_from_the_import_cache_are_read_again(tourney, tmp_path, monkeypatch):
+    """A season file walks through many rounds; the importer keeps only the latest
+    few in memory. Re-reading an evicted round must give the same answers."""
+    from tourney.tournament import results
+
+    monkeypatch.setattr(results, "ROUNDS_CACHED", 1)
+    seat_event(tourney, rules=("deals=1",), players=4)
+    for _ in range(2):
+        tourney("round", "seat", "club", "--force")
+    rows = []
+    for number in (1, 2, 3):
+        rows += template_rows(tourney("round", "sheet", "club", str(number)).stdout)
+    for row in rows:
+        row["scores"] = "100;140;0;0"
+    path = tmp_path / "season.csv"
+    with open(path, "w", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    assert tourney("result", "import", str(path), "--json").json["added"] == 3
+    assert tourney("result", "import", str(path), "--json").json["unchanged"] == 3
+    rows[0]["scores"] = "140;100;0;0"
+    with open(path, "w", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    tourney("result", "import", str(path), exit_code=1)
+    report = tourney("result", "import", str(path), "--replace", "--json").json
+    assert (report["replaced"], report["unchanged"]) == (1, 2)

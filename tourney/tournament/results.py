@@ -254,6 +254,10 @@ class ImportRejected(TourneyError):
 
 # --------------------------------------------------------------------- the database side
 
+# Seated rounds kept in memory per event while importing (see _EventContext.round).
+ROUNDS_CACHED = 16
+
+
 @dataclass
 class _Stored:
     match_id: int
@@ -286,6 +290,11 @@ class _EventContext:
     def round(self, number: int) -> _RoundInfo:
         info = self.rounds.get(number)
         if info is None:
+            # A season file walks through many rounds; keeping only the latest few
+            # keeps memory flat as the file grows (a round evicted and met again is
+            # read again: what this import stored so far is in the transaction).
+            while len(self.rounds) >= ROUNDS_CACHED:
+                del self.rounds[next(iter(self.rounds))]
             info = self.rounds[number] = self._load_round(number)
         return info
 
@@ -890,10 +899,11 @@ class ResultImporter:
                 row["version_id"] = version_id
             deals.extend(accepted.deals)
             places.extend(accepted.places)
-            info = accepted.ctx.round(accepted.round)
-            info.stored[accepted.table] = _Stored(accepted.match_id, version_id,
-                                                  accepted.version_row["content_sha256"],
-                                                  accepted.version)
+            info = accepted.ctx.rounds.get(accepted.round)
+            if info is not None:  # an evicted round is read again when met again
+                info.stored[accepted.table] = _Stored(accepted.match_id, version_id,
+                                                      accepted.version_row["content_sha256"],
+                                                      accepted.version)
             accepted.version_row["id"] = version_id
         execute(insert(DEAL_T), deals)
         execute(insert(PLACE_T), places)
