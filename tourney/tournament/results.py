@@ -43,6 +43,8 @@ Decisions (the specs are silent):
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import csv
 import getpass
 import hashlib
@@ -254,7 +256,7 @@ class ImportRejected(TourneyError):
 
 # --------------------------------------------------------------------- the database side
 
-# Seated rounds kept in memory per event while importing (see _EventContext.round).
+# Seated rounds kept in memory while importing (see _EventContext.round).
 ROUNDS_CACHED = 16
 
 
@@ -276,26 +278,32 @@ class _RoundInfo:
 class _EventContext:
     """What the importer needs of one event, loaded once (rounds on first use)."""
 
-    def __init__(self, session: Session, event: Event):
+    def __init__(self, session: Session, event: Event, round_cache: OrderedDict | None = None):
         self.session = session
         self.event = event
+        # Seated rounds cached across every event of the import, oldest first.
+        self.round_cache = round_cache if round_cache is not None else OrderedDict()
         self.game, self.options = event_options(event)
         self.rules: MatchRules = self.game.match_rules(self.options)
-        self.rounds: dict[int, _RoundInfo] = {}
         rows = session.execute(
             select(Entry.player_id, Entry.withdrawn_after).where(Entry.event_id == event.id))
         self.withdrawn = {pid: w for pid, w in rows if w is not None}
         self.touched = {"added": 0, "replaced": 0, "replacements": []}
 
+    def cached_round(self, number: int) -> _RoundInfo | None:
+        return self.round_cache.get((self.event.id, number))
+
     def round(self, number: int) -> _RoundInfo:
-        info = self.rounds.get(number)
+        key = (self.event.id, number)
+        info = self.round_cache.get(key)
         if info is None:
-            # A season file walks through many rounds; keeping only the latest few
-            # keeps memory flat as the file grows (a round evicted and met again is
-            # read again: what this import stored so far is in the transaction).
-            while len(self.rounds) >= ROUNDS_CACHED:
-                del self.rounds[next(iter(self.rounds))]
-            info = self.rounds[number] = self._load_round(number)
+            # A season file walks through many events and rounds; keeping only the
+            # latest few keeps memory flat as the file grows (a round evicted and met
+            # again is read again: what this import stored so far is in the
+            # transaction).
+            while len(self.round_cache) >= ROUNDS_CACHED:
+                self.round_cache.popitem(last=False)
+            info = self.round_cache[key] = self._load_round(number)
         return info
 
     def _load_round(self, number: int) -> _RoundInfo:
@@ -371,6 +379,7 @@ class ResultImporter:
         self.batch_deals = batch_deals
         self.now = utcnow()
         self._events: dict[str, _EventContext | None] = {}
+        self._round_cache: OrderedDict = OrderedDict()
         self._seen: dict[MatchKey, int] = {}  # match -> first line in this file
         self._pending: list[_Accepted] = []
         self._pending_deals = 0
@@ -383,7 +392,8 @@ class ResultImporter:
     def _context(self, slug: str) -> _EventContext | None:
         if slug not in self._events:
             event = self.session.execute(select(Event).where(Event.slug == slug)).scalars().first()
-            self._events[slug] = _EventContext(self.session, event) if event else None
+            self._events[slug] = (_EventContext(self.session, event, self._round_cache)
+                                  if event else None)
         return self._events[slug]
 
     def _options_for(self, record: DealRecord, game: Game) -> dict:
@@ -899,7 +909,7 @@ class ResultImporter:
                 row["version_id"] = version_id
             deals.extend(accepted.deals)
             places.extend(accepted.places)
-            info = accepted.ctx.rounds.get(accepted.round)
+            info = accepted.ctx.cached_round(accepted.round)
             if info is not None:  # an evicted round is read again when met again
                 info.stored[accepted.table] = _Stored(accepted.match_id, version_id,
                                                       accepted.version_row["content_sha256"],
