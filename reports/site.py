@@ -167,7 +167,8 @@ class PlayerLinks(dict):
     def __missing__(self, player_id: int) -> Markup:
         player = self.players.get(player_id)
         name = player.name if player is not None else f"#{player_id}"
-        html = Markup('<a href="{}">{}</a>').format(
+        # <bdi>: a name with right-to-left marks cannot reorder the text around it.
+        html = Markup('<a href="{}"><bdi>{}</bdi></a>').format(
             self.root + Links.player(player_id), name)
         self[player_id] = html
         return html
@@ -183,7 +184,7 @@ class EventLinks(dict):
         self.events = events
 
     def __missing__(self, event_id: int) -> Markup:
-        html = Markup('<a href="{}">{}</a>').format(
+        html = Markup('<a href="{}"><bdi>{}</bdi></a>').format(
             self.root + self.links.event(event_id), self.events[event_id].name)
         self[event_id] = html
         return html
