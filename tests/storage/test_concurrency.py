@@ -423,3 +423,12 @@ def test_sqlite_second_writer_busy(run_cli, tmp_path):
     assert counts(db_url)["Match"] == matches + tables_in(small)
     assert_intact(db_url)
     assert_ratings_as_recomputed(run_cli, db_url)
+
+
+def test_conflict_messages_say_what_happened():
+    from tourney.storage.db import conflict_message
+
+    text = conflict_message('duplicate key value violates unique constraint '
+                            '"uq_match_event_id_round_number_table"')
+    assert "another import stored a result" in text and "nothing was written" in text
+    assert "database refused" in conflict_message("FOREIGN KEY constraint failed")

@@ -161,6 +161,25 @@ class ConflictingChange(TourneyError):
     another command changed the same data at the same moment."""
 
 
+# What a refused constraint means, in words an organizer can act on.
+_CONFLICT_WORDS = {
+    "uq_match_event_id_round_number_table":
+        "another import stored a result for one of these matches at the same moment",
+    "uq_matchversion_match_id_version":
+        "another import stored a new version of one of these matches at the same moment",
+    "ix_ratingpool_variant": "another command created the same rating pool at the same moment",
+}
+
+
+def conflict_message(reason: str) -> str:
+    for constraint, words in _CONFLICT_WORDS.items():
+        if constraint in reason:
+            return (f"{words}; nothing was written. Run the command again: it then sees "
+                    f"what the other one stored ({constraint})")
+    return ("the database refused the change (did another command change the same "
+            f"data at the same moment? try again): {reason}")
+
+
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Session]:
     """A session whose work is committed together or not at all.
@@ -179,10 +198,7 @@ def transaction(engine: Engine) -> Iterator[Session]:
         except IntegrityError as err:
             session.rollback()
             reason = str(getattr(err, "orig", err)).strip().splitlines()
-            raise ConflictingChange(
-                "the database refused the change (did another command change the same "
-                f"data at the same moment? try again): {reason[0] if reason else err}"
-            ) from None
+            raise ConflictingChange(conflict_message(reason[0] if reason else str(err))) from None
         except BaseException:
             session.rollback()
             raise
