@@ -38,7 +38,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tourney.cards import CARD_NAMES, HEARTS, QS, QUEEN
+from tourney.cards import CARD_NAMES, HEARTS, QS, QUEEN, cards_of
 from tourney.engines import get_game
 from tourney.engines.base import DealOutcome, Game
 from tourney.errors import TourneyError
@@ -197,15 +197,6 @@ def display_hand(cards: Sequence[int]) -> list[int]:
     return sorted(cards, key=lambda c: (c // 13, -(c % 13)))
 
 
-def _cards_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 # ------------------------------------------------------------------------ building
 
 def build_replay(variant: str, options: dict, number: int, players: str,
@@ -322,7 +313,7 @@ def _build_tricks(game: Game, options: dict, record: DealRecord, view: ReplayVie
     view.pass_direction = direction if isinstance(direction, str) else None
     start = getattr(state, "start_hands", None)
     if record.passes and any(record.passes) and start is not None:
-        view.received = [display_hand(_cards_of(mask)) for mask in start]
+        view.received = [display_hand(cards_of(mask)) for mask in start]
     tricks: list[Trick] = []
     current: Trick | None = None
     for token in record.play or []:

@@ -121,7 +121,7 @@ from itertools import accumulate
 from math import comb
 from operator import itemgetter, or_
 
-from ..cards import CARD_NAMES, QS, SPADES, SUIT_NAMES, parse_card
+from ..cards import CARD_NAMES, QS, SPADES, SUIT_NAMES, cards_of, parse_card
 from ..errors import CardError, IllegalMove, OptionError, RecordError
 from .base import (
     DealEvent,
@@ -205,15 +205,6 @@ def _names(cards) -> str:
     return ", ".join(CARD_NAMES[c] for c in cards)
 
 
-def _cards_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 class MajaState:
     """One deal in progress. Hands are bit masks; ``log`` packs each exchange's
     attacker, defender and the stock positions after the attacker's and after the
@@ -263,7 +254,7 @@ class MajaState:
 
     def hand(self, seat: int) -> list[int]:
         """A seat's cards, lowest int first."""
-        return _cards_of(self.hands[seat])
+        return cards_of(self.hands[seat])
 
     def stock_left(self) -> list[int]:
         """The cards still in the stock, top first (the last is the indicator)."""
@@ -398,7 +389,7 @@ class SvartaMaja(Game):
                                   rule="duplicate-card", column="stock")
             seen |= bit
         if seen != (1 << 52) - 1:
-            missing = _cards_of(((1 << 52) - 1) & ~seen)
+            missing = cards_of(((1 << 52) - 1) & ~seen)
             raise RecordError(f"the deal lacks {_names(missing)} (every card once: hands + stock = 52)",
                               rule="missing-card", column="stock")
         indicator = stock[-1]
@@ -945,7 +936,7 @@ class SvartaMaja(Game):
 
     def beaters(self, state: MajaState, card: int) -> list[int]:
         """The defender's cards that beat ``card`` (none for the queen of spades)."""
-        return _cards_of(state.hands[state.defender] & state.beats[card])
+        return cards_of(state.hands[state.defender] & state.beats[card])
 
     def legal_attacks(self, state: MajaState) -> list[tuple[int, ...]]:
         """Every attack (cards ascending), without the answers."""
@@ -955,7 +946,7 @@ class SvartaMaja(Game):
         ha = state.hands[state.attacker]
         out: list[tuple[int, ...]] = []
         for s in range(4):
-            cards = _cards_of(ha & SUIT_MASK[s])
+            cards = cards_of(ha & SUIT_MASK[s])
             k = len(cards)
             for subset in range(1, 1 << k):
                 if subset.bit_count() <= limit:
@@ -1098,7 +1089,7 @@ class SvartaMaja(Game):
         trump = state.trump
         stock_left = state.pos < len(state.stock)
         if ha & QS_BIT:
-            spades = _cards_of(ha & SUIT_MASK[SPADES] & ~QS_BIT)
+            spades = cards_of(ha & SUIT_MASK[SPADES] & ~QS_BIT)
             if trump == SPADES and stock_left:
                 spades = []
             elif stock_left:
@@ -1106,7 +1097,7 @@ class SvartaMaja(Game):
             return tuple([QS] + spades[:limit - 1])
         best = None
         for s in range(4):
-            cards = _cards_of(ha & SUIT_MASK[s])
+            cards = cards_of(ha & SUIT_MASK[s])
             if not cards:
                 continue
             if stock_left:
@@ -1150,7 +1141,7 @@ class SvartaMaja(Game):
         suits = []
         total = 0
         for s in range(4):
-            cards = _cards_of(ha & SUIT_MASK[s])
+            cards = cards_of(ha & SUIT_MASK[s])
             if cards:
                 weights = [comb(len(cards), k) for k in range(1, min(len(cards), limit) + 1)]
                 suits.append((cards, weights))
