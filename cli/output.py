@@ -24,16 +24,22 @@ def rule_option(func):
              "`tourney variants` lists them.")(func)
 
 
-def parse_rules(rules: Iterable[str]) -> dict[str, str]:
+def parse_assignments(items: Iterable[str], flag: str = "--rule") -> dict[str, str]:
+    """Repeated ``FLAG KEY=VALUE`` items as a dict (values are parsed later, by the
+    variant's options or the rating model)."""
     from tourney.errors import UsageError
 
     parsed = {}
-    for item in rules:
+    for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise UsageError(f"--rule takes KEY=VALUE, not {item!r}")
+            raise UsageError(f"{flag} takes KEY=VALUE, not {item!r}")
         parsed[key.strip()] = value.strip()
     return parsed
+
+
+def parse_rules(rules: Iterable[str]) -> dict[str, str]:
+    return parse_assignments(rules, "--rule")
 
 
 def emit_json(data: Any) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tourney.ratings.models import MODEL_NAMES, parse_param_items
+from tourney.ratings.models import MODEL_NAMES
 from tourney.ratings.service import (
     configure_pool,
     player_history,
@@ -16,7 +16,7 @@ from tourney.ratings.service import (
 from tourney.storage.db import reading, transaction
 
 from .database import db_option, open_db
-from .output import MAX_COUNT, emit_json, emit_table, json_option, message
+from .output import MAX_COUNT, emit_json, emit_table, json_option, message, parse_assignments
 
 
 def _num(value: float, digits: int = 2) -> str:
@@ -214,7 +214,7 @@ def pool_command(variant, model, params, reset_params, provisional, db_url, as_j
     with transaction(engine) as session:
         if changing:
             settings = configure_pool(session, variant, model=model,
-                                      params=parse_param_items(params),
+                                      params=parse_assignments(params, "--param"),
                                       reset_params=reset_params, provisional=provisional)
         else:
             settings = pool_settings(session, variant)

@@ -20,7 +20,6 @@ from tourney.ratings.models import (
     ModelSpec,
     build_model,
     default_parameters,
-    parse_param_items,
     resolve_model_name,
 )
 
@@ -109,9 +108,11 @@ def test_with_params_keeps_the_others():
 
 
 def test_parse_param_items():
-    assert parse_param_items(["tau=0", " beta = 3 "]) == {"tau": "0", "beta": "3"}
-    with pytest.raises(UsageError, match="KEY=VALUE"):
-        parse_param_items(["tau"])
+    from tourney.cli.output import parse_assignments
+
+    assert parse_assignments(["tau=0", " beta = 3 "], "--param") == {"tau": "0", "beta": "3"}
+    with pytest.raises(UsageError, match="--param takes KEY=VALUE"):
+        parse_assignments(["tau"], "--param")
 
 
 def test_build_model_by_name():

@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from openskill.models import (
     BradleyTerryFull,
@@ -185,17 +185,6 @@ class ModelSpec:
 
 
 DEFAULT_SPEC = ModelSpec.create()
-
-
-def parse_param_items(items: Iterable[str]) -> dict[str, str]:
-    """``--param KEY=VALUE`` items (values parsed later, by the model)."""
-    parsed: dict[str, str] = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise UsageError(f"--param takes KEY=VALUE, not {item!r}")
-        parsed[key.strip()] = value.strip()
-    return parsed
 
 
 def build_model(name: str = DEFAULT_MODEL, params: Mapping[str, Any] | None = None):
