@@ -228,6 +228,19 @@ def _store(session: Session, round_row: Round, tables: list[list[int]], byes: li
     session.flush()
 
 
+def _seat_into(session: Session, event: Event, row: Round, seed: int) -> RoundSeating:
+    """Seat round ``row.number`` with ``seed``, store the seats on ``row`` (new or
+    emptied), and read the seating back."""
+    tables, byes, repeated, method = _seat(session, event, row.number, seed)
+    row.repeated_pairs = repeated
+    session.add(row)
+    session.flush()
+    _store(session, row, tables, byes)
+    seating = round_seating(session, event, row.number)
+    seating.method = method
+    return seating
+
+
 def missing_results(session: Session, event: Event, number: int) -> list[str]:
     """Tables of a seated round without a result, in table order."""
     tables, _ = seated_keys(session, get_round(session, event, number))
@@ -251,13 +264,8 @@ def seat_next_round(session: Session, event: Event, *, force: bool = False) -> R
                 f"{'s' if len(missing) > 1 else ''} {tables}; import "
                 f"{'them' if len(missing) > 1 else 'it'} first (`tourney result import`), "
                 f"or seat round {number} anyway with --force")
-    tables, byes, repeated, method = _seat(session, event, number, event.seed)
-    row = Round(event_id=event.id, number=number, repeated_pairs=repeated)
-    session.add(row)
-    session.flush()
-    _store(session, row, tables, byes)
-    seating = round_seating(session, event, number)
-    seating.method = method
+    row = Round(event_id=event.id, number=number)
+    seating = _seat_into(session, event, row, event.seed)
     after = seating.as_json()
     if force and last:
         after["forced"] = missing_results(session, event, last)
@@ -286,15 +294,8 @@ def reseat_round(session: Session, event: Event, number: int, *,
     for seat in session.exec(select(Seat).where(Seat.round_id == row.id)).all():
         session.delete(seat)
     session.flush()
-    tables, byes, repeated, method = _seat(session, event, number,
-                                           event.seed if seed is None else seed)
-    row.repeated_pairs = repeated
     row.seated_at = utcnow()
-    session.add(row)
-    session.flush()
-    _store(session, row, tables, byes)
-    seating = round_seating(session, event, number)
-    seating.method = method
+    seating = _seat_into(session, event, row, event.seed if seed is None else seed)
     after = seating.as_json()
     if seed is not None:
         after["seed"] = seed
