@@ -3,6 +3,7 @@ and score sheets."""
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +12,9 @@ from hypothesis import strategies as st
 from tourney.cards import CARD_NAMES, QS, cards_of, parse_card, parse_cards
 from tourney.engines import get_game
 from tourney.engines.base import DealSetup, Game
-from tourney.errors import IllegalMove, OptionError, RecordError
+from tourney.errors import IllegalMove, OptionError
+
+import trick_helpers
 
 GAME = get_game("dam-stick")
 QUEENS = {parse_card(q): v for q, v in [("QS", 10), ("QH", 5), ("QD", 5), ("QC", 5)]}
@@ -30,43 +33,13 @@ def simulate(nplayers, options, rng, skill=0.5, stock=None):
         size = 52 // nplayers
         setup = DealSetup(nplayers, setup.dealer, [sorted(deck[i * size:(i + 1) * size]) for i in range(nplayers)],
                           None, list(stock))
-    state = GAME.new_deal(setup, options)
-    tokens = []
-    while not GAME.is_over(state):
-        move = GAME.choose_move(state, rng, skill)
-        GAME.play(state, move)
-        tokens.append(GAME.format_move(move))
-    return setup, tokens, GAME.outcome(state), state
+    tokens, outcome, state = trick_helpers.play_out(GAME, setup, options, rng, skill)
+    return setup, tokens, outcome, state
 
 
-def finish(setup, options, prefix, rng):
-    state = GAME.new_deal(setup, options)
-    tokens = list(prefix)
-    for token in tokens:
-        GAME.play(state, GAME.parse_move(token))
-    while not GAME.is_over(state):
-        move = GAME.choose_move(state, rng, 0.0)
-        GAME.play(state, move)
-        tokens.append(GAME.format_move(move))
-    return tokens
-
-
-def record_error(setup, tokens, options) -> RecordError:
-    """The error of the fused replay, checked against the generic Game.replay."""
-    with pytest.raises(RecordError) as fused:
-        GAME.replay(setup, tokens, options)
-    with pytest.raises(RecordError) as generic:
-        Game.replay(GAME, setup, tokens, options)
-    err, ref = fused.value, generic.value
-    assert (err.rule, err.move, err.seat, err.token, err.message) == \
-        (ref.rule, ref.move, ref.seat, ref.token, ref.message)
-    return err
-
-
-def setup_error(setup, options) -> RecordError:
-    with pytest.raises(RecordError) as caught:
-        GAME.new_deal(setup, options)
-    return caught.value
+finish = partial(trick_helpers.finish, GAME)
+record_error = partial(trick_helpers.record_error, GAME)
+setup_error = partial(trick_helpers.setup_error, GAME)
 
 
 def suit_hands():

@@ -3,6 +3,7 @@ notation and score sheets."""
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +21,9 @@ from tourney.cards import (
 )
 from tourney.engines import get_game
 from tourney.engines.base import DealSetup, Game
-from tourney.errors import IllegalMove, OptionError, RecordError
+from tourney.errors import IllegalMove, OptionError
+
+import trick_helpers
 
 GAME = get_game("spardame")
 HEARTS = SUIT_MASKS[1]
@@ -33,44 +36,13 @@ def opts(**raw):
 def simulate(nplayers, options, rng, deal_number=1, skill=0.5):
     """A bot-played deal: (setup, tokens, outcome from stepwise play, final state)."""
     setup = GAME.random_setup(nplayers, rng.randrange(nplayers), deal_number, options, rng)
-    state = GAME.new_deal(setup, options)
-    tokens = []
-    while not GAME.is_over(state):
-        move = GAME.choose_move(state, rng, skill)
-        GAME.play(state, move)
-        tokens.append(GAME.format_move(move))
-    return setup, tokens, GAME.outcome(state), state
+    tokens, outcome, state = trick_helpers.play_out(GAME, setup, options, rng, skill)
+    return setup, tokens, outcome, state
 
 
-def finish(setup, options, prefix, rng):
-    """``prefix`` played as written, the rest of the deal by random legal moves."""
-    state = GAME.new_deal(setup, options)
-    tokens = list(prefix)
-    for token in tokens:
-        GAME.play(state, GAME.parse_move(token))
-    while not GAME.is_over(state):
-        move = GAME.choose_move(state, rng, 0.0)
-        GAME.play(state, move)
-        tokens.append(GAME.format_move(move))
-    return tokens
-
-
-def record_error(setup, tokens, options) -> RecordError:
-    """The error of the fused replay, checked against the generic Game.replay."""
-    with pytest.raises(RecordError) as fused:
-        GAME.replay(setup, tokens, options)
-    with pytest.raises(RecordError) as generic:
-        Game.replay(GAME, setup, tokens, options)
-    err, ref = fused.value, generic.value
-    assert (err.rule, err.move, err.seat, err.token, err.message) == \
-        (ref.rule, ref.move, ref.seat, ref.token, ref.message)
-    return err
-
-
-def setup_error(setup, options) -> RecordError:
-    with pytest.raises(RecordError) as caught:
-        GAME.new_deal(setup, options)
-    return caught.value
+finish = partial(trick_helpers.finish, GAME)
+record_error = partial(trick_helpers.record_error, GAME)
+setup_error = partial(trick_helpers.setup_error, GAME)
 
 
 # ------------------------------------------------------------- the seed's round
