@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import ExitStack
 
 import click
+
+from tourney.files import atomic_write
 
 from tourney.storage.db import reading, transaction
 from tourney.tournament.export import export_results
@@ -20,7 +23,7 @@ from tourney.tournament.results import (
 )
 from tourney.tournament.standings import standings_table
 
-from .database import db_option, open_db
+from .database import db_option, open_db, refuse_overwrites
 from .output import COUNT, ROUND_NUMBER, emit_json, emit_table, json_option, message
 
 
@@ -96,34 +99,30 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as
       tourney result import round1.csv --event club-1
       tourney result import season.csv --skip-invalid rejects.csv --json
     """
+    refuse_overwrites(db_url, {"--skip-invalid": rejects_path}, inputs=[file])
     engine = open_db(db_url)
-    rejects = None
-    if rejects_path:
-        try:
-            rejects = open(rejects_path, "w", encoding="utf-8", newline="")
-        except OSError as err:
-            raise click.UsageError(f"{rejects_path}: cannot write: {err.strerror}")
     bar, on_progress = _progress(file) if os.path.isfile(file) else (None, None)
     session_scope = reading if dry_run else transaction
-    try:
-        with session_scope(engine) as session:
-            report = import_results(
-                session, file, event=event_slug, replace=replace, dry_run=dry_run,
-                rejects=rejects, imported_by=imported_by or current_user(),
-                on_progress=on_progress)
-    except ImportRejected as rejected:
-        if bar is not None:
-            bar.__exit__(None, None, None)
-        report = rejected.report
-        _print_errors(report)
-        message(report.summary())
-        message(f"Error: {rejected}; the database is unchanged")
-        if as_json:
-            emit_json(report.as_json())
-        sys.exit(rejected.exit_code)
-    finally:
-        if rejects is not None:
-            rejects.close()
+    # The rejects file is written beside its final name and renamed into place
+    # once the import has committed: a failed import leaves an old file as it was.
+    with ExitStack() as rejects_scope:
+        rejects = rejects_scope.enter_context(atomic_write(rejects_path)) if rejects_path else None
+        try:
+            with session_scope(engine) as session:
+                report = import_results(
+                    session, file, event=event_slug, replace=replace, dry_run=dry_run,
+                    rejects=rejects, imported_by=imported_by or current_user(),
+                    on_progress=on_progress)
+        except ImportRejected as rejected:
+            if bar is not None:
+                bar.__exit__(None, None, None)
+            report = rejected.report
+            _print_errors(report)
+            message(report.summary())
+            message(f"Error: {rejected}; the database is unchanged")
+            if as_json:
+                emit_json(report.as_json())
+            sys.exit(rejected.exit_code)
     if bar is not None:
         bar.__exit__(None, None, None)
     _print_errors(report)
@@ -151,11 +150,12 @@ def export_cmd(slug, round_number, out, db_url):
     Example:
       tourney result export club-1 --round 2 --out round2.csv
     """
+    refuse_overwrites(db_url, {"--out": out})
     engine = open_db(db_url)
     with reading(engine) as session:
         event_by_slug(session, slug)  # an unknown event before any file is made
         if out:
-            with open(out, "w", encoding="utf-8", newline="") as stream:
+            with atomic_write(out) as stream:
                 count = export_results(session, slug, stream, round_number)
         else:
             count = export_results(session, slug, sys.stdout, round_number)

@@ -1,7 +1,11 @@
 """`tourney round ...`: seating rounds, showing and reseating them."""
 from __future__ import annotations
 
+import sys
+
 import click
+
+from tourney.files import atomic_write
 
 from tourney.storage.db import reading, transaction
 from tourney.tournament.events import get_event
@@ -9,7 +13,7 @@ from tourney.records.csv_format import write_records
 from tourney.tournament import rounds as service
 from tourney.tournament.sheets import OPEN_ENDED_ROWS, score_sheet_rows
 
-from .database import db_option, open_db
+from .database import db_option, open_db, refuse_overwrites
 from .output import COUNT, SEED, emit_json, json_option, message
 
 
@@ -138,7 +142,7 @@ def reseat(slug, number, seed, as_json, db_url):
 @round_.command("sheet")
 @click.argument("slug")
 @click.argument("number", type=COUNT, metavar="N")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True),
+@click.option("--out", "out_path", type=click.Path(dir_okay=False),
               help="Write the CSV here instead of to stdout.")
 @click.option("--deals", type=COUNT,
               help="Rows per table where the match has no fixed number of deals "
@@ -157,16 +161,17 @@ def sheet(slug, number, out_path, deals, db_url):
     Example:
       tourney round sheet club-1 2 --out round2-sheet.csv
     """
+    refuse_overwrites(db_url, {"--out": out_path})
     engine = open_db(db_url)
     with reading(engine) as session:
         event = get_event(session, slug)
         rows = score_sheet_rows(session, event, number, deals=deals)
     if out_path:
-        with open(out_path, "w", encoding="utf-8", newline="") as stream:
+        with atomic_write(out_path) as stream:
             write_records(stream, rows)
         message(f"wrote {len(rows)} rows to {out_path}")
     else:
-        write_records(click.get_text_stream("stdout"), rows)
+        write_records(sys.stdout, rows)
 
 
 def register(group: click.Group) -> None:

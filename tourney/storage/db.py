@@ -54,6 +54,20 @@ def resolve_url(url: str | None = None) -> str:
     return url
 
 
+def sqlite_file(url: str | None = None) -> str | None:
+    """The file of a SQLite URL (``None`` for a server database or an in-memory one)."""
+    try:
+        parsed = make_url(resolve_url(url))
+    except ArgumentError:
+        return None
+    if parsed.get_backend_name() != "sqlite":
+        return None
+    database = parsed.database or ""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return database
+
+
 def display_url(url: str) -> str:
     """The URL with any password masked, for messages."""
     try:

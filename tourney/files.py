@@ -1,0 +1,124 @@
+"""Writing files the safe way, and refusing outputs that would destroy data.
+
+Every file tourney writes (rejects, score sheets, exports) goes through
+:func:`atomic_write`: the content is written to a temporary file in the target's
+own folder and renamed over the target only once it is complete and flushed to
+disk. A failed, interrupted or killed write leaves the old file as it was (and
+at worst a stray ``.NAME.*.tmp`` beside it), never a truncated one.
+
+:func:`check_outputs` runs before a command touches anything: an output path that
+is one of the command's inputs (same resolved path or same inode) or the open
+SQLite database (or its ``-wal``, ``-shm`` or ``-journal`` file) is a usage error,
+exit 2. ``--out tourney.db`` must not replace a league's database.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterable, Iterator
+
+from .errors import UsageError
+
+# Files SQLite keeps beside a database while it is open.
+SQLITE_COMPANIONS = ("", "-wal", "-shm", "-journal")
+
+
+def _identity(path: str | os.PathLike) -> tuple[str, tuple[int, int] | None]:
+    """A path's resolved form and, when it exists, its (device, inode)."""
+    resolved = os.path.realpath(os.fspath(path))
+    try:
+        st = os.stat(resolved)
+        return resolved, (st.st_dev, st.st_ino)
+    except OSError:
+        return resolved, None
+
+
+def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """Whether two paths name one file: the same resolved path, or (hard links,
+    bind mounts) the same inode."""
+    path_a, inode_a = _identity(a)
+    path_b, inode_b = _identity(b)
+    return path_a == path_b or (inode_a is not None and inode_a == inode_b)
+
+
+def check_outputs(outputs: dict[str, str | os.PathLike | None], *,
+                  inputs: Iterable[str | os.PathLike | None] = (),
+                  database: str | os.PathLike | None = None) -> None:
+    """Refuse (:class:`UsageError`, exit 2) an output that would overwrite an input
+    of the same command or the database.
+
+    ``outputs`` maps an option's name (``--out``) to the path given for it (``None``
+    or ``-`` when not given / standard output); ``database`` is the SQLite file the
+    command opens (``None`` for a server database).
+    """
+    given = {option: path for option, path in outputs.items()
+             if path is not None and os.fspath(path) != "-"}
+    others = [p for p in inputs if p is not None and os.fspath(p) != "-"]
+    for option, path in given.items():
+        if database is not None:
+            for suffix in SQLITE_COMPANIONS:
+                if same_file(path, os.fspath(database) + suffix):
+                    what = "the database" if not suffix else f"the database's {suffix[1:]} file"
+                    raise UsageError(f"{option} {os.fspath(path)!r} is {what} "
+                                     f"({os.fspath(database)}); nothing was written. "
+                                     "Give another file name")
+        for source in others:
+            if same_file(path, source):
+                raise UsageError(f"{option} {os.fspath(path)!r} is the input file "
+                                 f"{os.fspath(source)!r}; nothing was written. "
+                                 "Give another file name")
+    names = list(given.items())
+    for i, (option, path) in enumerate(names):
+        for other_option, other in names[i + 1:]:
+            if same_file(path, other):
+                raise UsageError(f"{option} and {other_option} name the same file "
+                                 f"{os.fspath(path)!r}")
+
+
+def _creation_mode() -> int:
+    """The mode a plain ``open(path, "w")`` would give a new file (0666 less the umask)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+@contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8",
+                 newline: str | None = "") -> Iterator[IO]:
+    """Write ``path`` through a temporary file in the same folder, renamed into
+    place when the ``with`` block ends without an error.
+
+    The new file keeps the permission bits of the file it replaces (or gets those
+    of a newly created file). On any error, or an interrupt, the temporary file is
+    removed and ``path`` is untouched. Text mode by default, ``newline=""`` (the
+    csv module's choice); pass ``mode="wb"`` for bytes.
+    """
+    target = Path(path)
+    folder = target.parent
+    try:
+        existing = os.stat(target)
+        permissions = existing.st_mode & 0o7777
+    except FileNotFoundError:
+        permissions = _creation_mode()
+    except OSError as err:
+        raise UsageError(f"{target}: cannot write: {err.strerror}") from None
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise UsageError(f"{target}: cannot write: {err.strerror}") from None
+    text_options = {} if "b" in mode else {"encoding": encoding, "newline": newline}
+    try:
+        with os.fdopen(fd, mode, **text_options) as stream:
+            os.fchmod(stream.fileno(), permissions)
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
