@@ -16,7 +16,7 @@ import random
 import sys
 import time
 
-from tourney.tournament.seating import Entrant, PastRound, seat_round
+from tourney.pairing.seating import Entrant, PastRound, seat_round
 
 FIELDS = [  # (players, rounds, table size, total_rounds passed or None)
     (16, 5, 4, None),

@@ -1,22 +1,18 @@
-"""Seating and pairing for events: pure logic, no database.
+"""Tournament services on the database: players, events, rounds, results, standings.
 
-An event seats each round's entrants at tables of the sizes its variant allows and
-every table plays a match. This package decides who sits where:
+Every module here reads and writes :mod:`tourney.storage` through a session the
+caller opens (the caller owns the transaction, see
+:func:`tourney.storage.db.transaction`), writes an audit row for every change, and
+raises :class:`~tourney.errors.TourneyError` for anything a user can get wrong:
 
-- :mod:`.seating` is the entry point: :func:`~.seating.plan_table_sizes` splits a
-  field into legal tables and :func:`~.seating.seat_round` seats one round by one of
-  three methods, ``balanced`` (few repeated meetings, balanced seat positions),
-  ``swiss`` (equal scores meet, no rematches, alternating colours) and ``random``.
-- :mod:`.history` holds the plain data the caller passes in and gets back
-  (:class:`~.history.Entrant`, :class:`~.history.PastRound`,
-  :class:`~.history.Seating`) and what is derived from the rounds played so far.
-- :mod:`.schedules` builds the perfect schedules (resolvable designs: affine
-  geometries, the 8-4-10 social-golfer solution, round robins) that ``balanced``
-  follows where one fits the field.
-- :mod:`.groups` is the seeded local search that splits players into tables with as
-  few repeated meetings as possible, and the seat-order balancing.
-- :mod:`.swiss` is the Swiss pairing (maximum-weight matching for two-player tables).
+- :mod:`.players`: registering, renaming, merging duplicates, importing a player list.
+- :mod:`.events`: creating an event, its settings, entering and withdrawing players.
+- :mod:`.rounds`: seating a round (the pure seating itself is :mod:`tourney.pairing`),
+  showing and reseating it.
+- :mod:`.results`: importing match results; :mod:`.export` writes them back out.
+- :mod:`.standings`: an event's standings and tie-breaks.
+- :mod:`.sheets`: score-sheet templates for a seated round.
 
-Everything is reproducible from the event's seed and the round number; nothing here
-uses the global random generator.
+Nothing here imports :mod:`tourney.ratings`; the use cases that change results and
+then refresh ratings call both.
 """

@@ -1,6 +1,6 @@
 """Rounds: seating the next round, showing a round, reseating it.
 
-Seating is done by :func:`tourney.tournament.seating.seat_round` from the players
+Seating is done by :func:`tourney.pairing.seating.seat_round` from the players
 active in the round (late entries and withdrawals applied), every earlier round of
 the event as history, the standings so far (points and rank, for Swiss pairing and
 byes) and the event's seed. Tables are labelled ``"1"``, ``"2"``, ... in the order
@@ -34,7 +34,7 @@ from ..storage.audit import record_change
 from ..storage.models import Event, Match, Player, Round, Seat, utcnow
 from .events import active_players, last_seated_round, lock_event, results_by_round
 from .players import name_sort_key
-from .seating import Entrant, PastRound, seat_round
+from ..pairing.seating import Entrant, PastRound, seat_round
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The data a round is seated from, and what the rounds played so far tell.
 
 :class:`Entrant`, :class:`PastRound` and :class:`Seating` are the plain values the
-storage and CLI layers pass to :func:`tourney.tournament.seating.seat_round` and get
+storage and CLI layers pass to :func:`tourney.pairing.seating.seat_round` and get
 back. :class:`EventHistory` digests the past rounds once per call: who met whom and
 when, who sat in which seat, who sat at whose left, each player's colours (two-player
 tables: seat 0 is Black) and byes.

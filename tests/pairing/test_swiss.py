@@ -26,10 +26,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tourney.tournament import swiss
-from tourney.tournament.history import BLACK, WHITE, Entrant, EventHistory, PastRound
-from tourney.tournament.seating import seat_round
-from tourney.tournament.swiss import Profile, allocate_colours, colour_preference
+from tourney.pairing import swiss
+from tourney.pairing.history import BLACK, WHITE, Entrant, EventHistory, PastRound
+from tourney.pairing.seating import seat_round
+from tourney.pairing.swiss import Profile, allocate_colours, colour_preference
 
 PAIRS = dict(min_size=2, max_size=2, preferred=2)
 

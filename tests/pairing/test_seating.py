@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tourney.errors import OptionError, UsageError
-from tourney.tournament.schedules import (KNOWN_DESIGNS, GaloisField, check_schedule,
+from tourney.pairing.schedules import (KNOWN_DESIGNS, GaloisField, check_schedule,
                                           perfect_schedule, round_bound)
-from tourney.tournament.seating import (Entrant, PastRound, Seating, default_method,
+from tourney.pairing.seating import (Entrant, PastRound, Seating, default_method,
                                         plan_table_sizes, seat_round)
 
 VARIANTS = [  # (min, max, preferred)
