@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import textwrap
 
 import click
 
@@ -15,19 +16,37 @@ from .output import emit_json, emit_jsonl, json_option, message, parse_rules, ru
 
 
 @click.command()
+@click.argument("variant", required=False, metavar="[VARIANT]",
+                shell_complete=lambda ctx, param, incomplete:
+                [v for v in VARIANT_IDS if v.startswith(incomplete)])
 @json_option
-def variants(as_json):
-    """List the variants with their player counts and options (house rules)."""
-    games = [get_game(v) for v in VARIANT_IDS]
+def variants(variant, as_json):
+    """List the variants with their player counts and options (house rules).
+
+    With VARIANT, show that game alone: its rules in a few sentences, then its
+    options with their defaults. Set options per event with
+    `tourney event create SLUG --variant VARIANT --rule KEY=VALUE`.
+
+    \b
+    Examples:
+      tourney variants
+      tourney variants spardame
+    """
+    games = [get_game(variant)] if variant else [get_game(v) for v in VARIANT_IDS]
     if as_json:
-        emit_json([g.describe() for g in games])
+        emit_json(games[0].describe() if variant else [g.describe() for g in games])
         return
     for game in games:
         click.echo(f"{game.id}: {game.name} ({game.min_players}-{game.max_players} players)")
+        if variant:
+            click.echo(textwrap.fill(game.summary, width=78, initial_indent="  ",
+                                     subsequent_indent="  "))
+            click.echo("  options:")
+        indent = "    " if variant else "  "
         for spec in game.option_specs:
             choices = f" [{'|'.join(str(c) for c in spec.choices)}]" if spec.choices else ""
             default = "not set" if spec.default is None else spec.default
-            click.echo(f"  {spec.key}{choices} (default: {default}): {spec.doc}")
+            click.echo(f"{indent}{spec.key}{choices} (default: {default}): {spec.doc}")
 
 
 def _deal_json(check: DealCheck) -> dict:

@@ -203,6 +203,9 @@ class Game:
 
     id: str = ""
     name: str = ""
+    # The rules in a few sentences, for `tourney variants VARIANT` (the user guide's
+    # "The games" page has them in full). Seats are counted from 1 here, as users do.
+    summary: str = ""
     min_players: int = 2
     max_players: int = 2
     preferred_players: int | None = None
@@ -343,6 +346,7 @@ class Game:
         return {
             "id": self.id,
             "name": self.name,
+            "summary": self.summary,
             "players": [self.min_players, self.max_players],
             "options": [s.describe() for s in self.option_specs],
         }

@@ -451,6 +451,15 @@ class DamBrade(Game):
 
     id = "dam-brade"
     name = "Dam (brädspel, Alga rules)"
+    summary = (
+        "Checkers on the dark squares of an 8x8 board, squares numbered 1-32; Black "
+        "(named first) starts on 1-12 and moves first. Men step diagonally forward and "
+        "capture forward only; a capturing piece goes on jumping while it can. A man on "
+        "the far row becomes a king, which steps and captures both ways. Capturing is "
+        "compulsory but not enforced: the opponent may huff (remove) a piece of a player "
+        "who skipped a capture before making their own move. No pieces or no legal move "
+        "loses; one king each is a draw. A game gives 1, 1/2 or 0; colours alternate "
+        "from game to game.")
     min_players = 2
     max_players = 2
     preferred_players = 2

@@ -98,6 +98,13 @@ class DamStick(TrickGame):
 
     id = "dam-stick"
     name = "Dam (queens trick game)"
+    summary = (
+        "A trick game without trumps. All cards are dealt (52 mod players set aside "
+        "unseen); the player to the dealer's right leads the first trick. Follow suit if "
+        "able, otherwise play any card; the highest card of the suit led wins the trick "
+        "and leads next. Queens taken score penalties: hearts, diamonds and clubs 5 each, "
+        "spades 10. The match ends after the deal in which someone reaches the target "
+        "(100), with extra deals while the lowest total is shared; lowest total wins.")
     min_players = 3
     max_players = 6
     preferred_players = 4

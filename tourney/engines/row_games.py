@@ -585,9 +585,22 @@ class RowGame(Game):
 
 
 KORTRAD = RowGame("kortrad", "Dam med kortrad (Korpen)", 2, 4, row=6, secret=1)
+KORTRAD.summary = (
+    "Each seat has a face-down row of 6 cards and 1 secret card. On a turn, take the top "
+    "card of the stock or of the discard pile, then either discard it or swap it into the "
+    "next row position (from position 1 on) and go on with the card taken from there. The "
+    "deal ends with the turn that draws the last stock card. Score: the row and the secret "
+    "card (queens and the king of hearts 0, ace 1, 2-10 face value, jack 11, other kings "
+    "13). Lowest total wins.")
 """``kortrad``: 2-4 players, a row of six and one secret card."""
 
 SJU_DOLDA = RowGame("sju-dolda", "Dam med sju dolda kort", 2, 6, row=7, secret=0)
+SJU_DOLDA.summary = (
+    "Each seat has a face-down row of 7 cards. On a turn, take the top card of the stock "
+    "or of the discard pile, then either discard it or swap it into the next row position "
+    "(from position 1 on) and go on with the card taken from there. The deal ends with the "
+    "turn that draws the last stock card. Score: the row's points (queens and the king of "
+    "hearts 0, ace 1, 2-10 face value, jack 11, other kings 13). Lowest total wins.")
 """``sju-dolda``: 2-6 players, a row of seven and no secret card."""
 
 __all__ = [

@@ -175,6 +175,14 @@ class Spardame(TrickGame):
 
     id = "spardame"
     name = "Spardame (Norwegian)"
+    summary = (
+        "A hearts-like trick game without trumps for 3-5 players. With 3 players 2C is "
+        "removed, with 5 players 2C and 2D. Each seat passes cards to the left before play "
+        "(4, 3 or 2 by the number of players); the queen of spades may not be passed. The "
+        "lowest club leads the first trick; follow suit if able, otherwise any card; the "
+        "highest card of the suit led wins. Penalties: queen of spades 100, ace of hearts "
+        "20, other hearts 10 (240 a deal). Taking every heart and the queen of spades "
+        "scores 0 and everyone else 100. Lowest total wins.")
     min_players = 3
     max_players = 5
     preferred_players = 4

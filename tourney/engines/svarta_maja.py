@@ -264,6 +264,14 @@ class MajaState:
 class SvartaMaja(Game):
     id = "svarta-maja"
     name = "Svarta Maja (Spader dam)"
+    summary = (
+        "A shedding game with one loser. Each seat gets a hand (6 cards); the last card of "
+        "the stock shows trump. The dealer's left neighbour attacks the next seat with one "
+        "or more cards of one suit; the defender beats each with a higher card of its suit "
+        "or a trump, or takes it into hand. The queen of spades beats nothing and cannot "
+        "be beaten. Hands are refilled from the stock, attacker first. Whoever is left "
+        "holding cards (the queen of spades) loses the deal. Fewest lost deals wins the "
+        "match.")
     move_spans_seats = True  # an exchange is the attack and the defence
     min_players = 2
     max_players = 6

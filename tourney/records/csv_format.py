@@ -319,7 +319,7 @@ class RecordReader:
             if name not in COLUMNS:
                 raise HeaderError(
                     f"unknown column {header[index][:40]!r} (column {index + 1}); "
-                    f"FORMAT.md knows: {', '.join(COLUMNS)}",
+                    f"known columns: {', '.join(COLUMNS)}",
                     rule="header", file=self.filename, line=1, column=header[index][:40],
                 )
         seen = set()

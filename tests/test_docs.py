@@ -1,0 +1,94 @@
+"""The user guide (docs/guide/): its examples are valid records, it builds, and nothing a
+user reads points outside the repository."""
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from tourney.cli.main import cli
+from tourney.engines import VARIANT_IDS, get_game
+
+ROOT = Path(__file__).resolve().parent.parent
+GUIDE = ROOT / "docs" / "guide"
+# A fenced csv block, optionally preceded by `<!-- validate: ARGS -->` giving the
+# validate options it needs (e.g. a house rule).
+CSV_BLOCK = re.compile(r"(?:<!-- validate: (?P<args>[^>]*) -->\n)?```csv\n(?P<body>.*?)```",
+                       re.S)
+
+
+def _csv_blocks():
+    for page in sorted(GUIDE.glob("*.md")):
+        for n, found in enumerate(CSV_BLOCK.finditer(page.read_text(encoding="utf-8")), 1):
+            yield pytest.param(found["body"], shlex.split(found["args"] or ""),
+                               id=f"{page.stem}-{n}")
+
+
+@pytest.mark.parametrize("body,args", list(_csv_blocks()))
+def test_every_record_example_in_the_guide_is_valid(body, args):
+    result = CliRunner().invoke(cli, ["validate", "-", *args], input=body)
+    assert result.exit_code == 0, result.output
+    assert "0 invalid deals, 0 invalid matches" in result.output
+
+
+def test_the_guide_has_a_record_example_of_every_game():
+    variants = {row.split(",")[1] for body, _ in (p.values for p in _csv_blocks())
+                for row in body.splitlines()[1:]}
+    assert variants == set(VARIANT_IDS)
+
+
+def test_the_guide_names_every_option_of_every_game():
+    rules = (GUIDE / "rules.md").read_text(encoding="utf-8")
+    for variant in VARIANT_IDS:
+        assert f"`{variant}`" in rules
+        for spec in get_game(variant).option_specs:
+            assert f"`{spec.key}`" in rules, (variant, spec.key)
+
+
+def _help_texts():
+    def walk(command, path):
+        ctx = click.Context(command, info_name=" ".join(path))
+        yield " ".join(path), command.get_help(ctx)
+        if isinstance(command, click.Group):
+            for name in command.list_commands(ctx):
+                yield from walk(command.get_command(ctx, name), path + [name])
+    yield from walk(cli, ["tourney"])
+
+
+def test_nothing_a_user_reads_points_outside_the_repository():
+    outside = re.compile(r"shared/|RULES\.md|FORMAT\.md|seeds/")
+    readable = [ROOT / "README.md", *GUIDE.glob("*.md"), *(ROOT / "docs").glob("*.md"),
+                *(ROOT / "reports" / "templates").rglob("*"),
+                *(ROOT / "reports" / "locale").rglob("*.po")]
+    for path in readable:
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            assert not outside.search(text), f"{path.relative_to(ROOT)} points outside"
+    for name, text in _help_texts():
+        assert not outside.search(text), f"`{name} --help` points outside"
+
+
+def test_variants_shows_one_game_with_its_rules_summary():
+    result = CliRunner().invoke(cli, ["variants", "dam-stick"])
+    assert result.exit_code == 0
+    assert "queen" in result.output and "no_queen_first_trick" in result.output
+    assert "spardame" not in result.output
+    for variant in VARIANT_IDS:
+        assert get_game(variant).summary, variant
+
+
+def test_the_guide_builds_strictly(tmp_path):
+    pytest.importorskip("mkdocs", reason="mkdocs is in the test extras")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+         "-f", str(ROOT / "docs" / "mkdocs.yml"), "-d", str(tmp_path / "guide")],
+        capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    reference = (tmp_path / "guide" / "commands.html").read_text(encoding="utf-8")
+    assert "result import" in reference and "--skip-invalid" in reference
