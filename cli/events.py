@@ -6,6 +6,7 @@ import click
 from tourney.storage.db import reading, transaction
 from tourney.tournament import events as service
 
+from .completion import complete_event, complete_player, complete_variant
 from .database import db_option, open_db
 from .output import COUNT, ROUND_NUMBER, SEED, emit_json, emit_table, json_option, message, parse_rules, rule_option
 
@@ -23,8 +24,8 @@ def event():
 
 
 @event.command("create")
-@click.argument("slug")
-@click.option("--variant", required=True, metavar="ID",
+@click.argument("slug", shell_complete=complete_event)
+@click.option("--variant", shell_complete=complete_variant, required=True, metavar="ID",
               help="The variant played (`tourney variants` lists them).")
 @click.option("--name", help="The event's title (default: the slug).")
 @click.option("--date", metavar="YYYY-MM-DD", help="The day it is played.")
@@ -88,7 +89,7 @@ def list_(as_json, db_url):
 
 
 @event.command("show")
-@click.argument("slug")
+@click.argument("slug", shell_complete=complete_event)
 @json_option
 @db_option
 def show(slug, as_json, db_url):
@@ -139,8 +140,8 @@ def show(slug, as_json, db_url):
 
 
 @event.command("enter")
-@click.argument("slug")
-@click.argument("names", nargs=-1, metavar="[NAME]...")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=complete_player)
 @click.option("--all", "all_players", is_flag=True, help="Enter every registered player.")
 @click.option("--add", is_flag=True, help="Register names not registered yet.")
 @click.option("--from-round", type=ROUND_NUMBER, metavar="N",
@@ -183,8 +184,8 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
 
 
 @event.command("withdraw")
-@click.argument("slug")
-@click.argument("name")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("name", shell_complete=complete_player)
 @click.option("--from-round", type=ROUND_NUMBER, metavar="N",
               help="The first round they miss (default: the next round to be seated; "
                    "the latest seated round while none of its results is in, which "

@@ -12,13 +12,13 @@ from tourney.records.csv_format import open_records, write_records
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
 from tourney.simulation import simulate_rounds
 
+from .completion import complete_variant
 from .output import emit_json, emit_jsonl, json_option, message, parse_rules, rule_option
 
 
 @click.command()
 @click.argument("variant", required=False, metavar="[VARIANT]",
-                shell_complete=lambda ctx, param, incomplete:
-                [v for v in VARIANT_IDS if v.startswith(incomplete)])
+                shell_complete=complete_variant)
 @json_option
 def variants(variant, as_json):
     """List the variants with their player counts and options (house rules).
@@ -70,7 +70,7 @@ def _match_json(match: MatchCheck) -> dict:
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--variant", help="The variant of rows without a variant column.")
+@click.option("--variant", shell_complete=complete_variant, help="The variant of rows without a variant column.")
 @rule_option
 @json_option
 def validate(file, variant, rules, as_json):
@@ -118,7 +118,7 @@ def validate(file, variant, rules, as_json):
 
 
 @click.command()
-@click.argument("variant")
+@click.argument("variant", shell_complete=complete_variant)
 @click.option("--players", "nplayers", type=click.IntRange(1, 100), required=True, help="Players per table.")
 @click.option("--deals", type=click.IntRange(1, 100_000), help="Deals per match (for variants without an end rule).")
 @click.option("--tables", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Tables per round.")

@@ -88,3 +88,7 @@ for _name in COMMAND_MODULES:
 
 def main() -> None:
     cli(prog_name="tourney")
+
+
+if __name__ == "__main__":  # python -m tourney.cli.main (used by the completion tests)
+    main()

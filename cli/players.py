@@ -6,6 +6,7 @@ import click
 from tourney.storage.db import reading, transaction
 from tourney.tournament import players as service
 
+from .completion import complete_player
 from .database import db_option, open_db
 from .output import emit_json, emit_table, json_option, message
 
@@ -74,7 +75,7 @@ def list_(include_merged, as_json, db_url):
 
 
 @player.command("rename")
-@click.argument("old")
+@click.argument("old", shell_complete=complete_player)
 @click.argument("new")
 @db_option
 def rename(old, new, db_url):
@@ -91,8 +92,8 @@ def rename(old, new, db_url):
 
 
 @player.command("merge")
-@click.argument("keep")
-@click.argument("duplicate")
+@click.argument("keep", shell_complete=complete_player)
+@click.argument("duplicate", shell_complete=complete_player)
 @json_option
 @db_option
 def merge(keep, duplicate, as_json, db_url):

@@ -15,6 +15,7 @@ from tourney.ratings.service import (
 )
 from tourney.storage.db import reading, transaction
 
+from .completion import complete_player, complete_variant
 from .database import db_option, open_db
 from .output import MAX_COUNT, emit_json, emit_table, json_option, message, parse_assignments
 
@@ -41,7 +42,7 @@ def rating():
 
 
 @rating.command("show")
-@click.option("--variant", help="Only this variant's pool.")
+@click.option("--variant", shell_complete=complete_variant, help="Only this variant's pool.")
 @click.option("--provisional", type=click.IntRange(min=0, max=MAX_COUNT), metavar="N",
               help="Mark players with fewer than N rated matches as provisional "
                    "(default: the pool's setting, 5 unless changed).")
@@ -92,8 +93,8 @@ def show(variant, provisional, db_url, as_json):
 
 
 @rating.command("history")
-@click.argument("player")
-@click.option("--variant", help="Only this variant's pool.")
+@click.argument("player", shell_complete=complete_player)
+@click.option("--variant", shell_complete=complete_variant, help="Only this variant's pool.")
 @db_option
 @json_option
 def history(player, variant, db_url, as_json):
@@ -125,7 +126,7 @@ def history(player, variant, db_url, as_json):
 
 
 @rating.command("recompute")
-@click.option("--variant", help="Only this variant's pool (default: every pool).")
+@click.option("--variant", shell_complete=complete_variant, help="Only this variant's pool (default: every pool).")
 @db_option
 @json_option
 def recompute_command(variant, db_url, as_json):
@@ -153,8 +154,8 @@ def recompute_command(variant, db_url, as_json):
 
 
 @rating.command("predict")
-@click.option("--variant", required=True, help="The pool whose ratings to use.")
-@click.argument("names", nargs=-1, required=True)
+@click.option("--variant", shell_complete=complete_variant, required=True, help="The pool whose ratings to use.")
+@click.argument("names", nargs=-1, required=True, shell_complete=complete_player)
 @db_option
 @json_option
 def predict_command(variant, names, db_url, as_json):
@@ -184,7 +185,7 @@ def predict_command(variant, names, db_url, as_json):
 
 
 @rating.command("pool")
-@click.argument("variant")
+@click.argument("variant", shell_complete=complete_variant)
 @click.option("--model", type=click.Choice(MODEL_NAMES, case_sensitive=False),
               help="The rating model (default PlackettLuce). A different model starts "
                    "from openskill's default parameters for it.")

@@ -23,6 +23,7 @@ from tourney.tournament.results import (
 )
 from tourney.tournament.standings import standings_table
 
+from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
 from .output import COUNT, ROUND_NUMBER, emit_json, emit_table, json_option, message
 
@@ -134,7 +135,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as
 
 
 @result.command(name="export")
-@click.argument("slug")
+@click.argument("slug", shell_complete=complete_event)
 @click.option("--round", "round_number", type=COUNT,
               help="Only this round.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
@@ -163,7 +164,7 @@ def export_cmd(slug, round_number, out, db_url):
 
 
 @result.command(name="history")
-@click.argument("slug")
+@click.argument("slug", shell_complete=complete_event)
 @click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER)
 @click.argument("table")
 @json_option
@@ -190,7 +191,7 @@ def history_cmd(slug, round_number, table, as_json, db_url):
 
 
 @result.command(name="revert")
-@click.argument("slug")
+@click.argument("slug", shell_complete=complete_event)
 @click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER)
 @click.argument("table")
 @click.argument("version", type=COUNT)
@@ -216,7 +217,7 @@ def revert_cmd(slug, round_number, table, version, actor, db_url):
 
 
 @result.command(name="show")
-@click.argument("slug")
+@click.argument("slug", shell_complete=complete_event)
 @click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER)
 @click.argument("table")
 @click.option("--version", type=COUNT, help="A version (default: the current).")
@@ -254,7 +255,7 @@ def _cell(value):
 
 
 @click.command()
-@click.argument("slug")
+@click.argument("slug", shell_complete=complete_event)
 @click.option("--round", "up_to_round", type=COUNT,
               help="The standings after this round.")
 @json_option

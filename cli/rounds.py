@@ -13,6 +13,7 @@ from tourney.records.csv_format import write_records
 from tourney.tournament import rounds as service
 from tourney.tournament.sheets import OPEN_ENDED_ROWS, score_sheet_rows
 
+from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
 from .output import COUNT, SEED, emit_json, json_option, message
 
@@ -57,7 +58,7 @@ def pairs_message(repeated: int) -> str:
 
 
 @round_.command("seat")
-@click.argument("slug")
+@click.argument("slug", shell_complete=complete_event)
 @click.option("--force", is_flag=True,
               help="Seat even though some table of the previous round has no result.")
 @json_option
@@ -90,7 +91,7 @@ def seat(slug, force, as_json, db_url):
 
 
 @round_.command("show")
-@click.argument("slug")
+@click.argument("slug", shell_complete=complete_event)
 @click.argument("number", type=COUNT, metavar="N")
 @json_option
 @db_option
@@ -109,7 +110,7 @@ def show(slug, number, as_json, db_url):
 
 
 @round_.command("reseat")
-@click.argument("slug")
+@click.argument("slug", shell_complete=complete_event)
 @click.argument("number", type=COUNT, metavar="N")
 @click.option("--seed", type=SEED, help="Draw with this seed instead of the event's.")
 @json_option
@@ -140,7 +141,7 @@ def reseat(slug, number, seed, as_json, db_url):
 
 
 @round_.command("sheet")
-@click.argument("slug")
+@click.argument("slug", shell_complete=complete_event)
 @click.argument("number", type=COUNT, metavar="N")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False),
               help="Write the CSV here instead of to stdout.")
