@@ -20,7 +20,7 @@ are cached in ``bench/out/import_cache/`` by size, seed and generator version.
 Measured per size, each in a child process of its own (so ``ru_maxrss`` is that
 measurement's peak):
 
-- **import**: :func:`tourney.tournament.results.import_results` in one
+- **import**: :func:`tourney.app.results.import_results` in one
   :func:`~tourney.storage.db.transaction`, as ``tourney result import FILE`` runs
   it, into a copy of the seated database: rows/s and peak RSS. It includes the
   ratings refresh the importer triggers (timed on its own, "ratings s").
@@ -216,7 +216,7 @@ def child_import(url: str, path: str, profile: str | None) -> dict:
     import tourney.ratings.service as rating_service
     from tourney.storage.db import open_engine, transaction
     from tourney.storage.schema import ensure_schema
-    from tourney.tournament.results import import_results
+    from tourney.app.results import import_results
 
     engine = open_engine(url)
     ensure_schema(engine)
@@ -230,7 +230,7 @@ def child_import(url: str, path: str, profile: str | None) -> dict:
         finally:
             rating_time[0] += time.perf_counter() - started
 
-    # the importer looks the hook up at call time, so the timing wrapper is used
+    # the import use case looks the hook up at call time, so the timing wrapper is used
     rating_service.refresh_after_results = timed_refresh
     before = _usage()
     started = time.perf_counter()

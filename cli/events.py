@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from tourney.app import events as actions
 from tourney.storage.db import reading, transaction
 from tourney.tournament import events as service
 
@@ -59,7 +60,7 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
     parsed_rules = parse_rules(rules)
     engine = open_db(db_url)
     with transaction(engine) as session:
-        created = service.create_event(
+        created = actions.create_event(
             session, slug, variant, name=name, date=date, rules=parsed_rules,
             table_sizes=table_sizes, rounds=rounds, seating=seating, seed=seed,
             tiebreaks=tiebreaks, lang=lang)
@@ -165,7 +166,7 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
     engine = open_db(db_url)
     with transaction(engine) as session:
         event_row = service.get_event(session, slug)
-        report = service.enter_players(session, event_row, names, all_players=all_players,
+        report = actions.enter_players(session, event_row, names, all_players=all_players,
                                        add=add, from_round=from_round)
         last = service.last_seated_round(session, event_row)
     if as_json:
@@ -201,7 +202,7 @@ def withdraw(slug, name, from_round, db_url):
     """
     engine = open_db(db_url)
     with transaction(engine) as session:
-        report = service.withdraw_player(session, service.get_event(session, slug), name,
+        report = actions.withdraw_player(session, service.get_event(session, slug), name,
                                          from_round=from_round)
     name = report.player.name
     if report.last_round is None:

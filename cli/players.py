@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import click
 
+from tourney.app import players as service
 from tourney.storage.db import reading, transaction
-from tourney.tournament import players as service
+from tourney.tournament.players import list_players, player_snapshot
 
 from .completion import complete_player
 from .database import db_option, open_db
@@ -42,7 +43,7 @@ def add(names, club, email, as_json, db_url):
     engine = open_db(db_url)
     with transaction(engine) as session:
         added = service.add_players(session, names, club=club, email=email)
-        rows = [service.player_snapshot(p) for p in added]
+        rows = [player_snapshot(p) for p in added]
     if as_json:
         emit_json([{k: v for k, v in r.items() if k != "id"} for r in rows])
     message(f"{len(rows)} player{'s' if len(rows) != 1 else ''} added")
@@ -62,7 +63,7 @@ def list_(include_merged, as_json, db_url):
     """
     engine = open_db(db_url)
     with reading(engine) as session:
-        rows = service.list_players(session, include_merged=include_merged)
+        rows = list_players(session, include_merged=include_merged)
     if as_json:
         emit_json(rows)
         return
@@ -101,8 +102,9 @@ def merge(keep, duplicate, as_json, db_url):
 
     The duplicate's entries, seats, results and rating history move to KEEP; the
     duplicate's row stays, marked as merged, so its name still finds KEEP and the
-    audit log keeps the history. Refused when both sat in the same round. Where
-    both have a rating in the same pool, the pool's ratings should be recomputed.
+    audit log keeps the history. Refused when both sat in the same round. The
+    ratings of every pool either was rated in are brought in step (a pool both
+    were rated in is recomputed from the first match of either).
 
     \b
     Example:
@@ -113,12 +115,13 @@ def merge(keep, duplicate, as_json, db_url):
         report = service.merge_players(session, keep, duplicate)
     if as_json:
         emit_json(report.as_dict())
+    moved = report.results
     message(f"merged {report.duplicate!r} into {report.keep!r}: "
-            f"{len(report.entries_moved) + len(report.entries_folded)} entries, "
-            f"{report.seats_moved} seats, {report.places_moved} results")
-    if report.ratings_conflicting:
-        message("both were rated in " + ", ".join(report.ratings_conflicting)
-                + ": recompute those ratings")
+            f"{len(moved.entries_moved) + len(moved.entries_folded)} entries, "
+            f"{moved.seats_moved} seats, {moved.places_moved} results")
+    if report.ratings.conflicting:
+        message("both were rated in " + ", ".join(report.ratings.conflicting)
+                + ": those ratings were recomputed")
 
 
 @player.command("import")

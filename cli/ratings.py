@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from tourney.ratings.models import MODEL_NAMES
-from tourney.ratings.service import (
+from tourney.app.ratings import (
     configure_pool,
-    player_history,
     pool_settings,
-    predict_table,
+    predict_names,
+    rating_history,
     rating_list,
     recompute,
 )
@@ -110,7 +110,7 @@ def history(player, variant, db_url, as_json):
     """
     engine = open_db(db_url)
     with reading(engine) as session:
-        found, entries = player_history(session, player, variant)
+        found, entries = rating_history(session, player, variant)
     if as_json:
         emit_json([dict(e.as_dict(), player=found.name) for e in entries])
         return
@@ -172,7 +172,7 @@ def predict_command(variant, names, db_url, as_json):
     """
     engine = open_db(db_url)
     with reading(engine) as session:
-        table = predict_table(session, variant, list(names))
+        table = predict_names(session, variant, list(names))
     data = table.as_dict()
     if as_json:
         emit_json(data)

@@ -11,15 +11,14 @@ from tourney.files import atomic_write
 
 from tourney.storage.db import reading, transaction
 from tourney.tournament.export import export_results
+from tourney.app.results import import_results, revert_result
 from tourney.tournament.results import (
     ImportRejected,
     current_user,
     error_text,
     event_by_slug,
-    import_results,
     match_detail,
     match_history,
-    revert_match,
 )
 from tourney.tournament.standings import standings_table
 
@@ -208,7 +207,7 @@ def revert_cmd(slug, round_number, table, version, actor, db_url):
     """
     engine = open_db(db_url)
     with transaction(engine) as session:
-        changed = revert_match(session, slug, round_number, table, version, actor=actor)
+        changed = revert_result(session, slug, round_number, table, version, actor=actor)
     if changed:
         message(f"{slug} round {round_number}, table {table}: version {version} is current")
     else:

@@ -7,6 +7,7 @@ import click
 
 from tourney.files import atomic_write
 
+from tourney.app import rounds as actions
 from tourney.storage.db import reading, transaction
 from tourney.tournament.events import get_event
 from tourney.records.csv_format import write_records
@@ -82,7 +83,7 @@ def seat(slug, force, as_json, db_url):
     engine = open_db(db_url)
     with transaction(engine) as session:
         event = get_event(session, slug)
-        seating = service.seat_next_round(session, event, force=force)
+        seating = actions.seat_next_round(session, event, force=force)
     if as_json:
         emit_json(seating.as_json())
     else:
@@ -130,7 +131,7 @@ def reseat(slug, number, seed, as_json, db_url):
     engine = open_db(db_url)
     with transaction(engine) as session:
         event = get_event(session, slug)
-        seating, changed = service.reseat_round(session, event, number, seed=seed)
+        seating, changed = actions.reseat_round(session, event, number, seed=seed)
     if as_json:
         emit_json(seating.as_json())
     else:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import click
-from tourney.reports.site import publish as publish_site
+from tourney.app.publish import publish_site
 
 from .database import db_option, open_db
 from .output import emit_json, json_option, message

@@ -17,6 +17,7 @@ from rating_helpers import (
 )
 from sqlalchemy import delete, select
 
+from tourney.app.ratings import predict_names, rating_history
 from tourney.errors import TourneyError, UsageError
 from tourney.ratings.engine import rate_matches
 from tourney.ratings.models import ModelSpec
@@ -25,9 +26,7 @@ from tourney.ratings.service import (
     forget_matches,
     get_pool,
     natural_key,
-    player_history,
     pool_settings,
-    predict_table,
     rating_list,
     rating_order,
     recompute,
@@ -330,7 +329,7 @@ def test_rating_list_history_and_prediction(engine, people):
                              "provisional"}
         assert data["ordinal"] == data["mu"] - 3 * data["sigma"]
 
-        player, history = player_history(session, "P00")
+        player, history = rating_history(session, "P00")
         assert player.name == "P00" and len(history) == 7
         assert [h.sequence for h in history] == sorted(h.sequence for h in history)
         for earlier, later in zip(history, history[1:]):
@@ -338,19 +337,19 @@ def test_rating_list_history_and_prediction(engine, people):
         assert history[-1].event == "g" and history[-1].players == 2
         assert history[0].players == 4 and history[0].mu_before == 25.0
         with pytest.raises(TourneyError, match="unknown player"):
-            player_history(session, "Nobody")
+            rating_history(session, "Nobody")
 
-        table = predict_table(session, VARIANT, ["P00", "P01", "Guest", "P02"])
+        table = predict_names(session, VARIANT, ["P00", "P01", "Guest", "P02"])
         data = table.as_dict()
         assert [p["player"] for p in data["players"]] == ["P00", "P01", "Guest", "P02"]
         assert abs(sum(p["win_probability"] for p in data["players"]) - 1) < 1e-9
         rating = session.execute(select(Rating.mu).where(Rating.player_id == people["P00"])).scalar()
         assert data["players"][0]["mu"] == rating
         newcomer = add_players(session, ["Newcomer"])
-        table = predict_table(session, VARIANT, ["Newcomer", "P00"])
+        table = predict_names(session, VARIANT, ["Newcomer", "P00"])
         assert table.rated == (False, True) and table.prediction.mu[0] == 25.0
         with pytest.raises(UsageError, match="named twice"):
-            predict_table(session, VARIANT, ["P00", "P00"])
+            predict_names(session, VARIANT, ["P00", "P00"])
         assert newcomer
 
 

@@ -569,6 +569,10 @@ def test_skip_invalid_with_nothing_rejected_writes_a_header(db_url, tmp_path):
 # ----------------------------------------------------------------------------- service level
 
 def test_batches_and_ratings_hook(db_url, tmp_path, monkeypatch):
+    """The import use case stores in batches, then refreshes the ratings of the
+    variants it changed (and only then); revert does the same."""
+    from tourney.app.results import import_results, revert_result
+
     engine, slug, seating = setup_event(db_url, variant="svarta-maja", size=3, tables=4)
     source = write_csv(tmp_path / "r1.csv",
                        simulate("svarta-maja", slug, 1, seating, deals=3), "svarta-maja")
@@ -606,6 +610,16 @@ def test_batches_and_ratings_hook(db_url, tmp_path, monkeypatch):
         with transaction(engine) as session:
             import_results(session, str(write_rows(tmp_path / "bad.csv", rows)), replace=True)
     assert calls == ["svarta-maja"]
+    # a replaced match, then reverting it: each refreshes the pool once
+    other = simulate("svarta-maja", slug, 1, seating, deals=3, seed=99)
+    with transaction(engine) as session:
+        report = import_results(session, str(write_csv(tmp_path / "r1b.csv", other,
+                                                       "svarta-maja")), replace=True)
+    assert report.replaced == 4 and calls == ["svarta-maja"] * 2
+    with transaction(engine) as session:
+        assert revert_result(session, slug, 1, "1", 1)
+        assert not revert_result(session, slug, 1, "1", 1)
+    assert calls == ["svarta-maja"] * 3
 
 
 def test_dam_brade_alternating_colours(db_url, tmp_path):

@@ -5,7 +5,8 @@
 - :mod:`.engine`: the pure engine (:class:`Rater`: rankings in, floats and
   before/after rows out; :func:`predict`);
 - :mod:`.service`: the database side (:func:`refresh_after_results`, called by the
-  results importer; :func:`recompute`; reading for the CLI and the site).
+  use cases in :mod:`tourney.app` after they change results; :func:`recompute`;
+  reading for the CLI and the site). It never imports :mod:`tourney.tournament`.
 
 The service module is imported on use (``from tourney.ratings.service import ...``)
 so that the pure engine does not pull in the storage layer.

@@ -8,7 +8,8 @@ one :class:`RatingHistory` row per player per rated match (before and after), wi
 history gives bit-identical floats: the engine starts from the stored floats, and
 the same floats through the same operations give the same floats.
 
-The results importer calls :func:`refresh_after_results` inside its transaction.
+The use cases that change results (:mod:`tourney.app`: import, revert, merge) call
+:func:`refresh_after_results` inside their transaction.
 It finds the first position where the rating order and what the history holds
 differ (a new match, a corrected match with a new current version, a deleted one,
 an event whose date moved, a merged player), rewinds the pool to just before it,
@@ -35,7 +36,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
@@ -234,7 +235,7 @@ def rating_order(session: Session, variant: str) -> list[OrderedMatch]:
 def refresh_after_results(session: Session, variant: str) -> int:
     """Bring the variant's pool in step with the stored results; matches rated.
 
-    Called by the results importer inside its transaction, after storing. Finds the
+    Called by the use cases inside their transaction, after storing. Finds the
     first match in rating order whose current version or presence differs from what
     the history holds (or whose players were merged since), deletes the history from
     there and replays. 0 when the pool was already in step.
@@ -527,6 +528,47 @@ def _chunks(items: Sequence, size: int = _CHUNK):
         yield items[first:first + size]
 
 
+# ------------------------------------------------------------------------- merging
+
+@dataclass
+class MergedRatings:
+    """What :func:`fold_merged_player` did to the ratings of a merged duplicate."""
+
+    history_moved: int = 0
+    moved: list[str] = field(default_factory=list)  # pools only the duplicate was rated in
+    conflicting: list[str] = field(default_factory=list)  # pools both were rated in
+
+    @property
+    def variants(self) -> list[str]:
+        """The pools to refresh after the merge."""
+        return sorted(set(self.moved) | set(self.conflicting))
+
+
+def fold_merged_player(session: Session, keep_id: int, duplicate_id: int) -> MergedRatings:
+    """Give the duplicate's rating history, and its ratings in pools the kept player
+    is not rated in, to the kept player (the ratings stay exact: nobody else's
+    changes). A pool both are rated in keeps the duplicate's rating until
+    :func:`refresh_after_results` replays the pool from the first match of either.
+    """
+    merged = MergedRatings()
+    merged.history_moved = session.execute(
+        update(HISTORY_T).where(HISTORY_T.c.player_id == duplicate_id)
+        .values(player_id=keep_id)).rowcount
+    pools = dict(session.execute(select(RatingPool.id, RatingPool.variant)).all())
+    keep_pools = set(session.execute(
+        select(RATING_T.c.pool_id).where(RATING_T.c.player_id == keep_id)).scalars())
+    for pool_id in session.execute(select(RATING_T.c.pool_id).where(
+            RATING_T.c.player_id == duplicate_id).order_by(RATING_T.c.pool_id)).scalars().all():
+        if pool_id in keep_pools:
+            merged.conflicting.append(pools[pool_id])
+            continue
+        session.execute(update(RATING_T).where(RATING_T.c.pool_id == pool_id,
+                                               RATING_T.c.player_id == duplicate_id)
+                        .values(player_id=keep_id))
+        merged.moved.append(pools[pool_id])
+    return merged
+
+
 # ------------------------------------------------------------------------- reading
 
 @dataclass(frozen=True)
@@ -597,12 +639,10 @@ class HistoryEntry:
                 "ordinal_after": ordinal(self.mu_after, self.sigma_after)}
 
 
-def player_history(session: Session, player_name: str,
-                   variant: str | None = None) -> tuple[Player, list[HistoryEntry]]:
-    """A player's rated matches in rating order (per variant)."""
-    from ..tournament.players import find_player
-
-    player = find_player(session, player_name)
+def player_history(session: Session, player: Player,
+                   variant: str | None = None) -> list[HistoryEntry]:
+    """A player's rated matches in rating order (per variant). ``player`` is the
+    kept player (names are resolved by the caller, merges followed)."""
     query = (select(RatingPool.variant, HISTORY_T.c.sequence, Event.slug, Event.name,
                     Event.date, Match.round_number, Match.table, HISTORY_T.c.place,
                     HISTORY_T.c.pool_id,
@@ -629,7 +669,7 @@ def player_history(session: Session, player_name: str,
                             sizes.get((r[8], r[1]), 0), r[9], r[10], r[11], r[12])
                for r in rows]
     entries.sort(key=lambda e: (e.variant, e.sequence))
-    return player, entries
+    return entries
 
 
 @dataclass(frozen=True)
@@ -657,15 +697,13 @@ class TablePrediction:
         }
 
 
-def predict_table(session: Session, variant: str, names: Sequence[str]) -> TablePrediction:
+def predict_table(session: Session, variant: str, players: Sequence[Player]) -> TablePrediction:
     """Win probabilities and ranks for a table of these players in the variant's
-    pool (players without a rating there at the model's default)."""
-    from ..tournament.players import find_player
-
+    pool (players without a rating there at the model's default). The caller
+    resolves the names (merges followed)."""
     check_variant(variant)
-    if len(names) < 2:
+    if len(players) < 2:
         raise UsageError("a prediction needs at least two players")
-    players = [find_player(session, name) for name in names]
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
         raise UsageError("a player is named twice (or two names are one merged player)")

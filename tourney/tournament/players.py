@@ -19,12 +19,12 @@ Decisions:
   error; the whole file is imported or nothing.
 - ``player merge``: refused when both players sat in the same round of an event
   (one person cannot have played two seats of a round). The duplicate's entries,
-  seats, match places, rating history and ratings move to the kept player; an entry
-  in an event both entered is folded into the kept one's (earliest first round; a
-  withdrawal only if both withdrew, at the later round); a rating in a pool both are
-  rated in stays with the duplicate, and the merge reports the pool so its ratings
-  can be recomputed. Club and e-mail the kept player lacks are taken from the
-  duplicate.
+  seats and match places move to the kept player; an entry in an event both
+  entered is folded into the kept one's (earliest first round; a withdrawal only if
+  both withdrew, at the later round). Club and e-mail the kept player lacks are
+  taken from the duplicate. The ratings are the ratings layer's part
+  (:func:`tourney.ratings.service.fold_merged_player`, called with this merge by
+  :func:`tourney.app.players.merge_players`).
 """
 from __future__ import annotations
 
@@ -41,8 +41,7 @@ from sqlmodel import Session, select
 
 from ..errors import TourneyError, UsageError
 from ..storage.audit import record_change
-from ..storage.models import (Entry, Event, MatchPlace, Player, Rating, RatingHistory,
-                              RatingPool, Round, Seat)
+from ..storage.models import Entry, Event, MatchPlace, Player, Round, Seat
 
 MAX_NAME = 200
 MAX_CLUB = 200
@@ -256,12 +255,13 @@ class MergeReport:
     entries_folded: list[str] = field(default_factory=list)  # events both had entered
     seats_moved: int = 0
     places_moved: int = 0
-    ratings_moved: list[str] = field(default_factory=list)  # pool variants
-    ratings_conflicting: list[str] = field(default_factory=list)  # pools to recompute
-    history_moved: int = 0
+    keep_id: int | None = None
+    duplicate_id: int | None = None
 
     def as_dict(self) -> dict:
-        return dict(self.__dict__)
+        return {"keep": self.keep, "duplicate": self.duplicate,
+                "entries_moved": self.entries_moved, "entries_folded": self.entries_folded,
+                "seats_moved": self.seats_moved, "places_moved": self.places_moved}
 
 
 def merge_players(session: Session, keep_name: str, duplicate_name: str) -> MergeReport:
@@ -276,7 +276,8 @@ def merge_players(session: Session, keep_name: str, duplicate_name: str) -> Merg
         raise TourneyError("a player cannot be merged into itself")
     _refuse_shared_rounds(session, keep, duplicate)
 
-    report = MergeReport(keep=keep.name, duplicate=duplicate.name)
+    report = MergeReport(keep=keep.name, duplicate=duplicate.name, keep_id=keep.id,
+                         duplicate_id=duplicate.id)
     before = {"keep": player_snapshot(keep), "duplicate": player_snapshot(duplicate),
               "entries": {}}
     keep_entries = {e.event_id: e for e in session.exec(
@@ -310,19 +311,6 @@ def merge_players(session: Session, keep_name: str, duplicate_name: str) -> Merg
         place.player_id = keep.id
         session.add(place)
         report.places_moved += 1
-    for row in session.exec(select(RatingHistory).where(RatingHistory.player_id == duplicate.id)).all():
-        row.player_id = keep.id
-        session.add(row)
-        report.history_moved += 1
-    pools = dict(session.exec(select(RatingPool.id, RatingPool.variant)).all())
-    keep_pools = set(session.exec(select(Rating.pool_id).where(Rating.player_id == keep.id)))
-    for rating in session.exec(select(Rating).where(Rating.player_id == duplicate.id)).all():
-        if rating.pool_id in keep_pools:
-            report.ratings_conflicting.append(pools.get(rating.pool_id, str(rating.pool_id)))
-            continue
-        rating.player_id = keep.id
-        session.add(rating)
-        report.ratings_moved.append(pools.get(rating.pool_id, str(rating.pool_id)))
 
     if keep.club is None and duplicate.club:
         keep.club = duplicate.club

@@ -207,6 +207,9 @@ class ImportReport:
     committed: bool = False
     file_error: bool = False  # the file as a whole could not be read
     unfilled: int = 0  # score-sheet template rows left empty, skipped
+    # Variants whose stored results this import changed (added or replaced
+    # matches): the pools the caller refreshes. Not part of the JSON.
+    changed_variants: list[str] = field(default_factory=list)
 
     def add_error(self, err: RecordError) -> None:
         if err.file is None:
@@ -949,21 +952,7 @@ class ResultImporter:
                 {"file": self.source_file, "sha256": self.report.source_sha256,
                  "added": ctx.touched["added"], "replaced": ctx.touched["replaced"]},
                 event_id=ctx.event.id, actor=self.imported_by)
-        for variant in sorted(variants):
-            refresh_ratings(self.session, variant)
-
-
-def refresh_ratings(session: Session, variant: str) -> bool:
-    """Call the ratings layer's hook if it is installed; whether it was called."""
-    try:
-        from ..ratings.service import refresh_after_results
-    except ImportError as err:  # the ratings layer is optional for this module
-        if isinstance(err, ModuleNotFoundError) and err.name not in (
-                "tourney.ratings", "tourney.ratings.service"):
-            raise
-        return False
-    refresh_after_results(session, variant)
-    return True
+        self.report.changed_variants = sorted(variants)
 
 
 def import_results(session: Session, path: str, *, event: str | None = None,
@@ -1041,7 +1030,8 @@ def revert_match(session: Session, slug: str, round_number: int, table: str, ver
     """Make an older version of a match current again; False if it already was.
 
     The version that was current is marked superseded; the reinstated one loses its
-    mark. Audit-logged (``result.revert``); the ratings hook runs as after an import.
+    mark. Audit-logged (``result.revert``). The caller refreshes the ratings of the
+    event's variant (:func:`tourney.app.results.revert_result` does).
     """
     from ..storage.audit import record_change
 
@@ -1071,7 +1061,6 @@ def revert_match(session: Session, slug: str, round_number: int, table: str, ver
     record_change(session, "result.revert", f"{slug} round {round_number} table {table}",
                   before, {"version": target.version, "content_sha256": target.content_sha256},
                   event_id=event.id, actor=(actor or current_user())[:100])
-    refresh_ratings(session, event.variant)
     return True
 
 

@@ -1,0 +1,8 @@
+"""Use case: publish the static site (standings, seat lists, results, replays,
+ratings). It reads the database in its own sessions (and worker processes), so it
+takes the engine rather than a session."""
+from __future__ import annotations
+
+from ..reports.site import PublishReport, publish as publish_site
+
+__all__ = ["PublishReport", "publish_site"]

@@ -1,0 +1,32 @@
+"""Use cases on ratings: recompute pools, configure a pool, and the reads that
+name players (resolved here, so the ratings package needs no player lookup)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from sqlmodel import Session
+
+from ..ratings.service import (HistoryEntry, TablePrediction, check_variant, configure_pool,
+                               player_history, pool_settings, predict_table, rating_list,
+                               recompute)
+from ..storage.models import Player
+from ..tournament.players import find_player
+
+__all__ = ["configure_pool", "pool_settings", "rating_list", "recompute",
+           "rating_history", "predict_names"]
+
+
+def rating_history(session: Session, name: str,
+                   variant: str | None = None) -> tuple[Player, list[HistoryEntry]]:
+    """The player named ``name`` (a merged duplicate's name finds the kept player)
+    and their rated matches in rating order, per variant."""
+    player = find_player(session, name)
+    return player, player_history(session, player, variant)
+
+
+def predict_names(session: Session, variant: str, names: Sequence[str]) -> TablePrediction:
+    """Win probabilities and predicted ranks for a table of the players named."""
+    check_variant(variant)  # an unknown variant before an unknown name
+    # fewer than two names: predict_table says a table needs two
+    players = [find_player(session, name) for name in names] if len(names) >= 2 else []
+    return predict_table(session, variant, players)

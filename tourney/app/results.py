@@ -1,0 +1,55 @@
+"""Use cases on results: importing a record file, reverting a match.
+
+Both change stored results and then refresh the rating pools of the variants they
+changed, in the same transaction.
+"""
+from __future__ import annotations
+
+from typing import IO, Callable
+
+from sqlmodel import Session
+
+from ..ratings import service as ratings
+from ..tournament import results
+from ..tournament.results import ImportReport, current_user
+
+__all__ = ["import_results", "revert_result", "ImportReport"]
+
+
+def import_results(session: Session, path: str, *, event: str | None = None,
+                   replace: bool = False, dry_run: bool = False,
+                   rejects: IO[str] | None = None, imported_by: str | None = None,
+                   on_progress: Callable[[int], None] | None = None,
+                   batch_deals: int = results.BATCH_DEALS) -> ImportReport:
+    """Import the record file ``path`` and bring the ratings in step.
+
+    ``event``: the event slug of rows without an ``event`` cell (and the only event
+    the file may name). ``replace``: a match whose content differs from the stored
+    one becomes a new version (else it is an error). ``dry_run``: check and count,
+    write nothing (use a read-only session). ``rejects``: a text stream; turns on
+    skip-invalid mode (valid matches stored, the rows of rejected ones written
+    there with an ``error`` column). ``imported_by``: who imports (default: the
+    login name). ``on_progress(bytes_read)`` is called now and then.
+
+    Raises :class:`tourney.tournament.results.ImportRejected` (its ``report`` lists
+    the errors) when a match is invalid and ``rejects`` is not given, or the file
+    cannot be read as records; the caller rolls back.
+    """
+    report = results.import_results(
+        session, path, event=event, replace=replace, dry_run=dry_run, rejects=rejects,
+        imported_by=imported_by or current_user(), on_progress=on_progress,
+        batch_deals=batch_deals)
+    for variant in report.changed_variants:
+        ratings.refresh_after_results(session, variant)
+    return report
+
+
+def revert_result(session: Session, slug: str, round_number: int, table: str,
+                  version: int, *, actor: str | None = None) -> bool:
+    """Make stored ``version`` of a match (event ``slug``, round, table) current
+    again and refresh the ratings; False when it already was current (nothing
+    changed)."""
+    changed = results.revert_match(session, slug, round_number, table, version, actor=actor)
+    if changed:
+        ratings.refresh_after_results(session, results.event_by_slug(session, slug).variant)
+    return changed
