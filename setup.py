@@ -8,7 +8,7 @@ new folder with an ``__init__.py`` needs no edit here.
 """
 from setuptools import find_packages, setup
 
-MAPPED = {"tourney.cli": "cli", "tourney.reports": "reports"}
+MAPPED = {"tourney.cli": "cli", "tourney.reports": "reports", "tourney.web": "web"}
 
 
 def mapped_packages(prefix: str, folder: str) -> list[str]:
@@ -25,6 +25,7 @@ setup(
     package_dir={"tourney": "tourney", **MAPPED},
     package_data={
         "tourney.reports": ["templates/*", "templates/**/*", "static/*", "locale/*/LC_MESSAGES/*", "*.cfg"],
+        "tourney.web": ["templates/*", "static/*"],
         "tourney.storage": ["alembic.ini", "migrations/*", "migrations/**/*"],
     },
 )

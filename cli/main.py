@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "ratings",    # rating ...
     "site",       # publish
     "admin",      # db upgrade, log
+    "serve",      # serve (results entered at the tables)
 )
 
 

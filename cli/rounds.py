@@ -176,5 +176,53 @@ def sheet(slug, number, out_path, deals, db_url):
         write_records(sys.stdout, rows)
 
 
+def table_url(base_url: str, token: str) -> str:
+    return f"{base_url.rstrip('/')}/t/{token}"
+
+
+def _base_url(ctx, param, value: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value or "")
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise click.BadParameter(f"{value!r} is not an http:// or https:// address")
+    return value
+
+
+@round_.command("links")
+@click.argument("slug")
+@click.argument("number", type=COUNT, metavar="N")
+@click.option("--base-url", required=True, metavar="URL", callback=_base_url,
+              help="Where players reach `tourney serve`, e.g. http://192.168.1.10:8000.")
+@json_option
+@db_option
+def links(slug, number, base_url, as_json, db_url):
+    """List each table's private link for entering its result (`tourney serve`).
+
+    Each table of a seated round gets an unguessable link and a short code to
+    type at BASE-URL/t; made the first time they are asked for, the same after.
+    A link takes results only for its own table, while its round is the latest.
+
+    \b
+    JSON: [{"table": "1", "url": "...", "code": "K7QM4RXP"}]
+
+    \b
+    Example:
+      tourney round links club-1 2 --base-url http://192.168.1.10:8000
+    """
+    from tourney.tournament.entry import round_links
+
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event = get_event(session, slug)
+        rows = [{"table": link.table, "url": table_url(base_url, link.token), "code": link.code}
+                for link in round_links(session, event, number)]
+    if as_json:
+        emit_json(rows)
+        return
+    for row in rows:
+        click.echo(f"table {row['table']}  {row['code']}  {row['url']}")
+
+
 def register(group: click.Group) -> None:
     group.add_command(round_, name="round")

@@ -42,7 +42,7 @@ DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
 ALIASES = {"no": "nb", "nn_no": "nn", "en_us": "en"}
 EXTRACT_COMMAND = ("pybabel extract -F reports/babel.cfg --no-location --sort-output "
-                   "--project tourney -o reports/locale/messages.pot reports")
+                   "--project tourney -o reports/locale/messages.pot reports web")
 
 
 def N_(message: str) -> str:

@@ -127,7 +127,11 @@ def test_an_older_database_is_refused_until_upgraded(db_url, second_revision, ru
 
 def test_tables_without_a_version_are_refused_then_adopted(empty_db_url, run_cli):
     engine = open_engine(empty_db_url)
-    SQLModel.metadata.create_all(engine)  # what a pre-migration build did
+    # what a pre-migration build did: the tables of the first schema (those added by
+    # later migrations did not exist then)
+    later = {"tablelink", "submission"}
+    SQLModel.metadata.create_all(engine, tables=[
+        t for t in SQLModel.metadata.sorted_tables if t.name not in later])
     with transaction(engine) as session:
         session.add(Player(name="Anna"))
     refused = run_cli(empty_db_url, "player", "list", exit_code=1)

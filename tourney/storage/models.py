@@ -209,3 +209,38 @@ class AuditLog(SQLModel, table=True):
     subject: Optional[str] = Field(default=None, max_length=300)
     before_json: Optional[str] = Field(default=None, sa_column=Column(Text))
     after_json: Optional[str] = Field(default=None, sa_column=Column(Text))
+
+
+class TableLink(SQLModel, table=True):
+    """The private link of one table of one round, for entering its result at the
+    table (``tourney serve``): an unguessable token for the URL and a short code to
+    type. A link answers only for its own event, round and table, and not after
+    ``closed_at`` (the round is closed when the next round is seated)."""
+
+    __table_args__ = (UniqueConstraint("event_id", "round_number", "table"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    round_number: int
+    table: str = Field(max_length=20)
+    token: str = Field(unique=True, max_length=64)
+    code: str = Field(unique=True, max_length=16)
+    created_at: datetime = Field(default_factory=utcnow)
+    closed_at: Optional[datetime] = None
+
+
+class Submission(SQLModel, table=True):
+    """A result sent from a table link: the record CSV as sent, the engines'
+    verdict, and what became of it (``invalid``, ``submitted`` awaiting the
+    organizer, ``accepted`` as a match version, ``rejected``)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    link_id: int = Field(foreign_key="tablelink.id", index=True)
+    submitted_at: datetime = Field(default_factory=utcnow)
+    content: str = Field(sa_column=Column(Text, nullable=False))
+    content_sha256: str = Field(max_length=64)
+    state: str = Field(max_length=12)
+    errors_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    version_id: Optional[int] = Field(default=None, foreign_key="matchversion.id")
+    decided_by: Optional[str] = Field(default=None, max_length=100)
+    decided_at: Optional[datetime] = None
+    note: Optional[str] = Field(default=None, max_length=300)

@@ -1,0 +1,68 @@
+"""A seated svarta-maja event and a test client of ``tourney serve`` on it."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from starlette.testclient import TestClient
+
+from tourney.storage.db import open_engine
+from tourney.storage.schema import ensure_schema
+from tourney.web.app import ServerConfig, create_app
+
+NAMES = ["Anna", "Bo", "Cecilia", "Dag", "Eva", "Frans", "Gun", "Hans"]
+TOKEN = "organizer-secret"
+
+
+def seated_event(run, slug="club", lang="sv", tables=2, rounds=3):
+    names = NAMES[: 4 * tables]
+    run("player", "add", *names)
+    run("event", "create", slug, "--variant", "svarta-maja", "--rounds", rounds,
+        "--table-sizes", "4", "--rule", "deals=3", "--lang", lang)
+    run("event", "enter", slug, "--all")
+    run("round", "seat", slug)
+    return {row["table"]: row for row in
+            run("round", "links", slug, "1", "--base-url", "http://testserver", "--json").json}
+
+
+def client(db_url, **config) -> TestClient:
+    engine = open_engine(db_url)
+    ensure_schema(engine)
+    app = create_app(ServerConfig(engine=engine, secret=TOKEN, **config))
+    return TestClient(app, base_url="http://testserver")
+
+
+def path_of(url: str) -> str:
+    return url.replace("http://testserver", "")
+
+
+def csrf_of(html: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
+
+
+def match_csv(run, slug: str, round_number: int, table: str, loser_seat: int = 1,
+              deals: int = 3) -> str:
+    """The score sheet of one table filled in: seat ``loser_seat`` (from 0) loses
+    every deal."""
+    sheet = run("round", "sheet", slug, round_number).stdout
+    rows = list(csv.reader(io.StringIO(sheet)))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(rows[0])
+    for row in rows[1:]:
+        if row[3] != table or int(row[4]) > deals:
+            continue
+        scores = ["0"] * len(row[5].split(";"))
+        scores[loser_seat] = "1"
+        row[11] = ";".join(scores)
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def sheet_form(loser_seat: int = 1, deals: int = 3, players: int = 4) -> dict:
+    form = {}
+    for deal in range(1, deals + 1):
+        for seat in range(players):
+            form[f"score-{deal}-{seat}"] = "1" if seat == loser_seat else "0"
+    return form

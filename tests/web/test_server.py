@@ -1,0 +1,198 @@
+"""`tourney serve`: table links, submissions through the import, the organizer's
+pages, CSRF, rate limits, headers; on SQLite and PostgreSQL."""
+from __future__ import annotations
+
+from tourney.storage.db import open_engine, reading
+from tourney.storage.models import AuditLog, MatchVersion, Submission
+from sqlmodel import select
+
+from serve_helpers import TOKEN, client, csrf_of, match_csv, path_of, seated_event, sheet_form
+
+
+def test_round_links_are_stable_unguessable_and_per_table(tourney):
+    links = seated_event(tourney)
+    assert sorted(links) == ["1", "2"]
+    again = tourney("round", "links", "club", "1", "--base-url", "http://testserver",
+                    "--json").json
+    assert [r["url"] for r in again] == [links["1"]["url"], links["2"]["url"]]
+    tokens = [path_of(r["url"]).rsplit("/", 1)[1] for r in again]
+    assert all(len(t) >= 32 for t in tokens) and tokens[0] != tokens[1]
+    plain = tourney("round", "links", "club", "1", "--base-url", "http://x.test:8000/").stdout
+    assert "table 1" in plain and "http://x.test:8000/t/" in plain
+    tourney("round", "links", "club", "1", "--base-url", "ftp://x", exit_code=2)
+    tourney("round", "links", "club", "7", "--base-url", "http://x", exit_code=1)
+
+
+def test_csv_api_stores_once_and_answers_json(tourney, db_url):
+    links = seated_event(tourney)
+    web = client(db_url, auto_accept=True)
+    body = match_csv(tourney, "club", 1, "1")
+    answer = web.post(path_of(links["1"]["url"]), content=body,
+                      headers={"Content-Type": "text/csv"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["outcome"] == "stored" and answer.json()["stored"] is True
+    again = web.post(path_of(links["1"]["url"]), content=body,
+                     headers={"Content-Type": "text/csv"})
+    assert again.json()["outcome"] == "unchanged" and again.json()["stored"] is False
+    other = match_csv(tourney, "club", 1, "1", loser_seat=2)
+    clash = web.post(path_of(links["1"]["url"]), content=other,
+                     headers={"Content-Type": "text/csv"})
+    assert clash.status_code == 409 and clash.json()["outcome"] == "conflict"
+    history = tourney("result", "history", "club", "1", "1", "--json").json
+    assert len(history) == 1
+    assert history[0]["file"].startswith("table-1-round-1-link-")
+    assert history[0]["by"] if "by" in history[0] else history[0]["imported_by"].startswith(
+        "table 1 link ")
+    with reading(open_engine(db_url)) as session:
+        audit = session.exec(select(AuditLog).where(AuditLog.action == "result.import")).all()
+    assert any(links["1"]["code"] in (a.subject or "") and a.actor.startswith("table 1 link")
+               for a in audit)
+
+
+def test_invalid_result_names_the_deal_and_stores_nothing(tourney, db_url):
+    links = seated_event(tourney)
+    web = client(db_url, auto_accept=True)
+    bad = match_csv(tourney, "club", 1, "1").replace("0;1;0;0", "0;1;1;0", 1)
+    answer = web.post(path_of(links["1"]["url"]), content=bad,
+                      headers={"Content-Type": "text/csv"})
+    assert answer.status_code == 422
+    data = answer.json()
+    assert data["stored"] is False and data["outcome"] == "invalid"
+    error = data["errors"][0]
+    assert error["line"] == 2 and error["rule"].startswith("score-sheet")
+    assert set(error) >= {"kind", "line", "valid", "error", "rule"}
+    tourney("result", "history", "club", "1", "1", exit_code=1)
+
+
+def test_a_link_cannot_touch_another_table(tourney, db_url):
+    links = seated_event(tourney)
+    web = client(db_url, auto_accept=True)
+    table2 = match_csv(tourney, "club", 1, "2")
+    answer = web.post(path_of(links["1"]["url"]), content=table2,
+                      headers={"Content-Type": "text/csv"})
+    assert answer.status_code == 422
+    assert {e["rule"] for e in answer.json()["errors"]} == {"other-table"}
+    tourney("result", "history", "club", "1", "2", exit_code=1)
+
+
+def test_score_sheet_form_with_csrf_in_swedish(tourney, db_url):
+    links = seated_event(tourney, lang="sv")
+    web = client(db_url, auto_accept=True)
+    page = web.get(path_of(links["2"]["url"]))
+    assert page.status_code == 200 and 'lang="sv"' in page.text
+    assert "Poängprotokoll" in page.text
+    form = sheet_form()
+    refused = web.post(path_of(links["2"]["url"]), data=form)
+    assert refused.status_code == 403  # no CSRF token
+    form["csrf"] = csrf_of(page.text)
+    form["score-2-2"] = "1"  # two losers in deal 2
+    wrong = web.post(path_of(links["2"]["url"]), data=form)
+    assert wrong.status_code == 422
+    assert "giv 2" in wrong.text and "exakt en förlorare" in wrong.text
+    assert 'value="1"' in wrong.text  # what was typed stays in the form
+    form["score-2-2"] = "0"
+    stored = web.post(path_of(links["2"]["url"]), data=form)
+    assert stored.status_code == 200 and "sparat" in stored.text
+    assert tourney("result", "history", "club", "1", "2", "--json").json[0]["version"] == 1
+
+
+def test_review_mode_accept_and_reject(tourney, db_url):
+    links = seated_event(tourney, lang="en")
+    web = client(db_url)  # review mode
+    body = match_csv(tourney, "club", 1, "1")
+    first = web.post(path_of(links["1"]["url"]), content=body,
+                     headers={"Content-Type": "text/csv"})
+    assert first.json()["outcome"] == "received" and first.json()["stored"] is False
+    same = web.post(path_of(links["1"]["url"]), content=body,
+                    headers={"Content-Type": "text/csv"})
+    assert same.json()["outcome"] == "pending"
+    other = web.post(path_of(links["1"]["url"]), content=match_csv(tourney, "club", 1, "1", 3),
+                     headers={"Content-Type": "text/csv"})
+    assert other.status_code == 409
+    bearer = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
+    assert web.get("/org/club", headers={"Accept": "application/json"}).status_code == 401
+    state = web.get("/org/club", headers=bearer).json()
+    assert [t["state"] for t in state["tables"]] == ["submitted", "waiting"]
+    sub = state["tables"][0]["submission"]
+    done = web.post("/org/club/reject", data={"submission": sub, "note": "wrong"},
+                    headers=bearer)
+    assert done.json()["done"] == "rejected"
+    assert "wrong" in web.get(path_of(links["1"]["url"])).text
+    resent = web.post(path_of(links["1"]["url"]), content=body,
+                      headers={"Content-Type": "text/csv"}).json()
+    assert resent["outcome"] == "received"
+    done = web.post("/org/club/accept", data={"submission": resent["submission"]},
+                    headers=bearer).json()
+    assert done == {"done": "accepted", "table": "1"}
+    state = web.get("/org/club", headers=bearer).json()
+    assert [t["state"] for t in state["tables"]] == ["accepted", "waiting"]
+    with reading(open_engine(db_url)) as session:
+        assert len(session.exec(select(MatchVersion)).all()) == 1
+        states = [s.state for s in session.exec(select(Submission).order_by(Submission.id))]
+    assert states == ["rejected", "accepted"]
+
+
+def test_organizer_login_seats_next_round_and_closes_old_links(tourney, db_url):
+    links = seated_event(tourney, lang="en")
+    web = client(db_url, auto_accept=True)
+    assert web.get("/org", follow_redirects=False).status_code == 303
+    page = web.get("/login")
+    wrong = web.post("/login", data={"token": "nope", "csrf": csrf_of(page.text)})
+    assert wrong.status_code == 403
+    ok = web.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)},
+                  follow_redirects=False)
+    assert ok.status_code == 303
+    org = web.get("/org/club")
+    assert org.status_code == 200 and "waiting" in org.text
+    for table in ("1", "2"):
+        web.post(path_of(links[table]["url"]), content=match_csv(tourney, "club", 1, table),
+                 headers={"Content-Type": "text/csv"})
+    org = web.get("/org/club")
+    seat = web.post("/org/club/seat", data={"csrf": csrf_of(org.text)}, follow_redirects=False)
+    assert seat.status_code == 303, seat.text
+    assert "Round 2" in web.get("/org/club").text
+    closed = web.post(path_of(links["1"]["url"]), content=match_csv(tourney, "club", 1, "1"),
+                      headers={"Content-Type": "text/csv"})
+    assert closed.status_code == 410 and closed.json()["outcome"] == "closed"
+    qr = web.get("/org/club/round/2/links")
+    assert qr.status_code == 200 and qr.text.count("data:image/svg+xml") == 2
+    standings = web.get("/api/events/club/standings").json()
+    assert len(standings["standings"]) == 8
+
+
+def test_wrong_links_and_logins_are_rate_limited(tourney, db_url):
+    seated_event(tourney)
+    web = client(db_url, link_failures=3, login_failures=2)
+    for _ in range(3):
+        assert web.get("/t/not-a-real-token").status_code == 404
+    assert web.get("/t/not-a-real-token").status_code == 429
+    page = web.get("/login")
+    for _ in range(2):
+        web.post("/login", data={"token": "x", "csrf": csrf_of(page.text)})
+    limited = web.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)})
+    assert limited.status_code == 429 and "Retry-After" in limited.headers
+
+
+def test_security_headers_and_body_limit(tourney, db_url):
+    links = seated_event(tourney)
+    web = client(db_url)
+    page = web.get(path_of(links["1"]["url"]))
+    csp = page.headers["content-security-policy"]
+    assert "default-src 'none'" in csp and "script-src 'self'" in csp
+    assert page.headers["referrer-policy"] == "no-referrer"
+    assert page.headers["x-frame-options"] == "DENY"
+    assert "httponly" in page.headers["set-cookie"].lower()
+    huge = "x" * (3 << 20)
+    assert web.post(path_of(links["1"]["url"]), content=huge,
+                    headers={"Content-Type": "text/csv"}).status_code == 413
+
+
+def test_table_code_opens_the_table(tourney, db_url):
+    links = seated_event(tourney, lang="en")
+    web = client(db_url)
+    page = web.get("/t")
+    code = links["2"]["code"]
+    moved = web.post("/t", data={"code": f"{code[:4]}-{code[4:]}".lower(),
+                                 "csrf": csrf_of(page.text)}, follow_redirects=False)
+    assert moved.status_code == 303 and moved.headers["location"] == path_of(links["2"]["url"])
+    assert web.post("/t", data={"code": "AAAA-AAAA", "csrf": csrf_of(page.text)}).status_code == 404

@@ -1,0 +1,216 @@
+"""Results entered at the tables: each table's private link and what was sent through it.
+
+A seated round's tables each get a :class:`~tourney.storage.models.TableLink`: an
+unguessable token (the URL, printed as a QR code on the seat list) and a short code
+to type. What players send through a link is kept as a
+:class:`~tourney.storage.models.Submission`, with the engines' verdict; an accepted
+submission points at the match version the import stored.
+
+This module keeps the rows; checking and storing a result goes through the same
+import as a file (``tourney serve`` calls both).
+
+Decisions:
+
+- A link is open while its round is the event's latest seated round and the
+  organizer has not closed it: seating the next round closes the previous round's
+  links without any write (a link is never reopened by a reseat of a later round).
+- Tokens are 32 URL-safe characters from :mod:`secrets` (192 bits); codes are 8
+  characters from an alphabet without look-alikes (0/O, 1/I/L), about 40 bits,
+  enough because wrong codes are rate-limited.
+- A table's state, for the organizer: ``accepted`` when its match has a current
+  result (however it got there, a file import included), else the state of its
+  latest submission (``submitted``: valid and waiting for the organizer;
+  ``invalid``), else ``waiting`` (a rejected submission puts the table back there).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session, select
+
+from ..errors import TourneyError
+from ..storage.models import Event, Match, Submission, TableLink, utcnow
+from .events import last_seated_round
+from .rounds import get_round, seated_keys, table_sort_key
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+WAITING, SUBMITTED, INVALID, ACCEPTED, REJECTED = (
+    "waiting", "submitted", "invalid", "accepted", "rejected")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(text: str) -> str:
+    """A typed code as stored: upper case, without spaces or dashes."""
+    return "".join(ch for ch in (text or "").upper() if ch.isalnum())[:CODE_LENGTH * 2]
+
+
+def content_sha256(content: str) -> str:
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+
+def round_links(session: Session, event: Event, number: int) -> list[TableLink]:
+    """The links of every table of a seated round, in table order; the missing ones
+    are made (so the caller's session must be a writing one)."""
+    tables, _ = seated_keys(session, get_round(session, event, number))
+    links = {link.table: link for link in session.exec(select(TableLink).where(
+        TableLink.event_id == event.id, TableLink.round_number == number))}
+    made = False
+    for table in tables:
+        if table not in links:
+            links[table] = TableLink(event_id=event.id, round_number=number, table=table,
+                                     token=new_token(), code=new_code())
+            session.add(links[table])
+            made = True
+    if made:
+        session.flush()
+    return [links[t] for t in sorted(tables, key=table_sort_key)]
+
+
+def link_by_token(session: Session, token: str) -> TableLink | None:
+    if not token or len(token) > 64:
+        return None
+    return session.exec(select(TableLink).where(TableLink.token == token)).first()
+
+
+def link_by_code(session: Session, code: str) -> TableLink | None:
+    code = normalize_code(code)
+    if len(code) != CODE_LENGTH:
+        return None
+    return session.exec(select(TableLink).where(TableLink.code == code)).first()
+
+
+def lock_link(session: Session, link: TableLink) -> TableLink:
+    """Serialise what is sent through one link: on PostgreSQL its row is locked
+    until the transaction ends (SQLite's write transaction serialises anyway)."""
+    locked = session.exec(select(TableLink).where(TableLink.id == link.id)
+                          .with_for_update().execution_options(populate_existing=True)).one()
+    return locked
+
+
+def link_open(session: Session, link: TableLink) -> bool:
+    if link.closed_at is not None:
+        return False
+    event = session.get(Event, link.event_id)
+    return last_seated_round(session, event) == link.round_number
+
+
+def close_round(session: Session, event: Event, number: int) -> int:
+    """Close the links of a round (no more results through them); how many."""
+    closed = 0
+    for link in session.exec(select(TableLink).where(
+            TableLink.event_id == event.id, TableLink.round_number == number,
+            TableLink.closed_at.is_(None))):
+        link.closed_at = utcnow()
+        session.add(link)
+        closed += 1
+    session.flush()
+    return closed
+
+
+def stored_result(session: Session, link: TableLink) -> Match | None:
+    """The link's match when it has a current result."""
+    return session.exec(select(Match).where(
+        Match.event_id == link.event_id, Match.round_number == link.round_number,
+        Match.table == link.table, Match.current_version_id.is_not(None))).first()
+
+
+def latest_submission(session: Session, link: TableLink,
+                      states: tuple[str, ...] | None = None) -> Submission | None:
+    query = select(Submission).where(Submission.link_id == link.id)
+    if states:
+        query = query.where(Submission.state.in_(states))
+    return session.exec(query.order_by(Submission.id.desc())).first()
+
+
+def add_submission(session: Session, link: TableLink, content: str, state: str,
+                   errors: list[dict] | None = None, version_id: int | None = None,
+                   decided_by: str | None = None) -> Submission:
+    row = Submission(link_id=link.id, content=content, content_sha256=content_sha256(content),
+                     state=state, errors_json=json.dumps(errors or [], ensure_ascii=False),
+                     version_id=version_id, decided_by=decided_by,
+                     decided_at=utcnow() if decided_by else None)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def decide(session: Session, submission: Submission, state: str, by: str, *,
+           version_id: int | None = None, errors: list[dict] | None = None,
+           note: str | None = None) -> None:
+    submission.state = state
+    submission.decided_by = (by or "")[:100] or None
+    submission.decided_at = utcnow()
+    submission.version_id = version_id
+    if errors is not None:
+        submission.errors_json = json.dumps(errors, ensure_ascii=False)
+    submission.note = (note or "")[:300] or None
+    session.add(submission)
+    session.flush()
+
+
+def get_submission(session: Session, submission_id: int) -> Submission:
+    row = session.get(Submission, submission_id)
+    if row is None:
+        raise TourneyError(f"no submission {submission_id}")
+    return row
+
+
+@dataclass
+class TableState:
+    table: str
+    players: list[str]
+    state: str
+    link: TableLink
+    submission: Submission | None
+    submitted_at: datetime | None
+
+    @property
+    def errors(self) -> list[dict]:
+        if self.submission is None or self.state != INVALID:
+            return []
+        return json.loads(self.submission.errors_json or "[]")
+
+
+def table_states(session: Session, event: Event, number: int) -> list[TableState]:
+    """Every table of a seated round with its state (see the module's decisions)."""
+    from ..storage.models import Player
+
+    links = round_links(session, event, number)
+    tables, _ = seated_keys(session, get_round(session, event, number))
+    ids = {pid for keys in tables.values() for pid in keys}
+    names = dict(session.exec(select(Player.id, Player.name).where(Player.id.in_(ids))).all()) \
+        if ids else {}
+    done = set(session.exec(select(Match.table).where(
+        Match.event_id == event.id, Match.round_number == number,
+        Match.current_version_id.is_not(None))))
+    latest: dict[int, Submission] = {}
+    link_ids = [link.id for link in links]
+    if link_ids:
+        for row in session.exec(select(Submission).where(Submission.link_id.in_(link_ids))
+                                .order_by(Submission.id)):
+            latest[row.link_id] = row
+    states = []
+    for link in links:
+        submission = latest.get(link.id)
+        if link.table in done:
+            state = ACCEPTED
+        elif submission is not None and submission.state in (SUBMITTED, INVALID):
+            state = submission.state
+        else:
+            state = WAITING
+        states.append(TableState(link.table, [names[p] for p in tables[link.table]], state,
+                                 link, submission,
+                                 submission.submitted_at if submission else None))
+    return states

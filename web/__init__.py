@@ -1,0 +1,1 @@
+"""The web server of `tourney serve`: table pages, organizer pages, live standings."""

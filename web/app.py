@@ -1,0 +1,642 @@
+"""``tourney serve``: results entered at the tables, as a Starlette application.
+
+Pages (every one works without JavaScript; forms post normally):
+
+- ``/t/<token>``: a table's page. The players of one table enter their score
+  sheet (or paste a full record) and send it; the engines check it and say what is
+  wrong in the page's language. ``/t`` takes the short code instead.
+- ``/standings/<slug>``: live standings for the venue screen (a script polls
+  ``/api/events/<slug>/standings``; without JavaScript the page reloads itself).
+- ``/org/...``: the organizer's pages, behind a login with the token printed when
+  the server starts (or the password given to it): the current round, each table's
+  state, accept or reject a submission, close the round, seat the next round,
+  publish the static site, print the table links with QR codes.
+
+JSON API: ``POST /t/<token>`` with ``Content-Type: text/csv`` (the record rows of
+the table's match) answers with the verdict as JSON; the organizer's actions
+answer JSON to ``Accept: application/json`` and take ``Authorization: Bearer
+TOKEN`` instead of the login cookie.
+
+Data goes through :mod:`.usecases` (the CLI's operations) and :mod:`.submissions`.
+The database work of a request runs in a worker thread, one transaction each.
+"""
+from __future__ import annotations
+
+import io
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy.engine import Engine
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from tourney.errors import RecordError, TourneyError
+from tourney.records.csv_format import write_records
+from tourney.reports.i18n import template_callables, translations
+from tourney.storage.db import ConflictingChange, DatabaseBusy, reading, transaction
+from tourney.storage.models import Event, TableLink
+from tourney.tournament import entry
+
+from . import submissions, usecases
+from .messages import error_lines
+from .security import (
+    SESSION_COOKIE,
+    FailureLimit,
+    SecurityHeaders,
+    Sessions,
+    csrf_ok,
+    secret_ok,
+)
+
+HERE = Path(__file__).resolve().parent
+LANGUAGES = ("en", "sv", "nb", "fi")
+POLL_SECONDS = 5
+ORGANIZER = "organizer"
+
+
+@dataclass
+class ServerConfig:
+    engine: Engine
+    secret: str  # the organizer's login token or password
+    auto_accept: bool = False
+    site_dir: str | None = None
+    site_langs: list[str] = field(default_factory=list)
+    secure_cookies: bool = False
+    # failures per client address per window before 429 (wrong links, logins)
+    link_failures: int = 20
+    login_failures: int = 5
+    failure_window: float = 60.0
+
+
+class Server:
+    """The application's state: configuration, sessions, limits, templates."""
+
+    def __init__(self, config: ServerConfig):
+        self.config = config
+        self.sessions = Sessions()
+        self.link_limit = FailureLimit(config.link_failures, config.failure_window)
+        self.login_limit = FailureLimit(config.login_failures, config.failure_window)
+        self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
+                                     autoescape=select_autoescape(default=True),
+                                     extensions=["jinja2.ext.i18n"])
+
+    # ------------------------------------------------------------ plumbing
+
+    def session_of(self, request: Request) -> tuple[str, dict]:
+        return self.sessions.get(request.cookies.get(SESSION_COOKIE))
+
+    def language(self, request: Request, default: str | None = None) -> str:
+        asked = request.query_params.get("lang")
+        if asked in LANGUAGES:
+            return asked
+        cookie = request.cookies.get("lang")
+        if cookie in LANGUAGES:
+            return cookie
+        if default in LANGUAGES:
+            return default
+        for part in request.headers.get("accept-language", "").split(","):
+            code = part.split(";")[0].strip().lower().replace("_", "-")
+            code = {"no": "nb", "nn": "nb"}.get(code.split("-")[0], code.split("-")[0])
+            if code in LANGUAGES:
+                return code
+        return "en"
+
+    def render(self, request: Request, name: str, lang: str, status: int = 200,
+               **context) -> HTMLResponse:
+        sid, session = self.session_of(request)
+        template = self.templates.get_template(name)
+        gettext = template_callables(translations(lang))
+        html = template.render(lang=lang, csrf=session["csrf"], languages=LANGUAGES,
+                               path=request.url.path, organizer=session["organizer"],
+                               **gettext, **context)
+        response = HTMLResponse(html, status_code=status)
+        self.set_cookies(request, response, sid, lang)
+        return response
+
+    def set_cookies(self, request: Request, response: Response, sid: str, lang: str) -> None:
+        secure = self.config.secure_cookies
+        if request.cookies.get(SESSION_COOKIE) != sid:
+            response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="strict",
+                                secure=secure, path="/")
+        if request.query_params.get("lang") in LANGUAGES:
+            response.set_cookie("lang", lang, samesite="strict", secure=secure, path="/",
+                                max_age=365 * 86400)
+
+    @staticmethod
+    def client(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    def too_many(self, limit: FailureLimit, request: Request) -> Response | None:
+        wait = limit.retry_after(self.client(request))
+        if not wait:
+            return None
+        return Response("Too many attempts; wait a minute and try again.\n", status_code=429,
+                        media_type="text/plain", headers={"Retry-After": str(wait)})
+
+    def is_organizer(self, request: Request) -> bool:
+        auth = request.headers.get("authorization", "")
+        if auth.lower().startswith("bearer "):
+            return secret_ok(self.config.secret, auth[7:].strip())
+        _, session = self.session_of(request)
+        return session["organizer"]
+
+    async def form(self, request: Request) -> dict[str, str] | Response:
+        """The posted form (URL-encoded), size-limited; a Response when refused."""
+        body = await read_body(request)
+        if isinstance(body, Response):
+            return body
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            return Response("The form is not UTF-8.\n", status_code=400, media_type="text/plain")
+        return dict(parse_qsl(text, keep_blank_values=True, max_num_fields=4000))
+
+    async def checked_form(self, request: Request,
+                           limit: FailureLimit | None = None) -> dict[str, str] | Response:
+        """The posted form once its CSRF token is checked (and the client is not
+        over ``limit``); a Response when refused."""
+        limited = self.too_many(limit, request) if limit is not None else None
+        if limited:
+            return limited
+        form = await self.form(request)
+        if isinstance(form, Response):
+            return form
+        return self.csrf_checked(request, form) or form
+
+    def csrf_checked(self, request: Request, form: dict) -> Response | None:
+        if request.headers.get("authorization", "").lower().startswith("bearer "):
+            return None  # no cookie involved: nothing a foreign page could forge
+        _, session = self.session_of(request)
+        if csrf_ok(session, form.get("csrf")):
+            return None
+        return Response("This form has expired (or did not come from this server); "
+                        "go back, reload the page and send it again.\n", status_code=403,
+                        media_type="text/plain")
+
+
+async def read_body(request: Request) -> bytes | Response:
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > submissions.MAX_BODY_BYTES:
+        return Response("Too large.\n", status_code=413, media_type="text/plain")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > submissions.MAX_BODY_BYTES:
+            return Response("Too large.\n", status_code=413, media_type="text/plain")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def wants_json(request: Request) -> bool:
+    return "application/json" in request.headers.get("accept", "")
+
+
+def in_transaction(engine: Engine, work):
+    """Run ``work(session)`` in one transaction; a race lost to another writer
+    (a unique constraint) is retried once, when the other's result is visible."""
+    for attempt in (1, 2):
+        try:
+            with transaction(engine) as session:
+                return work(session)
+        except ConflictingChange:
+            if attempt == 2:
+                raise
+
+
+# ---------------------------------------------------------------- table pages
+
+@dataclass
+class TableView:
+    link: TableLink
+    event: Event
+    players: list[str]
+    rows: list  # score-sheet template rows (DealRecord)
+    open: bool
+    state: str
+    errors: list[RecordError]
+    note: str | None
+
+
+def table_view(session, link: TableLink) -> TableView:
+    event = session.get(Event, link.event_id)
+    rows = [r for r in usecases.score_sheet_rows(session, event, link.round_number)
+            if r.table == link.table]
+    states = {s.table: s for s in entry.table_states(session, event, link.round_number)}
+    state = states[link.table] if link.table in states else None
+    last = entry.latest_submission(session, link)
+    errors = submissions.stored_errors(last) if last and last.state == entry.INVALID else []
+    note = last.note if last and last.state == entry.REJECTED else None
+    return TableView(link, event, rows[0].players if rows else [], rows,
+                     entry.link_open(session, link),
+                     state.state if state else entry.WAITING, errors, note)
+
+
+def sheet_content(rows: list, form: dict) -> str:
+    """The record CSV of the score sheet as filled in the form."""
+    out = []
+    for row in rows:
+        scores = [form.get(f"score-{row.deal}-{seat}", "").strip()[:40]
+                  for seat in range(len(row.players))]
+        if any(scores):
+            row.scores = scores
+            if row.dealer is None:
+                chosen = form.get(f"dealer-{row.deal}", "")
+                row.dealer = chosen if chosen in row.players else None
+        out.append(row)
+    buffer = io.StringIO()
+    write_records(buffer, out)
+    return buffer.getvalue()
+
+
+def line_deals(rows: list) -> dict[int, int]:
+    """Line of the generated CSV -> deal number (the header is line 1)."""
+    return {index + 2: row.deal for index, row in enumerate(rows)}
+
+
+async def table_page(request: Request) -> Response:
+    server: Server = request.app.state.server
+    limited = server.too_many(server.link_limit, request)
+    if limited:
+        return limited
+    token = request.path_params["token"]
+
+    def load(session):
+        link = entry.link_by_token(session, token)
+        return None if link is None else table_view(session, link)
+
+    view = await run_in_threadpool(_read, server.config.engine, load)
+    if view is None:
+        server.link_limit.fail(server.client(request))
+        return server.render(request, "unknown_link.html", server.language(request), 404)
+    lang = server.language(request, view.event.lang)
+    return server.render(request, "table.html", lang, view=view, values={},
+                         message=None, lines=line_deals(view.rows),
+                         error_lines=error_lines(view.errors, lang, line_deals(view.rows)))
+
+
+def _read(engine: Engine, work):
+    with reading(engine) as session:
+        return work(session)
+
+
+async def table_post(request: Request) -> Response:
+    server: Server = request.app.state.server
+    limited = server.too_many(server.link_limit, request)
+    if limited:
+        return limited
+    token = request.path_params["token"]
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    api = content_type == "text/csv"
+    if api:
+        body = await read_body(request)
+        if isinstance(body, Response):
+            return body
+        try:
+            csv_text = body.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            return JSONResponse({"outcome": "invalid", "stored": False, "valid": False,
+                                 "errors": [submissions.error_json(RecordError(
+                                     f"not UTF-8 text (byte {bad.start + 1})",
+                                     rule="encoding"))]}, status_code=422)
+        form = {}
+    else:
+        form = await server.checked_form(request)
+        if isinstance(form, Response):
+            return form
+
+    def work(session):
+        link = entry.link_by_token(session, token)
+        if link is None:
+            return None, None
+        if api:
+            content = csv_text
+        elif form.get("record", "").strip():
+            content = form["record"].strip() + "\n"
+        else:
+            view = table_view(session, link)
+            content = sheet_content(view.rows, form)
+        verdict = submissions.submit(session, link, content,
+                                     auto_accept=server.config.auto_accept)
+        return verdict, table_view(session, link)
+
+    try:
+        verdict, view = await run_in_threadpool(in_transaction, server.config.engine, work)
+    except (DatabaseBusy, ConflictingChange) as err:
+        body = {"outcome": "busy", "stored": False, "valid": False, "errors": [],
+                "message": str(err)}
+        return JSONResponse(body, status_code=503, headers={"Retry-After": "2"})
+    if verdict is None:
+        server.link_limit.fail(server.client(request))
+        if api:
+            return JSONResponse({"outcome": "unknown-link", "stored": False, "valid": False,
+                                 "errors": []}, status_code=404)
+        return server.render(request, "unknown_link.html", server.language(request), 404)
+    if api:
+        return JSONResponse(verdict.to_json(), status_code=verdict.status_code)
+    lang = server.language(request, view.event.lang)
+    pasted = bool(form.get("record", "").strip())
+    lines = {} if pasted else line_deals(view.rows)
+    values = form if verdict.outcome in (submissions.INVALID, submissions.CONFLICT) else {}
+    return server.render(request, "table.html", lang, verdict.status_code, view=view,
+                         values=values, message=verdict.outcome, lines=lines,
+                         error_lines=error_lines(verdict.errors, lang, lines))
+
+
+async def code_page(request: Request) -> Response:
+    server: Server = request.app.state.server
+    return server.render(request, "code.html", server.language(request), error=False)
+
+
+async def code_post(request: Request) -> Response:
+    server: Server = request.app.state.server
+    form = await server.checked_form(request, server.link_limit)
+    if isinstance(form, Response):
+        return form
+    link = await run_in_threadpool(
+        _read, server.config.engine, lambda s: entry.link_by_code(s, form.get("code", "")))
+    if link is None:
+        server.link_limit.fail(server.client(request))
+        return server.render(request, "code.html", server.language(request), 404, error=True)
+    return RedirectResponse(f"/t/{link.token}", status_code=303)
+
+
+# ---------------------------------------------------------------- standings
+
+def standings_data(session, slug: str) -> dict:
+    event = usecases.get_event(session, slug)
+    rows = usecases.standings_table(session, event)
+    return {"event": event.slug, "name": event.name,
+            "standings": [row.as_json() for row in rows]}
+
+
+async def standings_json(request: Request) -> Response:
+    server: Server = request.app.state.server
+    try:
+        data = await run_in_threadpool(_read, server.config.engine,
+                                       lambda s: standings_data(s, request.path_params["slug"]))
+    except TourneyError:
+        return JSONResponse({"error": "unknown event"}, status_code=404)
+    return JSONResponse(data, headers={"Cache-Control": "no-store"})
+
+
+async def standings_page(request: Request) -> Response:
+    server: Server = request.app.state.server
+    slug = request.path_params["slug"]
+
+    def load(session):
+        event = usecases.get_event(session, slug)
+        return event, standings_data(session, slug)
+
+    try:
+        event, data = await run_in_threadpool(_read, server.config.engine, load)
+    except TourneyError:
+        return server.render(request, "unknown_link.html", server.language(request), 404)
+    lang = server.language(request, event.lang)
+    return server.render(request, "standings.html", lang, event=event, data=data,
+                         poll=POLL_SECONDS)
+
+
+async def index(request: Request) -> Response:
+    server: Server = request.app.state.server
+    events = await run_in_threadpool(_read, server.config.engine, _events)
+    return server.render(request, "index.html", server.language(request), events=events)
+
+
+def _events(session) -> list[Event]:
+    from sqlmodel import select
+
+    return list(session.exec(select(Event).order_by(Event.created_at.desc(), Event.slug)))
+
+
+# ---------------------------------------------------------------- organizer
+
+async def login_page(request: Request) -> Response:
+    server: Server = request.app.state.server
+    return server.render(request, "login.html", server.language(request), error=False)
+
+
+async def login_post(request: Request) -> Response:
+    server: Server = request.app.state.server
+    form = await server.checked_form(request, server.login_limit)
+    if isinstance(form, Response):
+        return form
+    if not secret_ok(server.config.secret, form.get("token", "").strip()):
+        server.login_limit.fail(server.client(request))
+        return server.render(request, "login.html", server.language(request), 403, error=True)
+    # A new session id on login (no fixation), organizer from now on.
+    old_sid, _ = server.session_of(request)
+    server.sessions.drop(old_sid)
+    sid, session = server.sessions.get(None)
+    session["organizer"] = True
+    response = RedirectResponse("/org", status_code=303)
+    response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="strict",
+                        secure=server.config.secure_cookies, path="/")
+    return response
+
+
+async def logout_post(request: Request) -> Response:
+    server: Server = request.app.state.server
+    form = await server.checked_form(request)
+    if isinstance(form, Response):
+        return form
+    sid, _ = server.session_of(request)
+    server.sessions.drop(sid)
+    return RedirectResponse("/", status_code=303)
+
+
+def organizer_only(handler):
+    async def guarded(request: Request) -> Response:
+        server: Server = request.app.state.server
+        if not server.is_organizer(request):
+            if wants_json(request) or request.method != "GET":
+                return JSONResponse({"error": "log in first"}, status_code=401)
+            return RedirectResponse("/login", status_code=303)
+        return await handler(request)
+    return guarded
+
+
+async def org_index(request: Request) -> Response:
+    server: Server = request.app.state.server
+    events = await run_in_threadpool(_read, server.config.engine, _events)
+    if wants_json(request):
+        return JSONResponse([{"event": e.slug, "name": e.name} for e in events])
+    return server.render(request, "org_index.html", server.language(request), events=events)
+
+
+@dataclass
+class RoundView:
+    event: Event
+    number: int
+    tables: list
+    open: bool
+
+
+def round_view(session, slug: str, number: int | None = None) -> RoundView:
+    from tourney.tournament.events import last_seated_round
+
+    event = usecases.get_event(session, slug)
+    last = last_seated_round(session, event)
+    number = number or last
+    if not number:
+        return RoundView(event, 0, [], False)
+    tables = entry.table_states(session, event, number)
+    is_open = bool(tables) and number == last and all(
+        t.link.closed_at is None for t in tables)
+    return RoundView(event, number, tables, is_open)
+
+
+def round_json(view: RoundView, base: str) -> dict:
+    return {"event": view.event.slug, "round": view.number, "open": view.open,
+            "tables": [{"table": t.table, "players": t.players, "state": t.state,
+                        "code": t.link.code, "url": f"{base}/t/{t.link.token}",
+                        "submission": t.submission.id if t.submission else None,
+                        "errors": t.errors} for t in view.tables]}
+
+
+def base_url(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+async def org_event(request: Request) -> Response:
+    server: Server = request.app.state.server
+    slug = request.path_params["slug"]
+    try:
+        # a writing transaction: the round's links are made on first view
+        view = await run_in_threadpool(in_transaction, server.config.engine,
+                                       lambda s: round_view(s, slug))
+    except TourneyError as err:
+        return server.render(request, "message.html", server.language(request), 404,
+                             text=str(err))
+    if wants_json(request):
+        return JSONResponse(round_json(view, base_url(request)))
+    flash = request.query_params.get("done")
+    return server.render(request, "org_event.html", server.language(request, view.event.lang),
+                         view=view, flash=flash, site_dir=server.config.site_dir)
+
+
+async def org_links(request: Request) -> Response:
+    """The round's table links as a page to print: QR code and short code per table."""
+    import segno
+
+    server: Server = request.app.state.server
+    slug, number = request.path_params["slug"], request.path_params["number"]
+    try:
+        view = await run_in_threadpool(in_transaction, server.config.engine,
+                                       lambda s: round_view(s, slug, number))
+    except TourneyError as err:
+        return server.render(request, "message.html", server.language(request), 404,
+                             text=str(err))
+    base = base_url(request)
+    cards = []
+    for table in view.tables:
+        url = f"{base}/t/{table.link.token}"
+        qr = segno.make(url, error="m")
+        cards.append({"table": table.table, "players": table.players, "url": url,
+                      "code": table.link.code, "qr": qr.svg_data_uri(scale=4, border=2)})
+    return server.render(request, "org_links.html", server.language(request, view.event.lang),
+                         view=view, cards=cards, base=base)
+
+
+async def org_action(request: Request) -> Response:
+    """accept / reject a submission, close the round, seat the next, publish."""
+    server: Server = request.app.state.server
+    slug, action = request.path_params["slug"], request.path_params["action"]
+    form = await server.checked_form(request)
+    if isinstance(form, Response):
+        return form
+    actor = "organizer (tourney serve)"
+
+    def work(session):
+        event = usecases.get_event(session, slug)
+        if action in ("accept", "reject"):
+            try:
+                submission_id = int(form.get("submission", ""))
+            except ValueError:
+                raise TourneyError("no submission named") from None
+            submission = entry.get_submission(session, submission_id)
+            link = session.get(TableLink, submission.link_id)
+            if link.event_id != event.id:
+                raise TourneyError(f"submission {submission_id} is not of {slug}")
+            if action == "accept":
+                errors = submissions.accept(session, submission, actor)
+                if errors:
+                    return {"done": "invalid", "errors": [submissions.error_json(e)
+                                                          for e in errors]}
+                return {"done": "accepted", "table": link.table}
+            submissions.reject(session, submission, actor, form.get("note", "").strip())
+            return {"done": "rejected", "table": link.table}
+        if action == "close":
+            from tourney.tournament.events import last_seated_round
+
+            number = last_seated_round(session, event)
+            return {"done": "closed", "round": number,
+                    "links": entry.close_round(session, event, number)}
+        if action == "seat":
+            seating = usecases.seat_next_round(session, event, force=form.get("force") == "1")
+            entry.round_links(session, event, seating.number)
+            return {"done": "seated", "round": seating.number, "seating": seating.as_json()}
+        raise TourneyError(f"unknown action {action!r}")
+
+    try:
+        if action == "publish":
+            result = await run_in_threadpool(_publish, server)
+        else:
+            result = await run_in_threadpool(in_transaction, server.config.engine, work)
+    except (TourneyError, submissions.DecisionRefused) as err:
+        if wants_json(request):
+            return JSONResponse({"error": str(err)}, status_code=409)
+        return server.render(request, "message.html", server.language(request), 409,
+                             text=str(err), back=f"/org/{slug}")
+    if wants_json(request):
+        return JSONResponse(result)
+    return RedirectResponse(f"/org/{slug}?done={result['done']}", status_code=303)
+
+
+def _publish(server: Server) -> dict:
+    if not server.config.site_dir:
+        raise TourneyError("no site folder: start the server with --site DIR to publish")
+    report = usecases.publish(server.config.engine, server.config.site_dir,
+                              server.config.site_langs)
+    return {"done": "published", "pages": report.pages, "out": str(report.out)}
+
+
+# ---------------------------------------------------------------- the app
+
+def create_app(config: ServerConfig) -> Starlette:
+    routes = [
+        Route("/", index),
+        Route("/t", code_page),
+        Route("/t", code_post, methods=["POST"]),
+        Route("/t/{token}", table_page),
+        Route("/t/{token}", table_post, methods=["POST"]),
+        Route("/standings/{slug}", standings_page),
+        Route("/api/events/{slug}/standings", standings_json),
+        Route("/login", login_page),
+        Route("/login", login_post, methods=["POST"]),
+        Route("/logout", logout_post, methods=["POST"]),
+        Route("/org", organizer_only(org_index)),
+        Route("/org/{slug}", organizer_only(org_event)),
+        Route("/org/{slug}/round/{number:int}/links", organizer_only(org_links)),
+        Route("/org/{slug}/{action}", organizer_only(org_action), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    app.state.server = Server(config)
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+def organizer_secret(password: str | None) -> tuple[str, bool]:
+    """The login secret: the password given, else a fresh token (and whether it
+    was made here, so the caller prints it)."""
+    if password:
+        return password, False
+    return secrets.token_urlsafe(16), True
+
