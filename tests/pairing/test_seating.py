@@ -211,9 +211,32 @@ def test_check_schedule_counts_repeats():
         check_schedule([[(0, 1), (1, 2)]], 4, 2)
 
 
-@pytest.mark.parametrize("n,k", [(20, 4), (36, 6), (18, 3), (12, 4), (4, 4), (7, 2), (30, 5)])
+@pytest.mark.parametrize("n,k", [(24, 4), (36, 6), (18, 3), (12, 4), (4, 4), (7, 2), (30, 5)])
 def test_no_schedule_where_none_is_known(n, k):
     assert perfect_schedule(n, k) is None
+
+
+@pytest.mark.parametrize("n,k,rounds", [(20, 4, 5), (36, 4, 9), (44, 4, 11), (52, 4, 13),
+                                        (24, 3, 8), (45, 5, 9)])
+def test_transversal_designs_give_q_perfect_rounds(n, k, rounds):
+    schedule = perfect_schedule(n, k)
+    assert len(schedule) == rounds == n // k
+    assert check_schedule(schedule, n, k) == 0
+    # Every player meets everyone outside its own group of q players, once.
+    met = Counter(p for rnd in schedule for t in rnd for p in t for _ in range(k - 1))
+    assert set(met.values()) == {rounds * (k - 1)} == {n - n // k}
+
+
+@pytest.mark.parametrize("n,rounds,total", [(20, 5, None), (20, 5, 5), (36, 9, None)])
+def test_transversal_designs_seat_events_without_repeats(n, rounds, total):
+    entrants = [Entrant(k) for k in range(n)]
+    history: list[PastRound] = []
+    for number in range(1, rounds + 1):
+        seating = seat_round(entrants, history, min_size=4, max_size=4, preferred=4,
+                             method="balanced", seed=7, round_number=number,
+                             total_rounds=total)
+        assert seating.repeated_pairs == 0, number
+        history.append(PastRound(seating.tables, seating.byes))
 
 
 @pytest.mark.parametrize("q", [2, 3, 4, 5, 7, 8, 9, 16])

@@ -4,7 +4,8 @@ A schedule for ``n`` players at tables of ``k`` is a list of rounds; a round is 
 partition of the points ``0..n-1`` into tables of ``k`` (a *parallel class*). It is
 *perfect* when no pair of points shares a table in two rounds. No player can meet more
 than ``n - 1`` others, ``k - 1`` per round, so a perfect schedule has at most
-``floor((n - 1) / (k - 1))`` rounds; every schedule built here reaches that bound.
+``floor((n - 1) / (k - 1))`` rounds. The designs below reach that bound, except the
+transversal designs, which are the longest perfect schedules known for their fields.
 
 Where they come from:
 
@@ -14,6 +15,10 @@ Where they come from:
   one direction form a round; there are ``(q**d - 1) / (q - 1)`` directions. This
   gives 16 players at 4 for 5 rounds (AG(2, 4)), 64 at 4 for 21 (AG(3, 4)), 9 at 3
   for 4, 27 at 3 for 13, 25 at 5 for 6, and so on.
+- ``n == k * q`` with ``q`` a prime power and ``k <= q`` (and neither of the above):
+  the resolvable transversal design RTD(k, q), ``q`` rounds. This gives 20 players at 4
+  for 5 rounds, 36 at 4 for 9, 44 at 4 for 11, 52 at 4 for 13, 15 at 3 for 5 (where no
+  Kirkman system is stored), and so on.
 - Known designs that no such formula gives, stored below and checked by
   :func:`check_schedule` in the tests: Kirkman's 15 schoolgirls (15 at 3, 7 rounds), the
   21-at-3 Kirkman system (10 rounds), the resolvable 2-(28, 4, 1) and 2-(40, 4, 1)
@@ -188,6 +193,9 @@ def _perfect_schedule(n_players: int, table_size: int) -> Schedule | None:
     dimension = _power_of(n_players, table_size)
     if dimension >= 2 and _prime_power(table_size) is not None:
         return affine_space(dimension, table_size)
+    q = n_players // table_size
+    if q >= table_size and _prime_power(q) is not None:
+        return transversal_design(table_size, q)
     return None
 
 
@@ -233,6 +241,26 @@ def affine_space(dimension: int, q: int) -> Schedule:
             seen.update(line)
             tables.append(line)
         rounds.append(tables)
+    return _normalise(rounds)
+
+
+def transversal_design(k: int, q: int) -> Schedule:
+    """The resolvable transversal design RTD(k, q): ``k * q`` points, ``q`` rounds.
+
+    Points are pairs (group g, x in GF(q)), numbered ``g * q + x``; pick k distinct
+    field elements t_0..t_{k-1} (here 0..k-1). The table of (a, b) is
+    ``{(g, a + b * t_g) : g}``. Two points of different groups lie at exactly one
+    table (b and then a are fixed by the two equations), two of one group at none;
+    the tables with the same b seat every point once, so each b is a round.
+    Needs ``k <= q``.
+    """
+    if not 2 <= k <= q:
+        raise ValueError(f"RTD({k}, {q}) needs 2 <= k <= q")
+    field = GaloisField(q)
+    rounds = []
+    for b in range(q):
+        rounds.append([tuple(g * q + field.add(a, field.mul(b, g)) for g in range(k))
+                       for a in range(q)])
     return _normalise(rounds)
 
 
