@@ -210,7 +210,7 @@ def links(slug, number, base_url, as_json, db_url):
     Example:
       tourney round links club-1 2 --base-url http://192.168.1.10:8000
     """
-    from tourney.tournament.entry import round_links
+    from tourney.app.tables import round_links
 
     engine = open_db(db_url)
     with transaction(engine) as session:

@@ -17,8 +17,9 @@ the table's match) answers with the verdict as JSON; the organizer's actions
 answer JSON to ``Accept: application/json`` and take ``Authorization: Bearer
 TOKEN`` instead of the login cookie.
 
-Data goes through :mod:`.usecases` (the CLI's operations) and :mod:`.submissions`.
-The database work of a request runs in a worker thread, one transaction each.
+Every change goes through the application layer (:mod:`tourney.app`), as the
+CLI's do; pages read the services' read models. The database work of a request
+runs in a worker thread, one transaction each.
 """
 from __future__ import annotations
 
@@ -42,9 +43,14 @@ from tourney.records.csv_format import write_records
 from tourney.reports.i18n import template_callables, translations
 from tourney.storage.db import ConflictingChange, DatabaseBusy, reading, transaction
 from tourney.storage.models import Event, TableLink
+from tourney.app import tables as submissions
+from tourney.app.publish import publish_site
+from tourney.app.rounds import seat_next_round
 from tourney.tournament import entry
+from tourney.tournament.events import get_event, last_seated_round
+from tourney.tournament.sheets import score_sheet_rows
+from tourney.tournament.standings import standings_table
 
-from . import submissions, usecases
 from .messages import error_lines
 from .security import (
     SESSION_COOKIE,
@@ -57,6 +63,9 @@ from .security import (
 
 HERE = Path(__file__).resolve().parent
 LANGUAGES = ("en", "sv", "nb", "fi")
+# A request body larger than this is refused before it is read: a match has at most
+# 1000 deals, and the record reader's limits (line, field, record) apply inside it.
+MAX_BODY_BYTES = 2 << 20
 POLL_SECONDS = 5
 ORGANIZER = "organizer"
 
@@ -183,12 +192,12 @@ class Server:
 
 async def read_body(request: Request) -> bytes | Response:
     declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > submissions.MAX_BODY_BYTES:
+    if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         return Response("Too large.\n", status_code=413, media_type="text/plain")
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > submissions.MAX_BODY_BYTES:
+        if size > MAX_BODY_BYTES:
             return Response("Too large.\n", status_code=413, media_type="text/plain")
         chunks.append(chunk)
     return b"".join(chunks)
@@ -226,7 +235,7 @@ class TableView:
 
 def table_view(session, link: TableLink) -> TableView:
     event = session.get(Event, link.event_id)
-    rows = [r for r in usecases.score_sheet_rows(session, event, link.round_number)
+    rows = [r for r in score_sheet_rows(session, event, link.round_number)
             if r.table == link.table]
     states = {s.table: s for s in entry.table_states(session, event, link.round_number)}
     state = states[link.table] if link.table in states else None
@@ -370,8 +379,8 @@ async def code_post(request: Request) -> Response:
 # ---------------------------------------------------------------- standings
 
 def standings_data(session, slug: str) -> dict:
-    event = usecases.get_event(session, slug)
-    rows = usecases.standings_table(session, event)
+    event = get_event(session, slug)
+    rows = standings_table(session, event)
     return {"event": event.slug, "name": event.name,
             "standings": [row.as_json() for row in rows]}
 
@@ -391,7 +400,7 @@ async def standings_page(request: Request) -> Response:
     slug = request.path_params["slug"]
 
     def load(session):
-        event = usecases.get_event(session, slug)
+        event = get_event(session, slug)
         return event, standings_data(session, slug)
 
     try:
@@ -479,9 +488,7 @@ class RoundView:
 
 
 def round_view(session, slug: str, number: int | None = None) -> RoundView:
-    from tourney.tournament.events import last_seated_round
-
-    event = usecases.get_event(session, slug)
+    event = get_event(session, slug)
     last = last_seated_round(session, event)
     number = number or last
     if not number:
@@ -554,7 +561,7 @@ async def org_action(request: Request) -> Response:
     actor = "organizer (tourney serve)"
 
     def work(session):
-        event = usecases.get_event(session, slug)
+        event = get_event(session, slug)
         if action in ("accept", "reject"):
             try:
                 submission_id = int(form.get("submission", ""))
@@ -573,14 +580,12 @@ async def org_action(request: Request) -> Response:
             submissions.reject(session, submission, actor, form.get("note", "").strip())
             return {"done": "rejected", "table": link.table}
         if action == "close":
-            from tourney.tournament.events import last_seated_round
-
             number = last_seated_round(session, event)
             return {"done": "closed", "round": number,
-                    "links": entry.close_round(session, event, number)}
+                    "links": submissions.close_round(session, event, number)}
         if action == "seat":
-            seating = usecases.seat_next_round(session, event, force=form.get("force") == "1")
-            entry.round_links(session, event, seating.number)
+            seating = seat_next_round(session, event, force=form.get("force") == "1")
+            submissions.round_links(session, event, seating.number)
             return {"done": "seated", "round": seating.number, "seating": seating.as_json()}
         raise TourneyError(f"unknown action {action!r}")
 
@@ -602,8 +607,8 @@ async def org_action(request: Request) -> Response:
 def _publish(server: Server) -> dict:
     if not server.config.site_dir:
         raise TourneyError("no site folder: start the server with --site DIR to publish")
-    report = usecases.publish(server.config.engine, server.config.site_dir,
-                              server.config.site_langs)
+    report = publish_site(server.config.engine, server.config.site_dir,
+                          langs=server.config.site_langs, background_cleanup=True)
     return {"done": "published", "pages": report.pages, "out": str(report.out)}
 
 

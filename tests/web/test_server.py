@@ -40,9 +40,11 @@ def test_csv_api_stores_once_and_answers_json(tourney, db_url):
     assert clash.status_code == 409 and clash.json()["outcome"] == "conflict"
     history = tourney("result", "history", "club", "1", "1", "--json").json
     assert len(history) == 1
+    # stored through the application layer: the ratings are in step at once
+    rated = tourney("rating", "show", "--variant", "svarta-maja", "--json").json
+    assert len(rated) == 4
     assert history[0]["file"].startswith("table-1-round-1-link-")
-    assert history[0]["by"] if "by" in history[0] else history[0]["imported_by"].startswith(
-        "table 1 link ")
+    assert history[0]["imported_by"] == f"table 1 link {links['1']['code']}"
     with reading(open_engine(db_url)) as session:
         audit = session.exec(select(AuditLog).where(AuditLog.action == "result.import")).all()
     assert any(links["1"]["code"] in (a.subject or "") and a.actor.startswith("table 1 link")

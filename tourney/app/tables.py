@@ -1,4 +1,6 @@
-"""What happens to a result sent from a table: checked, kept, stored, or refused.
+"""Use cases of results entered at the tables (``tourney serve``): the links of a
+round's tables, and what happens to a result sent through one: checked, kept,
+stored, or refused.
 
 The flow (one transaction per request, the link's row locked first, so two phones
 sending the same table at once are served one after the other):
@@ -19,22 +21,21 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import tempfile
 from dataclasses import dataclass, field
 
 from sqlmodel import Session
 
-from tourney.errors import RecordError
-from tourney.records.csv_format import RecordReader
-from tourney.storage.audit import record_change
-from tourney.storage.models import Event, Submission, TableLink
-from tourney.tournament import entry
-
-from . import usecases
-
-# A request body larger than this is refused before it is read: a match has at most
-# 1000 deals, and the record reader's limits (line, field, record) apply inside it.
-MAX_BODY_BYTES = 2 << 20
+from ..errors import RecordError
+from ..records.csv_format import RecordReader
+from ..storage.audit import record_change
+from ..storage.models import Event, Submission, TableLink
+from ..tournament import entry
+from ..tournament.entry import close_round, round_links  # noqa: F401  (use cases as they are)
+from ..tournament.results import ImportRejected
+from .results import import_results
 
 STORED, RECEIVED, UNCHANGED, PENDING, INVALID, CONFLICT, CLOSED = (
     "stored", "received", "unchanged", "pending", "invalid", "conflict", "closed")
@@ -110,6 +111,53 @@ def rows_of_other_tables(content: str, event: Event, link: TableLink) -> list[Re
     return errors
 
 
+@dataclass
+class ImportOutcome:
+    """What the import said about one match's rows."""
+
+    errors: list[RecordError] = field(default_factory=list)
+    added: int = 0
+    unchanged: int = 0
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+
+def import_match(session: Session, event_slug: str, content: str, *, name: str,
+                 actor: str, dry_run: bool) -> ImportOutcome:
+    """Check (``dry_run``) or store one match's record CSV through the result import
+    (as ``tourney result import FILE --event SLUG``, ratings refreshed), inside the
+    caller's transaction. ``name`` is the file name the version and the audit log
+    show. A rejected import leaves nothing behind (its savepoint is rolled back)."""
+    folder = tempfile.mkdtemp(prefix="tourney-serve-")
+    path = os.path.join(folder, name)
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as stream:
+            stream.write(content)
+        savepoint = session.begin_nested()
+        try:
+            report = import_results(session, path, event=event_slug, dry_run=dry_run,
+                                    imported_by=actor)
+        except ImportRejected as rejected:
+            savepoint.rollback()
+            errors = rejected.report.errors
+            for err in errors:
+                err.file = None  # the temporary file's path means nothing to players
+            return ImportOutcome(errors=list(errors))
+        except BaseException:
+            savepoint.rollback()
+            raise
+        savepoint.commit()
+    finally:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        os.rmdir(folder)
+    return ImportOutcome(added=report.added, unchanged=report.unchanged)
+
+
 def _file_name(link: TableLink) -> str:
     table = re.sub(r"[^A-Za-z0-9_-]", "_", link.table)
     return f"table-{table}-round-{link.round_number}-link-{link.code}.csv"
@@ -134,7 +182,7 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
         verdict.outcome, verdict.errors, verdict.submission = INVALID, other, row.id
         return verdict
     if entry.stored_result(session, link) is not None:
-        check = usecases.import_match(session, event.slug, content, name=_file_name(link),
+        check = import_match(session, event.slug, content, name=_file_name(link),
                                       actor=link_actor(link), dry_run=True)
         if check.valid and check.unchanged:
             verdict.outcome = UNCHANGED
@@ -149,7 +197,7 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
         verdict.submission = waiting.id
         verdict.outcome = PENDING if waiting.content_sha256 == digest else CONFLICT
         return verdict
-    outcome = usecases.import_match(session, event.slug, content, name=_file_name(link),
+    outcome = import_match(session, event.slug, content, name=_file_name(link),
                                     actor=link_actor(link), dry_run=not auto_accept)
     if not outcome.valid:
         row = entry.add_submission(session, link, content, entry.INVALID,
@@ -181,7 +229,7 @@ def accept(session: Session, submission: Submission, by: str) -> list[RecordErro
         raise DecisionRefused(f"submission {submission.id} is {submission.state}, "
                               "not waiting for a decision")
     event = session.get(Event, link.event_id)
-    outcome = usecases.import_match(session, event.slug, submission.content,
+    outcome = import_match(session, event.slug, submission.content,
                                     name=_file_name(link), actor=link_actor(link),
                                     dry_run=False)
     if not outcome.valid:
