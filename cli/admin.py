@@ -1,14 +1,16 @@
 """`tourney db upgrade`, `tourney db status` and `tourney log`."""
 from __future__ import annotations
 
+import os
+
 import click
 
 from tourney.storage import schema
 from tourney.storage.audit import change_dict, event_slugs, list_changes, record_change
-from tourney.storage.db import open_engine, reading, resolve_url, transaction
+from tourney.storage.db import display_url, open_engine, reading, resolve_url, sqlite_file, transaction
 from tourney.tournament.events import get_event
 
-from .database import db_option, open_db
+from .database import db_option, missing_database, open_db
 from .output import COUNT, emit_json, emit_table, json_option, message
 
 
@@ -23,6 +25,36 @@ def db():
     """
 
 
+@db.command("init")
+@db_option
+def init(db_url):
+    """Create a new tourney database (the SQLite file, or the tables in an empty
+    PostgreSQL database).
+
+    An existing tourney database is left as it is; a file or database with
+    another program's tables is refused. `player add`, `player import` and
+    `event create` also create the database when there is none; every other
+    command refuses a missing one, so a mistyped --db cannot start a new league.
+
+    \b
+    Examples:
+      tourney db init
+      tourney db init --db league.db
+      tourney db init --db postgresql+psycopg://postgres@127.0.0.1/league
+    """
+    path = sqlite_file(db_url)
+    existed = path is None or (os.path.exists(path) and os.path.getsize(path) > 0)
+    before = schema.schema_status(open_engine(resolve_url(db_url), read_only=True)).state \
+        if existed else "missing"
+    engine = open_db(db_url, create=True)
+    where = display_url(str(engine.url))
+    if before in ("missing", "empty"):
+        message(f"{where}: created a tourney database at schema {schema.head_revision()}")
+    else:
+        message(f"{where}: already a tourney database (schema {schema.head_revision()}); "
+                "nothing changed")
+
+
 @db.command("upgrade")
 @db_option
 def upgrade(db_url):
@@ -34,8 +66,14 @@ def upgrade(db_url):
     tourney's tables but no schema version (from a development build) is
     adopted when its tables are those of the first schema.
     """
+    path = sqlite_file(db_url)
+    missing = path is not None and not os.path.exists(path)
+    # A missing file is created: upgrading is done on purpose (unlike a mistyped
+    # --db of another command). Anything else is looked at read-only first.
+    status = schema.schema_status(open_engine(resolve_url(db_url), read_only=not missing))
+    if status.state == "foreign":
+        raise schema.SchemaError(schema.refusal(status))
     engine = open_engine(resolve_url(db_url))
-    status = schema.schema_status(engine)
     if status.state == "current":
         message(f"{status.url}: already at schema {status.head}")
         return
@@ -53,12 +91,17 @@ def status(as_json, db_url):
     """Show the database's schema version and whether it needs an upgrade.
 
     Changes nothing. Exit status 0 when the database can be used as it is (or is
-    empty: it is set up on first use), 1 when it needs `tourney db upgrade` or
-    cannot be used by this tourney.
+    empty: `tourney db init` sets it up), 1 when it needs `tourney db upgrade` or
+    cannot be used by this tourney, 2 when there is no such file.
     """
-    engine = open_engine(resolve_url(db_url))
-    state = schema.schema_status(engine)
-    problem = schema.refusal(state)
+    path = sqlite_file(db_url)
+    if path is not None and not os.path.exists(path):
+        state = schema.SchemaStatus(path, None, schema.head_revision(), "missing",
+                                    tuple(schema.history_revisions()))
+        problem = str(missing_database(path))
+    else:
+        state = schema.schema_status(open_engine(resolve_url(db_url), read_only=True))
+        problem = schema.refusal(state)
     if as_json:
         emit_json({**state.as_dict(), "problem": problem})
     else:
@@ -66,10 +109,12 @@ def status(as_json, db_url):
         click.echo(f"schema: {state.revision or 'none'} (this tourney: {state.head})")
         words = {
             "current": "up to date",
-            "empty": "empty: set up on first use (or `tourney db upgrade`)",
+            "empty": "empty: `tourney db init` sets it up",
             "outdated": "needs `tourney db upgrade` (" + ", ".join(state.pending) + " pending)",
             "unversioned": "tourney tables without a schema version: run `tourney db upgrade`",
             "unknown": "unknown schema",
+            "foreign": "not a tourney database (another program's tables)",
+            "missing": "no such file: `tourney db init` creates it",
         }
         click.echo(f"state: {words[state.state]}")
     if problem:
@@ -94,7 +139,7 @@ def log(slug, action, limit, as_json, db_url):
       tourney log --event club-1
       tourney log --action player.merge --json
     """
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event_id = get_event(session, slug).id if slug else None
         rows = list_changes(session, event_id=event_id, action=action, limit=limit)

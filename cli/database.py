@@ -1,22 +1,73 @@
-"""The `--db` option and opening the database for a command."""
+"""The `--db` option and opening the database for a command.
+
+Three ways to open it, by what the command does:
+
+- ``open_db(url, read_only=True)``: read commands. A SQLite file is opened
+  read-only (works on a file the user cannot write; its journal mode is left
+  alone), a PostgreSQL session with read-only transactions.
+- ``open_db(url)``: commands that change a tourney database. A missing file is
+  not created.
+- ``open_db(url, create=True)``: the commands that may start a league
+  (``db init``, ``player add``, ``player import``, ``event create``) create the
+  database when the file is missing or empty.
+
+Whatever the mode, a database with tables that are not tourney's is never touched.
+"""
 from __future__ import annotations
+
+import os
 
 import click
 from sqlalchemy.engine import Engine
 
+from tourney.errors import UsageError
 from tourney.files import check_outputs
 from tourney.storage.db import open_engine, resolve_url, sqlite_file
-from tourney.storage.schema import ensure_schema
+from tourney.storage.schema import SchemaError, ensure_schema, refusal, schema_status
+
+# The commands that create a database when there is none (named in messages).
+CREATING_COMMANDS = "`tourney db init` (or the first `player add`, `player import` or `event create`)"
 
 db_option = click.option(
     "--db", "db_url", envvar="TOURNEY_DB", default=None, metavar="URL",
     help="Database: a SQLAlchemy URL or a SQLite file path "
-         "(default: TOURNEY_DB, else tourney.db in the current folder).")
+         "(default: TOURNEY_DB, else tourney.db in the current folder). A PostgreSQL "
+         "URL may end in ?connect_timeout=SECONDS (default 10).")
 
 
-def open_db(db_url: str | None) -> Engine:
-    engine = open_engine(resolve_url(db_url))
-    ensure_schema(engine)
+def missing_database(path: str) -> UsageError:
+    return UsageError(f"no database at {path}: {CREATING_COMMANDS} creates one; "
+                      "check --db or TOURNEY_DB, or the current folder")
+
+
+def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False) -> Engine:
+    """The engine a command uses, after checking the database is tourney's at the
+    current schema (see the module's docstring for the modes)."""
+    url = resolve_url(db_url)
+    path = sqlite_file(url)
+    if path is not None and os.path.isdir(path):
+        raise UsageError(f"--db {path} is a folder, not a database file")
+    if path is not None and (not os.path.exists(path) or os.path.getsize(path) == 0):
+        if not create:
+            raise missing_database(path)
+        engine = open_engine(url)
+        ensure_schema(engine)  # creates it, under the migration lock
+        return engine
+    # First look without changing anything: a foreign file is refused before a
+    # writing connection (which would switch a SQLite file to WAL) is opened.
+    looking = open_engine(url, read_only=True)
+    status = schema_status(looking)
+    if status.state == "empty":
+        if not create:
+            raise SchemaError(f"{status.url} has no tables: {CREATING_COMMANDS} "
+                              "sets up a tourney database")
+    elif status.state != "current":
+        raise SchemaError(refusal(status))
+    if read_only:
+        return looking
+    engine = open_engine(url)
+    if status.state == "empty":
+        ensure_schema(engine)
     return engine
 
 

@@ -58,7 +58,7 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
       tourney event create brade-cup --variant dam-brade --rounds 5 --date 2024-05-11
     """
     parsed_rules = parse_rules(rules)
-    engine = open_db(db_url)
+    engine = open_db(db_url, create=True)
     with transaction(engine) as session:
         created = actions.create_event(
             session, slug, variant, name=name, date=date, rules=parsed_rules,
@@ -78,7 +78,7 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
 @db_option
 def list_(as_json, db_url):
     """List the events: variant, date, entrants and rounds seated."""
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         rows = service.list_events(session)
     if as_json:
@@ -100,7 +100,7 @@ def show(slug, as_json, db_url):
     Example:
       tourney event show club-1 --json | jq .rules
     """
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         data = service.describe_event(session, service.get_event(session, slug))
     if as_json:

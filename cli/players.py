@@ -40,7 +40,7 @@ def add(names, club, email, as_json, db_url):
     Example:
       tourney player add "Anna Berg" "Bo Ek" --club Vasa
     """
-    engine = open_db(db_url)
+    engine = open_db(db_url, create=True)
     with transaction(engine) as session:
         added = service.add_players(session, names, club=club, email=email)
         rows = [player_snapshot(p) for p in added]
@@ -61,7 +61,7 @@ def list_(include_merged, as_json, db_url):
     Example:
       tourney player list --json | jq '.[] | select(.club == "Vasa") | .name'
     """
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         rows = list_players(session, include_merged=include_merged)
     if as_json:
@@ -141,7 +141,7 @@ def import_(file, as_json, db_url):
       tourney player import players.csv
     """
     rows = service.read_player_csv(file)
-    engine = open_db(db_url)
+    engine = open_db(db_url, create=True)
     with transaction(engine) as session:
         report = service.import_players(session, rows, source=file)
     if as_json:

@@ -60,7 +60,7 @@ def show(variant, provisional, db_url, as_json):
       tourney rating show --variant dam-stick
       tourney rating show --json | jq '.[] | select(.provisional | not)'
     """
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         entries = rating_list(session, variant, provisional)
     if as_json:
@@ -108,7 +108,7 @@ def history(player, variant, db_url, as_json):
     Example:
       tourney rating history "Anna Berg" --variant svarta-maja
     """
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         found, entries = rating_history(session, player, variant)
     if as_json:
@@ -170,7 +170,7 @@ def predict_command(variant, names, db_url, as_json):
     Example:
       tourney rating predict --variant spardame Anna Bo Cilla Dag
     """
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         table = predict_names(session, variant, list(names))
     data = table.as_dict()

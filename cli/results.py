@@ -100,7 +100,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as
       tourney result import season.csv --skip-invalid rejects.csv --json
     """
     refuse_overwrites(db_url, {"--skip-invalid": rejects_path}, inputs=[file])
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=dry_run)
     bar, on_progress = _progress(file) if os.path.isfile(file) else (None, None)
     session_scope = reading if dry_run else transaction
     # The rejects file is written beside its final name and renamed into place
@@ -151,7 +151,7 @@ def export_cmd(slug, round_number, out, db_url):
       tourney result export club-1 --round 2 --out round2.csv
     """
     refuse_overwrites(db_url, {"--out": out})
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event_by_slug(session, slug)  # an unknown event before any file is made
         if out:
@@ -175,7 +175,7 @@ def history_cmd(slug, round_number, table, as_json, db_url):
     Example:
       tourney result history club-1 2 3
     """
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         versions = match_history(session, slug, round_number, table)
     if as_json:
@@ -229,7 +229,7 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
     Example:
       tourney result show club-1 2 3
     """
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         detail = match_detail(session, slug, round_number, table, version)
     if as_json:
@@ -272,7 +272,7 @@ def standings(slug, up_to_round, as_json, db_url):
     Example:
       tourney standings club-1 --json
     """
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = event_by_slug(session, slug)
         rows = standings_table(session, event, up_to_round=up_to_round)

@@ -98,7 +98,7 @@ def seat(slug, force, as_json, db_url):
 @db_option
 def show(slug, number, as_json, db_url):
     """Show the seating of a round (the same data as `round seat` printed)."""
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)
         seating = service.round_seating(session, event, number)
@@ -164,7 +164,7 @@ def sheet(slug, number, out_path, deals, db_url):
       tourney round sheet club-1 2 --out round2-sheet.csv
     """
     refuse_overwrites(db_url, {"--out": out_path})
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)
         rows = score_sheet_rows(session, event, number, deals=deals)

@@ -44,7 +44,7 @@ def publish(out, events, langs, no_replays, jobs, as_json, db_url):
       tourney publish --out site/ --lang sv --lang en
       tourney publish --out site/ --event club-2024-05   # replays of one event only
     """
-    engine = open_db(db_url)
+    engine = open_db(db_url, read_only=True)
     report = publish_site(engine, out, events=events, langs=langs, replays=not no_replays,
                           background_cleanup=True, jobs=jobs)
     if report.missing_catalogues:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shutil
 from dataclasses import dataclass
 
 import pytest
@@ -127,25 +128,53 @@ def backend(request):
     return request.param
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory):
+    """A SQLite database at the current schema, copied for each test (quicker than
+    running the migrations for every test)."""
+    from tourney.storage.db import open_engine
+    from tourney.storage.schema import ensure_schema
+
+    path = tmp_path_factory.mktemp("template") / "tourney.db"
+    engine = open_engine(f"sqlite:///{path}")
+    ensure_schema(engine)
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    engine.dispose()
+    return path
+
+
 def _fresh_url(request, backend: str, tmp_path, drop_tables: bool) -> str:
+    """A database with no data: at the current schema, or with no tables at all
+    (``drop_tables``). Commands other than the creating ones (`db init`, `player
+    add`, ...) refuse a missing database, so the ordinary fixture has the schema."""
     dispose_engines()  # earlier tests' pools: no open files, no locks on what is deleted
     if backend == "sqlite":
-        return f"sqlite:///{tmp_path / 'tourney.db'}"
+        path = tmp_path / "tourney.db"
+        if not drop_tables:
+            shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite:///{path}"
     url = request.getfixturevalue("pg_database")
     _empty_pg(url, drop_tables)
+    if not drop_tables:
+        from tourney.storage.db import open_engine
+        from tourney.storage.schema import ensure_schema
+
+        ensure_schema(open_engine(url))
     return url
 
 
 @pytest.fixture
 def db_url(request, backend, tmp_path):
-    """A database URL with no data: a new SQLite file, or the session's PostgreSQL
-    database emptied (at the current schema, or without tables if never used)."""
+    """A database URL with no data at the current schema: a new SQLite file, or the
+    session's PostgreSQL database emptied."""
     return _fresh_url(request, backend, tmp_path, drop_tables=False)
 
 
 @pytest.fixture
 def empty_db_url(request, backend, tmp_path):
-    """A database URL without any table (for schema and migration tests)."""
+    """A database URL without any table (for schema and migration tests): no SQLite
+    file at all, or an empty PostgreSQL database."""
     return _fresh_url(request, backend, tmp_path, drop_tables=True)
 
 

@@ -167,15 +167,19 @@ def test_db_upgrade_creates_a_new_database(empty_db_url, run_cli):
 
 
 def test_db_status_of_an_empty_database_changes_nothing(empty_db_url, run_cli):
-    status = run_cli(empty_db_url, "db", "status", "--json").json
-    assert status["state"] == "empty" and status["revision"] is None
+    # No SQLite file at all: "missing" (exit 1, creating nothing); an empty
+    # PostgreSQL database: "empty".
+    missing = empty_db_url.startswith("sqlite")
+    status = run_cli(empty_db_url, "db", "status", "--json", exit_code=1 if missing else 0).json
+    assert status["state"] == ("missing" if missing else "empty") and status["revision"] is None
     assert status["pending"] == schema.history_revisions()
     assert tables_of(empty_db_url) == set()
 
 
 def test_an_unreachable_database_is_one_line(tmp_path, run_cli):
-    result = run_cli(f"sqlite:///{tmp_path}/missing/dir/x.db", "player", "list", exit_code=1)
-    assert result.stderr.startswith("Error: cannot open the database")
+    result = run_cli(f"sqlite:///{tmp_path}/missing/dir/x.db", "player", "list", exit_code=2)
+    assert result.stderr.startswith(f"Error: no database at {tmp_path}/missing/dir/x.db")
+    assert len(result.stderr.splitlines()) == 1
     bad = run_cli("nosuchdialect://x", "player", "list", exit_code=2)
     assert bad.stderr.startswith("Error: ")
 

@@ -25,6 +25,7 @@ SQLite specifics (why they are here):
 from __future__ import annotations
 
 import os
+import urllib.parse
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -37,6 +38,9 @@ from ..errors import TourneyError, UsageError
 
 DEFAULT_URL = "sqlite:///tourney.db"
 SQLITE_BUSY_TIMEOUT = 30.0  # seconds
+# Seconds to wait for a PostgreSQL server to answer (a URL's ?connect_timeout=S
+# wins): a server that accepts and never answers must not hang every command.
+PG_CONNECT_TIMEOUT = 10
 # Execution option read by the BEGIN hook: take SQLite's write lock at BEGIN.
 _IMMEDIATE = "tourney_begin_immediate"
 
@@ -58,7 +62,7 @@ def sqlite_file(url: str | None = None) -> str | None:
     """The file of a SQLite URL (``None`` for a server database or an in-memory one)."""
     try:
         parsed = make_url(resolve_url(url))
-    except ArgumentError:
+    except (ArgumentError, ValueError):
         return None
     if parsed.get_backend_name() != "sqlite":
         return None
@@ -69,28 +73,39 @@ def sqlite_file(url: str | None = None) -> str | None:
 
 
 def display_url(url: str) -> str:
-    """The URL with any password masked, for messages."""
+    """The URL with any password masked, for messages; a SQLite file as its path
+    (also when opened read-only, as a ``file:`` URI)."""
     try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
         return url
+    if parsed.get_backend_name() == "sqlite" and parsed.database:
+        database = parsed.database
+        if database.startswith("file:"):
+            database = urllib.parse.unquote(database[len("file:"):])
+        return database
+    return parsed.render_as_string(hide_password=True)
 
 
 def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-# One engine per URL per process: a process that runs many commands (the test
-# suite, a long-lived caller) reuses its connection pool instead of leaving one
-# behind per command.
-_ENGINES: dict[str, Engine] = {}
+# One engine per URL (and mode) per process: a process that runs many commands
+# (the test suite, a long-lived caller) reuses its connection pool instead of
+# leaving one behind per command.
+_ENGINES: dict[tuple[str, bool], Engine] = {}
 
 
-def open_engine(url: str | None = None) -> Engine:
+def open_engine(url: str | None = None, *, read_only: bool = False) -> Engine:
+    """An engine for ``url``. ``read_only`` opens a SQLite file with
+    ``mode=ro`` (no journal switch, works on a file the user may not write) and a
+    PostgreSQL session with read-only transactions: a read command cannot change
+    the database whatever it runs."""
     url = resolve_url(url)
-    engine = _ENGINES.get(url)
+    engine = _ENGINES.get((url, read_only))
     if engine is None:
-        engine = _ENGINES[url] = _new_engine(url)
+        engine = _ENGINES[(url, read_only)] = _new_engine(url, read_only)
     return engine
 
 
@@ -102,25 +117,38 @@ def dispose_engines() -> None:
         engine.dispose()
 
 
-def _new_engine(url: str) -> Engine:
+def _new_engine(url: str, read_only: bool = False) -> Engine:
     try:
         parsed = make_url(url)
-    except ArgumentError:
-        raise UsageError(f"not a database URL: {url!r}") from None
+    except (ArgumentError, ValueError) as err:
+        raise UsageError(f"not a database URL: {url!r} ({err})") from None
     try:
         if parsed.get_backend_name() == "sqlite":
-            return _sqlite_engine(parsed)
-        return create_engine(parsed, pool_pre_ping=True)
+            return _sqlite_engine(parsed, read_only)
+        connect_args = {}
+        if parsed.get_backend_name() == "postgresql":
+            if "connect_timeout" not in parsed.query:  # the URL's own wins
+                connect_args["connect_timeout"] = PG_CONNECT_TIMEOUT
+            if read_only:
+                connect_args["options"] = "-c default_transaction_read_only=on"
+        return create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
     except ModuleNotFoundError as err:
         raise UsageError(f"no driver for {display_url(url)}: {err}") from None
-    except ArgumentError as err:
+    except (ArgumentError, ValueError, TypeError) as err:
         raise UsageError(f"cannot open {display_url(url)}: {err}") from None
 
 
-def _sqlite_engine(url) -> Engine:
+def _sqlite_engine(url, read_only: bool = False) -> Engine:
     connect_args = {}
     if "timeout" not in url.query:  # a URL's ?timeout=S wins (tests use a short one)
         connect_args["timeout"] = SQLITE_BUSY_TIMEOUT
+    read_only = read_only or url.query.get("mode") == "ro"  # a worker given a read-only URL
+    if read_only and url.database and url.database != ":memory:" and not url.database.startswith("file:"):
+        # The file as a read-only URI (sqlite3's uri=True): nothing can be written,
+        # no -journal is made, the journal mode is left as it is.
+        path = os.path.abspath(url.database)
+        url = url.set(database="file:" + urllib.parse.quote(path),
+                      query={**url.query, "mode": "ro", "uri": "true"})
     engine = create_engine(url, connect_args=connect_args)
 
     @event.listens_for(engine, "connect")
@@ -128,8 +156,14 @@ def _sqlite_engine(url) -> Engine:
         dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN (below)
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        if read_only:
+            cursor.execute("PRAGMA query_only=ON")
+        else:
+            # WAL only on a connection that is going to write, which is opened once
+            # the file is known to be tourney's (or is being created): a read, or a
+            # look at another program's file, leaves its journal mode alone.
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -138,6 +172,25 @@ def _sqlite_engine(url) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+def open_failure(engine: Engine, err: BaseException) -> str:
+    """One line saying why a database could not be opened (never the SQL or its
+    parameters)."""
+    reason = first_line(err)
+    url = display_url(str(engine.url))
+    if engine.dialect.name == "postgresql" and "timeout" in reason.lower():
+        seconds = engine.url.query.get("connect_timeout", PG_CONNECT_TIMEOUT)
+        reason += (f" (no answer within {seconds} s; add ?connect_timeout=SECONDS "
+                   "to the URL to wait longer)")
+    return f"cannot open the database {url}: {reason}"
+
+
+def first_line(err: BaseException) -> str:
+    """The driver's own message of a database error, first line only: SQLAlchemy's
+    text would add the statement and its bound parameters (player names, hands)."""
+    lines = str(getattr(err, "orig", None) or err).strip().splitlines()
+    return lines[0].strip() if lines else type(err).__name__
 
 
 def is_busy_error(err: BaseException) -> bool:

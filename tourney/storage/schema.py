@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel
 
 if TYPE_CHECKING:  # alembic is imported only when a migration runs (it is slow to import)
@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # alembic is imported only when a migration runs (it is slow 
 
 from ..errors import TourneyError
 from . import models  # noqa: F401  (registers the tables)
-from .db import busy_errors, display_url, write_connection_options
+from .db import busy_errors, display_url, open_failure, write_connection_options
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 VERSION_TABLE = "alembic_version"
@@ -63,7 +63,8 @@ class SchemaError(TourneyError):
 class SchemaStatus:
     """Where a database stands.
 
-    ``state`` is ``empty`` (no tables at all), ``current`` (at head),
+    ``state`` is ``empty`` (no tables at all), ``foreign`` (tables, none of them
+    tourney's: another program's database), ``current`` (at head),
     ``outdated`` (an older revision: needs ``tourney db upgrade``), ``unversioned``
     (tourney tables without a version table), or ``unknown`` (a revision this
     program does not know, or an alembic version table of some other program).
@@ -176,7 +177,7 @@ def _status(connection: Connection, url: str) -> SchemaStatus:
     ours = len(present & tourney_table_names())
     revision = current_revision(connection) if VERSION_TABLE in present else None
     if revision is None:
-        state = "unversioned" if ours else "empty"
+        state = "unversioned" if ours else "foreign" if present else "empty"
         return SchemaStatus(url, None, head, state, () if ours else tuple(revisions), ours)
     if revision == head:
         return SchemaStatus(url, revision, head, "current", (), ours)
@@ -194,10 +195,8 @@ def schema_status(engine: Engine) -> SchemaStatus:
         with busy_errors(engine), engine.connect() as connection:
             status = _status(connection, url)
             connection.rollback()
-    except OperationalError as err:
-        reason = str(getattr(err, "orig", err)).strip().splitlines()
-        raise TourneyError(f"cannot open the database {url}: "
-                           f"{reason[0] if reason else 'connection failed'}") from None
+    except DBAPIError as err:  # not a database file, no server, no answer
+        raise TourneyError(open_failure(engine, err)) from None
     return status
 
 
@@ -209,6 +208,9 @@ def refusal(status: SchemaStatus) -> str | None:
     if status.state == "unversioned":
         return ("this database has tourney tables but no schema version; "
                 "run `tourney db upgrade`")
+    if status.state == "foreign":
+        return (f"{status.url} is not a tourney database: it has tables, none of them "
+                "tourney's (another program's database?); nothing was changed")
     if status.state == "unknown":
         return (f"this database is at schema {status.revision}, which this tourney "
                 f"(schema {status.head}) does not know; is it from a newer tourney?")
@@ -258,7 +260,7 @@ def _migrate(engine: Engine, target: str = "head",
                 if problem:
                     raise SchemaError(problem)
                 return before, status.revision
-            if status.state == "unknown":
+            if status.state in ("unknown", "foreign"):
                 raise SchemaError(refusal(status))
             from alembic import command
 
