@@ -12,14 +12,9 @@ from tourney.files import atomic_write
 from tourney.storage.db import reading, transaction
 from tourney.tournament.export import export_results
 from tourney.app.results import import_results, revert_result
-from tourney.tournament.results import (
-    ImportRejected,
-    current_user,
-    error_text,
-    event_by_slug,
-    match_detail,
-    match_history,
-)
+from tourney.tournament.events import get_event
+from tourney.tournament.results import ImportRejected, current_user, error_text
+from tourney.tournament.versions import match_detail, match_history
 from tourney.tournament.standings import standings_table
 
 from .completion import complete_event
@@ -153,7 +148,7 @@ def export_cmd(slug, round_number, out, db_url):
     refuse_overwrites(db_url, {"--out": out})
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
-        event_by_slug(session, slug)  # an unknown event before any file is made
+        get_event(session, slug)  # an unknown event before any file is made
         if out:
             with atomic_write(out) as stream:
                 count = export_results(session, slug, stream, round_number)
@@ -274,7 +269,7 @@ def standings(slug, up_to_round, as_json, db_url):
     """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
-        event = event_by_slug(session, slug)
+        event = get_event(session, slug)
         rows = standings_table(session, event, up_to_round=up_to_round)
     if as_json:
         emit_json([row.as_json() for row in rows])

@@ -85,6 +85,7 @@ from tourney.engines import get_game
 from tourney.errors import TourneyError, UsageError
 from tourney.ratings.engine import ordinal
 from tourney.storage.db import reading
+from tourney.tournament.events import unknown_event
 
 from . import charts
 from .data import (
@@ -249,7 +250,7 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
         known = {e.slug: e for e in infos}
         for slug in events:
             if slug not in known:
-                raise TourneyError(f"unknown event {slug!r} (`tourney event list` shows them)")
+                raise unknown_event(slug, sorted(known))
         languages = choose_languages(langs, [known[s] for s in events] if events else infos)
         report = PublishReport(target, languages)
         report.missing_catalogues = [lang for lang in languages if not has_catalogue(lang)]

@@ -211,4 +211,4 @@ def test_standings_cli_after_imports(db_url, tmp_path):
                                 "decided", "by"]
     assert len(plain) == 9
     missing = run(db_url, "standings", "no-such-event")
-    assert missing.exit_code == 1 and "no event" in missing.stderr
+    assert missing.exit_code == 1 and "unknown event" in missing.stderr

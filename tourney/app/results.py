@@ -10,7 +10,8 @@ from typing import IO, Callable
 from sqlmodel import Session
 
 from ..ratings import service as ratings
-from ..tournament import results
+from ..tournament import results, versions
+from ..tournament.events import get_event
 from ..tournament.results import ImportReport, current_user
 
 __all__ = ["import_results", "revert_result", "ImportReport"]
@@ -49,7 +50,7 @@ def revert_result(session: Session, slug: str, round_number: int, table: str,
     """Make stored ``version`` of a match (event ``slug``, round, table) current
     again and refresh the ratings; False when it already was current (nothing
     changed)."""
-    changed = results.revert_match(session, slug, round_number, table, version, actor=actor)
+    changed = versions.revert_match(session, slug, round_number, table, version, actor=actor)
     if changed:
-        ratings.refresh_after_results(session, results.event_by_slug(session, slug).variant)
+        ratings.refresh_after_results(session, get_event(session, slug).variant)
     return changed

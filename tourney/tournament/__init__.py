@@ -9,7 +9,8 @@ raises :class:`~tourney.errors.TourneyError` for anything a user can get wrong:
 - :mod:`.events`: creating an event, its settings, entering and withdrawing players.
 - :mod:`.rounds`: seating a round (the pure seating itself is :mod:`tourney.pairing`),
   showing and reseating it.
-- :mod:`.results`: importing match results; :mod:`.export` writes them back out.
+- :mod:`.results`: importing match results; :mod:`.versions`: every stored version
+  of a match, showing one, reverting; :mod:`.export` writes the results back out.
 - :mod:`.standings`: an event's standings and tie-breaks.
 - :mod:`.sheets`: score-sheet templates for a seated round.
 

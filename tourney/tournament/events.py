@@ -37,11 +37,12 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
 import re
 import zlib
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from sqlalchemy import func
 from sqlmodel import Session, select
@@ -143,19 +144,22 @@ def default_seed(slug: str) -> int:
 # ------------------------------------------------------------------------- the event
 
 def get_event(session: Session, slug: str) -> Event:
+    """The event named ``slug``; every command names an unknown event this way."""
     event = session.exec(select(Event).where(Event.slug == slug)).first()
     if event is None:
-        known = list(session.exec(select(Event.slug).order_by(Event.slug)))
-        hint = ""
-        if known:
-            import difflib
-
-            close = difflib.get_close_matches(slug, known, n=3, cutoff=0.6)
-            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-        else:
-            hint = " (no events yet: `tourney event create`)"
-        raise TourneyError(f"unknown event {slug!r}{hint}")
+        raise unknown_event(slug, session.exec(select(Event.slug).order_by(Event.slug)))
     return event
+
+
+def unknown_event(slug: str, known: Iterable[str]) -> TourneyError:
+    """The error for an event that does not exist, with the closest slugs."""
+    known = list(known)
+    if known:
+        close = difflib.get_close_matches(slug, known, n=3, cutoff=0.6)
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    else:
+        hint = " (no events yet: `tourney event create`)"
+    return TourneyError(f"unknown event {slug!r}{hint}")
 
 
 def lock_event(session: Session, event: Event) -> None:

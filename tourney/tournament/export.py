@@ -20,7 +20,8 @@ from sqlmodel import Session
 
 from ..records.csv_format import COLUMNS, RecordWriter
 from ..storage.models import Deal, Event, Match
-from .results import _natural, event_by_slug
+from .events import get_event
+from .results import _natural
 
 EXPORT_CHUNK = 500  # matches whose deals are read in one query
 
@@ -54,7 +55,7 @@ def iter_export_rows(session: Session, event: Event, round_number: int | None = 
 def export_results(session: Session, slug: str, out: IO[str],
                    round_number: int | None = None) -> int:
     """Write an event's results (or one round's) as record CSV; the number of rows."""
-    event = event_by_slug(session, slug)
+    event = get_event(session, slug)
     writer = RecordWriter(out, COLUMNS)
     count = 0
     for row in iter_export_rows(session, event, round_number):

@@ -51,7 +51,6 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
-from datetime import timezone
 from typing import IO, Callable, Iterable, Sequence
 
 from sqlalchemy import bindparam, func, insert, select, update
@@ -141,13 +140,6 @@ def current_user() -> str:
         return getpass.getuser()
     except Exception:  # no login name in some containers
         return os.environ.get("USER") or "unknown"
-
-
-def event_by_slug(session: Session, slug: str) -> Event:
-    event = session.execute(select(Event).where(Event.slug == slug)).scalars().first()
-    if event is None:
-        raise TourneyError(f"no event {slug!r} (`tourney event list` shows the events)")
-    return event
 
 
 def event_options(event: Event) -> tuple[Game, dict]:
@@ -977,124 +969,3 @@ def import_results(session: Session, path: str, *, event: str | None = None,
                               rejects=rejects, imported_by=imported_by,
                               on_progress=on_progress, batch_deals=batch_deals)
     return importer.run(path)
-
-
-# --------------------------------------------------------------------- versions
-
-def find_match(session: Session, event: Event, round_number: int, table: str) -> Match:
-    match = session.execute(select(Match).where(
-        Match.event_id == event.id, Match.round_number == round_number,
-        Match.table == table)).scalars().first()
-    if match is None:
-        raise TourneyError(f"no result stored for {event.slug} round {round_number}, "
-                           f"table {table}")
-    return match
-
-
-def version_dict(version: MatchVersion, current_id: int | None) -> dict:
-    return {
-        "version": version.version,
-        "current": version.id == current_id,
-        "imported_at": _iso(version.imported_at),
-        "imported_by": version.imported_by,
-        "file": version.source_file,
-        "file_sha256": version.source_sha256,
-        "content_sha256": version.content_sha256,
-        "superseded_at": _iso(version.superseded_at),
-        "deals": version.deals,
-        "verified_moves": version.verified_moves,
-        "ranking": json.loads(version.ranking_json or "[]"),
-    }
-
-
-def _iso(moment) -> str | None:
-    """A stored time as ISO 8601 UTC with a Z, whether the driver gave it aware or not."""
-    if moment is None:
-        return None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
-    return moment.isoformat(timespec="seconds") + "Z"
-
-
-def match_history(session: Session, slug: str, round_number: int, table: str) -> list[dict]:
-    """Every stored version of a match, oldest first."""
-    event = event_by_slug(session, slug)
-    match = find_match(session, event, round_number, table)
-    versions = session.execute(select(MatchVersion).where(MatchVersion.match_id == match.id)
-                               .order_by(MatchVersion.version)).scalars().all()
-    return [version_dict(v, match.current_version_id) for v in versions]
-
-
-def revert_match(session: Session, slug: str, round_number: int, table: str, version: int,
-                 actor: str | None = None) -> bool:
-    """Make an older version of a match current again; False if it already was.
-
-    The version that was current is marked superseded; the reinstated one loses its
-    mark. Audit-logged (``result.revert``). The caller refreshes the ratings of the
-    event's variant (:func:`tourney.app.results.revert_result` does).
-    """
-    from ..storage.audit import record_change
-
-    event = event_by_slug(session, slug)
-    match = find_match(session, event, round_number, table)
-    target = session.execute(select(MatchVersion).where(
-        MatchVersion.match_id == match.id, MatchVersion.version == version)).scalars().first()
-    if target is None:
-        known = session.execute(select(MatchVersion.version).where(
-            MatchVersion.match_id == match.id).order_by(MatchVersion.version)).scalars().all()
-        raise TourneyError(f"{slug} round {round_number}, table {table} has no version "
-                           f"{version} (versions: {', '.join(map(str, known))})")
-    if target.id == match.current_version_id:
-        return False
-    now = utcnow()
-    before = None
-    if match.current_version_id is not None:
-        current = session.get(MatchVersion, match.current_version_id)
-        current.superseded_at = now
-        before = {"version": current.version, "content_sha256": current.content_sha256}
-        session.add(current)
-    target.superseded_at = None
-    match.current_version_id = target.id
-    session.add(target)
-    session.add(match)
-    session.flush()
-    record_change(session, "result.revert", f"{slug} round {round_number} table {table}",
-                  before, {"version": target.version, "content_sha256": target.content_sha256},
-                  event_id=event.id, actor=(actor or current_user())[:100])
-    return True
-
-
-def match_detail(session: Session, slug: str, round_number: int, table: str,
-                 version: int | None = None) -> dict:
-    """A match's version (the current one unless ``version``): places and deals."""
-    event = event_by_slug(session, slug)
-    match = find_match(session, event, round_number, table)
-    query = select(MatchVersion).where(MatchVersion.match_id == match.id)
-    if version is None:
-        query = query.where(MatchVersion.id == match.current_version_id)
-    else:
-        query = query.where(MatchVersion.version == version)
-    chosen = session.execute(query).scalars().first()
-    if chosen is None:
-        raise TourneyError(f"{slug} round {round_number}, table {table} has no version "
-                           f"{version}")
-    places = session.execute(
-        select(MatchPlace, Player.name).join(Player, Player.id == MatchPlace.player_id)
-        .where(MatchPlace.version_id == chosen.id)
-        .order_by(MatchPlace.place, MatchPlace.seat)).all()
-    deals = session.execute(select(Deal).where(Deal.version_id == chosen.id)
-                            .order_by(Deal.number)).scalars().all()
-    detail = {"event": slug, "variant": event.variant, "round": round_number, "table": table}
-    detail.update(version_dict(chosen, match.current_version_id))
-    detail["deal_count"] = detail.pop("deals")
-    detail["places"] = [{"player": name, "seat": p.seat, "place": p.place,
-                         "total": _plain(p.total), "points": _plain(p.match_points)}
-                        for p, name in places]
-    detail["deals"] = [{"deal": d.number, "players": d.players.split(";"),
-                        "dealer": d.dealer, "scores": d.scores, "verified": d.verified}
-                       for d in deals]
-    return detail
-
-
-def _plain(value: float):
-    return int(value) if float(value).is_integer() else value
