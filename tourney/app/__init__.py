@@ -14,6 +14,8 @@ this layer is where they meet.
   they changed;
 - :mod:`.ratings`: recompute pools, configure a pool, a player's rating history
   and a table's prediction by player names;
+- :mod:`.tables`: results entered at the tables (links, submissions, review), for
+  the server;
 - :mod:`.publish`: the static site.
 
 Conventions: every function but :func:`.publish.publish_site` takes an open
@@ -26,6 +28,6 @@ mistake; nothing was changed once the caller rolls back).
 Reading needs no use case: the read models are the query functions of the
 services (``tourney.tournament.events.describe_event``,
 ``tourney.tournament.standings.standings_table``,
-``tourney.tournament.results.match_history`` and ``match_detail``,
+``tourney.tournament.versions.match_history`` and ``match_detail``,
 ``tourney.ratings.service.rating_list``, ...), which change nothing.
 """
