@@ -6,7 +6,7 @@ import textwrap
 
 import click
 
-from tourney.engines import VARIANT_IDS, get_game
+from tourney.engines import get_game, variant_ids
 from tourney.errors import UsageError
 from tourney.records.csv_format import open_records, write_records
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
@@ -32,7 +32,7 @@ def variants(variant, as_json):
       tourney variants
       tourney variants spardame
     """
-    games = [get_game(variant)] if variant else [get_game(v) for v in VARIANT_IDS]
+    games = [get_game(variant)] if variant else [get_game(v) for v in variant_ids()]
     if as_json:
         emit_json(games[0].describe() if variant else [g.describe() for g in games])
         return

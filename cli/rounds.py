@@ -5,8 +5,8 @@ import sys
 
 import click
 
+from tourney.engines import get_game
 from tourney.files import atomic_write
-
 from tourney.app import rounds as actions
 from tourney.storage.db import reading, transaction
 from tourney.tournament.events import get_event
@@ -48,10 +48,7 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
         where = "bye" if table is None else f"table {table}, seat {seat + 1}"
         echo(f"  {name.ljust(width)}  {where}")
     echo("")
-    if variant == "dam-brade":
-        echo("Seat 1 plays Black in the first game.")
-    else:
-        echo("Seat 1 deals the first deal.")
+    echo(get_game(variant).vocabulary.seat_note)
 
 
 def pairs_message(repeated: int) -> str:

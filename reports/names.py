@@ -1,5 +1,7 @@
 """Names the pages show that come from the catalogue rather than the database: cards,
-suits, ranks, games, statuses and the options (house rules) in words.
+suits, ranks, games, statuses. A game's own words (its name, tagline, seat roles,
+options in sentences) are its engine's (:mod:`tourney.engines.presentation`);
+this module only translates them.
 
 Every string here is marked with ``N_`` (or is a ``pgettext`` call site's msgid) so
 ``pybabel extract`` puts it in ``messages.pot``; a translator can write "spader dam"
@@ -14,11 +16,12 @@ are red through the stylesheet.
 from __future__ import annotations
 
 from gettext import NullTranslations
-from typing import Any
-
 from markupsafe import Markup
 
 from tourney.cards import CARD_NAMES, SUIT_SYMBOLS
+from tourney.engines import get_game
+from tourney.engines.base import Game
+from tourney.errors import TourneyError
 
 from .i18n import N_
 
@@ -48,30 +51,6 @@ CARD_NAME_IDS = (
     N_("ace of clubs"),
 )
 
-GAME_NAMES = {
-    "svarta-maja": N_("Svarta Maja (Spader dam)"),
-    "kortrad": N_("Dam med kortrad (Korpen)"),
-    "sju-dolda": N_("Dam med sju dolda kort"),
-    "dam-stick": N_("Dam, the queens trick game"),
-    "spardame": N_("Spardame (Norwegian)"),
-    "dam-brade": N_("Dam, the board game (checkers, Alga rules)"),
-}
-
-GAME_SUMMARIES = {
-    "svarta-maja": N_("A shedding game with one loser: the player left holding the "
-                      "queen of spades."),
-    "kortrad": N_("Each player improves a row of face-down cards by swapping in cards "
-                  "from the stock or the discard pile; the lowest points win."),
-    "sju-dolda": N_("Each player improves a row of seven face-down cards by swapping in "
-                    "cards from the stock or the discard pile; the lowest points win."),
-    "dam-stick": N_("A trick game without trumps in which the queens are penalties; "
-                    "the lowest total wins."),
-    "spardame": N_("A trick game without trumps like hearts: every heart and the queen "
-                   "of spades are penalties; cards are passed before play."),
-    "dam-brade": N_("Checkers on the dark squares of an 8x8 board; a skipped capture "
-                    "may be punished by a huff."),
-}
-
 STATUS_LABELS = {
     "upcoming": N_("Upcoming"),
     "running": N_("Running"),
@@ -83,8 +62,6 @@ SEATING_LABELS = {
     "swiss": N_("Swiss (equal scores meet)"),
     "random": N_("random"),
 }
-
-COLOUR_NAMES = (N_("Black"), N_("White"))
 
 # Tiebreak column headings; an unknown tiebreak shows its id.
 TIEBREAK_LABELS = {
@@ -104,96 +81,6 @@ TIEBREAK_NOTES = {
     "matches": N_("Matches played: more ranks higher."),
     "lot": N_("Lot: a drawing of lots, seeded by the event."),
 }
-
-
-# Options in words. Each entry maps an option value to a sentence; "%(n)s" is the
-# value formatted as a number in the page's locale. ``None`` values mean "not set".
-def option_sentence(variant: str, key: str, value: Any) -> tuple[str, dict] | None:
-    """The sentence (msgid, params) stating an option as it is in force; ``None``
-    when the option states nothing (e.g. no fixed number of deals)."""
-    if key == "hand_size":
-        return N_("Hands of %(n)s cards, refilled from the stock while it lasts."), {"n": value}
-    if key == "spade_trump":
-        return ((N_("A spade may be the trump indicator; the queen of spades still beats "
-                    "nothing and cannot be beaten."), {}) if value else
-                (N_("A spade may not be the trump indicator."), {}))
-    if key == "deals":
-        if value is None:
-            return None
-        if value == 1:  # the singular has a sentence of its own ("1 deals" reads wrong)
-            return N_("A match is one deal."), {}
-        return N_("A match is %(n)s deals, with no extra deals on a tie."), {"n": value}
-    if key == "games":
-        if value is None:
-            return None
-        if value == 1:
-            return N_("A match is one game."), {}
-        return N_("A match is %(n)s games; the colours alternate."), {"n": value}
-    if key == "losses":
-        if value is None:
-            return None
-        if value == 1:
-            return N_("A match ends after the first deal a player loses."), {}
-        return (N_("A match ends after the deal in which a player has lost %(n)s deals."),
-                {"n": value})
-    if key == "target":
-        if value is None:
-            return None
-        if variant == "dam-stick":
-            return (N_("A match ends with the deal in which a player's total reaches %(n)s, "
-                       "unless the lowest total is shared: then extra deals are played."),
-                    {"n": value})
-        return (N_("A match ends with the deal in which a player's total reaches %(n)s."),
-                {"n": value})
-    if key == "dealer":
-        return {
-            "rotate": (N_("The deal passes clockwise."), {}),
-            "loser-deals": (N_("The loser of a deal deals the next one."), {}),
-            "free": (N_("The dealer is chosen freely."), {}),
-        }.get(value, (N_("Dealer: %(value)s"), {"value": value}))
-    if key == "row":
-        return N_("Rows of %(n)s cards that can be swapped."), {"n": value}
-    if key == "secret":
-        if not value:
-            return N_("No secret card beside the row."), {}
-        if value == 1:
-            return N_("One secret card beside the row, never swapped."), {}
-        return N_("%(n)s secret cards beside the row, never swapped."), {"n": value}
-    if key == "no_queen_first_trick":
-        return ((N_("No queen may be discarded on the first trick unless the hand holds "
-                    "nothing else."), {}) if value else
-                (N_("Queens may be discarded on the first trick."), {}))
-    if key == "pass":
-        return ((N_("Cards are passed left, right, across and not at all, by deal number."), {})
-                if value == "cycle" else (N_("Cards are passed to the left every deal."), {}))
-    if key == "protect_ace_hearts":
-        return ((N_("The ace of hearts may not be passed."), {}) if value else None)
-    if key == "qs_with_jd":
-        return ((N_("The queen of spades may be passed only together with the jack of "
-                    "diamonds."), {}) if value else
-                (N_("The queen of spades may not be passed."), {}))
-    if key == "three_no_twos":
-        return ((N_("With three players all four twos are removed."), {}) if value else None)
-    if key == "hearts_break":
-        return ((N_("Hearts may not be led until a heart has been discarded."), {})
-                if value else (N_("Any suit may be led, hearts included."), {}))
-    if key == "no_points_first_trick":
-        return ((N_("No heart or queen of spades on the first trick unless the hand holds "
-                    "nothing else."), {}) if value else None)
-    if key == "jd_bonus":
-        if not value:
-            return None
-        return N_("The jack of diamonds scores %(n)s."), {"n": value}
-    if key == "no_trick_bonus":
-        if not value:
-            return None
-        return N_("A player who takes no trick scores %(n)s."), {"n": value}
-    if key == "huff":
-        return ((N_("A player who skipped a capture may lose only a piece that could "
-                    "have captured (huff)."), {}) if value == "capturer" else
-                (N_("A player who skipped a capture may lose any one of their pieces "
-                    "(huff)."), {}))
-    return None
 
 
 class Names:
@@ -217,7 +104,7 @@ class Names:
                 cls=SUIT_CLASS[c // 13], name=self.card[c], rank=self.rank[c % 13],
                 symbol=SUIT_SYMBOLS[c // 13])
             for c in range(52))
-        self.colour = tuple(gettext(c) for c in COLOUR_NAMES)
+        self._games: dict[str, Game | None] = {}
 
     def cards_html(self, cards) -> Markup:
         """Several cards, space-separated; an em dash for none."""
@@ -229,13 +116,35 @@ class Names:
     def cards_words(self, cards) -> str:
         return ", ".join(self.card[c] for c in cards)
 
+    def rules(self, variant: str) -> Game:
+        """The engine of a variant; a plain :class:`Game` (default words, no
+        options) for a variant no engine knows any more."""
+        game = self._games.get(variant)
+        if game is None:
+            try:
+                game = get_game(variant)
+            except TourneyError:
+                game = Game()
+            self._games[variant] = game
+        return game
+
     def game(self, variant: str) -> str:
-        msgid = GAME_NAMES.get(variant)
+        msgid = self.rules(variant).title
         return self.gettext(msgid) if msgid else variant
 
     def game_summary(self, variant: str) -> str:
-        msgid = GAME_SUMMARIES.get(variant)
+        msgid = self.rules(variant).tagline
         return self.gettext(msgid) if msgid else ""
+
+    def say(self, msgid: str, **params) -> str:
+        """One of a game's own words (a msgid its engine gives, never user text),
+        translated, with ``params`` filled in."""
+        text = self.gettext(msgid)
+        return text % params if params else text
+
+    def seat_roles(self, variant: str) -> tuple[str, ...]:
+        """The colours of the seats (checkers: Black, White), translated."""
+        return tuple(self.gettext(r) for r in self.rules(variant).seat_roles)
 
     def status(self, status: str) -> str:
         return self.gettext(STATUS_LABELS.get(status, status))

@@ -76,12 +76,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from babel.dates import format_date, format_datetime
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from markupsafe import Markup
 from sqlalchemy.engine import Engine
 
 from tourney import __version__
-from tourney.engines import get_game
+from tourney.engines.presentation import Card, Cards, Message, Note, Seat
 from tourney.errors import TourneyError, UsageError
 from tourney.ratings.engine import ordinal
 from tourney.storage.db import reading
@@ -105,13 +105,16 @@ from .i18n import (
     template_callables,
     translations,
 )
-from .names import Names, option_sentence
-from .replay import EventView, ReplayView, build_replay, square_at
+from .names import Names
+from .replay import build_replay, square_at
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 TEMPLATE_DIR = PACKAGE_DIR / "templates"
 STATIC_DIR = PACKAGE_DIR / "static"
 SITE_MARKER = ".tourney-site"
+# The step shapes the site has a replay page for (replay_<shape>.html); a game whose
+# steps have another shape gets the plain list of moves.
+REPLAY_SHAPES = frozenset(p.stem.removeprefix("replay_") for p in TEMPLATE_DIR.glob("replay_*.html"))
 SAFE_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 LEADERBOARD_TOP = 10  # rows per variant on the index page
 STATUS_ORDER = ("running", "upcoming", "finished")
@@ -425,7 +428,8 @@ class Renderer:
         env.filters["score"] = self.score
         env.globals.update(
             names=self.names, lang=self.html_lang, event_text=self.event_text,
-            square_at=square_at, generated=self.datetime(now), rating_chart=self.chart)
+            square_at=square_at,
+            generated=self.datetime(now), rating_chart=self.chart)
         self.env = env
         self._templates: dict[str, Any] = {}
         self.languages = list(languages)
@@ -476,32 +480,33 @@ class Renderer:
 
     # ---- text built from the catalogue
 
-    def event_text(self, ev: EventView) -> str:
-        """A replay event in words (plain text: the template escapes it)."""
-        if not ev.translate:
-            return ev.message
+    def message(self, message: Message, seat_names: Sequence[str] = ()) -> str:
+        """An engine's message in this language (plain text: the template escapes
+        it): seats become the players' names, cards their names, numbers are
+        formatted for the locale."""
+        if not message.translate:
+            return message.msgid
         params = {}
-        for key, value in ev.params.items():
-            if key == "cards":
+        for key, value in message.params.items():
+            if isinstance(value, Seat):
+                params[key] = seat_names[value] if 0 <= value < len(seat_names) else "?"
+            elif isinstance(value, Card):
+                params[key] = self.names.card[value]
+            elif isinstance(value, Cards):
                 params[key] = self.names.cards_words(value)
-            elif key == "card":
-                params[key] = self.names.card[value] if value is not None else "?"
             elif isinstance(value, (int, float)) and not isinstance(value, bool):
                 params[key] = self.number(value)
             else:
                 params[key] = value
         try:
-            return self.gettext(ev.message) % params
+            return self.gettext(message.msgid) % params
         except (KeyError, ValueError, TypeError):  # a translation with other placeholders
-            return ev.message % params
+            return message.msgid % params
 
-    def sentence(self, msgid: str, params: dict) -> str:
-        shown = {k: (self.number(v) if isinstance(v, (int, float)) and not isinstance(v, bool)
-                     else v) for k, v in params.items()}
-        try:
-            return self.gettext(msgid) % shown
-        except (KeyError, ValueError, TypeError):
-            return msgid % shown
+    @pass_context
+    def event_text(self, context, note: Note) -> str:
+        """A replay note in words."""
+        return self.message(note.message, context.get("N") or ())
 
 
 # ------------------------------------------------------------------------ view rows
@@ -813,17 +818,15 @@ class SiteBuilder:
         out = []
         if info.options is None:
             return out
-        try:
-            specs = {s.key: s for s in get_game(info.variant).option_specs}
-        except TourneyError:
-            return out
+        game = renderer.names.rules(info.variant)
+        specs = {s.key: s for s in game.option_specs}
         for key, value in info.options.items():
-            sentence = option_sentence(info.variant, key, value)
+            sentence = game.option_sentence(key, value)
             if sentence is None:
                 continue
             spec = specs.get(key)
             house = key in info.rules and (spec is None or value != spec.default)
-            out.append({"text": renderer.sentence(*sentence), "house": house, "key": key})
+            out.append({"text": renderer.message(sentence), "house": house, "key": key})
         return out
 
     def _by_name(self, rnd) -> list[dict]:
@@ -881,6 +884,7 @@ class SiteBuilder:
     def match_pages(self, info: EventInfo, match: MatchData, deals: list[DealData],
                     with_replays: bool) -> None:
         columns = [p.player_id for p in match.places]  # seat order of deal 1
+        game = self.renderers[0].names.rules(info.variant)
         name_to_player = {}
         if deals:
             first = deals[0].players.split(";")
@@ -897,9 +901,14 @@ class SiteBuilder:
                 if pid is not None and seat < len(scores):
                     by_player[pid] = _score_value(scores[seat])
             replay = with_replays and deal.verified != "scores" and bool(deal.play)
+            # the dealer, or who played the first colour
+            dealer_seat = seat_names.index(deal.dealer) if deal.dealer in seat_names else None
+            role_seat = game.role_seat(dealer_seat)
+            role_name = (seat_names[role_seat] if role_seat is not None
+                         and 0 <= role_seat < len(seat_names) else deal.dealer)
             rows.append({"deal": deal, "scores": [by_player.get(pid) for pid in columns],
-                         "dealer": name_to_player.get(deal.dealer) if deal.dealer else None,
-                         "dealer_name": deal.dealer, "replay": replay})
+                         "role": name_to_player.get(role_name) if role_name else None,
+                         "role_name": role_name, "replay": replay})
         standing = sorted(match.places, key=lambda p: (p.place, p.seat))
         self.page("match.html", self.links.match(info.id, match.id), info=info, match=match,
                   columns=columns, rows=rows, standing=standing, replays=with_replays)
@@ -910,7 +919,7 @@ class SiteBuilder:
         for index, deal in enumerate(replayed):
             view = build_replay(info.variant, info.options or {}, deal.number, deal.players,
                                 deal.dealer, deal.hands, deal.stock, deal.passes, deal.play,
-                                deal.scores, deal.verified)
+                                deal.scores, deal.verified, shapes=REPLAY_SHAPES)
             path = self.links.deal(info.id, match.id, deal.number)
             player_links = self.link_maps(root_of(path))[0]
             seat_players = [name_to_player.get(name) for name in view.players]
@@ -918,7 +927,7 @@ class SiteBuilder:
                           for pid, name in zip(seat_players, view.players)]
             seat_names = [self.players[pid].name if pid in self.players else name
                           for pid, name in zip(seat_players, view.players)]
-            self.page(f"replay_{_template_kind(view)}.html", path, info=info, match=match,
+            self.page(f"replay_{view.kind}.html", path, info=info, match=match,
                       deal=deal, view=view, S=_Seats(seat_links), N=_Seats(seat_names),
                       prev=numbers[index - 1] if index else None,
                       next=numbers[index + 1] if index + 1 < len(numbers) else None)
@@ -997,10 +1006,6 @@ def _score_value(text: str):
     except ValueError:
         return text
     return int(value) if value.is_integer() else value
-
-
-def _template_kind(view: ReplayView) -> str:
-    return view.kind if view.kind in ("tricks", "exchanges", "turns", "board") else "moves"
 
 
 __all__ = [

@@ -102,10 +102,11 @@ def test_the_message_template_is_up_to_date():
     with open(REPORTS / "babel.cfg", encoding="utf-8") as stream:
         method_map, options_map = parse_mapping_cfg(stream)
     found = set()
-    for _file, _line, message, _comments, context in extract_from_dir(
-            str(REPORTS), method_map, options_map):
-        msgid = message[0] if isinstance(message, tuple) else message
-        found.add((context, msgid))
+    for folder in i18n.SOURCE_DIRS:
+        for _file, _line, message, _comments, context in extract_from_dir(
+                str(REPORTS.parent / folder), method_map, options_map):
+            msgid = message[0] if isinstance(message, tuple) else message
+            found.add((context, msgid))
     with open(REPORTS / "locale" / "messages.pot", "rb") as stream:
         catalog = read_po(stream)
     stored = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id)

@@ -6,15 +6,11 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tourney.reports.replay import (
-    BOARD_EVERY_PLY_LIMIT,
-    EVENT_MESSAGES,
-    build_replay,
-    square_at,
-)
+from tourney.reports.replay import build_replay, square_at
 
 from tourney.cards import QS, QUEEN
 from tourney.engines import VARIANT_IDS, get_game
+from tourney.engines.dam_brade import DamBrade
 from tourney.records.csv_format import format_row
 from tourney.simulation import simulate_match
 
@@ -81,12 +77,13 @@ def test_tricks_follow_the_record(seed, n, variant):
     # Queen events name a queen of the trick the seat won.
     for ev in view.events:
         if ev.kind == "queen-taken":
-            trick = view.steps[ev.params["trick"] - 1]
-            assert ev.params["cards"][0] in trick.counting
-            assert ev.params["cards"][0] % 13 == QUEEN
-            assert trick.winner == ev.seat
+            params = ev.message.params
+            trick = view.steps[params["trick"] - 1]
+            assert params["cards"][0] in trick.counting
+            assert params["cards"][0] % 13 == QUEEN
+            assert trick.winner == ev.seat == params["player"]
             if variant == "spardame":
-                assert ev.params["cards"] == [QS]
+                assert params["cards"] == (QS,)
 
 
 def test_spardame_passes_are_shown_with_the_hands_after_passing():
@@ -166,7 +163,7 @@ def test_board_follows_the_record(seed):
     # Black's men on 1-12, at the top.
     assert {square_at(r, c) for r in range(8) for c in range(8) if start[r][c] == "b"} \
         == set(range(1, 13))
-    if len(record.play) <= BOARD_EVERY_PLY_LIMIT:
+    if len(record.play) <= DamBrade.BOARD_EVERY_PLY_LIMIT:
         assert all(p.board is not None for p in plies if p.kind != "result")
     else:
         assert view.sampled
@@ -211,8 +208,8 @@ def test_every_event_kind_of_the_engines_has_a_message():
             view = view_of(variant, options, row)
             for ev in view.events:
                 kinds.add(ev.kind)
-                if ev.kind in EVENT_MESSAGES:
-                    assert ev.translate, (variant, ev)
-                    # The message's placeholders are all given.
-                    ev.message % {k: "x" for k in ev.params}
+                # A catalogue message, never the engine's English text...
+                assert ev.message.translate, (variant, ev)
+                # ...with every placeholder given.
+                ev.message.msgid % {k: "x" for k in ev.message.params}
     assert kinds  # the bots' deals do have events

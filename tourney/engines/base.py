@@ -15,7 +15,19 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from ..errors import IllegalMove, OptionError, RecordError
+from ..errors import IllegalMove, OptionError, RecordError, TourneyError
+from .presentation import (
+    CARD_GAME_WORDS,
+    Message,
+    Move,
+    Note,
+    ReplaySteps,
+    Seat,
+    Vocabulary,
+    attach_notes,
+    dealer_sentence,
+    deals_sentence,
+)
 
 
 # --------------------------------------------------------------------------- options
@@ -25,7 +37,9 @@ class OptionSpec:
     """One option (house rule) of a game.
 
     ``kind`` is ``"int"``, ``"bool"`` or ``"choice"``. ``default`` of ``None`` means
-    "not set" (e.g. no ``target`` unless the event names one).
+    "not set" (e.g. no ``target`` unless the event names one). ``sentence`` states
+    a value in words for the pages (a :class:`~.presentation.Message`, or ``None``
+    where the value states nothing).
     """
 
     key: str
@@ -34,6 +48,7 @@ class OptionSpec:
     doc: str
     choices: tuple = ()
     minimum: int | None = None
+    sentence: Callable[[Any], Message | None] | None = field(default=None, compare=False)
 
     def parse(self, raw: Any) -> Any:
         if raw is None:
@@ -220,6 +235,15 @@ class Game:
     # attack and the defence): bots then get every seat's skill, not one.
     move_spans_seats: bool = False
 
+    # ---- presentation (tourney.engines.presentation): catalogue msgids, shown
+    # translated by the pages and in English by the CLI
+    title: str = ""  # the game's name
+    tagline: str = ""  # the game in one sentence, for the site
+    vocabulary: Vocabulary = CARD_GAME_WORDS
+    # Names of the seats' roles by their place in a record's ``players`` where the
+    # seats have colours (checkers: Black, White); empty where a dealer has the role.
+    seat_roles: tuple[str, ...] = ()
+
     # ---- options
 
     def resolve_options(self, raw: Mapping[str, Any] | None = None) -> dict:
@@ -340,6 +364,82 @@ class Game:
         :attr:`move_spans_seats`, ``skill`` is a per-seat sequence."""
         raise NotImplementedError
 
+    # ---- presentation
+
+    def role_seat(self, dealer: int | None) -> int | None:
+        """The seat whose role :attr:`vocabulary` ``.role`` names in a deal: the
+        dealer, or the seat of the first colour (a record lists it first)."""
+        return 0 if self.seat_roles else dealer
+
+    def option_sentence(self, key: str, value: Any) -> Message | None:
+        """An option as it is in force, in words; ``None`` when it states nothing."""
+        for spec in self.option_specs:
+            if spec.key == key:
+                return spec.sentence(value) if spec.sentence is not None else None
+        return None
+
+    def counting_cards(self, cards: Sequence[int]) -> list[int]:
+        """The cards among ``cards`` that score (shown beside a trick)."""
+        return []
+
+    def replay_steps(self, setup: DealSetup, tokens: Sequence[str], options: dict) -> ReplaySteps:
+        """A deal step by step for its replay page (built only when a page asks;
+        never on the replay hot path). :class:`~tourney.errors.TourneyError` for a
+        record the rules refuse. This default lists the moves with their seats; a
+        game with more to show (tricks, rows, a board) overrides it."""
+        state = self.new_deal(setup, options)
+        moves = []
+        for number, token in enumerate(tokens, 1):
+            seat = self.to_move(state)
+            self.play(state, self.parse_move(token))
+            moves.append(Move(number, seat, token))
+        steps = ReplaySteps("moves", moves)
+        self.finish_steps(state, steps, options, lambda move: move - 1)
+        return steps
+
+    def move_list(self, setup: DealSetup, tokens: Sequence[str], options: dict) -> list[Move]:
+        """The record's moves with the seat of each as far as the rules follow
+        them: the page of a deal whose replay failed."""
+        seat: int | None = None
+        try:
+            state = self.new_deal(setup, options)
+        except TourneyError:
+            state = None
+        moves = []
+        for number, token in enumerate(tokens, 1):
+            if state is not None:
+                try:
+                    seat = self.to_move(state)
+                    self.play(state, self.parse_move(token))
+                except TourneyError:
+                    state, seat = None, None
+            moves.append(Move(number, seat, token))
+        return moves
+
+    def finish_steps(self, state, steps: ReplaySteps, options: dict, step_of_move) -> DealOutcome:
+        """Fill in the outcome's places, scores and notes, each note on its step
+        (``step_of_move(move)``: the index in ``steps.steps`` of a move's step)."""
+        outcome = self.outcome(state)
+        steps.places = list(outcome.places)
+        steps.scores = list(outcome.scores)
+        steps.notes = []
+        for event in outcome.events:  # one by one: a note may depend on the ones before
+            steps.notes.append(self.note(event, steps, options))
+        attach_notes(steps.steps, steps.notes, step_of_move)
+        return outcome
+
+    def note(self, event: DealEvent, steps: ReplaySteps, options: dict) -> Note:
+        """An event in words: the game's sentence for its kind (:attr:`event_sentences`,
+        with the seat as ``player``), else the engine's English text as it is."""
+        msgid = self.event_sentences.get(event.kind)
+        if msgid is None:
+            return Note(event.move, event.seat, event.kind, Message(event.text, translate=False))
+        params = {} if event.seat is None else {"player": Seat(event.seat)}
+        return Note(event.move, event.seat, event.kind, Message(msgid, params))
+
+    # kind -> msgid of the events whose only parameter is the seat (``%(player)s``)
+    event_sentences: dict[str, str] = {}
+
     # ---- description
 
     def describe(self) -> dict:
@@ -360,11 +460,12 @@ def places_from_scores(scores: Sequence, higher_is_better: bool = False) -> list
 
 
 def deal_option(key: str, doc: str = "a fixed number of deals (no extra deals on a tie)") -> OptionSpec:
-    return OptionSpec(key, "int", None, doc, minimum=1)
+    return OptionSpec(key, "int", None, doc, minimum=1, sentence=deals_sentence)
 
 
 def dealer_option(choices: tuple, doc: str) -> OptionSpec:
-    return OptionSpec("dealer", "choice", choices[0], doc, choices=choices)
+    return OptionSpec("dealer", "choice", choices[0], doc, choices=choices,
+                      sentence=dealer_sentence)
 
 
 MoveParser = Callable[[str], Any]

@@ -76,6 +76,7 @@ from .base import (
     OptionSpec,
     places_from_scores,
 )
+from .presentation import BOARD_GAME_WORDS, Message, N_, Note, Ply, ReplaySteps, Seat
 
 __all__ = [
     "BLACK",
@@ -422,6 +423,14 @@ class DamBradeState:
             mask &= ~self.kings
         return squares_of(mask)
 
+    def board_cells(self) -> list[list[str]]:
+        """The board for a page (the ``board`` step shape of
+        :mod:`~tourney.engines.presentation`): 8 rows of 8 cells, Black's back row
+        (squares 1-4) first: ``""`` a light square, ``"."`` an empty dark one,
+        ``b``/``w`` men, ``B``/``W`` kings."""
+        return [["" if cell == " " else cell for cell in row]
+                for row in self.board_text().split("\n")]
+
     def board_text(self) -> str:
         """The board as 8 text rows, Black's back row (1-4) first: b/w men, B/W kings."""
         rows = []
@@ -446,6 +455,17 @@ class DamBradeState:
 # ---------------------------------------------------------------------------- game
 
 
+def _games_sentence(value) -> Message | None:
+    if value is None:
+        return None
+    if value == 1:
+        return Message(N_("A match is one game."))
+    return Message(N_("A match is %(n)s games; the colours alternate."), {"n": value})
+
+
+_PLY_KINDS = {"-": "step", "x": "capture", "H": "huff", "R": "result"}
+
+
 class DamBrade(Game):
     """Checkers with the Alga rules: compulsory capture enforced by huffing."""
 
@@ -460,6 +480,11 @@ class DamBrade(Game):
         "who skipped a capture before making their own move. No pieces or no legal move "
         "loses; one king each is a draw. A game gives 1, 1/2 or 0; colours alternate "
         "from game to game.")
+    title = N_("Dam, the board game (checkers, Alga rules)")
+    tagline = N_("Checkers on the dark squares of an 8x8 board; a skipped capture "
+                 "may be punished by a huff.")
+    vocabulary = BOARD_GAME_WORDS
+    seat_roles = (N_("Black"), N_("White"))
     min_players = 2
     max_players = 2
     preferred_players = 2
@@ -474,13 +499,76 @@ class DamBrade(Game):
             "which piece a player who skipped a capture may lose: any of their pieces "
             "(Alga: 'en av dina brickor') or only a piece that could have captured",
             choices=("any", "capturer"),
+            sentence=lambda value: Message(
+                N_("A player who skipped a capture may lose only a piece that could have "
+                   "captured (huff).") if value == "capturer" else
+                N_("A player who skipped a capture may lose any one of their pieces (huff).")),
         ),
         OptionSpec(
             "games", "int", 1,
             "games in a match; colours alternate, each game's players name its Black first",
-            minimum=1,
+            minimum=1, sentence=_games_sentence,
         ),
     )
+    event_sentences = {
+        "draw-agreed": N_("Drawn by agreement"),
+        "resigned": N_("%(player)s resigns"),
+        "draw-lone-kings": N_("Drawn: each side has one king only"),
+        "won": N_("%(player)s wins"),
+    }
+
+    # ---- the replay page
+
+    # Games up to this many plies show the board after every ply; longer ones (a bot
+    # game can run to hundreds of quiet moves) after every capture, huff and crowning,
+    # every BOARD_SAMPLE_EVERY-th ply and the last ply: a page stays readable and small.
+    BOARD_EVERY_PLY_LIMIT = 160
+    BOARD_SAMPLE_EVERY = 20
+
+    def replay_steps(self, setup: DealSetup, tokens, options: dict) -> ReplaySteps:
+        """Every ply with the board after it (after a selection of plies in a long
+        game); ply 0 is the opening position."""
+        state = self.new_deal(setup, options)
+        every = len(tokens) <= self.BOARD_EVERY_PLY_LIMIT
+        plies = [Ply(0, None, "", "start", (), state.board_cells())]
+        kings = 0
+        for number, token in enumerate(tokens, 1):
+            move = self.parse_move(token)
+            side = self.to_move(state)
+            self.play(state, move)
+            kind = _PLY_KINDS.get(move[0], "step")
+            squares = tuple(s for s in move[1:] if isinstance(s, int))
+            board = None
+            if kind != "result":
+                now_kings = (state.kings & (state.pieces[0] | state.pieces[1])).bit_count()
+                if (every or kind != "step" or now_kings != kings
+                        or number % self.BOARD_SAMPLE_EVERY == 0 or number >= len(tokens) - 1):
+                    board = state.board_cells()
+                kings = now_kings
+            plies.append(Ply(number, side, self.format_move(move), kind, squares, board))
+        steps = ReplaySteps("board", plies, sampled=not every)
+        # A ply's number is its index in ``plies`` (0 is the opening position).
+        self.finish_steps(state, steps, options, lambda move: move)
+        return steps
+
+    def note(self, event: DealEvent, steps: ReplaySteps, options: dict) -> Note:
+        plies = steps.steps
+        ply = plies[event.move] if 0 < event.move < len(plies) else None
+        if ply is not None and event.seat is not None:
+            player = Seat(event.seat)
+            if event.kind == "crowned" and ply.squares:
+                return Note(event.move, event.seat, event.kind, Message(
+                    N_("%(player)s crowns a king on %(square)s"),
+                    {"player": player, "square": ply.squares[-1]}))
+            if event.kind == "huff" and ply.kind == "huff":
+                return Note(event.move, event.seat, event.kind, Message(
+                    N_("%(player)s huffs the piece on %(square)s: a capture was skipped"),
+                    {"player": player, "square": ply.squares[0]}))
+            if event.kind == "multi-capture" and ply.kind == "capture":
+                return Note(event.move, event.seat, event.kind, Message(
+                    N_("%(player)s captures %(count)s pieces in one move"),
+                    {"player": player, "count": len(ply.squares) - 1}))
+        return super().note(event, steps, options)
 
     def __init__(self) -> None:
         # token -> move for tokens outside TOKEN_TABLE; a cache of the notation,

@@ -36,6 +36,7 @@ from .base import (
     dealer_option,
     places_from_scores,
 )
+from .presentation import Cards, Message, N_, Note, flag_sentence, target_tie_extra_sentence
 from .trick_play import (
     TrickGame,
     TrickState,
@@ -105,18 +106,39 @@ class DamStick(TrickGame):
         "and leads next. Queens taken score penalties: hearts, diamonds and clubs 5 each, "
         "spades 10. The match ends after the deal in which someone reaches the target "
         "(100), with extra deals while the lowest total is shared; lowest total wins.")
+    title = N_("Dam, the queens trick game")
+    tagline = N_("A trick game without trumps in which the queens are penalties; "
+                 "the lowest total wins.")
     min_players = 3
     max_players = 6
     preferred_players = 4
     option_specs = (
         OptionSpec("no_queen_first_trick", "bool", False,
-                   "house rule: no queen may be discarded on the first trick unless the hand holds nothing else"),
+                   "house rule: no queen may be discarded on the first trick unless the hand holds nothing else",
+                   sentence=flag_sentence(
+                       N_("No queen may be discarded on the first trick unless the hand holds "
+                          "nothing else."),
+                       N_("Queens may be discarded on the first trick."))),
         dealer_option(("rotate", "free"), "the dealer rotates clockwise (rotate) or is chosen freely (free)"),
         OptionSpec("target", "int", 100,
                    "the deal in which some seat's total reaches this is the last, unless the lowest total is shared",
-                   minimum=1),
+                   minimum=1, sentence=target_tie_extra_sentence),
         deal_option("deals", "a fixed number of deals instead of the target (no extra deals on a tie)"),
     )
+
+    queens_noted = frozenset(QUEEN_CARDS)
+
+    # ---- presentation
+
+    def counting_cards(self, cards) -> list[int]:
+        return [c for c in cards if c % 13 == QUEEN]
+
+    def note(self, event: DealEvent, steps, options: dict) -> Note:
+        if event.kind == "queens-set-aside":
+            aside = Cards(c for c in self.counting_cards(steps.stock or ()))
+            return Note(event.move, event.seat, event.kind,
+                        Message(N_("Set aside unseen: %(cards)s"), {"cards": aside}))
+        return super().note(event, steps, options)
 
     # ---- options
 

@@ -66,6 +66,7 @@ from .base import (
     dealer_option,
     places_from_scores,
 )
+from .presentation import Card, Message, N_, Note, ReplaySteps, Seat, Turn, target_sentence
 
 # ------------------------------------------------------------------------ card points
 
@@ -221,6 +222,14 @@ class RowState:
 
 # ------------------------------------------------------------------------------- game
 
+def _secret_sentence(value) -> Message:
+    if not value:
+        return Message(N_("No secret card beside the row."))
+    if value == 1:
+        return Message(N_("One secret card beside the row, never swapped."))
+    return Message(N_("%(n)s secret cards beside the row, never swapped."), {"n": value})
+
+
 class RowGame(Game):
     """The row-game engine; an instance is one preset (variant id)."""
 
@@ -230,10 +239,14 @@ class RowGame(Game):
     uses_passes = False
     higher_is_better = False
 
+    event_sentences = {"secret-decides": N_("The secret cards change the order of the players")}
+
     def __init__(self, id: str, name: str, min_players: int, max_players: int,
-                 row: int, secret: int):
+                 row: int, secret: int, title: str = "", tagline: str = ""):
         self.id = id
         self.name = name
+        self.title = title
+        self.tagline = tagline
         self.min_players = min_players
         self.max_players = max_players
         self.default_row = row
@@ -241,14 +254,17 @@ class RowGame(Game):
         self.option_specs = (
             OptionSpec("row", "int", row,
                        "swappable positions in each seat's row (sexkortsversionen: 5)",
-                       choices=tuple(range(1, MAX_ROW + 1)), minimum=1),
+                       choices=tuple(range(1, MAX_ROW + 1)), minimum=1,
+                       sentence=lambda value: Message(
+                           N_("Rows of %(n)s cards that can be swapped."), {"n": value})),
             OptionSpec("secret", "int", secret,
                        "secret cards beside the row: never swapped, counted at the end",
-                       choices=tuple(range(MAX_SECRET + 1)), minimum=0),
+                       choices=tuple(range(MAX_SECRET + 1)), minimum=0,
+                       sentence=_secret_sentence),
             deal_option("deals"),
             OptionSpec("target", "int", None,
                        "the deal in which some seat's running total reaches this is the last",
-                       minimum=1),
+                       minimum=1, sentence=target_sentence),
             dealer_option(("rotate",), "the dealer moves clockwise from deal to deal"),
         )
 
@@ -392,6 +408,38 @@ class RowGame(Game):
         pile.append(card)
         seat += 1
         state.seat = 0 if seat == state.nplayers else seat
+
+    # ---- the replay page
+
+    def replay_steps(self, setup: DealSetup, tokens, options: dict) -> ReplaySteps:
+        """The rows as dealt, then turn by turn: the card taken from the stock or
+        the discard pile, the positions swapped, the card discarded and the seat's
+        row after the turn; the rows at the end."""
+        state = self.new_deal(setup, options)
+        steps = ReplaySteps("turns", hands=[list(h) for h in setup.hands or []],  # positions
+                            secrets=[list(s) for s in setup.secrets] if setup.secrets else None)
+        turns = []
+        for number, token in enumerate(tokens, 1):
+            move = self.parse_move(token)
+            from_pile = bool(move & 1)
+            seat = self.to_move(state)
+            source = state.pile if from_pile else state.stock
+            drawn = source[-1] if source else None
+            self.play(state, move)
+            turns.append(Turn(number, seat, "pile" if from_pile else "stock", drawn, move >> 1,
+                              state.pile[-1] if state.pile else None, list(state.rows[seat]),
+                              self.format_move(move)))
+        steps.steps = turns
+        steps.final_rows = [list(r) for r in state.rows]
+        self.finish_steps(state, steps, options, lambda move: move - 1)
+        return steps
+
+    def note(self, event: DealEvent, steps: ReplaySteps, options: dict) -> Note:
+        if event.kind == "zero-taken" and event.seat is not None and 0 < event.move <= len(steps.steps):
+            return Note(event.move, event.seat, event.kind, Message(
+                N_("%(player)s takes %(card)s (0 points) from the discard pile"),
+                {"player": Seat(event.seat), "card": Card(steps.steps[event.move - 1].drawn)}))
+        return super().note(event, steps, options)
 
     @staticmethod
     def _zero_event(move: int, seat: int, card: int) -> DealEvent:
@@ -584,7 +632,11 @@ class RowGame(Game):
         return 2 * k + source
 
 
-KORTRAD = RowGame("kortrad", "Dam med kortrad (Korpen)", 2, 4, row=6, secret=1)
+KORTRAD = RowGame(
+    "kortrad", "Dam med kortrad (Korpen)", 2, 4, row=6, secret=1,
+    title=N_("Dam med kortrad (Korpen)"),
+    tagline=N_("Each player improves a row of face-down cards by swapping in cards from "
+               "the stock or the discard pile; the lowest points win."))
 KORTRAD.summary = (
     "Each seat has a face-down row of 6 cards and 1 secret card. On a turn, take the top "
     "card of the stock or of the discard pile, then either discard it or swap it into the "
@@ -594,7 +646,11 @@ KORTRAD.summary = (
     "13). Lowest total wins.")
 """``kortrad``: 2-4 players, a row of six and one secret card."""
 
-SJU_DOLDA = RowGame("sju-dolda", "Dam med sju dolda kort", 2, 6, row=7, secret=0)
+SJU_DOLDA = RowGame(
+    "sju-dolda", "Dam med sju dolda kort", 2, 6, row=7, secret=0,
+    title=N_("Dam med sju dolda kort"),
+    tagline=N_("Each player improves a row of seven face-down cards by swapping in cards "
+               "from the stock or the discard pile; the lowest points win."))
 SJU_DOLDA.summary = (
     "Each seat has a face-down row of 7 cards. On a turn, take the top card of the stock "
     "or of the discard pile, then either discard it or swap it into the next row position "

@@ -57,6 +57,15 @@ from .base import (
     deal_option,
     places_from_scores,
 )
+from .presentation import (
+    Message,
+    N_,
+    Note,
+    Seat,
+    amount_sentence,
+    flag_sentence,
+    target_sentence,
+)
 from .trick_play import (
     BIT_OF_CARD,
     HEARTS_MASK,
@@ -183,6 +192,9 @@ class Spardame(TrickGame):
         "highest card of the suit led wins. Penalties: queen of spades 100, ace of hearts "
         "20, other hearts 10 (240 a deal). Taking every heart and the queen of spades "
         "scores 0 and everyone else 100. Lowest total wins.")
+    title = N_("Spardame (Norwegian)")
+    tagline = N_("A trick game without trumps like hearts: every heart and the queen "
+                 "of spades are penalties; cards are passed before play.")
     min_players = 3
     max_players = 5
     preferred_players = 4
@@ -190,23 +202,60 @@ class Spardame(TrickGame):
     option_specs = (
         OptionSpec("pass", "choice", "left",
                    "pass to the left every deal (left), or left, right, across, none by deal number (cycle)",
-                   choices=("left", "cycle")),
-        OptionSpec("protect_ace_hearts", "bool", False, "the ace of hearts may not be passed either"),
+                   choices=("left", "cycle"),
+                   sentence=lambda value: Message(
+                       N_("Cards are passed left, right, across and not at all, by deal number.")
+                       if value == "cycle" else N_("Cards are passed to the left every deal."))),
+        OptionSpec("protect_ace_hearts", "bool", False, "the ace of hearts may not be passed either",
+                   sentence=flag_sentence(N_("The ace of hearts may not be passed."))),
         OptionSpec("qs_with_jd", "bool", False,
-                   "the queen of spades may be passed, but only together with the jack of diamonds"),
-        OptionSpec("three_no_twos", "bool", False, "with three players all four 2s are removed, 16 cards each"),
+                   "the queen of spades may be passed, but only together with the jack of diamonds",
+                   sentence=flag_sentence(
+                       N_("The queen of spades may be passed only together with the jack of "
+                          "diamonds."),
+                       N_("The queen of spades may not be passed."))),
+        OptionSpec("three_no_twos", "bool", False, "with three players all four 2s are removed, 16 cards each",
+                   sentence=flag_sentence(N_("With three players all four twos are removed."))),
         OptionSpec("hearts_break", "bool", False,
-                   "hearts may not be led until a heart has been discarded, unless the leader holds only hearts"),
+                   "hearts may not be led until a heart has been discarded, unless the leader holds only hearts",
+                   sentence=flag_sentence(
+                       N_("Hearts may not be led until a heart has been discarded."),
+                       N_("Any suit may be led, hearts included."))),
         OptionSpec("no_points_first_trick", "bool", False,
-                   "no heart or queen of spades on the first trick unless the hand holds nothing else"),
+                   "no heart or queen of spades on the first trick unless the hand holds nothing else",
+                   sentence=flag_sentence(
+                       N_("No heart or queen of spades on the first trick unless the hand "
+                          "holds nothing else."))),
         OptionSpec("jd_bonus", "int", 0, "the jack of diamonds scores this bonus (0, -50 or -100)",
-                   choices=(0, -50, -100)),
+                   choices=(0, -50, -100),
+                   sentence=amount_sentence(N_("The jack of diamonds scores %(n)s."))),
         OptionSpec("no_trick_bonus", "int", 0, "a seat that takes no trick scores this bonus (0 or -50)",
-                   choices=(0, -50)),
+                   choices=(0, -50),
+                   sentence=amount_sentence(N_("A player who takes no trick scores %(n)s."))),
         deal_option("deals"),
         OptionSpec("target", "int", None, "the deal in which some seat's total reaches this is the last",
-                   minimum=1),
+                   minimum=1, sentence=target_sentence),
     )
+    stock_label = N_("Removed from the deck:")
+    queens_noted = frozenset((QS,))
+
+    # ---- presentation
+
+    def counting_cards(self, cards) -> list[int]:
+        return [c for c in cards if c // 13 == HEARTS or c == QS]
+
+    def passing(self, state: SpardameState) -> tuple[str | None, list[int] | None]:
+        return state.direction, state.start_hands
+
+    def note(self, event: DealEvent, steps, options: dict) -> Note:
+        if event.kind in ("jd-bonus", "no-trick") and event.seat is not None:
+            # the amount in force, not a bare "bonus"
+            msgid, key = ((N_("%(player)s took the jack of diamonds: %(n)s"), "jd_bonus")
+                          if event.kind == "jd-bonus" else
+                          (N_("%(player)s took no trick: %(n)s"), "no_trick_bonus"))
+            return Note(event.move, event.seat, event.kind,
+                        Message(msgid, {"player": Seat(event.seat), "n": options.get(key)}))
+        return super().note(event, steps, options)
 
     def match_rules(self, options: dict) -> MatchRules:
         return MatchRules(deals=options.get("deals"), target=options.get("target"), dealer="rotate")

@@ -134,6 +134,7 @@ from .base import (
     deal_option,
     dealer_option,
 )
+from .presentation import Exchange, Message, N_, ReplaySteps, display_hand, flag_sentence
 
 QS_BIT = 1 << QS
 SUIT_MASK = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
@@ -261,6 +262,15 @@ class MajaState:
         return self.stock[self.pos:]
 
 
+def _losses_sentence(value) -> Message | None:
+    if value is None:
+        return None
+    if value == 1:
+        return Message(N_("A match ends after the first deal a player loses."))
+    return Message(N_("A match ends after the deal in which a player has lost %(n)s deals."),
+                   {"n": value})
+
+
 class SvartaMaja(Game):
     id = "svarta-maja"
     name = "Svarta Maja (Spader dam)"
@@ -281,19 +291,58 @@ class SvartaMaja(Game):
     uses_stock = True
     uses_passes = False
     higher_is_better = False
+    title = N_("Svarta Maja (Spader dam)")
+    tagline = N_("A shedding game with one loser: the player left holding the "
+                 "queen of spades.")
     option_specs = (
         OptionSpec("hand_size", "int", 6,
                    "cards per hand and refill size: 6 (Swedish sites) or 5 (Finnish original)",
-                   choices=(5, 6)),
+                   choices=(5, 6),
+                   sentence=lambda value: Message(
+                       N_("Hands of %(n)s cards, refilled from the stock while it lasts."),
+                       {"n": value})),
         OptionSpec("spade_trump", "bool", False,
-                   "whether a spade may be the trump indicator (false: such a deal is invalid)"),
+                   "whether a spade may be the trump indicator (false: such a deal is invalid)",
+                   sentence=flag_sentence(
+                       N_("A spade may be the trump indicator; the queen of spades still beats "
+                          "nothing and cannot be beaten."),
+                       N_("A spade may not be the trump indicator."))),
         deal_option("deals"),
         OptionSpec("losses", "int", None,
                    "the match ends after the deal in which some seat reaches this many lost deals",
-                   minimum=1),
+                   minimum=1, sentence=_losses_sentence),
         dealer_option(("rotate", "loser-deals"),
                       "rotate: clockwise; loser-deals: the loser deals the next deal"),
     )
+    event_sentences = {
+        "queen-taken": N_("%(player)s takes the queen of spades"),
+        "out": N_("%(player)s is out"),
+        "lost": N_("%(player)s is left with the queen of spades and loses the deal"),
+    }
+
+    # ------------------------------------------------------------------ the replay page
+
+    def replay_steps(self, setup: DealSetup, tokens, options: dict) -> ReplaySteps:
+        """The trump indicator, then exchange by exchange: attacker and defender,
+        each attack card with the card that beat it or none (taken), and every
+        seat's hand and the stock after the exchange."""
+        state = self.new_deal(setup, options)
+        n = setup.nplayers
+        steps = ReplaySteps("exchanges", hands=[display_hand(h) for h in setup.hands or []],
+                            trump=setup.stock[-1] if setup.stock else None)
+        exchanges = []
+        for number, token in enumerate(tokens, 1):
+            defender = state.defender
+            attacker = self.to_move(state)
+            attack, answers = move = self.parse_move(token)
+            self.play(state, move)
+            pairs = [(a, b if b is not None and b >= 0 else None) for a, b in zip(attack, answers)]
+            exchanges.append(Exchange(number, attacker, defender, pairs,
+                                      [display_hand(state.hand(s)) for s in range(n)],
+                                      len(state.stock_left())))
+        steps.steps = exchanges
+        self.finish_steps(state, steps, options, lambda move: move - 1)
+        return steps
 
     # ------------------------------------------------------------------ options
 

@@ -30,7 +30,8 @@ from ..cards import (
     parse_card,
 )
 from ..errors import CardError, IllegalMove, RecordError
-from .base import DealSetup, Game
+from .base import DealEvent, DealSetup, Game
+from .presentation import Cards, Message, N_, Note, ReplaySteps, Seat, Trick, display_hand
 
 HEARTS_MASK = SUIT_MASKS[HEARTS]
 NOT_HEARTS_MASK = FULL_DECK_MASK ^ HEARTS_MASK
@@ -456,11 +457,74 @@ def deal_masks(setup: DealSetup, hand_size: int, stock_cards: int | None,
 # ------------------------------------------------------------------ the game class
 
 class TrickGame(Game):
-    """What ``dam-stick`` and ``spardame`` share: play, notation, the fused replay."""
+    """What ``dam-stick`` and ``spardame`` share: play, notation, the fused replay,
+    the replay page's tricks."""
 
     uses_dealer = True
     uses_hands = True
     uses_stock = True
+    stock_label = N_("Set aside unseen:")  # what the record's stock is, on the replay page
+    event_sentences = {
+        "moon": N_("%(player)s takes every heart and the queen of spades: shoots the moon"),
+    }
+
+    # ---- the replay page
+
+    def replay_steps(self, setup: DealSetup, tokens: Sequence[str], options: dict) -> ReplaySteps:
+        """The hands as dealt (and passed), then trick by trick: who led, each
+        seat's card, who won and the cards that count."""
+        st = self.new_deal(setup, options)
+        n = st.nplayers
+        steps = ReplaySteps("tricks", hands=[display_hand(h) for h in setup.hands or []])
+        if setup.passes is not None:
+            steps.passes = [display_hand(p) for p in setup.passes]
+        steps.pass_direction, received = self.passing(st)
+        if setup.passes and any(setup.passes) and received is not None:
+            steps.received = [display_hand(cards_of(mask)) for mask in received]
+        if setup.stock:
+            steps.stock = list(setup.stock)
+            steps.stock_label = self.stock_label
+        tricks: list[Trick] = []
+        current: Trick | None = None
+        parse, play, to_move = self.parse_move, self.play, self.to_move
+        for token in tokens:
+            card = parse(token)
+            seat = to_move(st)
+            play(st, card)
+            if current is None:
+                current = Trick(len(tricks) + 1, seat, [None] * n, [], -1, [])
+            current.cards[seat] = card
+            current.order.append(seat)
+            if len(current.order) == n:
+                current.winner = st.winners[current.number - 1]
+                current.counting = self.counting_cards([current.cards[s] for s in current.order])
+                tricks.append(current)
+                current = None
+        steps.steps = tricks
+        self.finish_steps(st, steps, options, lambda move: (move - 1) // n)
+        return steps
+
+    def passing(self, state: TrickState) -> tuple[str | None, list[int] | None]:
+        """This deal's pass direction and the hands after passing (masks); ``None``
+        for a game without passing."""
+        return None, None
+
+    def note(self, event: DealEvent, steps: ReplaySteps, options: dict) -> Note:
+        if event.kind == "queen-taken" and event.seat is not None:
+            # One event per queen, at the end of the trick that took it: the k-th
+            # event of a trick names that trick's k-th queen.
+            trick = steps.steps[(event.move - 1) // len(steps.steps[0].cards)]
+            queens = [c for c in trick.counting if c in self.queens_noted]
+            named = sum(1 for note in steps.notes if note.kind == "queen-taken"
+                        and note.move == event.move)
+            if named < len(queens):
+                return Note(event.move, event.seat, event.kind, Message(
+                    N_("%(player)s takes the %(cards)s in trick %(trick)s"),
+                    {"player": Seat(event.seat), "cards": Cards(queens[named:named + 1]),
+                     "trick": trick.number}))
+        return super().note(event, steps, options)
+
+    queens_noted: frozenset[int] = frozenset()  # the queens a queen-taken event names
 
     def to_move(self, state: TrickState) -> int | None:
         return None if state.moves == state.total_moves else state.turn

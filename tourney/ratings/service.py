@@ -45,7 +45,7 @@ from sqlalchemy import and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from ..engines import VARIANT_IDS
+from ..engines import variant_ids
 from ..errors import UsageError
 from ..storage.models import (
     Event,
@@ -74,8 +74,8 @@ _CHUNK = 500
 # ------------------------------------------------------------------------- pools
 
 def check_variant(variant: str) -> str:
-    if variant not in VARIANT_IDS:
-        raise UsageError(f"unknown variant {variant!r} (variants: {', '.join(VARIANT_IDS)})")
+    if variant not in variant_ids():
+        raise UsageError(f"unknown variant {variant!r} (variants: {', '.join(variant_ids())})")
     return variant
 
 
@@ -252,7 +252,7 @@ def recompute(session: Session, variant: str | None = None) -> dict[str, int]:
     else:
         found = set(session.execute(select(Event.variant).distinct()).scalars())
         found |= set(session.execute(select(RatingPool.variant)).scalars())
-        variants = sorted(v for v in found if v in VARIANT_IDS)
+        variants = sorted(v for v in found if v in variant_ids())
     return {v: _replay(session, get_pool(session, v), force_from=1) for v in variants}
 
 

@@ -1,0 +1,293 @@
+"""What a game shows on the pages, given by its engine as plain data.
+
+The engines own every piece of game knowledge the site and the CLI show: the game's
+name and summary, the words for one record row and the seats' roles
+(:class:`Vocabulary`: "deal" and "dealer" in the card games, "game" and the colours
+in checkers), its options in sentences, the cards that count in a trick, and a
+deal's replay as typed steps (:class:`Trick`, :class:`Exchange`, :class:`Turn`,
+:class:`Ply`, :class:`Move`) with its notes. The reports only render them.
+
+Every sentence is a :class:`Message`: a catalogue msgid marked with :func:`N_`
+(``pybabel extract`` reads this package too) and its parameters, which the pages
+translate and fill in. Parameters are typed so a renderer knows what they are: a
+:class:`Seat` becomes the player's name, a :class:`Card` or :class:`Cards` card
+names, a number is formatted for the page's locale, text is shown as it is.
+
+Nothing here is built on the replay hot path: :meth:`Game.replay_steps
+<tourney.engines.base.Game.replay_steps>` runs only when a page asks for a deal.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def N_(message: str) -> str:
+    """Mark a catalogue message where it is defined; it is translated where shown."""
+    return message
+
+
+class Seat(int):
+    """A message parameter naming a seat (0-based); shown as the seat's player."""
+
+    __slots__ = ()
+
+
+class Card(int):
+    """A message parameter naming one card (0..51); shown as its name."""
+
+    __slots__ = ()
+
+
+class Cards(tuple):
+    """A message parameter naming several cards; shown as their names."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class Message:
+    """A sentence for the pages: ``msgid % params`` once translated.
+
+    ``translate`` is ``False`` for text that is not a catalogue message (an engine's
+    English words for an event it has no sentence for): shown as it is.
+    """
+
+    msgid: str
+    params: dict[str, Any] = field(default_factory=dict)
+    translate: bool = True
+
+    def english(self) -> str:
+        """The untranslated sentence, parameters spelt plainly (seats from 1)."""
+        from ..cards import CARD_NAMES
+
+        def plain(value):
+            if isinstance(value, Seat):
+                return f"seat {value + 1}"
+            if isinstance(value, Card):
+                return CARD_NAMES[value]
+            if isinstance(value, Cards):
+                return ", ".join(CARD_NAMES[c] for c in value)
+            return value
+
+        if not self.params:
+            return self.msgid
+        return self.msgid % {k: plain(v) for k, v in self.params.items()}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """How pages name one record row (a deal, a game) and the seats' roles."""
+
+    deal: str  # "Deal %(n)s": a row's title
+    deal_heading: str  # "round %(r)s, table %(t)s, deal %(n)s"
+    deals: str  # "Deals": a heading over a match's rows
+    deal_column: str  # "Deal": a column over row numbers
+    deals_nav: str  # "Deals of this match": the label of the row pager
+    seat_note: str  # what seat 1 does first: "Seat 1 deals the first deal."
+    role: str  # the column naming each row's role holder: "Dealer", "Black"
+
+
+CARD_GAME_WORDS = Vocabulary(
+    deal=N_("Deal %(n)s"),
+    deal_heading=N_("round %(r)s, table %(t)s, deal %(n)s"),
+    deals=N_("Deals"),
+    deal_column=N_("Deal"),
+    deals_nav=N_("Deals of this match"),
+    seat_note=N_("Seat 1 deals the first deal."),
+    role=N_("Dealer"),
+)
+
+BOARD_GAME_WORDS = Vocabulary(
+    deal=N_("Game %(n)s"),
+    deal_heading=N_("round %(r)s, table %(t)s, game %(n)s"),
+    deals=N_("Games"),
+    deal_column=N_("Game"),
+    deals_nav=N_("Games of this match"),
+    seat_note=N_("Seat 1 plays Black in the first game."),
+    role=N_("Black"),
+)
+
+
+# ------------------------------------------------------------------------ replay steps
+
+@dataclass
+class Note:
+    """A rule-relevant event of a deal (queen taken, moon, huff...) in words,
+    attached to the step it happened in."""
+
+    move: int  # the move after which it happened (0: before play)
+    seat: int | None
+    kind: str  # the engine's event kind, for styling
+    message: Message
+
+
+@dataclass
+class Trick:
+    number: int
+    leader: int
+    cards: list  # per seat: the card played, or None
+    order: list[int]  # seats in playing order
+    winner: int
+    counting: list[int]  # the cards of the trick that score
+    events: list[Note] = field(default_factory=list)
+
+
+@dataclass
+class Exchange:
+    number: int
+    attacker: int
+    defender: int | None
+    pairs: list[tuple[int, int | None]]  # (attack card, the card that beat it or None)
+    hands_after: list[list[int]] | None
+    stock_left: int | None
+    events: list[Note] = field(default_factory=list)
+
+    @property
+    def taken(self) -> list[int]:
+        return [a for a, b in self.pairs if b is None]
+
+
+@dataclass
+class Turn:
+    number: int
+    seat: int
+    source: str  # "stock" or "pile"
+    drawn: int | None
+    swapped: int
+    discarded: int | None
+    row_after: list[int] | None
+    token: str
+    events: list[Note] = field(default_factory=list)
+
+
+@dataclass
+class Ply:
+    number: int
+    side: int | None
+    token: str
+    kind: str  # "start", "step", "capture", "huff", "result"
+    squares: tuple[int, ...]
+    board: list[list[str]] | None  # 8 rows of 8 cells: "" light, "." empty, b w B W
+    events: list[Note] = field(default_factory=list)
+
+
+@dataclass
+class Move:
+    number: int
+    seat: int | None
+    token: str
+    events: list[Note] = field(default_factory=list)
+
+
+@dataclass
+class ReplaySteps:
+    """A deal step by step, as its engine tells it.
+
+    ``kind`` names the shape of the steps and so the page that shows them:
+    ``tricks``, ``exchanges``, ``turns``, ``board`` or ``moves`` (a plain list,
+    which every game can give). The other fields are what that shape shows beside
+    the steps; a game leaves the ones it has no use for empty.
+    """
+
+    kind: str
+    steps: list = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    hands: list[list[int]] | None = None  # as dealt, in the order a player holds them
+    secrets: list[list[int]] | None = None
+    passes: list[list[int]] | None = None
+    pass_direction: str | None = None  # "left", "right", "across", "none"
+    received: list[list[int]] | None = None  # hands after passing
+    stock: list[int] | None = None  # the record's stock, top first
+    stock_label: str | None = None  # what the record's stock is ("Set aside unseen:")
+    trump: int | None = None  # the trump indicator card
+    final_rows: list[list[int]] | None = None
+    sampled: bool = False  # boards shown for a selection of plies only
+    places: list[int] | None = None
+    scores: list | None = None  # the engine's scores, when the record has none
+
+
+def square_at(row: int, col: int) -> int | None:
+    """The square (1-32) of a cell of a ``board`` step (8x8, numbered on the dark
+    squares from the top row), ``None`` for a light square."""
+    if (row + col) % 2 == 0:
+        return None
+    return row * 4 + col // 2 + 1
+
+
+def attach_notes(steps: list, notes: list[Note], step_of_move) -> None:
+    """Put each note on the step it happened in (``step_of_move(move)`` gives the
+    step's index, or ``None`` for a note of the whole deal)."""
+    for note in notes:
+        index = step_of_move(note.move) if note.move > 0 else None
+        if index is not None and 0 <= index < len(steps):
+            steps[index].events.append(note)
+
+
+def display_hand(cards) -> list[int]:
+    """Cards in the order a player holds them: spades, hearts, diamonds, clubs,
+    high to low within a suit."""
+    return sorted(cards, key=lambda c: (c // 13, -(c % 13)))
+
+
+__all__ = [
+    "BOARD_GAME_WORDS", "CARD_GAME_WORDS", "Card", "Cards", "Exchange", "Message", "Move",
+    "N_", "Note", "Ply", "ReplaySteps", "Seat", "Trick", "Turn", "Vocabulary",
+    "attach_notes", "display_hand", "square_at",
+]
+
+
+# ------------------------------------------------------------------ option sentences
+# Each option in words as it is in force ("%(n)s": the value, formatted as a number
+# on the page); ``None``: the option states nothing (no fixed number of deals). An
+# OptionSpec carries its sentence; these are the ones several games share.
+
+def deals_sentence(value) -> Message | None:
+    if value is None:
+        return None
+    if value == 1:  # the singular has a sentence of its own ("1 deals" reads wrong)
+        return Message(N_("A match is one deal."))
+    return Message(N_("A match is %(n)s deals, with no extra deals on a tie."), {"n": value})
+
+
+def target_sentence(value) -> Message | None:
+    if value is None:
+        return None
+    return Message(N_("A match ends with the deal in which a player's total reaches %(n)s."),
+                   {"n": value})
+
+
+def target_tie_extra_sentence(value) -> Message | None:
+    if value is None:
+        return None
+    return Message(N_("A match ends with the deal in which a player's total reaches %(n)s, "
+                      "unless the lowest total is shared: then extra deals are played."),
+                   {"n": value})
+
+
+_DEALER_SENTENCES = {
+    "rotate": N_("The deal passes clockwise."),
+    "loser-deals": N_("The loser of a deal deals the next one."),
+    "free": N_("The dealer is chosen freely."),
+}
+
+
+def dealer_sentence(value) -> Message | None:
+    msgid = _DEALER_SENTENCES.get(value)
+    return Message(msgid) if msgid else Message(N_("Dealer: %(value)s"), {"value": value})
+
+
+def flag_sentence(on: str | None, off: str | None = None):
+    """The sentence of a true/false option: ``on`` when set, ``off`` when not
+    (``None``: that state states nothing)."""
+    def sentence(value) -> Message | None:
+        msgid = on if value else off
+        return Message(msgid) if msgid else None
+    return sentence
+
+
+def amount_sentence(msgid: str):
+    """The sentence of a points option, ``None`` while it is 0."""
+    def sentence(value) -> Message | None:
+        return Message(msgid, {"n": value}) if value else None
+    return sentence
