@@ -213,3 +213,32 @@ def test_every_event_kind_of_the_engines_has_a_message():
                 # ...with every placeholder given.
                 ev.message.msgid % {k: "x" for k in ev.message.params}
     assert kinds  # the bots' deals do have events
+
+
+def test_steps_of_a_shape_the_site_cannot_show_become_the_move_list():
+    _game, options, record, row = played_deal("kortrad", 4)
+    view = view_of("kortrad", options, row)
+    assert view.kind == "turns"
+    plain = build_replay("kortrad", options, 1, row["players"], row["dealer"] or None,
+                         row["hands"], row["stock"], row["passes"], row["play"], row["scores"],
+                         shapes={"tricks", "moves"})
+    assert plain.kind == "moves" and plain.error is None
+    assert [m.token for m in plain.moves] == row["play"].split()
+    assert [m.seat for m in plain.moves] == [t.seat for t in view.steps]
+    assert plain.places == view.places and [e.kind for e in plain.events] == [
+        e.kind for e in view.events]
+
+
+def test_register_game_checks_the_id():
+    from tourney.engines import register_game
+    from tourney.engines.base import Game
+
+    class Nameless(Game):
+        id = "Not An Id"
+
+    with pytest.raises(ValueError):
+        register_game(Nameless())
+    with pytest.raises(ValueError):
+        register_game(get_game("spardame"))  # taken
+    with pytest.raises(TypeError):
+        register_game("spardame")
