@@ -212,3 +212,11 @@ def test_standings_cli_after_imports(db_url, tmp_path):
     assert len(plain) == 9
     missing = run(db_url, "standings", "no-such-event")
     assert missing.exit_code == 1 and "unknown event" in missing.stderr
+    # After a round the event has: that round's table; past its rounds: an error,
+    # not the final table.
+    first = json.loads(run(db_url, "standings", slug, "--round", "1", "--json",
+                           ok=True).stdout)
+    assert sum(row["points"] for row in first) == 12
+    past = run(db_url, "standings", slug, "--round", "3")
+    assert past.exit_code == 2 and past.stdout == ""
+    assert f"{slug} has no round 3: it has rounds 1 to 2 seated" in past.stderr

@@ -42,7 +42,7 @@ from sqlalchemy import func, select
 from sqlmodel import Session
 
 from ..engines import get_game
-from ..errors import TourneyError
+from ..errors import TourneyError, UsageError
 from ..storage.models import Entry, Event, Match, MatchPlace, Player, Round, Seat
 
 TIEBREAKS: dict[str, str] = {
@@ -121,9 +121,25 @@ def lot_draw(seed: int, player_id: int) -> float:
     return random.Random(f"tourney-lot:{seed}:{player_id}").random()
 
 
+def check_round_number(session: Session, event: Event, number: int) -> None:
+    """:class:`UsageError` unless ``number`` is a round the event has seated: the
+    standings after a round that does not exist are not the final table."""
+    seated = max(
+        session.execute(select(func.max(Round.number)).where(Round.event_id == event.id))
+        .scalar() or 0,
+        session.execute(select(func.max(Match.round_number)).where(Match.event_id == event.id))
+        .scalar() or 0)
+    if not 1 <= number <= seated:
+        have = (f"rounds 1 to {seated}" if seated > 1 else "round 1" if seated else "no round")
+        raise UsageError(f"{event.slug} has no round {number}: it has {have} seated")
+
+
 def standings_table(session: Session, event: Event, *, up_to_round: int | None = None
                     ) -> list[StandingRow]:
-    """The standings of an event, best first (after ``up_to_round`` when given)."""
+    """The standings of an event, best first (after ``up_to_round`` when given: a
+    round the event has seated)."""
+    if up_to_round is not None:
+        check_round_number(session, event, up_to_round)
     tiebreaks = event_tiebreaks(event)
     higher_is_better = get_game(event.variant).higher_is_better
 
