@@ -23,8 +23,10 @@ runs in a worker thread, one transaction each.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import secrets
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl
@@ -41,7 +43,13 @@ from starlette.staticfiles import StaticFiles
 from tourney.errors import RecordError, TourneyError
 from tourney.records.csv_format import write_records
 from tourney.reports.i18n import template_callables, translations
-from tourney.storage.db import ConflictingChange, DatabaseBusy, reading, transaction
+from tourney.storage.db import (
+    ConflictingChange,
+    DatabaseBusy,
+    is_sqlite,
+    reading,
+    transaction,
+)
 from tourney.storage.models import Event, TableLink
 from tourney.app import tables as submissions
 from tourney.app.publish import publish_site
@@ -92,11 +100,30 @@ class Server:
         self.sessions = Sessions()
         self.link_limit = FailureLimit(config.link_failures, config.failure_window)
         self.login_limit = FailureLimit(config.login_failures, config.failure_window)
+        self.write_lock = (threading.Lock() if is_sqlite(config.engine)
+                           else contextlib.nullcontext())
         self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
                                      autoescape=select_autoescape(default=True),
                                      extensions=["jinja2.ext.i18n"])
 
     # ------------------------------------------------------------ plumbing
+
+    def in_transaction(self, work):
+        """Run ``work(session)`` in one transaction (in a worker thread).
+
+        On SQLite one writer at a time holds the database; this process's writers
+        queue on a lock of their own, in turn, instead of polling SQLite's busy
+        handler (which lets an unlucky request wait past the busy timeout under a
+        burst of 100 tables). A race lost to another process (a unique
+        constraint) is retried once, when the other's result is visible."""
+        engine = self.config.engine
+        for attempt in (1, 2):
+            try:
+                with self.write_lock, transaction(engine) as session:
+                    return work(session)
+            except ConflictingChange:
+                if attempt == 2:
+                    raise
 
     def session_of(self, request: Request) -> tuple[str, dict]:
         return self.sessions.get(request.cookies.get(SESSION_COOKIE))
@@ -207,18 +234,6 @@ def wants_json(request: Request) -> bool:
     return "application/json" in request.headers.get("accept", "")
 
 
-def in_transaction(engine: Engine, work):
-    """Run ``work(session)`` in one transaction; a race lost to another writer
-    (a unique constraint) is retried once, when the other's result is visible."""
-    for attempt in (1, 2):
-        try:
-            with transaction(engine) as session:
-                return work(session)
-        except ConflictingChange:
-            if attempt == 2:
-                raise
-
-
 # ---------------------------------------------------------------- table pages
 
 @dataclass
@@ -237,14 +252,12 @@ def table_view(session, link: TableLink) -> TableView:
     event = session.get(Event, link.event_id)
     rows = [r for r in score_sheet_rows(session, event, link.round_number)
             if r.table == link.table]
-    states = {s.table: s for s in entry.table_states(session, event, link.round_number)}
-    state = states[link.table] if link.table in states else None
     last = entry.latest_submission(session, link)
     errors = submissions.stored_errors(last) if last and last.state == entry.INVALID else []
     note = last.note if last and last.state == entry.REJECTED else None
     return TableView(link, event, rows[0].players if rows else [], rows,
-                     entry.link_open(session, link),
-                     state.state if state else entry.WAITING, errors, note)
+                     entry.link_open(session, link), entry.table_state(session, link),
+                     errors, note)
 
 
 def sheet_content(rows: list, form: dict) -> str:
@@ -333,10 +346,10 @@ async def table_post(request: Request) -> Response:
             content = sheet_content(view.rows, form)
         verdict = submissions.submit(session, link, content,
                                      auto_accept=server.config.auto_accept)
-        return verdict, table_view(session, link)
+        return verdict, None if api else table_view(session, link)
 
     try:
-        verdict, view = await run_in_threadpool(in_transaction, server.config.engine, work)
+        verdict, view = await run_in_threadpool(server.in_transaction, work)
     except (DatabaseBusy, ConflictingChange) as err:
         body = {"outcome": "busy", "stored": False, "valid": False, "errors": [],
                 "message": str(err)}
@@ -516,7 +529,7 @@ async def org_event(request: Request) -> Response:
     slug = request.path_params["slug"]
     try:
         # a writing transaction: the round's links are made on first view
-        view = await run_in_threadpool(in_transaction, server.config.engine,
+        view = await run_in_threadpool(server.in_transaction,
                                        lambda s: round_view(s, slug))
     except TourneyError as err:
         return server.render(request, "message.html", server.language(request), 404,
@@ -535,7 +548,7 @@ async def org_links(request: Request) -> Response:
     server: Server = request.app.state.server
     slug, number = request.path_params["slug"], request.path_params["number"]
     try:
-        view = await run_in_threadpool(in_transaction, server.config.engine,
+        view = await run_in_threadpool(server.in_transaction,
                                        lambda s: round_view(s, slug, number))
     except TourneyError as err:
         return server.render(request, "message.html", server.language(request), 404,
@@ -593,7 +606,7 @@ async def org_action(request: Request) -> Response:
         if action == "publish":
             result = await run_in_threadpool(_publish, server)
         else:
-            result = await run_in_threadpool(in_transaction, server.config.engine, work)
+            result = await run_in_threadpool(server.in_transaction, work)
     except (TourneyError, submissions.DecisionRefused) as err:
         if wants_json(request):
             return JSONResponse({"error": str(err)}, status_code=409)

@@ -66,3 +66,82 @@ def sheet_form(loser_seat: int = 1, deals: int = 3, players: int = 4) -> dict:
         for seat in range(players):
             form[f"score-{deal}-{seat}"] = "1" if seat == loser_seat else "0"
     return form
+
+
+# ------------------------------------------------------------------ a live server
+
+class LiveServer:
+    """``tourney serve``'s app under uvicorn in a thread, on a loopback port."""
+
+    def __init__(self, db_url: str, **config):
+        import socket
+        import threading
+
+        import uvicorn
+
+        engine = open_engine(db_url)
+        ensure_schema(engine)
+        self.app = create_app(ServerConfig(engine=engine, secret=TOKEN, **config))
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="error",
+                                                    limit_concurrency=1000, backlog=2048))
+        self.thread = threading.Thread(target=self.server.run,
+                                       kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def __enter__(self) -> "LiveServer":
+        import time
+
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+
+def big_event(run, slug: str, tables: int) -> dict[str, dict]:
+    """An event of ``tables`` tables of 4 seated for round 1; its links by table."""
+    names = [f"Player {i:03d}" for i in range(4 * tables)]
+    run("player", "add", *names)
+    run("event", "create", slug, "--variant", "svarta-maja", "--rounds", "2",
+        "--table-sizes", "4", "--rule", "deals=3", "--seating", "random")
+    run("event", "enter", slug, "--all")
+    run("round", "seat", slug)
+    return {row["table"]: row for row in
+            run("round", "links", slug, "1", "--base-url", "http://testserver", "--json").json}
+
+
+def post_all(base: str, requests: list[tuple[str, str]], workers: int) -> list:
+    """POST each (path, csv) at once from ``workers`` threads; (status, json, seconds)."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+    import threading
+
+    import httpx
+
+    local = threading.local()
+    start = threading.Barrier(min(workers, len(requests)))
+
+    def one(item):
+        path, body = item
+        client = getattr(local, "client", None)
+        if client is None:
+            client = local.client = httpx.Client(base_url=base, timeout=60)
+            try:
+                start.wait(10)  # every worker sends its first request together
+            except threading.BrokenBarrierError:
+                pass
+        began = time.perf_counter()
+        answer = client.post(path, content=body, headers={"Content-Type": "text/csv"})
+        return answer.status_code, answer.json(), time.perf_counter() - began
+
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(one, requests))

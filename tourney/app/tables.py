@@ -124,14 +124,26 @@ class ImportOutcome:
         return not self.errors
 
 
+_SCRATCH: list[str] = []
+
+
+def _scratch_folder() -> str:
+    """This process's folder for the files handed to the import: made once (a
+    folder per request cost more than the import of a small match). A file's name
+    is its link's, and what is sent through one link is handled under its row
+    lock, one at a time."""
+    if not _SCRATCH or not os.path.isdir(_SCRATCH[0]):
+        _SCRATCH[:] = [tempfile.mkdtemp(prefix="tourney-serve-")]
+    return _SCRATCH[0]
+
+
 def import_match(session: Session, event_slug: str, content: str, *, name: str,
                  actor: str, dry_run: bool) -> ImportOutcome:
     """Check (``dry_run``) or store one match's record CSV through the result import
     (as ``tourney result import FILE --event SLUG``, ratings refreshed), inside the
     caller's transaction. ``name`` is the file name the version and the audit log
     show. A rejected import leaves nothing behind (its savepoint is rolled back)."""
-    folder = tempfile.mkdtemp(prefix="tourney-serve-")
-    path = os.path.join(folder, name)
+    path = os.path.join(_scratch_folder(), name)
     try:
         with open(path, "w", encoding="utf-8", newline="") as stream:
             stream.write(content)
@@ -143,7 +155,7 @@ def import_match(session: Session, event_slug: str, content: str, *, name: str,
             savepoint.rollback()
             errors = rejected.report.errors
             for err in errors:
-                err.file = None  # the temporary file's path means nothing to players
+                err.file = None  # the scratch file's path means nothing to players
             return ImportOutcome(errors=list(errors))
         except BaseException:
             savepoint.rollback()
@@ -154,7 +166,6 @@ def import_match(session: Session, event_slug: str, content: str, *, name: str,
             os.unlink(path)
         except OSError:
             pass
-        os.rmdir(folder)
     return ImportOutcome(added=report.added, unchanged=report.unchanged)
 
 

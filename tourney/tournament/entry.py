@@ -183,6 +183,16 @@ class TableState:
         return json.loads(self.submission.errors_json or "[]")
 
 
+def table_state(session: Session, link: TableLink) -> str:
+    """One table's state (see the module's decisions)."""
+    if stored_result(session, link) is not None:
+        return ACCEPTED
+    submission = latest_submission(session, link)
+    if submission is not None and submission.state in (SUBMITTED, INVALID):
+        return submission.state
+    return WAITING
+
+
 def table_states(session: Session, event: Event, number: int) -> list[TableState]:
     """Every table of a seated round with its state (see the module's decisions)."""
     from ..storage.models import Player
