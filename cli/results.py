@@ -8,6 +8,7 @@ from contextlib import ExitStack
 import click
 
 from tourney.files import atomic_write
+from tourney.numbers import number_text
 
 from tourney.storage.db import reading, transaction
 from tourney.tournament.export import export_results
@@ -241,13 +242,6 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
                [[d["deal"], d["dealer"], d["scores"], d["verified"]] for d in detail["deals"]])
 
 
-def _cell(value):
-    value = float(value)
-    if value.is_integer():
-        return str(int(value))
-    return f"{value:.2f}"
-
-
 @click.command()
 @click.argument("slug", shell_complete=complete_event)
 @click.option("--round", "up_to_round", type=COUNT,
@@ -277,8 +271,8 @@ def standings(slug, up_to_round, as_json, db_url):
     tiebreaks = list(rows[0].tiebreaks) if rows else []
     emit_table(
         ["place", "player", "points", *tiebreaks, "decided by"],
-        [[row.place, row.player, _cell(row.points),
-          *[_cell(row.tiebreaks[t]) for t in tiebreaks], row.decided_by or ""]
+        [[row.place, row.player, number_text(row.points),
+          *[number_text(row.tiebreaks[t]) for t in tiebreaks], row.decided_by or ""]
          for row in rows])
 
 

@@ -30,7 +30,8 @@ from sqlmodel import Session
 
 from tourney.engines import get_game
 from tourney.errors import TourneyError
-from tourney.ratings.service import RatingEntry, natural_key, rating_list
+from tourney.ordering import natural_key
+from tourney.ratings.service import RatingEntry, rating_list
 from tourney.storage.models import (
     Deal,
     Entry,

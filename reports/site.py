@@ -83,6 +83,7 @@ from sqlalchemy.engine import Engine
 from tourney import __version__
 from tourney.engines.presentation import Card, Cards, Message, Note, Seat
 from tourney.errors import TourneyError, UsageError
+from tourney.numbers import plain_number
 from tourney.ratings.engine import ordinal
 from tourney.storage.db import reading
 from tourney.tournament.events import unknown_event
@@ -1002,10 +1003,9 @@ class _Seats(list):
 
 def _score_value(text: str):
     try:
-        value = float(text)
+        return plain_number(float(text))
     except ValueError:
         return text
-    return int(value) if value.is_integer() else value
 
 
 __all__ = [

@@ -17,6 +17,7 @@ from rating_helpers import (
 )
 from sqlalchemy import delete, select
 
+from tourney.ordering import natural_key
 from tourney.app.ratings import predict_names, rating_history
 from tourney.errors import TourneyError, UsageError
 from tourney.ratings.engine import rate_matches
@@ -25,7 +26,6 @@ from tourney.ratings.service import (
     configure_pool,
     forget_matches,
     get_pool,
-    natural_key,
     pool_settings,
     rating_list,
     rating_order,

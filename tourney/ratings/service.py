@@ -35,10 +35,8 @@ Decisions (the issue leaves these open):
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from datetime import date
-from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
 from sqlalchemy import and_, bindparam, delete, func, insert, select, update
@@ -47,6 +45,7 @@ from sqlmodel import Session
 
 from ..engines import variant_ids
 from ..errors import UsageError
+from ..ordering import natural_key
 from ..storage.models import (
     Event,
     Match,
@@ -177,21 +176,6 @@ def configure_pool(session: Session, variant: str, *, model: str | None = None,
 
 
 # ------------------------------------------------------------------- rating order
-
-_DIGITS = re.compile(r"(\d+)")
-
-
-@lru_cache(maxsize=4096)
-def natural_key(text: str) -> tuple:
-    """Sort key putting "2" before "10" and "A2" before "A10" (then the text itself,
-    so "02" and "2" still have an order). Cached: an event has few table names."""
-    parts = []
-    for chunk in _DIGITS.split(text):
-        if not chunk:
-            continue
-        parts.append((0, int(chunk), "") if chunk.isdigit() else (1, 0, chunk))
-    return (tuple(parts), text)
-
 
 def event_day(event_date: date | None, event_created) -> date:
     """The day an event is rated at: its date, else the day it was created."""

@@ -35,7 +35,8 @@ from sqlmodel import Session, select
 from ..errors import TourneyError
 from ..storage.models import Event, Match, Submission, TableLink, utcnow
 from .events import last_seated_round
-from .rounds import get_round, seated_keys, table_sort_key
+from ..ordering import table_order
+from .rounds import get_round, seated_keys
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
@@ -75,7 +76,7 @@ def round_links(session: Session, event: Event, number: int) -> list[TableLink]:
             made = True
     if made:
         session.flush()
-    return [links[t] for t in sorted(tables, key=table_sort_key)]
+    return [links[t] for t in sorted(tables, key=table_order)]
 
 
 def link_by_token(session: Session, token: str) -> TableLink | None:

@@ -20,8 +20,8 @@ from sqlmodel import Session
 
 from ..records.csv_format import COLUMNS, RecordWriter
 from ..storage.models import Deal, Event, Match
+from ..ordering import natural_key
 from .events import get_event
-from .results import _natural
 
 EXPORT_CHUNK = 500  # matches whose deals are read in one query
 
@@ -33,7 +33,7 @@ def iter_export_rows(session: Session, event: Event, round_number: int | None = 
         .where(Match.event_id == event.id, Match.current_version_id.is_not(None))
     if round_number is not None:
         query = query.where(Match.round_number == round_number)
-    matches = sorted(session.execute(query).all(), key=lambda m: (m[1], _natural(m[2])))
+    matches = sorted(session.execute(query).all(), key=lambda m: (m[1], natural_key(m[2])))
     for start in range(0, len(matches), EXPORT_CHUNK):
         chunk = matches[start:start + EXPORT_CHUNK]
         by_version: dict[int, list[Deal]] = {}

@@ -61,6 +61,7 @@ from ..engines import get_game
 from ..engines.base import Game, MatchRules
 from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UsageError
+from ..ordering import natural_key
 from ..records.csv_format import DealRecord, open_records
 from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
 from ..storage.models import (
@@ -163,11 +164,6 @@ def error_text(err: RecordError) -> str:
 
 def _clip(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _natural(label: str):
-    """Table labels in natural order: 2 before 10, numbers before words."""
-    return (0, int(label), "") if label.isdigit() else (1, 0, label)
 
 
 class _TokenCache(dict):
@@ -706,7 +702,7 @@ class ResultImporter:
                               column="round")
         seats = info.tables.get(record.table)
         if seats is None:
-            labels = ", ".join(sorted(info.tables, key=_natural)) or "none"
+            labels = ", ".join(sorted(info.tables, key=natural_key)) or "none"
             raise RecordError(f"round {record.round} of {slug} has no table {record.table!r} "
                               f"(its tables: {labels})", rule="unknown-table", column="table")
         names = [name for _, name in seats]

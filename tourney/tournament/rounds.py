@@ -34,6 +34,7 @@ from ..storage.audit import record_change
 from ..storage.models import Event, Match, Player, Round, Seat, utcnow
 from .events import active_players, last_seated_round, lock_event, results_by_round
 from .players import name_sort_key
+from ..ordering import table_order
 from ..pairing.seating import Entrant, PastRound, seat_round
 
 
@@ -80,12 +81,6 @@ class RoundSeating:
         return sorted(rows, key=lambda r: name_sort_key(r[0]))
 
 
-def table_sort_key(label: str | None) -> tuple:
-    if label is None:
-        return (2, 0, "")
-    return (0, int(label), "") if label.isdigit() else (1, 0, label)
-
-
 # ------------------------------------------------------------------------- reading
 
 def get_round(session: Session, event: Event, number: int) -> Round:
@@ -110,7 +105,7 @@ def seated_keys(session: Session, round_row: Round) -> tuple[dict[str, list[int]
         else:
             tables.setdefault(seat.table, []).append((seat.seat or 0, seat.player_id))
     ordered = {label: [pid for _, pid in sorted(tables[label])]
-               for label in sorted(tables, key=table_sort_key)}
+               for label in sorted(tables, key=table_order)}
     return ordered, sorted(byes)
 
 
@@ -289,7 +284,7 @@ def reseat_round(session: Session, event: Event, number: int, *,
     if results:
         raise TourneyError(
             f"round {number} of {event.slug} cannot be reseated: results are in for "
-            f"table{'s' if len(results) > 1 else ''} {', '.join(sorted(results, key=table_sort_key))}")
+            f"table{'s' if len(results) > 1 else ''} {', '.join(sorted(results, key=table_order))}")
     before = round_seating(session, event, number)
     for seat in session.exec(select(Seat).where(Seat.round_id == row.id)).all():
         session.delete(seat)

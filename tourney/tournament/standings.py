@@ -43,6 +43,7 @@ from sqlmodel import Session
 
 from ..engines import get_game
 from ..errors import TourneyError, UsageError
+from ..numbers import plain_number
 from ..storage.models import Entry, Event, Match, MatchPlace, Player, Round, Seat
 
 TIEBREAKS: dict[str, str] = {
@@ -95,16 +96,9 @@ class StandingRow:
         return self.place
 
     def as_json(self) -> dict:
-        return {"place": self.place, "player": self.player, "points": _number(self.points),
-                "tiebreaks": {k: _number(v) for k, v in self.tiebreaks.items()},
+        return {"place": self.place, "player": self.player, "points": plain_number(self.points, 2),
+                "tiebreaks": {k: plain_number(v, 2) for k, v in self.tiebreaks.items()},
                 "decided_by": self.decided_by, "matches": self.matches, "byes": self.byes}
-
-
-def _number(value):
-    value = float(value)
-    if value.is_integer():
-        return int(value)
-    return round(value, 2)
 
 
 @dataclass

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from ..errors import TourneyError
+from ..numbers import plain_number
 from ..storage.audit import record_change
 from ..storage.models import Deal, Event, Match, MatchPlace, MatchVersion, Player, utcnow
 from .events import get_event
@@ -125,13 +126,10 @@ def match_detail(session: Session, slug: str, round_number: int, table: str,
     detail.update(version_dict(chosen, match.current_version_id))
     detail["deal_count"] = detail.pop("deals")
     detail["places"] = [{"player": name, "seat": p.seat, "place": p.place,
-                         "total": _plain(p.total), "points": _plain(p.match_points)}
+                         "total": plain_number(p.total), "points": plain_number(p.match_points)}
                         for p, name in places]
     detail["deals"] = [{"deal": d.number, "players": d.players.split(";"),
                         "dealer": d.dealer, "scores": d.scores, "verified": d.verified}
                        for d in deals]
     return detail
 
-
-def _plain(value: float):
-    return int(value) if float(value).is_integer() else value

@@ -1,0 +1,23 @@
+"""Numbers as people read them: 3 rather than 3.0, at most two decimals.
+
+The one home of number formatting for JSON (:func:`plain_number`) and for plain
+text tables (:func:`number_text`). The site formats numbers per language (babel).
+"""
+from __future__ import annotations
+
+
+def plain_number(value: float | int, digits: int | None = None) -> int | float:
+    """``value`` as an int when it is whole, else as a float rounded to ``digits``
+    decimals (``None``: not rounded)."""
+    value = float(value)
+    if value.is_integer():
+        return int(value)
+    return value if digits is None else round(value, digits)
+
+
+def number_text(value: float | int, digits: int = 2) -> str:
+    """A whole number without decimals ("3"), any other with ``digits`` ("2.50")."""
+    value = float(value)
+    if value.is_integer():
+        return str(int(value))
+    return f"{value:.{digits}f}"
