@@ -90,6 +90,7 @@ class ServerConfig:
     link_failures: int = 20
     login_failures: int = 5
     failure_window: float = 60.0
+    poll_seconds: int = POLL_SECONDS  # how often the live standings ask for news
 
 
 class Server:
@@ -422,7 +423,7 @@ async def standings_page(request: Request) -> Response:
         return server.render(request, "unknown_link.html", server.language(request), 404)
     lang = server.language(request, event.lang)
     return server.render(request, "standings.html", lang, event=event, data=data,
-                         poll=POLL_SECONDS)
+                         poll=server.config.poll_seconds)
 
 
 async def index(request: Request) -> Response:
@@ -630,6 +631,7 @@ def _publish(server: Server) -> dict:
 def create_app(config: ServerConfig) -> Starlette:
     routes = [
         Route("/", index),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/t", code_page),
         Route("/t", code_post, methods=["POST"]),
         Route("/t/{token}", table_page),

@@ -11,7 +11,8 @@ from tourney.storage.db import open_engine
 from tourney.storage.schema import ensure_schema
 from tourney.web.app import ServerConfig, create_app
 
-NAMES = ["Anna", "Bo", "Cecilia", "Dag", "Eva", "Frans", "Gun", "Hans"]
+NAMES = ["Anna", "Bo", "Cecilia", "Dag", "Eva", "Frans", "Gun", "Hans",
+         "Ida", "Johan", "Karin", "Lars", "Maja", "Nils", "Åsa", "Örjan"]
 TOKEN = "organizer-secret"
 
 
