@@ -101,8 +101,9 @@ def history(player, variant, db_url, as_json):
     """Show a player's rated matches with the rating before and after each.
 
     One line per match, in rating order: variant, event, round, table, place
-    (of how many), mu and sigma before and after. A merged duplicate's name shows
-    the kept player.
+    (of how many; "1=/2" a place shared with another player, such as a drawn
+    game), mu and sigma before and after. A merged duplicate's name shows the kept
+    player.
 
     \b
     Example:
@@ -117,12 +118,16 @@ def history(player, variant, db_url, as_json):
     if not entries:
         message(f"{found.name} has no rated matches" + (f" in {variant}" if variant else ""))
         return
+    # "1=/2": a place shared with another player of the match (a drawn game)
     rows = [[e.variant, e.event_date.isoformat() if e.event_date else "", e.event, e.round,
-             e.table, f"{e.place}/{e.players}", _num(e.mu_before), _num(e.sigma_before),
+             e.table, f"{e.place}{'=' if e.shared else ''}/{e.players}",
+             _num(e.mu_before), _num(e.sigma_before),
              _num(e.mu_after), _num(e.sigma_after), f"{e.mu_after - e.mu_before:+.2f}"]
             for e in entries]
     emit_table(["variant", "date", "event", "round", "table", "place", "mu before",
                 "sigma before", "mu after", "sigma after", "change"], rows)
+    if any(e.shared for e in entries):
+        message("= a shared place (a draw)")
 
 
 @rating.command("recompute")

@@ -427,6 +427,7 @@ class Renderer:
             num=self.number, dec1=self.decimal1, dec2=self.decimal2, date=self.date,
             card=lambda c: self.names.card_html[c], cards=self.names.cards_html)
         env.filters["score"] = self.score
+        env.filters["points"] = self.match_points
         env.globals.update(
             names=self.names, lang=self.html_lang, event_text=self.event_text,
             square_at=square_at,
@@ -451,6 +452,15 @@ class Renderer:
         if text is None:
             text = self._numbers[value] = self.numbers.format(value, 2, 0)
         return text
+
+    def match_points(self, value) -> str:
+        """A match's points: a half as "½" (a draw: "½", "1½"), else as :meth:`number`."""
+        if value is None:
+            return ""
+        whole, rest = divmod(value, 1)
+        if rest == 0.5:
+            return ("" if whole == 0 else self.number(int(whole))) + "½"
+        return self.number(value)
 
     def score(self, text) -> str:
         """A score as stored (canonical text: "25", "0.5") in the page's locale."""
@@ -527,6 +537,7 @@ class PlayerMatch(NamedTuple):
     opponents: tuple[int, ...]
     deals: int = 0
     verified_moves: int = 0  # deals replayed move by move; the rest are score sheets
+    shared: bool = False  # another player of the match had the same place (a draw)
 
     @property
     def checked(self) -> str:
@@ -554,6 +565,7 @@ class GridCell:
     points: float | None = None
     table: str | None = None
     opponent_rank: int | None = None
+    shared: bool = False  # another player at the table had the same place (a draw)
 
 
 def write_file(path: str, data: bytes) -> None:
@@ -855,7 +867,8 @@ class SiteBuilder:
                                         table=table.label, size=len(table.players))
                     else:
                         cell = GridCell("match", match.id, place.place, len(table.players),
-                                        place.match_points, table.label)
+                                        place.match_points, table.label,
+                                        shared=shared_places(match.places)[place.place])
                         if len(table.players) == 2:
                             other = [p for p in table.players if p != pid]
                             cell.opponent_rank = rank_of.get(other[0]) if other else None
@@ -874,11 +887,12 @@ class SiteBuilder:
             return
         ids = [p.player_id for p in match.places]
         size = len(ids)
+        shared = shared_places(match.places)
         for place in match.places:
             self.player_matches.setdefault(place.player_id, []).append(PlayerMatch(
                 info.id, match.id, match.round, match.table, place.place, size,
                 place.match_points, place.total, tuple(o for o in ids if o != place.player_id),
-                match.deals, match.verified_moves))
+                match.deals, match.verified_moves, shared[place.place]))
 
     # ---- matches and deals
 
@@ -912,7 +926,8 @@ class SiteBuilder:
                          "role_name": role_name, "replay": replay})
         standing = sorted(match.places, key=lambda p: (p.place, p.seat))
         self.page("match.html", self.links.match(info.id, match.id), info=info, match=match,
-                  columns=columns, rows=rows, standing=standing, replays=with_replays)
+                  columns=columns, rows=rows, standing=standing, replays=with_replays,
+                  shared=shared_places(match.places))
         if not with_replays:
             return
         replayed = [d for d in deals if d.verified != "scores" and d.play]
@@ -980,7 +995,7 @@ class SiteBuilder:
                                            e.event_id), reverse=True)
             self.page("player.html", self.links.player(player.id), player=player,
                       ratings=ratings, matches=matches, events=events, match_info=match_info,
-                      ordinal=ordinal)
+                      my_matches={m.match_id: m for m in matches}, ordinal=ordinal)
 
     def _kept(self, player: PlayerInfo) -> PlayerInfo:
         seen = {player.id}
@@ -999,6 +1014,12 @@ class _Seats(list):
         if seat is None or not isinstance(seat, int) or not 0 <= seat < len(self):
             return "?"
         return super().__getitem__(seat)
+
+
+def shared_places(places) -> dict[int, bool]:
+    """Per place of a match: is it shared by more than one player (a draw)?"""
+    counts = Counter(p.place for p in places)
+    return {place: n > 1 for place, n in counts.items()}
 
 
 def _score_value(text: str):

@@ -389,7 +389,7 @@ def test_every_visible_string_goes_through_the_catalogue(league, monkeypatch, tm
 
     dates = {format_date(dt.date.fromisoformat(e["date"]), format="medium", locale="fi")
              for e in events if e["date"]}
-    allowed = re.compile(r"^[\s\d.,:;()\[\]/#=+\-–—−±%…›·←→★↕▲▼|\"'“”μσ♠♥♦♣⛀⛁⛂⛃♛&?]*$")
+    allowed = re.compile(r"^[\s\d½.,:;()\[\]/#=+\-–—−±%…›·←→★↕▲▼|\"'“”μσ♠♥♦♣⛀⛁⛂⛃♛&?]*$")
     bracketed = re.compile(r"⟦[^⟦⟧]*⟧")
     checked = 0
     for path in pages(out):

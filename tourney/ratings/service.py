@@ -610,13 +610,14 @@ class HistoryEntry:
     sigma_before: float
     mu_after: float
     sigma_after: float
+    shared: bool = False  # another player of the match had the same place (a draw)
 
     def as_dict(self) -> dict:
         return {"variant": self.variant, "sequence": self.sequence, "event": self.event,
                 "event_name": self.event_name,
                 "date": self.event_date.isoformat() if self.event_date else None,
                 "round": self.round, "table": self.table, "place": self.place,
-                "players": self.players,
+                "players": self.players, "shared": self.shared,
                 "mu_before": self.mu_before, "sigma_before": self.sigma_before,
                 "mu_after": self.mu_after, "sigma_after": self.sigma_after,
                 "ordinal_before": ordinal(self.mu_before, self.sigma_before),
@@ -639,18 +640,23 @@ def player_history(session: Session, player: Player,
     if variant is not None:
         query = query.where(RatingPool.variant == check_variant(variant))
     rows = session.execute(query).all()
-    # Table sizes: the rows of the same matches (by the indexed match id).
+    # Table sizes and shared places: the rows of the same matches (by the indexed
+    # match id), counted per place.
     sizes: dict[tuple[int, int], int] = {}
+    at_place: dict[tuple[int, int, int], int] = {}
     match_ids = sorted({m for m in session.execute(
         select(HISTORY_T.c.match_id).where(HISTORY_T.c.player_id == player.id)).scalars()})
     for chunk in _chunks(match_ids):
-        for pool_id, sequence, n in session.execute(
-                select(HISTORY_T.c.pool_id, HISTORY_T.c.sequence, func.count())
+        for pool_id, sequence, place, n in session.execute(
+                select(HISTORY_T.c.pool_id, HISTORY_T.c.sequence, HISTORY_T.c.place,
+                       func.count())
                 .where(HISTORY_T.c.match_id.in_(chunk))
-                .group_by(HISTORY_T.c.pool_id, HISTORY_T.c.sequence)):
-            sizes[(pool_id, sequence)] = n
+                .group_by(HISTORY_T.c.pool_id, HISTORY_T.c.sequence, HISTORY_T.c.place)):
+            sizes[(pool_id, sequence)] = sizes.get((pool_id, sequence), 0) + n
+            at_place[(pool_id, sequence, place)] = n
     entries = [HistoryEntry(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
-                            sizes.get((r[8], r[1]), 0), r[9], r[10], r[11], r[12])
+                            sizes.get((r[8], r[1]), 0), r[9], r[10], r[11], r[12],
+                            at_place.get((r[8], r[1], r[7]), 1) > 1)
                for r in rows]
     entries.sort(key=lambda e: (e.variant, e.sequence))
     return entries
