@@ -78,13 +78,7 @@ def cli():
 
 
 for _name in COMMAND_MODULES:
-    try:
-        _module = importlib.import_module(f"{__package__}.{_name}")
-    except ModuleNotFoundError as _err:
-        if _err.name != f"{__package__}.{_name}":
-            raise
-        continue  # a noun not built yet
-    _module.register(cli)
+    importlib.import_module(f"{__package__}.{_name}").register(cli)
 
 
 def main() -> None:

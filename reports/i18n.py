@@ -75,12 +75,6 @@ def has_catalogue(lang: str) -> bool:
     return lang == SOURCE_LANGUAGE or catalogue_path(lang).is_file()
 
 
-def catalogue_languages() -> list[str]:
-    """Languages with a catalogue, English first."""
-    found = sorted(p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
-    return [SOURCE_LANGUAGE] + [lang for lang in found if lang != SOURCE_LANGUAGE]
-
-
 def compile_po(po_text: bytes | str, locale: str | None = None) -> gettext_module.GNUTranslations:
     """A .po file's text compiled in memory to a gettext translations object."""
     if isinstance(po_text, str):

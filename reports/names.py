@@ -18,7 +18,7 @@ from __future__ import annotations
 from gettext import NullTranslations
 from markupsafe import Markup
 
-from tourney.cards import CARD_NAMES, SUIT_SYMBOLS
+from tourney.cards import SUIT_SYMBOLS
 from tourney.engines import get_game
 from tourney.engines.base import Game
 from tourney.errors import TourneyError
@@ -160,8 +160,3 @@ class Names:
     def tiebreak_note(self, name: str) -> str:
         msgid = TIEBREAK_NOTES.get(name)
         return self.gettext(msgid) if msgid else ""
-
-
-def card_code(card: int) -> str:
-    """The canonical spelling (QS), for data attributes and tests."""
-    return CARD_NAMES[card]

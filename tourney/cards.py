@@ -36,10 +36,6 @@ def rank_of(card: int) -> int:
     return card % 13
 
 
-def suit_of(card: int) -> int:
-    return card // 13
-
-
 def _spellings() -> dict[str, int]:
     table: dict[str, int] = {}
     for card, name in enumerate(CARD_NAMES):
@@ -84,10 +80,6 @@ def card_name(card: int) -> str:
 def parse_cards(text: str) -> list[int]:
     """Whitespace-separated cards."""
     return [parse_card(t) for t in text.split()]
-
-
-def format_cards(cards: Iterable[int]) -> str:
-    return " ".join(CARD_NAMES[c] for c in cards)
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -88,7 +88,7 @@ def test_table_sizes(tourney, db_url):
     (["ok", "--variant", "spardame", "--rounds", "0"], 2, "--rounds"),
     (["ok", "--variant", "spardame", "--seating", "chaos"], 2, None),
     (["ok", "--variant", "spardame", "--lang", "de"], 2, None),
-    (["ok", "--variant", "spardame", "--tiebreaks", "score,height"], 2, "unknown tiebreak"),
+    (["ok", "--variant", "spardame", "--tiebreaks", "score,height"], 2, "unknown tie-break"),
     (["ok", "--variant", "spardame", "--seed", str(2 ** 40)], 2, "--seed"),
     (["ok", "--variant", "spardame", "--name", ""], 1, "cannot be empty"),
 ])

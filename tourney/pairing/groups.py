@@ -72,11 +72,6 @@ def meeting_weights(keys: Sequence[int], history: EventHistory) -> list[list[int
     return weights
 
 
-def split_cost(tables: Sequence[Sequence[int]], weights: list[list[int]]) -> int:
-    return sum(weights[t[i]][t[j]] for t in tables
-               for i in range(len(t)) for j in range(i + 1, len(t)))
-
-
 def split_into_tables(
     sizes: Sequence[int],
     weights: list[list[int]],

@@ -184,13 +184,6 @@ def event_day(event_date: date | None, event_created) -> date:
     return event_created.date() if event_created is not None else date.min
 
 
-def rating_order_key(event_date: date | None, event_created, event_id: int,
-                     round_number: int, table: str, match_id: int) -> tuple:
-    """The rating order of a match (see the module docstring)."""
-    return (event_day(event_date, event_created), event_id, round_number,
-            natural_key(table), match_id)
-
-
 @dataclass(frozen=True)
 class OrderedMatch:
     match_id: int

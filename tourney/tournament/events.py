@@ -52,14 +52,15 @@ from ..engines.base import Game
 from ..errors import TourneyError, UsageError
 from ..storage.audit import record_change
 from ..storage.models import Entry, Event, Match, Player, Round, Seat
+from ..pairing.seating import METHODS, default_method
+from .standings import check_tiebreaks
 from .players import (add_players, clean_name, clean_title, name_sort_key, player_by_name,
                       resolve_merged, unknown_player_error)
 
 SLUG_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 MAX_SLUG = 100
-SEATING_METHODS = ("balanced", "swiss", "random")
+SEATING_METHODS = METHODS  # the seating methods are the pairing package's
 LANGUAGES = ("sv", "nb", "fi", "en")
-TIEBREAK_PATTERN = re.compile(r"[a-z][a-z0-9_-]*")
 SEED_RANGE = (-(2 ** 31), 2 ** 31 - 1)  # an INTEGER column on every backend
 
 
@@ -111,30 +112,12 @@ def parse_table_sizes(text: str | None, game: Game) -> tuple[int, int, int]:
     return low, high, preferred_size(game, low, high)
 
 
-def known_tiebreaks() -> tuple[str, ...] | None:
-    """The tiebreak names the standings module knows, if it says."""
-    try:
-        from . import standings
-    except ImportError:
-        return None
-    names = getattr(standings, "TIEBREAKS", None)
-    return tuple(names) if names else None
-
-
 def parse_tiebreaks(text: str | Sequence[str] | None) -> list[str]:
+    """Tie-break ids from ``score,buchholz`` (or a list), checked by the standings."""
     if text is None:
         return []
     items = text.split(",") if isinstance(text, str) else list(text)
-    names = [t.strip() for t in items if t.strip()]
-    known = known_tiebreaks()
-    for name in names:
-        if known is not None and name not in known:
-            raise UsageError(f"unknown tiebreak {name!r} (tiebreaks: {', '.join(known)})")
-        if known is None and not TIEBREAK_PATTERN.fullmatch(name):
-            raise UsageError(f"not a tiebreak name: {name!r}")
-    if len(set(names)) != len(names):
-        raise UsageError("a tiebreak is named twice")
-    return names
+    return check_tiebreaks([t.strip() for t in items if t.strip()])
 
 
 def default_seed(slug: str) -> int:
@@ -214,7 +197,7 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
     if rounds is not None and not 1 <= rounds <= 1000:
         raise UsageError(f"--rounds takes 1 to 1000, not {rounds}")
     if seating is None:
-        seating = "swiss" if high == 2 else "balanced"
+        seating = default_method(low, high)
     if seating not in SEATING_METHODS:
         raise UsageError(f"unknown seating {seating!r} (use {', '.join(SEATING_METHODS)})")
     if seed is None:

@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ..errors import TourneyError, UsageError
@@ -453,8 +452,3 @@ def import_players(session: Session, rows: Iterable[PlayerRow],
                       {"added": [player_snapshot(p) for p in added],
                        "already_registered": report.already})
     return report
-
-
-def count_players(session: Session) -> int:
-    return session.exec(select(func.count()).select_from(Player)
-                        .where(Player.merged_into_id.is_(None))).one()

@@ -16,16 +16,13 @@ Decisions:
   given. The audit log keeps the seating it replaced.
 - ``dealer`` in the seating data is always seat 0 (RULES.md: seat 0 deals the
   first deal; in dam-brade, which has no dealer, seat 0 plays Black first).
-- Standings come from ``tourney.tournament.standings.standings_table(session,
-  event)``: rows giving a player (``player_id``, ``key`` or ``name``), ``points``
-  (or ``match_points``) and ``rank`` (or ``place``), as objects or dicts. Without
-  that module every player counts 0 points and no rank.
+- Points and places so far come from
+  :func:`tourney.tournament.standings.standings_table`.
 """
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlmodel import Session, select
 
@@ -34,6 +31,7 @@ from ..storage.audit import record_change
 from ..storage.models import Event, Match, Player, Round, Seat, utcnow
 from .events import active_players, last_seated_round, lock_event, results_by_round
 from .players import name_sort_key
+from .standings import standings_table
 from ..ordering import table_order
 from ..pairing.seating import Entrant, PastRound, seat_round
 
@@ -151,43 +149,10 @@ def history(session: Session, event: Event, before: int) -> list[PastRound]:
 
 # ------------------------------------------------------------------------- standings
 
-def _field(row: Any, *names: str) -> Any:
-    for name in names:
-        if isinstance(row, dict):
-            if name in row:
-                return row[name]
-        elif hasattr(row, name):
-            return getattr(row, name)
-    return None
-
-
 def standings_points(session: Session, event: Event) -> dict[int, tuple[float, int]]:
-    """Player id -> (points, rank) from the standings so far; empty when the
-    standings module is not there."""
-    try:
-        from .standings import standings_table
-    except ImportError:
-        return {}
-    rows = standings_table(session, event)
-    rows = getattr(rows, "rows", rows)
-    names = None
-    out: dict[int, tuple[float, int]] = {}
-    for row in rows or ():
-        key = _field(row, "player_id", "key")
-        if key is None:
-            name = _field(row, "name", "player")
-            if isinstance(name, Player):
-                key = name.id
-            elif name is not None:
-                if names is None:
-                    names = dict(session.exec(select(Player.name, Player.id)).all())
-                key = names.get(name)
-        if key is None:
-            continue
-        points = _field(row, "points", "match_points") or 0.0
-        rank = _field(row, "rank", "place") or 0
-        out[int(key)] = (float(points), int(rank))
-    return out
+    """Player id -> (match points, place) from the standings so far."""
+    return {row.player_id: (float(row.points), row.place)
+            for row in standings_table(session, event)}
 
 
 # ------------------------------------------------------------------------- seating

@@ -58,14 +58,15 @@ DEFAULT_TIEBREAKS: tuple[str, ...] = ("score", "buchholz", "wins")
 
 
 def check_tiebreaks(ids: Sequence[str]) -> list[str]:
-    """The tie-break ids as given, checked: known ids, none twice."""
+    """The tie-break ids as given, checked: known ids, none twice (the one check,
+    for ``event create --tiebreaks`` and for what an event stores)."""
     ids = [str(i).strip() for i in ids]
     for tiebreak in ids:
         if tiebreak not in TIEBREAKS:
-            raise TourneyError(f"unknown tie-break {tiebreak!r} (tie-breaks: "
-                               f"{', '.join(TIEBREAKS)})")
+            raise UsageError(f"unknown tie-break {tiebreak!r} (tie-breaks: "
+                             f"{', '.join(TIEBREAKS)})")
     if len(set(ids)) != len(ids):
-        raise TourneyError("a tie-break is named twice")
+        raise UsageError("a tie-break is named twice")
     return ids
 
 
