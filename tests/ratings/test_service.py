@@ -15,7 +15,7 @@ from rating_helpers import (
     make_engine,
     snapshot,
 )
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from tourney.ordering import natural_key
 from tourney.app.ratings import predict_names, rating_history
@@ -24,7 +24,6 @@ from tourney.ratings.engine import rate_matches
 from tourney.ratings.models import ModelSpec
 from tourney.ratings.service import (
     configure_pool,
-    forget_matches,
     get_pool,
     pool_settings,
     rating_list,
@@ -37,7 +36,6 @@ from tourney.storage.models import (
     AuditLog,
     Match,
     MatchPlace,
-    MatchVersion,
     Player,
     Rating,
     RatingHistory,
@@ -150,21 +148,6 @@ def test_a_deleted_result_and_a_deleted_match(engine, people):
     with transaction(engine) as session:
         recompute(session, VARIANT)
         assert snapshot(session, VARIANT) == withdrawn
-    with transaction(engine) as session:  # a match deleted outright
-        doomed = order[7].match_id
-        forget_matches(session, [doomed])
-        versions = [v.id for v in session.execute(
-            select(MatchVersion).where(MatchVersion.match_id == doomed)).scalars()]
-        session.execute(delete(MatchPlace).where(MatchPlace.version_id.in_(versions)))
-        session.execute(delete(MatchVersion).where(MatchVersion.match_id == doomed))
-        session.execute(delete(Match).where(Match.id == doomed))
-        session.flush()
-        refresh_after_results(session, VARIANT)
-        deleted = snapshot(session, VARIANT)
-    with transaction(engine) as session:
-        recompute(session, VARIANT)
-        assert snapshot(session, VARIANT) == deleted
-        assert pure_ratings(session).ratings() == {p: (mu, s) for p, mu, s, _ in deleted[0]}
 
 
 def test_a_player_whose_only_match_is_withdrawn_loses_the_rating(engine, people):

@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from sqlalchemy import and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -231,25 +231,6 @@ def recompute(session: Session, variant: str | None = None) -> dict[str, int]:
         found |= set(session.execute(select(RatingPool.variant)).scalars())
         variants = sorted(v for v in found if v in variant_ids())
     return {v: _replay(session, get_pool(session, v), force_from=1) for v in variants}
-
-
-def forget_matches(session: Session, match_ids: Iterable[int]) -> None:
-    """Rewind every pool holding these matches to just before the first of them.
-
-    Call before deleting :class:`Match` rows (history rows reference them); then
-    :func:`refresh_after_results` replays what follows.
-    """
-    ids = sorted(set(match_ids))
-    firsts: dict[int, int] = {}
-    for chunk in _chunks(ids):
-        rows = session.execute(
-            select(HISTORY_T.c.pool_id, func.min(HISTORY_T.c.sequence))
-            .where(HISTORY_T.c.match_id.in_(chunk)).group_by(HISTORY_T.c.pool_id))
-        for pool_id, first in rows:
-            firsts[pool_id] = min(first, firsts.get(pool_id, first))
-    for pool_id, first in firsts.items():
-        state, existing = _rewind(session, pool_id, first)
-        _sync_ratings(session, pool_id, existing, state)
 
 
 def _first_difference(session: Session, pool_id: int, order: Sequence[OrderedMatch]) -> int | None:
