@@ -11,6 +11,7 @@ from tourney.storage.db import display_url, open_engine, reading, resolve_url, s
 from tourney.tournament.events import get_event
 
 from .database import db_option, missing_database, open_db
+from .errors import INVALID
 from .output import COUNT, emit_json, emit_table, json_option, message
 
 
@@ -118,7 +119,7 @@ def status(as_json, db_url):
         }
         click.echo(f"state: {words[state.state]}")
     if problem:
-        raise SystemExit(1)
+        raise SystemExit(INVALID)
 
 
 @click.command("log")

@@ -13,6 +13,7 @@ from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
 from tourney.simulation import simulate_rounds
 
 from .completion import complete_variant
+from .errors import INVALID, OK
 from .output import emit_json, emit_jsonl, json_option, message, parse_rules, rule_option
 
 
@@ -114,7 +115,7 @@ def validate(file, variant, rules, as_json):
     skipped = f"; skipped {reader.unfilled} empty score-sheet rows" if reader.unfilled else ""
     message(f"{file}: {deals} deals in {len(matches)} matches: "
             f"{bad_deals} invalid deals, {bad_matches} invalid matches{skipped}")
-    sys.exit(1 if bad_deals or bad_matches else 0)
+    sys.exit(INVALID if bad_deals or bad_matches else OK)
 
 
 @click.command()

@@ -14,6 +14,8 @@ import click
 from tourney import __version__
 from tourney.errors import TourneyError
 
+from .errors import INVALID, exit_code
+
 # Each module registers its commands on the group via `register(group)`; a module
 # per noun keeps the CLI's files showing its structure.
 COMMAND_MODULES = (
@@ -37,7 +39,7 @@ class TourneyGroup(click.Group):
             return super().invoke(ctx)
         except TourneyError as err:
             click.echo(f"Error: {err}", err=True)
-            ctx.exit(err.exit_code)
+            ctx.exit(exit_code(err))
         except BrokenPipeError:  # `tourney ... | head` is not an error
             sys.stderr.close()
             ctx.exit(0)
@@ -49,7 +51,7 @@ class TourneyGroup(click.Group):
             if not is_busy_error(err):
                 raise
             click.echo(f"Error: {busy_message()}", err=True)
-            ctx.exit(1)
+            ctx.exit(INVALID)
 
 
 @click.group(cls=TourneyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -19,6 +19,7 @@ from tourney.tournament.versions import match_detail, match_history
 from tourney.tournament.standings import standings_table
 
 from .completion import complete_event
+from .errors import exit_code
 from .database import db_option, open_db, refuse_overwrites
 from .output import COUNT, ROUND_NUMBER, emit_json, emit_table, json_option, message
 
@@ -118,7 +119,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as
             message(f"Error: {rejected}; the database is unchanged")
             if as_json:
                 emit_json(report.as_json())
-            sys.exit(rejected.exit_code)
+            sys.exit(exit_code(rejected))
     if bar is not None:
         bar.__exit__(None, None, None)
     _print_errors(report)

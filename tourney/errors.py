@@ -1,8 +1,12 @@
 """The project's own error types.
 
 Every problem a user can cause (a bad record, an illegal move, an unknown option)
-surfaces as a :class:`TourneyError`. The CLI turns these into one-line messages
-and meaningful exit codes; anything else escaping is a bug.
+surfaces as a :class:`TourneyError`. The class says what kind of problem it is: a
+:class:`UsageError` is a call that cannot work (an unknown variant, option or
+file), any other :class:`TourneyError` is data that is invalid or an operation
+refused on it. Exit codes are the command line's business: ``tourney.cli.errors``
+maps the kinds to them in one place (and a server to its own answers). Anything
+else escaping is a bug.
 """
 from __future__ import annotations
 
@@ -10,13 +14,9 @@ from __future__ import annotations
 class TourneyError(Exception):
     """Base class for every error reported to a user."""
 
-    exit_code = 1
-
 
 class UsageError(TourneyError):
     """The command was called wrongly: unknown variant, option, unreadable file."""
-
-    exit_code = 2
 
 
 class OptionError(UsageError):

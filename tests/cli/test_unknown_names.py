@@ -18,3 +18,18 @@ def test_every_command_names_an_unknown_event_alike(tourney, tmp_path):
     for command in commands:
         stderr = tourney(*command, exit_code=1).stderr
         assert stderr == "Error: unknown event 'club-2' (did you mean club-1?)\n", command
+
+
+def test_exit_codes_are_decided_by_the_kind_of_error():
+    from tourney.cli.errors import exit_code
+    from tourney.errors import OptionError, RecordError, TourneyError
+    from tourney.records.csv_format import HeaderError
+    from tourney.tournament.results import ImportRejected, ImportReport
+
+    assert exit_code(TourneyError("refused")) == 1 and exit_code(RecordError("bad")) == 1
+    assert exit_code(OptionError("no such option")) == 2
+    assert exit_code(HeaderError("unknown column", line=1)) == 2
+    report = ImportReport(file="r.csv", source_sha256="")
+    assert exit_code(ImportRejected(report)) == 1
+    assert exit_code(ImportRejected(report, HeaderError("unknown column"))) == 2
+    assert exit_code(ImportRejected(report, RecordError("not UTF-8"))) == 1

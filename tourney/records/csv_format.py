@@ -20,7 +20,7 @@ from ..cards import CARD_NAMES, parse_card
 
 _CANONICAL = {name: card for card, name in enumerate(CARD_NAMES)}
 from ..engines.base import DealSetup
-from ..errors import CardError, RecordError, TourneyError
+from ..errors import CardError, RecordError, TourneyError, UsageError
 
 COLUMNS = (
     "event", "variant", "round", "table", "deal", "players", "dealer",
@@ -46,10 +46,9 @@ MAX_PLAYERS = 16
 MAX_NUMBER = 1_000_000
 
 
-class HeaderError(RecordError):
-    """The header names a column FORMAT.md does not know, or lacks a required one."""
-
-    exit_code = 2
+class HeaderError(RecordError, UsageError):
+    """The header names a column FORMAT.md does not know, or lacks a required one:
+    the file is not a record file (a usage error), located like a record error."""
 
 
 @dataclass(slots=True)

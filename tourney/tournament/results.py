@@ -226,18 +226,13 @@ class ImportReport:
 
 
 class ImportRejected(TourneyError):
-    """The file had invalid rows: nothing was imported. ``report`` lists them.
-
-    ``exit_code`` is 1, or that of a whole-file error (2 for a bad header).
-    """
-
-    exit_code = 1
+    """The file had invalid rows: nothing was imported. ``report`` lists them;
+    ``file_error`` is the error that made the whole file unreadable, if one did."""
 
     def __init__(self, report: ImportReport, file_error: RecordError | None = None):
         self.report = report
         self.file_error = file_error
         if file_error is not None:
-            self.exit_code = file_error.exit_code
             text = f"{report.file}: nothing imported: the file cannot be read as records"
         else:
             text = (f"{report.file}: nothing imported: {report.error_count} error(s) in "

@@ -1,0 +1,25 @@
+"""Errors to exit codes: the one place the command line decides them.
+
+0 success; 1 the data is invalid or the operation was refused (the database is
+unchanged); 2 a usage error (the call cannot work: unknown variant, option, file,
+a file that is not a record file). The library's errors say what kind they are
+(:mod:`tourney.errors`); this module says what that kind means to a shell.
+"""
+from __future__ import annotations
+
+from tourney.errors import TourneyError, UsageError
+from tourney.tournament.results import ImportRejected
+
+OK = 0
+INVALID = 1
+USAGE = 2
+
+
+def exit_code(err: TourneyError) -> int:
+    """The exit status for a library error."""
+    if isinstance(err, ImportRejected):
+        # the whole file's error when there is one (a bad header is a usage error)
+        return exit_code(err.file_error) if err.file_error is not None else INVALID
+    if isinstance(err, UsageError):
+        return USAGE
+    return INVALID
