@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import click
-from tourney.app.publish import publish_site
+from tourney.app.publish import describe, publish_site
 
 from .database import db_option, open_db
 from .output import emit_json, json_option, message
@@ -21,12 +21,19 @@ from .output import emit_json, json_option, message
                    "folder itself, each other one a subfolder. Default: the events' "
                    "languages, else en.")
 @click.option("--no-replays", is_flag=True, help="Publish no deal replays at all.")
-@click.option("--jobs", type=int, default=1, show_default=True, metavar="N",
-              help="Render in N processes (0: one per CPU). A big league's site "
-                   "builds faster; each process reads the database on its own.")
+@click.option("--jobs", type=int, default=0, metavar="N",
+              help="Render in N processes. Default 0: one per CPU when there are "
+                   "enough pages to render to gain from it; each process reads the "
+                   "database on its own.")
+@click.option("--full", is_flag=True,
+              help="Render every page, even those unchanged since the last publish "
+                   "(by default they are reused as they are).")
+@click.option("--force", is_flag=True,
+              help="Drop the files in DIR that publish did not write (by default they "
+                   "are kept, e.g. CNAME or .htaccess).")
 @json_option
 @db_option
-def publish(out, events, langs, no_replays, jobs, as_json, db_url):
+def publish(out, events, langs, no_replays, jobs, full, force, as_json, db_url):
     """Publish standings, seat lists, results, replays and ratings as a static site.
 
     Every event gets its standings (with the tie-break columns), each round's seat
@@ -36,7 +43,17 @@ def publish(out, events, langs, no_replays, jobs, as_json, db_url):
     works from any web server path or straight from disk.
 
     The site is built beside DIR and swapped in at once: readers never see half a
-    site. Player pages keep their URL (players/<id>.html) across publishes.
+    site. Player pages keep their URL (players/<id>.html) across publishes. Pages
+    whose content did not change since the last publish are reused byte for byte
+    (only the index says when the site was published), so a publish after one
+    more round renders only what the round changed.
+
+    Files in DIR that publish did not write (CNAME, .htaccess, robots.txt, a PDF
+    beside an event's pages) are carried into the new site; publish refuses if
+    one is where the new site puts a page, and --force drops them all. The
+    database is never allowed inside DIR. Folders that a killed publish left
+    beside DIR (.DIR.publishing-*, .DIR.old-*, holding publish's marker) are
+    removed by the next publish; nothing else beside DIR is touched.
 
     \b
     Examples:
@@ -46,14 +63,23 @@ def publish(out, events, langs, no_replays, jobs, as_json, db_url):
     """
     engine = open_db(db_url, read_only=True)
     report = publish_site(engine, out, events=events, langs=langs, replays=not no_replays,
-                          background_cleanup=True, jobs=jobs)
+                          background_cleanup=True, jobs=jobs, force=force,
+                          incremental=not full)
+    if report.kept:
+        message(f"kept {len(report.kept)} file(s) publish did not write: "
+                + describe(report.kept))
+    if report.dropped:
+        message(f"dropped {len(report.dropped)} file(s) publish did not write "
+                f"({'--force' if force else 'symbolic links are never carried'}): "
+                + describe(report.dropped))
     if report.missing_catalogues:
         message("no translation yet for " + ", ".join(report.missing_catalogues)
                 + ": those pages show English text with local dates and numbers")
     if as_json:
         emit_json(report.as_dict())
     else:
-        message(f"published {report.pages} pages ({report.events} events, "
+        message(f"published {report.pages} pages, {report.rendered} rendered and the "
+                f"rest unchanged ({report.events} events, "
                 f"{report.players} players, {report.matches} matches, "
                 f"{report.replays} replays; languages: {', '.join(report.languages)}) "
                 f"to {report.out} in {report.seconds:.1f} s")

@@ -186,6 +186,24 @@ class PoolData:
     history: dict[int, list[HistoryPoint]]  # player id -> points in rating order
 
 
+@dataclass
+class EventContents:
+    """An event's rows as plain tuples, in a fixed order (see
+    :meth:`SiteReader.event_contents`)."""
+
+    entries: list[tuple] = field(default_factory=list)
+    rounds: list[tuple] = field(default_factory=list)
+    seats: list[tuple] = field(default_factory=list)
+    matches: list[MatchData] = field(default_factory=list)  # by id, places by seat
+
+    def player_ids(self) -> set[int]:
+        ids = {row[0] for row in self.entries}
+        ids.update(row[3] for row in self.seats)
+        for match in self.matches:
+            ids.update(p.player_id for p in match.places)
+        return ids
+
+
 # ------------------------------------------------------------------------ reading
 
 def event_status(info: EventInfo, today: dt.date) -> str:
@@ -355,6 +373,60 @@ class SiteReader:
         ordered = sorted(matches.values(), key=lambda m: (m.round, natural_key(m.table)))
         return EventData(info, entries, standings, rounds, ordered, standings_error)
 
+    def event_contents(self) -> dict[int, EventContents]:
+        """Per event, every row its pages are made of, read in bulk for the whole
+        site (five queries): what decides whether an event's pages changed since
+        the last publish, and its matches with their places (a player's page
+        lists them) without reading the event in full.
+
+        An event's pages are a function of its :class:`EventInfo`, these rows, the
+        names of the players in them and its deals (a version's deals never
+        change: a new result is a new version). Anything new that the event's
+        pages show must be read here too."""
+        session = self.session
+        contents: dict[int, EventContents] = {}
+
+        def of(event_id: int) -> EventContents:
+            found = contents.get(event_id)
+            if found is None:
+                found = contents[event_id] = EventContents()
+            return found
+
+        for event_id, *row in session.execute(
+                select(Entry.event_id, Entry.player_id, Entry.first_round,
+                       Entry.withdrawn_after)
+                .order_by(Entry.event_id, Entry.player_id)):
+            of(event_id).entries.append(tuple(row))
+        for event_id, *row in session.execute(
+                select(Round.event_id, Round.number, Round.repeated_pairs)
+                .order_by(Round.event_id, Round.number)):
+            of(event_id).rounds.append(tuple(row))
+        for event_id, *row in session.execute(
+                select(Round.event_id, Round.number, Seat.table, Seat.seat, Seat.player_id)
+                .join(Round, Round.id == Seat.round_id)
+                .order_by(Round.event_id, Round.number, Seat.table, Seat.seat,
+                          Seat.player_id)):
+            of(event_id).seats.append(tuple(row))
+        matches: dict[int, MatchData] = {}
+        for mid, event_id, rnd, table, vid, version, at, by, deals, verified in session.execute(
+                select(Match.id, Match.event_id, Match.round_number, Match.table,
+                       Match.current_version_id, MatchVersion.version,
+                       MatchVersion.imported_at, MatchVersion.imported_by,
+                       MatchVersion.deals, MatchVersion.verified_moves)
+                .outerjoin(MatchVersion, MatchVersion.id == Match.current_version_id)
+                .order_by(Match.event_id, Match.id)):
+            match = MatchData(mid, event_id, rnd, table, vid, version, at, by, deals or 0,
+                              verified or 0)
+            matches[mid] = match
+            of(event_id).matches.append(match)
+        for mid, pid, seat, place, total, points in session.execute(
+                select(Match.id, MatchPlace.player_id, MatchPlace.seat, MatchPlace.place,
+                       MatchPlace.total, MatchPlace.match_points)
+                .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
+                .order_by(Match.id, MatchPlace.seat, MatchPlace.player_id)):
+            matches[mid].places.append(PlaceData(pid, seat, place, total, points))
+        return contents
+
     def deals(self, event_id: int, round_number: int | None = None, *,
               with_moves: bool = False) -> dict[int, list[DealData]]:
         """The current deals of an event's matches (one round's, if given), by
@@ -380,6 +452,7 @@ class SiteReader:
 __all__ = [
     "DealData",
     "EntryData",
+    "EventContents",
     "EventData",
     "EventInfo",
     "HistoryPoint",

@@ -41,34 +41,38 @@ Decisions:
   the deal and rendering it), the other pages about 1 ms each: a league of
   100,000 matches (200,000 deals) publishes in about two minutes without replays
   and in about seven with all of them, so a big league names the events whose
-  replays it wants (bench/bench_publish.py has the figures). ``--jobs N`` renders
-  in N processes.
+  replays it wants (bench/bench_publish.py has the figures).
 - **Atomic publishing.** The site is built in a temporary folder beside the target
   (``.<name>.publishing-...``) and swapped in with one ``renameat2(RENAME_EXCHANGE)``
   (Linux), else two renames; the old site is then deleted. Readers see the old site
-  or the new one, never half of one. A target folder that exists must be empty or
-  hold a site built by this command (the ``.tourney-site`` marker): publishing
-  never replaces a folder of other files. The replaced site is renamed
-  ``.<name>.old-...`` beside the target and deleted; ``tourney publish`` deletes it
-  in a detached process, since deleting a big site's files can take as long as
-  writing them (a cleanup cut short is finished by the next publish).
+  or the new one, never half of one. What publish may replace, keep or remove (its
+  marker, leftovers of killed publishes, files it did not write, the database, mount
+  points) is decided in :mod:`.folders`. The replaced site is deleted in a detached
+  process by ``tourney publish``, since deleting a big site's files can take as
+  long as writing them (a cleanup cut short is finished by the next publish).
+- **Incremental publishing.** A page is reused from the site it replaces (a hard
+  link: byte-identical, not rendered) when its content key is unchanged; the keys
+  and the files written are in the manifest (see :class:`SiteBuilder`). Only the
+  index shows when the site was published. Any change to the code or templates
+  renders everything again (:func:`code_digest`); ``--full`` does so on demand.
+- **Processes.** By default a publish renders in one process per CPU when there
+  are enough pages to render to gain from it (``AUTO_JOBS_MIN_PAGES``); workers are
+  forked, die with their parent, and are killed if it gives up.
 - Every path written is made of ids, checked slugs and fixed names and is checked
   to stay inside the build folder.
 """
 from __future__ import annotations
 
-import ctypes
 import datetime as dt
-import errno
+import hashlib
 import json
 import os
 import pickle
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
+import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -91,12 +95,31 @@ from tourney.tournament.events import unknown_event
 from . import charts
 from .data import (
     DealData,
+    EventContents,
     EventData,
     EventInfo,
     MatchData,
     PlayerInfo,
     PoolData,
     SiteReader,
+)
+from .folders import (
+    MANIFEST,
+    SITE_MARKER,
+    BuildFolder,
+    carry_foreign,
+    conflicts,
+    describe,
+    die_with_parent,
+    discard,
+    foreign_files,
+    leftovers,
+    link_or_copy,
+    prepare_target,
+    read_manifest,
+    stop_workers,
+    swap_into_place,
+    write_error,
 )
 from .i18n import (
     NumberFormat,
@@ -112,7 +135,6 @@ from .replay import build_replay, square_at
 PACKAGE_DIR = Path(__file__).resolve().parent
 TEMPLATE_DIR = PACKAGE_DIR / "templates"
 STATIC_DIR = PACKAGE_DIR / "static"
-SITE_MARKER = ".tourney-site"
 # The step shapes the site has a replay page for (replay_<shape>.html); a game whose
 # steps have another shape gets the plain list of moves.
 REPLAY_SHAPES = frozenset(p.stem.removeprefix("replay_") for p in TEMPLATE_DIR.glob("replay_*.html"))
@@ -219,34 +241,51 @@ class PublishReport:
     matches: int = 0
     pages: int = 0
     replays: int = 0
+    rendered: int = 0  # pages rendered this time; the rest were unchanged (reused)
+    jobs: int = 1
     replay_events: list[str] = field(default_factory=list)
     missing_catalogues: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # files publish did not write, carried
+    dropped: list[str] = field(default_factory=list)  # the same, dropped (--force)
+    removed_leftovers: list[str] = field(default_factory=list)
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         return {"out": str(self.out), "languages": self.languages, "events": self.events,
                 "players": self.players, "matches": self.matches, "pages": self.pages,
+                "rendered": self.rendered, "reused": self.pages - self.rendered,
                 "replays": self.replays, "replay_events": self.replay_events,
-                "missing_catalogues": self.missing_catalogues,
+                "jobs": self.jobs, "missing_catalogues": self.missing_catalogues,
+                "kept": self.kept, "dropped": self.dropped,
+                "removed_leftovers": self.removed_leftovers,
                 "seconds": round(self.seconds, 3),
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
 
 def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (),
             langs: Sequence[str] = (), replays: bool = True,
-            now: dt.datetime | None = None,
-            background_cleanup: bool = False, jobs: int = 1) -> PublishReport:
+            now: dt.datetime | None = None, background_cleanup: bool = False,
+            jobs: int | None = None, force: bool = False,
+            incremental: bool = True) -> PublishReport:
     """Build the site from the database into ``out``, atomically.
 
-    ``jobs`` > 1 renders in that many processes (0: one per CPU); see
-    :meth:`SiteBuilder._in_workers`.
+    ``jobs``: render in that many processes; ``None`` or 0, one per CPU when the
+    work is big enough to gain from it (see :meth:`SiteBuilder._in_workers`).
+    ``incremental``: reuse the pages of the site in ``out`` whose content is
+    unchanged (hard links, no rendering); False renders every page.
+    ``force``: drop the files in ``out`` that publish did not write instead of
+    carrying them into the new site (:mod:`.folders`).
 
     ``background_cleanup`` deletes the replaced site in a detached process (the
     command line does); otherwise before returning."""
     started = time.perf_counter()
-    jobs = resolve_jobs(jobs)
-    target = prepare_target(out)
+    automatic = not jobs
+    jobs = resolve_jobs(jobs or 0)
+    target = prepare_target(out, protect=database_files(engine))
+    stale = leftovers(target)
+    discard(stale, background=background_cleanup)
+    previous = read_manifest(target) if target.is_dir() else None
     now = now or dt.datetime.now(dt.UTC)
     with reading(engine) as session:
         reader = SiteReader(session)
@@ -257,27 +296,59 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
                 raise unknown_event(slug, sorted(known))
         languages = choose_languages(langs, [known[s] for s in events] if events else infos)
         report = PublishReport(target, languages)
+        report.removed_leftovers = [p.name for p in stale]
         report.missing_catalogues = [lang for lang in languages if not has_catalogue(lang)]
         replay_ids = ({known[s].id for s in events} if events else {e.id for e in infos}) \
             if replays else set()
         report.replay_events = [e.slug for e in infos if e.id in replay_ids]
-        build_dir = Path(tempfile.mkdtemp(prefix=f".{target.name}.publishing-",
-                                          dir=target.parent))
-        os.chmod(build_dir, 0o777 & ~_umask())  # mkdtemp's 0700 would hide the site
         try:
-            builder = SiteBuilder(build_dir, reader, infos, languages, now, report)
-            builder.build(replay_ids, jobs=jobs, engine=engine)
-            (build_dir / SITE_MARKER).write_text(json.dumps({
-                "generator": f"tourney {__version__}", "languages": languages,
-                "built_at": now.isoformat(timespec="seconds")}) + "\n", encoding="utf-8")
-            old_site = swap_into_place(build_dir, target)
+            build = BuildFolder(target)
+        except OSError as err:
+            raise write_error(err, target) from None
+        try:
+            builder = SiteBuilder(build.path, reader, infos, languages, now, report,
+                                  previous=Previous(target, previous)
+                                  if incremental and previous else None)
+            builder.build(replay_ids, jobs=jobs, engine=engine, automatic=automatic)
+            foreign, links = foreign_files(target, previous) if target.is_dir() else ([], [])
+            report.dropped = links
+            if foreign and force:
+                report.dropped = sorted(foreign + links)
+            elif foreign:
+                clash = conflicts(build.path, foreign)
+                if clash:
+                    raise TourneyError(
+                        f"{out} holds files publish did not write at paths the new site "
+                        f"uses: {describe(clash)}; move them away, or publish with --force "
+                        "to drop every file publish did not write")
+                carry_foreign(target, build.path, foreign)
+                report.kept = foreign
+            builder.write_manifest()
+            build.write_marker({"generator": f"tourney {__version__}", "languages": languages,
+                                "built_at": now.isoformat(timespec="seconds")})
+            old_site = swap_into_place(build.path, target)
+        except OSError as err:
+            build.remove()
+            raise write_error(err, target) from None
         except BaseException:
-            shutil.rmtree(build_dir, ignore_errors=True)
+            build.remove()
             raise
-    discard([old_site, *leftovers(target)] if old_site else leftovers(target),
-            background=background_cleanup)
+        build.release()
+    discard([old_site] if old_site else [], background=background_cleanup)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def database_files(engine: Engine) -> list[str]:
+    """The files of an SQLite database (none for a server database)."""
+    if engine.url.get_backend_name() != "sqlite":
+        return []
+    name = engine.url.database or ""
+    if name.startswith("file:"):  # a read-only engine's URI
+        name = urllib.parse.unquote(name.removeprefix("file:").split("?")[0])
+    if not name or name == ":memory:":
+        return []
+    return [name]
 
 
 def resolve_jobs(jobs: int) -> int:
@@ -287,12 +358,6 @@ def resolve_jobs(jobs: int) -> int:
         return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                    else (os.cpu_count() or 1))
     return jobs
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def choose_languages(langs: Sequence[str], events: Sequence[EventInfo]) -> list[str]:
@@ -310,95 +375,35 @@ def choose_languages(langs: Sequence[str], events: Sequence[EventInfo]) -> list[
     return found or ["en"]
 
 
-def prepare_target(out: str | os.PathLike) -> Path:
-    """The target folder, checked: absent, empty, or a site built by this command."""
-    text = os.fspath(out)
-    if not text.strip():
-        raise UsageError("--out needs a folder")
-    target = Path(os.path.realpath(text))
-    if target == Path(target.anchor):
-        raise UsageError("refusing to publish over the file system's root")
-    if target.exists():
-        if not target.is_dir():
-            raise UsageError(f"{text} exists and is not a folder")
-        if any(target.iterdir()) and not (target / SITE_MARKER).is_file():
-            raise UsageError(
-                f"{text} is not empty and holds no site published by tourney "
-                f"(no {SITE_MARKER} file); publish into a new or empty folder")
-    else:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    return target
+class Previous(NamedTuple):
+    """The site being replaced and its manifest: the pages a publish may reuse."""
+
+    folder: Path
+    manifest: dict
 
 
-_RENAME_EXCHANGE = 2
+_CODE_DIGEST: list[str] = []
 
 
-def _exchange(a: Path, b: Path) -> bool:
-    """Atomically swap two paths (Linux renameat2); False where unsupported."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        renameat2 = libc.renameat2
-    except (OSError, AttributeError):
-        return False
-    at_fdcwd = -100
-    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
-    if result == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
-        return False
-    raise OSError(err, os.strerror(err), str(b))
+def code_digest() -> str:
+    """A digest of the code and files that make pages (templates, styles, message
+    catalogues, the site and standings code): any change renders every page."""
+    if not _CODE_DIGEST:
+        digest = hashlib.blake2b(__version__.encode(), digest_size=16)
+        roots = [PACKAGE_DIR, Path(sys.modules["tourney"].__file__).resolve().parent]
+        for root in roots:
+            for path in sorted(root.rglob("*")):
+                if path.suffix in (".py", ".html", ".css", ".js", ".mo", ".json") \
+                        and path.is_file() and "__pycache__" not in path.parts:
+                    digest.update(os.fsencode(path.relative_to(root)))
+                    digest.update(path.read_bytes())
+        _CODE_DIGEST.append(digest.hexdigest())
+    return _CODE_DIGEST[0]
 
 
-def swap_into_place(build_dir: Path, target: Path) -> Path | None:
-    """Put the finished build where the site goes; the old site's folder, renamed
-    ``.<name>.old-...`` beside the target (for :func:`discard`), or ``None``."""
-    if not target.exists():
-        os.rename(build_dir, target)
-        return None
-    old = target.with_name(f".{target.name}.old-{os.getpid()}-{time.time_ns()}")
-    if _exchange(build_dir, target):
-        os.rename(build_dir, old)  # build_dir now holds the old site
-        return old
-    os.rename(target, old)
-    try:
-        os.rename(build_dir, target)
-    except OSError:
-        os.rename(old, target)
-        raise
-    return old
-
-
-def leftovers(target: Path) -> list[Path]:
-    """Old sites an earlier publish left beside the target (its cleanup was cut
-    short): ``.<name>.old-*`` folders. Folders still being built are not touched."""
-    prefix = f".{target.name}.old-"
-    try:
-        return [p for p in target.parent.iterdir() if p.name.startswith(prefix) and p.is_dir()]
-    except OSError:
-        return []
-
-
-def discard(paths: Sequence[Path], background: bool) -> None:
-    """Delete old sites. In the background (a detached process) when asked:
-    deleting tens of thousands of files can take longer than building them, and
-    nobody needs to wait for it; the site is already in place."""
-    paths = [p for p in paths if p is not None]
-    if not paths:
-        return
-    if background:
-        try:
-            subprocess.Popen(
-                [sys.executable, "-c",
-                 "import shutil, sys\nfor p in sys.argv[1:]: shutil.rmtree(p, ignore_errors=True)",
-                 *map(str, paths)],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, close_fds=True, start_new_session=True)
-            return
-        except OSError:
-            pass  # no process to spare: delete here
-    for path in paths:
-        shutil.rmtree(path, ignore_errors=True)
+def content_key(*parts) -> str:
+    """A page's key: a digest of everything its content is made of."""
+    return hashlib.blake2b(pickle.dumps(parts, protocol=5), digest_size=16).hexdigest()
 
 
 # ------------------------------------------------------------------------ rendering
@@ -569,8 +574,14 @@ class GridCell:
 
 
 def write_file(path: str, data: bytes) -> None:
-    """One page, written with the bare system calls (no buffered file object)."""
-    fd = os.open(path, _WRITE_FLAGS, 0o644)
+    """One file, written with the bare system calls (no buffered file object).
+    Never through an existing name: the build folder's files may be hard links
+    to the live site's (reused pages), which must not change."""
+    try:
+        fd = os.open(path, _WRITE_FLAGS, 0o644)
+    except FileExistsError:
+        os.unlink(path)
+        fd = os.open(path, _WRITE_FLAGS, 0o644)
     try:
         view = memoryview(data)
         while view:
@@ -579,14 +590,26 @@ def write_file(path: str, data: bytes) -> None:
         os.close(fd)
 
 
-_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+# Below this many pages to render, forking workers costs more than it saves.
+AUTO_JOBS_MIN_PAGES = 2000
 
 
 class SiteBuilder:
-    """Renders every page of the site into a build folder."""
+    """Renders every page of the site into a build folder.
+
+    Incremental publishing: with ``previous`` (the site being replaced and its
+    manifest), a page whose content key is the one it had there is hard-linked
+    from the old site instead of rendered, so it stays byte-identical and costs a
+    system call. Keys: an event's pages share one (:meth:`event_key`: the event,
+    its rows, its players' names, the code digest and the site's settings); a
+    player's page has its own (:meth:`player_key`); the index, the players' list,
+    the leaderboards and the open data index are rendered every time (the index
+    shows when the site was published: the only page that does)."""
 
     def __init__(self, build_dir: Path, reader: SiteReader, events: list[EventInfo],
-                 languages: list[str], now: dt.datetime, report: PublishReport):
+                 languages: list[str], now: dt.datetime, report: PublishReport,
+                 previous: Previous | None = None):
         self.build_dir = build_dir
         self.reader = reader
         self.events = events
@@ -594,6 +617,7 @@ class SiteBuilder:
         self.languages = languages
         self.now = now
         self.report = report
+        self.previous = previous
         self.links = Links(events)
         self.renderers = [Renderer(lang, "" if i == 0 else f"{lang}/", languages, now)
                           for i, lang in enumerate(languages)]
@@ -602,17 +626,54 @@ class SiteBuilder:
         self.players: dict[int, PlayerInfo] = {}
         self.player_matches: dict[int, list[PlayerMatch]] = {}
         self.player_events: dict[int, list[PlayerEvent]] = {}
+        self.site_key = content_key(code_digest(), languages)
+        self.files: dict[str, str] = {}  # path in the site -> content key ("": always built)
+        self.event_records: dict[str, dict] = {}  # event id -> its key, files, player rows
+        self._collecting: list[str] | None = None  # the current event's files
 
     # ---- writing
 
-    def write(self, renderer: Renderer, path: str, html: str) -> None:
-        full = os.path.join(self.build_dir, renderer.prefix + check_relpath(path))
+    def write(self, renderer: Renderer | None, path: str, data: str | bytes,
+              key: str = "") -> None:
+        """A file of the site: a page in ``renderer``'s tree, or (no renderer) a
+        file at the site's root shared by every language."""
+        rel = (renderer.prefix if renderer is not None else "") + check_relpath(path)
+        write_file(self._place(rel), data.encode("utf-8") if isinstance(data, str) else data)
+        self.files[rel] = key
+        if self._collecting is not None:
+            self._collecting.append(rel)
+        self.report.pages += 1
+        self.report.rendered += 1
+
+    def _place(self, rel: str) -> str:
+        """The full path of a file of the site in the build, its folder made."""
+        full = os.path.join(self.build_dir, rel)
         parent = os.path.dirname(full)
         if parent not in self._dirs:
             os.makedirs(parent, exist_ok=True)
             self._dirs.add(parent)
-        write_file(full, html.encode("utf-8"))
-        self.report.pages += 1
+        return full
+
+    def reuse(self, rels: Sequence[str], key: str = "") -> bool:
+        """Hard-link these files of the old site into the build (a copy where links
+        are not possible); False, with nothing left behind, if one is missing."""
+        if self.previous is None:
+            return False
+        done = []
+        for rel in rels:
+            try:
+                link_or_copy(os.path.join(self.previous.folder, rel), self._place(rel))
+            except FileNotFoundError:
+                for undo in done:
+                    os.unlink(os.path.join(self.build_dir, undo))
+                return False
+            done.append(rel)
+        for rel in rels:
+            self.files[rel] = key
+        if self._collecting is not None:
+            self._collecting.extend(rels)
+        self.report.pages += len(rels)
+        return True
 
     def link_maps(self, root: str) -> tuple[PlayerLinks, EventLinks]:
         maps = self._link_maps.get(root)
@@ -622,9 +683,15 @@ class SiteBuilder:
         return maps
 
     def page(self, template: str, path: str, per_language: Callable | None = None,
-             **context) -> None:
+             key: str = "", **context) -> None:
         """Render one page in every language; one render per page and language.
-        ``per_language(renderer)`` adds context that depends on the language."""
+        ``per_language(renderer)`` adds context that depends on the language.
+        With a ``key`` the old site's page is reused if it had the same key."""
+        if key and self.previous is not None:
+            rels = [renderer.prefix + path for renderer in self.renderers]
+            old = self.previous.manifest["files"]
+            if all(old.get(rel) == key for rel in rels) and self.reuse(rels, key):
+                return
         root = root_of(path)
         player_links, event_links = self.link_maps(root)
         for renderer in self.renderers:
@@ -634,7 +701,7 @@ class SiteBuilder:
                 root=root, path=path, links=self.links, players=self.players,
                 events_by_id=self.events_by_id, switcher=switcher, P=player_links,
                 E=event_links, **context, **extra)
-            self.write(renderer, path, html)
+            self.write(renderer, path, html, key)
 
     def switcher(self, current: Renderer, path: str, root: str) -> list[dict]:
         up = "../" if current.prefix else ""
@@ -648,124 +715,259 @@ class SiteBuilder:
             })
         return items
 
+    def write_manifest(self) -> None:
+        """What this publish wrote, for the next one (:mod:`.folders`)."""
+        manifest = {"format": 1, "generator": f"tourney {__version__}",
+                    "files": self.files, "events": self.event_records}
+        write_file(os.path.join(self.build_dir, MANIFEST),
+                   json.dumps(manifest, separators=(",", ":"), sort_keys=True).encode("utf-8"))
+
+    # ---- content keys
+
+    def _names(self, player_ids: Iterable[int]) -> list[tuple]:
+        players = self.players
+        out = []
+        for pid in sorted(player_ids):
+            p = players.get(pid)
+            out.append((pid, None) if p is None else (pid, p.name, p.club, p.merged_into))
+        return out
+
+    def event_key(self, info: EventInfo, contents: EventContents, with_replays: bool) -> str:
+        return content_key(self.site_key, "event", info, with_replays, contents.entries,
+                           contents.rounds, contents.seats, contents.matches,
+                           self._names(contents.player_ids()))
+
+    @staticmethod
+    def _event_ref(info: EventInfo) -> tuple:
+        """What a player's page shows of an event."""
+        return (info.id, info.slug, info.name, info.variant, info.date, info.status,
+                bool(info.results_in), info.sort_date)
+
+    def player_key(self, player: PlayerInfo, ratings: list[dict], matches: list,
+                   events: list, match_info: dict) -> str:
+        ids = {player.id}
+        event_ids = {m.event_id for m in matches} | {e.event_id for e in events}
+        for m in matches:
+            ids.update(m.opponents)
+        history_refs = []
+        rating_parts = []
+        for r in ratings:
+            rating_parts.append((r["pool"].variant, r["pool"].provisional_matches,
+                                 r["entry"], r["history"]))
+            for h in r["history"]:
+                mi = match_info.get(h.match_id)
+                if mi is not None:
+                    history_refs.append((h.match_id, mi.event_id, mi.round))
+                    event_ids.add(mi.event_id)
+        refs = [self._event_ref(self.events_by_id[e]) for e in sorted(event_ids)
+                if e in self.events_by_id]
+        return content_key(self.site_key, "player", rating_parts, matches, events,
+                           history_refs, refs, self._names(ids))
+
     # ---- the whole site
 
-    def build(self, replay_ids: set[int], jobs: int = 1, engine: Engine | None = None) -> None:
+    def build(self, replay_ids: set[int], jobs: int = 1, engine: Engine | None = None,
+              automatic: bool = False) -> None:
         """Every page. With ``jobs`` > 1 (and ``fork``), the events' pages and then
-        the players' pages are shared out to that many worker processes."""
+        the players' pages that must be rendered are shared out to that many
+        worker processes; ``automatic``: only when there are enough of them."""
         timings = self.report.timings
         t0 = time.perf_counter()
         self.players = self.reader.players()
         pools = self.reader.pools()
+        contents = self.reader.event_contents()
         timings["load"] = time.perf_counter() - t0
         self.report.players = sum(1 for p in self.players.values() if p.merged_into is None)
         self.report.events = len(self.events)
-        parallel = jobs > 1 and engine is not None and hasattr(os, "fork")
+        can_fork = jobs > 1 and engine is not None and hasattr(os, "fork")
+        languages = len(self.renderers)
 
         t0 = time.perf_counter()
+        to_render = []
+        estimate = 0
+        for info in self.events:
+            mine = contents.get(info.id) or EventContents()
+            with_replays = info.id in replay_ids
+            key = self.event_key(info, mine, with_replays)
+            if not self._reuse_event(info, mine, key):
+                to_render.append((info, key, with_replays))
+                estimate += (1 + len(mine.rounds) + len(mine.matches)
+                             + (sum(m.deals for m in mine.matches) if with_replays else 0))
+        parallel = can_fork and len(to_render) > 1 and (
+            not automatic or estimate * languages >= AUTO_JOBS_MIN_PAGES)
         if parallel:
-            shares = [self.events[i::jobs] for i in range(jobs)]
-            self._in_workers(engine, shares, lambda share: self._event_share(share, replay_ids))
+            self._in_workers(engine, [to_render[i::jobs] for i in range(jobs)],
+                             self._event_share)
+            self.report.jobs = jobs
         else:
-            self._event_share(self.events, replay_ids)
+            self._event_share(to_render)
         timings["events"] = time.perf_counter() - t0
 
         t0 = time.perf_counter()
         context = self._player_context(pools)
         self.page("players.html", "players/index.html", summary=context["summary"])
-        ids = sorted(self.players)
+        pending = []
+        for player_id in sorted(self.players):
+            template, path, key, page_context = self._player_page(pools, player_id, context)
+            if not self._reused(path, key):
+                pending.append((template, path, key, page_context))
+        parallel = can_fork and len(pending) > 1 and (
+            not automatic or len(pending) * languages >= AUTO_JOBS_MIN_PAGES)
         if parallel:
-            shares = [ids[i::jobs] for i in range(jobs)]
-            self._in_workers(engine, shares,
-                             lambda share: self.player_pages(pools, share, context),
-                             collect=False)
+            self._in_workers(engine, [pending[i::jobs] for i in range(jobs)],
+                             self._render_pages, collect=False)
+            self.report.jobs = jobs
         else:
-            self.player_pages(pools, ids, context)
+            self._render_pages(pending)
         timings["players"] = time.perf_counter() - t0
         self.rating_pages(pools)
         self.index_page(pools)
         self.static_files()
 
-    def _event_share(self, infos: Sequence[EventInfo], replay_ids: set[int]) -> None:
-        for info in infos:
+    def _reused(self, path: str, key: str) -> bool:
+        if not key or self.previous is None:
+            return False
+        rels = [renderer.prefix + path for renderer in self.renderers]
+        old = self.previous.manifest["files"]
+        return all(old.get(rel) == key for rel in rels) and self.reuse(rels, key)
+
+    def _render_pages(self, pages: Sequence[tuple]) -> None:
+        for template, path, key, context in pages:
+            self.page(template, path, key=key, **context)
+
+    def _reuse_event(self, info: EventInfo, contents: EventContents, key: str) -> bool:
+        """An unchanged event: its files linked from the old site, its players'
+        rows from the old manifest and its rows (no event read, no rendering)."""
+        if self.previous is None:
+            return False
+        old = self.previous.manifest.get("events", {}).get(str(info.id))
+        if not isinstance(old, dict) or old.get("key") != key:
+            return False
+        if not self.reuse(old["files"]):
+            return False
+        self.event_records[str(info.id)] = old
+        for row in old["player_events"]:
+            self.player_events.setdefault(row[0], []).append(PlayerEvent(info.id, *row[1:]))
+        for match in contents.matches:
+            self.report.matches += 1
+            self._remember_match(info, match)
+        self.report.replays += old.get("replays", 0)
+        return True
+
+    def _event_share(self, items: Sequence[tuple[EventInfo, str, bool]]) -> None:
+        for info, key, with_replays in items:
             data = self.reader.event_data(info)
-            self.event_pages(data, info.id in replay_ids)
+            self._collecting = []
+            replays = self.report.replays
+            rows = self.event_pages(data, with_replays)
+            self.event_records[str(info.id)] = {
+                "key": key, "files": self._collecting, "replays": self.report.replays - replays,
+                "player_events": [[pid, *row[1:]] for pid, row in rows]}
+            self._collecting = None
 
     def _in_workers(self, engine: Engine, shares: list, work: Callable,
                     collect: bool = True) -> None:
         """Run ``work(share)`` for each share in a forked process of its own, then
-        merge what the workers learned (the players' matches and events, the
-        counts) back into this builder.
+        merge what the workers learned (the files written, the players' matches
+        and events, the counts) back into this builder.
 
         A worker reads through a connection of its own (the pool inherited from
         this process is dropped, not closed, as SQLAlchemy advises after a fork)
-        and writes its pages straight into the build folder. Decision: the workers'
+        and writes its pages straight into the build folder. A worker dies with
+        this process (it is killed with it, :func:`.folders.die_with_parent`), and
+        if this process gives up it kills its workers. Decision: the workers'
         reads are separate transactions, so a result imported while a big site is
         being published may show on some pages and not others until the next
         publish; with one job the whole site is one read transaction.
         """
         url = engine.url.render_as_string(hide_password=False)
+        parent = os.getpid()
         children = []
-        for share in shares:
-            if not share:
-                continue
-            read_end, write_end = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the worker
-                os.close(read_end)
-                status = 0
+        try:
+            for share in shares:
+                if not share:
+                    continue
+                read_end, write_end = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # the worker
+                    die_with_parent(parent)
+                    os.close(read_end)
+                    self._work_in_child(url, share, work, collect, write_end)
+                os.close(write_end)
+                children.append((pid, read_end))
+            failures = []
+            while children:
+                pid, read_end = children[0]
+                with os.fdopen(read_end, "rb") as stream:
+                    try:
+                        result = pickle.load(stream)
+                    except EOFError:
+                        result = ("error", "WorkerDied", "a publishing worker stopped",
+                                  False, None)
+                os.waitpid(pid, 0)
+                children.pop(0)
+                if result[0] != "ok":
+                    failures.append(result)
+                    continue
+                _, matches, events, files, records, pages, rendered, match_count, replays = \
+                    result
+                for player_id, rows in matches.items():
+                    self.player_matches.setdefault(player_id, []).extend(rows)
+                for player_id, rows in events.items():
+                    self.player_events.setdefault(player_id, []).extend(rows)
+                self.files.update(files)
+                self.event_records.update(records)
+                self.report.pages += pages
+                self.report.rendered += rendered
+                self.report.matches += match_count
+                self.report.replays += replays
+        except BaseException:
+            stop_workers([pid for pid, _ in children])
+            for _, read_end in children:
                 try:
-                    from tourney.storage.db import open_engine
-
-                    worker_engine = open_engine(url)
-                    worker_engine.dispose(close=False)
-                    if collect:  # send back only what this worker adds
-                        self.player_matches, self.player_events = {}, {}
-                    counts = (self.report.pages, self.report.matches, self.report.replays)
-                    with reading(worker_engine) as session:
-                        self.reader = SiteReader(session)
-                        work(share)
-                    result = ("ok", self.player_matches if collect else {},
-                              self.player_events if collect else {},
-                              self.report.pages - counts[0], self.report.matches - counts[1],
-                              self.report.replays - counts[2])
-                except BaseException as err:  # noqa: BLE001 - reported by the parent
-                    status = 1
-                    result = ("error", type(err).__name__, str(err),
-                              isinstance(err, TourneyError))
-                try:
-                    with os.fdopen(write_end, "wb") as stream:
-                        pickle.dump(result, stream, protocol=pickle.HIGHEST_PROTOCOL)
-                finally:
-                    os._exit(status)
-            os.close(write_end)
-            children.append((pid, read_end))
-        failures = []
-        for pid, read_end in children:
-            with os.fdopen(read_end, "rb") as stream:
-                try:
-                    result = pickle.load(stream)
-                except EOFError:
-                    result = ("error", "WorkerDied", "a publishing worker stopped", False)
-            os.waitpid(pid, 0)
-            if result[0] != "ok":
-                failures.append(result)
-                continue
-            _, matches, events, pages, match_count, replays = result
-            if not collect:
-                matches, events = {}, {}
-            for player_id, rows in matches.items():
-                self.player_matches.setdefault(player_id, []).extend(rows)
-            for player_id, rows in events.items():
-                self.player_events.setdefault(player_id, []).extend(rows)
-            self.report.pages += pages
-            self.report.matches += match_count
-            self.report.replays += replays
+                    os.close(read_end)
+                except OSError:
+                    pass
+            raise
         if failures:
-            _, kind, text, ours = failures[0]
+            _, kind, text, ours, err_no = failures[0]
             if ours:
                 raise TourneyError(text)
+            if err_no is not None:
+                raise OSError(err_no, text)
             raise RuntimeError(f"a publishing worker failed: {kind}: {text}")
+
+    def _work_in_child(self, url: str, share, work: Callable, collect: bool,
+                       write_end: int) -> None:
+        status = 0
+        try:
+            from tourney.storage.db import open_engine
+
+            worker_engine = open_engine(url)
+            worker_engine.dispose(close=False)
+            # send back only what this worker adds
+            self.player_matches, self.player_events = {}, {}
+            self.files, self.event_records = {}, {}
+            counts = (self.report.pages, self.report.rendered, self.report.matches,
+                      self.report.replays)
+            with reading(worker_engine) as session:
+                self.reader = SiteReader(session)
+                work(share)
+            result = ("ok", self.player_matches if collect else {},
+                      self.player_events if collect else {}, self.files, self.event_records,
+                      self.report.pages - counts[0], self.report.rendered - counts[1],
+                      self.report.matches - counts[2], self.report.replays - counts[3])
+        except BaseException as err:  # noqa: BLE001 - reported by the parent
+            status = 1
+            result = ("error", type(err).__name__,
+                      err.strerror if isinstance(err, OSError) and err.strerror else str(err),
+                      isinstance(err, TourneyError),
+                      err.errno if isinstance(err, OSError) else None)
+        try:
+            with os.fdopen(write_end, "wb") as stream:
+                pickle.dump(result, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        finally:
+            os._exit(status)
 
     def static_files(self) -> None:
         for renderer in self.renderers:
@@ -774,6 +976,7 @@ class SiteBuilder:
             for item in sorted(STATIC_DIR.iterdir()):
                 if item.is_file():
                     shutil.copyfile(item, folder / item.name)
+                    self.files[f"{renderer.prefix}static/{item.name}"] = ""
 
     # ---- index and ratings
 
@@ -803,13 +1006,17 @@ class SiteBuilder:
 
     # ---- events
 
-    def event_pages(self, data: EventData, with_replays: bool) -> None:
+    def event_pages(self, data: EventData, with_replays: bool) -> list[tuple[int, PlayerEvent]]:
+        """The event's pages; its row on each player's page, by player id."""
         info = data.info
         rank_of = {row.player_id: row.place for row in data.standings}
         size = len(data.standings)
+        rows = []
         for row in data.standings:
-            self.player_events.setdefault(row.player_id, []).append(PlayerEvent(
-                info.id, row.place, row.points, row.matches, size, row.decided_by == "shared"))
+            event_row = PlayerEvent(info.id, row.place, row.points, row.matches, size,
+                                    row.decided_by == "shared")
+            self.player_events.setdefault(row.player_id, []).append(event_row)
+            rows.append((row.player_id, event_row))
         grid = self.results_grid(data, rank_of)
         self.page("event.html", self.links.event(info.id), info=info, data=data, grid=grid,
                   per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
@@ -826,6 +1033,7 @@ class SiteBuilder:
                 self.report.matches += 1
                 self._remember_match(info, match)
                 self.match_pages(info, match, deals.get(match.version_id, []), with_replays)
+        return rows
 
     def _rule_sentences(self, renderer: Renderer, info: EventInfo) -> list[dict]:
         out = []
@@ -970,32 +1178,41 @@ class SiteBuilder:
                     "variants": rated.get(p.id, [])} for p in live]
         return {"match_info": match_info, "entries": entries, "summary": summary}
 
+    def _player_page(self, pools: list[PoolData], player_id: int,
+                     context: dict) -> tuple[str, str, str, dict]:
+        """A player's page: its template, path, content key and context."""
+        match_info, entries = context["match_info"], context["entries"]
+        player = self.players[player_id]
+        path = self.links.player(player.id)
+        if player.merged_into is not None:
+            kept = self._kept(player)
+            key = content_key(self.site_key, "merged", self._names({player.id, kept.id}))
+            return "merged.html", path, key, {"player": player, "kept": kept}
+        ratings = []
+        for pool in pools:
+            entry = entries[pool.variant].get(player.id)
+            history = pool.history.get(player.id, [])
+            if entry is None and not history:
+                continue
+            ratings.append({"pool": pool, "entry": entry, "history": history,
+                            "chart_id": f"chart-{pool.variant}"})
+        matches = sorted(self.player_matches.get(player.id, []),
+                         key=lambda m: (-self.events_by_id[m.event_id].sort_date.toordinal(),
+                                        -m.event_id, -m.round))
+        events = sorted(self.player_events.get(player.id, []),
+                        key=lambda e: (self.events_by_id[e.event_id].sort_date,
+                                       e.event_id), reverse=True)
+        key = self.player_key(player, ratings, matches, events, match_info)
+        return "player.html", path, key, {
+            "player": player, "ratings": ratings, "matches": matches, "events": events,
+            "match_info": match_info, "my_matches": {m.match_id: m for m in matches},
+            "ordinal": ordinal}
+
     def player_pages(self, pools: list[PoolData], player_ids: Iterable[int],
                      context: dict) -> None:
-        match_info, entries = context["match_info"], context["entries"]
         for player_id in player_ids:
-            player = self.players[player_id]
-            if player.merged_into is not None:
-                kept = self._kept(player)
-                self.page("merged.html", self.links.player(player.id), player=player, kept=kept)
-                continue
-            ratings = []
-            for pool in pools:
-                entry = entries[pool.variant].get(player.id)
-                history = pool.history.get(player.id, [])
-                if entry is None and not history:
-                    continue
-                ratings.append({"pool": pool, "entry": entry, "history": history,
-                                "chart_id": f"chart-{pool.variant}"})
-            matches = sorted(self.player_matches.get(player.id, []),
-                             key=lambda m: (-self.events_by_id[m.event_id].sort_date.toordinal(),
-                                            -m.event_id, -m.round))
-            events = sorted(self.player_events.get(player.id, []),
-                            key=lambda e: (self.events_by_id[e.event_id].sort_date,
-                                           e.event_id), reverse=True)
-            self.page("player.html", self.links.player(player.id), player=player,
-                      ratings=ratings, matches=matches, events=events, match_info=match_info,
-                      my_matches={m.match_id: m for m in matches}, ordinal=ordinal)
+            template, path, key, page_context = self._player_page(pools, player_id, context)
+            self.page(template, path, key=key, **page_context)
 
     def _kept(self, player: PlayerInfo) -> PlayerInfo:
         seen = {player.id}
@@ -1030,11 +1247,9 @@ def _score_value(text: str):
 
 
 __all__ = [
-    "SITE_MARKER",
     "Links",
     "PublishReport",
+    "SiteBuilder",
     "choose_languages",
-    "prepare_target",
     "publish",
-    "swap_into_place",
 ]

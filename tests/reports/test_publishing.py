@@ -5,19 +5,16 @@ import datetime as dt
 import os
 
 import pytest
-from tourney.reports import site as site_module
+from tourney.reports import folders as folders_module
 from tourney.reports.data import EventInfo, event_status
-from tourney.reports.site import (
+from tourney.reports.folders import (
     SITE_MARKER,
-    Links,
-    check_relpath,
-    choose_languages,
     discard,
     leftovers,
     prepare_target,
-    root_of,
     swap_into_place,
 )
+from tourney.reports.site import Links, check_relpath, choose_languages, root_of
 
 from tourney.errors import TourneyError, UsageError
 
@@ -104,10 +101,11 @@ def test_the_target_must_be_new_empty_or_a_site(tmp_path):
 @pytest.mark.parametrize("exchange", [True, False])
 def test_the_swap_replaces_the_whole_site(tmp_path, monkeypatch, exchange):
     if not exchange:  # the fallback where renameat2 is missing: two renames
-        monkeypatch.setattr(site_module, "_exchange", lambda a, b: False)
+        monkeypatch.setattr(folders_module, "_exchange", lambda a, b: False)
     target = tmp_path / "site"
     target.mkdir()
     (target / "old.html").write_text("old")
+    (target / SITE_MARKER).write_text("{}")
     build = tmp_path / ".site.publishing-1"
     build.mkdir()
     (build / "new.html").write_text("new")
@@ -145,7 +143,7 @@ def test_exchange_is_atomic_where_supported(tmp_path):
     b.mkdir()
     (a / "x").write_text("a")
     (b / "x").write_text("b")
-    if site_module._exchange(a, b):  # Linux: one atomic exchange
+    if folders_module._exchange(a, b):  # Linux: one atomic exchange
         assert (a / "x").read_text() == "b" and (b / "x").read_text() == "a"
     else:  # elsewhere it reports False and leaves both alone (swap_into_place renames)
         assert (a / "x").read_text() == "a" and (b / "x").read_text() == "b"

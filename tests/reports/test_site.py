@@ -27,7 +27,7 @@ from site_helpers import (
     text_of,
 )
 from tourney.reports import i18n
-from tourney.reports.site import SITE_MARKER
+from tourney.reports.folders import MANIFEST, SITE_MARKER
 
 
 @dataclass
@@ -340,8 +340,12 @@ def test_republishing_keeps_permalinks_and_swaps_the_whole_site(league):
     pid = page_id(out, "Björn Ek", league)
     page = out / "players" / f"{pid}.html"
     assert "Björn Ek" in text_of(parse_page(page).find("body/main/h1"))
+    # A page the last publish wrote and this one does not (an event since deleted).
     stale = out / "events" / "stale-page.html"
     stale.write_text("left from an old site")
+    manifest = json.loads((out / MANIFEST).read_text())
+    manifest["files"]["events/stale-page.html"] = ""
+    (out / MANIFEST).write_text(json.dumps(manifest))
     run_cli(league.url, "player", "rename", "Björn Ek", "Björn Ekström")
     try:
         run_cli(league.url, "publish", "--out", str(out))

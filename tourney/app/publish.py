@@ -3,6 +3,7 @@ ratings). It reads the database in its own sessions (and worker processes), so i
 takes the engine rather than a session."""
 from __future__ import annotations
 
+from ..reports.folders import describe
 from ..reports.site import PublishReport, publish as publish_site
 
-__all__ = ["PublishReport", "publish_site"]
+__all__ = ["PublishReport", "describe", "publish_site"]
