@@ -8,7 +8,10 @@ eight rounds each, every match with two bot-played deals), rates it, then times
    player page), in one process and in ``--jobs`` processes (default 2);
 2. the same plus the deal replays of one event (``--event``, as a league would
    publish the night's event);
-3. at the smaller size only, every replay (the replay throughput).
+3. at the smaller size only, every replay (the replay throughput);
+4. incremental publishing: the whole site with the default processes (one per
+   CPU), then one more round of the newest event added (25 tables) and the same
+   folder published again; the ratio of the two (target: at most 0.15).
 
 for 1,000 players (10,000 matches) and 10,000 players (100,000 matches), and
 prints the ratio: close to 10 means linear growth.
@@ -192,6 +195,74 @@ def build_league(url: str, players: int, rng: random.Random, pool) -> dict:
             "deals": ids["deal"]}
 
 
+def add_round(url: str, rng: random.Random, pool) -> int:
+    """One more round of the newest event (as on a league night): seats, matches
+    and deals for its players, the ratings refreshed; the matches added."""
+    from sqlalchemy import func, select, update
+
+    from tourney.ratings.service import refresh_after_results
+
+    engine = open_engine(url)
+    now = dt.datetime.now(dt.UTC)
+    with transaction(engine) as session:
+        def next_id(model):
+            return (session.execute(select(func.max(model.id))).scalar_one() or 0) + 1
+
+        event = session.execute(select(Event).order_by(Event.id.desc()).limit(1)).scalar_one()
+        number = (session.execute(select(func.max(Round.number))
+                                  .where(Round.event_id == event.id)).scalar_one() or 0) + 1
+        field = [pid for (pid,) in session.execute(
+            select(Entry.player_id).where(Entry.event_id == event.id)
+            .order_by(Entry.player_id))]
+        names = dict(session.execute(select(Player.id, Player.name)
+                                     .where(Player.id.in_(field))).all())
+        rng.shuffle(field)
+        ids = {"round": next_id(Round), "seat": next_id(Seat), "match": next_id(Match),
+               "version": next_id(MatchVersion), "place": next_id(MatchPlace),
+               "deal": next_id(Deal)}
+        session.execute(update(Event).where(Event.id == event.id).values(rounds=number))
+        session.execute(insert(Round.__table__), [{
+            "id": ids["round"], "event_id": event.id, "number": number,
+            "repeated_pairs": 0, "seated_at": now}])
+        rows = {"seat": [], "match": [], "version": [], "place": [], "deal": []}
+        for t in range(len(field) // TABLE):
+            seats = field[t * TABLE:(t + 1) * TABLE]
+            label = str(t + 1)
+            played = rng.choice(pool[event.variant])
+            match_id, version_id = ids["match"] + t, ids["version"] + t
+            rows["match"].append({"id": match_id, "event_id": event.id, "round_number": number,
+                                  "table": label, "current_version_id": version_id})
+            rows["version"].append({
+                "id": version_id, "match_id": match_id, "version": 1,
+                "content_sha256": f"{match_id:064x}", "imported_by": "bench",
+                "imported_at": now, "deals": len(played["deals"]),
+                "verified_moves": len(played["deals"]), "ranking_json": "[]"})
+            seat_names = [names[pid] for pid in seats]
+            for s, pid in enumerate(seats):
+                rows["seat"].append({"id": ids["seat"] + len(rows["seat"]),
+                                     "round_id": ids["round"], "player_id": pid,
+                                     "table": label, "seat": s})
+                rows["place"].append({
+                    "id": ids["place"] + len(rows["place"]), "version_id": version_id,
+                    "player_id": pid, "seat": s, "place": played["places"][s],
+                    "total": float(played["totals"][s]), "match_points": played["points"][s]})
+            for d, deal in enumerate(played["deals"], 1):
+                dealer = deal["dealer"]
+                rows["deal"].append({
+                    "id": ids["deal"] + len(rows["deal"]), "version_id": version_id,
+                    "number": d, "players": ";".join(seat_names),
+                    "dealer": seat_names[int(dealer[1:])] if dealer else None,
+                    "hands": deal["hands"], "stock": deal["stock"], "passes": deal["passes"],
+                    "play": deal["play"], "scores": deal["scores"], "claimed_scores": True,
+                    "verified": "moves"})
+        for key, model in (("seat", Seat), ("match", Match), ("version", MatchVersion),
+                           ("place", MatchPlace), ("deal", Deal)):
+            session.execute(insert(model.__table__), rows[key])
+        refresh_after_results(session, event.variant)
+    engine.dispose()
+    return len(rows["match"])
+
+
 def existing_counts(url: str) -> dict:
     from sqlalchemy import func, select
 
@@ -246,7 +317,8 @@ def main(argv=None) -> int:
                 counts = build_league(url, size, rng, pool)
                 built = time.perf_counter() - t0
                 print(f"{size} players: built {counts} in {built:.1f} s", flush=True)
-            plain, report = timed_publish(url, work / f"site-{size}-plain", replays=False)
+            plain, report = timed_publish(url, work / f"site-{size}-plain", replays=False,
+                                          jobs=1)
             print(f"  publish, no replays: {plain:.1f} s, {report.pages} pages "
                   f"{ {k: round(v, 1) for k, v in report.timings.items()} }", flush=True)
             jobs_time = None
@@ -257,15 +329,29 @@ def main(argv=None) -> int:
                       f"{ {k: round(v, 1) for k, v in report_jobs.timings.items()} }",
                       flush=True)
             one, report_one = timed_publish(url, work / f"site-{size}-one",
-                                            events=["league-0001"])
+                                            events=["league-0001"], jobs=1)
             print(f"  publish + replays of one event: {one:.1f} s, {report_one.replays} "
                   "replays", flush=True)
+            # Incremental: a full publish with the default processes, one more round of
+            # the newest event, then the same folder published again (and, for the
+            # record, the same league published in full).
+            site = work / f"site-{size}-incremental"
+            full_time, report_full = timed_publish(url, site, replays=False, jobs=None,
+                                                   incremental=False)
+            added = add_round(url, rng, pool)
+            again, report_again = timed_publish(url, site, replays=False, jobs=None)
+            print(f"  publish, no replays, default processes ({report_full.jobs}): "
+                  f"{full_time:.1f} s; after one more round ({added} matches): "
+                  f"{again:.1f} s, {report_again.rendered} of {report_again.pages} pages "
+                  f"rendered, ratio {again / full_time:.3f}", flush=True)
             row = {"size": size, **counts, "plain": plain, "pages": report.pages,
                    "jobs": args.jobs, "jobs_time": jobs_time,
                    "one_event": one, "one_event_replays": report_one.replays,
-                   "timings": report.timings}
+                   "timings": report.timings, "auto_full": full_time,
+                   "auto_jobs": report_full.jobs, "added": added, "again": again,
+                   "again_rendered": report_again.rendered, "again_pages": report_again.pages}
             if size <= 1000:
-                full, report_full = timed_publish(url, work / f"site-{size}-full")
+                full, report_full = timed_publish(url, work / f"site-{size}-full", jobs=1)
                 row.update(full=full, replays=report_full.replays)
                 per = (full - plain) / max(report_full.replays, 1) * 1000
                 print(f"  publish, every replay: {full:.1f} s, {report_full.replays} replays "
@@ -285,6 +371,18 @@ def write_report(results: list[dict]) -> None:
              ("| players | matches | deals | pages | publish (no replays) | pages/s "
              "| the same, N processes | + replays of one event | every replay |"),
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    incremental = ["", "Incremental publishing: the whole site (no replays) with the default "
+                   "processes, then one more round of the newest event imported and the "
+                   "same folder published again (unchanged pages reused, not rendered). "
+                   "Target: the second at most 0.15 of the first.", "",
+                   "| players | full publish (processes) | one more round | pages rendered "
+                   "| ratio |", "|---:|---:|---:|---:|---:|"]
+    for r in results:
+        incremental.append(
+            f"| {r['players']:,} | {r['auto_full']:.1f} s ({r['auto_jobs']}) "
+            f"| {r['again']:.1f} s ({r['added']} matches) "
+            f"| {r['again_rendered']:,} of {r['again_pages']:,} "
+            f"| {r['again'] / r['auto_full']:.3f} |")
     for r in results:
         full = (f"{r['full']:.1f} s ({r['replays']} replays)" if "full" in r else "not run")
         jobs = (f"{r['jobs_time']:.1f} s (N={r['jobs']})" if r.get("jobs_time") else "not run")
@@ -296,7 +394,7 @@ def write_report(results: list[dict]) -> None:
         lines += ["", (f"Growth from {a['players']:,} to {b['players']:,} players "
                   f"(x{b['matches'] / a['matches']:.0f} matches): publish time "
                   f"x{b['plain'] / a['plain']:.1f}.")]
-    text = "\n".join(lines) + "\n"
+    text = "\n".join(lines + incremental) + "\n"
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(text, encoding="utf-8")
     print(text)
