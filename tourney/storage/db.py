@@ -247,6 +247,15 @@ def conflict_message(reason: str) -> str:
             f"data at the same moment? try again): {reason}")
 
 
+# PostgreSQL's deadlock_detected and serialization_failure: two commands raced.
+_RACE_STATES = {"40P01", "40001"}
+
+
+def _sqlstate(err: BaseException) -> str | None:
+    orig = getattr(err, "orig", None)
+    return getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+
+
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Session]:
     """A session whose work is committed together or not at all.
@@ -266,6 +275,13 @@ def transaction(engine: Engine) -> Iterator[Session]:
             session.rollback()
             reason = str(getattr(err, "orig", err)).strip().splitlines()
             raise ConflictingChange(conflict_message(reason[0] if reason else str(err))) from None
+        except OperationalError as err:
+            session.rollback()
+            if _sqlstate(err) in _RACE_STATES:  # PostgreSQL chose this one to give way
+                raise ConflictingChange(
+                    "another command changed the same data at the same moment "
+                    f"({first_line(err)}); nothing was written. Run the command again") from None
+            raise
         except BaseException:
             session.rollback()
             raise

@@ -64,6 +64,7 @@ from ..errors import OptionError, RecordError, TourneyError, UsageError
 from ..ordering import natural_key
 from ..records.csv_format import DealRecord, open_records
 from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
+from ..storage.db import ConflictingChange
 from ..storage.models import (
     Deal,
     Entry,
@@ -874,6 +875,7 @@ class ResultImporter:
         if not pending:
             return
         execute = self.session.execute
+        self._check_still_current([a for a in pending if a.match_id is not None])
         new = [a for a in pending if a.match_id is None]
         if new:
             ids = execute(
@@ -912,6 +914,36 @@ class ResultImporter:
             .values(current_version_id=bindparam("b_version")),
             [{"b_match": a.match_id, "b_version": vid} for a, vid in zip(pending, version_ids)],
         )
+
+    def _check_still_current(self, replacing: list[_Accepted]) -> None:
+        """Lock the stored matches about to get a new version and check that their
+        current version is still the one this import compared the file with.
+
+        Another import (or a revert) may have stored a version since this one read
+        the match; replacing what it read would leave two live versions, or
+        silently undo the other command's work. The lock (PostgreSQL; SQLite's
+        write lock is held from the start) makes a later command wait until this
+        transaction ends, and then see what it stored.
+        """
+        if not replacing:
+            return
+        expected = {a.match_id: a for a in replacing}
+        ids = sorted(expected)
+        current: dict[int, int | None] = {}
+        for start in range(0, len(ids), 1000):
+            chunk = ids[start:start + 1000]
+            current.update(self.session.execute(
+                select(MATCH_T.c.id, MATCH_T.c.current_version_id)
+                .where(MATCH_T.c.id.in_(chunk)).order_by(MATCH_T.c.id)
+                .with_for_update()).all())
+        for match_id in ids:
+            accepted = expected[match_id]
+            if current.get(match_id) != accepted.old_version_id:
+                raise ConflictingChange(
+                    f"{accepted.ctx.event.slug} round {accepted.round}, table "
+                    f"{accepted.table}: another command stored a new version of this "
+                    "match while this import ran; nothing was written. Run the import "
+                    "again: it then compares the file with what the other one stored")
 
     def _after_import(self) -> None:
         from ..storage.audit import record_change

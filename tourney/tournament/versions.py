@@ -21,10 +21,15 @@ from ..storage.models import Deal, Event, Match, MatchPlace, MatchVersion, Playe
 from .events import get_event
 from .results import current_user
 
-def find_match(session: Session, event: Event, round_number: int, table: str) -> Match:
-    match = session.execute(select(Match).where(
-        Match.event_id == event.id, Match.round_number == round_number,
-        Match.table == table)).scalars().first()
+def find_match(session: Session, event: Event, round_number: int, table: str,
+               for_update: bool = False) -> Match:
+    """A stored match; ``for_update`` locks its row until the transaction ends
+    (a command about to change its current version)."""
+    query = select(Match).where(Match.event_id == event.id,
+                                Match.round_number == round_number, Match.table == table)
+    if for_update:
+        query = query.with_for_update()
+    match = session.execute(query).scalars().first()
     if match is None:
         raise TourneyError(f"no result stored for {event.slug} round {round_number}, "
                            f"table {table}")
@@ -74,7 +79,7 @@ def revert_match(session: Session, slug: str, round_number: int, table: str, ver
     event's variant (:func:`tourney.app.results.revert_result` does).
     """
     event = get_event(session, slug)
-    match = find_match(session, event, round_number, table)
+    match = find_match(session, event, round_number, table, for_update=True)
     target = session.execute(select(MatchVersion).where(
         MatchVersion.match_id == match.id, MatchVersion.version == version)).scalars().first()
     if target is None:
