@@ -21,6 +21,7 @@ from ..storage.models import Deal, Event, Match, MatchPlace, MatchVersion, Playe
 from .events import get_event
 from .results import current_user
 
+
 def find_match(session: Session, event: Event, round_number: int, table: str,
                for_update: bool = False) -> Match:
     """A stored match; ``for_update`` locks its row until the transaction ends
