@@ -44,16 +44,18 @@ def rating():
 @rating.command("show")
 @click.option("--variant", shell_complete=complete_variant, help="Only this variant's pool.")
 @click.option("--provisional", type=click.IntRange(min=0, max=MAX_COUNT), metavar="N",
-              help="Mark players with fewer than N rated matches as provisional "
-                   "(default: the pool's setting, 5 unless changed).")
+              help="Also mark players with fewer than N rated matches as provisional "
+                   "(default: the pool's setting, 0 unless changed).")
 @db_option
 @json_option
 def show(variant, provisional, db_url, as_json):
     """List the ratings of a variant's pool (or every pool), best first.
 
-    Columns: player, mu, sigma, ordinal (mu - 3 sigma, the rating shown and sorted
-    by) and rated matches. Provisional players (fewer rated matches than the
-    pool's threshold) are marked `*` and listed after the established ones.
+    Columns: rank, player, mu, sigma, ordinal (mu - 3 sigma, the rating shown and
+    sorted by) and rated matches. Every player is ranked; provisional ones are
+    marked `*` after their rank: sigma still above 95% of the pool's starting
+    sigma (about a player's first 2 matches at tables of 4), or fewer rated
+    matches than the pool's minimum (`rating pool --provisional N`, default 0).
 
     \b
     Examples:
@@ -76,20 +78,13 @@ def show(variant, provisional, db_url, as_json):
             if index:
                 click.echo()
             click.echo(f"{name}:")
-        rows = []
-        rank = 0
-        for entry in mine:
-            if entry.provisional:
-                label = "*"
-            else:
-                rank += 1
-                label = str(rank)
-            rows.append([label, entry.player, _num(entry.mu), _num(entry.sigma),
-                         _num(entry.ordinal), entry.matches])
+        rows = [[f"{rank}*" if entry.provisional else str(rank), entry.player,
+                 _num(entry.mu), _num(entry.sigma), _num(entry.ordinal), entry.matches]
+                for rank, entry in enumerate(mine, 1)]
         emit_table(["#", "player", "mu", "sigma", "ordinal", "matches"], rows)
     if any(e.provisional for e in entries):
-        message("* provisional: fewer rated matches than the pool's threshold"
-                + (f" ({provisional})" if provisional is not None else ""))
+        message("* provisional: sigma still high (the model is unsure of the player)"
+                + (f" or fewer than {provisional} rated matches" if provisional else ""))
 
 
 @rating.command("history")
@@ -199,7 +194,8 @@ def predict_command(variant, names, db_url, as_json):
                    "epsilon for ThurstoneMosteller); repeatable.")
 @click.option("--reset-params", is_flag=True, help="Back to openskill's default parameters.")
 @click.option("--provisional", type=click.IntRange(min=0, max=MAX_COUNT), metavar="N",
-              help="Players with fewer rated matches than N are provisional (default 5).")
+              help="Players with fewer rated matches than N are provisional, besides "
+                   "those whose sigma is still high (default 0: sigma alone).")
 @db_option
 @json_option
 def pool_command(variant, model, params, reset_params, provisional, db_url, as_json):

@@ -7,7 +7,7 @@ into place.
 The site (paths relative to the folder, per language tree):
 
 - ``index.html``: the events (running, upcoming, finished) and the rating
-  leaderboards per variant (top of each; provisional players apart);
+  leaderboards per variant (top of each; provisional players ranked and marked);
 - ``ratings/<variant>.html``: a variant's full leaderboard;
 - ``players/index.html`` and ``players/<id>.html``: every player; a player's events,
   matches and places, and the rating history per variant as an SVG chart with a
@@ -985,13 +985,13 @@ class SiteBuilder:
                   for status in STATUS_ORDER}
         boards = []
         for pool in pools:
-            established = [e for e in pool.leaderboard if not e.provisional]
-            provisional = [e for e in pool.leaderboard if e.provisional]
             if not pool.leaderboard:
                 continue
-            boards.append({"pool": pool, "top": established[:LEADERBOARD_TOP],
-                           "established": len(established), "provisional": provisional,
-                           "provisional_count": len(provisional)})
+            # everyone ranked by rating, provisional players marked, not left out
+            provisional = sum(1 for e in pool.leaderboard if e.provisional)
+            boards.append({"pool": pool, "top": pool.leaderboard[:LEADERBOARD_TOP],
+                           "established": len(pool.leaderboard) - provisional,
+                           "provisional_count": provisional})
         self.page("index.html", "index.html", groups=groups, boards=boards,
                   status_order=STATUS_ORDER, ordinal=ordinal)
 
@@ -999,10 +999,8 @@ class SiteBuilder:
         for pool in pools:
             if not pool.leaderboard:
                 continue
-            established = [e for e in pool.leaderboard if not e.provisional]
-            provisional = [e for e in pool.leaderboard if e.provisional]
             self.page("ratings.html", self.links.ratings(pool.variant), pool=pool,
-                      established=established, provisional=provisional, ordinal=ordinal)
+                      ordinal=ordinal)
 
     # ---- events
 

@@ -147,6 +147,16 @@ def test_index_lists_events_by_status_and_leaderboards(league):
     assert ratings  # every player played: every pool has ratings
     for variant in {r["variant"] for r in ratings}:
         assert (league.site / "ratings" / f"{variant}.html").is_file()
+        # Every rated player is on the full leaderboard, in the CLI's order (by
+        # rating), provisional ones ranked among them and marked, none left out.
+        board = parse_page(league.site / "ratings" / f"{variant}.html")
+        rows = [[text_of(td) for td in tr.iter("td")] for tr in board.iter("tr")]
+        rows = [r for r in rows if r]
+        mine = [r for r in ratings if r["variant"] == variant]
+        assert [r[0] for r in rows] == [str(i) for i in range(1, len(mine) + 1)]
+        for row, entry in zip(rows, mine):
+            assert row[1].startswith(entry["player"])
+            assert row[1].endswith("provisional") == entry["provisional"]
 
 
 def test_standings_match_the_cli(league):

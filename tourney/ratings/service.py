@@ -65,7 +65,15 @@ RATING_T = Rating.__table__
 HISTORY_COLUMNS = ("pool_id", "sequence", "match_id", "version_id", "player_id", "place",
                    "mu_before", "sigma_before", "mu_after", "sigma_after", "rated_at")
 
-DEFAULT_PROVISIONAL = 5
+# A player is provisional while their σ is above this share of the pool's starting σ:
+# the model is still unsure of them. With the default model (σ 8.33 at the start,
+# 7.9 here) that is a player's first 2 matches at tables of 4, 3 at tables of 5, the
+# first game of checkers; σ comes down more slowly for a player whose results keep
+# surprising the model, who stays provisional longer. Whoever played a season is
+# established. The pool's provisional_matches (default 0: off) adds "fewer than N
+# rated matches" for organizers who want a minimum too.
+PROVISIONAL_SIGMA_SHARE = 0.95
+DEFAULT_PROVISIONAL = 0
 # Bound parameters per IN (...) list: under SQLite's and PostgreSQL's limits.
 _CHUNK = 500
 
@@ -102,6 +110,11 @@ def get_pool(session: Session, variant: str, *, create: bool = True) -> RatingPo
 
 def pool_spec(pool: RatingPool) -> ModelSpec:
     return ModelSpec.from_record(pool.model, pool.params_json)
+
+
+def provisional_sigma(spec: ModelSpec) -> float:
+    """The σ above which a player of a pool with this model is provisional."""
+    return PROVISIONAL_SIGMA_SHARE * spec.params_dict["sigma"]
 
 
 @dataclass
@@ -551,21 +564,29 @@ class RatingEntry:
 
 def rating_list(session: Session, variant: str | None = None,
                 provisional: int | None = None) -> list[RatingEntry]:
-    """Ratings by variant; within one, established players by ordinal (best first),
-    then provisional ones (fewer matches than the pool's ``provisional_matches``, or
-    ``provisional`` if given) by ordinal."""
+    """Ratings by variant, every player ranked by ordinal (best first), provisional
+    ones among them and marked: σ above :func:`provisional_sigma`, or fewer matches
+    than the pool's ``provisional_matches`` (``provisional`` instead, if given)."""
     query = (select(RatingPool.variant, RatingPool.provisional_matches, Player.id, Player.name,
-                    Rating.mu, Rating.sigma, Rating.matches)
+                    Rating.mu, Rating.sigma, Rating.matches, RatingPool.model,
+                    RatingPool.params_json)
              .join(RatingPool, RatingPool.id == Rating.pool_id)
              .join(Player, Player.id == Rating.player_id)
              .where(Player.merged_into_id.is_(None)))
     if variant is not None:
         query = query.where(RatingPool.variant == check_variant(variant))
     entries = []
-    for pool_variant, threshold, pid, name, mu, sigma, matches in session.execute(query):
+    sigma_limits: dict[tuple, float] = {}
+    for (pool_variant, threshold, pid, name, mu, sigma, matches, model,
+         params_json) in session.execute(query):
         limit = provisional if provisional is not None else threshold
-        entries.append(RatingEntry(pid, name, pool_variant, mu, sigma, matches, matches < limit))
-    entries.sort(key=lambda e: (e.variant, e.provisional, -e.ordinal, -e.mu, e.player))
+        sigma_limit = sigma_limits.get((model, params_json))
+        if sigma_limit is None:
+            sigma_limit = sigma_limits[(model, params_json)] = provisional_sigma(
+                ModelSpec.from_record(model, params_json))
+        entries.append(RatingEntry(pid, name, pool_variant, mu, sigma, matches,
+                                   sigma > sigma_limit or matches < limit))
+    entries.sort(key=lambda e: (e.variant, -e.ordinal, -e.mu, e.player))
     return entries
 
 
