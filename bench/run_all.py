@@ -86,6 +86,8 @@ BENCHES = [
           "backtest_ratings.py", ["--quick"], ["--quick"]),
     Bench("publish", "Publishing the site: 1,000 and 10,000 players",
           "bench_publish.py", ["--sizes", "1000,10000"], ["--quick"]),
+    Bench("serve", "tourney serve: every table of a round sends its result at once",
+          "bench_serve.py", [], ["--quick"], pg="postgres"),
 ]
 
 

@@ -33,6 +33,7 @@ from urllib.parse import parse_qsl
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -75,6 +76,7 @@ LANGUAGES = ("en", "sv", "nb", "fi")
 # 1000 deals, and the record reader's limits (line, field, record) apply inside it.
 MAX_BODY_BYTES = 2 << 20
 POLL_SECONDS = 5
+RETRYABLE = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
 ORGANIZER = "organizer"
 
 
@@ -116,14 +118,20 @@ class Server:
         queue on a lock of their own, in turn, instead of polling SQLite's busy
         handler (which lets an unlucky request wait past the busy timeout under a
         burst of 100 tables). A race lost to another process (a unique
-        constraint) is retried once, when the other's result is visible."""
+        constraint) is retried, when the other's result is visible; so is a
+        transaction PostgreSQL cancelled to break a deadlock."""
         engine = self.config.engine
-        for attempt in (1, 2):
+        for attempt in (1, 2, 3):
             try:
                 with self.write_lock, transaction(engine) as session:
                     return work(session)
             except ConflictingChange:
-                if attempt == 2:
+                if attempt == 3:
+                    raise
+            except OperationalError as err:
+                # PostgreSQL gave up on this transaction to let another one through
+                # (deadlock detected, serialization failure): nothing was written.
+                if attempt == 3 or getattr(err.orig, "sqlstate", None) not in RETRYABLE:
                     raise
 
     def session_of(self, request: Request) -> tuple[str, dict]:

@@ -1,0 +1,240 @@
+"""`tourney serve` under load: every table of a big round sends its result at once.
+
+Usage:  python bench/bench_serve.py [--quick] [--tables N] [--sends K] [--postgres URL]
+
+For each database (a scratch SQLite file; with ``--postgres URL``, an empty
+PostgreSQL database too) an event of N tables of 4 (svarta-maja, 3 deals a match,
+score sheets) is seated, and ``tourney serve`` is started as a process of its own
+on a loopback port. Then all N tables send their match as ``text/csv`` to their
+links at once, each K times (the repeats are "unchanged": two phones of one table),
+from N client threads. Measured: requests, errors (any answer other than
+stored/unchanged), latency p50/p99/max and throughput. Checked: every result
+stored exactly once (N matches, N versions, N accepted submissions).
+
+Baseline in the same run: the same submissions of a second, identical event
+through ``tourney.app.tables.submit`` in this process, one transaction each, one
+after the other (no HTTP, no concurrency): what the server's requests cost at
+least. server/baseline compares the throughputs.
+
+Loopback only; bounded: N <= 1000, K <= 5, and every request times out after 120 s.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+from click.testing import CliRunner
+from sqlalchemy import func
+from sqlmodel import select
+
+from tourney.app import tables
+from tourney.cli.main import cli
+from tourney.storage.db import dispose_engines, open_engine, reading, transaction
+from tourney.storage.models import Match, MatchVersion, Submission
+from tourney.tournament import entry
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "out"
+
+
+def run(db_url: str, *args) -> str:
+    result = CliRunner().invoke(cli, [*map(str, args), "--db", db_url],
+                                catch_exceptions=False)
+    if result.exit_code != 0:
+        raise SystemExit(f"tourney {' '.join(map(str, args))}: {result.stderr}")
+    return result.stdout
+
+
+def seat_event(db_url: str, slug: str, tables_count: int, first: int) -> list[tuple[str, str]]:
+    """An event of ``tables_count`` tables seated; (link token, match CSV) per table."""
+    import json
+
+    names = [f"Player {slug} {i:04d}" for i in range(first, first + 4 * tables_count)]
+    run(db_url, "player", "add", *names)
+    run(db_url, "event", "create", slug, "--variant", "svarta-maja", "--rounds", "2",
+        "--table-sizes", "4", "--rule", "deals=3", "--seating", "random")
+    run(db_url, "event", "enter", slug, *names)
+    run(db_url, "round", "seat", slug)
+    links = json.loads(run(db_url, "round", "links", slug, "1", "--base-url", "http://x",
+                           "--json"))
+    sheet = run(db_url, "round", "sheet", slug, "1").splitlines()
+    bodies = {}
+    for row in sheet[1:]:
+        table = row.split(",")[3]
+        bodies.setdefault(table, [sheet[0]]).append(row + "0;1;0;0")
+    return [(link["url"].rsplit("/", 1)[1], "\n".join(bodies[link["table"]]) + "\n")
+            for link in links]
+
+
+def counts(db_url: str, slug: str) -> tuple[int, int, int]:
+    from tourney.storage.models import Event, TableLink
+
+    with reading(open_engine(db_url)) as session:
+        event_id = session.exec(select(Event.id).where(Event.slug == slug)).one()
+        matches = session.exec(select(func.count()).select_from(Match).where(
+            Match.event_id == event_id, Match.current_version_id.is_not(None))).one()
+        versions = session.exec(select(func.count()).select_from(MatchVersion).join(
+            Match, Match.id == MatchVersion.match_id).where(Match.event_id == event_id)).one()
+        accepted = session.exec(select(func.count()).select_from(Submission).join(
+            TableLink, TableLink.id == Submission.link_id).where(
+            TableLink.event_id == event_id, Submission.state == "accepted")).one()
+    return matches, versions, accepted
+
+
+def baseline(db_url: str, work: list[tuple[str, str]]) -> float:
+    """Seconds for the submissions in-process, one transaction each."""
+    engine = open_engine(db_url)
+    started = time.perf_counter()
+    for token, body in work:
+        with transaction(engine) as session:
+            link = entry.link_by_token(session, token)
+            verdict = tables.submit(session, link, body, auto_accept=True)
+            assert verdict.outcome in ("stored", "unchanged"), verdict.to_json()
+    return time.perf_counter() - started
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(db_url: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = dict(os.environ, TOURNEY_SERVE_PASSWORD="bench")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tourney.cli.main", "serve", "--port", str(port),
+         "--db", db_url], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            httpx.get(base + "/favicon.ico", timeout=2)
+            return process, base
+        except httpx.TransportError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("the server did not start: "
+                                 + process.stderr.read().decode(errors="replace"))
+            time.sleep(0.1)
+
+
+def load(base: str, work: list[tuple[str, str]], clients: int) -> tuple[list, float]:
+    """Send everything at once; [(status, outcome, seconds)] and the wall time."""
+    local = threading.local()
+    gate = threading.Barrier(clients)
+
+    def one(item):
+        token, body = item
+        client = getattr(local, "client", None)
+        if client is None:
+            client = local.client = httpx.Client(base_url=base, timeout=120)
+            try:
+                gate.wait(60)
+            except threading.BrokenBarrierError:
+                pass
+        began = time.perf_counter()
+        try:
+            answer = client.post(f"/t/{token}", content=body,
+                                 headers={"Content-Type": "text/csv"})
+            outcome = answer.json().get("outcome")
+            status = answer.status_code
+        except (httpx.HTTPError, ValueError) as err:
+            status, outcome = None, type(err).__name__
+        return status, outcome, time.perf_counter() - began
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        answers = list(pool.map(one, work))
+    return answers, time.perf_counter() - started
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def measure(label: str, db_url: str, tables_count: int, sends: int) -> list[str]:
+    server_work = seat_event(db_url, "served", tables_count, 0)
+    direct_work = seat_event(db_url, "direct", tables_count, 10_000)
+    repeat = lambda work: [item for _ in range(sends) for item in work]  # noqa: E731
+    direct_seconds = baseline(db_url, repeat(direct_work))
+    process, base = start_server(db_url)
+    try:
+        answers, wall = load(base, repeat(server_work), clients=tables_count)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    latencies = [a[2] * 1000 for a in answers]
+    errors = [a for a in answers if a[0] != 200 or a[1] not in ("stored", "unchanged")]
+    stored = sum(1 for a in answers if a[1] == "stored")
+    once = counts(db_url, "served")
+    requests = len(answers)
+    server_rate = requests / wall
+    direct_rate = requests / direct_seconds
+    return [
+        f"| {label} | {tables_count} | {requests} | {len(errors)} | {stored} | "
+        f"{percentile(latencies, 0.5):.0f} | {percentile(latencies, 0.99):.0f} | "
+        f"{max(latencies):.0f} | {server_rate:.1f} | {direct_rate:.1f} | "
+        f"{server_rate / direct_rate:.2f} | "
+        f"{'yes' if once == (tables_count,) * 3 else f'NO {once}'} | "
+        f"{', '.join(sorted({f'{a[0]} {a[1]}' for a in errors})) or '-'} |"
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="100 tables, each sends twice")
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--sends", type=int, default=2)
+    parser.add_argument("--postgres", metavar="URL",
+                        help="an empty PostgreSQL database to measure on too")
+    args = parser.parse_args(argv)
+    tables_count = 100 if args.quick else max(1, min(args.tables, 1000))
+    sends = 2 if args.quick else max(1, min(args.sends, 5))
+    rows = []
+    folder = Path(tempfile.mkdtemp(prefix="bench-serve-"))
+    try:
+        rows += measure("SQLite", f"sqlite:///{folder / 'serve.db'}", tables_count, sends)
+        if args.postgres:
+            rows += measure("PostgreSQL", args.postgres, tables_count, sends)
+    finally:
+        dispose_engines()
+        shutil.rmtree(folder, ignore_errors=True)
+    lines = [
+        "### tourney serve: every table sends at once",
+        "",
+        f"{tables_count} tables of 4 (svarta-maja score sheets, 3 deals), each sending "
+        f"its match {sends} time(s), all at once from {tables_count} client threads to "
+        "`tourney serve` on loopback (a process of its own). Baseline: the same "
+        "submissions through `tourney.app.tables.submit` in-process, one after the other.",
+        "",
+        "| database | tables | requests | errors | stored | p50 ms | p99 ms | max ms | "
+        "server req/s | baseline req/s | server/baseline | each result stored once | errors seen |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        *rows,
+    ]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    OUT.mkdir(exist_ok=True)
+    (OUT / "bench_serve.md").write_text(text, encoding="utf-8")
+    print(f"written to {OUT / 'bench_serve.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

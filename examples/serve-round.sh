@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Round 1 of the example event entered at the tables through `tourney serve`:
+# the server runs over the event's database, each table's link is listed with
+# `tourney round links`, and each table sends its match (the rows of
+# examples/round-1.csv for that table) to its link as text/csv, as a score app
+# or a phone would. The engines check every deal; the verdicts come back as JSON.
+#
+#   examples/serve-round.sh [FOLDER]        (PORT=8765 by default)
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+WORK="${1:-$(mktemp -d "${TMPDIR:-/tmp}/tourney-serve.XXXXXX")}"
+PORT="${PORT:-8765}"
+mkdir -p "$WORK"
+cd "$WORK"
+unset TOURNEY_DB  # the default database: tourney.db here
+echo "working in $WORK" >&2
+
+tourney player import "$HERE/players.csv"
+tourney event create example-cup --name "Example Cup" --variant spardame \
+    --table-sizes 4 --rounds 3 --seed 2026 --rule deals=3
+tourney event enter example-cup --all
+tourney round seat example-cup >/dev/null
+
+TOURNEY_SERVE_PASSWORD=example-password tourney serve --port "$PORT" &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+for _ in $(seq 600); do  # wait for it to listen (at most a minute)
+    curl -fs -o /dev/null "http://127.0.0.1:$PORT/favicon.ico" && break
+    sleep 0.1
+done
+
+tourney round links example-cup 1 --base-url "http://127.0.0.1:$PORT"
+tourney round links example-cup 1 --base-url "http://127.0.0.1:$PORT" --json > links.json
+
+# One file per table: the header and that table's rows (as each table would send).
+python3 - "$HERE/round-1.csv" links.json <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], encoding="utf-8")))
+for link in json.load(open(sys.argv[2], encoding="utf-8")):
+    with open(f"table-{link['table']}.csv", "w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(rows[0])
+        writer.writerows(r for r in rows[1:] if r[3] == link["table"])
+    with open(f"table-{link['table']}.url", "w") as out:
+        out.write(link["url"])
+PY
+
+for sheet in table-*.csv; do
+    url="$(cat "${sheet%.csv}.url")"
+    curl -s -H 'Content-Type: text/csv' --data-binary @"$sheet" "$url"
+    echo
+done
+
+curl -s "http://127.0.0.1:$PORT/api/events/example-cup/standings"
+echo
+tourney standings example-cup

@@ -1,0 +1,26 @@
+"""The README's example of a round entered through the server runs as written."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_serve_round_example_stores_every_table(tmp_path):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = dict(os.environ, PORT=str(port),
+               PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    env.pop("TOURNEY_DB", None)
+    done = subprocess.run(["bash", str(EXAMPLES / "serve-round.sh"), str(tmp_path / "work")],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count('"outcome":"stored"') == 3, done.stdout
+    assert "Øystein Nåvik" in done.stdout  # the standings after the round
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    assert "examples/serve-round.sh" in readme
