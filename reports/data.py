@@ -21,14 +21,12 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from sqlalchemy import and_, func, select
 from sqlmodel import Session
 
-from tourney.engines import get_game
 from tourney.errors import TourneyError
 from tourney.ordering import natural_key
 from tourney.ratings.service import RatingEntry, rating_list
@@ -45,6 +43,7 @@ from tourney.storage.models import (
     Round,
     Seat,
 )
+from tourney.tournament.settings import event_settings
 from tourney.tournament.standings import StandingRow, event_tiebreaks, standings_table
 
 # ------------------------------------------------------------------------ view data
@@ -265,14 +264,13 @@ class SiteReader:
 
     @staticmethod
     def _info(event: Event) -> EventInfo:
+        # A broken event (stored settings edited by hand) still gets its pages,
+        # without the rules in words and the tie-break columns.
         try:
-            rules = json.loads(event.rules_json or "{}")
-        except ValueError:
-            rules = {}
-        try:
-            options = get_game(event.variant).resolve_options(rules)
+            settings = event_settings(event)
+            rules, options = settings.rules, settings.options
         except TourneyError:
-            options = None
+            rules, options = {}, None
         try:
             tiebreaks = event_tiebreaks(event)
         except TourneyError:

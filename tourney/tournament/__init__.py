@@ -6,7 +6,8 @@ caller opens (the caller owns the transaction, see
 raises :class:`~tourney.errors.TourneyError` for anything a user can get wrong:
 
 - :mod:`.players`: registering, renaming, merging duplicates, importing a player list.
-- :mod:`.events`: creating an event, its settings, entering and withdrawing players.
+- :mod:`.events`: creating an event, entering and withdrawing players;
+  :mod:`.settings`: an event's game, house rules and tie-breaks, decoded once.
 - :mod:`.rounds`: seating a round (the pure seating itself is :mod:`tourney.pairing`),
   showing and reseating it.
 - :mod:`.results`: importing match results; :mod:`.versions`: every stored version

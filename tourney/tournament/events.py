@@ -53,6 +53,7 @@ from ..errors import TourneyError, UsageError
 from ..storage.audit import record_change
 from ..storage.models import Entry, Event, Match, Player, Round, Seat
 from ..pairing.seating import METHODS, default_method
+from .settings import event_settings
 from .standings import check_tiebreaks
 from .players import (add_players, clean_name, clean_title, name_sort_key, player_by_name,
                       resolve_merged, unknown_player_error)
@@ -153,32 +154,15 @@ def lock_event(session: Session, event: Event) -> None:
     session.exec(select(Event.id).where(Event.id == event.id).with_for_update()).first()
 
 
-def event_rules(event: Event) -> dict[str, str]:
-    """The house rules as given when the event was created."""
-    return json.loads(event.rules_json or "{}")
-
-
-def event_game(event: Event) -> Game:
-    return get_game(event.variant)
-
-
-def event_options(event: Event) -> dict:
-    """The variant's options resolved with the event's house rules."""
-    return event_game(event).resolve_options(event_rules(event))
-
-
-def event_tiebreaks(event: Event) -> list[str]:
-    return json.loads(event.tiebreaks_json or "[]")
-
-
 def event_snapshot(event: Event) -> dict:
+    settings = event_settings(event)
     return {
         "slug": event.slug, "name": event.name, "variant": event.variant,
         "date": event.date.isoformat() if event.date else None,
-        "rules": event_rules(event),
+        "rules": settings.rules,
         "table_sizes": [event.table_min, event.table_max, event.table_preferred],
         "rounds": event.rounds, "seating": event.seating, "seed": event.seed,
-        "tiebreaks": event_tiebreaks(event), "lang": event.lang,
+        "tiebreaks": list(settings.tiebreaks), "lang": event.lang,
     }
 
 
@@ -300,15 +284,14 @@ def list_events(session: Session) -> list[dict]:
 def describe_rules(event: Event) -> list[dict]:
     """Every option of the variant: key, value in force, default, doc, and whether
     the event set it."""
-    game = event_game(event)
-    given = event_rules(event)
-    options = game.resolve_options(given)
-    return [{"key": spec.key, "value": options[spec.key], "default": spec.default,
-             "doc": spec.doc, "set": spec.key in given} for spec in game.option_specs]
+    settings = event_settings(event)
+    return [{"key": spec.key, "value": settings.options[spec.key], "default": spec.default,
+             "doc": spec.doc, "set": spec.key in settings.rules}
+            for spec in settings.game.option_specs]
 
 
 def describe_event(session: Session, event: Event) -> dict:
-    game = event_game(event)
+    game = event_settings(event).game
     last = last_seated_round(session, event)
     results = results_by_round(session, event)
     counts = round_tables_count(session, event)

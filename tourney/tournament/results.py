@@ -57,7 +57,6 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlmodel import Session
 
 from ..cards import CARD_NAMES
-from ..engines import get_game
 from ..engines.base import Game, MatchRules
 from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UsageError
@@ -65,6 +64,7 @@ from ..ordering import natural_key
 from ..records.csv_format import DealRecord, open_records
 from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
 from ..storage.db import ConflictingChange
+from .settings import event_settings
 from ..storage.models import (
     Deal,
     Entry,
@@ -142,16 +142,6 @@ def current_user() -> str:
         return getpass.getuser()
     except Exception:  # no login name in some containers
         return os.environ.get("USER") or "unknown"
-
-
-def event_options(event: Event) -> tuple[Game, dict]:
-    """The event's engine and its resolved house rules."""
-    game = get_game(event.variant)
-    try:
-        raw = json.loads(event.rules_json or "{}")
-    except ValueError:
-        raise TourneyError(f"event {event.slug}: its stored rules are not JSON") from None
-    return game, game.resolve_options(raw)
 
 
 def error_dict(err: RecordError) -> dict:
@@ -270,7 +260,8 @@ class _EventContext:
         self.event = event
         # Seated rounds cached across every event of the import, oldest first.
         self.round_cache = round_cache if round_cache is not None else OrderedDict()
-        self.game, self.options = event_options(event)
+        settings = event_settings(event)
+        self.game, self.options = settings.game, settings.options
         self.rules: MatchRules = self.game.match_rules(self.options)
         rows = session.execute(
             select(Entry.player_id, Entry.withdrawn_after).where(Entry.event_id == event.id))

@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 from ..records.csv_format import DealRecord
 from ..storage.models import Event
-from .events import event_game, event_options
+from .settings import event_settings
 from .rounds import seated_tables
 
 # Rows per table where the match ends by a target or by losses: enough for most
@@ -29,8 +29,9 @@ OPEN_ENDED_ROWS = 8
 
 def score_sheet_rows(session: Session, event: Event, number: int,
                      deals: int | None = None) -> list[DealRecord]:
-    game = event_game(event)
-    rules = game.match_rules(event_options(event))
+    settings = event_settings(event)
+    game = settings.game
+    rules = game.match_rules(settings.options)
     rows_per_table = rules.deals or deals or OPEN_ENDED_ROWS
     records = []
     for table, players in seated_tables(session, event, number).items():

@@ -32,7 +32,6 @@ Decisions (the specs are silent):
 """
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -42,8 +41,9 @@ from sqlalchemy import func, select
 from sqlmodel import Session
 
 from ..engines import get_game
-from ..errors import TourneyError, UsageError
+from ..errors import UsageError
 from ..numbers import plain_number
+from .settings import event_settings
 from ..storage.models import Entry, Event, Match, MatchPlace, Player, Round, Seat
 
 TIEBREAKS: dict[str, str] = {
@@ -71,10 +71,8 @@ def check_tiebreaks(ids: Sequence[str]) -> list[str]:
 
 
 def event_tiebreaks(event: Event) -> list[str]:
-    try:
-        ids = json.loads(event.tiebreaks_json or "[]")
-    except ValueError:
-        raise TourneyError(f"event {event.slug}: its stored tie-breaks are not JSON") from None
+    """The event's tie-breaks in order, the default order when it names none."""
+    ids = event_settings(event).tiebreaks
     return check_tiebreaks(ids) if ids else list(DEFAULT_TIEBREAKS)
 
 

@@ -1,0 +1,55 @@
+"""An event's settings, decoded once from its row.
+
+The event row stores its house rules and tie-breaks as JSON text
+(``Event.rules_json``, ``Event.tiebreaks_json``). :func:`event_settings` is the one
+place that decodes them, with one policy for stored text that is not what it
+should be (a :class:`~tourney.errors.TourneyError` naming the event), and resolves
+the rules with the variant's engine. Everything that needs an event's game,
+options or tie-breaks asks it: the importer, the score sheets, the standings,
+``event show`` and the site.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..engines import get_game
+from ..engines.base import Game
+from ..errors import TourneyError
+from ..storage.models import Event
+
+
+@dataclass(frozen=True)
+class EventSettings:
+    """What an event plays: its variant's engine, the house rules as given and as
+    resolved by the engine, and its tie-break ids as stored (empty: the default
+    order, :data:`tourney.tournament.standings.DEFAULT_TIEBREAKS`)."""
+
+    slug: str
+    game: Game
+    rules: dict[str, str]  # as given at creation (not to be changed)
+    options: dict[str, Any]  # every option of the variant, resolved (not to be changed)
+    tiebreaks: tuple[str, ...]
+
+
+def event_settings(event: Event) -> EventSettings:
+    """The settings of ``event``; a :class:`TourneyError` when its stored rules or
+    tie-breaks are not readable (a database edited by hand)."""
+    rules = _stored(event, event.rules_json, "rules", dict, "{}")
+    tiebreaks = _stored(event, event.tiebreaks_json, "tie-breaks", list, "[]")
+    game = get_game(event.variant)
+    return EventSettings(
+        slug=event.slug, game=game, rules=dict(rules),
+        options=game.resolve_options(rules),
+        tiebreaks=tuple(str(t) for t in tiebreaks))
+
+
+def _stored(event: Event, text: str | None, what: str, kind: type, empty: str):
+    try:
+        value = json.loads(text or empty)
+    except ValueError:
+        value = None
+    if not isinstance(value, kind):
+        raise TourneyError(f"event {event.slug}: its stored {what} are not readable")
+    return value
