@@ -46,6 +46,7 @@ from sqlmodel import Session
 from ..engines import variant_ids
 from ..errors import UsageError
 from ..ordering import natural_key
+from ..storage.merges import canonical_players
 from ..storage.models import (
     Event,
     Match,
@@ -269,7 +270,7 @@ def _first_difference(session: Session, pool_id: int, order: Sequence[OrderedMat
     # duplicate's rating left beside the kept player's (the merge moves history
     # and places but cannot combine two ratings): replay from the first match of
     # either.
-    canonical = _canonical_players(session)
+    canonical = canonical_players(session)
     if canonical:
         stale = set()
         for chunk in _chunks(sorted(canonical)):
@@ -302,7 +303,7 @@ def _replay(session: Session, pool: RatingPool, force_from: int | None = None) -
     rater = Rater(pool_spec(pool).build(),
                   {p: (mu, sigma) for p, (mu, sigma, _) in state.items()},
                   {p: n for p, (_, _, n) in state.items()})
-    canonical = _canonical_players(session)
+    canonical = canonical_players(session)
     rated = 0
     pool_id = pool.id
     writer = _HistoryWriter(session)
@@ -451,21 +452,6 @@ def _sync_ratings(session: Session, pool_id: int, existing: Mapping[int, tuple],
             changed)
     if added:
         session.execute(insert(RATING_T), added)
-
-
-def _canonical_players(session: Session) -> dict[int, int]:
-    """Merged player id -> the id it was finally merged into."""
-    links = dict(session.execute(
-        select(Player.id, Player.merged_into_id).where(Player.merged_into_id.is_not(None))).all())
-    canonical = {}
-    for player in links:
-        seen = {player}
-        target = links[player]
-        while target in links and target not in seen:
-            seen.add(target)
-            target = links[target]
-        canonical[player] = target
-    return canonical
 
 
 def _rankings(session: Session, version_ids: Sequence[int],

@@ -40,6 +40,7 @@ from sqlmodel import Session, select
 
 from ..errors import TourneyError, UsageError
 from ..storage.audit import record_change
+from ..storage.merges import follow, merge_links
 from ..storage.models import Entry, Event, MatchPlace, Player, Round, Seat
 
 MAX_NAME = 200
@@ -117,11 +118,9 @@ def player_by_name(session: Session, name: str) -> Player | None:
 
 def resolve_merged(session: Session, player: Player) -> Player:
     """The player a merged duplicate was merged into (following chains)."""
-    seen = set()
-    while player.merged_into_id is not None and player.id not in seen:
-        seen.add(player.id)
-        player = session.get(Player, player.merged_into_id)
-    return player
+    if player.merged_into_id is None:
+        return player
+    return session.get(Player, follow(merge_links(session), player.id))
 
 
 def suggestions(session: Session, name: str, limit: int = 3) -> list[str]:
@@ -360,7 +359,9 @@ class PlayerRow:
 
 
 @dataclass
-class ImportReport:
+class PlayerImport:
+    """What a player list import did: names added, names already registered."""
+
     added: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
 
@@ -434,9 +435,9 @@ def parse_player_csv(text: str, source: str = "players.csv") -> list[PlayerRow]:
 
 
 def import_players(session: Session, rows: Iterable[PlayerRow],
-                   source: str | None = None) -> ImportReport:
+                   source: str | None = None) -> PlayerImport:
     """Register the rows' new players; names already registered are left alone."""
-    report = ImportReport()
+    report = PlayerImport()
     added = []
     for row in rows:
         if player_by_name(session, row.name) is not None:

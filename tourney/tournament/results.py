@@ -65,6 +65,7 @@ from ..records.csv_format import DealRecord, open_records
 from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
 from ..storage.db import ConflictingChange
 from .settings import event_settings
+from ..storage.merges import follow, merge_links
 from ..storage.models import (
     Deal,
     Entry,
@@ -724,17 +725,16 @@ class ResultImporter:
         (the seat list was printed before the merge): old name -> seated name."""
         seated = {player_id: name for player_id, name in seats}
         unknown = [p for p in players if p not in seated.values()]
-        rows = self.session.execute(select(Player.name, Player.merged_into_id).where(
+        rows = self.session.execute(select(Player.name, Player.id).where(
             Player.name.in_(unknown), Player.merged_into_id.is_not(None))).all()
+        if not rows:
+            return {}
+        links = merge_links(self.session)
         aliases = {}
-        for name, target in rows:
-            hops = 0
-            while target is not None and target not in seated and hops < 100:
-                target = self.session.execute(select(Player.merged_into_id).where(
-                    Player.id == target)).scalar()
-                hops += 1
-            if target in seated:
-                aliases[name] = seated[target]
+        for name, player_id in rows:
+            kept = follow(links, player_id)
+            if kept in seated:
+                aliases[name] = seated[kept]
         return aliases
 
     @staticmethod
