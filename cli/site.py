@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import click
 from tourney.app.publish import describe, publish_site
+from tourney.app.site import SETTINGS, set_setting, site_settings
+from tourney.storage.db import reading, transaction
 
 from .database import db_option, open_db
-from .output import emit_json, json_option, message
+from .output import emit_json, emit_table, json_option, message
 
 
 @click.command()
@@ -85,5 +87,70 @@ def publish(out, events, langs, no_replays, jobs, full, force, as_json, db_url):
                 f"to {report.out} in {report.seconds:.1f} s")
 
 
+@click.group("site")
+def site():
+    """The published site's settings, kept in the database: its title, the
+    organisation behind it and its address on the web. `tourney publish` uses them.
+
+    \b
+    Examples:
+      tourney site set title "Göteborgs Damklubb"
+      tourney site set organisation "Göteborgs Damklubb, since 1931"
+      tourney site set url https://dam.example.org/
+      tourney site show --json
+    """
+
+
+@site.command("set")
+@click.argument("key", type=click.Choice(sorted(SETTINGS)), metavar="KEY")
+@click.argument("value")
+@json_option
+@db_option
+def set_(key, value, as_json, db_url):
+    """Set a site setting: title, organisation or url."""
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        before, after = set_setting(session, key, value)
+    _changed(key, before, after, as_json)
+
+
+@site.command("unset")
+@click.argument("key", type=click.Choice(sorted(SETTINGS)), metavar="KEY")
+@json_option
+@db_option
+def unset(key, as_json, db_url):
+    """Clear a site setting (the title goes back to the default)."""
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        before, after = set_setting(session, key, None)
+    _changed(key, before, after, as_json)
+
+
+def _changed(key: str, before, after, as_json: bool) -> None:
+    if as_json:
+        emit_json({"setting": key, "before": before, "after": after,
+                   "changed": before != after})
+    elif before == after:
+        message(f"site {key} unchanged")
+    else:
+        message(f"site {key}: {after!r}" if after is not None else f"site {key} cleared")
+
+
+@site.command("show")
+@json_option
+@db_option
+def show(as_json, db_url):
+    """The site's settings (empty ones are not set: publish uses its default)."""
+    engine = open_db(db_url, read_only=True)
+    with reading(engine) as session:
+        settings = site_settings(session)
+    if as_json:
+        emit_json(settings.as_dict())
+    else:
+        emit_table(["setting", "value", "what"],
+                   [[key, getattr(settings, key) or "", what] for key, what in SETTINGS.items()])
+
+
 def register(group: click.Group) -> None:
     group.add_command(publish)
+    group.add_command(site)

@@ -90,6 +90,7 @@ from tourney.errors import TourneyError, UsageError
 from tourney.numbers import plain_number
 from tourney.ratings.engine import ordinal
 from tourney.storage.db import reading
+from tourney.storage.settings import SiteSettings, site_settings
 from tourney.tournament.events import unknown_event
 
 from . import charts
@@ -295,6 +296,7 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
             if slug not in known:
                 raise unknown_event(slug, sorted(known))
         languages = choose_languages(langs, [known[s] for s in events] if events else infos)
+        settings = site_settings(session)
         report = PublishReport(target, languages)
         report.removed_leftovers = [p.name for p in stale]
         report.missing_catalogues = [lang for lang in languages if not has_catalogue(lang)]
@@ -308,7 +310,7 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
         try:
             builder = SiteBuilder(build.path, reader, infos, languages, now, report,
                                   previous=Previous(target, previous)
-                                  if incremental and previous else None)
+                                  if incremental and previous else None, settings=settings)
             builder.build(replay_ids, jobs=jobs, engine=engine, automatic=automatic)
             foreign, links = foreign_files(target, previous) if target.is_dir() else ([], [])
             report.dropped = links
@@ -411,7 +413,8 @@ def content_key(*parts) -> str:
 class Renderer:
     """One language: its jinja2 environment, names and number and date formats."""
 
-    def __init__(self, lang: str, prefix: str, languages: Sequence[str], now: dt.datetime):
+    def __init__(self, lang: str, prefix: str, languages: Sequence[str], now: dt.datetime,
+                 settings: SiteSettings | None = None):
         self.lang = lang
         self.prefix = prefix  # the tree's folder inside the site: "" or "sv/"
         self.translations = translations(lang)
@@ -436,7 +439,9 @@ class Renderer:
         env.globals.update(
             names=self.names, lang=self.html_lang, event_text=self.event_text,
             square_at=square_at,
-            generated=self.datetime(now), rating_chart=self.chart)
+            generated=self.datetime(now), rating_chart=self.chart,
+            site_title=settings.title if settings else None,
+            site_organisation=settings.organisation if settings else None)
         self.env = env
         self._templates: dict[str, Any] = {}
         self.languages = list(languages)
@@ -609,7 +614,7 @@ class SiteBuilder:
 
     def __init__(self, build_dir: Path, reader: SiteReader, events: list[EventInfo],
                  languages: list[str], now: dt.datetime, report: PublishReport,
-                 previous: Previous | None = None):
+                 previous: Previous | None = None, settings: SiteSettings | None = None):
         self.build_dir = build_dir
         self.reader = reader
         self.events = events
@@ -619,14 +624,16 @@ class SiteBuilder:
         self.report = report
         self.previous = previous
         self.links = Links(events)
-        self.renderers = [Renderer(lang, "" if i == 0 else f"{lang}/", languages, now)
+        self.settings = settings or SiteSettings()
+        self.renderers = [Renderer(lang, "" if i == 0 else f"{lang}/", languages, now,
+                                   self.settings)
                           for i, lang in enumerate(languages)]
         self._dirs: set[str] = set()
         self._link_maps: dict[str, tuple[PlayerLinks, EventLinks]] = {}
         self.players: dict[int, PlayerInfo] = {}
         self.player_matches: dict[int, list[PlayerMatch]] = {}
         self.player_events: dict[int, list[PlayerEvent]] = {}
-        self.site_key = content_key(code_digest(), languages)
+        self.site_key = content_key(code_digest(), languages, self.settings.as_dict())
         self.files: dict[str, str] = {}  # path in the site -> content key ("": always built)
         self.event_records: dict[str, dict] = {}  # event id -> its key, files, player rows
         self._collecting: list[str] | None = None  # the current event's files

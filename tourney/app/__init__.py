@@ -16,7 +16,8 @@ this layer is where they meet.
   and a table's prediction by player names;
 - :mod:`.tables`: results entered at the tables (links, submissions, review), for
   the server;
-- :mod:`.publish`: the static site.
+- :mod:`.publish`: the static site;
+- :mod:`.site`: the site's settings (title, organisation, address).
 
 Conventions: every function but :func:`.publish.publish_site` takes an open
 session and works inside the caller's transaction

@@ -244,3 +244,13 @@ class Submission(SQLModel, table=True):
     decided_by: Optional[str] = Field(default=None, max_length=100)
     decided_at: Optional[datetime] = None
     note: Optional[str] = Field(default=None, max_length=300)
+
+
+class SiteSetting(SQLModel, table=True):
+    """A setting of the published site (``tourney site set``): its title, the
+    organisation behind it, its address on the web."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    key: str = Field(unique=True, max_length=40)
+    value: str = Field(sa_column=Column(Text, nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow)
