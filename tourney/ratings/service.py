@@ -89,11 +89,14 @@ def check_variant(variant: str) -> str:
 
 def get_pool(session: Session, variant: str, *, create: bool = True) -> RatingPool | None:
     """The variant's pool; created with the defaults when missing (unless
-    ``create`` is false)."""
-    # The pool row is locked for the rest of the transaction (PostgreSQL; SQLite
+    ``create`` is false: a reader's call, which may run in a read-only transaction)."""
+    # A writer locks the pool row for the rest of the transaction (PostgreSQL; SQLite
     # locks the whole database anyway): two importers refreshing the same pool
-    # take turns, and the second replays on top of what the first committed.
-    query = select(RatingPool).where(RatingPool.variant == variant).with_for_update()
+    # take turns, and the second replays on top of what the first committed. A
+    # reader takes no lock: read commands run read-only, where FOR UPDATE is refused.
+    query = select(RatingPool).where(RatingPool.variant == variant)
+    if create:
+        query = query.with_for_update()
     pool = session.execute(query).scalar()
     if pool is None and create:
         check_variant(variant)
