@@ -6,6 +6,7 @@ import click
 from tourney.app import events as actions
 from tourney.storage.db import reading, transaction
 from tourney.tournament import events as service
+from tourney.tournament.scoring import MAX_BYE_POINTS, POINTS_SYSTEMS, event_bye_points
 
 from .completion import complete_event, complete_player, complete_variant
 from .database import db_option, open_db
@@ -42,10 +43,17 @@ def event():
 @click.option("--tiebreaks", metavar="LIST", help="Comma-separated tiebreaks of the standings.")
 @click.option("--lang", type=click.Choice(service.LANGUAGES),
               help="Language of the event's pages.")
+@click.option("--points", type=click.Choice(list(POINTS_SYSTEMS)),
+              help="Match points: share (default: the share of the table's other "
+                   "players finished ahead of, 0 to 1 at any table size) or place "
+                   "(n-1 for first at a table of n, 0 for last).")
+@click.option("--bye-points", type=click.FloatRange(0, MAX_BYE_POINTS), metavar="X",
+              help="What a bye is worth (default: a win's worth: 1 with share "
+                   "points, n-1 at the preferred table size with place points).")
 @json_option
 @db_option
 def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
-           tiebreaks, lang, as_json, db_url):
+           tiebreaks, lang, points, bye_points, as_json, db_url):
     """Create an event: a variant, its house rules, table sizes and rounds.
 
     SLUG names the event in commands and URLs: lower-case letters, digits and
@@ -63,14 +71,15 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
         created = actions.create_event(
             session, slug, variant, name=name, date=date, rules=parsed_rules,
             table_sizes=table_sizes, rounds=rounds, seating=seating, seed=seed,
-            tiebreaks=tiebreaks, lang=lang)
+            tiebreaks=tiebreaks, lang=lang, points=points, bye_points=bye_points)
         data = service.event_snapshot(created)
     if as_json:
         emit_json(data)
     sizes = (f"{created.table_min}" if created.table_min == created.table_max
              else f"{created.table_min}-{created.table_max} (preferring {created.table_preferred})")
     message(f"created {created.slug}: {created.variant}, tables of {sizes}, "
-            f"{created.rounds or 'open-ended'} rounds, {created.seating} seating")
+            f"{created.rounds or 'open-ended'} rounds, {created.seating} seating, "
+            f"{created.points} points, a bye worth {event_bye_points(created):g}")
 
 
 @event.command("list")
@@ -116,6 +125,9 @@ def show(slug, as_json, db_url):
                        f"{sizes['min']}-{sizes['max']} players, preferring {sizes['preferred']}"))
     echo(f"rounds: {data['rounds_seated']} seated of {data['rounds'] or 'open-ended'}; "
          f"seating {data['seating']}, seed {data['seed']}")
+    echo(f"points: {data['points']} ({POINTS_SYSTEMS[data['points']]}); "
+         f"a bye is worth {data['bye_points_in_force']:g}"
+         + ("" if data["bye_points"] is not None else " (a win's worth)"))
     if data["tiebreaks"]:
         echo("tiebreaks: " + ", ".join(data["tiebreaks"]))
     if data["lang"]:

@@ -16,7 +16,8 @@ from tourney.app.results import import_results, revert_result
 from tourney.tournament.events import get_event
 from tourney.tournament.results import ImportRejected, current_user, error_text
 from tourney.tournament.versions import match_detail, match_history
-from tourney.tournament.standings import standings_table
+from tourney.tournament.scoring import POINTS_SYSTEMS, event_bye_points
+from tourney.tournament.standings import TIEBREAKS, standings_table
 
 from .completion import complete_event
 from .errors import exit_code
@@ -252,11 +253,14 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
 def standings(slug, up_to_round, as_json, db_url):
     """Show an event's standings: place, player, match points, tie-breaks.
 
-    At a table of n players the winner gets n-1 match points and the last 0
-    (shared places share their points). Players equal on points are ordered by
-    the event's tie-breaks (default: score, buchholz, wins); players equal on
-    all of them share a place. "decided by" names what separated a player from
-    the one above.
+    Match points follow the event's points system: by default (share) a match
+    is worth the share of the table's other players finished ahead of, a shared
+    place counting half (0 to 1 at any table size); with --points place the
+    winner at a table of n gets n-1. A bye is worth the event's bye points (by
+    default a win's worth). Players equal on points are ordered by the event's
+    tie-breaks (default: opponents, score, wins); players equal on all of them
+    share a place. "decided by" names what separated a player from the one
+    above. The table is followed (on stderr) by what each column means.
 
     \b
     Example:
@@ -275,6 +279,10 @@ def standings(slug, up_to_round, as_json, db_url):
         [[row.place, row.player, number_text(row.points),
           *[number_text(row.tiebreaks[t]) for t in tiebreaks], row.decided_by or ""]
          for row in rows])
+    message(f"points: {POINTS_SYSTEMS[event.points]}; a bye is worth "
+            f"{number_text(event_bye_points(event))}")
+    for tiebreak in tiebreaks:
+        message(f"{tiebreak}: {TIEBREAKS[tiebreak]}")
 
 
 def register(group: click.Group) -> None:

@@ -44,6 +44,7 @@ from tourney.storage.models import (
     Seat,
 )
 from tourney.tournament.settings import event_settings
+from tourney.tournament.scoring import event_bye_points
 from tourney.tournament.standings import StandingRow, event_tiebreaks, standings_table
 
 # ------------------------------------------------------------------------ view data
@@ -73,6 +74,8 @@ class EventInfo:
     rules: dict  # as given (key -> text)
     options: dict | None  # resolved by the engine; None if it refuses them
     tiebreaks: list[str]
+    points: str = "share"  # the points system (tourney.tournament.scoring)
+    bye_points: float = 1.0  # what a bye is worth in this event
     entrants: int = 0
     rounds_seated: int = 0
     tables_seated: int = 0
@@ -280,7 +283,8 @@ class SiteReader:
             date=event.date, lang=event.lang, rounds_planned=event.rounds,
             table_min=event.table_min, table_max=event.table_max,
             table_preferred=event.table_preferred, seating=event.seating, seed=event.seed,
-            rules=rules, options=options, tiebreaks=tiebreaks, created=event.created_at)
+            rules=rules, options=options, tiebreaks=tiebreaks, points=event.points,
+            bye_points=event_bye_points(event), created=event.created_at)
 
     def pools(self) -> list[PoolData]:
         """Every rating pool: its leaderboard and every player's history."""

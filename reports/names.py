@@ -65,6 +65,8 @@ SEATING_LABELS = {
 
 # Tiebreak column headings; an unknown tiebreak shows its id.
 TIEBREAK_LABELS = {
+    "opponents": N_("Opponents' strength"),
+    "share": N_("Average share"),
     "score": N_("Relative score"),
     "buchholz": N_("Buchholz"),
     "wins": N_("Wins"),
@@ -74,9 +76,15 @@ TIEBREAK_LABELS = {
 
 # What each tie-break means, for the note under the standings.
 TIEBREAK_NOTES = {
+    "opponents": N_("Opponents' strength: the average share per match of the opponents met "
+                    "(each counted once per match against them); an average, not a sum, so "
+                    "meeting more opponents at bigger tables does not raise it."),
+    "share": N_("Average share: the player's points per match played, as a share of the "
+                "table beaten."),
     "score": N_("Relative score: the player's deal scores against the mean of their tables, "
                 "summed (in the card games lower is better)."),
-    "buchholz": N_("Buchholz: the match points of the opponents met, summed."),
+    "buchholz": N_("Buchholz: the match points of the opponents met, summed (more opponents "
+                   "at bigger tables raise it)."),
     "wins": N_("Wins: the number of first places."),
     "matches": N_("Matches played: more ranks higher."),
     "lot": N_("Lot: a drawing of lots, seeded by the event."),

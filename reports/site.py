@@ -578,6 +578,20 @@ class GridCell:
     shared: bool = False  # another player at the table had the same place (a draw)
 
 
+def seats_by_table_size(data: EventData) -> dict[int, dict[int, int]]:
+    """Per player: table size -> rounds seated at a table of that size (byes left out)."""
+    counts: dict[int, dict[int, int]] = {}
+    for rnd in data.rounds:
+        for table in rnd.tables:
+            size = len(table.players)
+            for pid in table.players:
+                mine = counts.setdefault(pid, {})
+                mine[size] = mine.get(size, 0) + 1
+    for row in data.standings:
+        counts.setdefault(row.player_id, {})
+    return counts
+
+
 def write_file(path: str, data: bytes) -> None:
     """One file, written with the bare system calls (no buffered file object).
     Never through an existing name: the build folder's files may be hard links
@@ -1023,7 +1037,11 @@ class SiteBuilder:
             self.player_events.setdefault(row.player_id, []).append(event_row)
             rows.append((row.player_id, event_row))
         grid = self.results_grid(data, rank_of)
+        table_sizes = seats_by_table_size(data)
+        sizes_seated = sorted({size for counts in table_sizes.values() for size in counts})
         self.page("event.html", self.links.event(info.id), info=info, data=data, grid=grid,
+                  table_sizes=table_sizes,
+                  sizes_seated=sizes_seated if len(sizes_seated) > 1 else [],
                   per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
 
         for rnd in data.rounds:

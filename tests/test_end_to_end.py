@@ -77,12 +77,13 @@ def test_an_event_from_entry_to_standings(tourney, tmp_path, variant, sizes, rul
         assert report["added"] == len(seating["tables"]) and report["rejected"] == 0
         again = tourney("result", "import", str(path), "--json").json
         assert again["added"] == 0 and again["unchanged"] == len(seating["tables"])
-        expected_points += len(seating["tables"]) * size * (size - 1) / 2
+        # shares: a table of n hands out n/2 points whatever its places
+        expected_points += len(seating["tables"]) * size / 2
         tables_played += len(seating["tables"])
 
         standings = tourney("standings", slug, "--json").json
         assert sorted(row["player"] for row in standings) == sorted(p for p, _ in players)
-        assert sum(row["points"] for row in standings) == pytest.approx(expected_points)
+        assert sum(row["points"] for row in standings) == pytest.approx(expected_points, abs=0.1)
         places = [row["place"] for row in standings]
         assert places[0] == 1 and places == sorted(places)
         for index, row in enumerate(standings):
@@ -93,7 +94,7 @@ def test_an_event_from_entry_to_standings(tourney, tmp_path, variant, sizes, rul
             elif index == 0:
                 assert row["decided_by"] is None
             else:
-                assert row["decided_by"] in ("points", "score", "buchholz", "wins")
+                assert row["decided_by"] in ("points", "opponents", "score", "wins")
 
     # every round is in; a fourth cannot be seated; the export round-trips and validates
     tourney("round", "seat", slug, exit_code=1)
@@ -124,6 +125,7 @@ def test_the_example_records_fit_the_seating_the_tool_produces(tourney):
                          "--event", "example-cup", "--json").json
         assert (report["added"], report["rejected"]) == (3, 0)
     standings = tourney("standings", "example-cup", "--json").json
-    assert len(standings) == 12 and sum(row["points"] for row in standings) == 3 * 3 * 6
+    assert len(standings) == 12
+    assert sum(row["points"] for row in standings) == pytest.approx(3 * 3 * 2, abs=0.1)
     script = (EXAMPLES / "run-example.sh").read_text()
     assert "--seed 2026" in script and "--rule deals=3" in script

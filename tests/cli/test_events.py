@@ -33,7 +33,7 @@ def test_create_with_every_setting(tourney, db_url):
         "slug": "club-2024-03", "name": "Klubbkväll mars", "variant": "spardame",
         "date": "2024-03-02", "rules": {"jd_bonus": "-50", "pass": "cycle"},
         "table_sizes": [3, 5, 4], "rounds": 4, "seating": "random", "seed": 7,
-        "tiebreaks": ["buchholz", "wins"], "lang": "sv",
+        "tiebreaks": ["buchholz", "wins"], "lang": "sv", "points": "share", "bye_points": None,
     }
     assert "created club-2024-03" in created.stderr
     [row] = [a for a in _audit(db_url) if a.action == "event.create"]

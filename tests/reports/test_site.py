@@ -173,10 +173,10 @@ def test_standings_match_the_cli(league):
         # The tie-break columns, in the event's order, then matches played.
         headers = [text_of(th) for th in find_table(tree, "standings").find("thead").iter("th")]
         assert headers[:3] == ["Place", "Player", "Points"]
-        assert headers[3:-1] == ["Relative score", "Buchholz", "Wins"]
+        assert headers[3:7] == ["Opponents' strength", "Relative score", "Wins", "Matches"]
         for row, entry in zip(rows, expected):
-            assert float(row[3]) == pytest.approx(entry["tiebreaks"]["score"], abs=0.006)
-            assert float(row[4]) == pytest.approx(entry["tiebreaks"]["buchholz"])
+            assert float(row[3]) == pytest.approx(entry["tiebreaks"]["opponents"], abs=0.006)
+            assert float(row[4]) == pytest.approx(entry["tiebreaks"]["score"], abs=0.006)
             assert int(row[5]) == entry["tiebreaks"]["wins"]
 
 

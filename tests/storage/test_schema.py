@@ -73,6 +73,9 @@ def test_data_written_at_the_first_revision_survives_the_upgrade(empty_db_url, b
     listing = run_cli(empty_db_url, "player", "list", "--json").json
     assert [(p["name"], p["club"]) for p in listing] == [("Bo", None), ("Åsa Öberg", "Vasa")]
     assert run_cli(empty_db_url, "event", "list", "--json").json[0]["slug"] == "club-1"
+    # an event from before the points setting was scored by place, and keeps that
+    shown = run_cli(empty_db_url, "event", "show", "club-1", "--json").json
+    assert (shown["points"], shown["bye_points"]) == ("place", None)
     text_status = run_cli(empty_db_url, "db", "status").stdout
     assert "up to date" in text_status and schema.head_revision() in text_status
 
@@ -127,13 +130,12 @@ def test_an_older_database_is_refused_until_upgraded(db_url, second_revision, ru
 
 def test_tables_without_a_version_are_refused_then_adopted(empty_db_url, run_cli):
     engine = open_engine(empty_db_url)
-    # what a pre-migration build did: the tables of the first schema (those added by
-    # later migrations did not exist then)
-    later = {"tablelink", "submission", "sitesetting"}
-    SQLModel.metadata.create_all(engine, tables=[
-        t for t in SQLModel.metadata.sorted_tables if t.name not in later])
-    with transaction(engine) as session:
-        session.add(Player(name="Anna"))
+    # what a pre-migration build did: the first revision's tables, no version table
+    schema.upgrade(engine, schema.FIRST_REVISION)
+    with engine.begin() as connection:
+        connection.execute(text("DROP TABLE alembic_version"))
+        connection.execute(text("INSERT INTO player (name, created_at) "
+                                "VALUES ('Anna', '2024-03-02 10:00:00')"))
     refused = run_cli(empty_db_url, "player", "list", exit_code=1)
     assert "tourney tables but no schema version; run `tourney db upgrade`" in refused.stderr
     assert run_cli(empty_db_url, "db", "status", "--json", exit_code=1).json["state"] == "unversioned"

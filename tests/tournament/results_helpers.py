@@ -60,11 +60,13 @@ def run(db_url: str, *args: str, ok: bool | None = None):
 
 
 def create_event(engine, slug: str, variant: str, *, size: int, rules: dict | None = None,
-                 tiebreaks: Sequence[str] | None = None, seed: int = 1) -> int:
+                 tiebreaks: Sequence[str] | None = None, seed: int = 1,
+                 points: str = "share", bye_points: float | None = None) -> int:
     with Session(engine) as session:
         event = Event(slug=slug, name=slug, variant=variant, rules_json=json.dumps(rules or {}),
                       table_min=size, table_max=size, table_preferred=size,
-                      seating="random", seed=seed, tiebreaks_json=json.dumps(list(tiebreaks or [])))
+                      seating="random", seed=seed, tiebreaks_json=json.dumps(list(tiebreaks or [])),
+                      points=points, bye_points=bye_points)
         session.add(event)
         session.commit()
         return event.id

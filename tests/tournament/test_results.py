@@ -37,7 +37,8 @@ from tourney.storage.models import (
     MatchPlace,
     MatchVersion,
 )
-from tourney.tournament.results import ImportRejected, import_results, match_points
+from tourney.tournament.results import ImportRejected, import_results
+from tourney.tournament.scoring import match_points
 
 # ----------------------------------------------------------------------------- setup
 
@@ -86,11 +87,26 @@ def write_rows(path, rows, fieldnames=None):
     ([1, 1], [0.5, 0.5]),
     ([2, 1, 3, 3, 5], [3, 4, 1.5, 1.5, 0]),
 ])
-def test_match_points_share_the_places_covered(places, points):
-    assert match_points(places) == points
+def test_place_points_share_the_places_covered(places, points):
+    assert match_points(places, "place") == points
     # the table hands out n(n-1)/2 points whatever the sharing
     n = len(places)
-    assert sum(match_points(places)) == n * (n - 1) / 2
+    assert sum(match_points(places, "place")) == n * (n - 1) / 2
+
+
+@pytest.mark.parametrize("places, shares", [
+    ([1, 2, 3], [1, 0.5, 0]),
+    ([1, 2, 3, 4, 5], [1, 0.75, 0.5, 0.25, 0]),
+    ([1, 1], [0.5, 0.5]),
+    ([1, 1, 3, 4], [5 / 6, 5 / 6, 1 / 3, 0]),
+    ([1, 2, 2, 2], [1, 1 / 3, 1 / 3, 1 / 3]),
+    ([1, 1, 1], [0.5, 0.5, 0.5]),
+])
+def test_share_points_are_the_share_of_the_table_beaten(places, shares):
+    assert match_points(places) == pytest.approx(shares)
+    assert match_points(places, "share") == match_points(places)
+    # a win is worth 1 and last place 0 at every table size: the average is always 1/2
+    assert sum(match_points(places)) == pytest.approx(len(places) / 2)
 
 
 # ----------------------------------------------------------------------------- round trip
@@ -133,7 +149,9 @@ def test_import_stores_matches_and_export_round_trips(db_url, tmp_path):
             assert [by_seat[s].total for s in range(4)] == totals
             expected_places = [1 + sum(t < mine_t for t in totals) for mine_t in totals]
             assert [by_seat[s].place for s in range(4)] == expected_places
-            assert [by_seat[s].match_points for s in range(4)] == match_points(expected_places)
+            # the event's default points: the share of the table beaten
+            assert [by_seat[s].match_points for s in range(4)] == match_points(expected_places,
+                                                                               "share")
 
     exported = run(db_url, "result", "export", slug, ok=True).stdout
     rows = list(csv.DictReader(io.StringIO(exported)))

@@ -65,6 +65,10 @@ class Event(SQLModel, table=True):
     tiebreaks_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))
     lang: Optional[str] = Field(default=None, max_length=10)
     created_at: datetime = Field(default_factory=utcnow)
+    # Match points (tourney.tournament.scoring): "share" or "place". Events stored
+    # before the setting existed were scored by place (migration 0004).
+    points: str = Field(default="share", max_length=10)
+    bye_points: Optional[float] = None  # None: a win's worth
 
 
 class Entry(SQLModel, table=True):

@@ -55,6 +55,7 @@ from ..storage.models import Entry, Event, Match, Player, Round, Seat
 from ..pairing.seating import METHODS, default_method
 from .settings import event_settings
 from .standings import check_tiebreaks
+from .scoring import check_bye_points, check_points_system, event_bye_points
 from .players import (add_players, clean_name, clean_title, name_sort_key, player_by_name,
                       resolve_merged, unknown_player_error)
 
@@ -163,6 +164,7 @@ def event_snapshot(event: Event) -> dict:
         "table_sizes": [event.table_min, event.table_max, event.table_preferred],
         "rounds": event.rounds, "seating": event.seating, "seed": event.seed,
         "tiebreaks": list(settings.tiebreaks), "lang": event.lang,
+        "points": event.points, "bye_points": event.bye_points,
     }
 
 
@@ -171,8 +173,12 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
                  table_sizes: str | None = None, rounds: int | None = None,
                  seating: str | None = None, seed: int | None = None,
                  tiebreaks: str | Sequence[str] | None = None,
-                 lang: str | None = None) -> Event:
-    """Create an event; every setting is checked before anything is written."""
+                 lang: str | None = None, points: str | None = None,
+                 bye_points: float | None = None) -> Event:
+    """Create an event; every setting is checked before anything is written.
+
+    ``points`` is the match-points system (:mod:`.scoring`, default ``share``);
+    ``bye_points`` what a bye is worth (default: a win's worth)."""
     slug = check_slug(slug)
     game = get_game(variant)  # UsageError for an unknown variant
     rules = {k: str(v) for k, v in (rules or {}).items()}
@@ -193,13 +199,16 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
     day = date if isinstance(date, dt.date) or date is None else parse_date(date)
     title = clean_title(name, "event name") if name is not None else slug
     tiebreak_list = parse_tiebreaks(tiebreaks)
+    points = check_points_system(points)
+    bye_points = check_bye_points(bye_points)
     if session.exec(select(Event).where(Event.slug == slug)).first() is not None:
         raise TourneyError(f"there is already an event {slug!r}")
     event = Event(slug=slug, name=title, variant=game.id, date=day,
                   rules_json=json.dumps(rules, ensure_ascii=False, sort_keys=True),
                   table_min=low, table_max=high, table_preferred=preferred,
                   rounds=rounds, seating=seating, seed=seed,
-                  tiebreaks_json=json.dumps(tiebreak_list), lang=lang)
+                  tiebreaks_json=json.dumps(tiebreak_list), lang=lang,
+                  points=points, bye_points=bye_points)
     session.add(event)
     session.flush()
     record_change(session, "event.create", slug, None, event_snapshot(event), event_id=event.id)
@@ -310,6 +319,7 @@ def describe_event(session: Session, event: Event) -> dict:
         "rules": describe_rules(event),
         "table_sizes": {"min": event.table_min, "max": event.table_max,
                         "preferred": event.table_preferred},
+        "bye_points_in_force": event_bye_points(event),
         "entrants": entrants,
         "rounds_seated": last,
         "round_status": rounds,

@@ -22,9 +22,9 @@ Decisions (the specs are silent):
 - A name in a record that belongs to a player merged (after the seating was
   printed) into the player now seated there is accepted as that player; the
   stored deals carry the kept name, so both spellings are the same content.
-- Match points: at a table of n the first place gets n-1 points, the last 0;
-  players sharing places share the points of the places they cover (the average:
-  two sharing first at a table of four get (3+2)/2 = 2.5 each).
+- Match points follow the event's points system (:mod:`.scoring`): by default the
+  share of the table's other players finished ahead of; ``place`` gives n-1 at a
+  table of n down to 0.
 - The same match (event, round, table) twice in one file is an error even with
   equal content; its rows must stand together (FORMAT.md). With ``skip_invalid`` the
   first occurrence is kept and the later one rejected.
@@ -66,6 +66,7 @@ from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
 from ..storage.db import ConflictingChange
 from .settings import event_settings
 from ..storage.merges import follow, merge_links
+from .scoring import match_points
 from ..storage.models import (
     Deal,
     Entry,
@@ -102,21 +103,6 @@ MatchKey = tuple[str, int, str]
 
 
 # --------------------------------------------------------------------- small pieces
-
-def match_points(places: Sequence[int]) -> list[float]:
-    """Match points per player from competition places (1, 2, 2, 4) at a table.
-
-    A table of n gives n-1 points for first place down to 0 for last; players who
-    share a place share the points of the places they cover (their average).
-    """
-    n = len(places)
-    points = []
-    for place in places:
-        shared = sum(1 for p in places if p == place)
-        best, worst = n - place, n - place - shared + 1
-        points.append((best + worst) / 2)
-    return points
-
 
 def content_digest(rows: Iterable[dict[str, str]]) -> str:
     """sha256 of a match's canonical rows (deal order), over :data:`CONTENT_COLUMNS`."""
@@ -823,7 +809,7 @@ class ResultImporter:
         ids = {name: player_id for player_id, name in seats}
         seat_of = {name: seat for seat, (_, name) in enumerate(seats)}
         places = [place for _, place in result.ranking]
-        points = match_points(places)
+        points = match_points(places, ctx.event.points)
         place_rows = [
             {"player_id": ids[name], "seat": seat_of[name], "place": place,
              "total": float(result.totals[name]), "match_points": pts}

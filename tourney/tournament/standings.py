@@ -1,9 +1,10 @@
 """An event's standings: match points, then the event's tie-breaks.
 
 Standings are summed from the places of the current version of every match of the
-event (:class:`~tourney.storage.models.MatchPlace`). Every entered player has a
-row, with or without matches. Players equal on points and on every tie-break
-share a place (competition places: 1, 2, 2, 4).
+event (:class:`~tourney.storage.models.MatchPlace`, whose match points follow the
+event's points system, :mod:`.scoring`), plus the points of the byes seated. Every
+entered player has a row, with or without matches. Players equal on points and on
+every tie-break share a place (competition places: 1, 2, 2, 4).
 
 Tie-breaks (``Event.tiebreaks_json``, a list of ids, in order; empty means
 :data:`DEFAULT_TIEBREAKS`):
@@ -11,17 +12,28 @@ Tie-breaks (``Event.tiebreaks_json``, a list of ids, in order; empty means
 - ``score``: the player's deal scores relative to their tables: for each match the
   player's total minus the mean total of the table, summed. Lower is better in the
   card games (scores are penalties), higher in dam-brade (game points).
+- ``opponents``: the opponents' strength: the average, over the opponents met
+  (each counted once per match played against them), of that opponent's average
+  share per match in the event (the share of a place: :func:`.scoring.place_shares`,
+  whatever the points system). An average, not a sum, so meeting more opponents
+  at bigger tables does not raise it.
 - ``buchholz``: the sum of the match points of the opponents met (each opponent
   counted once per match played against them; their points in the whole event).
+  It grows with the number of opponents, so it favours players seated at big
+  tables; kept for events that ask for it.
 - ``wins``: the number of first places (a shared first place counts).
+- ``share``: the average share per match played (the points per match under
+  ``share`` points): separates a player who missed a round from one who did not.
 - ``matches``: matches played; more ranks higher.
 - ``lot``: a drawing of lots, seeded by the event's seed and the player: reproducible,
   and a player's draw does not change when others enter or withdraw.
 
 Decisions (the specs are silent):
 
-- A bye gives no match points (the organizer may seat so that byes rotate); the
-  number of byes is reported on each row for the seating layer.
+- A bye gives the event's bye points (:func:`.scoring.event_bye_points`, by default
+  a win's worth) once the round is seated; byes count in ``points`` but not in
+  ``matches``, ``wins`` or the per-match averages. The number of byes is reported
+  on each row.
 - ``matches``: more matches played ranks higher (the player who played every round
   ahead of one who missed some, at equal points).
 - ``decided_by`` names what separated a player from the player just above: ``points``
@@ -45,16 +57,20 @@ from ..errors import UsageError
 from ..numbers import plain_number
 from .settings import event_settings
 from ..storage.models import Entry, Event, Match, MatchPlace, Player, Round, Seat
+from .scoring import event_bye_points
 
 TIEBREAKS: dict[str, str] = {
+    "opponents": "opponents' strength: the average of the opponents' average share "
+                 "per match (not a sum, so big tables do not raise it)",
     "score": "deal scores relative to the table mean (card games: lower is better; "
              "dam-brade: higher)",
-    "buchholz": "sum of the opponents' match points",
+    "share": "average share of the table beaten per match played",
+    "buchholz": "sum of the opponents' match points (grows with the tables' sizes)",
     "wins": "number of first places",
     "matches": "matches played (more ranks higher)",
     "lot": "by lot, seeded by the event seed",
 }
-DEFAULT_TIEBREAKS: tuple[str, ...] = ("score", "buchholz", "wins")
+DEFAULT_TIEBREAKS: tuple[str, ...] = ("opponents", "score", "wins")
 
 
 def check_tiebreaks(ids: Sequence[str]) -> list[str]:
@@ -102,11 +118,29 @@ class StandingRow:
 
 @dataclass
 class _Tally:
-    points: float = 0.0
+    points: Fraction = Fraction(0)  # exact: shares such as 1/3 must add up exactly
     score: Fraction = Fraction(0)
+    shares: Fraction = Fraction(0)  # sum of the per-match shares
     wins: int = 0
     matches: int = 0
     opponents: list[int] = field(default_factory=list)
+
+    def average_share(self) -> Fraction:
+        return self.shares / self.matches if self.matches else Fraction(0)
+
+
+def _exact(points: float) -> Fraction:
+    """A stored match-point value as the fraction it stands for (thirds, quarters...)."""
+    return Fraction(points).limit_denominator(10_000)
+
+
+def _exact_shares(places: list[int]) -> list[Fraction]:
+    """:func:`.scoring.place_shares` as fractions: averages of them never drift."""
+    n = len(places)
+    if n < 2:
+        return [Fraction(1)] * n
+    return [Fraction(2 * sum(p > place for p in places)
+                     + sum(p == place for p in places) - 1, 2 * (n - 1)) for place in places]
 
 
 def lot_draw(seed: int, player_id: int) -> float:
@@ -155,11 +189,13 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
 
     for seats in tables.values():
         mean = sum(Fraction(total) for _, _, total, _ in seats) / len(seats)
-        for player_id, place, total, points in seats:
+        shares = _exact_shares([place for _, place, _, _ in seats])
+        for (player_id, place, total, points), share in zip(seats, shares):
             tally = tallies.get(player_id)
             if tally is None:  # a result for a player no longer entered
                 tally = tallies[player_id] = _Tally()
-            tally.points += points
+            tally.points += _exact(points)
+            tally.shares += share
             tally.score += Fraction(total) - mean
             tally.wins += place == 1
             tally.matches += 1
@@ -175,24 +211,33 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
     if up_to_round is not None:
         bye_query = bye_query.where(Round.number <= up_to_round)
     byes = dict(session.execute(bye_query).all())
+    per_bye = _exact(event_bye_points(event))
+    for player_id, count in byes.items():
+        if player_id in tallies:
+            tallies[player_id].points += count * per_bye
 
     score_sign = -1 if higher_is_better else 1
     rows = []
     for player_id, tally in tallies.items():
+        met = [tallies[o].average_share() for o in tally.opponents if o in tallies]
         values = {
+            "opponents": sum(met, Fraction(0)) / len(met) if met else Fraction(0),
+            "share": tally.average_share(),
             "score": tally.score,
-            "buchholz": sum(tallies[o].points for o in tally.opponents if o in tallies),
+            "buchholz": sum((tallies[o].points for o in tally.opponents if o in tallies),
+                            Fraction(0)),
             "wins": tally.wins,
             "matches": tally.matches,
             "lot": lot_draw(event.seed, player_id),
         }
         # Sort keys: smaller is better.
-        keys = {"score": score_sign * values["score"], "buchholz": -values["buchholz"],
+        keys = {"opponents": -values["opponents"], "share": -values["share"],
+                "score": score_sign * values["score"], "buchholz": -values["buchholz"],
                 "wins": -values["wins"], "matches": -values["matches"], "lot": values["lot"]}
         sort_key = (-tally.points,) + tuple(keys[t] for t in tiebreaks)
         rows.append(StandingRow(
             player_id=player_id, player=names.get(player_id, f"#{player_id}"), place=0,
-            points=tally.points, tiebreaks={t: values[t] for t in tiebreaks},
+            points=float(tally.points), tiebreaks={t: values[t] for t in tiebreaks},
             decided_by=None, matches=tally.matches, wins=tally.wins,
             byes=byes.get(player_id, 0), withdrawn_after=withdrawn.get(player_id),
             sort_key=sort_key))

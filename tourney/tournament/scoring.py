@@ -1,0 +1,106 @@
+"""Match points: what a place at a table is worth, and what a bye is worth.
+
+Two systems (``Event.points``):
+
+``share`` (the default)
+    The share of the table's other players that the player finished ahead of, a
+    shared place counting half: ``(behind + 0.5 * tied) / (n - 1)``. A match is worth
+    0 to 1 at any table size: 1 for a clear win, 0 for a clear last place, ½ each
+    for two players sharing a two-player table. Winning at a table of three is worth
+    what winning at a table of five is, so the table sizes a player happened to be
+    seated at do not decide the standings.
+``place``
+    At a table of n the first place gets n - 1 points, the last 0; players sharing
+    places share the points of the places they cover (two sharing first at a table
+    of four get (3 + 2) / 2 = 2.5 each). A win at a big table is worth more.
+
+Byes (``Event.bye_points``): the points a bye is worth; ``None`` means a win's worth
+(1 under ``share``; under ``place`` the winner's points at a table of the event's
+preferred size, n - 1).
+
+The share of a place is also what the tie-breaks measure opponents by (see
+:mod:`.standings`), whatever the event's points system.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..errors import UsageError
+
+POINTS_SYSTEMS: dict[str, str] = {
+    "share": "the share of the table's other players finished ahead of, a shared "
+             "place counting half (0 to 1 per match at any table size)",
+    "place": "n-1 points for first place at a table of n down to 0 for last",
+}
+DEFAULT_POINTS = "share"
+MAX_BYE_POINTS = 1000
+
+
+def check_points_system(system: str | None) -> str:
+    system = DEFAULT_POINTS if system is None else str(system).strip()
+    if system not in POINTS_SYSTEMS:
+        raise UsageError(f"unknown points system {system!r} (use {', '.join(POINTS_SYSTEMS)})")
+    return system
+
+
+def check_bye_points(value: float | None) -> float | None:
+    if value is None:
+        return None
+    value = float(value)
+    if not 0 <= value <= MAX_BYE_POINTS:  # also refuses NaN
+        raise UsageError(f"--bye-points takes 0 to {MAX_BYE_POINTS}, not {value:g}")
+    return value
+
+
+def place_shares(places: Sequence[int]) -> list[float]:
+    """Per player, the share of the other players at the table finished ahead of.
+
+    ``places`` are competition places (1, 2, 2, 4); a player sharing a place with k
+    others counts each of them half. A lone player (a table of one) gets 1.
+    """
+    n = len(places)
+    if n < 2:
+        return [1.0] * n
+    shares = []
+    for place in places:
+        behind = sum(1 for p in places if p > place)
+        tied = sum(1 for p in places if p == place) - 1
+        shares.append((behind + 0.5 * tied) / (n - 1))
+    return shares
+
+
+def place_points(places: Sequence[int]) -> list[float]:
+    """n - 1 for first place down to 0 for last; shared places share their points."""
+    n = len(places)
+    points = []
+    for place in places:
+        shared = sum(1 for p in places if p == place)
+        best, worst = n - place, n - place - shared + 1
+        points.append((best + worst) / 2)
+    return points
+
+
+def match_points(places: Sequence[int], system: str = DEFAULT_POINTS) -> list[float]:
+    """The match points of each place at one table under ``system``."""
+    if system == "place":
+        return place_points(places)
+    if system == "share":
+        return place_shares(places)
+    raise UsageError(f"unknown points system {system!r} (use {', '.join(POINTS_SYSTEMS)})")
+
+
+def win_points(system: str, table_size: int) -> float:
+    """What a clear win is worth under ``system`` at a table of ``table_size``."""
+    return 1.0 if system == "share" else float(max(table_size - 1, 0))
+
+
+def bye_points(system: str, bye_setting: float | None, preferred_size: int) -> float:
+    """A bye's points: the event's setting, else a win's worth at the preferred size."""
+    if bye_setting is not None:
+        return float(bye_setting)
+    return win_points(system, preferred_size)
+
+
+def event_bye_points(event) -> float:
+    """The points a bye gives in ``event`` (an :class:`~tourney.storage.models.Event`)."""
+    return bye_points(event.points, event.bye_points, event.table_preferred)
