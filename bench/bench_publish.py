@@ -58,7 +58,7 @@ from tourney.storage.models import (
     Seat,
 )
 from tourney.storage.schema import ensure_schema
-from tourney.tournament.results import match_points
+from tourney.tournament.scoring import match_points
 
 OUT = Path(__file__).resolve().parent / "out" / "bench_publish.md"
 EVENT_PLAYERS = 100
