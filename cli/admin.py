@@ -104,7 +104,7 @@ def status(as_json, db_url):
         state = schema.schema_status(open_engine(resolve_url(db_url), read_only=True))
         problem = schema.refusal(state)
     if as_json:
-        emit_json({**state.as_dict(), "problem": problem})
+        emit_json({**state.to_json(), "problem": problem})
     else:
         click.echo(f"database: {state.url}")
         click.echo(f"schema: {state.revision or 'none'} (this tourney: {state.head})")

@@ -182,7 +182,7 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
                                        add=add, from_round=from_round)
         last = service.last_seated_round(session, event_row)
     if as_json:
-        emit_json(report.as_dict())
+        emit_json(report.to_json())
     if report.added:
         message("registered: " + ", ".join(report.added))
     if report.already and not all_players:

@@ -114,7 +114,7 @@ def merge(keep, duplicate, as_json, db_url):
     with transaction(engine) as session:
         report = service.merge_players(session, keep, duplicate)
     if as_json:
-        emit_json(report.as_dict())
+        emit_json(report.to_json())
     moved = report.results
     message(f"merged {report.duplicate!r} into {report.keep!r}: "
             f"{len(moved.entries_moved) + len(moved.entries_folded)} entries, "
@@ -145,7 +145,7 @@ def import_(file, as_json, db_url):
     with transaction(engine) as session:
         report = service.import_players(session, rows, source=file)
     if as_json:
-        emit_json(report.as_dict())
+        emit_json(report.to_json())
     for name in report.already:
         message(f"already registered: {name}")
     message(f"{file}: {len(report.added)} added, {len(report.already)} already registered")

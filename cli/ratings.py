@@ -66,7 +66,7 @@ def show(variant, provisional, db_url, as_json):
     with reading(engine) as session:
         entries = rating_list(session, variant, provisional)
     if as_json:
-        emit_json([e.as_dict() for e in entries])
+        emit_json([e.to_json() for e in entries])
         return
     if not entries:
         message("no ratings yet" + (f" for {variant}" if variant else ""))
@@ -108,7 +108,7 @@ def history(player, variant, db_url, as_json):
     with reading(engine) as session:
         found, entries = rating_history(session, player, variant)
     if as_json:
-        emit_json([dict(e.as_dict(), player=found.name) for e in entries])
+        emit_json([dict(e.to_json(), player=found.name) for e in entries])
         return
     if not entries:
         message(f"{found.name} has no rated matches" + (f" in {variant}" if variant else ""))
@@ -173,7 +173,7 @@ def predict_command(variant, names, db_url, as_json):
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         table = predict_names(session, variant, list(names))
-    data = table.as_dict()
+    data = table.to_json()
     if as_json:
         emit_json(data)
         return
@@ -221,7 +221,7 @@ def pool_command(variant, model, params, reset_params, provisional, db_url, as_j
         else:
             settings = pool_settings(session, variant)
     if as_json:
-        emit_json(settings.as_dict())
+        emit_json(settings.to_json())
         return
     click.echo(f"variant: {settings.variant}")
     click.echo(f"model: {settings.model}")

@@ -119,7 +119,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as
             message(report.summary())
             message(f"Error: {rejected}; the database is unchanged")
             if as_json:
-                emit_json(report.as_json())
+                emit_json(report.to_json())
             sys.exit(exit_code(rejected))
     if bar is not None:
         bar.__exit__(None, None, None)
@@ -128,7 +128,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as
     if rejects_path and report.rejected:
         message(f"the rows of {report.rejected} rejected match(es) are in {rejects_path}")
     if as_json:
-        emit_json(report.as_json())
+        emit_json(report.to_json())
 
 
 @result.command(name="export")
@@ -271,7 +271,7 @@ def standings(slug, up_to_round, as_json, db_url):
         event = get_event(session, slug)
         rows = standings_table(session, event, up_to_round=up_to_round)
     if as_json:
-        emit_json([row.as_json() for row in rows])
+        emit_json([row.to_json() for row in rows])
         return
     tiebreaks = list(rows[0].tiebreaks) if rows else []
     emit_table(

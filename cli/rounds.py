@@ -82,7 +82,7 @@ def seat(slug, force, as_json, db_url):
         event = get_event(session, slug)
         seating = actions.seat_next_round(session, event, force=force)
     if as_json:
-        emit_json(seating.as_json())
+        emit_json(seating.to_json())
     else:
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
     message(pairs_message(seating.repeated_pairs))
@@ -100,7 +100,7 @@ def show(slug, number, as_json, db_url):
         event = get_event(session, slug)
         seating = service.round_seating(session, event, number)
     if as_json:
-        emit_json(seating.as_json())
+        emit_json(seating.to_json())
         return
     print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
     if seating.tables:
@@ -130,7 +130,7 @@ def reseat(slug, number, seed, as_json, db_url):
         event = get_event(session, slug)
         seating, changed = actions.reseat_round(session, event, number, seed=seed)
     if as_json:
-        emit_json(seating.as_json())
+        emit_json(seating.to_json())
     else:
         print_seating(seating, f"{event.name}: round {seating.number} (reseated)", event.variant)
     if not changed:

@@ -78,7 +78,7 @@ def publish(out, events, langs, no_replays, jobs, full, force, as_json, db_url):
         message("no translation yet for " + ", ".join(report.missing_catalogues)
                 + ": those pages show English text with local dates and numbers")
     if as_json:
-        emit_json(report.as_dict())
+        emit_json(report.to_json())
     else:
         message(f"published {report.pages} pages, {report.rendered} rendered and the "
                 f"rest unchanged ({report.events} events, "

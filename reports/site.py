@@ -252,7 +252,7 @@ class PublishReport:
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
 
-    def as_dict(self) -> dict:
+    def to_json(self) -> dict:
         return {"out": str(self.out), "languages": self.languages, "events": self.events,
                 "players": self.players, "matches": self.matches, "pages": self.pages,
                 "rendered": self.rendered, "reused": self.pages - self.rendered,

@@ -404,7 +404,7 @@ def standings_data(session, slug: str) -> dict:
     event = get_event(session, slug)
     rows = standings_table(session, event)
     return {"event": event.slug, "name": event.name,
-            "standings": [row.as_json() for row in rows]}
+            "standings": [row.to_json() for row in rows]}
 
 
 async def standings_json(request: Request) -> Response:
@@ -608,7 +608,7 @@ async def org_action(request: Request) -> Response:
         if action == "seat":
             seating = seat_next_round(session, event, force=form.get("force") == "1")
             submissions.round_links(session, event, seating.number)
-            return {"done": "seated", "round": seating.number, "seating": seating.as_json()}
+            return {"done": "seated", "round": seating.number, "seating": seating.to_json()}
         raise TourneyError(f"unknown action {action!r}")
 
     try:

@@ -307,7 +307,7 @@ def test_rating_list_history_and_prediction(engine, people):
         ordinals = [e.ordinal for e in entries]
         assert ordinals == sorted(ordinals, reverse=True)
         assert all(e.provisional for e in rating_list(session, VARIANT, provisional=50))
-        data = entries[0].as_dict()
+        data = entries[0].to_json()
         assert set(data) == {"player", "variant", "mu", "sigma", "ordinal", "matches",
                              "provisional"}
         assert data["ordinal"] == data["mu"] - 3 * data["sigma"]
@@ -323,7 +323,7 @@ def test_rating_list_history_and_prediction(engine, people):
             rating_history(session, "Nobody")
 
         table = predict_names(session, VARIANT, ["P00", "P01", "Guest", "P02"])
-        data = table.as_dict()
+        data = table.to_json()
         assert [p["player"] for p in data["players"]] == ["P00", "P01", "Guest", "P02"]
         assert abs(sum(p["win_probability"] for p in data["players"]) - 1) < 1e-9
         rating = session.execute(select(Rating.mu).where(Rating.player_id == people["P00"])).scalar()

@@ -82,7 +82,7 @@ def make_event(db_url: str, slug: str, players: list[str], rounds: int = 1,
         event = create_event(session, slug, VARIANT, rules={"deals": str(deals)},
                              table_sizes="4", seating="random")
         enter_players(session, event, players, add=True)
-        return [seat_next_round(session, event, force=True).as_json() for _ in range(rounds)]
+        return [seat_next_round(session, event, force=True).to_json() for _ in range(rounds)]
 
 
 def write_results(path: Path, slug: str, seatings: list, seed: int,

@@ -39,8 +39,8 @@ class PlayerMerge:
     def duplicate(self) -> str:
         return self.results.duplicate
 
-    def as_dict(self) -> dict:
-        return {**self.results.as_dict(), "ratings_moved": self.ratings.moved,
+    def to_json(self) -> dict:
+        return {**self.results.to_json(), "ratings_moved": self.ratings.moved,
                 "ratings_conflicting": self.ratings.conflicting,
                 "history_moved": self.ratings.history_moved,
                 "ratings_refreshed": self.ratings_refreshed}

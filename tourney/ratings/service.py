@@ -131,7 +131,7 @@ class PoolSettings:
     matches: int = 0
     recomputed: int | None = None  # matches rated by the change (None: nothing replayed)
 
-    def as_dict(self) -> dict:
+    def to_json(self) -> dict:
         return dict(self.__dict__)
 
 
@@ -545,7 +545,7 @@ class RatingEntry:
     def ordinal(self) -> float:
         return ordinal(self.mu, self.sigma)
 
-    def as_dict(self) -> dict:
+    def to_json(self) -> dict:
         return {"player": self.player, "variant": self.variant, "mu": self.mu,
                 "sigma": self.sigma, "ordinal": self.ordinal, "matches": self.matches,
                 "provisional": self.provisional}
@@ -596,7 +596,7 @@ class HistoryEntry:
     sigma_after: float
     shared: bool = False  # another player of the match had the same place (a draw)
 
-    def as_dict(self) -> dict:
+    def to_json(self) -> dict:
         return {"variant": self.variant, "sequence": self.sequence, "event": self.event,
                 "event_name": self.event_name,
                 "date": self.event_date.isoformat() if self.event_date else None,
@@ -655,7 +655,7 @@ class TablePrediction:
     matches: tuple[int, ...]
     prediction: Prediction
 
-    def as_dict(self) -> dict:
+    def to_json(self) -> dict:
         p = self.prediction
         return {
             "variant": self.variant, "model": self.model, "draw_probability": p.draw,

@@ -77,7 +77,7 @@ class SchemaStatus:
     pending: tuple[str, ...] = ()  # revisions an upgrade would apply, oldest first
     tables: int = 0  # tourney tables present
 
-    def as_dict(self) -> dict:
+    def to_json(self) -> dict:
         return {"url": self.url, "revision": self.revision, "head": self.head,
                 "state": self.state, "pending": list(self.pending), "tables": self.tables}
 

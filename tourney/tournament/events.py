@@ -337,7 +337,7 @@ class EnterReport:
     added: list[str] = field(default_factory=list)  # registered on the way (--add)
     first_round: int = 1
 
-    def as_dict(self) -> dict:
+    def to_json(self) -> dict:
         return dict(self.__dict__)
 
 

@@ -256,7 +256,7 @@ class MergeReport:
     keep_id: int | None = None
     duplicate_id: int | None = None
 
-    def as_dict(self) -> dict:
+    def to_json(self) -> dict:
         return {"keep": self.keep, "duplicate": self.duplicate,
                 "entries_moved": self.entries_moved, "entries_folded": self.entries_folded,
                 "seats_moved": self.seats_moved, "places_moved": self.places_moved}
@@ -318,7 +318,7 @@ def merge_players(session: Session, keep_name: str, duplicate_name: str) -> Merg
     session.add(keep)
     session.add(duplicate)
     session.flush()
-    after = {"keep": player_snapshot(keep), "merged": report.as_dict()}
+    after = {"keep": player_snapshot(keep), "merged": report.to_json()}
     record_change(session, "player.merge", f"{duplicate.name} -> {keep.name}", before, after)
     return report
 
@@ -365,7 +365,7 @@ class PlayerImport:
     added: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
 
-    def as_dict(self) -> dict:
+    def to_json(self) -> dict:
         return {"added": self.added, "already_registered": self.already}
 
 

@@ -193,7 +193,7 @@ class ImportReport:
             text += " (dry run: nothing written)"
         return text
 
-    def as_json(self) -> dict:
+    def to_json(self) -> dict:
         return {
             "file": self.file, "sha256": self.source_sha256, "dry_run": self.dry_run,
             "committed": self.committed, "added": self.added, "unchanged": self.unchanged,

@@ -59,7 +59,7 @@ class RoundSeating:
     results: set[str] = field(default_factory=set)  # tables whose result is in
     method: str = ""
 
-    def as_json(self) -> dict:
+    def to_json(self) -> dict:
         return {
             "round": self.number,
             "tables": [{"table": t.table, "seats": list(t.seats), "dealer": t.dealer}
@@ -226,7 +226,7 @@ def seat_next_round(session: Session, event: Event, *, force: bool = False) -> R
                 f"or seat round {number} anyway with --force")
     row = Round(event_id=event.id, number=number)
     seating = _seat_into(session, event, row, event.seed)
-    after = seating.as_json()
+    after = seating.to_json()
     if force and last:
         after["forced"] = missing_results(session, event, last)
     record_change(session, "round.seat", f"{event.slug} round {number}", None, after,
@@ -256,10 +256,10 @@ def reseat_round(session: Session, event: Event, number: int, *,
     session.flush()
     row.seated_at = utcnow()
     seating = _seat_into(session, event, row, event.seed if seed is None else seed)
-    after = seating.as_json()
+    after = seating.to_json()
     if seed is not None:
         after["seed"] = seed
-    changed = before.as_json() != seating.as_json()
+    changed = before.to_json() != seating.to_json()
     record_change(session, "round.reseat", f"{event.slug} round {number}",
-                  before.as_json(), after, event_id=event.id)
+                  before.to_json(), after, event_id=event.id)
     return seating, changed

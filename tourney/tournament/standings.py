@@ -110,7 +110,7 @@ class StandingRow:
     def rank(self) -> int:
         return self.place
 
-    def as_json(self) -> dict:
+    def to_json(self) -> dict:
         return {"place": self.place, "player": self.player, "points": plain_number(self.points, 2),
                 "tiebreaks": {k: plain_number(v, 2) for k, v in self.tiebreaks.items()},
                 "decided_by": self.decided_by, "matches": self.matches, "byes": self.byes}
