@@ -145,7 +145,7 @@ def show(as_json, db_url):
     with reading(engine) as session:
         settings = site_settings(session)
     if as_json:
-        emit_json(settings.as_dict())
+        emit_json(settings.to_json())
     else:
         emit_table(["setting", "value", "what"],
                    [[key, getattr(settings, key) or "", what] for key, what in SETTINGS.items()])

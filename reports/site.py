@@ -647,7 +647,7 @@ class SiteBuilder:
         self.players: dict[int, PlayerInfo] = {}
         self.player_matches: dict[int, list[PlayerMatch]] = {}
         self.player_events: dict[int, list[PlayerEvent]] = {}
-        self.site_key = content_key(code_digest(), languages, self.settings.as_dict())
+        self.site_key = content_key(code_digest(), languages, self.settings.to_json())
         self.files: dict[str, str] = {}  # path in the site -> content key ("": always built)
         self.event_records: dict[str, dict] = {}  # event id -> its key, files, player rows
         self._collecting: list[str] | None = None  # the current event's files

@@ -40,7 +40,7 @@ class SiteSettings:
     organisation: str | None = None
     url: str | None = None
 
-    def as_dict(self) -> dict:
+    def to_json(self) -> dict:
         return {"title": self.title, "organisation": self.organisation, "url": self.url}
 
 
