@@ -1,4 +1,4 @@
-"""Errors to exit codes: the one place the command line decides them.
+"""Errors to messages and exit codes: the one place the command line decides them.
 
 0 success; 1 the data is invalid or the operation was refused (the database is
 unchanged); 2 a usage error (the call cannot work: unknown variant, option, file,
@@ -7,7 +7,7 @@ a file that is not a record file). The library's errors say what kind they are
 """
 from __future__ import annotations
 
-from tourney.errors import TourneyError, UsageError
+from tourney.errors import InvalidValue, TourneyError, UsageError
 from tourney.tournament.results import ImportRejected
 
 OK = 0
@@ -23,3 +23,15 @@ def exit_code(err: TourneyError) -> int:
     if isinstance(err, UsageError):
         return USAGE
     return INVALID
+
+
+def message(err: TourneyError) -> str:
+    """The one-line message for a library error, naming a setting by its flag
+    (``rounds`` is ``--rounds``, ``table_sizes`` is ``--table-sizes``)."""
+    if isinstance(err, InvalidValue):
+        return err.describe(flag(err.field))
+    return str(err)
+
+
+def flag(field: str) -> str:
+    return "--" + field.replace("_", "-")

@@ -14,7 +14,7 @@ import click
 from tourney import __version__
 from tourney.errors import TourneyError
 
-from .errors import INVALID, exit_code
+from .errors import INVALID, exit_code, message
 
 # Each module registers its commands on the group via `register(group)`; a module
 # per noun keeps the CLI's files showing its structure.
@@ -38,7 +38,7 @@ class TourneyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except TourneyError as err:
-            click.echo(f"Error: {err}", err=True)
+            click.echo(f"Error: {message(err)}", err=True)
             ctx.exit(exit_code(err))
         except BrokenPipeError:  # `tourney ... | head` is not an error
             sys.stderr.close()

@@ -19,6 +19,22 @@ class UsageError(TourneyError):
     """The command was called wrongly: unknown variant, option, unreadable file."""
 
 
+class InvalidValue(UsageError):
+    """A setting given a value it does not take. ``field`` names the setting as the
+    library does (``rounds``, ``table_sizes``), ``value`` is what was given,
+    ``allowed`` says in words what it takes. The message names the field;
+    :meth:`describe` names it as a caller does (the CLI: ``--rounds``)."""
+
+    def __init__(self, field: str, value, allowed: str):
+        self.field = field
+        self.value = value
+        self.allowed = allowed
+        super().__init__(self.describe(field))
+
+    def describe(self, name: str) -> str:
+        return f"{name} takes {self.allowed}, not {self.value}"
+
+
 class OptionError(UsageError):
     """An unknown option key, or a value the option does not take."""
 

@@ -81,7 +81,7 @@ def test_table_sizes(tourney, db_url):
     (["ok", "--variant", "spardame", "--rule", "pass=sideways"], 2, "option pass takes"),
     (["ok", "--variant", "spardame", "--rule", "pass"], 2, "KEY=VALUE"),
     (["ok", "--variant", "spardame", "--table-sizes", "2-5"], 2, "not possible"),
-    (["ok", "--variant", "spardame", "--table-sizes", "5-3"], 2, "smaller size comes first"),
+    (["ok", "--variant", "spardame", "--table-sizes", "5-3"], 2, "the smaller size first"),
     (["ok", "--variant", "spardame", "--table-sizes", "four"], 2, "--table-sizes takes"),
     (["ok", "--variant", "spardame", "--date", "2024-02-30"], 2, "not a date"),
     (["ok", "--variant", "spardame", "--date", "2/3/2024"], 2, "YYYY-MM-DD"),

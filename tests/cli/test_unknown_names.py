@@ -33,3 +33,22 @@ def test_exit_codes_are_decided_by_the_kind_of_error():
     assert exit_code(ImportRejected(report)) == 1
     assert exit_code(ImportRejected(report, HeaderError("unknown column"))) == 2
     assert exit_code(ImportRejected(report, RecordError("not UTF-8"))) == 1
+
+
+def test_library_names_the_field_and_the_cli_names_the_flag(tourney, db_url):
+    from tourney.errors import InvalidValue
+    from tourney.storage.db import open_engine, transaction
+    from tourney.tournament.events import create_event
+
+    with transaction(open_engine(db_url)) as session:
+        try:
+            create_event(session, "cup", "spardame", table_sizes="5-3")
+        except InvalidValue as err:
+            assert (err.field, err.value) == ("table_sizes", "'5-3'")
+            assert str(err).startswith("table_sizes takes a range with the smaller size first")
+        else:
+            raise AssertionError("5-3 accepted")
+    stderr = tourney("event", "create", "cup", "--variant", "spardame", "--table-sizes", "5-3",
+                     exit_code=2).stderr
+    assert stderr == ("Error: --table-sizes takes a range with the smaller size first (3-5), "
+                      "not '5-3'\n")

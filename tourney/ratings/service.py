@@ -44,7 +44,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from ..engines import variant_ids
-from ..errors import UsageError
+from ..errors import InvalidValue, UsageError
 from ..ordering import natural_key
 from ..storage.merges import canonical_players
 from ..storage.models import (
@@ -168,7 +168,7 @@ def configure_pool(session: Session, variant: str, *, model: str | None = None,
         base = current
     spec = base.with_params(params) if params else base
     if provisional is not None and provisional < 0:
-        raise UsageError("--provisional takes a number of matches, 0 or more")
+        raise InvalidValue("provisional", provisional, "a number of matches, 0 or more")
     before = {"model": pool.model, "params": json.loads(pool.params_json or "{}"),
               "provisional_matches": pool.provisional_matches}
     # The stored text is rewritten even when only its spelling differs (a pool

@@ -49,7 +49,7 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..engines.base import Game
-from ..errors import TourneyError, UsageError
+from ..errors import TourneyError, InvalidValue, UsageError
 from ..storage.audit import record_change
 from ..storage.models import Entry, Event, Match, Player, Round, Seat
 from ..pairing.seating import METHODS, default_method
@@ -101,11 +101,11 @@ def parse_table_sizes(text: str | None, game: Game) -> tuple[int, int, int]:
     else:
         match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
         if not match:
-            raise UsageError(f"--table-sizes takes a size (4) or a range (3-5), not {text!r}")
+            raise InvalidValue("table_sizes", repr(text), "a size (4) or a range (3-5)")
         low = int(match.group(1))
         high = int(match.group(2) or low)
         if low > high:
-            raise UsageError(f"--table-sizes {text}: the smaller size comes first")
+            raise InvalidValue("table_sizes", repr(text), "a range with the smaller size first (3-5)")
         if low < game.min_players or high > game.max_players:
             allowed = (f"{game.min_players}" if game.min_players == game.max_players
                        else f"{game.min_players}-{game.max_players}")
@@ -185,7 +185,7 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
     game.resolve_options(rules)  # OptionError (exit 2) for unknown keys or values
     low, high, preferred = parse_table_sizes(table_sizes, game)
     if rounds is not None and not 1 <= rounds <= 1000:
-        raise UsageError(f"--rounds takes 1 to 1000, not {rounds}")
+        raise InvalidValue("rounds", rounds, "1 to 1000")
     if seating is None:
         seating = default_method(low, high)
     if seating not in SEATING_METHODS:
@@ -193,7 +193,7 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
     if seed is None:
         seed = default_seed(slug)
     elif not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-        raise UsageError(f"--seed takes a number from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
+        raise InvalidValue("seed", seed, f"a number from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
     if lang is not None and lang not in LANGUAGES:
         raise UsageError(f"unknown language {lang!r} (use {', '.join(LANGUAGES)})")
     day = date if isinstance(date, dt.date) or date is None else parse_date(date)

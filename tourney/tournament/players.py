@@ -38,7 +38,7 @@ from typing import Iterable, Sequence
 
 from sqlmodel import Session, select
 
-from ..errors import TourneyError, UsageError
+from ..errors import TourneyError, InvalidValue, UsageError
 from ..storage.audit import record_change
 from ..storage.merges import follow, merge_links
 from ..storage.models import Entry, Event, MatchPlace, Player, Round, Seat
@@ -171,7 +171,7 @@ def add_players(session: Session, names: Sequence[str], *, club: str | None = No
     club = clean_club(club)
     email = clean_email(email)
     if email and len(cleaned) > 1:
-        raise UsageError("--email is for one player at a time")
+        raise InvalidValue("email", repr(email), "an address for one player at a time")
     seen = set()
     for name in cleaned:
         if name in seen:

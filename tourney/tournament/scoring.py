@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..errors import UsageError
+from ..errors import InvalidValue, UsageError
 
 POINTS_SYSTEMS: dict[str, str] = {
     "share": "the share of the table's other players finished ahead of, a shared "
@@ -48,7 +48,7 @@ def check_bye_points(value: float | None) -> float | None:
         return None
     value = float(value)
     if not 0 <= value <= MAX_BYE_POINTS:  # also refuses NaN
-        raise UsageError(f"--bye-points takes 0 to {MAX_BYE_POINTS}, not {value:g}")
+        raise InvalidValue("bye_points", f"{value:g}", f"0 to {MAX_BYE_POINTS}")
     return value
 
 
