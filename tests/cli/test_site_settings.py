@@ -59,6 +59,7 @@ def test_site_show_never_creates_a_database(tmp_path, run_cli):
 def test_the_settings_table_comes_with_db_upgrade(db_url, run_cli):
     run_cli(db_url, "db", "init")
     status = schema_status(open_engine(db_url, read_only=True))
-    assert status.state == "current" and status.revision == "0003"
+    # the settings table came with 0003; later migrations keep it
+    assert status.state == "current" and status.revision == status.head >= "0003"
     run_cli(db_url, "site", "set", "title", "Klubben")
     assert json.loads(run_cli(db_url, "site", "show", "--json").stdout)["title"] == "Klubben"
