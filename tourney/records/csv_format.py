@@ -409,11 +409,15 @@ def _seat_cards(seats: Sequence[Sequence[int]]) -> str:
     return ";".join(" ".join(CARD_NAMES[c] for c in seat) for seat in seats)
 
 
-def format_row(record: DealRecord, canonical_token=None, format_score=None) -> dict[str, str]:
-    """A record's fields in canonical spelling.
+def format_row(record: DealRecord, canonical_token=None, format_score=None,
+               scores=None) -> dict[str, str]:
+    """A record's fields in canonical spelling: the one codec of the record CSV,
+    for the export, the importer's stored content and the replay pages.
 
     ``canonical_token`` (a variant's :meth:`Game.canonical_token`) rewrites move
     tokens; ``format_score`` rewrites scores. Without them they are written as read.
+    ``scores``: the scores to write instead of the record's (the importer writes
+    the ones the engine computed).
     """
     hands = ""
     if record.hands is not None:
@@ -427,7 +431,8 @@ def format_row(record: DealRecord, canonical_token=None, format_score=None) -> d
     play = record.play or []
     if canonical_token is not None:
         play = [canonical_token(t) for t in play]
-    scores = record.scores
+    if scores is None:
+        scores = record.scores
     if scores is not None and format_score is not None:
         scores = [format_score(s) for s in scores]
     return {

@@ -51,17 +51,16 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
-from typing import IO, Callable, Iterable, Sequence
+from typing import IO, Callable, Iterable
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlmodel import Session
 
-from ..cards import CARD_NAMES
 from ..engines.base import Game, MatchRules
 from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UsageError
 from ..ordering import natural_key
-from ..records.csv_format import DealRecord, open_records
+from ..records.csv_format import DealRecord, format_row, open_records
 from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
 from ..storage.db import ConflictingChange
 from .settings import event_settings
@@ -735,32 +734,13 @@ class ResultImporter:
         result.totals = {aliases.get(n, n): t for n, t in result.totals.items()}
 
     def _canonical(self, game: Game, check: DealCheck) -> dict[str, str]:
-        """The deal's row in canonical spelling (as :func:`format_row` writes it),
-        with the computed scores; move spellings come from a per-game cache."""
-        record = check.record
+        """The deal's row in canonical spelling (:func:`format_row`), with the
+        computed scores; move spellings come from a per-game cache."""
         cache = self._tokens.get(game.id)
         if cache is None or len(cache) >= TOKEN_CACHE_LIMIT:
             cache = self._tokens[game.id] = _TokenCache(game.canonical_token)
-        name = CARD_NAMES.__getitem__
-        hands = ""
-        if record.hands is not None:
-            if record.secrets is None:
-                hands = ";".join([" ".join(map(name, row)) for row in record.hands])
-            else:
-                hands = ";".join([" ".join(map(name, row)) + "|" + " ".join(map(name, secret))
-                                  for row, secret in zip(record.hands, record.secrets)])
-        passes = "" if record.passes is None else ";".join(
-            [" ".join(map(name, row)) for row in record.passes])
-        return {
-            "deal": str(record.deal),
-            "players": ";".join(record.players),
-            "dealer": record.dealer or "",
-            "hands": hands,
-            "stock": " ".join(map(name, record.stock)) if record.stock else "",
-            "passes": passes,
-            "play": " ".join(map(cache.__getitem__, record.play or ())),
-            "scores": ";".join([game.format_score(s) for s in check.outcome.scores]),
-        }
+        return format_row(check.record, cache.__getitem__, game.format_score,
+                          scores=check.outcome.scores)
 
     def _difference(self, ctx: _EventContext, stored: _Stored, ordered: list[DealCheck],
                     rows: list[dict[str, str]]) -> RecordError:
