@@ -80,6 +80,8 @@ BENCHES = [
           pg_full=[], pg_quick=["--sizes", "10000"]),
     Bench("seating", "Seating methods against the random baseline",
           "bench_seating.py", [], ["--quick"]),
+    Bench("table-sizes", "Table sizes shared out by balanced seating (random baseline)",
+          "bench_table_sizes.py", [], ["--quick"]),
     Bench("ratings", "Ratings: engine against a bare openskill loop; recompute and refresh",
           "bench_ratings.py", [], ["--quick"], pg="postgres"),
     Bench("backtest", "Ratings back-test (quick configuration)",

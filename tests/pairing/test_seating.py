@@ -412,6 +412,27 @@ def test_every_player_gets_a_bye_before_anyone_gets_two():
     assert sorted(receivers[7:]) == list(range(7))
 
 
+# ------------------------------------------------------------- table sizes shared out
+
+@pytest.mark.parametrize("n", [14, 22, 23])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_balanced_shares_out_table_sizes(n, seed):
+    """Over an event every player sits at each table size a number of times within
+    one of everyone else's (random seating gives 14 players spreads of 4 and 5)."""
+    variant = (3, 5, 4)
+    history = [s for _, _, s in play_event(n, 6, variant, "balanced", seed, total_rounds=6)]
+    at_size = Counter((k, len(t)) for s in history for t in s.tables for k in t)
+    sizes = {len(t) for s in history for t in s.tables}
+    assert len(sizes) > 1
+    for size in sizes:
+        counts = [at_size[k, size] for k in range(1000, 1000 + n)]
+        assert max(counts) - min(counts) <= 1, (size, sorted(counts))
+    # and repeats stay far below random seating's
+    repeats = sum(s.repeated_pairs for s in history)
+    random_repeats = sum(s.repeated_pairs for _, _, s in play_event(n, 6, variant, "random", seed))
+    assert repeats * 2 <= random_repeats
+
+
 # ------------------------------------------------------------- seat positions
 
 @pytest.mark.parametrize("n,rounds,variant", [(32, 10, (4, 4, 4)), (30, 9, (3, 5, 4)),

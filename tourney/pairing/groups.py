@@ -39,6 +39,11 @@ EXTRA_MEETING_WEIGHT = 10_000
 RECENCY_WEIGHT = 100
 RECENT = 10
 
+# Sharing out table sizes (table_size_costs): one seat more at a size than the
+# player's share costs more than a repeated pair, so the sizes are shared out
+# evenly first and repeats are then kept as few as that allows.
+SIZE_WEIGHT = 2 * REPEAT_WEIGHT
+
 # Seat weights for order_seats: seat 0 deals first, so being dealer is balanced hardest.
 DEALER_SEAT_WEIGHT = 4
 OTHER_SEAT_WEIGHT = 1
@@ -72,6 +77,25 @@ def meeting_weights(keys: Sequence[int], history: EventHistory) -> list[list[int
     return weights
 
 
+def table_size_costs(keys: Sequence[int], sizes: Sequence[int],
+                     history: EventHistory) -> list[list[int]] | None:
+    """``seat_costs`` for :func:`split_into_tables` that share out table sizes.
+
+    Sitting at a table of size s costs SIZE_WEIGHT * (2c + 1), c the player's earlier
+    rounds at that size: the growth of the sum of squares of each player's counts
+    per size, so the counts stay level (two players who played every round differ
+    by at most one at each size wherever a split allows it). None when every table
+    has one size (nothing to share out).
+    """
+    if len(set(sizes)) < 2:
+        return None
+    costs = []
+    for key in keys:
+        at = history.size_counts.get(key, {})
+        costs.append([SIZE_WEIGHT * (2 * at.get(size, 0) + 1) for size in sizes])
+    return costs
+
+
 def split_into_tables(
     sizes: Sequence[int],
     weights: list[list[int]],
@@ -80,8 +104,14 @@ def split_into_tables(
     start: Sequence[Sequence[int]] | None = None,
     max_iterations: int | None = None,
     lower_bound: int = 0,
+    seat_costs: list[list[int]] | None = None,
 ) -> list[list[int]]:
     """Split players 0..n-1 (n = sum(sizes)) into tables of ``sizes``, cheap pairs together.
+
+    ``seat_costs[x][t]``, when given, is what putting player x at table t costs on
+    its own (added to the pair weights): the seating uses it to share out table
+    sizes (:func:`table_size_costs`). A player costing more where it sits than at
+    its cheapest table counts as in conflict, so the search moves it.
 
     ``start`` is an initial split (table ``t`` of size ``sizes[t]``); by default a
     greedy one. The search stops at ``lower_bound`` (no split costs less) or after
@@ -108,7 +138,14 @@ def split_into_tables(
         ax = affinity[x]
         for t, group in enumerate(members):
             ax[t] = sum(wx[y] for y in group)
-    cost = sum(affinity[x][table_of[x]] for x in range(n)) // 2
+    unary = seat_costs if seat_costs is not None else [[0] * m for _ in range(n)]
+    cheapest = [min(row) for row in unary]
+
+    def total_cost() -> int:
+        return (sum(affinity[x][table_of[x]] for x in range(n)) // 2
+                + sum(unary[x][table_of[x]] for x in range(n)))
+
+    cost = total_cost()
     best_cost = cost
     best_table_of = table_of[:]
     tabu = [[0] * m for _ in range(n)]
@@ -117,7 +154,8 @@ def split_into_tables(
     iteration = 0
     while best_cost > lower_bound and iteration < max_iterations:
         iteration += 1
-        conflicted = [x for x in range(n) if affinity[x][table_of[x]] > 0]
+        conflicted = [x for x in range(n) if affinity[x][table_of[x]] > 0
+                      or unary[x][table_of[x]] > cheapest[x]]
         if not conflicted:
             break
         if len(conflicted) > 6:
@@ -129,13 +167,16 @@ def split_into_tables(
             ap = affinity[p]
             wp = weights[p]
             own = ap[a]
+            up = unary[p]
             tabu_p = tabu[p]
             for q in range(n):
                 b = table_of[q]
                 if b == a:
                     continue
                 aq = affinity[q]
-                delta = aq[a] - aq[b] + ap[b] - own - 2 * wp[q]
+                uq = unary[q]
+                delta = (aq[a] - aq[b] + ap[b] - own - 2 * wp[q]
+                         + up[b] - up[a] + uq[a] - uq[b])
                 if (tabu_p[b] > iteration or tabu[q][a] > iteration) and cost + delta >= best_cost:
                     continue
                 if best_delta is None or delta < best_delta:
@@ -166,7 +207,7 @@ def split_into_tables(
                     p, q = rng.randrange(n), rng.randrange(n)
                     if table_of[p] != table_of[q]:
                         _swap(p, q, table_of[p], table_of[q], members, table_of, affinity, weights)
-                cost = sum(affinity[x][table_of[x]] for x in range(n)) // 2
+                cost = total_cost()
     result: list[list[int]] = [[] for _ in range(m)]
     for x, t in enumerate(best_table_of):
         result[t].append(x)

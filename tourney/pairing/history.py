@@ -75,7 +75,7 @@ class EventHistory:
     (0-based) is ``rounds_played - i`` rounds ago.
     """
 
-    __slots__ = ("rounds_played", "met", "last_met", "seat_counts", "left_of",
+    __slots__ = ("rounds_played", "met", "last_met", "seat_counts", "size_counts", "left_of",
                  "colours", "listed_byes", "tables_by_round", "byes_by_round")
 
     def __init__(self, history: Sequence[PastRound]):
@@ -83,6 +83,7 @@ class EventHistory:
         self.met: dict[tuple[int, int], int] = {}
         self.last_met: dict[tuple[int, int], int] = {}
         self.seat_counts: dict[int, list[int]] = {}
+        self.size_counts: dict[int, dict[int, int]] = {}  # key -> table size -> rounds
         self.left_of: dict[tuple[int, int], int] = {}
         self.colours: dict[int, list[int]] = {}
         self.listed_byes: dict[int, int] = {}
@@ -96,6 +97,9 @@ class EventHistory:
                 self.listed_byes[key] = self.listed_byes.get(key, 0) + 1
             for table in tables:
                 size = len(table)
+                for key in table:
+                    sized = self.size_counts.setdefault(key, {})
+                    sized[size] = sized.get(size, 0) + 1
                 for seat, key in enumerate(table):
                     counts = self.seat_counts.setdefault(key, [])
                     if len(counts) <= seat:

@@ -59,7 +59,8 @@ from typing import Sequence
 
 from ..errors import OptionError
 from . import swiss
-from .groups import meeting_weights, order_seats, plan_rounds, split_into_tables
+from .groups import (meeting_weights, order_seats, plan_rounds, split_into_tables,
+                     table_size_costs)
 from .history import (Entrant, EventHistory, PastRound, Seating, bye_order, check_entrants)
 from .schedules import perfect_schedule
 
@@ -170,11 +171,14 @@ def seat_round(
     used = "perfect"
     if tables is None:
         used = "balanced"
-        if total_rounds is not None and n_byes == 0:
+        # The joint plan knows meetings only; with tables of several sizes the round
+        # is seated on its own so that the sizes can be shared out.
+        if total_rounds is not None and n_byes == 0 and len(set(sizes)) == 1:
             tables = follow_event_plan(keys, sizes, history, seed, total_rounds)
     if tables is None:
         weights = meeting_weights(keys, past)
-        groups = split_into_tables(sizes, weights, rng)
+        groups = split_into_tables(sizes, weights, rng,
+                                   seat_costs=table_size_costs(keys, sizes, past))
         tables = [[keys[i] for i in group] for group in groups]
     seated = [order_seats(table, past, rng) for table in tables]
     return Seating(seated, byes, past.repeated_pairs(seated), used)
