@@ -12,7 +12,7 @@ from tourney.tournament.events import get_event
 
 from .database import db_option, missing_database, open_db
 from .errors import INVALID
-from .output import COUNT, emit_json, emit_table, json_option, message
+from .output import echo, COUNT, emit_json, emit_table, json_option, message
 
 
 @click.group("db")
@@ -106,8 +106,8 @@ def status(as_json, db_url):
     if as_json:
         emit_json({**state.to_json(), "problem": problem})
     else:
-        click.echo(f"database: {state.url}")
-        click.echo(f"schema: {state.revision or 'none'} (this tourney: {state.head})")
+        echo(f"database: {state.url}")
+        echo(f"schema: {state.revision or 'none'} (this tourney: {state.head})")
         words = {
             "current": "up to date",
             "empty": "empty: `tourney db init` sets it up",
@@ -117,7 +117,7 @@ def status(as_json, db_url):
             "foreign": "not a tourney database (another program's tables)",
             "missing": "no such file: `tourney db init` creates it",
         }
-        click.echo(f"state: {words[state.state]}")
+        echo(f"state: {words[state.state]}")
     if problem:
         raise SystemExit(INVALID)
 

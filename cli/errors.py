@@ -7,8 +7,9 @@ a file that is not a record file). The library's errors say what kind they are
 """
 from __future__ import annotations
 
+import sys
+
 from tourney.errors import InvalidValue, TourneyError, UsageError
-from tourney.tournament.results import ImportRejected
 
 OK = 0
 INVALID = 1
@@ -17,7 +18,10 @@ USAGE = 2
 
 def exit_code(err: TourneyError) -> int:
     """The exit status for a library error."""
-    if isinstance(err, ImportRejected):
+    # Looked up, not imported: commands without a database never load the
+    # importer (and then cannot have raised its error).
+    results = sys.modules.get("tourney.tournament.results")
+    if results is not None and isinstance(err, results.ImportRejected):
         # the whole file's error when there is one (a bad header is a usage error)
         return exit_code(err.file_error) if err.file_error is not None else INVALID
     if isinstance(err, UsageError):

@@ -10,7 +10,7 @@ from tourney.tournament.scoring import MAX_BYE_POINTS, POINTS_SYSTEMS, event_bye
 
 from .completion import complete_event, complete_player, complete_variant
 from .database import db_option, open_db
-from .output import COUNT, ROUND_NUMBER, SEED, emit_json, emit_table, json_option, message, parse_rules, rule_option
+from .output import echo, COUNT, ROUND_NUMBER, SEED, emit_json, emit_table, json_option, message, parse_rules, rule_option
 
 
 @click.group("event")
@@ -115,7 +115,6 @@ def show(slug, as_json, db_url):
     if as_json:
         emit_json(data)
         return
-    echo = click.echo
     echo(f"{data['name']} ({data['slug']})")
     echo(f"variant: {data['variant']} ({data['variant_name']})")
     if data["date"]:

@@ -14,7 +14,7 @@ from tourney.simulation import simulate_rounds
 
 from .completion import complete_variant
 from .errors import INVALID, OK
-from .output import emit_json, emit_jsonl, json_option, message, parse_rules, rule_option
+from .output import echo, emit_json, emit_jsonl, json_option, message, parse_rules, rule_option
 
 
 @click.command()
@@ -38,16 +38,16 @@ def variants(variant, as_json):
         emit_json(games[0].describe() if variant else [g.describe() for g in games])
         return
     for game in games:
-        click.echo(f"{game.id}: {game.name} ({game.min_players}-{game.max_players} players)")
+        echo(f"{game.id}: {game.name} ({game.min_players}-{game.max_players} players)")
         if variant:
-            click.echo(textwrap.fill(game.summary, width=78, initial_indent="  ",
+            echo(textwrap.fill(game.summary, width=78, initial_indent="  ",
                                      subsequent_indent="  "))
-            click.echo("  options:")
+            echo("  options:")
         indent = "    " if variant else "  "
         for spec in game.option_specs:
             choices = f" [{'|'.join(str(c) for c in spec.choices)}]" if spec.choices else ""
             default = "not set" if spec.default is None else spec.default
-            click.echo(f"{indent}{spec.key}{choices} (default: {default}): {spec.doc}")
+            echo(f"{indent}{spec.key}{choices} (default: {default}): {spec.doc}")
 
 
 def _deal_json(check: DealCheck) -> dict:
@@ -99,7 +99,7 @@ def validate(file, variant, rules, as_json):
             if isinstance(item, MatchCheck):
                 matches.append(item)
                 if not item.valid and item.error.rule != "invalid-deals" and not as_json:
-                    click.echo(f"{file}: match round {item.round}, table {item.table}: {item.error}")
+                    echo(f"{file}: match round {item.round}, table {item.table}: {item.error}")
                 continue
             deals += 1
             if not item.valid:
@@ -107,7 +107,7 @@ def validate(file, variant, rules, as_json):
             if as_json:
                 emit_jsonl(_deal_json(item))
             elif not item.valid:
-                click.echo(f"{file}: {item.error}" if not item.error.file else str(item.error))
+                echo(f"{file}: {item.error}" if not item.error.file else str(item.error))
     bad_matches = sum(1 for m in matches if not m.valid)
     if as_json:
         for match in matches:

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import importlib
 import sys
+from contextlib import contextmanager
 
 import click
 
 from tourney import __version__
 from tourney.errors import TourneyError
 
-from .errors import INVALID, exit_code, message
+from .errors import INVALID, exit_code
+from .errors import message as error_message
+from .output import message, terminal_text
 
 # Each module registers its commands on the group via `register(group)`; a module
 # per noun keeps the CLI's files showing its structure.
@@ -31,27 +34,63 @@ COMMAND_MODULES = (
 )
 
 
+def one_line_failure(err: BaseException) -> str | None:
+    """One line for a failure of the machine rather than of the data: the database
+    (disk full, connection lost: the driver's own words, never the SQL or its bound
+    parameters, which hold player names and hands) or a file (its name and the
+    system's reason). ``None`` for anything else (a bug: its traceback is shown)."""
+    if isinstance(err, OSError):
+        where = f"{err.filename}: " if err.filename else ""
+        return f"{where}{err.strerror or err}; nothing was changed"
+    if type(err).__module__.startswith("sqlalchemy"):
+        from sqlalchemy.exc import DBAPIError
+
+        from tourney.storage.db import busy_message, first_line, is_busy_error
+
+        if is_busy_error(err):
+            return busy_message()
+        if isinstance(err, DBAPIError):
+            return (f"the database failed: {first_line(err)}; the command's changes "
+                    "were rolled back")
+    return None
+
+
 class TourneyGroup(click.Group):
-    """Turns the project's errors into one-line messages and exit codes."""
+    """Turns the project's errors into one-line messages and exit codes; every
+    message is printed terminal-safe (names from files and the database may hold
+    control characters)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with _safe_click_errors():
+            return super().make_context(info_name, args, parent=parent, **extra)
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            with _safe_click_errors():
+                return super().invoke(ctx)
         except TourneyError as err:
-            click.echo(f"Error: {message(err)}", err=True)
+            message(f"Error: {error_message(err)}")
             ctx.exit(exit_code(err))
         except BrokenPipeError:  # `tourney ... | head` is not an error
             sys.stderr.close()
             ctx.exit(0)
         except Exception as err:
-            # SQLite's "database is locked" wherever it surfaces: another command
-            # held the write lock for the whole busy timeout (storage helper).
-            from tourney.storage.db import busy_message, is_busy_error
-
-            if not is_busy_error(err):
+            line = one_line_failure(err)
+            if line is None:
                 raise
-            click.echo(f"Error: {busy_message()}", err=True)
+            message(f"Error: {line}")
             ctx.exit(INVALID)
+
+
+@contextmanager
+def _safe_click_errors():
+    """Click's own usage errors quote what was typed (an unknown command, a bad
+    value): shown terminal-safe too."""
+    try:
+        yield
+    except click.ClickException as err:
+        err.message = terminal_text(err.message)
+        raise
 
 
 @click.group(cls=TourneyGroup, context_settings={"help_option_names": ["-h", "--help"]})

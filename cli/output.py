@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from typing import Any, Iterable, Sequence
 
 import click
@@ -50,13 +52,48 @@ def emit_jsonl(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 
 
+# Characters that are not what they look like on a terminal: C0/C1 controls (ESC
+# starts the sequences that clear a screen, move the cursor, retitle the window),
+# bidirectional overrides and isolates, zero-width and other format characters,
+# line and paragraph separators. Names and cells from files or the database may
+# hold any of them.
+_SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f"
+                      "\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]")
+
+
+def _visible(char: str, keep_newlines: bool) -> str:
+    if char == "\n" and keep_newlines:
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def terminal_text(text: str, keep_newlines: bool = True) -> str:
+    """``text`` safe to print on a terminal: control and invisible format
+    characters shown as escapes (``\\x1b``, ``\\u202e``), so text that came from a
+    file or the database cannot clear the screen, fake output or reorder a line.
+    ``keep_newlines`` keeps line breaks (messages); table cells pass False."""
+    if _SUSPECT.search(text) is None and (text.isascii() or not any(
+            unicodedata.category(c) == "Cf" for c in text)):
+        return text
+    return "".join(_visible(c, keep_newlines)
+                   if _SUSPECT.match(c) or unicodedata.category(c) == "Cf" else c
+                   for c in text)
+
+
+def echo(text: Any = "", err: bool = False) -> None:
+    """Print a line of text (not JSON, not CSV) with :func:`terminal_text`."""
+    click.echo(terminal_text(str(text)), err=err)
+
+
 def message(text: str) -> None:
-    click.echo(text, err=True)
+    echo(text, err=True)
 
 
 def emit_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    """A plain aligned text table."""
-    rows = [["" if v is None else str(v) for v in row] for row in rows]
+    """A plain aligned text table (cells printable: :func:`terminal_text`)."""
+    rows = [["" if v is None else terminal_text(str(v), keep_newlines=False) for v in row]
+            for row in rows]
     widths = [len(h) for h in headers]
     for row in rows:
         for i, v in enumerate(row):

@@ -17,7 +17,7 @@ from tourney.storage.db import reading, transaction
 
 from .completion import complete_player, complete_variant
 from .database import db_option, open_db
-from .output import MAX_COUNT, emit_json, emit_table, json_option, message, parse_assignments
+from .output import echo, MAX_COUNT, emit_json, emit_table, json_option, message, parse_assignments
 
 
 def _num(value: float, digits: int = 2) -> str:
@@ -76,8 +76,8 @@ def show(variant, provisional, db_url, as_json):
         mine = [e for e in entries if e.variant == name]
         if len(variants) > 1 or not variant:
             if index:
-                click.echo()
-            click.echo(f"{name}:")
+                echo()
+            echo(f"{name}:")
         rows = [[f"{rank}*" if entry.provisional else str(rank), entry.player,
                  _num(entry.mu), _num(entry.sigma), _num(entry.ordinal), entry.matches]
                 for rank, entry in enumerate(mine, 1)]
@@ -223,13 +223,13 @@ def pool_command(variant, model, params, reset_params, provisional, db_url, as_j
     if as_json:
         emit_json(settings.to_json())
         return
-    click.echo(f"variant: {settings.variant}")
-    click.echo(f"model: {settings.model}")
+    echo(f"variant: {settings.variant}")
+    echo(f"model: {settings.model}")
     for key, value in settings.params.items():
-        click.echo(f"  {key}: {value}")
-    click.echo(f"provisional below: {settings.provisional_matches} matches")
-    click.echo(f"players: {settings.players}")
-    click.echo(f"matches rated: {settings.matches}")
+        echo(f"  {key}: {value}")
+    echo(f"provisional below: {settings.provisional_matches} matches")
+    echo(f"players: {settings.players}")
+    echo(f"matches rated: {settings.matches}")
     if settings.recomputed is not None:
         message(f"{settings.variant}: recomputed, {settings.recomputed} matches rated")
 

@@ -22,7 +22,7 @@ from tourney.tournament.standings import TIEBREAKS, standings_table
 from .completion import complete_event
 from .errors import exit_code
 from .database import db_option, open_db, refuse_overwrites
-from .output import COUNT, ROUND_NUMBER, emit_json, emit_table, json_option, message
+from .output import echo, COUNT, ROUND_NUMBER, emit_json, emit_table, json_option, message
 
 
 @click.group()
@@ -234,12 +234,12 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
         emit_json(detail)
         return
     state = "current" if detail["current"] else "superseded"
-    click.echo(f"{slug} ({detail['variant']}) round {round_number}, table {table}: "
+    echo(f"{slug} ({detail['variant']}) round {round_number}, table {table}: "
                f"version {detail['version']} ({state}), {detail['deal_count']} deals")
     emit_table(["place", "player", "seat", "total", "points"],
                [[p["place"], p["player"], p["seat"], p["total"], p["points"]]
                 for p in detail["places"]])
-    click.echo("")
+    echo("")
     emit_table(["deal", "dealer", "scores", "verified"],
                [[d["deal"], d["dealer"], d["scores"], d["verified"]] for d in detail["deals"]])
 

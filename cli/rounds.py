@@ -16,7 +16,7 @@ from tourney.tournament.sheets import OPEN_ENDED_ROWS, score_sheet_rows
 
 from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
-from .output import COUNT, SEED, emit_json, json_option, message
+from .output import echo, COUNT, SEED, emit_json, json_option, message
 
 
 @click.group("round")
@@ -32,7 +32,6 @@ def round_():
 
 def print_seating(seating: service.RoundSeating, title: str, variant: str) -> None:
     """A seat list to print and pin up: by table, then by name."""
-    echo = click.echo
     echo(title)
     echo("")
     for table in seating.tables:
@@ -218,7 +217,7 @@ def links(slug, number, base_url, as_json, db_url):
         emit_json(rows)
         return
     for row in rows:
-        click.echo(f"table {row['table']}  {row['code']}  {row['url']}")
+        echo(f"table {row['table']}  {row['code']}  {row['url']}")
 
 
 def register(group: click.Group) -> None:
