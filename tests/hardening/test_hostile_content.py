@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
+from tourney.cli.output import terminal_text
 from tourney.storage.db import open_engine
 from tourney.storage.models import Event
 from tourney.storage.schema import ensure_schema
@@ -84,7 +85,8 @@ def test_player_names(tourney, raw_cli, name):
         assert not refused, f"{name!r} should have been refused"
         assert player_names(tourney) == [name.strip()]
         listing = tourney("player", "list").stdout
-        assert name.strip() in listing
+        # the table shows it terminal-safe: format characters as escapes
+        assert terminal_text(name.strip(), keep_newlines=False) in listing
     else:
         assert refused is not False, f"{name!r} was refused: {run.stderr}"
         assert run.exit_code == 1
@@ -121,7 +123,7 @@ def test_event_names(tourney, title):
                   exit_code=None)
     if run.exit_code == 0:
         assert tourney("event", "show", "cup", "--json").json["name"] == title.strip()
-        assert title.strip() in tourney("event", "show", "cup").stdout
+        assert terminal_text(title.strip()) in tourney("event", "show", "cup").stdout
     else:
         assert run.exit_code == 1
         one_line_error(run)
