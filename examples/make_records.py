@@ -31,7 +31,7 @@ SLUG = "example-cup"
 VARIANT = "spardame"
 RULES = {"deals": "3"}
 ROUNDS = 3
-EVENT_ARGS = ["--name", "Example Cup", "--variant", VARIANT, "--table-sizes", "4",
+EVENT_ARGS = ["--name", "Example Cup", "--variant", VARIANT, "--table-sizes", "3-5",
               "--rounds", str(ROUNDS), "--seed", "2026"] + [
     a for key, value in RULES.items() for a in ("--rule", f"{key}={value}")]
 BOT_SEED = 2026  # the bots' dice; round N plays with BOT_SEED + N

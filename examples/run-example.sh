@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A complete small event: 12 players, Spardame at tables of 4, 3 rounds: seating,
+# A complete small event: 14 players, Spardame at tables of 3 to 5, 3 rounds: seating,
 # result import, standings, ratings, the exported records and the published site.
 #
 #   examples/run-example.sh [FOLDER]
@@ -23,7 +23,7 @@ echo "working in $WORK" >&2
 
 tourney player import "$HERE/players.csv"
 tourney event create example-cup --name "Example Cup" --variant spardame \
-    --table-sizes 4 --rounds 3 --seed 2026 --rule deals=3
+    --table-sizes 3-5 --rounds 3 --seed 2026 --rule deals=3
 tourney event enter example-cup --all
 
 for round in 1 2 3; do

@@ -18,7 +18,7 @@ echo "working in $WORK" >&2
 
 tourney player import "$HERE/players.csv"
 tourney event create example-cup --name "Example Cup" --variant spardame \
-    --table-sizes 4 --rounds 3 --seed 2026 --rule deals=3
+    --table-sizes 3-5 --rounds 3 --seed 2026 --rule deals=3
 tourney event enter example-cup --all
 tourney round seat example-cup >/dev/null
 

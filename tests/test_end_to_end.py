@@ -116,16 +116,25 @@ def test_the_example_records_fit_the_seating_the_tool_produces(tourney):
     the seating changes, examples/make_records.py must be run again."""
     tourney("player", "import", str(EXAMPLES / "players.csv"))
     tourney("event", "create", "example-cup", "--name", "Example Cup", "--variant",
-            "spardame", "--table-sizes", "4", "--rounds", "3", "--seed", "2026",
+            "spardame", "--table-sizes", "3-5", "--rounds", "3", "--seed", "2026",
             "--rule", "deals=3")
     tourney("event", "enter", "example-cup", "--all")
+    short_seats = {}
     for number in (1, 2, 3):
-        tourney("round", "seat", "example-cup")
+        seating = tourney("round", "seat", "example-cup", "--json").json
+        assert sorted(len(t["seats"]) for t in seating["tables"]) == [3, 3, 4, 4]
+        for table in seating["tables"]:
+            for name in table["seats"]:
+                short_seats[name] = short_seats.get(name, 0) + (len(table["seats"]) == 3)
         report = tourney("result", "import", str(EXAMPLES / f"round-{number}.csv"),
                          "--event", "example-cup", "--json").json
-        assert (report["added"], report["rejected"]) == (3, 0)
+        assert (report["added"], report["rejected"]) == (4, 0)
+    # 14 players, 6 seats at tables of 3 a round: everyone sits at one once or twice
+    assert len(short_seats) == 14 and set(short_seats.values()) == {1, 2}
     standings = tourney("standings", "example-cup", "--json").json
-    assert len(standings) == 12
-    assert sum(row["points"] for row in standings) == pytest.approx(3 * 3 * 2, abs=0.1)
+    assert len(standings) == 14
+    # shares: a table of n hands out n/2 points; 2 + 2 + 1.5 + 1.5 a round
+    assert sum(row["points"] for row in standings) == pytest.approx(3 * 7, abs=0.1)
     script = (EXAMPLES / "run-example.sh").read_text()
     assert "--seed 2026" in script and "--rule deals=3" in script
+    assert "--table-sizes 3-5" in script
