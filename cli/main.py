@@ -20,18 +20,21 @@ from .errors import message as error_message
 from .output import message, terminal_text
 
 # Each module registers its commands on the group via `register(group)`; a module
-# per noun keeps the CLI's files showing its structure.
-COMMAND_MODULES = (
-    "games",      # variants, validate, simulate (no database)
-    "players",    # player ...
-    "events",     # event ...
-    "rounds",     # round ...
-    "results",    # result ..., standings
-    "ratings",    # rating ...
-    "site",       # publish
-    "admin",      # db upgrade, log
-    "serve",      # serve (results entered at the tables)
-)
+# per noun keeps the CLI's files showing its structure. A module is imported only
+# when one of its commands runs (or help lists them all), so the commands that need
+# no database (`--version`, `variants`, `validate`, `simulate`) never load the
+# database libraries (a test keeps this table and the modules in step).
+COMMAND_MODULES = {
+    "variants": "games", "validate": "games", "simulate": "games",  # no database
+    "player": "players",
+    "event": "events",
+    "round": "rounds",
+    "result": "results", "standings": "results",
+    "rating": "ratings",
+    "publish": "site", "site": "site",
+    "db": "admin", "log": "admin",
+    "serve": "serve",  # results entered at the tables
+}
 
 
 def one_line_failure(err: BaseException) -> str | None:
@@ -59,6 +62,14 @@ class TourneyGroup(click.Group):
     """Turns the project's errors into one-line messages and exit codes; every
     message is printed terminal-safe (names from files and the database may hold
     control characters)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, name: str):
+        if name not in self.commands and name in COMMAND_MODULES:
+            importlib.import_module(f"{__package__}.{COMMAND_MODULES[name]}").register(self)
+        return super().get_command(ctx, name)
 
     def make_context(self, info_name, args, parent=None, **extra):
         with _safe_click_errors():
@@ -116,10 +127,6 @@ def cli():
     --db or TOURNEY_DB names another (any SQLAlchemy URL, e.g.
     postgresql+psycopg://127.0.0.1/league).
     """
-
-
-for _name in COMMAND_MODULES:
-    importlib.import_module(f"{__package__}.{_name}").register(cli)
 
 
 def main() -> None:

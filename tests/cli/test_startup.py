@@ -1,0 +1,58 @@
+"""Start-up: commands that need no database load no database library.
+
+The command table in ``tourney.cli.main`` names the module of each command, so a
+module is imported only when one of its commands runs; this test keeps the
+table and the modules in step, and checks in a fresh interpreter that
+`--version`, `variants`, `validate` and `simulate` leave SQLAlchemy, sqlmodel,
+alembic and psycopg unloaded (timings: bench/bench_startup.py).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+
+import click
+
+from tourney.cli import main as cli_main
+
+CHILD = """
+import json, sys
+from click.testing import CliRunner
+from tourney.cli.main import cli
+record = sys.argv[1]
+runs = {}
+for args in (["--version"], ["variants"], ["validate", record],
+             ["simulate", "kortrad", "--players", "4", "--deals", "1"]):
+    result = CliRunner().invoke(cli, args)
+    runs[" ".join(args[:1])] = result.exit_code
+heavy = sorted(m for m in sys.modules
+               if m.split(".")[0] in ("sqlalchemy", "sqlmodel", "alembic", "psycopg"))
+print(json.dumps({"exit": runs, "heavy": heavy}))
+"""
+
+
+def test_the_command_table_matches_the_modules():
+    group = click.Group()
+    for module in set(cli_main.COMMAND_MODULES.values()):
+        importlib.import_module(f"tourney.cli.{module}").register(group)
+    assert set(group.commands) == set(cli_main.COMMAND_MODULES)
+    for name, command in group.commands.items():
+        module = command.callback.__module__ if command.callback else None
+        if isinstance(command, click.Group):  # a group's callback may be elsewhere
+            module = type(command).__module__ if module is None else module
+        assert module == f"tourney.cli.{cli_main.COMMAND_MODULES[name]}", name
+
+
+def test_commands_without_a_database_load_no_database_library(tmp_path):
+    record = tmp_path / "sim.csv"
+    simulated = subprocess.run(
+        [sys.executable, "-m", "tourney.cli.main", "simulate", "kortrad", "--players", "4",
+         "--deals", "1"], capture_output=True, text=True, check=True)
+    record.write_text(simulated.stdout)
+    child = subprocess.run([sys.executable, "-c", CHILD, str(record)], capture_output=True,
+                           text=True, check=True)
+    report = json.loads(child.stdout)
+    assert report["exit"] == {"--version": 0, "variants": 0, "validate": 0, "simulate": 0}
+    assert report["heavy"] == []
