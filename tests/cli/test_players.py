@@ -113,6 +113,17 @@ def test_rename(tourney, db_url):
     assert json.loads(row.after_json)["name"] == "Anna"
 
 
+def test_rename_keeps_the_old_name_as_an_alias(tourney, db_url):
+    tourney("player", "add", "Ana")
+    tourney("player", "rename", "Ana", "Anna")
+    listed = tourney("player", "list", "--all", "--json").json
+    assert {"Ana": "Anna"} == {p["name"]: p["merged_into"] for p in listed if p["merged_into"]}
+    assert "is taken" in tourney("player", "add", "Ana", exit_code=1).stderr
+    tourney("player", "rename", "Anna", "Ana")  # back again: the alias gives way
+    listed = tourney("player", "list", "--all", "--json").json
+    assert {p["name"]: p["merged_into"] for p in listed} == {"Ana": None, "Anna": "Ana"}
+
+
 # ----------------------------------------------------------------- merge
 
 def seat_round(db_url, slug, number, tables, byes=()):

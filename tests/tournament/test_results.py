@@ -474,6 +474,18 @@ def test_a_merged_duplicates_name_counts_as_the_kept_player(db_url, tmp_path):
     assert code == 0 and report["unchanged"] == 1
 
 
+def test_a_file_written_before_a_rename_still_imports(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, tables=1)
+    old = seating[0][1]
+    records = simulate("spardame", slug, 1, seating, deals=2)  # written with the old name
+    run(db_url, "player", "rename", old, f"{slug} renamed", ok=True)
+    code, report, result = import_json(db_url, write_csv(tmp_path / "r1.csv", records,
+                                                         "spardame"))
+    assert code == 0, result.output
+    shown = json.loads(run(db_url, "result", "show", slug, "1", "1", "--json", ok=True).stdout)
+    assert f"{slug} renamed" in {p["player"] for p in shown["places"]}
+
+
 def test_encoding_errors_name_line_and_column(db_url, tmp_path):
     engine, slug, seating = setup_event(db_url, tables=1)
     source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating, deals=3),

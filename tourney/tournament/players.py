@@ -11,6 +11,9 @@ Decisions:
   registered names (case-insensitive), so ``anna`` suggests ``Anna``.
 - A name may not contain ``;``: the record CSV separates the players of a deal with
   it, so such a player could never appear in a record.
+- ``player rename`` keeps the old name as an alias: a row of that name merged into
+  the renamed player, so a record file written before the rename still imports
+  (renaming back to it removes the alias).
 - A merged duplicate keeps its row (``merged_into_id``). Its name stays taken and
   still finds the player: :func:`find_player` follows the merge to the kept
   player, so records and commands using the old spelling keep working.
@@ -232,14 +235,25 @@ def rename_player(session: Session, old: str, new: str) -> Player:
     new_name = clean_name(new)
     if new_name == player.name:
         raise TourneyError(f"{player.name!r} already has that name")
-    if player_by_name(session, new_name) is not None:
-        raise TourneyError(f"{new_name!r} is already registered")
+    taken = player_by_name(session, new_name)
+    if taken is not None:
+        if taken.merged_into_id is None or resolve_merged(session, taken).id != player.id:
+            raise TourneyError(f"{new_name!r} is already registered")
+        # Back to one of the player's own earlier names: that alias row gives way.
+        session.delete(taken)
+        session.flush()
     before = player_snapshot(player)
+    old_name = player.name
     player.name = new_name
     session.add(player)
     session.flush()
+    # The old name stays an alias, as a merged duplicate's does: records and
+    # commands written before the rename still find the player.
+    alias = Player(name=old_name, merged_into_id=player.id)
+    session.add(alias)
+    session.flush()
     record_change(session, "player.rename", f"{before['name']} -> {new_name}",
-                  before, player_snapshot(player))
+                  before, {**player_snapshot(player), "alias": old_name})
     return player
 
 
