@@ -14,7 +14,8 @@ from tourney.simulation import simulate_rounds
 
 from .completion import complete_variant
 from .errors import INVALID, OK
-from .output import echo, emit_json, emit_jsonl, json_option, message, parse_rules, rule_option
+from .output import (echo, emit_json, emit_jsonl, encoding_option, json_option, message,
+                     parse_rules, rule_option, sheet_option)
 
 
 @click.command()
@@ -70,17 +71,21 @@ def _match_json(match: MatchCheck) -> dict:
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--variant", shell_complete=complete_variant, help="The variant of rows without a variant column.")
+@sheet_option
+@encoding_option
 @rule_option
 @json_option
-def validate(file, variant, rules, as_json):
-    """Check every deal and every match of a record CSV (FILE, or - for stdin);
-    touches no database.
+def validate(file, variant, sheet, encoding, rules, as_json):
+    """Check every deal and every match of a record file (CSV or XLSX; - for
+    stdin); touches no database.
 
     Each deal is replayed move by move by its variant's engine (or, for a
     score-sheet row, its scores are checked for what is possible); each match is
     checked for deal numbering, same players, the dealer rule and its end rule.
+    Unfilled score-sheet rows are skipped, their key columns still checked;
+    --json reports each as {"kind": "skipped", "line": N, "reason": ...}.
 
     Exit status: 0 all valid, 1 some deal or match invalid, 2 usage error
     (unknown variant or option, unreadable file, unknown header).
@@ -91,15 +96,25 @@ def validate(file, variant, rules, as_json):
       tourney validate season.csv --json | jq 'select(.valid|not)'
     """
     checker = RecordChecker(variant=variant, rules=parse_rules(rules))
-    stream, reader = open_records(file, errors="yield")
+
+    def skipped(line: int, reason: str) -> None:
+        if as_json:
+            emit_jsonl({"kind": "skipped", "line": line, "cell": source.cell(line, None),
+                        "reason": reason})
+
+    source, reader = open_records(file, errors="yield", encoding=encoding, sheet=sheet,
+                                  on_skipped=skipped)
+    name = reader.filename
     deals = bad_deals = 0
     matches: list[MatchCheck] = []
-    with stream:
+    with source:
         for item in checker.check_stream(reader):
+            if item.error is not None:
+                source.locate(item.error)
             if isinstance(item, MatchCheck):
                 matches.append(item)
                 if not item.valid and item.error.rule != "invalid-deals" and not as_json:
-                    echo(f"{file}: match round {item.round}, table {item.table}: {item.error}")
+                    echo(f"{name}: match round {item.round}, table {item.table}: {item.error}")
                 continue
             deals += 1
             if not item.valid:
@@ -107,14 +122,16 @@ def validate(file, variant, rules, as_json):
             if as_json:
                 emit_jsonl(_deal_json(item))
             elif not item.valid:
-                echo(f"{file}: {item.error}" if not item.error.file else str(item.error))
+                echo(f"{name}: {item.error}" if not item.error.file else str(item.error))
+    for notice in source.notices:
+        message(notice)
     bad_matches = sum(1 for m in matches if not m.valid)
     if as_json:
         for match in matches:
             emit_jsonl(_match_json(match))
-    skipped = f"; skipped {reader.unfilled} empty score-sheet rows" if reader.unfilled else ""
-    message(f"{file}: {deals} deals in {len(matches)} matches: "
-            f"{bad_deals} invalid deals, {bad_matches} invalid matches{skipped}")
+    skipped_text = f"; skipped {reader.unfilled} empty score-sheet rows" if reader.unfilled else ""
+    message(f"{name}: {deals} deals in {len(matches)} matches: "
+            f"{bad_deals} invalid deals, {bad_matches} invalid matches{skipped_text}")
     sys.exit(INVALID if bad_deals or bad_matches else OK)
 
 

@@ -18,6 +18,20 @@ SEED = click.IntRange(min=-(2 ** 31), max=2 ** 31 - 1)
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Print JSON instead of text.")
 
+sheet_option = click.option(
+    "--sheet", metavar="NAME", help="The sheet of an XLSX workbook (default: the first).")
+
+encoding_option = click.option(
+    "--encoding", metavar="NAME",
+    help="Read a CSV in this encoding (utf-8, utf-16, windows-1252, ...). By default "
+         "UTF-8 with or without a byte-order mark, UTF-16 with one, else Windows-1252 "
+         "(with a notice).")
+
+table_format_option = click.option(
+    "--format", "format_", type=click.Choice(("csv", "xlsx"), case_sensitive=False),
+    help="Write a table for spreadsheets: csv (UTF-8; a file gets a byte-order mark) "
+         "or xlsx. Default: told by --out's extension, else csv.")
+
 
 def rule_option(func):
     return click.option(

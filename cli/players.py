@@ -7,9 +7,12 @@ from tourney.app import players as service
 from tourney.storage.db import reading, transaction
 from tourney.tournament.players import list_players, player_snapshot
 
+from tourney.records.spreadsheets import open_table
+
 from .completion import complete_player
-from .database import db_option, open_db
-from .output import emit_json, emit_table, json_option, message
+from .database import db_option, open_db, refuse_overwrites
+from .output import (emit_json, emit_table, encoding_option, json_option, message,
+                     sheet_option, table_format_option)
 
 
 @click.group("player")
@@ -52,15 +55,23 @@ def add(names, club, email, as_json, db_url):
 @player.command("list")
 @click.option("--all", "include_merged", is_flag=True,
               help="Include duplicates merged into another player.")
+@table_format_option
+@click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the table here (with --format; - is stdout).")
 @json_option
 @db_option
-def list_(include_merged, as_json, db_url):
+def list_(include_merged, format_, out, as_json, db_url):
     """List players by name: club, e-mail and the events entered.
+
+    --format csv or xlsx writes the list for a spreadsheet (a file with --out;
+    `tourney player import` reads it back).
 
     \b
     Example:
       tourney player list --json | jq '.[] | select(.club == "Vasa") | .name'
+      tourney player list --format xlsx --out players.xlsx
     """
+    refuse_overwrites(db_url, {"--out": out})
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         rows = list_players(session, include_merged=include_merged)
@@ -70,9 +81,15 @@ def list_(include_merged, as_json, db_url):
     headers = ["name", "club", "email", "events"]
     if include_merged:
         headers.append("merged into")
-    emit_table(headers, [
-        [r["name"], r["club"], r["email"], ", ".join(r["events"])]
-        + ([r["merged_into"]] if include_merged else []) for r in rows])
+    table = [[r["name"], r["club"], r["email"], ", ".join(r["events"])]
+             + ([r["merged_into"]] if include_merged else []) for r in rows]
+    if format_ or out:
+        with open_table(out, headers, format=format_, title="players",
+                        widths=[30, 24, 30, 40, 30][:len(headers)]) as sheet:
+            for row in table:
+                sheet.write(row)
+        return
+    emit_table(headers, table)
 
 
 @player.command("rename")
@@ -125,22 +142,30 @@ def merge(keep, duplicate, as_json, db_url):
 
 
 @player.command("import")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@sheet_option
+@encoding_option
 @json_option
 @db_option
-def import_(file, as_json, db_url):
-    """Register the players of a CSV file.
+def import_(file, sheet, encoding, as_json, db_url):
+    """Register the players of a CSV or XLSX file (- for stdin).
 
     The file has a header line with a `name` column and optionally `club` and
-    `email` (any case; other columns are refused). Names already registered are
-    left as they are and reported; importing the same file twice adds nothing the
-    second time. Any error (named by line) imports nothing.
+    `email` (any case; other columns are refused; `events` and `merged into`,
+    as `player list --format` writes them, are left out). Names already
+    registered are left as they are and reported; importing the same file twice
+    adds nothing the second time. Any error (named by line, or sheet and cell)
+    imports nothing.
 
     \b
     Example:
       tourney player import players.csv
+      tourney player import club.xlsx --sheet Members
     """
-    rows = service.read_player_csv(file)
+    notices: list[str] = []
+    rows = service.read_player_csv(file, encoding=encoding, sheet=sheet, notices=notices)
+    for notice in notices:
+        message(notice)
     engine = open_db(db_url, create=True)
     with transaction(engine) as session:
         report = service.import_players(session, rows, source=file)

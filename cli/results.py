@@ -7,11 +7,11 @@ from contextlib import ExitStack
 
 import click
 
-from tourney.files import atomic_write
 from tourney.numbers import number_text
-
+from tourney.records.csv_format import COLUMNS
+from tourney.records.spreadsheets import open_table
 from tourney.storage.db import reading, transaction
-from tourney.tournament.export import export_results
+from tourney.tournament.export import EXPORT_WIDTHS, export_results
 from tourney.app.results import import_results, revert_result
 from tourney.tournament.events import get_event
 from tourney.tournament.results import ImportRejected, current_user, error_text
@@ -22,7 +22,8 @@ from tourney.tournament.standings import TIEBREAKS, standings_table
 from .completion import complete_event
 from .errors import exit_code
 from .database import db_option, open_db, refuse_overwrites
-from .output import echo, COUNT, ROUND_NUMBER, emit_json, emit_table, json_option, message
+from .output import (echo, COUNT, ROUND_NUMBER, emit_json, emit_table, json_option, message,
+                     encoding_option, sheet_option, table_format_option)
 
 
 @click.group()
@@ -51,6 +52,8 @@ def _progress(path: str):
 
 
 def _print_errors(report) -> None:
+    for notice in report.notices:
+        message(notice)
     for err in report.errors:
         message(error_text(err))
     hidden = report.error_count - len(report.errors)
@@ -59,7 +62,7 @@ def _print_errors(report) -> None:
 
 
 @result.command(name="import")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--event", "event_slug", metavar="SLUG",
               help="The event of rows without an event column; rows naming another "
                    "event are then an error.")
@@ -67,16 +70,20 @@ def _print_errors(report) -> None:
 @click.option("--replace", is_flag=True,
               help="Store a match whose content differs from the stored one as a new "
                    "version (the old one is kept, marked superseded).")
-@click.option("--skip-invalid", "rejects_path", metavar="REJECTS.csv",
-              type=click.Path(dir_okay=False),
+@click.option("--skip-invalid", "rejects_path", metavar="REJECTS",
+              type=click.Path(dir_okay=False, allow_dash=True),
               help="Store the valid matches and write the rows of rejected matches to "
-                   "this file, with an added error column.")
+                   "this file (.xlsx or .csv by its name; - for stdout), with an added "
+                   "error column. Fixed, it imports as it is.")
+@sheet_option
+@encoding_option
 @click.option("--by", "imported_by", metavar="NAME",
               help="Who imports (default: the login name).")
 @json_option
 @db_option
-def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as_json, db_url):
-    """Import a record CSV of match results into the database.
+def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding, imported_by,
+               as_json, db_url):
+    """Import deal records (CSV or XLSX; - for stdin) into the database.
 
     Every deal is replayed by its variant's engine with the event's house rules,
     every match is checked against the match rules and against the round's
@@ -84,6 +91,10 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as
     in seat order, and seat 0 deals first. The file is one transaction: any
     invalid row rejects the whole file (exit 1, every error listed, the database
     unchanged) unless --skip-invalid names a file for the rejected matches' rows.
+
+    The file may be a CSV as spreadsheets save it (comma, semicolon or tab; UTF-8,
+    UTF-16 or Windows-1252) or an XLSX workbook (its first sheet, or --sheet);
+    errors in a workbook name the sheet and cell (Round 1!K7).
 
     Importing the same content again changes nothing ("unchanged"); a match whose
     content differs from the stored one is an error unless --replace. Spelling
@@ -95,22 +106,29 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as
     \b
     Examples:
       tourney result import round1.csv --event club-1
-      tourney result import season.csv --skip-invalid rejects.csv --json
+      tourney result import round1.xlsx --sheet "Round 1" --event club-1
+      tourney result import season.csv --skip-invalid rejects.xlsx --json
     """
     refuse_overwrites(db_url, {"--skip-invalid": rejects_path}, inputs=[file])
+    if rejects_path == "-" and as_json:
+        raise click.UsageError("--skip-invalid - and --json both write to stdout; "
+                               "give the rejects a file name")
     engine = open_db(db_url, read_only=dry_run)
-    bar, on_progress = _progress(file) if os.path.isfile(file) else (None, None)
+    bar, on_progress = _progress(file) if file != "-" and os.path.isfile(file) else (None, None)
     session_scope = reading if dry_run else transaction
     # The rejects file is written beside its final name and renamed into place
     # once the import has committed: a failed import leaves an old file as it was.
     with ExitStack() as rejects_scope:
-        rejects = rejects_scope.enter_context(atomic_write(rejects_path)) if rejects_path else None
+        rejects = None
+        if rejects_path:
+            rejects = rejects_scope.enter_context(open_table(
+                rejects_path, None, title="rejects"))
         try:
             with session_scope(engine) as session:
                 report = import_results(
                     session, file, event=event_slug, replace=replace, dry_run=dry_run,
                     rejects=rejects, imported_by=imported_by or current_user(),
-                    on_progress=on_progress)
+                    on_progress=on_progress, encoding=encoding, sheet=sheet)
         except ImportRejected as rejected:
             if bar is not None:
                 bar.__exit__(None, None, None)
@@ -135,29 +153,31 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, imported_by, as
 @click.argument("slug", shell_complete=complete_event)
 @click.option("--round", "round_number", type=COUNT,
               help="Only this round.")
-@click.option("--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
+@click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write here instead of stdout (- is stdout).")
+@table_format_option
 @db_option
-def export_cmd(slug, round_number, out, db_url):
-    """Write an event's results as a record CSV.
+def export_cmd(slug, round_number, out, format_, db_url):
+    """Write an event's results as deal records (CSV or XLSX).
 
     The current version of every match, in canonical spelling, with the event
     and variant columns filled and the computed scores written. Importing the
-    export again changes nothing.
+    export again, in either format, changes nothing.
 
     \b
     Example:
       tourney result export club-1 --round 2 --out round2.csv
+      tourney result export club-1 --out club-1.xlsx
     """
     refuse_overwrites(db_url, {"--out": out})
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
-        get_event(session, slug)  # an unknown event before any file is made
-        if out:
-            with atomic_write(out) as stream:
-                count = export_results(session, slug, stream, round_number)
-        else:
-            count = export_results(session, slug, sys.stdout, round_number)
-    message(f"{count} deals written" + (f" to {out}" if out else ""))
+        event = get_event(session, slug)  # an unknown event before any file is made
+        with open_table(out, COLUMNS, format=format_, title=event.slug,
+                        widths=EXPORT_WIDTHS) as table:
+            count = export_results(session, slug, table, round_number)
+    shown = out if out and out != "-" else None
+    message(f"{count} deals written" + (f" to {shown}" if shown else ""))
 
 
 @result.command(name="history")
@@ -248,9 +268,12 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
 @click.argument("slug", shell_complete=complete_event)
 @click.option("--round", "up_to_round", type=COUNT,
               help="The standings after this round.")
+@table_format_option
+@click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the table here (with --format; - is stdout).")
 @json_option
 @db_option
-def standings(slug, up_to_round, as_json, db_url):
+def standings(slug, up_to_round, format_, out, as_json, db_url):
     """Show an event's standings: place, player, match points, tie-breaks.
 
     Match points follow the event's points system: by default (share) a match
@@ -261,11 +284,14 @@ def standings(slug, up_to_round, as_json, db_url):
     tie-breaks (default: opponents, score, wins); players equal on all of them
     share a place. "decided by" names what separated a player from the one
     above. The table is followed (on stderr) by what each column means.
+    --format csv or xlsx (or --out FILE) writes the table for a spreadsheet.
 
     \b
     Example:
       tourney standings club-1 --json
+      tourney standings club-1 --out club-1-standings.xlsx
     """
+    refuse_overwrites(db_url, {"--out": out})
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)
@@ -274,8 +300,17 @@ def standings(slug, up_to_round, as_json, db_url):
         emit_json([row.to_json() for row in rows])
         return
     tiebreaks = list(rows[0].tiebreaks) if rows else []
+    headers = ["place", "player", "points", *tiebreaks, "decided by"]
+    if format_ or out:
+        with open_table(out, headers, format=format_, title=f"{slug} standings",
+                        widths=[7, 30, 8, *[11] * len(tiebreaks), 24]) as table:
+            for row in rows:
+                table.write([row.place, row.player, _number(row.points),
+                             *[_number(row.tiebreaks[t]) for t in tiebreaks],
+                             row.decided_by or ""])
+        return
     emit_table(
-        ["place", "player", "points", *tiebreaks, "decided by"],
+        headers,
         [[row.place, row.player, number_text(row.points),
           *[number_text(row.tiebreaks[t]) for t in tiebreaks], row.decided_by or ""]
          for row in rows])
@@ -283,6 +318,12 @@ def standings(slug, up_to_round, as_json, db_url):
             f"{number_text(event_bye_points(event))}")
     for tiebreak in tiebreaks:
         message(f"{tiebreak}: {TIEBREAKS[tiebreak]}")
+
+
+def _number(value):
+    """A number for a spreadsheet cell: whole numbers as ints."""
+    value = float(value)
+    return int(value) if value.is_integer() else value
 
 
 def register(group: click.Group) -> None:

@@ -1,22 +1,22 @@
 """`tourney round ...`: seating rounds, showing and reseating them."""
 from __future__ import annotations
 
-import sys
 
 import click
 
 from tourney.engines import get_game
-from tourney.files import atomic_write
 from tourney.app import rounds as actions
 from tourney.storage.db import reading, transaction
 from tourney.tournament.events import get_event
-from tourney.records.csv_format import write_records
+from tourney.records.csv_format import COLUMNS, format_row
+from tourney.records.spreadsheets import (open_table, output_stream, table_format,
+                                          write_score_sheet_xlsx)
 from tourney.tournament import rounds as service
 from tourney.tournament.sheets import OPEN_ENDED_ROWS, score_sheet_rows
 
 from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
-from .output import echo, COUNT, SEED, emit_json, json_option, message
+from .output import echo, COUNT, SEED, emit_json, json_option, message, table_format_option
 
 
 @click.group("round")
@@ -140,36 +140,48 @@ def reseat(slug, number, seed, as_json, db_url):
 @round_.command("sheet")
 @click.argument("slug", shell_complete=complete_event)
 @click.argument("number", type=COUNT, metavar="N")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False),
-              help="Write the CSV here instead of to stdout.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the sheet here instead of to stdout (- is stdout).")
+@table_format_option
 @click.option("--deals", type=COUNT,
               help="Rows per table where the match has no fixed number of deals "
                    f"(default {OPEN_ENDED_ROWS}).")
 @db_option
-def sheet(slug, number, out_path, deals, db_url):
-    """Write a score-sheet template for a seated round.
+def sheet(slug, number, out_path, format_, deals, db_url):
+    """Write a score-sheet template for a seated round (CSV or XLSX).
 
     One row per deal for every table, with event, variant, round, table, deal,
     players and dealer filled in and the scores column left for the scorer.
     Fill in each deal's scores (per seat, separated by ';') in a spreadsheet,
-    save as CSV and import it: `tourney result import sheet.csv`. Rows left
-    completely empty (deals not played) are skipped.
+    save it (as XLSX, or CSV in any of the spreadsheet's CSV formats) and import
+    it: `tourney result import sheet.xlsx`. Rows left completely empty (deals
+    not played) are skipped.
+
+    The XLSX sheet prints on A4 with the header on every page, and checks what a
+    spreadsheet can: one score per seat, the dealer one of the table's players.
 
     \b
     Example:
+      tourney round sheet club-1 2 --out round2-sheet.xlsx
       tourney round sheet club-1 2 --out round2-sheet.csv
     """
     refuse_overwrites(db_url, {"--out": out_path})
+    kind = table_format(out_path, format_)
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)
         rows = score_sheet_rows(session, event, number, deals=deals)
-    if out_path:
-        with atomic_write(out_path) as stream:
-            write_records(stream, rows)
-        message(f"wrote {len(rows)} rows to {out_path}")
+        heading = f"{event.name}: round {number}"
+    if kind == "xlsx":
+        with output_stream(out_path, binary=True) as stream:
+            write_score_sheet_xlsx(stream, rows, title=f"Round {number}", heading=heading)
     else:
-        write_records(sys.stdout, rows)
+        with open_table(out_path, COLUMNS, format="csv") as table:
+            for record in rows:
+                fields = format_row(record)
+                table.write([fields[c] for c in COLUMNS])
+    if out_path and out_path != "-":
+        message(f"wrote {len(rows)} rows to {out_path}")
 
 
 def table_url(base_url: str, token: str) -> str:

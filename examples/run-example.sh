@@ -38,6 +38,10 @@ echo >&2
 echo "== ratings" >&2
 tourney rating show --variant spardame
 tourney result export example-cup --out example-cup.csv
+# A club on paper prints a round's score sheet and fills it in a spreadsheet.
+tourney round sheet example-cup 3 --out round-3-sheet.xlsx
+tourney standings example-cup --out example-cup-standings.xlsx
 tourney publish --out site --lang en --lang sv
 echo "done: the database is $WORK/tourney.db, the results in $WORK/example-cup.csv," >&2
+echo "a score sheet in $WORK/round-3-sheet.xlsx," >&2
 echo "the site in $WORK/site/index.html" >&2

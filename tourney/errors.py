@@ -82,6 +82,7 @@ class RecordError(TourneyError):
         move: int | None = None,
         seat: int | None = None,
         token: str | None = None,
+        cell: str | None = None,
     ):
         self.message = message
         self.rule = rule
@@ -91,6 +92,8 @@ class RecordError(TourneyError):
         self.move = move
         self.seat = seat
         self.token = token
+        # In a workbook, the sheet and cell (``Round 1!K7``) where a CSV has a line.
+        self.cell = cell
         super().__init__(message)
 
     @classmethod
@@ -101,7 +104,9 @@ class RecordError(TourneyError):
         parts = []
         if self.file:
             parts.append(str(self.file))
-        if self.line is not None:
+        if self.cell is not None:
+            parts.append(self.cell)
+        elif self.line is not None:
             parts.append(f"line {self.line}")
         if self.column:
             parts.append(self.column)

@@ -276,7 +276,8 @@ def test_import_errors_name_the_line_and_import_nothing(tourney, tmp_path, conte
 def test_import_refuses_bad_bytes_and_missing_files(tourney, tmp_path):
     path = tmp_path / "latin1.csv"
     path.write_bytes(b"name\nAnna\nJ\xf6rgen\n")
-    assert "line 3: not UTF-8" in tourney("player", "import", str(path), exit_code=1).stderr
+    forced = tourney("player", "import", str(path), "--encoding", "utf-8", exit_code=1).stderr
+    assert "line 3: not utf-8" in forced
     assert "cannot read" in tourney("player", "import", str(tmp_path / "nope.csv"), exit_code=2).stderr
     assert names(tourney) == []
 

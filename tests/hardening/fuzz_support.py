@@ -106,6 +106,10 @@ def to_csv_raw(records) -> str:
 
 # ------------------------------------------------------------------- the invariant
 
+# A damaged or oversized XLSX workbook has no line to name (bytes starting "PK\3\4").
+WORKBOOK_RULES = ("xlsx", "too-large")
+
+
 class InvariantBroken(AssertionError):
     """An input made the reader or checker misbehave (a finding)."""
 
@@ -113,7 +117,7 @@ class InvariantBroken(AssertionError):
 def _check_error(err: RecordError, what: str, *, deal_level: bool) -> None:
     if err.rule == "internal":
         raise InvariantBroken(f"{what}: engine crash reported as rule 'internal': {err}")
-    if err.line is None:
+    if err.line is None and err.rule not in WORKBOOK_RULES:
         raise InvariantBroken(f"{what}: error without a line: {err!r} ({err})")
     if deal_level and err.column is None and err.move is None \
             and err.rule not in ROW_WIDE_RULES:

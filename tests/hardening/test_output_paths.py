@@ -97,7 +97,7 @@ def test_export_replaces_a_file_atomically_keeping_its_mode(cup, tmp_path):
     out.write_text("old content\n")
     os.chmod(out, 0o640)
     run("result", "export", "cup", "--out", out)
-    assert out.read_text().startswith("event,")
+    assert out.read_text(encoding="utf-8-sig").startswith("event,")
     assert stat.S_IMODE(os.stat(out).st_mode) == 0o640
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == []
 

@@ -64,8 +64,9 @@ def test_line_numbers_count_physical_lines_and_skip_blank_lines():
 def test_bom_is_accepted_and_bad_bytes_are_reported_with_their_line():
     (r,) = read(b"\xef\xbb\xbfround,table,deal,players,play\n1,1,1,a;b,S1\n")
     assert r.round == 1
+    # UTF-8 on line 2, then a byte that is not: two encodings in one file
     with pytest.raises(RecordError) as err:
-        read(b"round,table,deal,players,play\n1,1,1,a;b,S1\n1,1,2,\xe5;b,S1\n")
+        read("round,table,deal,players,play\n1,1,1,é;b,S1\n".encode() + b"1,1,2,\xe5;b,S1\n")
     assert err.value.line == 3 and err.value.rule == "encoding" and "0xe5" in str(err.value)
 
 

@@ -55,7 +55,7 @@ def setup_event(db_url, variant="spardame", size=4, tables=2, rules=None, rounds
 
 
 def csv_rows(path):
-    with open(path, encoding="utf-8", newline="") as stream:
+    with open(path, encoding="utf-8-sig", newline="") as stream:
         return list(csv.DictReader(stream))
 
 
@@ -496,11 +496,12 @@ def test_encoding_errors_name_line_and_column(db_url, tmp_path):
     bad = tmp_path / "latin1.csv"
     bad.write_bytes(b"\n".join(lines))
     before = dump(engine)
-    code, report, result = import_json(db_url, bad)
+    # --encoding utf-8 forces it (by default such a file is read as Windows-1252)
+    code, report, result = import_json(db_url, bad, "--encoding", "utf-8")
     assert code == 1 and dump(engine) == before
     [error] = report["errors"]
     assert (error["rule"], error["line"], error["column"]) == ("encoding", 3, "players")
-    assert "UTF-8" in error["message"]
+    assert "utf-8" in error["message"]
     assert report["file_error"] and "cannot be read" in result.stderr
 
 
@@ -592,7 +593,7 @@ def test_skip_invalid_with_nothing_rejected_writes_a_header(db_url, tmp_path):
                        "spardame")
     rejects = tmp_path / "rejects.csv"
     run(db_url, "result", "import", str(source), "--skip-invalid", str(rejects), ok=True)
-    assert rejects.read_text().splitlines() == [
+    assert rejects.read_text(encoding="utf-8-sig").splitlines() == [
         "event,variant,round,table,deal,players,dealer,hands,stock,passes,play,scores,error"]
 
 

@@ -21,16 +21,20 @@ def import_results(session: Session, path: str, *, event: str | None = None,
                    replace: bool = False, dry_run: bool = False,
                    rejects: IO[str] | None = None, imported_by: str | None = None,
                    on_progress: Callable[[int], None] | None = None,
-                   batch_deals: int = results.BATCH_DEALS) -> ImportReport:
+                   batch_deals: int = results.BATCH_DEALS, encoding: str | None = None,
+                   sheet: str | None = None) -> ImportReport:
     """Import the record file ``path`` and bring the ratings in step.
 
     ``event``: the event slug of rows without an ``event`` cell (and the only event
     the file may name). ``replace``: a match whose content differs from the stored
     one becomes a new version (else it is an error). ``dry_run``: check and count,
-    write nothing (use a read-only session). ``rejects``: a text stream; turns on
+    write nothing (use a read-only session). ``rejects``: a table writer of
+    :mod:`tourney.records.spreadsheets` or a text stream; turns on
     skip-invalid mode (valid matches stored, the rows of rejected ones written
     there with an ``error`` column). ``imported_by``: who imports (default: the
-    login name). ``on_progress(bytes_read)`` is called now and then.
+    login name). ``on_progress(bytes_read)`` is called now and then. ``path`` is a
+    CSV in any dialect spreadsheets write or an XLSX (``sheet``: which sheet;
+    ``encoding`` forces a CSV's); ``-`` is standard input.
 
     Raises :class:`tourney.tournament.results.ImportRejected` (its ``report`` lists
     the errors) when a match is invalid and ``rejects`` is not given, or the file
@@ -39,7 +43,7 @@ def import_results(session: Session, path: str, *, event: str | None = None,
     report = results.import_results(
         session, path, event=event, replace=replace, dry_run=dry_run, rejects=rejects,
         imported_by=imported_by or current_user(), on_progress=on_progress,
-        batch_deals=batch_deals)
+        batch_deals=batch_deals, encoding=encoding, sheet=sheet)
     for variant in report.changed_variants:
         ratings.refresh_after_results(session, variant)
     return report

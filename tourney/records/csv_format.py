@@ -21,20 +21,25 @@ from ..cards import CARD_NAMES, parse_card
 _CANONICAL = {name: card for card, name in enumerate(CARD_NAMES)}
 from ..engines.base import DealSetup
 from ..errors import CardError, RecordError, TourneyError, UsageError
+from .sources import (  # noqa: F401  (the bounds are part of this module's interface)
+    MAX_FIELD_CHARS, MAX_LINE_BYTES, MAX_RECORD_CHARS, Source, formula_safe, open_source,
+)
 
 COLUMNS = (
     "event", "variant", "round", "table", "deal", "players", "dealer",
     "hands", "stock", "passes", "play", "scores",
 )
 REQUIRED = ("round", "table", "deal", "players", "play")
+# The key columns: checked even on an unfilled score-sheet row.
+KEY_COLUMNS = ("event", "variant", "round", "table", "deal", "players", "dealer")
+# The column a rejects file adds (`result import --skip-invalid`): ignored on
+# reading, so a fixed rejects file imports as it is.
+ERROR_COLUMN = "error"
 
 # Bounds that keep hostile files cheap to refuse (hardening): no real record comes
 # near them. A deal has at most 52 cards; the longest plausible play column (a long
 # checkers game, a svarta-maja deal of many exchanges) is a few kB.
-MAX_LINE_BYTES = 1 << 20
-MAX_FIELD_CHARS = 1 << 16
 MAX_TOKENS = 5000
-MAX_RECORD_CHARS = MAX_LINE_BYTES  # one record, over all its lines
 # The longest real move token is a svarta-maja exchange of 13 cards spelt "10♠"
 # (about 105 characters); a longer one is not a move, and refusing it here keeps
 # error messages short and the engines' parsers away from pathological text.
@@ -94,75 +99,7 @@ class DealRecord:
 
 
 # ------------------------------------------------------------------------- reading
-
-def _decoded_lines(stream: IO[bytes], filename: str | None) -> Iterator[str]:
-    """Lines of a binary stream as text; strict UTF-8, BOM dropped, bounded length."""
-    number = 0
-    while True:
-        raw = stream.readline(MAX_LINE_BYTES + 1)
-        if not raw:
-            return
-        number += 1
-        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            raise RecordError(
-                f"line longer than {MAX_LINE_BYTES // 1024} kB; not a deal record",
-                rule="line-too-long", file=filename, line=number,
-            )
-        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise RecordError(
-                f"not UTF-8: byte 0x{raw[err.start]:02x} at character {err.start + 1}; "
-                "save the file as UTF-8",
-                rule="encoding", file=filename, line=number,
-            ) from None
-        if "\x00" in text:
-            # No column holds a NUL, and PostgreSQL text cannot store one (a lookup
-            # with it failed inside the driver): refused as not text (hardening).
-            raise RecordError(
-                f"a NUL byte at character {text.index(chr(0)) + 1}; not a text file "
-                "(UTF-16? save the file as UTF-8)",
-                rule="encoding", file=filename, line=number,
-            )
-        yield text
-
-
-class _RecordLines:
-    """The decoded lines, counting the characters of the record being read.
-
-    A quoted field may span lines, so the line bound alone does not bound a
-    record: a record of many quoted multi-line fields would be gathered whole by
-    the csv module. The reader calls :meth:`record_done` after each record; a
-    record growing past :data:`MAX_RECORD_CHARS` is refused (hardening).
-    """
-
-    def __init__(self, stream: IO[bytes], filename: str | None):
-        self._lines = _decoded_lines(stream, filename)
-        self.filename = filename
-        self.line = 0
-        self.record_line = 1
-        self.record_chars = 0
-
-    def __iter__(self):
-        return self
-
-    def __next__(self) -> str:
-        text = next(self._lines)
-        self.line += 1
-        self.record_chars += len(text)
-        if self.record_chars > MAX_RECORD_CHARS:
-            raise RecordError(
-                f"a record longer than {MAX_RECORD_CHARS // 1024} kB (a quoted field left "
-                "open?); not a deal record", rule="record-too-large", file=self.filename,
-                line=self.record_line)
-        return text
-
-    def record_done(self) -> None:
-        self.record_chars = 0
-        self.record_line = self.line + 1
-
+# Bytes, encodings, delimiters and spreadsheets: tourney.records.sources.
 
 def _split_seats(text: str, nplayers: int, column: str) -> list[str]:
     parts = text.split(";")
@@ -194,11 +131,13 @@ def _cards(text: str, column: str, seat: int | None = None) -> list[int]:
 
 
 def _positive_int(text: str, column: str) -> int:
-    try:
-        value = int(text.strip())
-    except ValueError:
-        raise RecordError(f"{column} must be a whole number, not {text!r}",
-                          rule="number", column=column) from None
+    digits = text.strip()
+    # ASCII digits only: int() also takes "３" and "٣", which would import as 3 and
+    # export as another text than the file's.
+    if not (digits.isascii() and digits.isdigit()):
+        raise RecordError(f"{column} must be a whole number in digits 0-9, not {text[:40]!r}",
+                          rule="number", column=column)
+    value = int(digits)
     if value < 1:
         raise RecordError(f"{column} must be 1 or more, not {value}", rule="number", column=column)
     if value > MAX_NUMBER:
@@ -280,42 +219,62 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
 _CONTENT_COLUMNS = ("play", "scores", "hands", "stock", "passes")
 
 
+def check_key_columns(fields: dict[str, str], line: int) -> DealRecord:
+    """The key columns of an unfilled row, checked as any row's would be."""
+    from ..engines import VARIANT_IDS
+
+    record = parse_row(fields, line)
+    if record.variant is not None and record.variant not in VARIANT_IDS:
+        raise RecordError(f"unknown variant {record.variant[:40]!r} (variants: "
+                          f"{', '.join(VARIANT_IDS)})", rule="variant", column="variant")
+    return record
+
+
 class RecordReader:
     """Iterate over the records of a file, streaming.
 
+    ``stream`` is a binary stream or a :class:`~tourney.records.sources.Source`
+    (CSV in any dialect and encoding spreadsheets write, or an XLSX sheet).
     ``errors`` decides what a bad row does: ``"raise"`` (the default) raises the
     :class:`RecordError`; ``"yield"`` yields it in place of the record, so a caller
     can report every bad row and go on. Problems of the file as a whole (header,
-    encoding, oversized lines) always raise.
+    encoding, oversized lines) always raise. ``on_skipped(line, reason)`` hears of
+    each unfilled score-sheet row skipped.
     """
 
-    def __init__(self, stream: IO[bytes], filename: str | None = None, errors: str = "raise"):
+    def __init__(self, stream: IO[bytes] | Source, filename: str | None = None,
+                 errors: str = "raise", *, encoding: str | None = None,
+                 on_skipped=None):
+        if isinstance(stream, Source):
+            self.source = stream
+            filename = filename or stream.name
+        else:
+            self.source = Source(stream, filename, encoding=encoding, owned=False)
         self.filename = filename
         self.errors = errors
-        self._lines = _RecordLines(stream, filename)
+        self.on_skipped = on_skipped
         self.columns: list[str] = []
         self.raw_row: list[str] = []
         # Rows with nothing in play, scores, hands, stock and passes: the unused rows
         # of a score-sheet template (`tourney round sheet`). They are skipped, and
         # counted so commands can say so.
         self.unfilled = 0
+        self._rows = None
 
-    def _reader(self):
-        csv.field_size_limit(MAX_FIELD_CHARS)
-        return csv.reader(self._lines, strict=True)
-
-    def _header(self, reader) -> list[str]:
+    def _header(self, rows) -> list[str]:
         try:
-            header = next(reader, None)
-        except csv.Error as err:
-            raise HeaderError(f"the header is not valid CSV: {err}", rule="csv",
-                              file=self.filename, line=1) from None
+            header = rows.read_header()
+        except RecordError as err:
+            if err.rule != "csv":
+                raise
+            raise HeaderError(err.message, rule=err.rule, file=self.filename,
+                              line=1) from None
         if header is None:
             raise HeaderError("the file is empty; it needs a header row", rule="header",
                               file=self.filename, line=1)
         columns = [c.strip().lower() for c in header]
         for index, name in enumerate(columns):
-            if name not in COLUMNS:
+            if name not in COLUMNS and name != ERROR_COLUMN:
                 raise HeaderError(
                     f"unknown column {header[index][:40]!r} (column {index + 1}); "
                     f"known columns: {', '.join(COLUMNS)}",
@@ -331,71 +290,51 @@ class RecordReader:
         if missing:
             raise HeaderError(f"missing required column(s): {', '.join(missing)}",
                               rule="header", file=self.filename, line=1)
+        self.source.set_columns(columns)
         return columns
 
     def __iter__(self) -> Iterator[DealRecord | RecordError]:
-        reader = self._reader()
-        self.columns = columns = self._header(reader)
-        self._lines.record_done()
+        rows = self._rows = self.source.rows(known=COLUMNS)
+        self.columns = columns = self._header(rows)
         width = len(columns)
-        end_line = reader.line_num
-        while True:
-            start_line = end_line + 1
-            try:
-                row = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as err:
-                # the line the broken record begins on, as for every record error
-                raise RecordError(f"not valid CSV: {err}", rule="csv",
-                                  file=self.filename, line=self._lines.record_line) from None
-            end_line = reader.line_num
-            self._lines.record_done()
-            # The raw fields of the row just read, for callers that write rows back
+        for line, row in rows:
+            # The fields of the row just read, for callers that write rows back
             # as given (the importer's rejects file). Additive: set before each yield.
             self.raw_row = row
-            if not row or (len(row) == 1 and not row[0].strip()):
-                continue  # blank lines are ignored
-            # A record spanning lines starts after the blank lines csv skipped.
-            if end_line - start_line:
-                start_line = end_line - sum(f.count("\n") for f in row)
             if len(row) != width:
                 err = RecordError(
                     f"{len(row)} fields where the header has {width} (a ragged row; "
-                    "check for an unquoted comma)",
-                    rule="ragged-row", file=self.filename, line=start_line,
+                    "check for an unquoted delimiter)",
+                    rule="ragged-row", file=self.filename, line=line,
                 )
                 if self.errors == "raise":
                     raise err
                 yield err
                 continue
             fields = dict(zip(columns, row))
-            if not any(fields.get(c, "").strip() for c in _CONTENT_COLUMNS):
-                self.unfilled += 1
-                continue
             try:
-                yield parse_row(fields, start_line)
+                if not any(fields.get(c, "").strip() for c in _CONTENT_COLUMNS):
+                    check_key_columns(fields, line)
+                    self.unfilled += 1
+                    if self.on_skipped is not None:
+                        self.on_skipped(line, "an unfilled score-sheet row (no play, scores, "
+                                              "hands, stock or passes)")
+                    continue
+                yield parse_row(fields, line)
             except RecordError as err:
-                err.file, err.line = self.filename, start_line
+                err.file, err.line = self.filename, line
                 if self.errors == "raise":
                     raise
                 yield err
 
 
-def open_records(path: str, errors: str = "raise") -> tuple[IO[bytes], RecordReader]:
-    """Open a record file (``-``: standard input) for streaming;
+def open_records(path: str, errors: str = "raise", *, encoding: str | None = None,
+                 sheet: str | None = None, on_skipped=None) -> tuple[Source, RecordReader]:
+    """Open a record file (``-``: standard input; CSV or XLSX) for streaming;
     :class:`~tourney.errors.UsageError` if unreadable."""
-    import sys
-
-    from ..errors import UsageError
-
-    if path == "-":
-        return sys.stdin.buffer, RecordReader(sys.stdin.buffer, filename="<stdin>", errors=errors)
-    try:
-        stream = open(path, "rb")
-    except OSError as err:
-        raise UsageError(f"{path}: cannot read the file: {err.strerror}") from None
-    return stream, RecordReader(stream, filename=path, errors=errors)
+    source = open_source(path, encoding=encoding, sheet=sheet)
+    name = "<stdin>" if path == "-" else path
+    return source, RecordReader(source, filename=name, errors=errors, on_skipped=on_skipped)
 
 
 def read_records_text(text: str, filename: str | None = None) -> list[DealRecord]:

@@ -6,10 +6,10 @@ event and variant columns filled and the computed scores written. Importing an
 export back is a no-op (every match ``unchanged``), and the export passes
 ``tourney validate`` with the event's rules.
 
-Note (hardening, not done here): a cell that begins with ``=``, ``+``, ``-`` or
-``@`` is not neutralised against spreadsheet formula injection; player names are
-user text. FORMAT.md has no escape for it yet, and neutralising would break the
-round trip, so it needs a decision of its own.
+Files are written for spreadsheets (:mod:`tourney.records.spreadsheets`): a cell
+that a spreadsheet would run as a formula (a player named ``=cmd|...``, scores
+``-100;130;60;50``) is written with a leading apostrophe, which every reader takes
+off again, so the round trip holds.
 """
 from __future__ import annotations
 
@@ -18,12 +18,14 @@ from typing import IO, Iterator
 from sqlalchemy import select
 from sqlmodel import Session
 
-from ..records.csv_format import COLUMNS, RecordWriter
+from ..records.csv_format import COLUMNS
 from ..storage.models import Deal, Event, Match
 from ..ordering import natural_key
 from .events import get_event
 
 EXPORT_CHUNK = 500  # matches whose deals are read in one query
+# XLSX column widths (characters) for COLUMNS: hands and play are long.
+EXPORT_WIDTHS = (12, 12, 7, 7, 6, 30, 12, 40, 20, 24, 60, 16)
 
 
 def iter_export_rows(session: Session, event: Event, round_number: int | None = None
@@ -52,13 +54,18 @@ def iter_export_rows(session: Session, event: Event, round_number: int | None = 
         session.expunge_all()  # keep memory flat on a big event
 
 
-def export_results(session: Session, slug: str, out: IO[str],
-                   round_number: int | None = None) -> int:
-    """Write an event's results (or one round's) as record CSV; the number of rows."""
+def export_results(session: Session, slug: str, table, round_number: int | None = None) -> int:
+    """Write an event's results (or one round's) to ``table`` (a table writer of
+    :mod:`tourney.records.spreadsheets`, its header :data:`COLUMNS`, or a text
+    stream, for CSV); the number of rows."""
+    from ..records.spreadsheets import CsvTable, XlsxTable
+
+    if not isinstance(table, (CsvTable, XlsxTable)):
+        table = CsvTable(table, COLUMNS, bom=False)
     event = get_event(session, slug)
-    writer = RecordWriter(out, COLUMNS)
     count = 0
+    numbers = ("round", "deal")  # numbers in a workbook, as a spreadsheet types them
     for row in iter_export_rows(session, event, round_number):
-        writer.write(row)
+        table.write([int(row[c]) if c in numbers else row[c] for c in COLUMNS])
         count += 1
     return count

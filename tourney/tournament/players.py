@@ -31,7 +31,6 @@ Decisions:
 """
 from __future__ import annotations
 
-import csv
 import difflib
 import io
 import unicodedata
@@ -50,6 +49,8 @@ MAX_NAME = 200
 MAX_CLUB = 200
 MAX_EMAIL = 320
 IMPORT_COLUMNS = ("name", "club", "email")
+# Columns `player list --format csv|xlsx` adds, left out when such a list is imported.
+LIST_ONLY_COLUMNS = ("events", "merged into")
 # Hardening (CSV formula injection): names reach exported record CSVs (players,
 # dealer), and a spreadsheet runs a cell that begins with one of these as a
 # formula. Refusing them at registration keeps exports free of formulas without
@@ -383,56 +384,74 @@ class PlayerImport:
         return {"added": self.added, "already_registered": self.already}
 
 
-def read_player_csv(path: str | Path) -> list[PlayerRow]:
-    """The rows of a player CSV: a ``name`` column, optional ``club`` and ``email``
-    (headers case-insensitive; any other column is refused). Blank lines are
-    skipped. Errors name the line."""
-    path = Path(path)
+# A club's or federation's player list is thousands of rows; a file of more is
+# not one (and an endless input must end: hardening).
+MAX_PLAYER_ROWS = 100_000
+
+
+def read_player_csv(path: str | Path, *, encoding: str | None = None,
+                    sheet: str | None = None, notices: list[str] | None = None
+                    ) -> list[PlayerRow]:
+    """The rows of a player file (CSV as spreadsheets save it, or XLSX; ``-`` is
+    standard input): a ``name`` column, optional ``club`` and ``email`` (headers
+    case-insensitive; any other column is refused). Blank lines are skipped. Errors
+    name the line. ``notices`` gets how the file was read (a guessed encoding)."""
+    from ..errors import RecordError
+    from ..records.sources import open_source
+
+    source = open_source(str(path), encoding=encoding, sheet=sheet)
+    name = "<stdin>" if str(path) == "-" else str(path)
     try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = raw[:err.start].count(b"\n") + 1
-        raise TourneyError(f"{path}: line {line}: not UTF-8 text") from None
-    return parse_player_csv(text, str(path))
+        with source:
+            rows = parse_player_rows(source.rows(known=IMPORT_COLUMNS), name, source)
+    except RecordError as err:
+        where = source.cell(err.line, None) or (f"line {err.line}" if err.line else None)
+        raise TourneyError(f"{name}: {where + ': ' if where else ''}{err.message}") from None
+    if notices is not None:
+        notices.extend(source.notices)
+    return rows
 
 
 def parse_player_csv(text: str, source: str = "players.csv") -> list[PlayerRow]:
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        header = next(reader, None)
-    except csv.Error as err:
-        raise TourneyError(f"{source}: line 1: {err}") from None
+    """The rows of a player CSV given as text (see :func:`read_player_csv`)."""
+    from ..records.sources import Source
+
+    table = Source(io.BytesIO(text.encode("utf-8")), source)
+    return parse_player_rows(table.rows(known=IMPORT_COLUMNS), source, table)
+
+
+def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
+    def where(line: int) -> str:
+        cell = table.cell(line, None) if table is not None else None
+        return cell or f"line {line}"
+
+    header = rows.read_header()
     if header is None or not any(h.strip() for h in header):
         raise UsageError(f"{source}: no header line (it needs a name column)")
     columns = [h.strip().lower() for h in header]
-    unknown = [h for h, c in zip(header, columns) if c not in IMPORT_COLUMNS]
+    unknown = [h for h, c in zip(header, columns)
+               if c not in IMPORT_COLUMNS and c not in LIST_ONLY_COLUMNS]
     if unknown:
-        raise UsageError(f"{source}: line 1: unknown column "
-                         + ", ".join(repr(u) for u in unknown)
+        raise UsageError(f"{source}: {where(1)}: unknown column "
+                         + ", ".join(repr(u[:40]) for u in unknown)
                          + " (a player file has name, club and email)")
     for column in set(columns):
         if columns.count(column) > 1:
-            raise UsageError(f"{source}: line 1: column {column!r} appears twice")
+            raise UsageError(f"{source}: {where(1)}: column {column!r} appears twice")
     if "name" not in columns:
-        raise UsageError(f"{source}: line 1: no name column")
-    rows = []
+        raise UsageError(f"{source}: {where(1)}: no name column")
+    if table is not None:
+        table.set_columns(columns)
+    result = []
     seen: dict[str, int] = {}
-    while True:
-        line = reader.line_num + 1
-        try:
-            values = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as err:
-            raise TourneyError(f"{source}: line {line}: {err}") from None
+    for line, values in rows:
         if not any(v.strip() for v in values):
             continue
+        if len(result) >= MAX_PLAYER_ROWS:
+            raise TourneyError(f"{source}: {where(line)}: more than {MAX_PLAYER_ROWS} "
+                               "players in one file; not a player list")
         if len(values) != len(columns):
-            raise TourneyError(f"{source}: line {line}: {len(values)} fields, "
+            raise TourneyError(f"{source}: {where(line)}: {len(values)} fields, "
                                f"the header has {len(columns)}")
         record = dict(zip(columns, values))
         try:
@@ -440,12 +459,13 @@ def parse_player_csv(text: str, source: str = "players.csv") -> list[PlayerRow]:
             club = clean_club(record.get("club"))
             email = clean_email(record.get("email"))
         except TourneyError as err:
-            raise TourneyError(f"{source}: line {line}: {err}") from None
+            raise TourneyError(f"{source}: {where(line)}: {err}") from None
         if name in seen:
-            raise TourneyError(f"{source}: line {line}: {name!r} is already on line {seen[name]}")
+            raise TourneyError(f"{source}: {where(line)}: {name!r} is already on line "
+                               f"{seen[name]}")
         seen[name] = line
-        rows.append(PlayerRow(line, name, club, email))
-    return rows
+        result.append(PlayerRow(line, name, club, email))
+    return result
 
 
 def import_players(session: Session, rows: Iterable[PlayerRow],

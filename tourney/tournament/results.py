@@ -45,7 +45,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-import csv
 import getpass
 import hashlib
 import json
@@ -60,7 +59,8 @@ from ..engines.base import Game, MatchRules
 from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UsageError
 from ..ordering import natural_key
-from ..records.csv_format import DealRecord, format_row, open_records
+from ..records.csv_format import ERROR_COLUMN, DealRecord, format_row, open_records
+from ..records.spreadsheets import CsvTable, XlsxTable
 from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
 from ..storage.db import ConflictingChange
 from .settings import event_settings
@@ -112,17 +112,6 @@ def content_digest(rows: Iterable[dict[str, str]]) -> str:
     return digest.hexdigest()
 
 
-def file_sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as stream:
-            for chunk in iter(lambda: stream.read(1 << 20), b""):
-                digest.update(chunk)
-    except OSError as err:
-        raise UsageError(f"{path}: cannot read the file: {err.strerror}") from None
-    return digest.hexdigest()
-
-
 def current_user() -> str:
     try:
         return getpass.getuser()
@@ -131,7 +120,8 @@ def current_user() -> str:
 
 
 def error_dict(err: RecordError) -> dict:
-    return {"file": err.file, "line": err.line, "column": err.column, "move": err.move,
+    return {"file": err.file, "line": err.line, "cell": err.cell, "column": err.column,
+            "move": err.move,
             "rule": err.rule, "message": err.message}
 
 
@@ -169,6 +159,8 @@ class ImportReport:
     deals: int = 0
     errors: list[RecordError] = field(default_factory=list)
     error_count: int = 0
+    notices: list[str] = field(default_factory=list)  # how the file was read (encoding)
+    locate: Callable[[RecordError], RecordError] | None = field(default=None, repr=False)
     committed: bool = False
     file_error: bool = False  # the file as a whole could not be read
     unfilled: int = 0  # score-sheet template rows left empty, skipped
@@ -179,6 +171,8 @@ class ImportReport:
     def add_error(self, err: RecordError) -> None:
         if err.file is None:
             err.file = self.file
+        if self.locate is not None:
+            self.locate(err)  # a workbook's sheet and cell
         self.error_count += 1
         if len(self.errors) < MAX_ERRORS_KEPT:
             self.errors.append(err)
@@ -330,13 +324,18 @@ class ResultImporter:
                  dry_run: bool = False, rejects: IO[str] | None = None,
                  imported_by: str | None = None,
                  on_progress: Callable[[int], None] | None = None,
-                 batch_deals: int = BATCH_DEALS):
+                 batch_deals: int = BATCH_DEALS, encoding: str | None = None,
+                 sheet: str | None = None):
         self.session = session
+        self.encoding = encoding
+        self.sheet = sheet
         self.event_slug = event
         self.replace = replace
         self.dry_run = dry_run
         self.skip_invalid = rejects is not None
-        self._rejects = csv.writer(rejects, lineterminator="\n") if rejects is not None else None
+        if rejects is not None and not isinstance(rejects, (CsvTable, XlsxTable)):
+            rejects = CsvTable(rejects, None, bom=False)  # a text stream
+        self._rejects = rejects
         self._rejects_header = False
         self.imported_by = (imported_by or current_user())[:100]
         self.on_progress = on_progress
@@ -347,6 +346,7 @@ class ResultImporter:
         self._seen: dict[MatchKey, int] = {}  # match -> first line in this file
         self._pending: list[_Accepted] = []
         self._pending_deals = 0
+        self._version_ids: list[int] = []  # this import's versions, given the file's hash at the end
         self._tokens: dict[str, dict[str, str]] = {}
         self.checker = RecordChecker(options_for=self._options_for)
         self.columns: list[str] = []
@@ -408,19 +408,23 @@ class ResultImporter:
     # -------------------------------------------------------------- the file
 
     def run(self, path: str) -> ImportReport:
-        report = self.report = ImportReport(file=path, source_sha256=file_sha256(path),
-                                            dry_run=self.dry_run)
-        self.source_file = os.path.basename(path)[:500]
-        stream, reader = open_records(path, errors="yield")
+        name = "<stdin>" if path == "-" else path
+        report = self.report = ImportReport(file=name, source_sha256="", dry_run=self.dry_run)
+        self.source_file = os.path.basename(name)[:500]
+        # Read once: the file is hashed as it streams (an endless input meets the
+        # reader's bounds instead of a hash that never ends).
+        source, reader = open_records(path, errors="yield", encoding=self.encoding,
+                                      sheet=self.sheet)
+        report.locate = source.locate if source.kind == "xlsx" else None
         group: _Group | None = None
         rows = 0
         last: tuple[int | None, list[str]] = (None, [])  # the last row read: line, fields
-        with stream:
+        with source:
             try:
                 for item in reader:
                     rows += 1
                     if self.on_progress is not None and rows % PROGRESS_EVERY == 0:
-                        self.on_progress(stream.tell())
+                        self.on_progress(source.bytes_read)
                     self.columns = reader.columns
                     raw = list(reader.raw_row)
                     last = (item.line, raw)
@@ -477,14 +481,21 @@ class ResultImporter:
                 # where the record that failed begins: after the last one read
                 next_line = 2 if last[0] is None else (
                     last[0] + 1 + sum(f.count("\n") for f in last[1]))
-                if err.rule in ("line-too-long", "csv", "record-too-large") and reader.columns:
+                # The column is found by reading the file again: only a regular
+                # comma-separated file can be (never a pipe or standard input).
+                again = (reader.columns and source.kind == "csv" and path != "-"
+                         and os.path.isfile(path) and getattr(reader._rows, "delimiter", ",") == ",")
+                if err.rule in ("line-too-long", "csv", "record-too-large") and again:
                     self._locate_long_field(path, err, reader.columns, next_line)
-                elif err.rule == "encoding" and reader.columns and err.line == next_line:
+                elif err.rule == "encoding" and again and err.line == next_line:
                     self._locate_bad_byte(path, err, reader.columns)
                 report.add_error(err)
                 report.file_error = True
                 report.added = report.replaced = 0
                 raise ImportRejected(report, err) from None
+            source.drain()
+        report.source_sha256 = source.sha256
+        report.notices = list(source.notices)
         self.columns = reader.columns
         report.unfilled = reader.unfilled
         if self._rejects is not None:
@@ -494,6 +505,7 @@ class ResultImporter:
             raise ImportRejected(report)
         if not self.dry_run:
             self._flush()
+            self._stamp_source()
             self._after_import()
             report.committed = True
         return report
@@ -594,11 +606,14 @@ class ResultImporter:
                 self._write_reject(raw, text)
 
     def _write_reject(self, raw: list[str] | None, error: str | None) -> None:
+        # A rejects file imported again brings its own error column: replaced.
+        keep = [i for i, c in enumerate(self.columns) if c != ERROR_COLUMN]
         if not self._rejects_header:
-            self._rejects.writerow(list(self.columns) + ["error"])
+            self._rejects.write([self.columns[i] for i in keep] + [ERROR_COLUMN])
             self._rejects_header = True
         if raw is not None:
-            self._rejects.writerow(list(raw) + [error or ""])
+            cells = [raw[i] if i < len(raw) else "" for i in keep]
+            self._rejects.write(cells + raw[len(self.columns):] + [error or ""])
 
     def _close(self, group: _Group) -> None:
         self.report.deals += len(group.checks)
@@ -808,7 +823,7 @@ class ResultImporter:
             })
         version_row = {
             "version": version, "content_sha256": digest, "source_file": self.source_file,
-            "source_sha256": self.report.source_sha256, "imported_by": self.imported_by,
+            "source_sha256": None, "imported_by": self.imported_by,
             "imported_at": self.now, "superseded_at": None, "deals": len(rows),
             "verified_moves": verified_moves,
             "ranking_json": json.dumps([[n, p] for n, p in result.ranking], ensure_ascii=False),
@@ -846,6 +861,7 @@ class ResultImporter:
             insert(VERSION_T).returning(VERSION_T.c.id, sort_by_parameter_order=True),
             [dict(a.version_row, match_id=a.match_id) for a in pending],
         ).scalars().all()
+        self._version_ids.extend(version_ids)
         deals, places = [], []
         for accepted, version_id in zip(pending, version_ids):
             for row in accepted.deals:
@@ -902,6 +918,13 @@ class ResultImporter:
                     "match while this import ran; nothing was written. Run the import "
                     "again: it then compares the file with what the other one stored")
 
+    def _stamp_source(self) -> None:
+        """The file's sha256, known once it is read, on this import's versions."""
+        ids = self._version_ids
+        for start in range(0, len(ids), 1000):
+            self.session.execute(update(VERSION_T).where(VERSION_T.c.id.in_(ids[start:start + 1000]))
+                                 .values(source_sha256=self.report.source_sha256))
+
     def _after_import(self) -> None:
         from ..storage.audit import record_change
 
@@ -931,15 +954,18 @@ def import_results(session: Session, path: str, *, event: str | None = None,
                    replace: bool = False, dry_run: bool = False,
                    rejects: IO[str] | None = None, imported_by: str | None = None,
                    on_progress: Callable[[int], None] | None = None,
-                   batch_deals: int = BATCH_DEALS) -> ImportReport:
+                   batch_deals: int = BATCH_DEALS, encoding: str | None = None,
+                   sheet: str | None = None) -> ImportReport:
     """Import a record file into the session's transaction.
 
     ``event`` is the event of rows without an ``event`` cell (and the only event a
     file may name when given). ``replace`` stores changed matches as new versions;
     without it a changed match is an error. ``dry_run`` checks and counts but
-    writes nothing. ``rejects``, a text stream, turns on skip-invalid mode: valid
-    matches are stored and the rows of rejected matches written there as CSV (the
-    file's columns and an added ``error`` column). ``on_progress(bytes_read)`` is
+    writes nothing. ``rejects``, a table (:mod:`tourney.records.spreadsheets`) or a
+    text stream, turns on skip-invalid mode: valid matches are stored and the rows
+    of rejected matches written there (the file's columns and an added ``error``
+    column). ``path`` is a CSV in any dialect spreadsheets write or an XLSX
+    (``sheet``: which one; ``encoding`` forces a CSV's); ``-`` is standard input. ``on_progress(bytes_read)`` is
     called now and then.
 
     Raises :class:`ImportRejected` (the caller rolls back) when any match is
@@ -947,5 +973,6 @@ def import_results(session: Session, path: str, *, event: str | None = None,
     """
     importer = ResultImporter(session, event=event, replace=replace, dry_run=dry_run,
                               rejects=rejects, imported_by=imported_by,
-                              on_progress=on_progress, batch_deals=batch_deals)
+                              on_progress=on_progress, batch_deals=batch_deals,
+                              encoding=encoding, sheet=sheet)
     return importer.run(path)

@@ -1,0 +1,146 @@
+"""Reading tables as spreadsheets write them (tourney/records/sources.py) and the
+formula rule for files written for them (tourney/records/spreadsheets.py)."""
+import codecs
+import io
+
+import pytest
+from hypothesis import given, strategies as st
+from openpyxl import Workbook
+
+from tourney.errors import RecordError
+from tourney.records.csv_format import RecordReader
+from tourney.records.sources import Source, formula_safe, restore_cell
+from tourney.records.spreadsheets import CsvTable
+
+HEADER = ["round", "table", "deal", "players", "play", "scores"]
+ROWS = [["1", "1", "1", "Åsa Öberg;Bo", "S1", ""], ["1", "1", "2", "Bo;Åsa Öberg", "S0", ""]]
+
+
+def as_text(delimiter: str, rows=None, newline="\n") -> str:
+    out = io.StringIO()
+    import csv
+    csv.writer(out, delimiter=delimiter, lineterminator=newline).writerows([HEADER] + (rows or ROWS))
+    return out.getvalue()
+
+
+def read(data: bytes, **kw):
+    reader = RecordReader(io.BytesIO(data), "f.csv", **kw)
+    return [(r.line, r.players, r.play) for r in reader], reader
+
+
+EXPECTED = [(2, ["Åsa Öberg", "Bo"], ["S1"]), (3, ["Bo", "Åsa Öberg"], ["S0"])]
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+@pytest.mark.parametrize("encode", [
+    lambda t: t.encode("utf-8"),
+    lambda t: codecs.BOM_UTF8 + t.encode("utf-8"),
+    lambda t: t.encode("utf-16"),  # with its BOM: Excel's "Unicode text"
+    lambda t: codecs.BOM_UTF16_BE + t.encode("utf-16-be"),
+    lambda t: t.encode("cp1252"),
+], ids=["utf8", "utf8-bom", "utf16", "utf16-be", "cp1252"])
+def test_every_dialect_and_encoding_reads_the_same(delimiter, encode):
+    records, reader = read(encode(as_text(delimiter, newline="\r\n")))
+    assert records == EXPECTED
+    notices = reader.source.notices
+    assert bool(notices) == (encode(";") == b";" and encode("Å") == "Å".encode("cp1252"))
+    if notices:
+        assert "Windows-1252" in notices[0] and "--encoding" in notices[0]
+
+
+def test_forced_encoding_and_a_mixed_file_say_what_was_tried():
+    latin = as_text(",").encode("latin-1")
+    with pytest.raises(RecordError) as err:
+        read(latin, encoding="utf-8")
+    assert err.value.rule == "encoding" and err.value.line == 2 and "--encoding" in str(err.value)
+    # 0x81 is not a character in Windows-1252 either
+    with pytest.raises(RecordError) as err:
+        read(as_text(",").encode("ascii", "ignore") + b"1,1,3,\x81;b,S0,\n")
+    assert "neither UTF-8 nor Windows-1252" in str(err.value) and err.value.line == 4
+
+
+def test_the_header_tells_the_delimiter_even_with_semicolons_in_cells():
+    text = "round;table;deal;players;play\n1;1;1;\"a;b\";S1\n"
+    records, reader = read(text.encode())
+    assert records == [(2, ["a", "b"], ["S1"])]
+
+
+def test_rejects_error_column_is_ignored():
+    rows = [row + ["line 2, play: must follow suit"] for row in ROWS]
+    text = as_text(",", rows).replace("scores\n", "scores,error\n", 1)
+    records, _ = read(text.encode())
+    assert records == EXPECTED
+
+
+@given(st.text(max_size=12))
+def test_formula_safe_never_starts_a_formula_and_restores_exactly(text):
+    written = formula_safe(text)
+    assert not written.startswith(("=", "+", "-", "@", "\t", "\r"))
+    assert restore_cell(written) == text
+
+
+def test_csv_table_escapes_and_the_reader_restores():
+    out = io.StringIO()
+    table = CsvTable(out, HEADER, bom=True)
+    hostile = ["1", "=cmd|' /C calc'!A0", "1", "a;b", "S1", "-100;130"]
+    table.write(hostile)
+    text = out.getvalue()
+    assert text.startswith("\ufeff")
+    assert "'=cmd" in text and "'-100;130" in text and ",=" not in text and ",-" not in text
+    reader = RecordReader(io.BytesIO(text.encode()), "f.csv", errors="yield")
+    items = list(reader)
+    assert reader.raw_row == hostile  # the values come back exactly
+
+
+def workbook_bytes(rows, title="Round 1") -> bytes:
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = title
+    for row in rows:
+        sheet.append(row)
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+def test_xlsx_rows_numbers_as_text_and_errors_name_sheet_and_cell():
+    data = workbook_bytes([HEADER, [1, 1, 1, "a;b", "S1", None], [1, 1, 2.0, "a;b;", "S0", None]])
+    reader = RecordReader(Source(io.BytesIO(data), "r.xlsx"), errors="yield")
+    first, second = list(reader)
+    assert (first.round, first.deal, first.play) == (1, 1, ["S1"])
+    assert isinstance(second, RecordError) and second.column == "players"
+    reader.source.locate(second)
+    assert str(second).startswith("r.xlsx, Round 1!D3, players: ")
+
+
+def test_a_damaged_workbook_and_a_missing_sheet_are_one_line():
+    with pytest.raises(RecordError, match="not a readable XLSX"):
+        list(RecordReader(io.BytesIO(b"PK\x03\x04garbage"), "x.xlsx"))
+    data = workbook_bytes([HEADER])
+    from tourney.errors import UsageError
+    with pytest.raises(UsageError, match="no sheet 'Nope'; its sheets: 'Round 1'"):
+        list(RecordReader(Source(io.BytesIO(data), "r.xlsx", sheet="Nope")))
+
+
+@pytest.mark.parametrize("value", ["３", "٣", "1.0", "+1", " 2x"])
+def test_numbers_take_ascii_digits_only(value):
+    text = f"round,table,deal,players,play\n{value},1,1,a;b,S1\n"
+    [item] = list(RecordReader(io.BytesIO(text.encode()), "f.csv", errors="yield"))
+    assert isinstance(item, RecordError) and item.column == "round" and item.rule == "number"
+
+
+@pytest.mark.parametrize("row, column", [
+    ("no-such-game,1,1,1,a;b,a", "variant"),
+    ("spardame,one,1,1,a;b,a", "round"),
+    ("spardame,1,1,-4,a;b,a", "deal"),
+    ("spardame,1,1,1,a;b,c", "dealer"),
+])
+def test_unfilled_rows_still_have_valid_key_columns(row, column):
+    text = ("variant,round,table,deal,players,dealer,play,scores\n"
+            "spardame,1,1,1,a;b,a,,\n" + row + ",,\n")
+    skipped = []
+    reader = RecordReader(io.BytesIO(text.encode()), "f.csv", errors="yield",
+                          on_skipped=lambda line, reason: skipped.append(line))
+    [item] = list(reader)
+    assert isinstance(item, RecordError) and item.column == column and item.line == 3
+    assert skipped == [2] and reader.unfilled == 1

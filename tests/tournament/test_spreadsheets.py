@@ -1,0 +1,238 @@
+"""Spreadsheets in and out (issue 16): the example round saved as spreadsheets save
+it, imported, compared with the canonical CSV; exports, sheets and rejects in CSV
+and XLSX; `-` for standard input and output; endless inputs."""
+import codecs
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook, load_workbook
+
+from conftest import run_cli
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+ROUND_1 = EXAMPLES / "round-1.csv"
+
+
+def example_rows() -> list[list[str]]:
+    with open(ROUND_1, encoding="utf-8", newline="") as stream:
+        return list(csv.reader(stream))
+
+
+def csv_bytes(rows, delimiter=",", encoding="utf-8", newline="\r\n") -> bytes:
+    out = io.StringIO()
+    csv.writer(out, delimiter=delimiter, lineterminator=newline).writerows(rows)
+    return out.getvalue().encode(encoding)
+
+
+def xlsx_bytes(rows, title="Round 1") -> bytes:
+    """As a spreadsheet saves it: numbers typed as numbers, the rest as text."""
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = title
+    for row in rows:
+        sheet.append([int(v) if v.isdigit() else (v or None) for v in row])
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+VARIANTS = {
+    "semicolon-windows-1252": lambda rows: csv_bytes(rows, ";", "cp1252"),
+    "utf16-tab": lambda rows: csv_bytes(rows, "\t", "utf-16"),
+    "utf8-bom-semicolon": lambda rows: codecs.BOM_UTF8 + csv_bytes(rows, ";"),
+    "xlsx": xlsx_bytes,
+}
+
+
+def example_event(db_url: str) -> None:
+    run_cli(db_url, "player", "import", str(EXAMPLES / "players.csv"), exit_code=0)
+    run_cli(db_url, "event", "create", "example-cup", "--variant", "spardame", "--table-sizes",
+            "4", "--rounds", "3", "--seed", "2026", "--rule", "deals=3", exit_code=0)
+    run_cli(db_url, "event", "enter", "example-cup", "--all", exit_code=0)
+    run_cli(db_url, "round", "seat", "example-cup", exit_code=0)
+
+
+@pytest.fixture(scope="module")
+def canonical(tmp_path_factory):
+    """Standings and export of the example round imported from its canonical CSV."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('canonical') / 'c.db'}"
+    example_event(url)
+    run_cli(url, "result", "import", str(ROUND_1), exit_code=0)
+    return (run_cli(url, "standings", "example-cup", "--json", exit_code=0).json,
+            run_cli(url, "result", "export", "example-cup", exit_code=0).stdout)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_spreadsheet_variants_import_like_the_canonical_csv(variant, canonical, tmp_path):
+    url = f"sqlite:///{tmp_path / 't.db'}"
+    example_event(url)
+    path = tmp_path / ("round-1.xlsx" if variant == "xlsx" else "round-1.csv")
+    path.write_bytes(VARIANTS[variant](example_rows()))
+    result = run_cli(url, "result", "import", str(path), "--json", exit_code=0)
+    assert result.json["added"] == 3
+    assert ("Windows-1252" in result.stderr) == (variant == "semicolon-windows-1252")
+    standings, export = canonical
+    assert run_cli(url, "standings", "example-cup", "--json", exit_code=0).json == standings
+    assert run_cli(url, "result", "export", "example-cup", exit_code=0).stdout == export
+
+
+@pytest.fixture
+def example(db_url):
+    example_event(db_url)
+    run_cli(db_url, "result", "import", str(ROUND_1), exit_code=0)
+    return db_url
+
+
+def test_exports_round_trip_in_csv_and_xlsx(example, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in ("export.csv", "export.xlsx"):
+        run_cli(example, "result", "export", "example-cup", "--out", name, exit_code=0)
+        again = run_cli(example, "result", "import", name, "--json", exit_code=0).json
+        assert (again["unchanged"], again["added"], again["replaced"]) == (3, 0, 0)
+    assert Path("export.csv").read_bytes().startswith(codecs.BOM_UTF8)
+    sheet = load_workbook("export.xlsx").active
+    assert sheet.freeze_panes == "A2" and sheet["A1"].value == "event"
+    # every score cell that begins with '-' would be a formula: none does
+    assert not any(str(c.value).startswith(("=", "+", "-", "@"))
+                   for row in sheet.iter_rows() for c in row if c.value is not None)
+    # `-` is standard output: no file named '-'
+    out = run_cli(example, "result", "export", "example-cup", "--out", "-", exit_code=0)
+    assert out.stdout.startswith("event,") and not Path("-").exists()
+    sheet_csv = run_cli(example, "round", "sheet", "example-cup", "1", "--out", "-", exit_code=0)
+    assert sheet_csv.stdout.startswith("event,") and not Path("-").exists()
+    # standings and the player list for the club's own records
+    standings = run_cli(example, "standings", "example-cup", "--json", exit_code=0).json
+    run_cli(example, "standings", "example-cup", "--out", "standings.xlsx", exit_code=0)
+    rows = list(load_workbook("standings.xlsx").active.iter_rows(values_only=True))
+    assert rows[0][:3] == ("place", "player", "points")
+    assert [r[1] for r in rows[1:]] == [s["player"] for s in standings]
+    text = run_cli(example, "standings", "example-cup", "--format", "csv", exit_code=0).stdout
+    assert list(csv.reader(io.StringIO(text)))[1][1] == standings[0]["player"]
+    run_cli(example, "player", "list", "--out", "players.xlsx", exit_code=0)
+    run_cli(example, "player", "list", "--format", "csv", "--out", "players.csv", exit_code=0)
+    for name in ("players.xlsx", "players.csv"):  # a list imports back: nothing new
+        report = run_cli(example, "player", "import", name, "--json", exit_code=0).json
+        assert report["added"] == [] and len(report["already_registered"]) == 12
+
+
+def test_score_sheet_xlsx_prints_checks_and_imports_filled(example, tmp_path):
+    path = tmp_path / "sheet.xlsx"
+    run_cli(example, "round", "seat", "example-cup", exit_code=0)
+    run_cli(example, "round", "sheet", "example-cup", "2", "--out", str(path), exit_code=0)
+    workbook = load_workbook(path)
+    sheet = workbook["Round 2"]
+    assert sheet.freeze_panes == "A2" and sheet.print_title_rows == "$1:$1"
+    assert int(sheet.page_setup.paperSize) == 9  # A4
+    assert sheet.sheet_properties.pageSetUpPr.fitToPage
+    header = [c.value for c in sheet[1]]
+    assert header[:8] == ["event", "variant", "round", "table", "deal", "players", "dealer",
+                          "scores"]
+    kinds = sorted(v.type for v in sheet.data_validations.dataValidation)
+    assert kinds == ["custom"] * 3 + ["list"] * 3  # per table: scores, dealer
+    assert workbook["players"].sheet_state == "hidden"
+    # filled in the spreadsheet (typed as text), then imported; the same scores in
+    # the CSV sheet, saved with ';' in Windows-1252, are the same content
+    scores = {1: "0;170;70;0", 2: "170;0;0;70", 3: "70;0;170;0"}
+    for row in sheet.iter_rows(min_row=2):
+        row[7].value = scores[row[4].value]
+    workbook.save(path)
+    assert run_cli(example, "result", "import", str(path), "--json").json["added"] == 3
+    template = run_cli(example, "round", "sheet", "example-cup", "2", exit_code=0).stdout
+    filled = [r if i == 0 else r[:11] + [scores[int(r[4])]]
+              for i, r in enumerate(csv.reader(io.StringIO(template)))]
+    as_csv = tmp_path / "sheet.csv"
+    as_csv.write_bytes(csv_bytes(filled, ";", "cp1252"))
+    again = run_cli(example, "result", "import", str(as_csv), "--json").json
+    assert (again["unchanged"], again["added"]) == (3, 0)
+
+
+def test_rejects_in_xlsx_and_csv_import_once_fixed(example, tmp_path):
+    rows = example_rows()
+    rows[0] = rows[0]  # header
+    bad = [list(r) for r in rows]
+    bad[2][rows[0].index("scores")] = "0;0;0;0"  # round 1 table 1, deal 2
+    path = tmp_path / "=1+2.csv"  # its name starts the error column
+    path.write_bytes(csv_bytes(bad))
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    example_event(url)
+    for rejects in ("rejects.xlsx", "rejects.csv"):
+        out = tmp_path / rejects
+        report = run_cli(url, "result", "import", str(path), "--skip-invalid", str(out),
+                         "--dry-run", "--json", exit_code=0).json
+        assert report["rejected"] == 1
+    table = list(csv.reader(io.StringIO((tmp_path / "rejects.csv").read_text("utf-8-sig"))))
+    assert table[0][-1] == "error" and len(table) == 4
+    assert all(not cell.startswith(("=", "+", "-", "@")) for row in table for cell in row)
+    cells = [c.value for row in load_workbook(tmp_path / "rejects.xlsx").active.iter_rows()
+             for c in row if isinstance(c.value, str)]
+    assert cells and all(not c.startswith(("=", "+", "-", "@")) for c in cells)
+    # fixed in the spreadsheet (the scores cell emptied), the error column left in
+    workbook = load_workbook(tmp_path / "rejects.xlsx")
+    sheet = workbook.active
+    scores = [c.value for c in sheet[1]].index("scores") + 1
+    sheet.cell(row=3, column=scores).value = None
+    workbook.save(tmp_path / "rejects.xlsx")
+    run_cli(url, "result", "import", str(path), "--skip-invalid",
+            str(tmp_path / "ignored.csv"), exit_code=0)
+    fixed = run_cli(url, "result", "import", str(tmp_path / "rejects.xlsx"), "--json",
+                    exit_code=0).json
+    assert fixed["added"] == 1 and fixed["rejected"] == 0
+
+
+def test_stdin_and_pipes_work_for_every_file_argument(example, tmp_path):
+    data = csv_bytes(example_rows(), ";", "cp1252")
+    assert run_cli(example, "result", "import", "-", "--json", input=data,
+                   exit_code=0).json["unchanged"] == 3
+    xlsx = xlsx_bytes(example_rows())
+    assert "0 invalid deals" in run_cli(None, "validate", "-", input=xlsx, exit_code=0).stderr
+    players = (EXAMPLES / "players.csv").read_bytes()
+    assert run_cli(example, "player", "import", "-", "--json", input=players,
+                   exit_code=0).json["added"] == []
+
+
+def test_a_named_sheet_and_errors_naming_sheet_and_cell(example, tmp_path):
+    rows = example_rows()
+    play = rows[0].index("play")
+    rows[2][play] = rows[2][play].replace("2C", "2H", 1)
+    workbook = Workbook()
+    workbook.active.title = "Notes"
+    sheet = workbook.create_sheet("Round 1")
+    for row in rows:
+        sheet.append(row)
+    path = tmp_path / "cup.xlsx"
+    workbook.save(path)
+    missing = run_cli(example, "result", "import", str(path), exit_code=2)
+    assert "Notes" in missing.stderr or "missing required" in missing.stderr
+    result = run_cli(example, "result", "import", str(path), "--sheet", "Round 1",
+                     "--replace", exit_code=1)
+    letter = "KLMNOPQRSTUVWXYZ"[play - 10] if play >= 10 else "ABCDEFGHIJ"[play]
+    assert f"Round 1!{letter}3, play" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("command", [["result", "import", "/dev/zero", "--event", "x"],
+                                     ["player", "import", "/dev/zero"]])
+def test_an_endless_input_ends(command, tmp_path):
+    run = subprocess.run([str(Path(sys.executable).parent / "tourney"), *command, "--db",
+                          f"sqlite:///{tmp_path / 'e.db'}"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "line longer than" in run.stderr
+
+
+def test_a_pipe_as_the_file_argument_is_read_once(tmp_path):
+    # `result import <(cat round-1.csv)`: the file is a pipe, readable once
+    url = f"sqlite:///{tmp_path / 'p.db'}"
+    example_event(url)
+    run = subprocess.run([str(Path(sys.executable).parent / "tourney"), "result", "import",
+                          "/dev/stdin", "--json", "--db", url], input=ROUND_1.read_bytes(),
+                         capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["added"] == 3 and len(report["sha256"]) == 64
+    import hashlib
+    assert report["sha256"] == hashlib.sha256(ROUND_1.read_bytes()).hexdigest()

@@ -1,0 +1,579 @@
+"""Reading tables as spreadsheets write them: every file tourney reads goes through here.
+
+A *source* is a file (or ``-``, standard input, or a pipe) read exactly once,
+streaming: its bytes are hashed and counted as they pass, so nothing is read twice
+and an endless input is refused by the same bounds as a long line, in bounded
+memory. What it yields is *rows*: the header, then each data row with the line it
+starts on (CSV) or its row number (XLSX), as lists of text cells.
+
+CSV as spreadsheets save it:
+
+- the delimiter (``,``, ``;`` or tab) is told by the header: the one that splits it
+  into known column names (else the most frequent one);
+- the encoding: UTF-8 with or without a byte-order mark, UTF-16 with a BOM (Excel's
+  "Unicode text"), or, when the bytes are not UTF-8, Windows-1252 with a notice
+  (the decision is taken at the first byte that is not ASCII, so the file is still
+  read once); ``encoding=`` forces one.
+
+XLSX (a zip file, told by its first bytes, not its name): the first sheet or a named
+one, through openpyxl in read-only mode; cells are text as a spreadsheet shows them.
+
+Formula cells: a cell that a spreadsheet would run as a formula is never written by
+tourney (see :func:`formula_safe`); on reading, the apostrophe it was given is taken
+off again (:func:`restore_cell`), so values come back exactly.
+"""
+from __future__ import annotations
+
+import codecs
+import csv
+import hashlib
+import io
+import os
+import shutil
+import sys
+import tempfile
+from typing import IO, Callable, Iterator, Sequence
+
+from ..errors import RecordError, UsageError
+
+# Bounds that keep hostile files cheap to refuse (hardening): no real record comes
+# near them. A deal has at most 52 cards; the longest plausible play column (a long
+# checkers game, a svarta-maja deal of many exchanges) is a few kB.
+MAX_LINE_BYTES = 1 << 20
+MAX_FIELD_CHARS = 1 << 16
+MAX_RECORD_CHARS = MAX_LINE_BYTES  # one record, over all its lines
+# An XLSX is unpacked by openpyxl; a workbook bigger than this (compressed, or any
+# part of it uncompressed) is no score sheet or season file (a zip bomb is refused
+# before it is inflated).
+MAX_XLSX_BYTES = 256 << 20
+MAX_XLSX_PART_BYTES = 1 << 30
+MAX_XLSX_COLUMNS = 64
+
+READ_CHUNK = 1 << 16
+DELIMITERS = (",", ";", "\t")
+# The first characters that make a spreadsheet read a cell as a formula (OWASP's
+# list: = + - @, and tab and carriage return, which some strip before looking).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+ENCODING_HINT = ("save it as CSV UTF-8 (or give --encoding utf-8, utf-16, windows-1252 "
+                 "or latin-1 if you know what it is)")
+
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+_XLSX_MAGIC = b"PK\x03\x04"
+
+
+# ------------------------------------------------------------------- formula cells
+
+def formula_safe(text: str) -> str:
+    """A cell's text as written to a file meant for spreadsheets.
+
+    Text that would start a formula gets a leading apostrophe (``=1+2`` is written
+    ``'=1+2``), and so does text that already starts with apostrophes before such a
+    character, so :func:`restore_cell` gives every value back exactly.
+    """
+    if text.lstrip("'").startswith(FORMULA_STARTS):
+        return "'" + text
+    return text
+
+
+def restore_cell(text: str) -> str:
+    """The value of a cell written by :func:`formula_safe` (every other cell as is)."""
+    if text.startswith("'") and text.lstrip("'").startswith(FORMULA_STARTS):
+        return text[1:]
+    return text
+
+
+# ------------------------------------------------------------------- bytes, once
+
+class _HashingRaw(io.RawIOBase):
+    """A binary stream read through once: every byte hashed and counted."""
+
+    def __init__(self, stream: IO[bytes], prefix: bytes = b""):
+        self._stream = stream
+        self._prefix = prefix  # already read (and hashed) while sniffing
+        self.digest = hashlib.sha256(prefix)
+        self.bytes_read = len(prefix)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self._prefix:
+            count = min(len(buffer), len(self._prefix))
+            buffer[:count] = self._prefix[:count]
+            self._prefix = self._prefix[count:]
+            return count
+        read = getattr(self._stream, "read1", self._stream.read)
+        data = read(len(buffer))
+        if not data:
+            return 0
+        self.digest.update(data)
+        self.bytes_read += len(data)
+        buffer[:len(data)] = data
+        return len(data)
+
+
+class Source:
+    """One input file read once. ``kind`` is ``"csv"`` or ``"xlsx"``.
+
+    ``sha256`` and ``bytes_read`` grow as the rows are read; once :meth:`rows` is
+    exhausted they cover the whole file. ``notices`` collects what a user should
+    know about how the file was read (the encoding guessed).
+    """
+
+    def __init__(self, stream: IO[bytes], name: str, *, encoding: str | None = None,
+                 sheet: str | None = None, owned: bool = True):
+        self.name = name
+        self.encoding = encoding
+        self.sheet = sheet
+        self.notices: list[str] = []
+        self._stream = stream
+        self._owned = owned
+        prefix = b""
+        while len(prefix) < 4:  # a pipe may hand over fewer bytes than asked
+            piece = stream.read(4 - len(prefix))
+            if not piece:
+                break
+            prefix += piece
+        self._raw = _HashingRaw(stream, prefix)
+        self.kind = "xlsx" if prefix.startswith(_XLSX_MAGIC) else "csv"
+        if sheet is not None and self.kind != "xlsx":
+            raise UsageError(f"{name}: --sheet is for XLSX workbooks; this is a text file")
+        self.sheet_title: str | None = None
+        self._columns: list[str] = []
+
+    # -- what the reading left behind
+    @property
+    def sha256(self) -> str:
+        return self._raw.digest.hexdigest()
+
+    @property
+    def bytes_read(self) -> int:
+        return self._raw.bytes_read
+
+    def close(self) -> None:
+        if self._owned:
+            self._stream.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def drain(self) -> None:
+        """Read what is left (a reader that stopped early), so :attr:`sha256` is the
+        whole file's; bounded like everything else only by the file."""
+        while self._raw.readinto(bytearray(READ_CHUNK)):
+            pass
+
+    # -- locating an error the way the file's kind says it
+    def cell(self, line: int | None, column: str | None) -> str | None:
+        """``Sheet!K7`` for an XLSX row and column name; None for a CSV."""
+        if self.kind != "xlsx" or line is None:
+            return None
+        from openpyxl.utils import get_column_letter
+
+        letter = ""
+        if column is not None and column in self._columns:
+            letter = get_column_letter(self._columns.index(column) + 1)
+        return f"{self.sheet_title}!{letter or 'A'}{line}" if letter else f"{self.sheet_title}!{line}:{line}"
+
+    def locate(self, err: RecordError) -> RecordError:
+        """Fill ``err.cell`` for an XLSX source (``Round 1!K7``)."""
+        cell = self.cell(err.line, err.column)
+        if cell is not None:
+            err.cell = cell
+        return err
+
+    # -- rows
+    def rows(self, known: Sequence[str] = ()) -> "Rows":
+        """The rows; ``known`` column names tell the delimiter of a CSV header."""
+        if self.kind == "xlsx":
+            return _XlsxRows(self)
+        return _CsvRows(self, known)
+
+    def set_columns(self, columns: Sequence[str]) -> None:
+        self._columns = list(columns)
+
+
+def open_source(path: str, *, encoding: str | None = None, sheet: str | None = None,
+                stdin: IO[bytes] | None = None) -> Source:
+    """Open ``path`` (``-``: standard input) as a :class:`Source`;
+    :class:`UsageError` (exit 2) if it cannot be read."""
+    if encoding is not None:
+        try:
+            encoding = codecs.lookup(encoding).name
+        except LookupError:
+            raise UsageError(f"--encoding {encoding!r}: not an encoding Python knows "
+                             "(try utf-8, utf-16, windows-1252, latin-1)") from None
+    if path == "-":
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        return Source(stream, "<stdin>", encoding=encoding, sheet=sheet, owned=False)
+    if os.path.isdir(path):
+        raise UsageError(f"{path}: is a folder, not a file")
+    try:
+        stream = open(path, "rb")
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read the file: {err.strerror}") from None
+    try:
+        return Source(stream, path, encoding=encoding, sheet=sheet)
+    except BaseException:
+        stream.close()
+        raise
+
+
+# ------------------------------------------------------------------- text lines
+
+def _encoding_error(source: Source, line: int, message: str) -> RecordError:
+    return RecordError(message, rule="encoding", file=source.name, line=line)
+
+
+def _byte_lines(buffer: io.BufferedReader, source: Source) -> Iterator[tuple[int, bytes]]:
+    number = 0
+    while True:
+        raw = buffer.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            raise RecordError(
+                f"line longer than {MAX_LINE_BYTES // 1024} kB; not a table of records",
+                rule="line-too-long", file=source.name, line=number)
+        yield number, raw
+
+
+def _check_nul(source: Source, number: int, text: str) -> str:
+    if "\x00" in text:
+        # No column holds a NUL, and PostgreSQL text cannot store one (a lookup with
+        # it failed inside the driver): refused as not text (hardening).
+        raise _encoding_error(
+            source, number, f"a NUL byte at character {text.index(chr(0)) + 1}; not a text "
+            f"file (UTF-16 without a byte-order mark?); {ENCODING_HINT}")
+    return text
+
+
+def _eight_bit_lines(buffer: io.BufferedReader, source: Source) -> Iterator[str]:
+    """UTF-8 (BOM dropped) unless told otherwise; Windows-1252 when the first
+    non-ASCII line is not UTF-8."""
+    forced = source.encoding
+    encoding = forced or "utf-8"
+    settled = forced is not None  # decided once a non-ASCII line was decoded
+    for number, raw in _byte_lines(buffer, source):
+        if number == 1 and raw.startswith(codecs.BOM_UTF8) and encoding in ("utf-8", "utf-8-sig"):
+            raw = raw[3:]
+            settled = True
+        if not settled and not raw.isascii():
+            try:
+                raw.decode("utf-8")
+                settled = True
+            except UnicodeDecodeError:
+                encoding, settled = "cp1252", True
+                source.notices.append(
+                    f"{source.name or 'the file'}: not UTF-8 (line {number}); read as "
+                    "Windows-1252. "
+                    "Give --encoding to read it as another")
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError as err:
+            if encoding == "cp1252" and forced is None:
+                message = (f"byte 0x{raw[err.start]:02x} at character {err.start + 1} is "
+                           f"neither UTF-8 nor Windows-1252; {ENCODING_HINT}")
+            elif forced is None:
+                message = (f"not UTF-8: byte 0x{raw[err.start]:02x} at character "
+                           f"{err.start + 1}, though earlier lines were UTF-8 (two encodings "
+                           f"in one file?); {ENCODING_HINT}")
+            else:
+                message = (f"not {forced}: byte 0x{raw[err.start]:02x} at character "
+                           f"{err.start + 1}; {ENCODING_HINT}")
+            raise _encoding_error(source, number, message) from None
+        source.encoding = encoding
+        yield _check_nul(source, number, text)
+
+
+def _utf16_lines(buffer: io.BufferedReader, source: Source, encoding: str) -> Iterator[str]:
+    """UTF-16 text (the BOM tells the byte order), decoded as it streams."""
+    text_stream = io.TextIOWrapper(buffer, encoding=encoding, errors="strict", newline="")
+    number = 0
+    limit = MAX_LINE_BYTES // 2
+    while True:
+        try:
+            text = text_stream.readline(limit + 1)
+        except UnicodeDecodeError:
+            raise _encoding_error(source, number + 1,
+                                  f"not valid UTF-16 text; {ENCODING_HINT}") from None
+        if not text:
+            return
+        number += 1
+        if len(text) > limit and not text.endswith("\n"):
+            raise RecordError(f"line longer than {MAX_LINE_BYTES // 1024} kB; not a table "
+                              "of records", rule="line-too-long", file=source.name, line=number)
+        if number == 1:
+            text = text.lstrip("\ufeff")
+        yield _check_nul(source, number, text)
+
+
+def text_lines(source: Source) -> Iterator[str]:
+    """A CSV source's lines as text (line ends kept, as the csv module wants them)."""
+    buffer = io.BufferedReader(source._raw, READ_CHUNK)
+    head = buffer.peek(2)[:2]
+    encoding = source.encoding
+    if encoding is None and head in _UTF16_BOMS:
+        source.encoding = "utf-16"
+        return _utf16_lines(buffer, source, "utf-16")
+    if encoding is not None and encoding.startswith("utf-16"):
+        return _utf16_lines(buffer, source, encoding)
+    return _eight_bit_lines(buffer, source)
+
+
+# ------------------------------------------------------------------- rows
+
+class Rows:
+    """Iterating gives ``(line, cells)`` for each non-blank data row; ``header`` is
+    the first row's cells (read on first use); ``line`` is where the row being read
+    began. Cells are text, formula apostrophes taken off."""
+
+    header: list[str]
+
+
+class _RecordLines:
+    """The decoded lines, counting the characters of the record being read.
+
+    A quoted field may span lines, so the line bound alone does not bound a
+    record: a record of many quoted multi-line fields would be gathered whole by
+    the csv module. A record growing past :data:`MAX_RECORD_CHARS` is refused.
+    """
+
+    def __init__(self, lines: Iterator[str], source: Source):
+        self._lines = lines
+        self.source = source
+        self.line = 0
+        self.record_line = 1
+        self.record_chars = 0
+        self.first: str | None = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        if self.first is not None:
+            text, self.first = self.first, None
+        else:
+            text = next(self._lines)
+            self.line += 1
+        self.record_chars += len(text)
+        if self.record_chars > MAX_RECORD_CHARS:
+            raise RecordError(
+                f"a record longer than {MAX_RECORD_CHARS // 1024} kB (a quoted field left "
+                "open?); not a deal record", rule="record-too-large", file=self.source.name,
+                line=self.record_line)
+        return text
+
+    def peek_first(self) -> str:
+        if self.first is None and self.line == 0:
+            self.first = next(self._lines, "")
+            self.line = 1
+        return self.first or ""
+
+    def record_done(self) -> None:
+        self.record_chars = 0
+        self.record_line = self.line + 1
+
+
+def _split_unquoted(text: str, delimiter: str) -> list[str]:
+    try:
+        return next(csv.reader([text], delimiter=delimiter))
+    except (csv.Error, StopIteration):
+        return []
+
+
+def sniff_delimiter(header: str, known: Sequence[str] = ()) -> str:
+    """The delimiter a header line is written with: the one that splits it into the
+    most known column names, then the most frequent; a comma when in doubt."""
+    known_set = {k.lower() for k in known}
+
+    def score(delimiter: str) -> tuple[int, int]:
+        cells = _split_unquoted(header.rstrip("\r\n"), delimiter)
+        hits = sum(1 for c in cells if c.strip().lower() in known_set)
+        return hits, len(cells)
+
+    best = max(DELIMITERS, key=lambda d: (score(d), d == ","))
+    return best if score(best)[1] > 1 or not known_set else ","
+
+
+class _CsvRows(Rows):
+    def __init__(self, source: Source, known: Sequence[str]):
+        self.source = source
+        self._lines = _RecordLines(text_lines(source), source)
+        self.delimiter = sniff_delimiter(self._lines.peek_first(), known)
+        csv.field_size_limit(MAX_FIELD_CHARS)
+        self._reader = csv.reader(self._lines, delimiter=self.delimiter, strict=True)
+        self.header: list[str] | None = None
+        self.line = 1
+        self.raw: list[str] = []
+
+    def read_header(self) -> list[str] | None:
+        try:
+            header = next(self._reader, None)
+        except csv.Error as err:
+            raise RecordError(f"the header is not valid CSV: {err}", rule="csv",
+                              file=self.source.name, line=1) from None
+        self._lines.record_done()
+        self.header = [restore_cell(c) for c in header] if header is not None else None
+        return self.header
+
+    def __iter__(self) -> Iterator[tuple[int, list[str]]]:
+        if self.header is None:
+            self.read_header()
+        reader, lines = self._reader, self._lines
+        end_line = reader.line_num
+        while True:
+            start_line = end_line + 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as err:
+                # the line the broken record begins on, as for every record error
+                raise RecordError(f"not valid CSV: {err}", rule="csv",
+                                  file=self.source.name, line=lines.record_line) from None
+            end_line = reader.line_num
+            lines.record_done()
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue  # blank lines are ignored
+            # A record spanning lines starts after the blank lines csv skipped.
+            if end_line - start_line:
+                start_line = end_line - sum(f.count("\n") for f in row)
+            self.line = start_line
+            self.raw = row
+            yield start_line, [restore_cell(c) for c in row]
+
+
+def _xlsx_text(value) -> str:
+    """A cell's value as the text a spreadsheet shows for it."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return repr(value)
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
+
+
+class _XlsxRows(Rows):
+    def __init__(self, source: Source):
+        self.source = source
+        self.header = None
+        self.line = 1
+        self.raw: list[str] = []
+        self._sheet = self._open(source)
+
+    def _open(self, source: Source):
+        import zipfile
+
+        # A zip is read from its end: the stream (a pipe too) is copied to a
+        # temporary file first, hashed as it goes, and bounded.
+        spool = tempfile.TemporaryFile()
+        self._spool = spool
+        copied = 0
+        while True:
+            chunk = source._raw.read(READ_CHUNK)
+            if not chunk:
+                break
+            copied += len(chunk)
+            if copied > MAX_XLSX_BYTES:
+                raise RecordError(f"a workbook larger than {MAX_XLSX_BYTES >> 20} MB; not a "
+                                  "table of records", rule="too-large", file=source.name)
+            spool.write(chunk)
+        spool.seek(0)
+        try:
+            with zipfile.ZipFile(spool) as archive:
+                for info in archive.infolist():
+                    if info.file_size > MAX_XLSX_PART_BYTES:
+                        raise RecordError(
+                            f"a part of the workbook unpacks to more than "
+                            f"{MAX_XLSX_PART_BYTES >> 20} MB; not a table of records",
+                            rule="too-large", file=source.name)
+        except zipfile.BadZipFile:
+            raise RecordError("not a readable XLSX workbook (a damaged zip file)",
+                              rule="xlsx", file=source.name) from None
+        spool.seek(0)
+        try:
+            from openpyxl import load_workbook
+
+            workbook = load_workbook(spool, read_only=True, data_only=True)
+        except Exception as err:  # openpyxl raises many kinds for a damaged file
+            raise RecordError(f"not a readable XLSX workbook ({type(err).__name__}); save it "
+                              "again from the spreadsheet, as .xlsx or CSV UTF-8",
+                              rule="xlsx", file=source.name) from None
+        self._workbook = workbook
+        names = workbook.sheetnames
+        if source.sheet is not None:
+            if source.sheet not in names:
+                raise UsageError(f"{source.name}: no sheet {source.sheet!r}; its sheets: "
+                                 + ", ".join(repr(n) for n in names))
+            title = source.sheet
+        else:
+            if not names:
+                raise RecordError("the workbook has no sheet", rule="xlsx", file=source.name)
+            title = names[0]
+        source.sheet_title = title
+        return workbook[title]
+
+    def read_header(self) -> list[str] | None:
+        self._rows = self._sheet.iter_rows(values_only=True)
+        first = next(self._rows, None)
+        if first is None:
+            self.header = None
+            return None
+        cells = [_xlsx_text(v) for v in first[:MAX_XLSX_COLUMNS + 1]]
+        while cells and not cells[-1].strip():
+            cells.pop()
+        self.header = cells
+        return cells
+
+    def __iter__(self) -> Iterator[tuple[int, list[str]]]:
+        if self.header is None:
+            self.read_header()
+        width = len(self.header or [])
+        number = 1
+        try:
+            for values in self._rows:
+                number += 1
+                cells = [_xlsx_text(v) for v in values[:max(width, MAX_XLSX_COLUMNS) + 1]]
+                while len(cells) > width and not cells[-1].strip():
+                    cells.pop()
+                if not any(c.strip() for c in cells):
+                    continue
+                if len(cells) < width:
+                    cells += [""] * (width - len(cells))
+                for index, cell in enumerate(cells):
+                    if len(cell) > MAX_FIELD_CHARS:
+                        raise RecordError(f"a cell of more than {MAX_FIELD_CHARS // 1024} k "
+                                          "characters; not a record", rule="csv",
+                                          file=self.source.name, line=number)
+                self.line = number
+                self.raw = cells
+                yield number, cells
+        finally:
+            self._workbook.close()
+            self._spool.close()
+
+
+def read_all(source: Source) -> bytes:
+    """Every byte of a source (for a copy); hashed like any read."""
+    out = io.BytesIO()
+    shutil.copyfileobj(io.BufferedReader(source._raw, READ_CHUNK), out)
+    return out.getvalue()
+
+
+__all__ = [
+    "DELIMITERS", "FORMULA_STARTS", "MAX_FIELD_CHARS", "MAX_LINE_BYTES", "MAX_RECORD_CHARS",
+    "Rows", "Source", "formula_safe", "open_source", "restore_cell", "sniff_delimiter",
+    "text_lines",
+]

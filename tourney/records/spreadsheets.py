@@ -1,0 +1,256 @@
+"""Writing tables for spreadsheets: CSV as Excel and LibreOffice open it, and XLSX.
+
+Every table tourney writes for people to open (exports, standings, player lists,
+score sheets, rejects files) goes through :func:`open_table`:
+
+- CSV is comma-separated UTF-8; a file gets a byte-order mark (without it a
+  spreadsheet guesses the locale's 8-bit encoding and mangles every name with an
+  accent), standard output does not (a pipe into another tool wants none);
+- XLSX is written by openpyxl, a frozen header row, readable widths;
+- in both, a text cell that a spreadsheet would run as a formula gets a leading
+  apostrophe (:func:`~tourney.records.sources.formula_safe`); the readers take it
+  off again, so an exported file imports back exactly. Numbers are numbers.
+
+``-`` (or no path) is standard output; a file is written to a temporary file and
+renamed into place (:func:`tourney.files.atomic_write`).
+"""
+from __future__ import annotations
+
+import csv
+import re
+import sys
+from contextlib import contextmanager
+from typing import IO, Iterator, Sequence
+
+from ..errors import UsageError
+from .sources import formula_safe
+
+FORMATS = ("csv", "xlsx")
+BOM = "\ufeff"
+# Excel's limits on a sheet title: 31 characters, none of []:*?/\
+_TITLE_BAD = re.compile(r"[\[\]:*?/\\]")
+
+
+def table_format(path: str | None, given: str | None = None) -> str:
+    """The format asked for, else told by the file's extension (``.xlsx``), else CSV."""
+    if given:
+        return given.lower()
+    if path and path != "-" and path.lower().endswith(".xlsx"):
+        return "xlsx"
+    return "csv"
+
+
+def sheet_title(text: str) -> str:
+    return (_TITLE_BAD.sub(" ", text).strip() or "Sheet")[:31]
+
+
+def _cell_text(value) -> str:
+    return "" if value is None else formula_safe(str(value))
+
+
+class CsvTable:
+    """Rows to a text stream as CSV for spreadsheets."""
+
+    format = "csv"
+
+    def __init__(self, stream: IO[str], columns: Sequence[str] | None, *, bom: bool = True):
+        if bom:
+            stream.write(BOM)
+        self._writer = csv.writer(stream, lineterminator="\n")
+        if columns is not None:
+            self._writer.writerow([_cell_text(c) for c in columns])
+
+    def write(self, row: Sequence) -> None:
+        self._writer.writerow([v if isinstance(v, (int, float)) and not isinstance(v, bool)
+                               else _cell_text(v) for v in row])
+
+    def close(self) -> None:
+        pass
+
+
+class XlsxTable:
+    """Rows to an XLSX workbook of one sheet, streamed (openpyxl's write-only mode)."""
+
+    format = "xlsx"
+
+    def __init__(self, stream: IO[bytes], columns: Sequence[str] | None, *, title: str = "Sheet",
+                 widths: Sequence[int] | None = None):
+        from openpyxl import Workbook
+        from openpyxl.cell import WriteOnlyCell
+        from openpyxl.styles import Font
+        from openpyxl.utils import get_column_letter
+
+        self._stream = stream
+        self._workbook = Workbook(write_only=True)
+        self._sheet = sheet = self._workbook.create_sheet(sheet_title(title))
+        sheet.freeze_panes = "A2"
+        if columns is None:  # the caller writes the header as the first row
+            return
+        for index, name in enumerate(columns):
+            width = widths[index] if widths else max(10, len(name) + 2)
+            sheet.column_dimensions[get_column_letter(index + 1)].width = width
+        bold = Font(bold=True)
+        header = []
+        for name in columns:
+            cell = WriteOnlyCell(sheet, _cell_text(name))
+            cell.font = bold
+            header.append(cell)
+        sheet.append(header)
+
+    def write(self, row: Sequence) -> None:
+        self._sheet.append([v if isinstance(v, (int, float)) and not isinstance(v, bool)
+                            else (None if v in (None, "") else _cell_text(v)) for v in row])
+
+    def close(self) -> None:
+        self._workbook.save(self._stream)
+
+
+@contextmanager
+def output_stream(path: str | None, binary: bool = False) -> Iterator[IO]:
+    """A stream for ``path``: standard output for ``-`` or None, else an atomic file."""
+    from ..files import atomic_write
+
+    if path is None or path == "-":
+        if binary:
+            if sys.stdout.isatty():
+                raise UsageError("an XLSX workbook is binary: give --out FILE.xlsx or "
+                                 "redirect standard output to a file")
+            sys.stdout.flush()
+            yield sys.stdout.buffer
+            sys.stdout.buffer.flush()
+        else:
+            yield sys.stdout
+            sys.stdout.flush()
+        return
+    with atomic_write(path, "wb" if binary else "w") as stream:
+        yield stream
+
+
+@contextmanager
+def open_table(path: str | None, columns: Sequence[str] | None, *, format: str | None = None,
+               title: str = "Sheet", widths: Sequence[int] | None = None):
+    """A table writer (``write(row)``) to ``path`` (``-``/None: standard output) in
+    ``format`` (else told by the extension); the file appears complete or not at all."""
+    kind = table_format(path, format)
+    if kind not in FORMATS:
+        raise UsageError(f"unknown format {kind!r} (formats: {', '.join(FORMATS)})")
+    with output_stream(path, binary=kind == "xlsx") as stream:
+        to_file = path is not None and path != "-"
+        table = (XlsxTable(stream, columns, title=title, widths=widths) if kind == "xlsx"
+                 else CsvTable(stream, columns, bom=to_file))
+        yield table
+        table.close()
+
+
+__all__ = ["FORMATS", "CsvTable", "XlsxTable", "open_table", "output_stream", "sheet_title",
+           "table_format"]
+
+
+# ------------------------------------------------------------------- score sheets
+
+# The columns of an XLSX score sheet, in the order a scorer reads them; play is
+# required by the record format and left empty (hidden, not printed).
+SHEET_COLUMNS = ("event", "variant", "round", "table", "deal", "players", "dealer",
+                 "scores", "play")
+_SHEET_WIDTHS = {"event": 12, "variant": 12, "round": 7, "table": 7, "deal": 6,
+                 "players": 44, "dealer": 16, "scores": 26, "play": 6}
+
+
+def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: str) -> None:
+    """A score sheet a club prints on A4 and fills on a laptop.
+
+    One row per deal with the key columns filled in (``records``: score-sheet
+    :class:`~tourney.records.csv_format.DealRecord` rows, a table's rows together);
+    the header frozen and printed on every page; ``scores`` a text column (a typed
+    ``-10;5`` stays text) checked to hold one score per seat; ``dealer`` offered
+    from the table's players. ``heading`` is printed at the top of each page.
+    """
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+    from openpyxl.utils import get_column_letter, quote_sheetname
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = sheet_title(title)
+    lists = workbook.create_sheet("players")
+    lists.sheet_state = "hidden"  # the dealer choices, one row per table
+
+    letter = {name: get_column_letter(i + 1) for i, name in enumerate(SHEET_COLUMNS)}
+    bold = Font(bold=True)
+    for index, name in enumerate(SHEET_COLUMNS, 1):
+        cell = sheet.cell(row=1, column=index, value=name)
+        cell.font = bold
+        cell.fill = PatternFill("solid", fgColor="DDDDDD")
+        sheet.column_dimensions[get_column_letter(index)].width = _SHEET_WIDTHS[name]
+    sheet.column_dimensions[letter["play"]].hidden = True
+    sheet.freeze_panes = "A2"
+
+    fill = PatternFill("solid", fgColor="FFF7D6")  # the cells to fill in
+    rule = Border(top=Side(style="thin"))
+    tables: list[tuple[int, int, list[str]]] = []  # first row, last row, players
+    row = 1
+    for record in records:
+        row += 1
+        values = {"event": record.event or "", "variant": record.variant or "",
+                  "round": record.round, "table": record.table, "deal": record.deal,
+                  "players": ";".join(record.players), "dealer": record.dealer or "",
+                  "scores": None, "play": None}
+        for index, name in enumerate(SHEET_COLUMNS, 1):
+            value = values[name]
+            if isinstance(value, str):
+                value = formula_safe(value) or None
+            cell = sheet.cell(row=row, column=index, value=value)
+            if name == "table" and isinstance(value, str) and value.isdigit():
+                cell.value = int(value)  # a number, as a spreadsheet would take it
+        sheet[f"{letter['scores']}{row}"].number_format = "@"
+        sheet[f"{letter['scores']}{row}"].fill = fill
+        if not record.dealer:
+            sheet[f"{letter['dealer']}{row}"].fill = fill
+        if tables and tables[-1][2] == record.players and record.deal != 1:
+            first, _, players = tables[-1]
+            tables[-1] = (first, row, players)
+        elif tables and record.deal != 1 and sorted(tables[-1][2]) == sorted(record.players):
+            first, _, players = tables[-1]  # colours alternate: the same players
+            tables[-1] = (first, row, players)
+        else:
+            tables.append((row, row, list(record.players)))
+            for index in range(1, len(SHEET_COLUMNS) + 1):
+                sheet.cell(row=row, column=index).border = rule
+
+    for number, (first, last, players) in enumerate(tables, 1):
+        for column, name in enumerate(players, 1):
+            lists.cell(row=number, column=column, value=formula_safe(name))
+        end = get_column_letter(len(players))
+        dealer = DataValidation(
+            type="list", allow_blank=True,
+            formula1=f"{quote_sheetname(lists.title)}!$A${number}:${end}${number}",
+            showErrorMessage=True, errorTitle="dealer",
+            error="The dealer is one of the table's players.")
+        dealer.add(f"{letter['dealer']}{first}:{letter['dealer']}{last}")
+        sheet.add_data_validation(dealer)
+        top = f"{letter['scores']}{first}"
+        scores = DataValidation(
+            type="custom", allow_blank=True,
+            formula1=f'OR({top}="",LEN({top})-LEN(SUBSTITUTE({top},";",""))={len(players) - 1})',
+            showErrorMessage=True, showInputMessage=True, errorTitle="scores",
+            error=f"One score per seat, {len(players)} in all, separated by ';' "
+                  "in the order of the players column.",
+            promptTitle="scores", prompt=f"{len(players)} scores, seat 1 first, separated by ';'")
+        scores.add(f"{top}:{letter['scores']}{last}")
+        sheet.add_data_validation(scores)
+
+    for cells in sheet.iter_rows(min_row=2, max_row=row):
+        for cell in cells:
+            cell.alignment = Alignment(vertical="center")
+    sheet.print_title_rows = "1:1"
+    sheet.print_area = f"A1:{letter['scores']}{max(row, 1)}"
+    sheet.page_setup.paperSize = sheet.PAPERSIZE_A4
+    sheet.page_setup.orientation = "landscape"
+    sheet.page_setup.fitToWidth = 1
+    sheet.page_setup.fitToHeight = 0
+    sheet.sheet_properties.pageSetUpPr.fitToPage = True
+    sheet.print_options.gridLines = True
+    sheet.oddHeader.center.text = heading.replace("&", "&&")
+    sheet.oddFooter.right.text = "&P / &N"
+    workbook.save(stream)
