@@ -7,7 +7,7 @@ from contextlib import ExitStack
 
 import click
 
-from tourney.numbers import number_text
+from tourney.numbers import number_text, plain_number
 from tourney.records.csv_format import COLUMNS
 from tourney.records.spreadsheets import open_table
 from tourney.storage.db import reading, transaction
@@ -305,8 +305,8 @@ def standings(slug, up_to_round, format_, out, as_json, db_url):
         with open_table(out, headers, format=format_, title=f"{slug} standings",
                         widths=[7, 30, 8, *[11] * len(tiebreaks), 24]) as table:
             for row in rows:
-                table.write([row.place, row.player, _number(row.points),
-                             *[_number(row.tiebreaks[t]) for t in tiebreaks],
+                table.write([row.place, row.player, plain_number(row.points),
+                             *[plain_number(row.tiebreaks[t]) for t in tiebreaks],
                              row.decided_by or ""])
         return
     emit_table(
@@ -319,11 +319,6 @@ def standings(slug, up_to_round, format_, out, as_json, db_url):
     for tiebreak in tiebreaks:
         message(f"{tiebreak}: {TIEBREAKS[tiebreak]}")
 
-
-def _number(value):
-    """A number for a spreadsheet cell: whole numbers as ints."""
-    value = float(value)
-    return int(value) if value.is_integer() else value
 
 
 def register(group: click.Group) -> None:

@@ -217,8 +217,9 @@ def test_a_named_sheet_and_errors_naming_sheet_and_cell(example, tmp_path):
 @pytest.mark.parametrize("command", [["result", "import", "/dev/zero", "--event", "x"],
                                      ["player", "import", "/dev/zero"]])
 def test_an_endless_input_ends(command, tmp_path):
-    run = subprocess.run([str(Path(sys.executable).parent / "tourney"), *command, "--db",
-                          f"sqlite:///{tmp_path / 'e.db'}"],
+    url = f"sqlite:///{tmp_path / 'e.db'}"
+    run_cli(url, "player", "add", "Anna")  # a database to import into
+    run = subprocess.run([str(Path(sys.executable).parent / "tourney"), *command, "--db", url],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "line longer than" in run.stderr
