@@ -22,7 +22,7 @@ bot-played matches per variant (:func:`tourney.simulation.simulate_match`), each
 match taking one of them with its players' names put in.
 
 Usage:  python bench/bench_publish.py [--quick] [--sizes 1000,10000] [--keep DIR [--reuse]]
-        [--jobs N]
+        [--jobs N] [--incremental-only]
 Prints the figures and writes them to bench/out/bench_publish.md.
 """
 from __future__ import annotations
@@ -292,6 +292,8 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", metavar="DIR", help="Keep the databases and sites here.")
     parser.add_argument("--reuse", action="store_true",
                         help="Reuse the databases already in --keep DIR.")
+    parser.add_argument("--incremental-only", action="store_true",
+                        help="Time only the incremental publish against a full one.")
     parser.add_argument("--jobs", type=int, default=2,
                         help="Also time publishing with this many processes (default 2).")
     args = parser.parse_args(argv)
@@ -309,6 +311,7 @@ def main(argv=None) -> int:
             db = work / f"league-{size}.db"
             url = f"sqlite:///{db}"
             if args.reuse and db.exists():
+                ensure_schema(open_engine(url))  # an older schema is upgraded
                 counts = existing_counts(url)
                 print(f"{size} players: reusing {counts}", flush=True)
             else:
@@ -317,6 +320,23 @@ def main(argv=None) -> int:
                 counts = build_league(url, size, rng, pool)
                 built = time.perf_counter() - t0
                 print(f"{size} players: built {counts} in {built:.1f} s", flush=True)
+            # Incremental: a full publish with the default processes, one more round of
+            # the newest event, then the same folder published again.
+            site = work / f"site-{size}-incremental"
+            full_time, report_full = timed_publish(url, site, replays=False, jobs=None,
+                                                   incremental=False)
+            added = add_round(url, rng, pool)
+            again, report_again = timed_publish(url, site, replays=False, jobs=None)
+            print(f"  publish, no replays, default processes ({report_full.jobs}): "
+                  f"{full_time:.1f} s; after one more round ({added} matches): "
+                  f"{again:.1f} s, {report_again.rendered} of {report_again.pages} pages "
+                  f"rendered, ratio {again / full_time:.3f}", flush=True)
+            row = {"size": size, **counts, "auto_full": full_time,
+                   "auto_jobs": report_full.jobs, "added": added, "again": again,
+                   "again_rendered": report_again.rendered, "again_pages": report_again.pages}
+            results.append(row)
+            if args.incremental_only:
+                continue
             plain, report = timed_publish(url, work / f"site-{size}-plain", replays=False,
                                           jobs=1)
             print(f"  publish, no replays: {plain:.1f} s, {report.pages} pages "
@@ -332,31 +352,15 @@ def main(argv=None) -> int:
                                             events=["league-0001"], jobs=1)
             print(f"  publish + replays of one event: {one:.1f} s, {report_one.replays} "
                   "replays", flush=True)
-            # Incremental: a full publish with the default processes, one more round of
-            # the newest event, then the same folder published again (and, for the
-            # record, the same league published in full).
-            site = work / f"site-{size}-incremental"
-            full_time, report_full = timed_publish(url, site, replays=False, jobs=None,
-                                                   incremental=False)
-            added = add_round(url, rng, pool)
-            again, report_again = timed_publish(url, site, replays=False, jobs=None)
-            print(f"  publish, no replays, default processes ({report_full.jobs}): "
-                  f"{full_time:.1f} s; after one more round ({added} matches): "
-                  f"{again:.1f} s, {report_again.rendered} of {report_again.pages} pages "
-                  f"rendered, ratio {again / full_time:.3f}", flush=True)
-            row = {"size": size, **counts, "plain": plain, "pages": report.pages,
-                   "jobs": args.jobs, "jobs_time": jobs_time,
-                   "one_event": one, "one_event_replays": report_one.replays,
-                   "timings": report.timings, "auto_full": full_time,
-                   "auto_jobs": report_full.jobs, "added": added, "again": again,
-                   "again_rendered": report_again.rendered, "again_pages": report_again.pages}
+            row.update(plain=plain, pages=report.pages, jobs=args.jobs, jobs_time=jobs_time,
+                       one_event=one, one_event_replays=report_one.replays,
+                       timings=report.timings)
             if size <= 1000:
                 full, report_full = timed_publish(url, work / f"site-{size}-full", jobs=1)
                 row.update(full=full, replays=report_full.replays)
                 per = (full - plain) / max(report_full.replays, 1) * 1000
                 print(f"  publish, every replay: {full:.1f} s, {report_full.replays} replays "
                       f"({per:.2f} ms per replay page)", flush=True)
-            results.append(row)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -383,14 +387,14 @@ def write_report(results: list[dict]) -> None:
             f"| {r['again']:.1f} s ({r['added']} matches) "
             f"| {r['again_rendered']:,} of {r['again_pages']:,} "
             f"| {r['again'] / r['auto_full']:.3f} |")
-    for r in results:
+    for r in (r for r in results if "plain" in r):
         full = (f"{r['full']:.1f} s ({r['replays']} replays)" if "full" in r else "not run")
         jobs = (f"{r['jobs_time']:.1f} s (N={r['jobs']})" if r.get("jobs_time") else "not run")
         lines.append(f"| {r['players']:,} | {r['matches']:,} | {r['deals']:,} | {r['pages']:,} "
                      f"| {r['plain']:.1f} s | {r['pages'] / r['plain']:.0f} | {jobs} "
                      f"| {r['one_event']:.1f} s ({r['one_event_replays']} replays) | {full} |")
-    if len(results) >= 2:
-        a, b = results[0], results[-1]
+    if len([r for r in results if "plain" in r]) >= 2:
+        a, b = [r for r in results if "plain" in r][0], [r for r in results if "plain" in r][-1]
         lines += ["", (f"Growth from {a['players']:,} to {b['players']:,} players "
                   f"(x{b['matches'] / a['matches']:.0f} matches): publish time "
                   f"x{b['plain'] / a['plain']:.1f}.")]

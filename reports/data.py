@@ -131,6 +131,7 @@ class RoundData:
     tables: list[TableData]
     byes: list[int]
     repeated_pairs: int = 0
+    seated_at: dt.datetime | None = None
 
     @property
     def results_in(self) -> int:
@@ -349,7 +350,7 @@ class SiteReader:
             match.places.sort(key=lambda p: p.seat)
 
         round_rows = session.execute(
-            select(Round.id, Round.number, Round.repeated_pairs)
+            select(Round.id, Round.number, Round.repeated_pairs, Round.seated_at)
             .where(Round.event_id == info.id).order_by(Round.number)).all()
         seats: dict[int, list[tuple]] = {}
         seat_rows = session.execute(
@@ -359,7 +360,7 @@ class SiteReader:
         for round_id, pid, table, seat in seat_rows:
             seats.setdefault(round_id, []).append((table, seat, pid))
         rounds = []
-        for round_id, number, repeated in round_rows:
+        for round_id, number, repeated, seated_at in round_rows:
             tables: dict[str, list[tuple[int, int]]] = {}
             byes = []
             for table, seat, pid in seats.get(round_id, ()):
@@ -371,7 +372,7 @@ class SiteReader:
                 TableData(label, [pid for _, pid in sorted(tables[label])],
                           by_key.get((number, label)))
                 for label in sorted(tables, key=natural_key)]
-            rounds.append(RoundData(number, table_list, byes, repeated or 0))
+            rounds.append(RoundData(number, table_list, byes, repeated or 0, seated_at))
         ordered = sorted(matches.values(), key=lambda m: (m.round, natural_key(m.table)))
         return EventData(info, entries, standings, rounds, ordered, standings_error)
 
@@ -400,7 +401,7 @@ class SiteReader:
                 .order_by(Entry.event_id, Entry.player_id)):
             of(event_id).entries.append(tuple(row))
         for event_id, *row in session.execute(
-                select(Round.event_id, Round.number, Round.repeated_pairs)
+                select(Round.event_id, Round.number, Round.repeated_pairs, Round.seated_at)
                 .order_by(Round.event_id, Round.number)):
             of(event_id).rounds.append(tuple(row))
         for event_id, *row in session.execute(

@@ -93,7 +93,7 @@ from tourney.storage.db import reading
 from tourney.storage.settings import SiteSettings, site_settings
 from tourney.tournament.events import unknown_event
 
-from . import charts
+from . import charts, opendata
 from .data import (
     DealData,
     EventContents,
@@ -843,6 +843,7 @@ class SiteBuilder:
         timings["players"] = time.perf_counter() - t0
         self.rating_pages(pools)
         self.index_page(pools)
+        self.site_data_files(pools)
         self.static_files()
 
     def _reused(self, path: str, key: str) -> bool:
@@ -1056,7 +1057,37 @@ class SiteBuilder:
                 self.report.matches += 1
                 self._remember_match(info, match)
                 self.match_pages(info, match, deals.get(match.version_id, []), with_replays)
+        self.event_data_files(data)
         return rows
+
+    def event_data_files(self, data: EventData) -> None:
+        """The event's open data and Atom feed, once (not per language)."""
+        info = data.info
+        event_dir = self.links.event(info.id).rsplit("/", 1)[0]
+        for name, (kind, body) in opendata.event_files(info, data, event_dir).items():
+            self.write(None, f"{event_dir}/{name}", opendata.dump(kind, body))
+        first = self.renderers[0]
+        site_title = self.settings.title or first.gettext("Dam tournaments")
+        feed = opendata.atom_feed(
+            info, data, event_dir, title=f"{info.name} · {site_title}",
+            round_title=lambda n: f"{info.name}: " + first.gettext("Round %(n)s") % {"n": n},
+            author=self.settings.organisation or site_title, base_url=self.settings.url)
+        self.write(None, f"{event_dir}/feed.atom", feed)
+
+    def site_data_files(self, pools: list[PoolData]) -> None:
+        """The open data of the whole site (rebuilt every time; the index holds the
+        publication time)."""
+        self.write(None, "data/players.json", opendata.players_file(self.players))
+        variants = []
+        for pool in pools:
+            if pool.leaderboard:
+                self.links.ratings(pool.variant)  # checks the variant id
+                self.write(None, f"data/ratings/{pool.variant}.json",
+                           opendata.ratings_file(pool))
+                variants.append(pool.variant)
+        dirs = {e.id: self.links.event(e.id).rsplit("/", 1)[0] for e in self.events}
+        self.write(None, "data/index.json",
+                   opendata.index_file(self.events, dirs, variants, self.settings, self.now))
 
     def _rule_sentences(self, renderer: Renderer, info: EventInfo) -> list[dict]:
         out = []

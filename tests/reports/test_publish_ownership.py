@@ -227,7 +227,7 @@ def publish_and_compare(url: str, out: Path, full: Path) -> dict:
     incremental, rebuilt = files_of(out), files_of(full)
     assert sorted(incremental) == sorted(rebuilt)
     for name in incremental:
-        if name not in ("index.html", "sv/index.html", SITE_MARKER, MANIFEST):
+        if name not in ("index.html", "sv/index.html", "data/index.json", SITE_MARKER, MANIFEST):
             assert incremental[name] == rebuilt[name], name
     return report
 
@@ -247,10 +247,11 @@ def test_unchanged_pages_are_reused_byte_for_byte_and_match_a_full_build(tmp_pat
     again = run_cli(url, "publish", "--out", str(out), "--lang", "en", "--lang", "sv",
                     "--json").json
     assert again["pages"] == first["pages"]
-    assert again["rendered"] <= 2 * (2 + 2)  # index + players' list + 2 leaderboards, 2 langs
+    # index + players list + 2 leaderboards in 2 languages, and the 4 site data files
+    assert again["rendered"] <= 2 * (2 + 2) + 4
     now = files_of(out)
     changed = {name for name in now if now[name] != old.get(name)}
-    assert changed <= {"index.html", "sv/index.html", SITE_MARKER}, changed
+    assert changed <= {"index.html", "sv/index.html", "data/index.json", SITE_MARKER}, changed
     assert b"Published" not in now["players/index.html"]
     assert b"Published" in now["index.html"]
 
@@ -262,7 +263,7 @@ def test_unchanged_pages_are_reused_byte_for_byte_and_match_a_full_build(tmp_pat
     for name, data in old.items():
         if PLAYERS[0].encode() not in data and name not in (
                 "index.html", "sv/index.html", SITE_MARKER, MANIFEST, "players/index.html",
-                "sv/players/index.html"):
+                "sv/players/index.html", "data/index.json", "data/players.json"):
             assert after[name] == data, name
 
     # One more event played: its pages and its players' pages are new.

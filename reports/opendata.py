@@ -1,0 +1,228 @@
+"""Open data beside the pages: JSON for other programs (a club's website showing
+its standings) and an Atom feed of each event's rounds.
+
+Every file names its JSON Schema (``"$schema"``, shipped in
+``tourney/reports/schemas/``; docs/open-data.md describes them). The files are
+language-independent and sit once in the site's root tree:
+
+- ``data/index.json``: the site (title, organisation, when published), every event
+  with the paths of its files, the players' and leaderboards' files;
+- ``data/players.json``: every player (id, name, club, the kept player of a merged
+  duplicate, the page);
+- ``data/ratings/<variant>.json``: a variant's leaderboard;
+- ``events/<slug>/event.json``: an event: game, rules, table sizes, rounds,
+  status, its entrants;
+- ``events/<slug>/standings.json``: the standings with the tie-break values;
+- ``events/<slug>/rounds.json``: every round's tables (players in seat order, seats
+  from 1) and byes;
+- ``events/<slug>/matches.json``: every match with a result: places, totals, match
+  points;
+- ``events/<slug>/feed.atom``: an Atom feed, an entry per seated round.
+
+Only ``data/index.json`` holds the publication time; every other file changes only
+when what it describes changes (an event's files are reused with its pages).
+Text in these files is as stored (a name is a name, not HTML): a page that shows it
+must escape it.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import uuid
+from fractions import Fraction
+from typing import Any
+from xml.etree import ElementTree
+
+from tourney import __version__
+
+from .data import EventData, EventInfo, PlayerInfo, PoolData
+
+SCHEMA_BASE = "https://tourney.invalid/schemas/"  # the schemas' ids; files ship in the package
+ATOM_NS = "http://www.w3.org/2005/Atom"
+FEED_NAMESPACE = uuid.UUID("6f1c1a52-3c1e-4a52-9a5e-5d2f1b8f7c11")  # feed and entry ids
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def schema_id(name: str) -> str:
+    return f"{SCHEMA_BASE}{name}.schema.json"
+
+
+def dump(kind: str, body: dict) -> bytes:
+    """A file of open data: its schema first, then the data, stable bytes."""
+    return (json.dumps({"$schema": schema_id(kind), **body}, ensure_ascii=False, indent=1,
+                       default=_plain) + "\n").encode("utf-8")
+
+
+def _plain(value: Any):
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def number(value):
+    if value is None:
+        return None
+    if isinstance(value, Fraction):
+        value = float(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def moment(value: dt.datetime | None) -> str | None:
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.UTC)
+    return value.astimezone(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+# ------------------------------------------------------------------------ event files
+
+def event_files(info: EventInfo, data: EventData, event_dir: str) -> dict[str, dict]:
+    """The event's JSON files: path inside its folder -> (kind, body)."""
+    ref = {"slug": info.slug, "name": info.name}
+    event = {
+        "event": {**ref, "variant": info.variant,
+                  "date": info.date.isoformat() if info.date else None,
+                  "status": info.status, "rounds_planned": info.rounds_planned,
+                  "rounds_seated": info.rounds_seated, "table_sizes": {
+                      "min": info.table_min, "max": info.table_max,
+                      "preferred": info.table_preferred},
+                  "seating": info.seating, "rules": dict(info.rules),
+                  "options": dict(info.options) if info.options is not None else None,
+                  "tiebreaks": list(info.tiebreaks),
+                  "page": f"{event_dir}/index.html"},
+        "entrants": [{"player": e.player_id, "first_round": e.first_round,
+                      "withdrawn_after": e.withdrawn_after}
+                     for e in sorted(data.entries, key=lambda e: e.player_id)],
+    }
+    standings = {"event": ref, "tiebreaks": list(info.tiebreaks), "standings": [
+        {"place": row.place, "player": row.player_id, "name": row.player,
+         "points": number(row.points), "matches": row.matches, "wins": row.wins,
+         "byes": row.byes, "tiebreaks": {k: number(v) for k, v in row.tiebreaks.items()},
+         "decided_by": row.decided_by, "withdrawn_after": row.withdrawn_after}
+        for row in data.standings]}
+    rounds = {"event": ref, "rounds": [
+        {"round": rnd.number, "page": f"{event_dir}/round-{rnd.number}.html",
+         "tables": [{"table": t.label, "players": list(t.players),
+                     "match": t.match.id if t.match is not None and t.match.has_result
+                     else None} for t in rnd.tables],
+         "byes": list(rnd.byes)} for rnd in data.rounds]}
+    matches = {"event": ref, "matches": [
+        {"match": m.id, "round": m.round, "table": m.table, "version": m.version,
+         "imported_at": moment(m.imported_at), "deals": m.deals,
+         "deals_replayed": m.verified_moves, "page": f"{event_dir}/match-{m.id}.html",
+         "results": [{"seat": p.seat + 1, "player": p.player_id, "place": p.place,
+                      "total": number(p.total), "match_points": number(p.match_points)}
+                     for p in m.places]}
+        for m in data.matches if m.has_result]}
+    return {"event.json": ("event", event), "standings.json": ("standings", standings),
+            "rounds.json": ("rounds", rounds), "matches.json": ("matches", matches)}
+
+
+def _xml_text(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def atom_feed(info: EventInfo, data: EventData, event_dir: str, *, title: str,
+              round_title, author: str, base_url: str | None) -> bytes:
+    """The event's rounds as an Atom feed (RFC 4287): an entry per seated round,
+    updated when it was seated or its latest result came in. Links are relative to
+    the feed (``base_url``: absolute); ids are the pages' URLs with a base URL,
+    else stable ``urn:uuid`` ids made from the event's slug and round."""
+    def href(path: str) -> str:
+        return base_url + path if base_url else path.rsplit("/", 1)[-1]
+
+    def ident(path: str) -> str:
+        if base_url:
+            return base_url + path
+        return "urn:uuid:" + str(uuid.uuid5(FEED_NAMESPACE, path))
+
+    ElementTree.register_namespace("", ATOM_NS)
+    q = lambda tag: f"{{{ATOM_NS}}}{tag}"  # noqa: E731
+    feed = ElementTree.Element(q("feed"))
+    ElementTree.SubElement(feed, q("title")).text = _xml_text(title)
+    ElementTree.SubElement(feed, q("id")).text = ident(f"{event_dir}/feed.atom")
+    stamps = []
+    entries = []
+    for rnd in data.rounds:
+        times = [m.imported_at for t in rnd.tables if (m := t.match) is not None
+                 and m.has_result and m.imported_at is not None]
+        if rnd.seated_at is not None:
+            times.append(rnd.seated_at)
+        updated = max((moment(t) for t in times), default=None) or moment(info.created) \
+            or "1970-01-01T00:00:00Z"
+        stamps.append(updated)
+        entries.append((rnd, updated))
+    feed_updated = max(stamps, default=None) or moment(info.created) or "1970-01-01T00:00:00Z"
+    ElementTree.SubElement(feed, q("updated")).text = feed_updated
+    author_el = ElementTree.SubElement(feed, q("author"))
+    ElementTree.SubElement(author_el, q("name")).text = _xml_text(author)
+    ElementTree.SubElement(feed, q("link"), rel="alternate", type="text/html",
+                           href=href(f"{event_dir}/index.html"))
+    ElementTree.SubElement(feed, q("link"), rel="self", type="application/atom+xml",
+                           href=href(f"{event_dir}/feed.atom"))
+    ElementTree.SubElement(feed, q("generator"), version=__version__).text = "tourney"
+    for rnd, updated in reversed(entries):  # newest first
+        path = f"{event_dir}/round-{rnd.number}.html"
+        entry = ElementTree.SubElement(feed, q("entry"))
+        ElementTree.SubElement(entry, q("title")).text = _xml_text(round_title(rnd.number))
+        ElementTree.SubElement(entry, q("id")).text = ident(path)
+        ElementTree.SubElement(entry, q("updated")).text = updated
+        ElementTree.SubElement(entry, q("link"), rel="alternate", type="text/html",
+                               href=href(path))
+        results = sum(1 for t in rnd.tables if t.match is not None and t.match.has_result)
+        ElementTree.SubElement(entry, q("summary")).text = (
+            f"{len(rnd.tables)} tables, {results} results, {len(rnd.byes)} byes")
+    return b'<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(
+        feed, encoding="utf-8", xml_declaration=False) + b"\n"
+
+
+# ------------------------------------------------------------------------ site files
+
+def players_file(players: dict[int, PlayerInfo]) -> bytes:
+    return dump("players", {"players": [
+        {"id": p.id, "name": p.name, "club": p.club, "merged_into": p.merged_into,
+         "page": f"players/{p.id}.html"} for p in sorted(players.values(), key=lambda p: p.id)]})
+
+
+def ratings_file(pool: PoolData) -> bytes:
+    rows = []
+    for rank, entry in enumerate((e for e in pool.leaderboard if not e.provisional), 1):
+        rows.append({"rank": rank, **_rating(entry)})
+    provisional = [_rating(e) for e in pool.leaderboard if e.provisional]
+    return dump("ratings", {"variant": pool.variant,
+                            "provisional_matches": pool.provisional_matches,
+                            "leaderboard": rows, "provisional": provisional})
+
+
+def _rating(entry) -> dict:
+    return {"player": entry.player_id, "name": entry.player, "mu": round(entry.mu, 6),
+            "sigma": round(entry.sigma, 6), "ordinal": round(entry.ordinal, 6),
+            "matches": entry.matches}
+
+
+def index_file(events: list[EventInfo], event_dirs: dict[int, str], variants: list[str],
+               settings, now: dt.datetime) -> bytes:
+    return dump("index", {
+        "site": {"title": settings.title, "organisation": settings.organisation,
+                 "url": settings.url},
+        "generator": f"tourney {__version__}",
+        "published_at": moment(now),
+        "players": "data/players.json",
+        "ratings": {v: f"data/ratings/{v}.json" for v in variants},
+        "events": [{"slug": e.slug, "name": e.name, "variant": e.variant,
+                    "date": e.date.isoformat() if e.date else None, "status": e.status,
+                    "page": f"{event_dirs[e.id]}/index.html",
+                    "files": {kind: f"{event_dirs[e.id]}/{kind}.json"
+                              for kind in ("event", "standings", "rounds", "matches")},
+                    "feed": f"{event_dirs[e.id]}/feed.atom"} for e in events],
+    })
+
+
+__all__ = ["atom_feed", "dump", "event_files", "index_file", "players_file", "ratings_file",
+           "schema_id"]
