@@ -311,7 +311,6 @@ def main(argv=None) -> int:
             db = work / f"league-{size}.db"
             url = f"sqlite:///{db}"
             if args.reuse and db.exists():
-                ensure_schema(open_engine(url))  # an older schema is upgraded
                 counts = existing_counts(url)
                 print(f"{size} players: reusing {counts}", flush=True)
             else:
