@@ -35,7 +35,8 @@ def event():
 @click.option("--table-sizes", metavar="N|MIN-MAX",
               help="Players per table: 4, or a range such as 3-5 "
                    "(default: every count the variant allows).")
-@click.option("--rounds", type=COUNT, help="The number of rounds (default: open-ended).")
+@click.option("--rounds", type=click.IntRange(1, service.MAX_ROUNDS),
+              help=f"The number of rounds, 1 to {service.MAX_ROUNDS} (default: open-ended).")
 @click.option("--seating", type=click.Choice(service.SEATING_METHODS),
               help="How rounds are seated (default: swiss for two-player tables, "
                    "else balanced).")

@@ -7,6 +7,7 @@ import textwrap
 import click
 
 from tourney.engines import get_game, variant_ids
+from tourney.engines.base import MAX_DEALS_PER_MATCH
 from tourney.errors import UsageError
 from tourney.records.csv_format import open_records, write_records
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
@@ -138,7 +139,9 @@ def validate(file, variant, sheet, encoding, rules, as_json):
 @click.command()
 @click.argument("variant", shell_complete=complete_variant)
 @click.option("--players", "nplayers", type=click.IntRange(1, 100), required=True, help="Players per table.")
-@click.option("--deals", type=click.IntRange(1, 100_000), help="Deals per match (for variants without an end rule).")
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS_PER_MATCH),
+              help=f"Deals per match, 1 to {MAX_DEALS_PER_MATCH} (for variants without "
+                   "an end rule).")
 @click.option("--tables", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Tables per round.")
 @click.option("--rounds", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Rounds.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from tourney.engines import get_game
+from tourney.engines.base import MAX_DEALS_PER_MATCH
 from tourney.app import rounds as actions
 from tourney.storage.db import reading, transaction
 from tourney.tournament.events import get_event
@@ -143,9 +144,9 @@ def reseat(slug, number, seed, as_json, db_url):
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the sheet here instead of to stdout (- is stdout).")
 @table_format_option
-@click.option("--deals", type=COUNT,
-              help="Rows per table where the match has no fixed number of deals "
-                   f"(default {OPEN_ENDED_ROWS}).")
+@click.option("--deals", type=click.IntRange(1, MAX_DEALS_PER_MATCH),
+              help="Rows per table where the match has no fixed number of deals, "
+                   f"1 to {MAX_DEALS_PER_MATCH} (default {OPEN_ENDED_ROWS}).")
 @db_option
 def sheet(slug, number, out_path, format_, deals, db_url):
     """Write a score-sheet template for a seated round (CSV or XLSX).

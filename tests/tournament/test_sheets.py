@@ -102,7 +102,19 @@ def test_an_endless_match_is_refused_with_bounded_rows(tourney, tmp_path):
     from tourney.records.validation import MAX_DEALS_PER_MATCH
 
     seat_event(tourney, rules=(), players=4)
-    template = tourney("round", "sheet", "club", "1", "--deals", str(MAX_DEALS_PER_MATCH + 5)).stdout
+    import csv
+    import io
+
+    # The sheet itself stops at the bound; the scorer adds five more rows.
+    template = tourney("round", "sheet", "club", "1", "--deals", str(MAX_DEALS_PER_MATCH)).stdout
+    rows = list(csv.DictReader(io.StringIO(template)))
+    for extra in range(1, 6):
+        rows.append(dict(rows[-1], deal=str(MAX_DEALS_PER_MATCH + extra)))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    template = out.getvalue()
     path = tmp_path / "endless.csv"
     path.write_text(fill(template, lambda row: "240;0;0;0"))
     result = tourney("result", "import", str(path), exit_code=1)

@@ -32,6 +32,16 @@ from .presentation import (
 
 # --------------------------------------------------------------------------- options
 
+# No match comes near it (a dam-stick match to 100 takes some 20 deals); the
+# engines' `deals` option, the record checker and the importer share this bound.
+MAX_DEALS_PER_MATCH = 1000
+# Any whole-number option (a points target, a hand size) stays below this unless
+# its spec says less: a stored INTEGER is 32-bit on PostgreSQL, and a typo such as
+# deals=99999999999999999999 must be refused when it is given, not grow a
+# score sheet forever.
+MAX_INT_OPTION = 1_000_000
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One option (house rule) of a game.
@@ -48,6 +58,7 @@ class OptionSpec:
     doc: str
     choices: tuple = ()
     minimum: int | None = None
+    maximum: int = MAX_INT_OPTION
     sentence: Callable[[Any], Message | None] | None = field(default=None, compare=False)
 
     def parse(self, raw: Any) -> Any:
@@ -69,6 +80,8 @@ class OptionSpec:
                 raise OptionError(f"option {self.key} takes a whole number, not {raw!r}") from None
             if self.minimum is not None and value < self.minimum:
                 raise OptionError(f"option {self.key} must be at least {self.minimum}, not {value}")
+            if abs(value) > self.maximum:
+                raise OptionError(f"option {self.key} must be at most {self.maximum}, not {value}")
             if self.choices and value not in self.choices:
                 allowed = ", ".join(str(c) for c in self.choices)
                 raise OptionError(f"option {self.key} takes one of {allowed}, not {value}")
@@ -460,7 +473,8 @@ def places_from_scores(scores: Sequence, higher_is_better: bool = False) -> list
 
 
 def deal_option(key: str, doc: str = "a fixed number of deals (no extra deals on a tie)") -> OptionSpec:
-    return OptionSpec(key, "int", None, doc, minimum=1, sentence=deals_sentence)
+    return OptionSpec(key, "int", None, doc, minimum=1, maximum=MAX_DEALS_PER_MATCH,
+                      sentence=deals_sentence)
 
 
 def dealer_option(choices: tuple, doc: str) -> OptionSpec:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..engines import get_game
+from ..engines.base import MAX_DEALS_PER_MATCH as _MAX_DEALS
 from ..engines.base import DealOutcome, Game
 from ..engines.match import MatchRanking, PlayedDeal, check_match
 from ..errors import IllegalMove, RecordError, TourneyError, UsageError
@@ -51,9 +52,9 @@ class MatchCheck:
 
 OptionsFor = Callable[[DealRecord, Game], dict]
 
-# No match comes near it (a dam-stick match to 100 takes some 20 deals; the bots'
-# guard is 200); it bounds the deals held while a match is open (hardening).
-MAX_DEALS_PER_MATCH = 1000
+# It bounds the deals held while a match is open (hardening); the engines' own
+# `deals` option has the same bound (one home: tourney.engines.base).
+MAX_DEALS_PER_MATCH = _MAX_DEALS
 
 
 class RecordChecker:

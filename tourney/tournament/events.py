@@ -61,6 +61,7 @@ from .players import (add_players, clean_name, clean_title, name_sort_key, playe
 
 SLUG_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 MAX_SLUG = 100
+MAX_ROUNDS = 1000  # `--rounds` shows and checks the same bound
 SEATING_METHODS = METHODS  # the seating methods are the pairing package's
 LANGUAGES = ("sv", "nb", "fi", "en")
 SEED_RANGE = (-(2 ** 31), 2 ** 31 - 1)  # an INTEGER column on every backend
@@ -184,8 +185,8 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
     rules = {k: str(v) for k, v in (rules or {}).items()}
     game.resolve_options(rules)  # OptionError (exit 2) for unknown keys or values
     low, high, preferred = parse_table_sizes(table_sizes, game)
-    if rounds is not None and not 1 <= rounds <= 1000:
-        raise InvalidValue("rounds", rounds, "1 to 1000")
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+        raise InvalidValue("rounds", rounds, f"1 to {MAX_ROUNDS}")
     if seating is None:
         seating = default_method(low, high)
     if seating not in SEATING_METHODS:
