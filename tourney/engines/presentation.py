@@ -86,6 +86,8 @@ class Vocabulary:
     deals_nav: str  # "Deals of this match": the label of the row pager
     seat_note: str  # what seat 1 does first: "Seat 1 deals the first deal."
     role: str  # the column naming each row's role holder: "Dealer", "Black"
+    version_note: str  # a match result's version and how many rows were checked
+    score_sheet_note: str  # what a row from a score sheet is
 
 
 CARD_GAME_WORDS = Vocabulary(
@@ -96,6 +98,10 @@ CARD_GAME_WORDS = Vocabulary(
     deals_nav=N_("Deals of this match"),
     seat_note=N_("Seat 1 deals the first deal."),
     role=N_("Dealer"),
+    version_note=N_("Version %(version)s of this result: %(deals)s deals, %(verified)s of "
+                    "them checked move by move."),
+    score_sheet_note=N_("A score-sheet deal has only its scores: they were checked for being "
+                        "possible, and it has no replay."),
 )
 
 BOARD_GAME_WORDS = Vocabulary(
@@ -106,6 +112,10 @@ BOARD_GAME_WORDS = Vocabulary(
     deals_nav=N_("Games of this match"),
     seat_note=N_("Seat 1 plays Black in the first game."),
     role=N_("Black"),
+    version_note=N_("Version %(version)s of this result: %(deals)s games, %(verified)s of "
+                    "them checked move by move."),
+    score_sheet_note=N_("A game from a score sheet has only its result: it was checked for "
+                        "being possible, and it has no replay."),
 )
 
 
