@@ -198,3 +198,43 @@ def test_table_code_opens_the_table(tourney, db_url):
                                  "csrf": csrf_of(page.text)}, follow_redirects=False)
     assert moved.status_code == 303 and moved.headers["location"] == path_of(links["2"]["url"])
     assert web.post("/t", data={"code": "AAAA-AAAA", "csrf": csrf_of(page.text)}).status_code == 404
+
+
+def test_organizer_closes_the_round_and_publishes(tourney, db_url, tmp_path):
+    links = seated_event(tourney, lang="en")
+    site = tmp_path / "site"
+    web = client(db_url, auto_accept=True, site_dir=str(site), site_langs=["sv"])
+    bearer = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
+    web.post(path_of(links["1"]["url"]), content=match_csv(tourney, "club", 1, "1"),
+             headers={"Content-Type": "text/csv"})
+    assert web.post("/org/club/publish", headers={"Accept": "application/json"}
+                    ).status_code == 401  # not without logging in
+    published = web.post("/org/club/publish", headers=bearer).json()
+    assert published["done"] == "published" and (site / "index.html").is_file()
+    assert 'lang="sv"' in (site / "index.html").read_text(encoding="utf-8")
+    closed = web.post("/org/club/close", headers=bearer).json()
+    assert closed == {"done": "closed", "round": 1, "links": 2}
+    late = web.post(path_of(links["2"]["url"]), content=match_csv(tourney, "club", 1, "2"),
+                    headers={"Content-Type": "text/csv"})
+    assert late.status_code == 410
+    tourney("result", "history", "club", "1", "2", exit_code=1)
+    assert web.get("/org/club", headers=bearer).json()["open"] is False
+
+
+def test_names_are_text_on_every_page(tourney, db_url):
+    hostile = '<script>alert(1)</script>"&'
+    tourney("player", "add", hostile, "Bo", "Cecilia", "Dag")
+    tourney("event", "create", "evil", "--name", hostile, "--variant", "svarta-maja",
+            "--table-sizes", "4", "--rule", "deals=3")
+    tourney("event", "enter", "evil", "--all")
+    tourney("round", "seat", "evil")
+    link = tourney("round", "links", "evil", "1", "--base-url", "http://testserver",
+                   "--json").json[0]
+    web = client(db_url)
+    bearer = {"Authorization": f"Bearer {TOKEN}"}
+    for path, headers in ((path_of(link["url"]), {}), ("/standings/evil", {}),
+                          ("/org/evil", bearer), ("/org/evil/round/1/links", bearer), ("/", {})):
+        page = web.get(path, headers=headers)
+        assert page.status_code == 200, path
+        assert "<script>alert" not in page.text, path
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text, path
