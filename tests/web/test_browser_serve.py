@@ -127,6 +127,7 @@ def test_organizer_round_page_and_live_standings(tourney, db_url, browser, tmp_p
             page.screenshot(path=str(folder / f"organizer-{lang}-375.png"), full_page=True)
             page.goto(f"{live.url}/org/club/round/1/links")
             assert page.locator("img[src^='data:image/svg+xml']").count() == 2
+            page.screenshot(path=str(folder / f"links-{lang}-375.png"), full_page=True)
             phone.close()
         screen = Phone(browser, js=True)
         page = screen.page

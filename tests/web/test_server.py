@@ -238,3 +238,17 @@ def test_names_are_text_on_every_page(tourney, db_url):
         assert page.status_code == 200, path
         assert "<script>alert" not in page.text, path
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text, path
+
+
+def test_a_pasted_record_goes_through_the_same_checks(tourney, db_url):
+    links = seated_event(tourney, lang="en")
+    web = client(db_url, auto_accept=True)
+    page = web.get(path_of(links["1"]["url"]))
+    record = match_csv(tourney, "club", 1, "1")
+    wrong = web.post(path_of(links["1"]["url"]), data={
+        "csrf": csrf_of(page.text), "record": record.replace(",1,1,3,", ",1,1,4,")})
+    assert wrong.status_code == 422 and "line 4" in wrong.text
+    stored = web.post(path_of(links["1"]["url"]), data={"csrf": csrf_of(page.text),
+                                                         "record": record})
+    assert stored.status_code == 200 and "checked and stored" in stored.text
+    assert tourney("result", "show", "club", "1", "1", "--json").json["deal_count"] == 3
