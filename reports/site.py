@@ -15,6 +15,10 @@ The site (paths relative to the folder, per language tree):
 - ``events/<slug>/index.html``: standings with the tie-break columns, the results
   grid, the rounds, the rules and options in words;
 - ``events/<slug>/round-<n>.html``: a round's seat list by table and by name;
+- ``events/<slug>/round-<n>-sheets.html``: the round's score sheets to print, a
+  page per table;
+- ``events/<slug>/screen.html``: the venue screen for a projector (the latest
+  round's seating and the standings in large type, reloading while the event runs);
 - ``events/<slug>/match-<id>.html``: a match's deals and scores;
 - ``events/<slug>/match-<id>-deal-<n>.html``: a deal's replay.
 
@@ -92,6 +96,7 @@ from tourney.ratings.engine import ordinal
 from tourney.storage.db import reading
 from tourney.storage.settings import SiteSettings, site_settings
 from tourney.tournament.events import unknown_event
+from tourney.tournament.sheets import sheet_deals, sheet_rows_per_table
 
 from . import charts, opendata
 from .data import (
@@ -142,6 +147,7 @@ REPLAY_SHAPES = frozenset(p.stem.removeprefix("replay_") for p in TEMPLATE_DIR.g
 SAFE_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 LEADERBOARD_TOP = 10  # rows per variant on the index page
 STATUS_ORDER = ("running", "upcoming", "finished")
+SCREEN_REFRESH_SECONDS = 60  # the venue screen reloads this often while its event runs
 
 
 # ------------------------------------------------------------------------ paths
@@ -164,6 +170,12 @@ class Links:
 
     def round(self, event_id: int, number: int) -> str:
         return f"{self._event_dirs[event_id]}/round-{int(number)}.html"
+
+    def sheets(self, event_id: int, number: int) -> str:
+        return f"{self._event_dirs[event_id]}/round-{int(number)}-sheets.html"
+
+    def screen(self, event_id: int) -> str:
+        return f"{self._event_dirs[event_id]}/screen.html"
 
     def match(self, event_id: int, match_id: int) -> str:
         return f"{self._event_dirs[event_id]}/match-{int(match_id)}.html"
@@ -1048,6 +1060,8 @@ class SiteBuilder:
         for rnd in data.rounds:
             self.page("round.html", self.links.round(info.id, rnd.number), info=info,
                       rnd=rnd, by_name=self._by_name(rnd))
+            self.sheet_page(info, rnd)
+        self.screen_page(data)
         matches_by_round: dict[int, list[MatchData]] = {}
         for match in data.matches:
             matches_by_round.setdefault(match.round, []).append(match)
@@ -1088,6 +1102,36 @@ class SiteBuilder:
         dirs = {e.id: self.links.event(e.id).rsplit("/", 1)[0] for e in self.events}
         self.write(None, "data/index.json",
                    opendata.index_file(self.events, dirs, variants, self.settings, self.now))
+
+    def sheet_page(self, info: EventInfo, rnd) -> None:
+        """A round's score sheets to print: per table, one row per deal (the
+        event's number of deals, else room for :data:`OPEN_ENDED_ROWS`) with the
+        dealer or first colour where the rules fix it, a column per player."""
+        game = self.renderers[0].names.rules(info.variant)
+        if info.options is None:
+            return
+        rules = game.match_rules(info.options)
+        rows = sheet_rows_per_table(rules)
+        tables = []
+        for table in rnd.tables:
+            deals = []
+            for number, order, dealer in sheet_deals(table.players, rules, rows):
+                role_seat = game.role_seat(order.index(dealer) if dealer is not None else None)
+                deals.append({"number": number,
+                              "role": order[role_seat] if role_seat is not None else None})
+            tables.append({"table": table, "deals": deals})
+        self.page("sheets.html", self.links.sheets(info.id, rnd.number), info=info, rnd=rnd,
+                  tables=tables,
+                  per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
+
+    def screen_page(self, data: EventData) -> None:
+        """The venue screen: the latest round's seating and the standings in large
+        type; while the event runs it reloads itself (a meta refresh, so it needs
+        no script) to show the next publish."""
+        rnd = data.rounds[-1] if data.rounds else None
+        self.page("screen.html", self.links.screen(data.info.id), info=data.info, data=data,
+                  rnd=rnd, by_name=self._by_name(rnd) if rnd else [],
+                  refresh=SCREEN_REFRESH_SECONDS if data.info.status == "running" else None)
 
     def _rule_sentences(self, renderer: Renderer, info: EventInfo) -> list[dict]:
         out = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -25,6 +26,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
+OWN_SCRIPTS = {"sort.js", "step.js"}
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
@@ -161,7 +163,8 @@ def test_hostile_names_are_text_and_no_script_runs_on_any_page(site, page):
         p.goto(url_of(path))
         assert p.evaluate("document.querySelectorAll('img').length") == 0, path
         sources = p.evaluate("[...document.scripts].map(s => s.getAttribute('src'))")
-        assert len(sources) == 1 and sources[0].endswith("static/sort.js"), path
+        # Only the site's own script files (the CSP allows no other), no inline script.
+        assert sources and all(s and s.rsplit("/", 1)[-1] in OWN_SCRIPTS for s in sources), path
         body = p.locator("body").inner_text()
         assert "onerror" not in body or HOSTILE_PLAYER in body, path
     for path, text in ((site / "index.html", HOSTILE_EVENT),
@@ -297,3 +300,113 @@ def test_the_folder_works_from_a_sub_path_over_http(site, page, tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+# ------------------------------------------------------------------ stepping through replays
+
+def _shown(p, selector: str) -> list[str]:
+    """The ids of the steps under ``selector`` that are displayed."""
+    return p.evaluate("s => [...document.querySelectorAll(s)]"
+                      ".filter(e => getComputedStyle(e).display !== 'none').map(e => e.id)",
+                      selector)
+
+
+def test_checkers_replay_is_one_board_stepped_by_links_keys_and_the_move_list(site, page):
+    p = page.page
+    replay = min((site / "events" / "brade-cup").glob("match-*-deal-1.html"))
+    p.goto(url_of(replay))
+    ids = p.evaluate("[...document.querySelectorAll('.steps > .step')].map(e => e.id)")
+    assert len(ids) > 5 and ids[0] == "ply-0"
+    assert _shown(p, ".steps > .step") == ["ply-0"]  # one board: the opening position
+    p.locator("#ply-0").get_by_role("link", name="next →").click()
+    assert p.url.endswith("#" + ids[1]) and _shown(p, ".steps > .step") == [ids[1]]
+    # The arrow keys step (step.js), and the move list marks the current move.
+    p.keyboard.press("ArrowRight")
+    assert _shown(p, ".steps > .step") == [ids[2]]
+    p.keyboard.press("ArrowLeft")
+    p.keyboard.press("ArrowLeft")
+    assert _shown(p, ".steps > .step") == ["ply-0"]
+    p.keyboard.press("ArrowLeft")  # nothing before the opening position
+    assert _shown(p, ".steps > .step") == ["ply-0"]
+    # A move in the list shows the position after it.
+    last = ids[-1]
+    p.locator(f"ol.moves a[href='#{last}']").click()
+    assert _shown(p, ".steps > .step") == [last]
+    assert p.locator(f"ol.moves a[href='#{last}']").get_attribute("aria-current") == "step"
+    assert p.locator(f"#{last} table.board").is_visible()
+    # From the keyboard alone: Tab reaches the step links, Enter follows them.
+    p.goto(url_of(replay))
+    for _ in range(60):
+        p.keyboard.press("Tab")
+        if p.evaluate("document.activeElement.matches('.step-nav a[rel=next]')"):
+            break
+    p.keyboard.press("Enter")
+    assert _shown(p, ".steps > .step") == [ids[1]]
+
+
+def test_replays_step_without_javascript(site, browser):
+    context = browser.new_context(java_script_enabled=False)
+    p = context.new_page()
+    board = min((site / "events" / "brade-cup").glob("match-*-deal-1.html"))
+    p.goto(url_of(board))
+    second = p.evaluate("[...document.querySelectorAll('.steps > .step')][1].id")
+    p.locator(f"ol.moves a[href='#{second}']").click()
+    assert _shown(p, ".steps > .step") == [second]
+    # A link to a position opens the page on it.
+    p.goto(url_of(board) + f"#{second}")
+    assert _shown(p, ".steps > .step") == [second]
+    # A card deal: trick by trick, every seat's card of the shown trick on screen.
+    deal = min((site / "events" / "spring-cup").glob("match-*-deal-1.html"))
+    p.goto(url_of(deal))
+    assert _shown(p, ".steps > .step") == ["trick-1"]
+    p.locator("#trick-1").get_by_role("link", name="next →").click()
+    assert _shown(p, ".steps > .step") == ["trick-2"]
+    assert p.locator("#trick-2 ol.trick-cards li").count() == 4
+    p.locator("table.tricks").get_by_role("link", name="Trick 13").click()
+    assert _shown(p, ".steps > .step") == ["trick-13"]
+    assert p.locator("#trick-13").get_by_role("link", name="next →").count() == 0
+    # Before the last trick every player holds one card.
+    p.locator("#trick-13 summary").click()
+    hands = p.locator("#trick-13 ul.hands-after li").all_inner_texts()
+    assert len(hands) == 4 and all(len(re.findall("[♠♥♦♣]", h)) == 1 for h in hands)
+    context.close()
+
+
+# ------------------------------------------------------------------ print and venue
+
+def _pdf_pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+
+
+def test_score_sheets_print_a_page_per_table_on_a4(site, browser):
+    context = browser.new_context()
+    p = context.new_page()
+    p.goto(url_of(site / "events" / "spring-cup" / "round-1-sheets.html"))
+    tables = p.locator("section.score-sheet").count()
+    assert tables == 2
+    pdf = p.pdf(format="A4")
+    assert _pdf_pages(pdf) == tables
+    p.emulate_media(media="print")
+    assert not p.locator("header.site").is_visible()
+    # The grid fits the paper: A4 less the page margins (186 mm) is 703 CSS pixels.
+    p.set_viewport_size({"width": 703, "height": 1000})
+    assert p.evaluate("document.documentElement.scrollWidth") <= 703
+    right = p.evaluate("Math.max(...[...document.querySelectorAll('table.sheet th')]"
+                       ".map(e => e.getBoundingClientRect().right))")
+    assert right <= 703
+    p.goto(url_of(site / "events" / "spring-cup" / "index.html"))
+    assert _pdf_pages(p.pdf(format="A4")) <= 3
+    context.close()
+
+
+def test_venue_screen_is_large_on_a_projector(site, browser):
+    sizes = {}
+    for width in (375, 1920):
+        context = browser.new_context(viewport={"width": width, "height": 1080})
+        p = context.new_page()
+        p.goto(url_of(site / "events" / "spring-cup" / "screen.html"))
+        sizes[width] = p.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+        assert p.evaluate("document.documentElement.scrollWidth") <= width
+        assert p.locator("table.standings tbody tr").count() == 8
+        context.close()
+    assert sizes[375] >= 16 and sizes[1920] >= 26

@@ -118,10 +118,12 @@ def test_user_text_is_escaped_everywhere(league):
         assert raw_player not in html, path
         assert raw_event not in html, path
         assert "<b>Klubb" not in html, path
-        # The only scripts are the site's own file.
-        assert re.findall(r"<script\b[^>]*>", html) == [
-            (f'<script src="{"../" * path.relative_to(league.site).as_posix().count("/")}'
-            'static/sort.js" defer>')]
+        # The only scripts are the site's own files: sort.js, and step.js on replays.
+        root = "../" * path.relative_to(league.site).as_posix().count("/")
+        own = [f'<script src="{root}static/sort.js" defer>']
+        if "-deal-" in path.name:
+            own.append(f'<script src="{root}static/step.js" defer>')
+        assert re.findall(r"<script\b[^>]*>", html) == own, path
         tree = parse_page(path)
         body_text = text_of(tree.find("body"))
         seen_player += raw_player in body_text
@@ -454,3 +456,70 @@ def test_a_merged_player_keeps_a_page_pointing_to_the_kept_one(league):
     names = [r[0] for r in table_rows(find_table(parse_page(out / "players" / "index.html"),
                                                  "players"))]
     assert "Anna L." not in names and "Anna Lindqvist" in names
+
+
+# ------------------------------------------------------------------ print and venue
+
+def test_score_sheets_have_a_row_per_deal_and_a_column_per_seat(league):
+    from tourney.tournament.sheets import OPEN_ENDED_ROWS
+
+    expected_rows = {"spring-cup": 2, "maja-open": 2, "row-club": 2, "sju-kvall": 1,
+                     "brade-cup": 2, "dam-night": OPEN_ENDED_ROWS}  # a target: open-ended
+    for slug, seatings in league.seatings.items():
+        for seating in seatings:
+            path = league.site / "events" / slug / f"round-{seating['round']}-sheets.html"
+            tree = parse_page(path)
+            sheets = [s for s in tree.iter("section") if "score-sheet" in (s.get("class") or "")]
+            assert len(sheets) == len(seating["tables"]), path
+            for sheet, table in zip(sheets, seating["tables"]):
+                grid = sheet.find(".//table")
+                header = [text_of(th) for th in grid.find("thead").iter("th")]
+                assert header[2:] == [f"Seat {i} {name}" for i, name in
+                                      enumerate(table["seats"], 1)], path
+                rows = table_rows(grid)
+                assert [r[0] for r in rows] == [str(n) for n in
+                                                range(1, expected_rows[slug] + 1)], path
+                assert all(cell == "" for r in rows for cell in r[2:])  # left to fill in
+                roles = [r[1] for r in rows]
+                if slug == "spring-cup":  # the deal passes clockwise from seat 1
+                    assert roles == table["seats"][:2]
+                if slug == "brade-cup":  # Black alternates: seat 1, then seat 2
+                    assert header[1] == "Black" and roles == table["seats"][:2]
+    # The round page links to its sheets.
+    tree = parse_page(league.site / "events" / "spring-cup" / "round-1.html")
+    assert any((a.get("href") or "").endswith("/spring-cup/round-1-sheets.html")
+               for a in tree.iter("a"))
+
+
+def test_venue_screen_shows_the_latest_round_and_the_standings(league):
+    path = league.site / "events" / "spring-cup" / "screen.html"
+    tree = parse_page(path)
+    assert "screen" in tree.find("body").get("class").split()
+    latest = league.seatings["spring-cup"][-1]
+    cards = [s for s in tree.iter("section") if "table-card" in (s.get("class") or "")]
+    assert [[text_of(li) for li in card.iter("li")] for card in cards] == \
+        [t["seats"] for t in latest["tables"]]
+    standings = table_rows(find_table(tree, "standings"))
+    event = parse_page(league.site / "events" / "spring-cup" / "index.html")
+    assert [r[:3] for r in standings] == \
+        [r[:3] for r in table_rows(find_table(event, "standings"))]
+    # A finished event's screen does not reload itself.
+    assert not [m for m in tree.iter("meta") if m.get("http-equiv") == "refresh"]
+    assert any((a.get("href") or "").endswith("/spring-cup/screen.html") for a in event.iter("a"))
+
+
+def test_venue_screen_of_a_running_event_reloads_itself(tmp_path):
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    run_cli(url, "player", "add", *PLAYERS[:4])
+    run_cli(url, "event", "create", "club-night", "--variant", "spardame", "--rounds", "3")
+    run_cli(url, "event", "enter", "club-night", *PLAYERS[:4])
+    run_cli(url, "round", "seat", "club-night")
+    run_cli(url, "publish", "--out", str(tmp_path / "site"))
+    tree = parse_page(tmp_path / "site" / "events" / "club-night" / "screen.html")
+    refresh = [m.get("content") for m in tree.iter("meta") if m.get("http-equiv") == "refresh"]
+    assert refresh == ["60"]
+    assert "round 1" in text_of(tree.find(".//h1"))
+    assert "reloads itself every minute" in text_of(tree.find("body"))
+    by_name = next(ul for ul in tree.iter("ul") if "screen-by-name" in (ul.get("class") or ""))
+    where = [text_of(li) for li in by_name.iter("li")]
+    assert len(where) == 4 and all(re.search(r"table 1, seat [1-4]$", w) for w in where)
