@@ -49,10 +49,11 @@ VARIANTS = {
 }
 
 
-def example_event(db_url: str) -> None:
+def example_event(db_url: str, sizes: str = "3-5") -> None:
+    """The example script's event (examples/run-example.sh), round 1 seated."""
     run_cli(db_url, "player", "import", str(EXAMPLES / "players.csv"), exit_code=0)
     run_cli(db_url, "event", "create", "example-cup", "--variant", "spardame", "--table-sizes",
-            "4", "--rounds", "3", "--seed", "2026", "--rule", "deals=3", exit_code=0)
+            sizes, "--rounds", "3", "--seed", "2026", "--rule", "deals=3", exit_code=0)
     run_cli(db_url, "event", "enter", "example-cup", "--all", exit_code=0)
     run_cli(db_url, "round", "seat", "example-cup", exit_code=0)
 
@@ -74,7 +75,7 @@ def test_spreadsheet_variants_import_like_the_canonical_csv(variant, canonical, 
     path = tmp_path / ("round-1.xlsx" if variant == "xlsx" else "round-1.csv")
     path.write_bytes(VARIANTS[variant](example_rows()))
     result = run_cli(url, "result", "import", str(path), "--json", exit_code=0)
-    assert result.json["added"] == 3
+    assert result.json["added"] == 4
     assert ("Windows-1252" in result.stderr) == (variant == "semicolon-windows-1252")
     standings, export = canonical
     assert run_cli(url, "standings", "example-cup", "--json", exit_code=0).json == standings
@@ -93,7 +94,7 @@ def test_exports_round_trip_in_csv_and_xlsx(example, tmp_path, monkeypatch):
     for name in ("export.csv", "export.xlsx"):
         run_cli(example, "result", "export", "example-cup", "--out", name, exit_code=0)
         again = run_cli(example, "result", "import", name, "--json", exit_code=0).json
-        assert (again["unchanged"], again["added"], again["replaced"]) == (3, 0, 0)
+        assert (again["unchanged"], again["added"], again["replaced"]) == (4, 0, 0)
     assert Path("export.csv").read_bytes().startswith(codecs.BOM_UTF8)
     sheet = load_workbook("export.xlsx").active
     assert sheet.freeze_panes == "A2" and sheet["A1"].value == "event"
@@ -117,15 +118,16 @@ def test_exports_round_trip_in_csv_and_xlsx(example, tmp_path, monkeypatch):
     run_cli(example, "player", "list", "--format", "csv", "--out", "players.csv", exit_code=0)
     for name in ("players.xlsx", "players.csv"):  # a list imports back: nothing new
         report = run_cli(example, "player", "import", name, "--json", exit_code=0).json
-        assert report["added"] == [] and len(report["already_registered"]) == 12
+        assert report["added"] == [] and len(report["already_registered"]) == 14
 
 
-def test_score_sheet_xlsx_prints_checks_and_imports_filled(example, tmp_path):
+def test_score_sheet_xlsx_prints_checks_and_imports_filled(tmp_path):
+    example = f"sqlite:///{tmp_path / 's.db'}"
+    example_event(example, sizes="4")  # 14 players: three tables of 4, two byes
     path = tmp_path / "sheet.xlsx"
-    run_cli(example, "round", "seat", "example-cup", exit_code=0)
-    run_cli(example, "round", "sheet", "example-cup", "2", "--out", str(path), exit_code=0)
+    run_cli(example, "round", "sheet", "example-cup", "1", "--out", str(path), exit_code=0)
     workbook = load_workbook(path)
-    sheet = workbook["Round 2"]
+    sheet = workbook["Round 1"]
     assert sheet.freeze_panes == "A2" and sheet.print_title_rows == "$1:$1"
     assert int(sheet.page_setup.paperSize) == 9  # A4
     assert sheet.sheet_properties.pageSetUpPr.fitToPage
@@ -142,7 +144,7 @@ def test_score_sheet_xlsx_prints_checks_and_imports_filled(example, tmp_path):
         row[7].value = scores[row[4].value]
     workbook.save(path)
     assert run_cli(example, "result", "import", str(path), "--json").json["added"] == 3
-    template = run_cli(example, "round", "sheet", "example-cup", "2", exit_code=0).stdout
+    template = run_cli(example, "round", "sheet", "example-cup", "1", exit_code=0).stdout
     filled = [r if i == 0 else r[:11] + [scores[int(r[4])]]
               for i, r in enumerate(csv.reader(io.StringIO(template)))]
     as_csv = tmp_path / "sheet.csv"
@@ -187,7 +189,7 @@ def test_rejects_in_xlsx_and_csv_import_once_fixed(example, tmp_path):
 def test_stdin_and_pipes_work_for_every_file_argument(example, tmp_path):
     data = csv_bytes(example_rows(), ";", "cp1252")
     assert run_cli(example, "result", "import", "-", "--json", input=data,
-                   exit_code=0).json["unchanged"] == 3
+                   exit_code=0).json["unchanged"] == 4
     xlsx = xlsx_bytes(example_rows())
     assert "0 invalid deals" in run_cli(None, "validate", "-", input=xlsx, exit_code=0).stderr
     players = (EXAMPLES / "players.csv").read_bytes()
@@ -234,6 +236,6 @@ def test_a_pipe_as_the_file_argument_is_read_once(tmp_path):
                          capture_output=True, timeout=120)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
-    assert report["added"] == 3 and len(report["sha256"]) == 64
+    assert report["added"] == 4 and len(report["sha256"]) == 64
     import hashlib
     assert report["sha256"] == hashlib.sha256(ROUND_1.read_bytes()).hexdigest()
