@@ -113,6 +113,19 @@ def test_rename(tourney, db_url):
     assert json.loads(row.after_json)["name"] == "Anna"
 
 
+def test_names_are_nfc_normalised_where_they_enter(tourney, db_url, tmp_path):
+    decomposed = "A\u030asa O\u0308berg"  # as a Mac keyboard may send "Åsa Öberg"
+    tourney("player", "add", decomposed)
+    assert names(tourney) == ["\u00c5sa \u00d6berg"]
+    assert "already registered" in tourney("player", "add", "\u00c5sa \u00d6berg",
+                                           exit_code=1).stderr
+    tourney("player", "rename", decomposed, "Bo Ek")  # found by either spelling
+    players = tmp_path / "players.csv"
+    players.write_text("name\nCe\u0301line Dahl\n", encoding="utf-8")
+    tourney("player", "import", str(players))
+    assert "C\u00e9line Dahl" in names(tourney)
+
+
 def test_rename_keeps_the_old_name_as_an_alias(tourney, db_url):
     tourney("player", "add", "Ana")
     tourney("player", "rename", "Ana", "Anna")

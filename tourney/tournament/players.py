@@ -77,7 +77,9 @@ def clean_name(text: str | None, what: str = "player name") -> str:
 def clean_title(text: str | None, what: str = "name") -> str:
     """Any other name (an event's title): surrounding whitespace stripped; refused
     when empty, over 200 characters or holding a control character."""
-    name = (text or "").strip()
+    # NFC: "Å" typed on a Mac (A + combining ring) and on Windows (one character)
+    # are the same name.
+    name = unicodedata.normalize("NFC", text or "").strip()
     if not name:
         raise TourneyError(f"a {what} cannot be empty")
     if len(name) > MAX_NAME:
@@ -147,7 +149,7 @@ def unknown_player_error(session: Session, name: str, hint: str = "") -> Tourney
 def find_player(session: Session, name: str, *, follow_merged: bool = True) -> Player:
     """The player of a name; a merged duplicate's name gives the kept player.
     :class:`TourneyError` naming close matches when there is none."""
-    name = (name or "").strip()
+    name = unicodedata.normalize("NFC", name or "").strip()
     player = player_by_name(session, name)
     if player is None:
         raise unknown_player_error(session, name)
