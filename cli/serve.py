@@ -46,7 +46,7 @@ def serve(host, port, review, site_dir, langs, secure_cookies, db_url):
     """
     import uvicorn
 
-    from tourney.web.app import ServerConfig, create_app, organizer_secret
+    from tourney.reports.web.app import ServerConfig, create_app, organizer_secret
 
     engine = open_db(db_url)
     secret, made = organizer_secret(os.environ.get("TOURNEY_SERVE_PASSWORD"))

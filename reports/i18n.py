@@ -41,10 +41,10 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
 ALIASES = {"no": "nb", "nn_no": "nn", "en_us": "en"}
-# Where the messages are, from the repository root: the site, the server's pages
-# (web), and the games' own words (names, options, replay notes) marked N_ in their
-# engines.
-SOURCE_DIRS = ("reports", "web", "tourney/engines")
+# Where the messages are, from the repository root: the site and the server's pages
+# (reports, with reports/web), and the games' own words (names, options, replay
+# notes) marked N_ in their engines.
+SOURCE_DIRS = ("reports", "tourney/engines")
 EXTRACT_COMMAND = ("pybabel extract -F reports/babel.cfg --no-location --sort-output "
                    "--project tourney -o reports/locale/messages.pot " + " ".join(SOURCE_DIRS))
 

@@ -9,7 +9,7 @@ from starlette.testclient import TestClient
 
 from tourney.storage.db import open_engine
 from tourney.storage.schema import ensure_schema
-from tourney.web.app import ServerConfig, create_app
+from tourney.reports.web.app import ServerConfig, create_app
 
 NAMES = ["Anna", "Bo", "Cecilia", "Dag", "Eva", "Frans", "Gun", "Hans",
          "Ida", "Johan", "Karin", "Lars", "Maja", "Nils", "Åsa", "Örjan"]
