@@ -257,8 +257,8 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
     echo(f"{slug} ({detail['variant']}) round {round_number}, table {table}: "
                f"version {detail['version']} ({state}), {detail['deal_count']} deals")
     emit_table(["place", "player", "seat", "total", "points"],
-               [[p["place"], p["player"], p["seat"], p["total"], p["points"]]
-                for p in detail["places"]])
+               [[p["place"], p["player"], p["seat"], number_text(p["total"]),
+                 number_text(p["points"])] for p in detail["places"]])
     echo("")
     emit_table(["deal", "dealer", "scores", "verified"],
                [[d["deal"], d["dealer"], d["scores"], d["verified"]] for d in detail["deals"]])
@@ -305,8 +305,9 @@ def standings(slug, up_to_round, format_, out, as_json, db_url):
         with open_table(out, headers, format=format_, title=f"{slug} standings",
                         widths=[7, 30, 8, *[11] * len(tiebreaks), 24]) as table:
             for row in rows:
-                table.write([row.place, row.player, plain_number(row.points),
-                             *[plain_number(row.tiebreaks[t]) for t in tiebreaks],
+                # Rounded as the terminal shows them: a club's sheet, not a ledger.
+                table.write([row.place, row.player, plain_number(row.points, 2),
+                             *[plain_number(row.tiebreaks[t], 2) for t in tiebreaks],
                              row.decided_by or ""])
         return
     emit_table(

@@ -239,3 +239,13 @@ def test_a_pipe_as_the_file_argument_is_read_once(tmp_path):
     assert report["added"] == 4 and len(report["sha256"]) == 64
     import hashlib
     assert report["sha256"] == hashlib.sha256(ROUND_1.read_bytes()).hexdigest()
+
+
+def test_a_format_tourney_cannot_write_is_refused_not_faked(tmp_path, tourney):
+    tourney("player", "add", "Anna", "Bertil")
+    tourney("event", "create", "cup", "--variant", "dam-brade")
+    out = tmp_path / "standings.ods"
+    result = tourney("standings", "cup", "--out", str(out), exit_code=2)
+    assert ".ods" in result.stderr and not out.exists()
+    tourney("standings", "cup", "--out", str(tmp_path / "standings.csv"))
+    assert (tmp_path / "standings.csv").read_bytes().startswith(b"\xef\xbb\xbfplace,")

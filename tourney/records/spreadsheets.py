@@ -17,6 +17,7 @@ renamed into place (:func:`tourney.files.atomic_write`).
 from __future__ import annotations
 
 import csv
+import os
 import re
 import sys
 from contextlib import contextmanager
@@ -32,12 +33,22 @@ _TITLE_BAD = re.compile(r"[\[\]:*?/\\]")
 
 
 def table_format(path: str | None, given: str | None = None) -> str:
-    """The format asked for, else told by the file's extension (``.xlsx``), else CSV."""
+    """The format asked for, else told by the file's extension (``.xlsx``), else CSV.
+
+    Any other extension (``.ods``, ``.xls``, ``.tsv``...) is refused rather than
+    silently given CSV bytes under a name that promises something else.
+    """
     if given:
         return given.lower()
-    if path and path != "-" and path.lower().endswith(".xlsx"):
+    if not path or path == "-":
+        return "csv"
+    extension = os.path.splitext(path)[1].lower()
+    if extension == ".xlsx":
         return "xlsx"
-    return "csv"
+    if extension in ("", ".csv", ".txt"):
+        return "csv"
+    raise UsageError(f"{path}: tourney writes .csv and .xlsx files, not {extension} "
+                     f"(name the file .csv or .xlsx, or give --format)")
 
 
 def sheet_title(text: str) -> str:
