@@ -59,6 +59,9 @@ DEALS = 10  # deals per match (the events' `deals` rule)
 CHILD = """\
 import os, sys, time
 from tourney.cli.main import main
+# The CLI loads its database modules lazily; load them before "ready", so that each
+# child is as quick off the mark as the others once they all go.
+import tourney.cli.results, tourney.app.results
 open(os.environ["TOURNEY_TEST_READY"], "w").close()
 go = os.environ["TOURNEY_TEST_GO"]
 deadline = time.monotonic() + 60
@@ -385,27 +388,39 @@ def test_sqlite_second_writer_busy(run_cli, tmp_path):
     path = tmp_path / "busy.db"
     db_url = f"sqlite:///{path}"
     # big enough that the first import holds the lock well past the second's timeout
-    big = make_event(db_url, "liga-a", NAMES[:48], rounds=10, deals=30)
+    # The importer checks the whole file before it takes the write lock, and holds
+    # the lock only while it writes: about 0.3 s for 30 deals a match here.
+    big = make_event(db_url, "liga-a", NAMES[:48], rounds=10, deals=120)
     small = make_event(db_url, "liga-b", NAMES[:8])
-    file_big = write_results(tmp_path / "big.csv", "liga-a", big, seed=1, deals=30)
+    file_big = write_results(tmp_path / "big.csv", "liga-a", big, seed=1, deals=120)
     file_small = write_results(tmp_path / "small.csv", "liga-b", small, seed=2)
     go_first, go_second = tmp_path / "go-1", tmp_path / "go-2"
     first = start(tmp_path, go_first, db_url, "result", "import", file_big, "--json")
     second = start(tmp_path, go_second, f"{db_url}?timeout=0.1", "result", "import",
                    file_small, "--json")
     release(go_first, [first, second])
-    # wait until the first import holds the write lock, then let the second go
+    # wait until the first import holds the write lock for its writing (seen held
+    # twice, 0.1 s apart: a short transaction at start-up is not that), then let
+    # the second go
     deadline = time.monotonic() + 30
-    while True:
+
+    def locked() -> bool:
         probe = sqlite3.connect(path, timeout=0, isolation_level=None)
         try:
             probe.execute("BEGIN IMMEDIATE")
             probe.execute("ROLLBACK")
+            return False
         except sqlite3.OperationalError as err:
             assert "locked" in str(err) or "busy" in str(err)
-            break
+            return True
         finally:
             probe.close()
+
+    while True:
+        if locked():
+            time.sleep(0.1)
+            if locked():
+                break
         assert first.process.poll() is None, "the first import ended before it was seen"
         assert time.monotonic() < deadline
         time.sleep(0.001)
