@@ -106,7 +106,13 @@ def _safe_click_errors():
 
 @click.group(cls=TourneyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tourney")
-def cli():
+@click.option("--db", "db_url", metavar="URL",
+              help="The database of every command below (as if given to the command; "
+                   "a command's own --db wins).")
+@click.option("--json", "as_json", is_flag=True,
+              help="JSON output of the command (as if given to the command).")
+@click.pass_context
+def cli(ctx, db_url, as_json):
     """Tournaments, rules engines and ratings for the Nordic games called Dam.
 
     Organizers register players, create events, seat rounds at tables, import the
@@ -125,8 +131,10 @@ def cli():
 
     The database is the SQLite file tourney.db in the current folder unless
     --db or TOURNEY_DB names another (any SQLAlchemy URL, e.g.
-    postgresql+psycopg://127.0.0.1/league).
+    postgresql+psycopg://127.0.0.1/league). --db and --json may come before the
+    command (tourney --db league.db --json standings club-1) or after it.
     """
+    ctx.ensure_object(dict).update(db_url=db_url, as_json=as_json)
 
 
 def main() -> None:

@@ -15,7 +15,16 @@ ROUND_NUMBER = click.IntRange(min=1, max=MAX_COUNT)
 COUNT = click.IntRange(min=1, max=MAX_COUNT)
 SEED = click.IntRange(min=-(2 ** 31), max=2 ** 31 - 1)
 
-json_option = click.option("--json", "as_json", is_flag=True,
+def global_value(ctx: click.Context, name: str):
+    """The value of a global option (``tourney --db URL --json COMMAND ...``)."""
+    return (ctx.find_root().obj or {}).get(name)
+
+
+def _json_flag(ctx: click.Context, _param, value: bool) -> bool:
+    return bool(value or global_value(ctx, "as_json"))
+
+
+json_option = click.option("--json", "as_json", is_flag=True, callback=_json_flag,
                            help="Print JSON instead of text.")
 
 sheet_option = click.option(
