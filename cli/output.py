@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import unicodedata
 from typing import Any, Iterable, Sequence
 
@@ -124,3 +125,29 @@ def emit_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
     click.echo("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip())
     for row in rows:
         click.echo("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip())
+
+
+# ------------------------------------------------------------------ confirmation
+
+yes_option = click.option(
+    "--yes", "-y", "yes", is_flag=True,
+    help="Do not ask before the change (scripts: nothing asks when standard input "
+         "is not a terminal anyway).")
+
+
+def interactive() -> bool:
+    """Whether a person is at the keyboard: standard input is a terminal."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def confirm(question: str, yes: bool) -> None:
+    """Ask before a change that is hard to undo; a "no" exits 1 with nothing changed.
+
+    Asked only on a terminal and without --yes, so scripts, pipes and the tests
+    run as before.
+    """
+    if yes or not interactive():
+        return
+    if not click.confirm(terminal_text(question), default=False, err=True):
+        message("nothing was changed")
+        raise click.exceptions.Exit(1)

@@ -11,8 +11,8 @@ from tourney.records.spreadsheets import open_table
 
 from .completion import complete_player
 from .database import db_option, open_db, refuse_overwrites
-from .output import (emit_json, emit_table, encoding_option, json_option, message,
-                     sheet_option, table_format_option)
+from .output import (confirm, emit_json, emit_table, encoding_option, json_option, message,
+                     sheet_option, table_format_option, yes_option)
 
 
 @click.group("player")
@@ -112,9 +112,10 @@ def rename(old, new, db_url):
 @player.command("merge")
 @click.argument("keep", shell_complete=complete_player)
 @click.argument("duplicate", shell_complete=complete_player)
+@yes_option
 @json_option
 @db_option
-def merge(keep, duplicate, as_json, db_url):
+def merge(keep, duplicate, yes, as_json, db_url):
     """Merge DUPLICATE into KEEP: one person registered twice.
 
     The duplicate's entries, seats, results and rating history move to KEEP; the
@@ -127,6 +128,8 @@ def merge(keep, duplicate, as_json, db_url):
     Example:
       tourney player merge "Anna Berg" "Anna  Berg"
     """
+    confirm(f"Merge {duplicate!r} into {keep!r}? Its entries, results and ratings "
+            f"move to {keep!r}.", yes)
     engine = open_db(db_url)
     with transaction(engine) as session:
         report = service.merge_players(session, keep, duplicate)

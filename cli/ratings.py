@@ -17,7 +17,8 @@ from tourney.storage.db import reading, transaction
 
 from .completion import complete_player, complete_variant
 from .database import db_option, open_db
-from .output import echo, MAX_COUNT, emit_json, emit_table, json_option, message, parse_assignments
+from .output import (MAX_COUNT, confirm, echo, emit_json, emit_table, json_option, message,
+                     parse_assignments, yes_option)
 
 
 def _num(value: float, digits: int = 2) -> str:
@@ -196,9 +197,10 @@ def predict_command(variant, names, db_url, as_json):
 @click.option("--provisional", type=click.IntRange(min=0, max=MAX_COUNT), metavar="N",
               help="Players with fewer rated matches than N are provisional, besides "
                    "those whose sigma is still high (default 0: sigma alone).")
+@yes_option
 @db_option
 @json_option
-def pool_command(variant, model, params, reset_params, provisional, db_url, as_json):
+def pool_command(variant, model, params, reset_params, provisional, yes, db_url, as_json):
     """Show or change a variant's rating pool: model, parameters, provisional threshold.
 
     Without options it shows the pool. Changing the model or a parameter
@@ -211,6 +213,8 @@ def pool_command(variant, model, params, reset_params, provisional, db_url, as_j
       tourney rating pool spardame --model ThurstoneMostellerFull
       tourney rating pool spardame --param tau=0 --param beta=3
     """
+    if model is not None or params or reset_params:
+        confirm(f"Recompute every {variant} rating with the new model or parameters?", yes)
     engine = open_db(db_url)
     changing = model is not None or params or reset_params or provisional is not None
     with transaction(engine) as session:

@@ -22,8 +22,8 @@ from tourney.tournament.standings import TIEBREAKS, standings_table
 from .completion import complete_event
 from .errors import exit_code
 from .database import db_option, open_db, refuse_overwrites
-from .output import (echo, COUNT, ROUND_NUMBER, emit_json, emit_table, json_option, message,
-                     encoding_option, sheet_option, table_format_option)
+from .output import (COUNT, ROUND_NUMBER, confirm, echo, emit_json, emit_table, encoding_option,
+                     json_option, message, sheet_option, table_format_option, yes_option)
 
 
 @click.group()
@@ -79,10 +79,11 @@ def _print_errors(report) -> None:
 @encoding_option
 @click.option("--by", "imported_by", metavar="NAME",
               help="Who imports (default: the login name).")
+@yes_option
 @json_option
 @db_option
 def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding, imported_by,
-               as_json, db_url):
+               yes, as_json, db_url):
     """Import deal records (CSV or XLSX; - for stdin) into the database.
 
     Every deal is replayed by its variant's engine with the event's house rules,
@@ -113,6 +114,10 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
     if rejects_path == "-" and as_json:
         raise click.UsageError("--skip-invalid - and --json both write to stdout; "
                                "give the rejects a file name")
+    if replace and not dry_run and file != "-":  # "-": standard input is the data
+        confirm("--replace: a match whose result in the file differs from the stored one "
+                "gets the file's as its new current version (the old one stays in its "
+                "history). Go on?", yes)
     engine = open_db(db_url, read_only=dry_run)
     bar, on_progress = _progress(file) if file != "-" and os.path.isfile(file) else (None, None)
     session_scope = reading if dry_run else transaction
@@ -213,8 +218,9 @@ def history_cmd(slug, round_number, table, as_json, db_url):
 @click.argument("table")
 @click.argument("version", type=COUNT)
 @click.option("--by", "actor", metavar="NAME", help="Who reverts (default: the login name).")
+@yes_option
 @db_option
-def revert_cmd(slug, round_number, table, version, actor, db_url):
+def revert_cmd(slug, round_number, table, version, actor, yes, db_url):
     """Make an older version of a match current again (audit-logged).
 
     The version that was current stays stored, marked superseded.
@@ -223,6 +229,8 @@ def revert_cmd(slug, round_number, table, version, actor, db_url):
     Example:
       tourney result revert club-1 2 3 1
     """
+    confirm(f"Make version {version} of {slug} round {round_number}, table {table} "
+            "the current result again?", yes)
     engine = open_db(db_url)
     with transaction(engine) as session:
         changed = revert_result(session, slug, round_number, table, version, actor=actor)

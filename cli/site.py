@@ -7,7 +7,7 @@ from tourney.app.site import SETTINGS, set_setting, site_settings
 from tourney.storage.db import reading, transaction
 
 from .database import db_option, open_db
-from .output import emit_json, emit_table, json_option, message
+from .output import confirm, emit_json, emit_table, json_option, message, yes_option
 
 
 @click.command()
@@ -33,9 +33,10 @@ from .output import emit_json, emit_table, json_option, message
 @click.option("--force", is_flag=True,
               help="Drop the files in DIR that publish did not write (by default they "
                    "are kept, e.g. CNAME or .htaccess).")
+@yes_option
 @json_option
 @db_option
-def publish(out, events, langs, no_replays, jobs, full, force, as_json, db_url):
+def publish(out, events, langs, no_replays, jobs, full, force, yes, as_json, db_url):
     """Publish standings, seat lists, results, replays and ratings as a static site.
 
     Every event gets its standings (with the tie-break columns), each round's seat
@@ -63,6 +64,9 @@ def publish(out, events, langs, no_replays, jobs, full, force, as_json, db_url):
       tourney publish --out site/ --lang sv --lang en
       tourney publish --out site/ --event club-2024-05   # replays of one event only
     """
+    if force:
+        confirm(f"--force drops every file in {out} that publish did not write "
+                "(CNAME, .htaccess, ...). Go on?", yes)
     engine = open_db(db_url, read_only=True)
     report = publish_site(engine, out, events=events, langs=langs, replays=not no_replays,
                           background_cleanup=True, jobs=jobs, force=force,
