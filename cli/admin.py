@@ -12,7 +12,7 @@ from tourney.tournament.events import get_event
 
 from .database import db_option, missing_database, open_db
 from .errors import INVALID
-from .output import echo, COUNT, emit_json, emit_table, json_option, message
+from .output import COUNT, echo, emit_json, emit_table, json_option, message, report_change
 
 
 @click.group("db")
@@ -27,8 +27,9 @@ def db():
 
 
 @db.command("init")
+@json_option
 @db_option
-def init(db_url):
+def init(as_json, db_url):
     """Create a new tourney database (the SQLite file, or the tables in an empty
     PostgreSQL database).
 
@@ -49,16 +50,18 @@ def init(db_url):
         if existed else "missing"
     engine = open_db(db_url, create=True)
     where = display_url(str(engine.url))
-    if before in ("missing", "empty"):
-        message(f"{where}: created a tourney database at schema {schema.head_revision()}")
-    else:
-        message(f"{where}: already a tourney database (schema {schema.head_revision()}); "
-                "nothing changed")
+    created = before in ("missing", "empty")
+    summary = (f"{where}: created a tourney database at schema {schema.head_revision()}"
+               if created else f"{where}: already a tourney database (schema "
+                               f"{schema.head_revision()}); nothing changed")
+    report_change("db.init", created, summary, as_json, database=where,
+                  schema=schema.head_revision())
 
 
 @db.command("upgrade")
+@json_option
 @db_option
-def upgrade(db_url):
+def upgrade(as_json, db_url):
     """Bring the database's schema up to this tourney's version.
 
     A new (empty) database gets every table; an older one is migrated in one
@@ -76,13 +79,15 @@ def upgrade(db_url):
         raise schema.SchemaError(schema.refusal(status))
     engine = open_engine(resolve_url(db_url))
     if status.state == "current":
-        message(f"{status.url}: already at schema {status.head}")
+        report_change("db.upgrade", False, f"{status.url}: already at schema {status.head}",
+                      as_json, database=status.url, before=status.head, after=status.head)
         return
     before, after = schema.upgrade(engine)
     with transaction(engine) as session:
         record_change(session, "db.upgrade", f"schema {before or 'none'} -> {after}",
                       {"schema": before}, {"schema": after})
-    message(f"{status.url}: upgraded from schema {before or 'none'} to {after}")
+    report_change("db.upgrade", True, f"{status.url}: upgraded from schema {before or 'none'} "
+                  f"to {after}", as_json, database=status.url, before=before, after=after)
 
 
 @db.command("status")

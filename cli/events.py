@@ -10,7 +10,8 @@ from tourney.tournament.scoring import MAX_BYE_POINTS, POINTS_SYSTEMS, event_bye
 
 from .completion import complete_event, complete_player, complete_variant
 from .database import db_option, open_db
-from .output import echo, COUNT, ROUND_NUMBER, SEED, emit_json, emit_table, json_option, message, parse_rules, rule_option
+from .output import (COUNT, ROUND_NUMBER, SEED, echo, emit_json, emit_table, json_option, message,
+                     parse_rules, report_change, rule_option)
 
 
 @click.group("event")
@@ -203,8 +204,9 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
               help="The first round they miss (default: the next round to be seated; "
                    "the latest seated round while none of its results is in, which "
                    "is then to be reseated).")
+@json_option
 @db_option
-def withdraw(slug, name, from_round, db_url):
+def withdraw(slug, name, from_round, as_json, db_url):
     """Withdraw a player from the next round on; results played stay.
 
     \b
@@ -218,11 +220,13 @@ def withdraw(slug, name, from_round, db_url):
                                          from_round=from_round)
     name = report.player.name
     if report.last_round is None:
-        message(f"{name} withdrew from {slug} before playing; no longer entered")
+        summary = f"{name} withdrew from {slug} before playing; no longer entered"
     elif report.last_round == 0:
-        message(f"{name} withdrew from {slug} before round 1")
+        summary = f"{name} withdrew from {slug} before round 1"
     else:
-        message(f"{name} withdrew from {slug}: not seated after round {report.last_round}")
+        summary = f"{name} withdrew from {slug}: not seated after round {report.last_round}"
+    report_change("event.withdraw", True, summary, as_json, event=slug, player=name,
+                  last_round=report.last_round, reseat=report.reseat)
     if report.reseat:
         message(f"round {report.reseat} is seated with them: "
                 f"`tourney round reseat {slug} {report.reseat}` seats it again")

@@ -151,3 +151,14 @@ def confirm(question: str, yes: bool) -> None:
     if not click.confirm(terminal_text(question), default=False, err=True):
         message("nothing was changed")
         raise click.exceptions.Exit(1)
+
+
+# ------------------------------------------------------------------ what changed
+
+def report_change(action: str, changed: bool, summary: str, as_json: bool, **details) -> None:
+    """The one shape of a changing command's answer: the summary on stderr and, with
+    --json, ``{"action", "changed", "summary", ...details}`` on stdout. ``action``
+    is named as in the audit log (``player.rename``, ``db.upgrade``...)."""
+    message(summary)
+    if as_json:
+        emit_json({"action": action, "changed": changed, "summary": summary, **details})

@@ -12,7 +12,7 @@ from tourney.records.spreadsheets import open_table
 from .completion import complete_player
 from .database import db_option, open_db, refuse_overwrites
 from .output import (confirm, emit_json, emit_table, encoding_option, json_option, message,
-                     sheet_option, table_format_option, yes_option)
+                     report_change, sheet_option, table_format_option, yes_option)
 
 
 @click.group("player")
@@ -95,8 +95,9 @@ def list_(include_merged, format_, out, as_json, db_url):
 @player.command("rename")
 @click.argument("old", shell_complete=complete_player)
 @click.argument("new")
+@json_option
 @db_option
-def rename(old, new, db_url):
+def rename(old, new, as_json, db_url):
     """Give a player a new name (results and ratings stay theirs).
 
     \b
@@ -106,7 +107,8 @@ def rename(old, new, db_url):
     engine = open_db(db_url)
     with transaction(engine) as session:
         player = service.rename_player(session, old, new)
-    message(f"renamed {old.strip()!r} to {player.name!r}")
+    report_change("player.rename", True, f"renamed {old.strip()!r} to {player.name!r}",
+                  as_json, old=old.strip(), new=player.name)
 
 
 @player.command("merge")

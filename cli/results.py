@@ -23,7 +23,8 @@ from .completion import complete_event
 from .errors import exit_code
 from .database import db_option, open_db, refuse_overwrites
 from .output import (COUNT, ROUND_NUMBER, confirm, echo, emit_json, emit_table, encoding_option,
-                     json_option, message, sheet_option, table_format_option, yes_option)
+                     json_option, message, report_change, sheet_option, table_format_option,
+                     yes_option)
 
 
 @click.group()
@@ -219,8 +220,9 @@ def history_cmd(slug, round_number, table, as_json, db_url):
 @click.argument("version", type=COUNT)
 @click.option("--by", "actor", metavar="NAME", help="Who reverts (default: the login name).")
 @yes_option
+@json_option
 @db_option
-def revert_cmd(slug, round_number, table, version, actor, yes, db_url):
+def revert_cmd(slug, round_number, table, version, actor, yes, as_json, db_url):
     """Make an older version of a match current again (audit-logged).
 
     The version that was current stays stored, marked superseded.
@@ -234,11 +236,11 @@ def revert_cmd(slug, round_number, table, version, actor, yes, db_url):
     engine = open_db(db_url)
     with transaction(engine) as session:
         changed = revert_result(session, slug, round_number, table, version, actor=actor)
-    if changed:
-        message(f"{slug} round {round_number}, table {table}: version {version} is current")
-    else:
-        message(f"{slug} round {round_number}, table {table}: version {version} "
-                "already was current; nothing changed")
+    where = f"{slug} round {round_number}, table {table}"
+    summary = (f"{where}: version {version} is current" if changed else
+               f"{where}: version {version} already was current; nothing changed")
+    report_change("result.revert", bool(changed), summary, as_json, event=slug,
+                  round=round_number, table=table, version=version)
 
 
 @result.command(name="show")
