@@ -26,6 +26,7 @@ import itertools
 import json
 import os
 import shutil
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
@@ -119,6 +120,36 @@ def _empty_pg(url: str, drop_tables: bool) -> None:
 def _dispose_cleaners() -> None:
     while _cleaners:
         _cleaners.popitem()[1].dispose()
+
+
+# ----------------------------------------------------------------- the browser
+
+# Debian's Chromium as every browser test launches it (Playwright cannot download
+# its own here): no sandbox (the tests run as root), no background network chatter.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@contextmanager
+def launched_chromium():
+    """A headless Chromium, closed on the way out."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                             headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for a test module (the module skips without Playwright)."""
+    with launched_chromium() as launched:
+        yield launched
 
 
 # ----------------------------------------------------------------- the fixtures

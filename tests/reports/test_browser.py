@@ -21,14 +21,11 @@ import pytest
 from conftest import run_cli
 from site_helpers import HOSTILE_CLUB, HOSTILE_EVENT, HOSTILE_PLAYER, build_league
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")  # the module skips without Playwright
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
 OWN_SCRIPTS = {"sort.js", "step.js"}
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
@@ -39,17 +36,6 @@ def site(tmp_path_factory) -> Path:
     out = work / "site"
     run_cli(url, "publish", "--out", str(out))
     return out
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                    headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 class Watch:

@@ -14,18 +14,15 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import launched_chromium, run_cli
 from site_helpers import build_league
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")  # the module skips without Playwright
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
 AXE = REPO / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 WIDTHS = (320, 375, 768, 1280)
 LANGS = ("en", "sv", "nb", "fi")
 # axe runs at every width in the first language and at 375 px (the phone width the
@@ -127,28 +124,23 @@ def survey(site):
     outside the viewport, and axe's violations."""
     assert AXE.is_file(), f"axe-core is missing: run .ci/setup (expected {AXE})"
     results = {}
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                    headless=True)
-        try:
-            context = browser.new_context(bypass_csp=True,
-                                          viewport={"width": WIDTHS[0], "height": 800})
-            page = context.new_page()
-            for lang in LANGS:
-                tree = site if lang == LANGS[0] else site / lang
-                for kind, path in page_types(site).items():
-                    page.set_viewport_size({"width": WIDTHS[0], "height": 800})
-                    page.goto((tree / path).resolve().as_uri())
-                    page.add_script_tag(path=str(AXE))
-                    for width in WIDTHS:
-                        page.set_viewport_size({"width": width, "height": 800})
-                        measured = page.evaluate(MEASURE, KEY_CELLS.get(kind))
-                        measured["violations"] = (page.evaluate(AXE_RUN)
-                                                  if axe_wanted(lang, width) else None)
-                        results[(lang, kind, width)] = measured
-            context.close()
-        finally:
-            browser.close()
+    with launched_chromium() as browser:
+        context = browser.new_context(bypass_csp=True,
+                                      viewport={"width": WIDTHS[0], "height": 800})
+        page = context.new_page()
+        for lang in LANGS:
+            tree = site if lang == LANGS[0] else site / lang
+            for kind, path in page_types(site).items():
+                page.set_viewport_size({"width": WIDTHS[0], "height": 800})
+                page.goto((tree / path).resolve().as_uri())
+                page.add_script_tag(path=str(AXE))
+                for width in WIDTHS:
+                    page.set_viewport_size({"width": width, "height": 800})
+                    measured = page.evaluate(MEASURE, KEY_CELLS.get(kind))
+                    measured["violations"] = (page.evaluate(AXE_RUN)
+                                              if axe_wanted(lang, width) else None)
+                    results[(lang, kind, width)] = measured
+        context.close()
     keep = os.environ.get("TOURNEY_SURVEY")  # a JSON file of the figures, for reports
     if keep:
         Path(keep).write_text(json.dumps(

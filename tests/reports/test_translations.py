@@ -25,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import CHROMIUM, CHROMIUM_ARGS
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
@@ -46,9 +47,6 @@ LANGS = ("sv", "nb", "fi")
 SITE_LANGS = ("sv", "nb", "fi", "en")  # sv is the site's root tree, the others in <lang>/
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdif]|\{(\w+)\}")
 ANY_PERCENT = re.compile(r"%(?:\((\w+)\)[sdif]|%)|%")
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 # A player and an event named like catalogue messages: a name that went through
 # gettext would come out as "Givare", "Ställning"...

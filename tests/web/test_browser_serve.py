@@ -13,28 +13,14 @@ import pytest
 
 from serve_helpers import TOKEN, LiveServer, match_csv, path_of, seated_event
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")  # the module skips without Playwright
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 375, "height": 740}
 WORDS = {  # what each language says: the sheet's title, the error, the thanks
     "sv": ("Poängprotokoll", "exakt en förlorare", "kontrollerat och sparat"),
     "en": ("Score sheet", "exactly one loser", "checked and stored"),
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                    headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def shots(tmp_path) -> Path:
