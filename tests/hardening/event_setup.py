@@ -68,6 +68,16 @@ def simulate_tables(variant: str, slug: str, tables: Sequence[tuple[str, list[st
     return records
 
 
+def seated_round_file(run: Callable, path: Path, slug: str, variant: str,
+                      names: Sequence[str], *, deals: int, seed: int = 1) -> Path:
+    """An event of ``deals``-deal matches at tables of 4, round 1 seated, and the
+    record file of that round's bot-played matches at ``path``."""
+    rules = {"deals": str(deals)}
+    tables = seated_event(run, slug, variant, names, table_size=4, rules=rules)
+    records = simulate_tables(variant, slug, tables, rules=rules, deals=deals, seed=seed)
+    return write_file(path, records, variant)
+
+
 def write_file(path: Path, records: Sequence[DealRecord], variant: str) -> Path:
     game = get_game(variant)
     with open(path, "w", encoding="utf-8", newline="") as stream:

@@ -14,7 +14,7 @@ import sqlite3
 
 from sqlalchemy import event
 
-from event_setup import seated_event, simulate_tables, write_file
+from event_setup import seated_round_file
 from tourney.storage.db import dispose_engines, open_engine
 
 VARIANT = "kortrad"
@@ -36,9 +36,7 @@ def test_full_database_is_one_line(tmp_path, run_cli):
     def run(*args, **kwargs):
         return run_cli(url, *args, **kwargs)
 
-    tables = seated_event(run, "cup", VARIANT, NAMES, table_size=4, rules={"deals": "40"})
-    records = simulate_tables(VARIANT, "cup", tables, rules={"deals": "40"}, deals=40)
-    path = write_file(tmp_path / "cup.csv", records, VARIANT)
+    path = seated_round_file(run, tmp_path / "cup.csv", "cup", VARIANT, NAMES, deals=40)
     pages = checkpoint(db)
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     engine = open_engine(url)

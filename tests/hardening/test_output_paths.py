@@ -15,7 +15,7 @@ import stat
 
 import pytest
 
-from event_setup import seated_event, simulate_tables, write_file
+from event_setup import seated_round_file
 from tourney.files import atomic_write
 
 VARIANT = "kortrad"
@@ -35,9 +35,7 @@ def cup(tmp_path, run_cli):
     def run(*args, **kwargs):
         return run_cli(url, *args, **kwargs)
 
-    tables = seated_event(run, "cup", VARIANT, NAMES, table_size=4, rules={"deals": "2"})
-    records = simulate_tables(VARIANT, "cup", tables, rules={"deals": "2"}, deals=2)
-    csv_path = write_file(tmp_path / "cup.csv", records, VARIANT)
+    csv_path = seated_round_file(run, tmp_path / "cup.csv", "cup", VARIANT, NAMES, deals=2)
     return run, db, csv_path
 
 
