@@ -17,7 +17,7 @@ Usage:  python bench/run_all.py [--quick] [--pg URL | --no-pg] [--only NAME,...]
                                 [--set NAME=ARGS ...] [--out FILE] [--timeout SECONDS]
 
 The benchmarks (NAME) and their arguments in a full run (``--quick``: each
-script's ``--quick``): engines (defaults), import (10k, 100k and 1M rows, on
+script's ``--quick``): engines (defaults), validate (defaults), import (10k, 100k and 1M rows, on
 SQLite and on PostgreSQL: ``import-pg``), seating (defaults), ratings
 (defaults, with ``--postgres``), backtest (``--quick``), publish (``--sizes
 1000,10000``). ``--set`` replaces one benchmark's arguments (a smaller
@@ -75,6 +75,8 @@ class Bench:
 BENCHES = [
     Bench("engines", "Engines: validate and replay against OpenSpiel and py-draughts",
           "bench_engines.py", [], ["--quick"]),
+    Bench("validate", "tourney validate against OpenSpiel reading the same CSV (whole process)",
+          "bench_validate.py", [], ["--quick"]),
     Bench("import", "Result import against its floor (parse + validate + bare executemany)",
           "bench_import.py", [], ["--quick"], pg="db-url",
           pg_full=[], pg_quick=["--sizes", "10000"]),
