@@ -57,18 +57,25 @@ def _deal_json(check: DealCheck) -> dict:
         return {"kind": "deal", "line": check.line, "valid": True,
                 "scores": check.outcome.scores, "error": None,
                 "verified": check.outcome.verified}
-    return {"kind": "deal", "line": check.line, "valid": False, "scores": None,
-            "error": str(check.error), "rule": check.error.rule, "verified": None}
+    return {"kind": "deal", **check.error.position(), "line": check.line, "valid": False,
+            "scores": None, "error": str(check.error), "rule": check.error.rule,
+            "verified": None}
 
 
 def _match_json(match: MatchCheck) -> dict:
+    error = match.error
     return {
         "kind": "match", "event": match.event, "round": match.round, "table": match.table,
         "valid": match.valid,
         "ranking": [[p, place] for p, place in match.result.ranking] if match.result else None,
-        "error": None if match.valid else str(match.error),
-        "rule": None if match.valid else match.error.rule,
+        "error": None if error is None else str(error),
+        "rule": None if error is None else error.rule,
+        **(NO_POSITION if error is None else error.position()),
     }
+
+
+# The position keys of a valid match (an invalid one has its error's).
+NO_POSITION = {"line": None, "column": None, "move": None, "seat": None, "player": None}
 
 
 @click.command()

@@ -90,7 +90,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
     Every deal is replayed by its variant's engine with the event's house rules,
     every match is checked against the match rules and against the round's
     seating: the table must have been seated, deal 1 must list the seated players
-    in seat order, and seat 0 deals first. The file is one transaction: any
+    in seat order, and seat 1 deals first. The file is one transaction: any
     invalid row rejects the whole file (exit 1, every error listed, the database
     unchanged) unless --skip-invalid names a file for the rejected matches' rows.
 

@@ -10,6 +10,7 @@ from tourney.app import rounds as actions
 from tourney.storage.db import reading, transaction
 from tourney.tournament.events import get_event
 from tourney.records.csv_format import COLUMNS, format_row
+from tourney.seats import seat_number, seat_text
 from tourney.records.spreadsheets import (open_table, output_stream, table_format,
                                           write_score_sheet_xlsx)
 from tourney.tournament import rounds as service
@@ -36,7 +37,7 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
     echo(title)
     echo("")
     for table in seating.tables:
-        seats = [f"{i + 1}. {name}" for i, name in enumerate(table.seats)]
+        seats = [f"{seat_number(i)}. {name}" for i, name in enumerate(table.seats)]
         echo(f"Table {table.table}:  " + "   ".join(seats))
     if seating.byes:
         echo("Bye:  " + ", ".join(seating.byes))
@@ -45,7 +46,7 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
     rows = seating.by_name()
     width = max((len(name) for name, _, _ in rows), default=0)
     for name, table, seat in rows:
-        where = "bye" if table is None else f"table {table}, seat {seat + 1}"
+        where = "bye" if table is None else f"table {table}, {seat_text(seat)}"
         echo(f"  {name.ljust(width)}  {where}")
     echo("")
     echo(get_game(variant).vocabulary.seat_note)
@@ -70,7 +71,7 @@ def seat(slug, force, as_json, db_url):
     a result, unless --force.
 
     \b
-    JSON: {"round": N, "tables": [{"table": "1", "seats": [names, seat 0 first],
+    JSON: {"round": N, "tables": [{"table": "1", "seats": [names, seat 1 first],
            "dealer": name}], "byes": [names], "repeated_pairs": K}
 
     \b

@@ -35,6 +35,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from tourney import __version__
+from tourney.seats import seat_number
 
 from .data import EventData, EventInfo, PlayerInfo, PoolData
 
@@ -116,7 +117,7 @@ def event_files(info: EventInfo, data: EventData, event_dir: str) -> dict[str, d
         {"match": m.id, "round": m.round, "table": m.table, "version": m.version,
          "imported_at": moment(m.imported_at), "deals": m.deals,
          "deals_replayed": m.verified_moves, "page": f"{event_dir}/match-{m.id}.html",
-         "results": [{"seat": p.seat + 1, "player": p.player_id, "place": p.place,
+         "results": [{"seat": seat_number(p.seat), "player": p.player_id, "place": p.place,
                       "total": number(p.total), "match_points": number(p.match_points)}
                      for p in m.places]}
         for m in data.matches if m.has_result]}

@@ -10,6 +10,8 @@ else escaping is a bug.
 """
 from __future__ import annotations
 
+from .seats import seat_number, seat_text
+
 
 class TourneyError(Exception):
     """Base class for every error reported to a user."""
@@ -65,10 +67,12 @@ class IllegalMove(TourneyError):
 class RecordError(TourneyError):
     """A problem in a record, with as much of its position as is known.
 
-    Rendered as FORMAT.md asks:
-    ``line 7, play, move 12 (seat 2, 'KH'): must follow suit: holds 3C, 9C``.
-    Layers fill in what they know: the engine the move, seat and token; the file
-    reader the file name, line and column.
+    Rendered as
+    ``line 7, play, move 12 (seat 2, Ingrid Falk, 'KH'): must follow suit: holds 3C, 9C``.
+    Layers fill in what they know: the engine the move, seat and token; the record
+    checker the player (from the record's players, only once an error is raised);
+    the file reader the file name, line and column. ``seat`` is 0-based like every
+    seat inside tourney; the text and :meth:`position` count it from 1.
     """
 
     def __init__(
@@ -83,6 +87,7 @@ class RecordError(TourneyError):
         seat: int | None = None,
         token: str | None = None,
         cell: str | None = None,
+        player: str | None = None,
     ):
         self.message = message
         self.rule = rule
@@ -92,6 +97,7 @@ class RecordError(TourneyError):
         self.move = move
         self.seat = seat
         self.token = token
+        self.player = player
         # In a workbook, the sheet and cell (``Round 1!K7``) where a CSV has a line.
         self.cell = cell
         super().__init__(message)
@@ -110,17 +116,30 @@ class RecordError(TourneyError):
             parts.append(f"line {self.line}")
         if self.column:
             parts.append(self.column)
+        who = []  # the seat and its player, when the error is about one seat
+        if self.seat is not None:
+            who.append(seat_text(self.seat))
+        if self.player:
+            who.append(self.player)
         if self.move is not None:
-            detail = []
-            if self.seat is not None:
-                detail.append(f"seat {self.seat}")
-            if self.token is not None:
-                detail.append(repr(self.token))
+            detail = who + ([repr(self.token)] if self.token is not None else [])
             move = f"move {self.move}"
             if detail:
                 move += f" ({', '.join(detail)})"
             parts.append(move)
+        elif who:
+            if self.column and parts:
+                parts[-1] += f" ({', '.join(who)})"
+            else:
+                parts.append(", ".join(who))
         return ", ".join(parts)
+
+    def position(self) -> dict:
+        """Where the error is, as the JSON error objects give it beside ``error``
+        and ``rule``: ``line``, ``column``, ``move``, ``seat`` (from 1, or
+        ``None``) and ``player``."""
+        return {"line": self.line, "column": self.column, "move": self.move,
+                "seat": seat_number(self.seat), "player": self.player}
 
     def __str__(self) -> str:
         where = self.where()

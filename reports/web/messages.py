@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tourney.errors import RecordError
+from tourney.seats import seat_number
 from tourney.reports.i18n import N_, translations
 
 # Rule id -> a sentence players can act on (translated where shown).
@@ -64,7 +65,9 @@ def error_lines(errors: list[RecordError], lang: str,
         if err.move is not None:
             parts.append(_("move %(number)s") % {"number": err.move})
         if err.seat is not None:
-            parts.append(_("seat %(number)s") % {"number": err.seat})
+            parts.append(_("seat %(number)s") % {"number": seat_number(err.seat)})
+        if err.player:
+            parts.append(err.player)
         sentence = _(RULE_SENTENCES[err.rule]) if err.rule in RULE_SENTENCES else ""
         out.append(ErrorLine(", ".join(parts), sentence, err.message, err.rule))
     return out

@@ -350,7 +350,7 @@ def test_setup_hand_size():
     setup = ida_pontus_setup()
     setup.stock.append(setup.hands[0].pop())
     err = _setup_error(KORTRAD, setup)
-    assert err.rule == "hand-size" and err.column == "hands" and "seat 0" in err.message
+    assert err.rule == "hand-size" and err.column == "hands" and "seat 1" in err.message
     setup = ida_pontus_setup()
     setup.hands = setup.hands[:1]
     assert _setup_error(KORTRAD, setup).rule == "hand-size"
@@ -365,7 +365,7 @@ def test_setup_secret_cards():
     setup = ida_pontus_setup()
     setup.stock.append(setup.secrets[1].pop())
     err = _setup_error(KORTRAD, setup)
-    assert err.rule == "secret-size" and "seat 1" in err.message
+    assert err.rule == "secret-size" and "seat 2" in err.message
     # secret=0: secret cards are refused, an empty '|' part is fine.
     setup = ida_pontus_setup()
     assert _setup_error(KORTRAD, setup, {"secret": 0}).rule == "secret-size"
@@ -379,7 +379,7 @@ def test_setup_every_card_once():
     setup.stock[5] = setup.hands[1][2]
     err = _setup_error(KORTRAD, setup)
     assert err.rule == "duplicate-card" and err.column == "stock"
-    assert CARD_NAMES[setup.hands[1][2]] in err.message and "seat 1's row" in err.message
+    assert CARD_NAMES[setup.hands[1][2]] in err.message and "seat 2's row" in err.message
     setup = ida_pontus_setup()
     gone = setup.stock.pop()
     err = _setup_error(KORTRAD, setup)
@@ -459,7 +459,7 @@ def test_score_sheet_total_of_some_seats():
     with pytest.raises(IllegalMove) as info:
         sheet(KORTRAD, [80, 71, 20, 20])
     assert info.value.rule == "score-sheet-total"
-    assert "seats 0, 1 score 151 together" in info.value.message
+    assert "seats 1, 2 score 151 together" in info.value.message
     assert "at most 150" in info.value.message
 
 
@@ -474,7 +474,7 @@ def test_score_sheet_sju_dolda_boundaries():
     with pytest.raises(IllegalMove) as info:
         sheet(SJU_DOLDA, [40, 30, 30, 30, 30, 29])
     assert info.value.rule == "score-sheet-total"
-    assert "seats 0, 1, 2, 3, 4, 5 score 189 together" in info.value.message
+    assert "seats 1, 2, 3, 4, 5, 6 score 189 together" in info.value.message
     assert "at least 190" in info.value.message
 
 

@@ -151,7 +151,7 @@ def test_seed_queen_beats_nothing():
 
 @pytest.mark.parametrize("token, rule, words", [
     ("7D,9D/6D,-", "beat-rank", "higher card of its suit"),
-    ("7D,9D/-,9D", "answer-not-in-hand", "defender's (seat 1) hand"),
+    ("7D,9D/-,9D", "answer-not-in-hand", "defender's (seat 2) hand"),
     ("7D,9D/3C,-", "beat-suit", "or by a trump"),
     ("7D,9D/JD,JD", "answer-reused", "one defending card"),
     ("7D,9D/JD", "answer-count", "exactly one answer"),
@@ -221,7 +221,7 @@ def test_attack_not_in_hand_and_gone_cards():
     # The indicator, deep in the stock, is no refill slip: just not in the hand.
     error = replay_error(SEED_SETUP, ["7D,9D/JD,4H", "3C/9H"])
     assert error.rule == "answer-not-in-hand"
-    assert "9H is still in the stock" in error.message and "seat 2" in error.message
+    assert "9H is still in the stock" in error.message and "seat 3" in error.message
 
 
 # ------------------------------------------------------------------ order rules
@@ -230,7 +230,7 @@ def test_first_attacker_is_dealers_left_neighbour():
     # Olle (the dealer) attacks instead of Elsa.
     error = replay_error(SEED_SETUP, ["5S/-"])
     assert error.rule == "first-attacker"
-    assert "dealer's (seat 3) left neighbour" in error.message
+    assert "dealer's (seat 4) left neighbour" in error.message
     assert (error.move, error.seat) == (1, ELSA)
     # Noah attacks (with an answer from Saga, his defender).
     error = replay_error(SEED_SETUP, ["3C/8C"])
@@ -257,7 +257,7 @@ def test_defender_is_next_active_seat():
     # Elsa attacks with 2C and Saga (not Noah, the defender) beats it with 8C.
     error = replay_error(SEED_SETUP, ["2C/8C"])
     assert error.rule == "defender-order"
-    assert "seat 1" in error.message and "8C" in error.message
+    assert "seat 2" in error.message and "8C" in error.message
 
 
 def test_refill_order_attacker_first():
@@ -265,7 +265,7 @@ def test_refill_order_attacker_first():
     # first would let Noah attack with 2S.
     error = replay_error(SEED_SETUP, ["7D,9D/JD,4H", "2S/-"])
     assert error.rule == "refill"
-    assert "drawn by seat 0" in error.message and "attacker (seat 0) draws" in error.message
+    assert "drawn by seat 1" in error.message and "attacker (seat 1) draws" in error.message
     # A card still in the stock.
     error = replay_error(SEED_SETUP, ["7D,9D/JD,4H", "4C/-"])
     assert error.rule == "refill" and "still in the stock" in error.message
@@ -419,7 +419,7 @@ def test_setup_errors():
     hands = [list(h) for h in SEED_SETUP.hands]
     hands[1].append(SEED_SETUP.stock[0])
     e = error_of(_seed_variant(hands=hands, stock=SEED_SETUP.stock[1:]))
-    assert (e.rule, e.column) == ("hand-size", "hands") and "seat 1 has 7" in e.message
+    assert (e.rule, e.column) == ("hand-size", "hands") and "seat 2 has 7" in e.message
     hands = [list(h) for h in SEED_SETUP.hands]
     hands[2][0] = hands[0][0]
     e = error_of(_seed_variant(hands=hands))

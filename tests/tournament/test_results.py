@@ -664,7 +664,7 @@ def test_dam_brade_alternating_colours(db_url, tmp_path):
     assert report["added"] == 2
     shown = json.loads(run(db_url, "result", "show", slug, "1", "2", "--json", ok=True).stdout)
     assert sum(p["points"] for p in shown["places"]) == 1
-    assert {p["seat"] for p in shown["places"]} == {0, 1}
+    assert {p["seat"] for p in shown["places"]} == {1, 2}  # counted from 1
     # the event's rules apply: a one-game record is incomplete for games=2
     one = simulate("dam-brade", slug, 1, seating, seed=4)
     code, report, _ = import_json(db_url, write_csv(tmp_path / "one.csv", one, "dam-brade"))

@@ -65,21 +65,26 @@ class Verdict:
 
 
 def error_json(err: RecordError) -> dict:
-    """An error object as ``tourney validate --json`` writes one."""
+    """An error object as ``tourney validate --json`` writes one: ``error`` (the
+    text) and ``rule`` beside the position (``line``, ``column``, ``move``, ``seat``
+    from 1, ``player``)."""
     return {"kind": "deal" if err.line is not None and err.column != "table" else "match",
-            "line": err.line, "valid": False, "error": str(err), "rule": err.rule,
-            "column": err.column, "move": err.move, "seat": err.seat}
+            "valid": False, "error": str(err), "rule": err.rule, **err.position()}
 
 
 def error_from_json(data: dict) -> RecordError:
+    """An error as :func:`_stored_error` keeps it (its seat 0-based, as stored)."""
     return RecordError(data.get("message") or data.get("error") or "", rule=data.get("rule"),
                        line=data.get("line"), column=data.get("column"),
-                       move=data.get("move"), seat=data.get("seat"))
+                       move=data.get("move"), seat=data.get("seat"),
+                       token=data.get("token"), player=data.get("player"))
 
 
 def _stored_error(err: RecordError) -> dict:
+    # Stored as the library holds it: the seat 0-based (shown from 1 when read).
     return {"message": err.message, "rule": err.rule, "line": err.line,
-            "column": err.column, "move": err.move, "seat": err.seat}
+            "column": err.column, "move": err.move, "seat": err.seat,
+            "token": err.token, "player": err.player}
 
 
 def rows_of_other_tables(content: str, event: Event, link: TableLink) -> list[RecordError]:

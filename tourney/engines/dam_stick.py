@@ -25,6 +25,7 @@ from itertools import combinations
 
 from ..cards import CARD_NAMES, QS, QUEEN, cards_of, make_card
 from ..errors import IllegalMove, RecordError
+from ..seats import seat_text
 from .base import (
     DealEvent,
     DealOutcome,
@@ -89,7 +90,7 @@ def _deal_events(state: TrickState) -> list[DealEvent]:
             for queen in cards_of(mask & QUEENS_MASK):
                 events.append(DealEvent(
                     trick * n, seat, "queen-taken",
-                    f"seat {seat} takes {CARD_NAMES[queen]} in trick {trick} ({QUEEN_VALUE[queen]} points)",
+                    f"{seat_text(seat)} takes {CARD_NAMES[queen]} in trick {trick} ({QUEEN_VALUE[queen]} points)",
                 ))
     return events
 
@@ -166,7 +167,7 @@ class DamStick(TrickGame):
         return st
 
     def first_lead_rule(self, state: TrickState) -> tuple[str, str]:
-        return "first-leader", (f"the dealer's right-hand neighbour (seat {state.first_leader}) "
+        return "first-leader", (f"the dealer's right-hand neighbour ({seat_text(state.first_leader)}) "
                                 f"leads the first trick")
 
     def first_trick_rule(self, state: TrickState) -> tuple[str, str]:
@@ -194,7 +195,7 @@ class DamStick(TrickGame):
             if type(score) is not int or not 0 <= score <= DEAL_POINTS or score % 5:
                 raise IllegalMove(
                     "score-sheet-value",
-                    f"dam-stick score {score} for seat {seat} is not a sum of queens (QH, QD, QC 5 each, QS 10)",
+                    f"dam-stick score {score} for {seat_text(seat)} is not a sum of queens (QH, QD, QC 5 each, QS 10)",
                 )
         aside_count = 52 % n
         stock = setup.stock or []

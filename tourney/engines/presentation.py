@@ -60,10 +60,11 @@ class Message:
     def english(self) -> str:
         """The untranslated sentence, parameters spelt plainly (seats from 1)."""
         from ..cards import CARD_NAMES
+        from ..seats import seat_text
 
         def plain(value):
             if isinstance(value, Seat):
-                return f"seat {value + 1}"
+                return seat_text(value)
             if isinstance(value, Card):
                 return CARD_NAMES[value]
             if isinstance(value, Cards):

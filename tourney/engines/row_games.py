@@ -54,6 +54,7 @@ from itertools import chain
 
 from ..cards import ACE, CARD_NAMES, JACK, KH, KING, QUEEN, rank_of
 from ..errors import IllegalMove, RecordError
+from ..seats import seat_numbers, seat_text
 from .base import (
     DealEvent,
     DealOutcome,
@@ -312,7 +313,7 @@ class RowGame(Game):
         for seat, hand in enumerate(hands):
             if len(hand) != row:
                 raise RecordError(
-                    f"seat {seat}'s row has {len(hand)} cards; {self.id} deals {row} "
+                    f"{seat_text(seat)}'s row has {len(hand)} cards; {self.id} deals {row} "
                     f"(row={row})", rule="hand-size", column="hands")
         secrets = setup.secrets
         if secrets is None:
@@ -328,7 +329,7 @@ class RowGame(Game):
             for seat, cards in enumerate(secrets):
                 if len(cards) != secret:
                     raise RecordError(
-                        f"seat {seat} has {len(cards)} secret cards after '|'; {self.id} "
+                        f"{seat_text(seat)} has {len(cards)} secret cards after '|'; {self.id} "
                         f"deals {secret} (secret={secret})", rule="secret-size", column="hands")
         stock = setup.stock or []
         everything = list(chain(*hands, *secrets, stock))
@@ -342,8 +343,8 @@ class RowGame(Game):
     def _deck_error(hands, secrets, stock) -> None:
         """Say which card is wrong: not a card, twice, or missing."""
         seen: dict[int, str] = {}
-        places = [(f"seat {s}'s row", "hands", h) for s, h in enumerate(hands)]
-        places += [(f"seat {s}'s secret cards", "hands", c) for s, c in enumerate(secrets)]
+        places = [(f"{seat_text(s)}'s row", "hands", h) for s, h in enumerate(hands)]
+        places += [(f"{seat_text(s)}'s secret cards", "hands", c) for s, c in enumerate(secrets)]
         places.append(("the stock", "stock", stock))
         for where, column, cards in places:
             for card in cards:
@@ -444,7 +445,7 @@ class RowGame(Game):
     @staticmethod
     def _zero_event(move: int, seat: int, card: int) -> DealEvent:
         return DealEvent(move, seat, "zero-taken",
-                         f"seat {seat} takes {CARD_NAMES[card]} (0 points) from the discard pile")
+                         f"{seat_text(seat)} takes {CARD_NAMES[card]} (0 points) from the discard pile")
 
     def outcome(self, state: RowState) -> DealOutcome:
         points = POINTS.__getitem__
@@ -537,16 +538,16 @@ class RowGame(Game):
         for seat, score in enumerate(scores):
             if type(score) is not int:
                 raise IllegalMove("score-sheet-value",
-                                  f"seat {seat}'s score {score!r} is not a whole number")
+                                  f"{seat_text(seat)}'s score {score!r} is not a whole number")
             if not low <= score <= high:
                 raise IllegalMove(
                     "score-sheet-range",
-                    f"seat {seat} scores {score}; in {self.id} a seat's {cards} "
+                    f"{seat_text(seat)} scores {score}; in {self.id} a seat's {cards} "
                     f"(row={row}, secret={secret}) are worth {low} to {high}")
             if score not in reachable:
                 raise IllegalMove(
                     "score-sheet-range",
-                    f"seat {seat} scores {score}; no {cards} of the deck are worth "
+                    f"{seat_text(seat)} scores {score}; no {cards} of the deck are worth "
                     f"{score} together")
         # Seats hold distinct cards: any j seats together hold j * per_seat cards.
         ordered = sorted(range(n), key=lambda s: scores[s])
@@ -567,7 +568,7 @@ class RowGame(Game):
                            verified="scores", events=[], moves=0)
 
     def _total_message(self, seats, together, ncards, bound, value) -> str:
-        names = ", ".join(str(s) for s in sorted(seats))
+        names = seat_numbers(sorted(seats))
         return (f"seats {names} score {together} together; their {ncards} distinct "
                 f"cards are worth {bound} {value} in {self.id}")
 

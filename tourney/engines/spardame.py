@@ -47,6 +47,7 @@ from ..cards import (
     make_card,
 )
 from ..errors import IllegalMove, RecordError
+from ..seats import seat_text
 from .base import (
     DealEvent,
     DealOutcome,
@@ -155,21 +156,21 @@ def _deal_events(state: SpardameState, moon: int | None) -> list[DealEvent]:
     for trick, (mask, seat) in enumerate(zip(state.trick_masks, state.winners), 1):
         if mask & QS_BIT:
             events.append(DealEvent(trick * n, seat, "queen-taken",
-                                    f"seat {seat} takes QS in trick {trick} (100 points)"))
+                                    f"{seat_text(seat)} takes QS in trick {trick} (100 points)"))
             break
     if moon is not None:
         events.append(DealEvent(total, moon, "moon",
-                                f"seat {moon} takes every heart and QS (shoots the moon): "
-                                f"0 for seat {moon}, 100 for every other seat"))
+                                f"{seat_text(moon)} takes every heart and QS (shoots the moon): "
+                                f"0 for {seat_text(moon)}, 100 for every other seat"))
     if state.jd_bonus:
         seat = next(s for s, mask in enumerate(taken) if mask & JD_BIT)
         events.append(DealEvent(total, seat, "jd-bonus",
-                                f"seat {seat} took JD: {state.jd_bonus} (jd_bonus)"))
+                                f"{seat_text(seat)} took JD: {state.jd_bonus} (jd_bonus)"))
     if state.no_trick_bonus:
         for seat in range(n):
             if not taken[seat]:
                 events.append(DealEvent(total, seat, "no-trick",
-                                        f"seat {seat} took no trick: {state.no_trick_bonus} (no_trick_bonus)"))
+                                        f"{seat_text(seat)} took no trick: {state.no_trick_bonus} (no_trick_bonus)"))
     return events
 
 
@@ -373,7 +374,7 @@ class Spardame(TrickGame):
 
     def first_lead_rule(self, state: TrickState) -> tuple[str, str]:
         return "first-lead", (f"the first trick is led with {CARD_NAMES[state.first_card]}, "
-                              f"the lowest club in play, by its holder (seat {state.first_leader})")
+                              f"the lowest club in play, by its holder ({seat_text(state.first_leader)})")
 
     def first_trick_rule(self, state: TrickState) -> tuple[str, str]:
         words = ("no heart or queen of spades on the first trick while the hand holds other cards "
@@ -410,27 +411,27 @@ class Spardame(TrickGame):
             mask = 0
             for card in cards:
                 if not isinstance(card, int) or not 0 <= card < 52:
-                    raise RecordError(f"seat {seat} passes something that is not a card: {card!r}",
-                                      rule="not-a-card", column="passes")
+                    raise RecordError(f"passes something that is not a card: {card!r}",
+                                      rule="not-a-card", column="passes", seat=seat)
                 mask |= 1 << card
             if len(cards) != count or mask.bit_count() != count:
                 raise RecordError(f"with {n} players each seat passes {count} different cards; "
-                                  f"seat {seat} passes {len(cards)}: {names(mask) or 'none'}",
-                                  rule="pass-count", column="passes")
+                                  f"this seat passes {len(cards)}: {names(mask) or 'none'}",
+                                  rule="pass-count", column="passes", seat=seat)
             if mask & ~hands[seat]:
-                raise RecordError(f"seat {seat} passes {names(mask & ~hands[seat])}, not in its dealt hand",
-                                  rule="pass-not-held", column="passes")
+                raise RecordError(f"passes {names(mask & ~hands[seat])}, not in the dealt hand",
+                                  rule="pass-not-held", column="passes", seat=seat)
             if mask & QS_BIT:
                 if not options.get("qs_with_jd"):
-                    raise RecordError(f"the queen of spades may not be passed (seat {seat} passes QS)",
-                                      rule="qs-not-passed", column="passes")
+                    raise RecordError("the queen of spades may not be passed (QS is passed)",
+                                      rule="qs-not-passed", column="passes", seat=seat)
                 if not mask & JD_BIT:
                     raise RecordError(f"the queen of spades may be passed only together with the jack of "
-                                      f"diamonds (qs_with_jd): seat {seat} passes QS without JD",
-                                      rule="qs-with-jd", column="passes")
+                                      f"diamonds (qs_with_jd): QS is passed without JD",
+                                      rule="qs-with-jd", column="passes", seat=seat)
             if mask & AH_BIT and options.get("protect_ace_hearts"):
-                raise RecordError(f"the ace of hearts may not be passed (protect_ace_hearts): seat {seat} passes AH",
-                                  rule="ah-not-passed", column="passes")
+                raise RecordError("the ace of hearts may not be passed (protect_ace_hearts): AH is passed",
+                                  rule="ah-not-passed", column="passes", seat=seat)
             masks.append(mask)
         return masks
 
@@ -481,7 +482,7 @@ class Spardame(TrickGame):
             if type(score) is not int or score not in possible:
                 raise IllegalMove(
                     "score-sheet-value",
-                    f"spardame score {score} for seat {seat} is not a possible penalty "
+                    f"spardame score {score} for {seat_text(seat)} is not a possible penalty "
                     f"(QS 100, AH 20, other hearts 10 each; or 0 and 100 on a moon{bonus_words})",
                 )
         if _scores_possible(scores, hearts, jd, no_trick):

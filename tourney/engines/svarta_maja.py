@@ -123,6 +123,7 @@ from operator import itemgetter, or_
 
 from ..cards import CARD_NAMES, QS, SPADES, SUIT_NAMES, cards_of, parse_card
 from ..errors import CardError, IllegalMove, OptionError, RecordError
+from ..seats import seat_numbers, seat_text
 from .base import (
     DealEvent,
     DealOutcome,
@@ -185,15 +186,15 @@ BEATS = tuple(_beats_table(t) for t in range(4))
 and she beats nothing)."""
 
 _EVENT_TEXT = {
-    "queen-taken": "seat {} takes the queen of spades",
-    "out": "seat {} is out",
-    "lost": "seat {} is left with the queen of spades and loses",
+    "queen-taken": "{} takes the queen of spades",
+    "out": "{} is out",
+    "lost": "{} is left with the queen of spades and loses",
 }
 
 
 def _deal_events(events: list[tuple[int, int, str]]) -> list[DealEvent]:
     """A finished deal's events (built only when read: see LazyEventsOutcome)."""
-    return [DealEvent(m, s, kind, _EVENT_TEXT[kind].format(s)) for m, s, kind in events]
+    return [DealEvent(m, s, kind, _EVENT_TEXT[kind].format(seat_text(s))) for m, s, kind in events]
 
 
 # The heuristic attacks at random once this many rounds of exchanges (per seat) went
@@ -407,7 +408,7 @@ class SvartaMaja(Game):
             raise RecordError("svarta-maja needs a dealer (the dealer's left neighbour attacks first)",
                               rule="dealer-missing", column="dealer")
         if not 0 <= dealer < n:
-            raise RecordError(f"the dealer must be one of the {n} seats, not seat {dealer}",
+            raise RecordError(f"the dealer must be one of the {n} seats, not {seat_text(dealer)}",
                               rule="dealer-range", column="dealer")
         hands = setup.hands
         if hands is None or len(hands) != n:
@@ -419,7 +420,7 @@ class SvartaMaja(Game):
         for seat, cards in enumerate(hands):
             if len(cards) != hand_size:
                 raise RecordError(
-                    f"each seat is dealt {hand_size} cards; seat {seat} has {len(cards)}",
+                    f"each seat is dealt {hand_size} cards; {seat_text(seat)} has {len(cards)}",
                     rule="hand-size", column="hands")
             mask = 0
             for c in cards:
@@ -782,7 +783,7 @@ class SvartaMaja(Game):
             return IllegalMove(
                 "attack-too-many",
                 f"never more attack cards than the defender holds: {len(attack)} cards "
-                f"({_names(attack)}) against seat {d}'s {hd.bit_count()}")
+                f"({_names(attack)}) against {seat_text(d)}'s {hd.bit_count()}")
         trump = state.trump
         used = 0
         for c, b in zip(attack, answers):
@@ -860,20 +861,20 @@ class SvartaMaja(Game):
     def _attacker_why(self, state: MajaState) -> str:
         a = state.attacker
         if not state.moves:
-            return f"seat {a} attacks first, as the dealer's (seat {state.dealer}) left neighbour"
+            return f"{seat_text(a)} attacks first, as the dealer's ({seat_text(state.dealer)}) left neighbour"
         pa, pd = self._seats_at(state, state.moves)
         if a == pd:
-            return (f"seat {a} attacks: as defender against seat {pa} they beat every card, "
+            return (f"{seat_text(a)} attacks: as defender against {seat_text(pa)} they beat every card, "
                     "and a defender who beats every card attacks next")
         if state.hands[pd]:
-            why = (f"seat {a} attacks: the defender seat {pd} did not beat every card, so the "
+            why = (f"{seat_text(a)} attacks: the defender {seat_text(pd)} did not beat every card, so the "
                    "attack passes to the next active seat after them")
         else:
-            why = (f"seat {a} attacks: the defender seat {pd} beat every card but is out, so the "
+            why = (f"{seat_text(a)} attacks: the defender {seat_text(pd)} beat every card but is out, so the "
                    "attack passes to the next active seat after them")
         out = [s for s in range(state.n) if state.out_at[s]]
         if out:
-            why += f" (seats out are skipped: {', '.join(str(s) for s in out)})"
+            why += f" (seats out are skipped: {seat_numbers(out)})"
         return why
 
     def _order_error(self, state: MajaState, seat: int, detail: str) -> IllegalMove:
@@ -887,17 +888,17 @@ class SvartaMaja(Game):
         if (pd - pa) % n > 1 and state.attacker != pd and seat == (pa + 2) % n:
             # The record sent the last attack to a seat that is out and let the seat
             # after it attack next.
-            skipped = ", ".join(str((pa + i) % n) for i in range(1, (pd - pa) % n))
+            skipped = seat_numbers((pa + i) % n for i in range(1, (pd - pa) % n))
             return IllegalMove(
                 "out-skipped",
-                f"seats that are out are skipped in both roles: seat {pa} attacked seat {pd} "
-                f"(seat {skipped} is out), so seat {seat} does not attack now; {why}; {detail}")
+                f"seats that are out are skipped in both roles: {seat_text(pa)} attacked {seat_text(pd)} "
+                f"(seat {skipped} is out), so {seat_text(seat)} does not attack now; {why}; {detail}")
         return IllegalMove("next-attacker", f"{why}; {detail}")
 
     def _where(self, state: MajaState, card: int) -> str:
         holder = self._holder(state, card)
         if holder is not None:
-            return f"{CARD_NAMES[card]} is held by seat {holder}"
+            return f"{CARD_NAMES[card]} is held by {seat_text(holder)}"
         if card in state.stock[state.pos:]:
             return f"{CARD_NAMES[card]} is still in the stock"
         return f"{CARD_NAMES[card]} has left play (beaten or used to beat)"
@@ -921,7 +922,7 @@ class SvartaMaja(Game):
         if attack_missing:
             for x in others:
                 if amask & ~hands[x] == 0:
-                    error = self._order_error(state, x, f"{_names(attack)} held by seat {x}")
+                    error = self._order_error(state, x, f"{_names(attack)} held by {seat_text(x)}")
                     if error.rule == "out-skipped":
                         return error
         # 1. Another seat attacked, and its own defender answered.
@@ -931,8 +932,8 @@ class SvartaMaja(Game):
                     y = self._next_active(state, x)
                     if y != x and bmask & ~hands[y] == 0:
                         return self._order_error(
-                            state, x, f"the attack {_names(attack)} is seat {x}'s, answered "
-                                      f"from seat {y}'s hand")
+                            state, x, f"the attack {_names(attack)} is {seat_text(x)}'s, answered "
+                                      f"from {seat_text(y)}'s hand")
         # 2. The refill: the card went to the other party of its refill, or is undrawn.
         for card, mover in ([(c, a) for c in attack_missing] + [(b, d) for b in answer_missing]):
             holder = self._holder(state, card)
@@ -954,9 +955,9 @@ class SvartaMaja(Game):
                 if holder == drawer and swapped == mover != drawer:
                     return IllegalMove(
                         "refill",
-                        f"{CARD_NAMES[card]} was drawn by seat {holder} in the refill after "
-                        f"move {e}, not by seat {mover}: the attacker (seat {pa}) draws up to "
-                        f"{state.hand_size} first, then the defender (seat {pd})")
+                        f"{CARD_NAMES[card]} was drawn by {seat_text(holder)} in the refill after "
+                        f"move {e}, not by {seat_text(mover)}: the attacker ({seat_text(pa)}) draws up to "
+                        f"{state.hand_size} first, then the defender ({seat_text(pd)})")
             # 3. A seat that was out was skipped when the card went to its defender.
             e = state.taken_at[card]
             if holder is not None and e:
@@ -965,28 +966,28 @@ class SvartaMaja(Game):
                 if holder == pd and skipped:
                     return IllegalMove(
                         "out-skipped",
-                        f"{CARD_NAMES[card]} went to seat {pd} at move {e}: seats that are out "
-                        f"(seat {', '.join(str(s) for s in skipped)}) are skipped, so seat {pd} "
-                        f"defended against seat {pa}")
+                        f"{CARD_NAMES[card]} went to {seat_text(pd)} at move {e}: seats that are out "
+                        f"(seat {seat_numbers(skipped)}) are skipped, so {seat_text(pd)} "
+                        f"defended against {seat_text(pa)}")
         # 4. The attack is all another seat's.
         if attack_missing:
             for x in others:
                 if amask & ~hands[x] == 0:
-                    return self._order_error(state, x, f"{_names(attack)} held by seat {x}")
+                    return self._order_error(state, x, f"{_names(attack)} held by {seat_text(x)}")
             return IllegalMove(
                 "attack-not-in-hand",
-                f"the attack cards must come from the attacker's (seat {a}) hand: "
+                f"the attack cards must come from the attacker's ({seat_text(a)}) hand: "
                 f"{'; '.join(self._where(state, c) for c in attack_missing)}")
         # 5. The answers are all another seat's.
         for y in range(n):
             if y != d and y != a and hands[y] and bmask & ~hands[y] == 0:
                 return IllegalMove(
                     "defender-order",
-                    f"the defender is the next active seat after the attacker seat {a}, seat "
-                    f"{d}; {_names(answer_missing)} are held by seat {y}")
+                    f"the defender is the next active seat after the attacker {seat_text(a)}, "
+                    f"{seat_text(d)}; {_names(answer_missing)} are held by {seat_text(y)}")
         return IllegalMove(
             "answer-not-in-hand",
-            f"the answers must come from the defender's (seat {d}) hand: "
+            f"the answers must come from the defender's ({seat_text(d)}) hand: "
             f"{'; '.join(self._where(state, b) for b in answer_missing)}")
 
     # ------------------------------------------------------------------ moves
@@ -1096,7 +1097,7 @@ class SvartaMaja(Game):
         for seat, s in enumerate(scores):
             if s not in (0, 1) or isinstance(s, bool):
                 raise IllegalMove("score-sheet-value",
-                                  f"seat {seat} scores {s}; a svarta-maja deal scores 1 for the "
+                                  f"{seat_text(seat)} scores {s}; a svarta-maja deal scores 1 for the "
                                   "loser and 0 for every other seat")
         losers = sum(scores)
         if losers != 1:

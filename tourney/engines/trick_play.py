@@ -30,6 +30,7 @@ from ..cards import (
     parse_card,
 )
 from ..errors import CardError, IllegalMove, RecordError
+from ..seats import seat_text
 from .base import DealEvent, DealSetup, Game
 from .presentation import Cards, Message, N_, Note, ReplaySteps, Seat, Trick, display_hand
 
@@ -131,7 +132,7 @@ def _where_is(st: TrickState, card: int) -> str:
         return f"{CARD_NAMES[card]} is not in play"
     for seat, hand in enumerate(st.hands):
         if hand >> card & 1:
-            return f"{CARD_NAMES[card]} is in seat {seat}'s hand"
+            return f"{CARD_NAMES[card]} is in {seat_text(seat)}'s hand"
     return f"{CARD_NAMES[card]} has already been played"
 
 
@@ -139,10 +140,10 @@ def _not_held(st: TrickState, seat: int, card: int, moves: int) -> IllegalMove:
     if moves == 0 and any(hand >> card & 1 for hand in st.hands):
         # another seat holds it: the record has the wrong seat leading
         rule, text = st.game.first_lead_rule(st)
-        return IllegalMove(rule, f"{text}; seat {seat} does not hold {CARD_NAMES[card]} ({_where_is(st, card)})")
+        return IllegalMove(rule, f"{text}; {seat_text(seat)} does not hold {CARD_NAMES[card]} ({_where_is(st, card)})")
     return IllegalMove(
         "card-not-held",
-        f"seat {seat} does not hold {CARD_NAMES[card]} ({_where_is(st, card)})",
+        f"{seat_text(seat)} does not hold {CARD_NAMES[card]} ({_where_is(st, card)})",
     )
 
 
@@ -430,7 +431,7 @@ def deal_masks(setup: DealSetup, hand_size: int, stock_cards: int | None,
     masks = []
     where: dict[int, str] = {}
     for seat, hand in enumerate(hands):
-        what = f"seat {seat}'s hand"
+        what = f"{seat_text(seat)}'s hand"
         mask = _card_mask(hand, "hands", what)
         if len(hand) != hand_size:
             raise RecordError(f"{what} holds {len(hand)} cards; with {n} players each seat is dealt {hand_size}",
@@ -613,7 +614,7 @@ class TrickGame(Game):
 
     def first_lead_rule(self, state: TrickState) -> tuple[str, str]:
         """The rule id and words for who (or what) opens the deal."""
-        return "first-leader", f"seat {state.first_leader} leads the first trick"
+        return "first-leader", f"{seat_text(state.first_leader)} leads the first trick"
 
     def first_trick_rule(self, state: TrickState) -> tuple[str, str]:
         """The rule id and words for the cards barred from the first trick."""

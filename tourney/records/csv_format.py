@@ -111,7 +111,8 @@ def _split_seats(text: str, nplayers: int, column: str) -> list[str]:
     return parts
 
 
-def _cards(text: str, column: str, seat: int | None = None) -> list[int]:
+def _cards(text: str, column: str, seat: int | None = None,
+           players: Sequence[str] | None = None) -> list[int]:
     tokens = text.split()
     try:  # the hot path: every card in its canonical spelling
         return [_CANONICAL[t] for t in tokens]
@@ -122,10 +123,10 @@ def _cards(text: str, column: str, seat: int | None = None) -> list[int]:
         try:
             out.append(parse_card(token))
         except CardError:
-            where = f" (seat {seat})" if seat is not None else ""
             raise RecordError(
-                f"not a card: {token!r}{where}; cards are rank then suit, e.g. QS, TH, 10H, 2♣",
-                rule="card", column=column, token=token,
+                f"not a card: {token!r}; cards are rank then suit, e.g. QS, TH, 10H, 2♣",
+                rule="card", column=column, token=token, seat=seat,
+                player=players[seat] if seat is not None and players else None,
             ) from None
     return out
 
@@ -177,8 +178,8 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
         for seat, part in enumerate(_split_seats(hands_text, n, "hands")):
             row, bar, secret = part.partition("|")
             any_secret = any_secret or bool(bar)
-            hands.append(_cards(row, "hands", seat))
-            secrets.append(_cards(secret, "hands", seat))
+            hands.append(_cards(row, "hands", seat, players))
+            secrets.append(_cards(secret, "hands", seat, players))
         if not any_secret:
             secrets = None
 
@@ -188,7 +189,7 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     passes = None
     passes_text = (get("passes") or "").strip()
     if passes_text:
-        passes = [_cards(p, "passes", seat)
+        passes = [_cards(p, "passes", seat, players)
                   for seat, p in enumerate(_split_seats(passes_text, n, "passes"))]
 
     play = (get("play") or "").split()

@@ -52,6 +52,13 @@ class MatchCheck:
 
 OptionsFor = Callable[[DealRecord, Game], dict]
 
+def name_player(err: RecordError, record: DealRecord) -> None:
+    """Give an error about one seat the name of the player there (the record's
+    players are in seat order). Only ever on an error: nothing is looked up per move."""
+    if err.seat is not None and err.player is None and 0 <= err.seat < len(record.players):
+        err.player = record.players[err.seat]
+
+
 # It bounds the deals held while a match is open (hardening); the engines' own
 # `deals` option has the same bound (one home: tourney.engines.base).
 MAX_DEALS_PER_MATCH = _MAX_DEALS
@@ -103,6 +110,7 @@ class RecordChecker:
         except RecordError as err:
             if err.line is None:
                 err.line = record.line
+            name_player(err, record)
             return DealCheck(record.line, record, error=err)
         return DealCheck(record.line, record, outcome=outcome)
 
@@ -155,8 +163,8 @@ class RecordChecker:
                     raise ValueError(text)
                 values.append(value)
             except (ValueError, TypeError, ArithmeticError):
-                raise RecordError(f"seat {seat}'s score {text[:40]!r} is not a score",
-                                  rule="score", column="scores") from None
+                raise RecordError(f"{text[:40]!r} is not a score", rule="score",
+                                  column="scores", seat=seat) from None
         return values
 
     # ------------------------------------------------------------------ matches

@@ -62,6 +62,7 @@ from ..ordering import natural_key
 from ..records.csv_format import ERROR_COLUMN, DealRecord, format_row, open_records
 from ..records.spreadsheets import CsvTable, XlsxTable
 from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
+from ..seats import seat_text
 from ..storage.db import ConflictingChange
 from .settings import event_settings
 from ..storage.merges import follow, merge_links
@@ -120,9 +121,10 @@ def current_user() -> str:
 
 
 def error_dict(err: RecordError) -> dict:
-    return {"file": err.file, "line": err.line, "cell": err.cell, "column": err.column,
-            "move": err.move,
-            "rule": err.rule, "message": err.message}
+    """An error of ``result import --json``: ``error`` (the whole text), ``rule``,
+    ``message`` (the text without its position) and the position, the seat from 1."""
+    return {"file": err.file, "cell": err.cell, **err.position(),
+            "rule": err.rule, "message": err.message, "error": str(err)}
 
 
 def error_text(err: RecordError) -> str:
@@ -703,15 +705,15 @@ class ResultImporter:
             if strangers:
                 raise RecordError(
                     f"{', '.join(strangers)} not seated at round {record.round}, table "
-                    f"{record.table}, which seats {seated} (seat 0 first)",
+                    f"{record.table}, which seats {seated} ({seat_text(0)} first)",
                     rule="not-seated", column="players")
             raise RecordError(
                 f"the players of deal 1 must sit as seated: round {record.round}, table "
-                f"{record.table} seats {seated} (seat 0 first)", rule="seat-order",
+                f"{record.table} seats {seated} ({seat_text(0)} first)", rule="seat-order",
                 column="players")
         if ctx.game.uses_dealer and aliases.get(record.dealer, record.dealer) != names[0]:
             raise RecordError(
-                f"{record.dealer} deals deal 1, but {names[0]} (seat 0) deals first at a "
+                f"{record.dealer} deals deal 1, but {names[0]} ({seat_text(0)}) deals first at a "
                 "seated table", rule="first-dealer", column="dealer")
         for player_id, name in seats:
             last = ctx.withdrawn.get(player_id)

@@ -16,6 +16,7 @@ from sqlmodel import Session
 
 from ..errors import TourneyError
 from ..numbers import plain_number
+from ..seats import seat_number
 from ..storage.audit import record_change
 from ..storage.models import Deal, Event, Match, MatchPlace, MatchVersion, Player, utcnow
 from .events import get_event
@@ -131,7 +132,7 @@ def match_detail(session: Session, slug: str, round_number: int, table: str,
     detail = {"event": slug, "variant": event.variant, "round": round_number, "table": table}
     detail.update(version_dict(chosen, match.current_version_id))
     detail["deal_count"] = detail.pop("deals")
-    detail["places"] = [{"player": name, "seat": p.seat, "place": p.place,
+    detail["places"] = [{"player": name, "seat": seat_number(p.seat), "place": p.place,
                          "total": plain_number(p.total), "points": plain_number(p.match_points)}
                         for p, name in places]
     detail["deals"] = [{"deal": d.number, "players": d.players.split(";"),
