@@ -8,6 +8,8 @@ from tourney.storage.db import reading, transaction
 from tourney.tournament import events as service
 from tourney.tournament.scoring import MAX_BYE_POINTS, POINTS_SYSTEMS, event_bye_points
 
+from tourney.numbers import count_text, number_text
+
 from .completion import complete_event, complete_player, complete_variant
 from .database import db_option, open_db
 from .output import (COUNT, ROUND_NUMBER, SEED, echo, emit_json, emit_table, json_option, message,
@@ -75,13 +77,13 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
             table_sizes=table_sizes, rounds=rounds, seating=seating, seed=seed,
             tiebreaks=tiebreaks, lang=lang, points=points, bye_points=bye_points)
         data = service.event_snapshot(created)
-    if as_json:
-        emit_json(data)
     sizes = (f"{created.table_min}" if created.table_min == created.table_max
              else f"{created.table_min}-{created.table_max} (preferring {created.table_preferred})")
-    message(f"created {created.slug}: {created.variant}, tables of {sizes}, "
-            f"{created.rounds or 'open-ended'} rounds, {created.seating} seating, "
-            f"{created.points} points, a bye worth {event_bye_points(created):g}")
+    rounds = count_text(created.rounds, "round") if created.rounds else "open-ended rounds"
+    report_change("event.create", True,
+                  f"created {created.slug}: {created.variant}, tables of {sizes}, "
+                  f"{rounds}, {created.seating} seating, {created.points} points, "
+                  f"a bye worth {number_text(event_bye_points(created))}", as_json, **data)
 
 
 @event.command("list")
@@ -182,8 +184,6 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
         report = actions.enter_players(session, event_row, names, all_players=all_players,
                                        add=add, from_round=from_round)
         last = service.last_seated_round(session, event_row)
-    if as_json:
-        emit_json(report.to_json())
     if report.added:
         message("registered: " + ", ".join(report.added))
     if report.already and not all_players:
@@ -191,7 +191,9 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
     if report.reentered:
         message("entered again: " + ", ".join(report.reentered))
     when = f" from round {report.first_round}" if report.first_round > 1 else ""
-    message(f"{slug}: {len(report.entered)} entered{when}")
+    report_change("event.enter", bool(report.entered or report.reentered or report.added),
+                  f"{slug}: {len(report.entered)} entered{when}", as_json, event=slug,
+                  **report.to_json())
     if report.first_round <= last and (report.entered or report.reentered):
         message(f"round {last} is seated without them: "
                 f"`tourney round reseat {slug} {last}` seats it again")

@@ -155,10 +155,21 @@ def confirm(question: str, yes: bool) -> None:
 
 # ------------------------------------------------------------------ what changed
 
+CHANGE_KEYS = ("action", "changed", "summary", "details")
+
+
+def change_report(action: str, changed: bool, summary: str, **details) -> dict:
+    """The one shape of a changing command's --json answer: ``action`` named as in
+    the audit log (``player.rename``, ``db.upgrade``...), ``changed`` whether
+    anything in the database (or the published site) changed, ``summary`` the line
+    the command printed, and the command's own ``details``."""
+    return {"action": action, "changed": bool(changed), "summary": summary,
+            "details": details}
+
+
 def report_change(action: str, changed: bool, summary: str, as_json: bool, **details) -> None:
-    """The one shape of a changing command's answer: the summary on stderr and, with
-    --json, ``{"action", "changed", "summary", ...details}`` on stdout. ``action``
-    is named as in the audit log (``player.rename``, ``db.upgrade``...)."""
+    """Print what a changing command did: the summary on stderr and, with --json,
+    :func:`change_report` on stdout."""
     message(summary)
     if as_json:
-        emit_json({"action": action, "changed": changed, "summary": summary, **details})
+        emit_json(change_report(action, changed, summary, **details))

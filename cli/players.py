@@ -11,6 +11,8 @@ from tourney.records.spreadsheets import open_table
 
 from .completion import complete_player
 from .database import db_option, open_db, refuse_overwrites
+from tourney.numbers import count_text
+
 from .output import (confirm, emit_json, emit_table, encoding_option, json_option, message,
                      report_change, sheet_option, table_format_option, yes_option)
 
@@ -47,9 +49,8 @@ def add(names, club, email, as_json, db_url):
     with transaction(engine) as session:
         added = service.add_players(session, names, club=club, email=email)
         rows = [player_snapshot(p) for p in added]
-    if as_json:
-        emit_json([{k: v for k, v in r.items() if k != "id"} for r in rows])
-    message(f"{len(rows)} player{'s' if len(rows) != 1 else ''} added")
+    report_change("player.add", bool(rows), f"{count_text(len(rows), 'player')} added", as_json,
+                  players=[{k: v for k, v in r.items() if k != "id"} for r in rows])
 
 
 @player.command("list")
@@ -135,12 +136,13 @@ def merge(keep, duplicate, yes, as_json, db_url):
     engine = open_db(db_url)
     with transaction(engine) as session:
         report = service.merge_players(session, keep, duplicate)
-    if as_json:
-        emit_json(report.to_json())
     moved = report.results
-    message(f"merged {report.duplicate!r} into {report.keep!r}: "
-            f"{len(moved.entries_moved) + len(moved.entries_folded)} entries, "
-            f"{moved.seats_moved} seats, {moved.places_moved} results")
+    entries = len(moved.entries_moved) + len(moved.entries_folded)
+    report_change("player.merge", True,
+                  f"merged {report.duplicate!r} into {report.keep!r}: "
+                  f"{count_text(entries, 'entry', 'entries')}, "
+                  f"{count_text(moved.seats_moved, 'seat')}, "
+                  f"{count_text(moved.places_moved, 'result')}", as_json, **report.to_json())
     if report.ratings.conflicting:
         message("both were rated in " + ", ".join(report.ratings.conflicting)
                 + ": those ratings were recomputed")
@@ -174,11 +176,11 @@ def import_(file, sheet, encoding, as_json, db_url):
     engine = open_db(db_url, create=True)
     with transaction(engine) as session:
         report = service.import_players(session, rows, source=file)
-    if as_json:
-        emit_json(report.to_json())
     for name in report.already:
         message(f"already registered: {name}")
-    message(f"{file}: {len(report.added)} added, {len(report.already)} already registered")
+    report_change("player.import", bool(report.added),
+                  f"{file}: {len(report.added)} added, {len(report.already)} already registered",
+                  as_json, file=file, **report.to_json())
 
 
 def register(group: click.Group) -> None:

@@ -15,10 +15,12 @@ from tourney.app.ratings import (
 )
 from tourney.storage.db import reading, transaction
 
+from tourney.numbers import count_text
+
 from .completion import complete_player, complete_variant
 from .database import db_option, open_db
 from .output import (MAX_COUNT, confirm, echo, emit_json, emit_table, json_option, message,
-                     parse_assignments, yes_option)
+                     parse_assignments, report_change, yes_option)
 
 
 def _num(value: float, digits: int = 2) -> str:
@@ -145,13 +147,10 @@ def recompute_command(variant, db_url, as_json):
     engine = open_db(db_url)
     with transaction(engine) as session:
         counts = recompute(session, variant)
-    if as_json:
-        emit_json([{"variant": v, "matches": n} for v, n in counts.items()])
-        return
-    if not counts:
-        message("no pools to recompute")
-    for name, count in counts.items():
-        message(f"{name}: {count} matches rated")
+    summary = ("; ".join(f"{name}: {count_text(count, 'match')} rated"
+                         for name, count in counts.items()) or "no pools to recompute")
+    report_change("rating.recompute", bool(counts), summary, as_json,
+                  pools=[{"variant": v, "matches": n} for v, n in counts.items()])
 
 
 @rating.command("predict")
@@ -205,7 +204,8 @@ def pool_command(variant, model, params, reset_params, provisional, yes, db_url,
 
     Without options it shows the pool. Changing the model or a parameter
     recomputes the pool's ratings with it; both are recorded with the pool (and
-    in the audit log).
+    in the audit log). With --json a change answers as every changing command
+    does (action, changed, summary, details: the pool's settings).
 
     \b
     Examples:
@@ -219,11 +219,22 @@ def pool_command(variant, model, params, reset_params, provisional, yes, db_url,
     changing = model is not None or params or reset_params or provisional is not None
     with transaction(engine) as session:
         if changing:
+            before = pool_settings(session, variant)
             settings = configure_pool(session, variant, model=model,
                                       params=parse_assignments(params, "--param"),
                                       reset_params=reset_params, provisional=provisional)
         else:
             settings = pool_settings(session, variant)
+    if as_json and changing:
+        summary = (f"{settings.variant}: recomputed, {count_text(settings.recomputed, 'match')} "
+                   "rated" if settings.recomputed is not None else
+                   f"{settings.variant}: provisional below "
+                   f"{count_text(settings.provisional_matches, 'match')}")
+        changed = settings.recomputed is not None or (
+            (before.model, before.params, before.provisional_matches)
+            != (settings.model, settings.params, settings.provisional_matches))
+        report_change("rating.pool", changed, summary, as_json, **settings.to_json())
+        return
     if as_json:
         emit_json(settings.to_json())
         return
@@ -231,11 +242,12 @@ def pool_command(variant, model, params, reset_params, provisional, yes, db_url,
     echo(f"model: {settings.model}")
     for key, value in settings.params.items():
         echo(f"  {key}: {value}")
-    echo(f"provisional below: {settings.provisional_matches} matches")
+    echo(f"provisional below: {count_text(settings.provisional_matches, 'match')}")
     echo(f"players: {settings.players}")
     echo(f"matches rated: {settings.matches}")
     if settings.recomputed is not None:
-        message(f"{settings.variant}: recomputed, {settings.recomputed} matches rated")
+        message(f"{settings.variant}: recomputed, {count_text(settings.recomputed, 'match')} "
+                "rated")
 
 
 def register(group: click.Group) -> None:

@@ -7,7 +7,7 @@ from contextlib import ExitStack
 
 import click
 
-from tourney.numbers import number_text, plain_number
+from tourney.numbers import count_text, number_text, plain_number
 from tourney.records.csv_format import COLUMNS
 from tourney.records.spreadsheets import open_table
 from tourney.storage.db import reading, transaction
@@ -22,7 +22,7 @@ from tourney.tournament.standings import TIEBREAKS, standings_table
 from .completion import complete_event
 from .errors import exit_code
 from .database import db_option, open_db, refuse_overwrites
-from .output import (COUNT, ROUND_NUMBER, confirm, echo, emit_json, emit_table, encoding_option,
+from .output import (COUNT, ROUND_NUMBER, change_report, confirm, echo, emit_json, emit_table, encoding_option,
                      json_option, message, report_change, sheet_option, table_format_option,
                      yes_option)
 
@@ -103,7 +103,8 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
     differences (10H for TH, lower case) are not changes.
 
     A summary goes to stderr: added, unchanged, replaced and rejected matches;
-    --json prints it as a JSON object on stdout, with the errors.
+    --json prints what changed on stdout as every changing command does (action,
+    changed, summary, details: the counts and the errors).
 
     \b
     Examples:
@@ -143,16 +144,17 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
             message(report.summary())
             message(f"Error: {rejected}; the database is unchanged")
             if as_json:
-                emit_json(report.to_json())
+                emit_json(change_report("result.import", False, report.summary(),
+                                        **report.to_json()))
             sys.exit(exit_code(rejected))
     if bar is not None:
         bar.__exit__(None, None, None)
     _print_errors(report)
-    message(report.summary())
+    report_change("result.import", report.committed and bool(report.added or report.replaced),
+                  report.summary(), as_json, **report.to_json())
     if rejects_path and report.rejected:
-        message(f"the rows of {report.rejected} rejected match(es) are in {rejects_path}")
-    if as_json:
-        emit_json(report.to_json())
+        message(f"the rows of {count_text(report.rejected, 'rejected match', 'rejected matches')} "
+                f"are in {rejects_path}")
 
 
 @result.command(name="export")

@@ -18,7 +18,10 @@ from tourney.tournament.sheets import OPEN_ENDED_ROWS, score_sheet_rows
 
 from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
-from .output import echo, COUNT, SEED, emit_json, json_option, message, table_format_option
+from tourney.numbers import count_text
+
+from .output import (COUNT, SEED, change_report, echo, emit_json, json_option, message,
+                     table_format_option)
 
 
 @click.group("round")
@@ -56,6 +59,13 @@ def pairs_message(repeated: int) -> str:
     return f"{repeated} pair{'s meet' if repeated != 1 else ' meets'} again"
 
 
+def seating_change(action: str, changed: bool, summary: str, slug: str, seating) -> dict:
+    """`round seat|reseat --json`: the seating as it always was (round, tables, byes,
+    repeated_pairs) with the keys every changing command answers beside it."""
+    return {**seating.to_json(),
+            **change_report(action, changed, summary, event=slug, round=seating.number)}
+
+
 @round_.command("seat")
 @click.argument("slug", shell_complete=complete_event)
 @click.option("--force", is_flag=True,
@@ -72,7 +82,9 @@ def seat(slug, force, as_json, db_url):
 
     \b
     JSON: {"round": N, "tables": [{"table": "1", "seats": [names, seat 1 first],
-           "dealer": name}], "byes": [names], "repeated_pairs": K}
+           "dealer": name}], "byes": [names], "repeated_pairs": K,
+           "action": "round.seat", "changed": true, "summary": "...",
+           "details": {"event": SLUG, "round": N}}
 
     \b
     Example:
@@ -82,11 +94,15 @@ def seat(slug, force, as_json, db_url):
     with transaction(engine) as session:
         event = get_event(session, slug)
         seating = actions.seat_next_round(session, event, force=force)
+    summary = (f"{slug}: round {seating.number} seated at "
+               f"{count_text(len(seating.tables), 'table')}"
+               + (f", {count_text(len(seating.byes), 'bye')}" if seating.byes else "")
+               + f"; {pairs_message(seating.repeated_pairs)}")
     if as_json:
-        emit_json(seating.to_json())
+        emit_json(seating_change("round.seat", True, summary, slug, seating))
     else:
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
-    message(pairs_message(seating.repeated_pairs))
+    message(summary)
 
 
 @round_.command("show")
@@ -130,13 +146,15 @@ def reseat(slug, number, seed, as_json, db_url):
     with transaction(engine) as session:
         event = get_event(session, slug)
         seating, changed = actions.reseat_round(session, event, number, seed=seed)
+    summary = (f"{slug}: round {seating.number} reseated" if changed else
+               f"{slug}: round {seating.number}: the seating is unchanged (same players, "
+               "same seed); give --seed to draw again")
+    summary += f"; {pairs_message(seating.repeated_pairs)}"
     if as_json:
-        emit_json(seating.to_json())
+        emit_json(seating_change("round.reseat", changed, summary, slug, seating))
     else:
         print_seating(seating, f"{event.name}: round {seating.number} (reseated)", event.variant)
-    if not changed:
-        message("the seating is unchanged (same players, same seed); give --seed to draw again")
-    message(pairs_message(seating.repeated_pairs))
+    message(summary)
 
 
 @round_.command("sheet")

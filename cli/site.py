@@ -7,7 +7,10 @@ from tourney.app.site import SETTINGS, set_setting, site_settings
 from tourney.storage.db import reading, transaction
 
 from .database import db_option, open_db
-from .output import confirm, emit_json, emit_table, json_option, message, yes_option
+from tourney.numbers import count_text
+
+from .output import (confirm, emit_json, emit_table, json_option, message, report_change,
+                     yes_option)
 
 
 @click.command()
@@ -72,23 +75,23 @@ def publish(out, events, langs, no_replays, jobs, full, force, yes, as_json, db_
                           background_cleanup=True, jobs=jobs, force=force,
                           incremental=not full)
     if report.kept:
-        message(f"kept {len(report.kept)} file(s) publish did not write: "
+        message(f"kept {count_text(len(report.kept), 'file')} publish did not write: "
                 + describe(report.kept))
     if report.dropped:
-        message(f"dropped {len(report.dropped)} file(s) publish did not write "
+        message(f"dropped {count_text(len(report.dropped), 'file')} publish did not write "
                 f"({'--force' if force else 'symbolic links are never carried'}): "
                 + describe(report.dropped))
     if report.missing_catalogues:
         message("no translation yet for " + ", ".join(report.missing_catalogues)
                 + ": those pages show English text with local dates and numbers")
-    if as_json:
-        emit_json(report.to_json())
-    else:
-        message(f"published {report.pages} pages, {report.rendered} rendered and the "
-                f"rest unchanged ({report.events} events, "
-                f"{report.players} players, {report.matches} matches, "
-                f"{report.replays} replays; languages: {', '.join(report.languages)}) "
-                f"to {report.out} in {report.seconds:.1f} s")
+    report_change("publish", bool(report.rendered or report.dropped or report.removed_leftovers),
+                  f"published {count_text(report.pages, 'page')}, {report.rendered} rendered "
+                  f"and the rest unchanged ({count_text(report.events, 'event')}, "
+                  f"{count_text(report.players, 'player')}, "
+                  f"{count_text(report.matches, 'match')}, "
+                  f"{count_text(report.replays, 'replay')}; languages: "
+                  f"{', '.join(report.languages)}) to {report.out} in {report.seconds:.1f} s",
+                  as_json, **report.to_json())
 
 
 @click.group("site")
@@ -131,13 +134,12 @@ def unset(key, as_json, db_url):
 
 
 def _changed(key: str, before, after, as_json: bool) -> None:
-    if as_json:
-        emit_json({"setting": key, "before": before, "after": after,
-                   "changed": before != after})
-    elif before == after:
-        message(f"site {key} unchanged")
+    if before == after:
+        summary = f"site {key} unchanged"
     else:
-        message(f"site {key}: {after!r}" if after is not None else f"site {key} cleared")
+        summary = f"site {key}: {after!r}" if after is not None else f"site {key} cleared"
+    report_change("site.set" if after is not None else "site.unset", before != after, summary,
+                  as_json, setting=key, before=before, after=after)
 
 
 @site.command("show")

@@ -73,9 +73,9 @@ def test_an_event_from_entry_to_standings(tourney, tmp_path, variant, sizes, rul
         path = tmp_path / f"round-{number}.csv"
         play_round(seating, slug, variant, rules, seed=number, path=path)
 
-        report = tourney("result", "import", str(path), "--json").json
+        report = tourney("result", "import", str(path), "--json").json["details"]
         assert report["added"] == len(seating["tables"]) and report["rejected"] == 0
-        again = tourney("result", "import", str(path), "--json").json
+        again = tourney("result", "import", str(path), "--json").json["details"]
         assert again["added"] == 0 and again["unchanged"] == len(seating["tables"])
         # shares: a table of n hands out n/2 points whatever its places
         expected_points += len(seating["tables"]) * size / 2
@@ -100,7 +100,7 @@ def test_an_event_from_entry_to_standings(tourney, tmp_path, variant, sizes, rul
     tourney("round", "seat", slug, exit_code=1)
     exported = tmp_path / "export.csv"
     tourney("result", "export", slug, "--out", str(exported))
-    report = tourney("result", "import", str(exported), "--json").json
+    report = tourney("result", "import", str(exported), "--json").json["details"]
     assert (report["added"], report["replaced"], report["rejected"]) == (0, 0, 0)
     assert report["unchanged"] == tables_played
     run_cli(None, "validate", str(exported), *rule_args)
@@ -127,7 +127,7 @@ def test_the_example_records_fit_the_seating_the_tool_produces(tourney):
             for name in table["seats"]:
                 short_seats[name] = short_seats.get(name, 0) + (len(table["seats"]) == 3)
         report = tourney("result", "import", str(EXAMPLES / f"round-{number}.csv"),
-                         "--event", "example-cup", "--json").json
+                         "--event", "example-cup", "--json").json["details"]
         assert (report["added"], report["rejected"]) == (4, 0)
     # 14 players, 6 seats at tables of 3 a round: everyone sits at one once or twice
     assert len(short_seats) == 14 and set(short_seats.values()) == {1, 2}

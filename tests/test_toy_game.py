@@ -170,7 +170,7 @@ def test_registering_a_game_is_all_it_takes(toy_game, tourney, run_cli, tmp_path
         play_round(seating, "high-night", options, number, path)
         checked = run_cli(None, "validate", str(path), "--variant", "hogsta-kortet", "--json")
         assert checked.stdout  # validate accepts the toy game's records
-        report = tourney("result", "import", str(path), "--json").json
+        report = tourney("result", "import", str(path), "--json").json["details"]
         assert report["added"] == len(seating["tables"]) == 2 and report["rejected"] == 0
 
     # A record the toy game's rules refuse is refused, naming the rule it breaks.

@@ -21,3 +21,13 @@ def number_text(value: float | int, digits: int = 2) -> str:
     if value.is_integer():
         return str(int(value))
     return f"{value:.{digits}f}"
+
+
+def count_text(count: int, singular: str, plural: str | None = None) -> str:
+    """``count`` with its noun in the right number: "1 deal", "2 deals", "0 matches".
+    ``plural`` for nouns that take more than an s ("match" -> "matches" is known)."""
+    if count == 1:
+        return f"{count} {singular}"
+    if plural is None:
+        plural = singular + ("es" if singular.endswith(("s", "sh", "ch", "x")) else "s")
+    return f"{count} {plural}"

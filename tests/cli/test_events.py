@@ -29,7 +29,8 @@ def test_create_with_every_setting(tourney, db_url):
                       "--rule", "pass=cycle", "--rule", "jd_bonus=-50",
                       "--table-sizes", "3-5", "--rounds", "4", "--seating", "random",
                       "--seed", "7", "--tiebreaks", "buchholz,wins", "--lang", "sv", "--json")
-    assert created.json == {
+    assert created.json["action"] == "event.create"
+    assert created.json["details"] == {
         "slug": "club-2024-03", "name": "Klubbkväll mars", "variant": "spardame",
         "date": "2024-03-02", "rules": {"jd_bonus": "-50", "pass": "cycle"},
         "table_sizes": [3, 5, 4], "rounds": 4, "seating": "random", "seed": 7,
@@ -192,9 +193,10 @@ def test_enter_refuses_unknown_names_unless_add(tourney, db_url):
     assert "unknown player 'anna b'" in refused and "tourney player add" in refused
     assert entries(db_url, "cup") == {}
     added = tourney("event", "enter", "cup", "Anna", "Bo", "Cai", "--add", "--json")
-    assert added.json["entered"] == ["Anna", "Bo", "Cai"] and added.json["added"] == ["Bo", "Cai"]
+    added = added.json["details"]
+    assert added["entered"] == ["Anna", "Bo", "Cai"] and added["added"] == ["Bo", "Cai"]
     assert set(entries(db_url, "cup")) == {"Anna", "Bo", "Cai"}
-    again = tourney("event", "enter", "cup", "Anna", "--json").json
+    again = tourney("event", "enter", "cup", "Anna", "--json").json["details"]
     assert again["entered"] == [] and again["already"] == ["Anna"]
     assert "name the players" in tourney("event", "enter", "cup", exit_code=2).stderr
     assert "unknown event" in tourney("event", "enter", "nope", "Anna", exit_code=1).stderr
@@ -207,7 +209,8 @@ def test_enter_all_and_late_entries(tourney, db_url):
     tourney("round", "seat", "cup")
     tourney("player", "add", "Eva", "Finn")
     late = tourney("event", "enter", "cup", "--all", "--json")
-    assert late.json["entered"] == ["Eva", "Finn"] and late.json["first_round"] == 2
+    assert late.json["details"]["entered"] == ["Eva", "Finn"]
+    assert late.json["details"]["first_round"] == 2
     assert "from round 2" in late.stderr
     assert entries(db_url, "cup")["Eva"] == (2, None)
     tourney("round", "seat", "cup", "--force")
@@ -228,7 +231,7 @@ def test_withdraw_and_reenter(tourney, db_url):
     assert "already withdrew" in tourney("event", "withdraw", "cup", "Bo", exit_code=1).stderr
     assert "not entered" in tourney("event", "withdraw", "cup", "Eva", exit_code=1).stderr
     assert "unknown player" in tourney("event", "withdraw", "cup", "Nobody", exit_code=1).stderr
-    back = tourney("event", "enter", "cup", "Bo", "--json").json
+    back = tourney("event", "enter", "cup", "Bo", "--json").json["details"]
     assert back["reentered"] == ["Bo"] and entries(db_url, "cup")["Bo"] == (1, None)
     actions = [a.action for a in _audit(db_url)]
     assert actions.count("event.withdraw") == 2 and "event.reenter" in actions

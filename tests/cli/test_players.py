@@ -192,7 +192,8 @@ def test_merge_moves_history_to_the_kept_player(tourney, db_url):
         session.commit()
 
     report = tourney("player", "merge", "Anna Berg", "Anna  Berg", "--json")
-    data = report.json
+    assert report.json["action"] == "player.merge" and report.json["changed"] is True
+    data = report.json["details"]
     assert data["entries_moved"] == ["one"] and data["entries_folded"] == ["two"]
     assert (data["seats_moved"], data["places_moved"], data["history_moved"]) == (2, 1, 1)
     assert data["ratings_moved"] == ["kortrad"] and data["ratings_conflicting"] == ["dam-brade"]
@@ -252,10 +253,13 @@ def test_import_is_idempotent(tourney, tmp_path, db_url):
     path = write(tmp_path, "\ufeffName,CLUB,Email\nAnna,Vasa,anna@x.se\nBo,New club,\n\n"
                            "\"Berg, Cai\",,\n")
     first = tourney("player", "import", str(path), "--json")
-    assert first.json == {"added": ["Anna", "Berg, Cai"], "already_registered": ["Bo"]}
+    assert first.json["details"] == {"file": str(path), "added": ["Anna", "Berg, Cai"],
+                                     "already_registered": ["Bo"]}
     assert "already registered: Bo" in first.stderr
     second = tourney("player", "import", str(path), "--json").json
-    assert second == {"added": [], "already_registered": ["Anna", "Bo", "Berg, Cai"]}
+    assert second["changed"] is False
+    assert second["details"] == {"file": str(path), "added": [],
+                                 "already_registered": ["Anna", "Bo", "Berg, Cai"]}
     listing = {p["name"]: (p["club"], p["email"]) for p in tourney("player", "list", "--json").json}
     assert listing == {"Anna": ("Vasa", "anna@x.se"), "Bo": ("Old club", None),
                        "Berg, Cai": (None, None)}

@@ -51,7 +51,10 @@ def test_seat_json_and_text(tourney, db_url):
     setup(tourney)
     result = tourney("round", "seat", "cup", "--json")
     data = result.json
-    assert set(data) == {"round", "tables", "byes", "repeated_pairs"}
+    # the seating (issue 15) and, beside it, what every changing command answers
+    assert set(data) == {"round", "tables", "byes", "repeated_pairs",
+                         "action", "changed", "summary", "details"}
+    assert (data["action"], data["changed"]) == ("round.seat", True)
     assert data["round"] == 1 and data["repeated_pairs"] == 0 and data["byes"] == []
     assert sorted(seated_names(data)) == NAMES
     assert [t["table"] for t in data["tables"]] == [str(i + 1) for i in range(len(data["tables"]))]
@@ -60,8 +63,9 @@ def test_seat_json_and_text(tourney, db_url):
         assert set(table) == {"table", "seats", "dealer"}
         assert table["dealer"] == table["seats"][0]
     assert result.stderr.strip().endswith("0 pairs meet again")
+    seating = {k: data[k] for k in ("round", "tables", "byes", "repeated_pairs")}
     shown = tourney("round", "show", "cup", "1", "--json").json
-    assert shown == data
+    assert shown == seating
     plain = tourney("round", "show", "cup", "1").stdout
     by_name = plain.split("By name:")[1].strip().splitlines()
     assert [line.split()[0] for line in by_name[:len(NAMES)]] == NAMES
@@ -72,7 +76,7 @@ def test_seat_json_and_text(tourney, db_url):
                        for line in by_name)
     with Session(open_engine(db_url)) as session:
         [row] = session.exec(select(AuditLog).where(AuditLog.action == "round.seat")).all()
-        assert json.loads(row.after_json) == data
+        assert json.loads(row.after_json) == seating
 
 
 def test_next_round_waits_for_results(tourney, db_url):
@@ -148,10 +152,16 @@ def test_show_errors(tourney):
 
 def test_reseat(tourney, db_url):
     setup(tourney, "spardame", NAMES[:8], "--table-sizes", "4", "--seating", "random")
-    first = tourney("round", "seat", "cup", "--json").json
+    def seating(answer):
+        return {k: answer[k] for k in ("round", "tables", "byes", "repeated_pairs")}
+
+    first = seating(tourney("round", "seat", "cup", "--json").json)
     same = tourney("round", "reseat", "cup", "1", "--json")
-    assert same.json == first and "unchanged" in same.stderr
+    assert seating(same.json) == first and "unchanged" in same.stderr
+    assert same.json["changed"] is False
     other = tourney("round", "reseat", "cup", "1", "--seed", "12345", "--json").json
+    assert other["changed"] is True
+    other = seating(other)
     assert other != first and sorted(seated_names(other)) == sorted(NAMES[:8])
     assert tourney("round", "show", "cup", "1", "--json").json == other
     with Session(open_engine(db_url)) as session:

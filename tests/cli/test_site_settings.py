@@ -13,8 +13,9 @@ def test_settings_are_stored_shown_and_published(tourney, db_url, tmp_path):
     assert tourney("site", "show", "--json").json == {
         "title": None, "organisation": None, "url": None}
     run = tourney("site", "set", "title", "  Göteborgs Damklubb ", "--json")
-    assert run.json == {"setting": "title", "before": None, "after": "Göteborgs Damklubb",
-                        "changed": True}
+    assert run.json["details"] == {"setting": "title", "before": None,
+                                   "after": "Göteborgs Damklubb"}
+    assert (run.json["action"], run.json["changed"]) == ("site.set", True)
     tourney("site", "set", "organisation", "<b>GDK</b> & co")
     tourney("site", "set", "url", "https://dam.example.org")
     shown = tourney("site", "show", "--json").json
@@ -44,7 +45,7 @@ def test_settings_are_stored_shown_and_published(tourney, db_url, tmp_path):
         assert "Dam tournaments" not in page
     # A changed title is a change of every page: nothing is reused.
     tourney("site", "unset", "title")
-    report = tourney("publish", "--out", str(site), "--json").json
+    report = tourney("publish", "--out", str(site), "--json").json["details"]
     assert report["rendered"] == report["pages"]
     assert "Dam tournaments" in (site / "players" / "1.html").read_text(encoding="utf-8")
     assert tourney("site", "show", "--json").json["title"] is None

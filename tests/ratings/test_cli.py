@@ -137,6 +137,8 @@ def test_pool_and_recompute(tourney, rated):
     assert shown["params"]["tau"] == pytest.approx(25 / 300) and shown["recomputed"] is None
     changed = tourney("rating", "pool", VARIANT, "--model", "BradleyTerryFull",
                       "--param", "tau=0", "--json").json
+    assert changed["action"] == "rating.pool" and changed["changed"] is True
+    changed = changed["details"]
     assert changed["model"] == "BradleyTerryFull" and changed["params"]["tau"] == 0.0
     assert changed["recomputed"] == 11
     assert tourney("rating", "show", "--json").json != before
@@ -148,7 +150,7 @@ def test_pool_and_recompute(tourney, rated):
     tourney("rating", "pool", VARIANT, "--model", "Elo", exit_code=2)
 
     result = tourney("rating", "recompute", "--json").json
-    assert result == [{"variant": VARIANT, "matches": 11}]
+    assert result["details"] == {"pools": [{"variant": VARIANT, "matches": 11}]}
     assert tourney("rating", "show", "--json").json == before
     assert "dam-stick: 11 matches rated" in tourney("rating", "recompute").stderr
 
@@ -201,7 +203,7 @@ def test_importer_keeps_ratings_in_step_with_corrections(tourney, tmp_path):
     seating, path = files[1]  # round 2 corrected: other deals, same seating
     corrected = tmp_path / "round-2-corrected.csv"
     play_round(seating, "e2e", 99, corrected)
-    report = tourney("result", "import", str(corrected), "--replace", "--json").json
+    report = tourney("result", "import", str(corrected), "--replace", "--json").json["details"]
     assert report["replaced"] == 2
     after = tourney("rating", "show", "--json").json
     assert after != before

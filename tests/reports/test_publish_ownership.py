@@ -69,7 +69,7 @@ def test_only_folders_carrying_the_marker_are_removed(small, tmp_path):
         result = run_cli(url, "publish", "--out", str(out), "--json")
     finally:
         os.close(lock)
-    assert sorted(result.json["removed_leftovers"]) == sorted(
+    assert sorted(result.json["details"]["removed_leftovers"]) == sorted(
         [killed_build.name, killed_cleanup.name])
     assert not killed_build.exists() and not killed_cleanup.exists()
     for kept in (backup, unmarked, other_site, running):
@@ -141,7 +141,7 @@ def test_files_publish_did_not_write_are_carried_or_refused(small, tmp_path):
     (out / ".htaccess").write_text("Options -Indexes\n")
     (out / "events" / "cup" / "invitation.pdf").write_bytes(b"%PDF-1.4")
     result = run_cli(url, "publish", "--out", str(out))
-    assert "kept 3 file(s) publish did not write" in result.stderr
+    assert "kept 3 files publish did not write" in result.stderr
     assert (out / "CNAME").read_text() == "dam.example.org\n"
     assert (out / ".htaccess").read_text() == "Options -Indexes\n"
     assert (out / "events" / "cup" / "invitation.pdf").read_bytes() == b"%PDF-1.4"
@@ -164,7 +164,7 @@ def test_files_publish_did_not_write_are_carried_or_refused(small, tmp_path):
 
     # --force drops every file publish did not write.
     result = run_cli(url, "publish", "--out", str(out), "--force", "--json")
-    assert sorted(result.json["dropped"]) == sorted(
+    assert sorted(result.json["details"]["dropped"]) == sorted(
         [".htaccess", "CNAME", "events/cup/invitation.pdf", "events/cup/round-9.html",
          "players/index.html"])
     assert not (out / "CNAME").exists() and (out / "players" / "index.html").is_file()
@@ -222,7 +222,7 @@ def publish_and_compare(url: str, out: Path, full: Path) -> dict:
     """Publish incrementally into ``out`` and in full into ``full``: every file but
     the index (the publication time) and the bookkeeping is the same."""
     report = run_cli(url, "publish", "--out", str(out), "--lang", "en", "--lang", "sv",
-                     "--json").json
+                     "--json").json["details"]
     run_cli(url, "publish", "--out", str(full), "--lang", "en", "--lang", "sv", "--full")
     incremental, rebuilt = files_of(out), files_of(full)
     assert sorted(incremental) == sorted(rebuilt)
@@ -240,12 +240,12 @@ def test_unchanged_pages_are_reused_byte_for_byte_and_match_a_full_build(tmp_pat
     build_league(run_cli, url, work, events=[cup, other])
     out = work / "site"
     first = run_cli(url, "publish", "--out", str(out), "--lang", "en", "--lang", "sv",
-                    "--json").json
+                    "--json").json["details"]
     assert first["rendered"] == first["pages"]
     old = files_of(out)
     # Nothing changed: only the index, the players' list and leaderboards are rendered.
     again = run_cli(url, "publish", "--out", str(out), "--lang", "en", "--lang", "sv",
-                    "--json").json
+                    "--json").json["details"]
     assert again["pages"] == first["pages"]
     # index + players list + 2 leaderboards in 2 languages, and the 4 site data files
     assert again["rendered"] <= 2 * (2 + 2) + 4

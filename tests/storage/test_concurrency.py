@@ -120,7 +120,8 @@ class Child:
 
     @property
     def report(self) -> dict | None:
-        return json.loads(self.stdout) if self.stdout.strip() else None
+        """The details of a `result import --json` answer."""
+        return json.loads(self.stdout)["details"] if self.stdout.strip() else None
 
     def describe(self) -> str:
         return (f"tourney {' '.join(self.args)}: exit {self.code}\n"
@@ -293,7 +294,7 @@ def test_same_file_twice_at_once(db_url, run_cli, tmp_path):
         assert (other.report["added"], other.report["unchanged"]) == (0, matches)
     else:
         assert_clear_failure(other)
-        retry = run_cli(db_url, "result", "import", path, "--json").json
+        retry = run_cli(db_url, "result", "import", path, "--json").json["details"]
         assert (retry["added"], retry["unchanged"]) == (0, matches)
     assert counts(db_url) == {"Match": matches, "MatchVersion": matches,
                               "Deal": matches * DEALS, "MatchPlace": matches * 4,
@@ -328,7 +329,8 @@ def test_conflicting_versions_at_once(db_url, run_cli, tmp_path):
     assert stored == expected
     assert counts(db_url)["MatchVersion"] == matches
     # the refused content is not lost: --replace stores it as the new version
-    replaced = run_cli(db_url, "result", "import", lost_file, "--replace", "--json").json
+    replaced = run_cli(db_url, "result", "import", lost_file, "--replace",
+                       "--json").json["details"]
     assert replaced["replaced"] == matches
     stored, expected = _stored_plays(run_cli, db_url, lost_file)
     assert stored == expected
@@ -433,7 +435,7 @@ def test_sqlite_second_writer_busy(run_cli, tmp_path):
     assert first.report["added"] == matches
     assert counts(db_url)["Match"] == matches
     assert_intact(db_url)
-    retry = run_cli(db_url, "result", "import", file_small, "--json").json
+    retry = run_cli(db_url, "result", "import", file_small, "--json").json["details"]
     assert retry["added"] == tables_in(small)
     assert counts(db_url)["Match"] == matches + tables_in(small)
     assert_intact(db_url)

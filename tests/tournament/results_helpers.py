@@ -145,7 +145,7 @@ def dump(engine) -> dict:
 
 
 def import_json(db_url: str, path, *args: str):
-    """`result import --json`: (exit code, parsed report, whole result)."""
+    """`result import --json`: (exit code, the report's details, whole result)."""
     result = run(db_url, "result", "import", str(path), "--json", *args)
-    report = json.loads(result.stdout) if result.stdout.strip() else None
+    report = json.loads(result.stdout)["details"] if result.stdout.strip() else None
     return result.exit_code, report, result

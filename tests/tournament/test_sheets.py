@@ -54,14 +54,14 @@ def test_filled_sheet_imports_exports_and_reimports_unchanged(tourney, run_cli, 
     pattern = {"1": "100;40;50;50", "2": "0;100;100;100"}
     path = tmp_path / "filled.csv"
     path.write_text(fill(template, lambda row: pattern[row["deal"]]))
-    report = tourney("result", "import", str(path), "--json").json
+    report = tourney("result", "import", str(path), "--json").json["details"]
     assert report["added"] == 2 and report["rejected"] == 0
     exported = tourney("result", "export", "club").stdout
     records = read_records_text(exported)
     assert {";".join(r.scores) for r in records} == set(pattern.values())
     again = tmp_path / "again.csv"
     again.write_text(exported)
-    assert tourney("result", "import", str(again), "--json").json["unchanged"] == 2
+    assert tourney("result", "import", str(again), "--json").json["details"]["unchanged"] == 2
     # validate marks them as score sheets
     lines = [json.loads(x) for x in
              run_cli(None, "validate", str(again), "--json").stdout.splitlines()]
@@ -146,10 +146,10 @@ def test_a_match_may_mix_full_records_and_score_sheet_deals(tourney, run_cli, tm
                                            "--json").stdout.splitlines()]
     assert [x["verified"] for x in lines if x["kind"] == "deal"] == ["moves", "scores"] * len(
         seating["tables"])
-    assert tourney("result", "import", str(path), "--json").json["added"] == len(seating["tables"])
+    assert tourney("result", "import", str(path), "--json").json["details"]["added"] == len(seating["tables"])
     exported = tmp_path / "exported.csv"
     exported.write_text(tourney("result", "export", "club").stdout)
-    assert tourney("result", "import", str(exported), "--json").json["unchanged"] == len(
+    assert tourney("result", "import", str(exported), "--json").json["details"]["unchanged"] == len(
         seating["tables"])
     site = tmp_path / "site"
     tourney("publish", "--out", str(site))
@@ -177,13 +177,13 @@ def test_rounds_evicted_from_the_import_cache_are_read_again(tourney, tmp_path, 
         writer = csv.DictWriter(stream, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
-    assert tourney("result", "import", str(path), "--json").json["added"] == 3
-    assert tourney("result", "import", str(path), "--json").json["unchanged"] == 3
+    assert tourney("result", "import", str(path), "--json").json["details"]["added"] == 3
+    assert tourney("result", "import", str(path), "--json").json["details"]["unchanged"] == 3
     rows[0]["scores"] = "140;100;0;0"
     with open(path, "w", newline="") as stream:
         writer = csv.DictWriter(stream, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
     tourney("result", "import", str(path), exit_code=1)
-    report = tourney("result", "import", str(path), "--replace", "--json").json
+    report = tourney("result", "import", str(path), "--replace", "--json").json["details"]
     assert (report["replaced"], report["unchanged"]) == (1, 2)

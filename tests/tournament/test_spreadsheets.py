@@ -75,7 +75,7 @@ def test_spreadsheet_variants_import_like_the_canonical_csv(variant, canonical, 
     path = tmp_path / ("round-1.xlsx" if variant == "xlsx" else "round-1.csv")
     path.write_bytes(VARIANTS[variant](example_rows()))
     result = run_cli(url, "result", "import", str(path), "--json", exit_code=0)
-    assert result.json["added"] == 4
+    assert result.json["details"]["added"] == 4
     assert ("Windows-1252" in result.stderr) == (variant == "semicolon-windows-1252")
     standings, export = canonical
     assert run_cli(url, "standings", "example-cup", "--json", exit_code=0).json == standings
@@ -93,7 +93,7 @@ def test_exports_round_trip_in_csv_and_xlsx(example, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for name in ("export.csv", "export.xlsx"):
         run_cli(example, "result", "export", "example-cup", "--out", name, exit_code=0)
-        again = run_cli(example, "result", "import", name, "--json", exit_code=0).json
+        again = run_cli(example, "result", "import", name, "--json", exit_code=0).json["details"]
         assert (again["unchanged"], again["added"], again["replaced"]) == (4, 0, 0)
     assert Path("export.csv").read_bytes().startswith(codecs.BOM_UTF8)
     sheet = load_workbook("export.xlsx").active
@@ -117,7 +117,7 @@ def test_exports_round_trip_in_csv_and_xlsx(example, tmp_path, monkeypatch):
     run_cli(example, "player", "list", "--out", "players.xlsx", exit_code=0)
     run_cli(example, "player", "list", "--format", "csv", "--out", "players.csv", exit_code=0)
     for name in ("players.xlsx", "players.csv"):  # a list imports back: nothing new
-        report = run_cli(example, "player", "import", name, "--json", exit_code=0).json
+        report = run_cli(example, "player", "import", name, "--json", exit_code=0).json["details"]
         assert report["added"] == [] and len(report["already_registered"]) == 14
 
 
@@ -143,13 +143,13 @@ def test_score_sheet_xlsx_prints_checks_and_imports_filled(tmp_path):
     for row in sheet.iter_rows(min_row=2):
         row[7].value = scores[row[4].value]
     workbook.save(path)
-    assert run_cli(example, "result", "import", str(path), "--json").json["added"] == 3
+    assert run_cli(example, "result", "import", str(path), "--json").json["details"]["added"] == 3
     template = run_cli(example, "round", "sheet", "example-cup", "1", exit_code=0).stdout
     filled = [r if i == 0 else r[:11] + [scores[int(r[4])]]
               for i, r in enumerate(csv.reader(io.StringIO(template)))]
     as_csv = tmp_path / "sheet.csv"
     as_csv.write_bytes(csv_bytes(filled, ";", "cp1252"))
-    again = run_cli(example, "result", "import", str(as_csv), "--json").json
+    again = run_cli(example, "result", "import", str(as_csv), "--json").json["details"]
     assert (again["unchanged"], again["added"]) == (3, 0)
 
 
@@ -165,7 +165,7 @@ def test_rejects_in_xlsx_and_csv_import_once_fixed(example, tmp_path):
     for rejects in ("rejects.xlsx", "rejects.csv"):
         out = tmp_path / rejects
         report = run_cli(url, "result", "import", str(path), "--skip-invalid", str(out),
-                         "--dry-run", "--json", exit_code=0).json
+                         "--dry-run", "--json", exit_code=0).json["details"]
         assert report["rejected"] == 1
     table = list(csv.reader(io.StringIO((tmp_path / "rejects.csv").read_text("utf-8-sig"))))
     assert table[0][-1] == "error" and len(table) == 4
@@ -182,19 +182,19 @@ def test_rejects_in_xlsx_and_csv_import_once_fixed(example, tmp_path):
     run_cli(url, "result", "import", str(path), "--skip-invalid",
             str(tmp_path / "ignored.csv"), exit_code=0)
     fixed = run_cli(url, "result", "import", str(tmp_path / "rejects.xlsx"), "--json",
-                    exit_code=0).json
+                    exit_code=0).json["details"]
     assert fixed["added"] == 1 and fixed["rejected"] == 0
 
 
 def test_stdin_and_pipes_work_for_every_file_argument(example, tmp_path):
     data = csv_bytes(example_rows(), ";", "cp1252")
     assert run_cli(example, "result", "import", "-", "--json", input=data,
-                   exit_code=0).json["unchanged"] == 4
+                   exit_code=0).json["details"]["unchanged"] == 4
     xlsx = xlsx_bytes(example_rows())
     assert "0 invalid deals" in run_cli(None, "validate", "-", input=xlsx, exit_code=0).stderr
     players = (EXAMPLES / "players.csv").read_bytes()
     assert run_cli(example, "player", "import", "-", "--json", input=players,
-                   exit_code=0).json["added"] == []
+                   exit_code=0).json["details"]["added"] == []
 
 
 def test_a_named_sheet_and_errors_naming_sheet_and_cell(example, tmp_path):
@@ -235,7 +235,7 @@ def test_a_pipe_as_the_file_argument_is_read_once(tmp_path):
                           "/dev/stdin", "--json", "--db", url], input=ROUND_1.read_bytes(),
                          capture_output=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    report = json.loads(run.stdout)
+    report = json.loads(run.stdout)["details"]
     assert report["added"] == 4 and len(report["sha256"]) == 64
     import hashlib
     assert report["sha256"] == hashlib.sha256(ROUND_1.read_bytes()).hexdigest()

@@ -303,7 +303,7 @@ def test_bye_points_by_default_and_the_event_settings(db_url):
     slug = unique("pts")
     created = json.loads(run(db_url, "event", "create", slug, "--variant", "spardame",
                              "--table-sizes", "3-5", "--points", "place", "--bye-points",
-                             "2", "--json", ok=True).stdout)
+                             "2", "--json", ok=True).stdout)["details"]
     assert (created["points"], created["bye_points"]) == ("place", 2)
     shown = json.loads(run(db_url, "event", "show", slug, "--json", ok=True).stdout)
     assert shown["bye_points_in_force"] == 2
