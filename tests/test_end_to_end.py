@@ -7,15 +7,11 @@ importer and the standings agree with each other on every backend.
 from __future__ import annotations
 
 import csv
-import random
 from pathlib import Path
 
 import pytest
 from conftest import run_cli
-
-from tourney.engines import get_game
-from tourney.records.csv_format import write_records
-from tourney.simulation import simulate_match
+from simulated_rounds import play_round
 
 PLAYERS = [
     ("Åsa Öberg", "Dam-klubben Vasa"), ("Björn Ærø", ""), ("Øystein Nå", ""),
@@ -31,21 +27,6 @@ def write_players(path, players):
         writer.writerow(["name", "club"])
         writer.writerows(players)
     return path
-
-
-def play_round(seating: dict, slug: str, variant: str, rules: dict, seed: int, path):
-    """Bot-played records for every seated table of a round."""
-    game = get_game(variant)
-    options = game.resolve_options(rules)
-    rng = random.Random(seed)
-    records = []
-    for table in seating["tables"]:
-        records += simulate_match(game, options, table["seats"], rng, event=slug,
-                                  round_number=seating["round"], table=table["table"],
-                                  first_dealer=0)
-    with open(path, "w", encoding="utf-8", newline="") as stream:
-        write_records(stream, records, game_for=lambda r: game)
-    return records
 
 
 @pytest.mark.parametrize("variant, sizes, rules, seating_method, players", [

@@ -6,12 +6,10 @@ import datetime as dt
 import random
 
 import pytest
+import simulated_rounds
 from rating_helpers import add_event, add_match, add_players, make_engine
 
-from tourney.engines import get_game
 from tourney.ratings.service import refresh_after_results
-from tourney.records.csv_format import write_records
-from tourney.simulation import simulate_match
 from tourney.storage.db import transaction
 
 VARIANT = "dam-stick"
@@ -168,16 +166,7 @@ PLAYERS = ["Anna", "Bo", "Cilla", "Dag", "Eva", "Finn", "Gun", "Hans"]
 
 
 def play_round(seating: dict, slug: str, seed: int, path) -> None:
-    game = get_game("spardame")
-    options = game.resolve_options({"deals": "2"})
-    rng = random.Random(seed)
-    records = []
-    for table in seating["tables"]:
-        records += simulate_match(game, options, table["seats"], rng, event=slug,
-                                  round_number=seating["round"], table=table["table"],
-                                  first_dealer=0)
-    with open(path, "w", encoding="utf-8", newline="") as stream:
-        write_records(stream, records, game_for=lambda r: game)
+    simulated_rounds.play_round(seating, slug, "spardame", {"deals": "2"}, seed, path)
 
 
 def test_importer_keeps_ratings_in_step_with_corrections(tourney, tmp_path):

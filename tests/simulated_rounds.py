@@ -1,0 +1,24 @@
+"""Bot-played record files for a seated round, shared by the end-to-end tests."""
+from __future__ import annotations
+
+import random
+
+from tourney.engines import get_game
+from tourney.records.csv_format import write_records
+from tourney.simulation import simulate_match
+
+
+def play_round(seating: dict, slug: str, variant: str, rules: dict, seed: int, path):
+    """Bot-played records for every seated table of a round (``round show --json``'s
+    seating; players in seat order, seat 0 dealing first), written to ``path``."""
+    game = get_game(variant)
+    options = game.resolve_options(rules)
+    rng = random.Random(seed)
+    records = []
+    for table in seating["tables"]:
+        records += simulate_match(game, options, table["seats"], rng, event=slug,
+                                  round_number=seating["round"], table=table["table"],
+                                  first_dealer=0)
+    with open(path, "w", encoding="utf-8", newline="") as stream:
+        write_records(stream, records, game_for=lambda r: game)
+    return records
