@@ -241,6 +241,22 @@ def run_cli(db_url: str | None, *args: str, input: str | None = None,
     return run
 
 
+def stored_match(session, event_id: int, round_number: int, table: str):
+    """A match stored straight in the database (no record file) with an empty
+    version 1 as its current version: ``(match, version)``; flushed, not committed."""
+    from tourney.storage.models import Match, MatchVersion
+
+    match = Match(event_id=event_id, round_number=round_number, table=table)
+    session.add(match)
+    session.flush()
+    version = MatchVersion(match_id=match.id, version=1, content_sha256="0" * 64)
+    session.add(version)
+    session.flush()
+    match.current_version_id = version.id
+    session.add(match)
+    return match, version
+
+
 @pytest.fixture(name="run_cli")
 def run_cli_fixture():
     """:func:`run_cli` itself, for tests that pick their database URL."""

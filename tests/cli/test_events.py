@@ -2,11 +2,12 @@
 import json
 
 import pytest
+from conftest import stored_match
 from sqlmodel import Session, select
 
 from tourney.engines import VARIANT_IDS, get_game
 from tourney.storage.db import open_engine
-from tourney.storage.models import AuditLog, Entry, Event, Match, MatchVersion, Round
+from tourney.storage.models import AuditLog, Entry, Event, Round
 from tourney.storage.schema import ensure_schema
 
 
@@ -162,14 +163,7 @@ def add_result(db_url, slug, number, table):
     """A result for a table, straight in the database (result import is elsewhere)."""
     with Session(open_engine(db_url)) as session:
         event = session.exec(select(Event).where(Event.slug == slug)).one()
-        match = Match(event_id=event.id, round_number=number, table=table)
-        session.add(match)
-        session.flush()
-        version = MatchVersion(match_id=match.id, version=1, content_sha256="0" * 64)
-        session.add(version)
-        session.flush()
-        match.current_version_id = version.id
-        session.add(match)
+        stored_match(session, event.id, number, table)
         session.commit()
 
 

@@ -2,14 +2,15 @@
 import json
 
 import pytest
+from conftest import stored_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from tourney.errors import TourneyError
 from tourney.storage.db import open_engine
-from tourney.storage.models import (AuditLog, Entry, Event, Match, MatchPlace, MatchVersion,
-                                    Player, Rating, RatingHistory, RatingPool, Round, Seat)
+from tourney.storage.models import (AuditLog, Entry, Event, MatchPlace, Player, Rating,
+                                    RatingHistory, RatingPool, Round, Seat)
 from tourney.tournament.players import clean_name, parse_player_csv
 
 
@@ -168,13 +169,7 @@ def test_merge_moves_history_to_the_kept_player(tourney, db_url):
     with Session(engine) as session:
         ids = dict(session.exec(select(Player.name, Player.id)).all())
         one = session.exec(select(Event).where(Event.slug == "one")).one()
-        match = Match(event_id=one.id, round_number=1, table="1")
-        session.add(match)
-        session.flush()
-        version = MatchVersion(match_id=match.id, version=1, content_sha256="0" * 64)
-        session.add(version)
-        session.flush()
-        match.current_version_id = version.id
+        match, version = stored_match(session, one.id, 1, "1")
         session.add(MatchPlace(version_id=version.id, player_id=ids["Anna  Berg"], seat=0,
                                place=1, total=0, match_points=2))
         pool = RatingPool(variant="kortrad")

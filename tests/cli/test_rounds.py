@@ -1,11 +1,11 @@
 """`tourney round ...` on every backend: seat, show, reseat."""
 import json
 
+from conftest import stored_match
 from sqlmodel import Session, select
 
 from tourney.storage.db import open_engine
-from tourney.storage.models import (AuditLog, Event, Match, MatchPlace, MatchVersion, Player,
-                                    Round, Seat)
+from tourney.storage.models import AuditLog, Event, MatchPlace, Player, Round, Seat
 
 NAMES = ["Anna", "Bo", "Cai", "Dag", "Eva", "Finn", "Gun", "Hans", "Ida"]
 
@@ -31,14 +31,7 @@ def add_results(db_url, slug, number, winners=()):
         seats = session.exec(select(Seat).where(Seat.round_id == round_.id,
                                                 Seat.table.is_not(None))).all()
         for label in sorted({s.table for s in seats}):
-            match = Match(event_id=event.id, round_number=number, table=label)
-            session.add(match)
-            session.flush()
-            version = MatchVersion(match_id=match.id, version=1, content_sha256="0" * 64)
-            session.add(version)
-            session.flush()
-            match.current_version_id = version.id
-            session.add(match)
+            _, version = stored_match(session, event.id, number, label)
             for seat in (s for s in seats if s.table == label):
                 won = names[seat.player_id] in winners
                 session.add(MatchPlace(version_id=version.id, player_id=seat.player_id,
