@@ -80,6 +80,22 @@ def build_league(run_cli, db_url: str, workdir: Path, events: Sequence[EventSpec
     return seatings
 
 
+def publish_site(run_cli, db_url: str, out: Path, langs: Sequence[str] = ()) -> Path:
+    """``tourney publish --out OUT`` in ``langs`` (the first at the root); OUT."""
+    args = ["publish", "--out", str(out)]
+    for lang in langs:
+        args += ["--lang", lang]
+    run_cli(db_url, *args)
+    return out
+
+
+def league_site(run_cli, work: Path, langs: Sequence[str] = ()) -> Path:
+    """The league built on a SQLite file in ``work`` and published to work/site."""
+    url = f"sqlite:///{work / 'league.db'}"
+    build_league(run_cli, url, work)
+    return publish_site(run_cli, url, work / "site", langs)
+
+
 def play_rounds(run_cli, db_url: str, workdir: Path, spec: EventSpec,
                 rng: random.Random) -> list[dict]:
     game = get_game(spec.variant)

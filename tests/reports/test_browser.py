@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from site_helpers import HOSTILE_CLUB, HOSTILE_EVENT, HOSTILE_PLAYER, build_league
+from site_helpers import HOSTILE_CLUB, HOSTILE_EVENT, HOSTILE_PLAYER, league_site
 
 pytest.importorskip("playwright.sync_api")  # the module skips without Playwright
 
@@ -30,12 +30,7 @@ OWN_SCRIPTS = {"sort.js", "step.js"}
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    work = tmp_path_factory.mktemp("browser-league")
-    url = f"sqlite:///{work / 'league.db'}"
-    build_league(run_cli, url, work)
-    out = work / "site"
-    run_cli(url, "publish", "--out", str(out))
-    return out
+    return league_site(run_cli, tmp_path_factory.mktemp("browser-league"))
 
 
 class Watch:

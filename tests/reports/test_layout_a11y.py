@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import launched_chromium, run_cli
-from site_helpers import build_league
+from site_helpers import league_site
 
 pytest.importorskip("playwright.sync_api")  # the module skips without Playwright
 
@@ -78,15 +78,7 @@ def page_types(site: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    work = tmp_path_factory.mktemp("layout-league")
-    url = f"sqlite:///{work / 'league.db'}"
-    build_league(run_cli, url, work)
-    out = work / "site"
-    args = ["publish", "--out", str(out)]
-    for lang in LANGS:
-        args += ["--lang", lang]
-    run_cli(url, *args)
-    return out
+    return league_site(run_cli, tmp_path_factory.mktemp("layout-league"), LANGS)
 
 
 MEASURE = """(selector) => {

@@ -37,6 +37,7 @@ from site_helpers import (
     EventSpec,
     build_league,
     play_rounds,
+    publish_site,
 )
 from tourney.reports.i18n import EXTRACT_COMMAND, catalogue_path, translations
 from tourney.reports.names import CARD_NAME_IDS
@@ -299,12 +300,7 @@ def site(tmp_path_factory):
             "--table-sizes", spec.table_sizes, "--date", spec.date, "--lang", spec.lang)
     run_cli(db_url, "event", "enter", spec.slug, *spec.players)
     play_rounds(run_cli, db_url, work, spec, random.Random(11))
-    out = work / "site"
-    args = ["publish", "--out", str(out)]
-    for lang in SITE_LANGS:
-        args += ["--lang", lang]
-    run_cli(db_url, *args)
-    return out
+    return publish_site(run_cli, db_url, work / "site", SITE_LANGS)
 
 
 def page_path(site: Path, lang: str, rel: str) -> Path:
