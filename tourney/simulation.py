@@ -19,13 +19,13 @@ DEFAULT_DEALS = 4
 MAX_DEALS_PER_MATCH = 200
 
 
-def play_deal(game: Game, setup, options: dict, rng: random.Random,
-              skills: Sequence[float]) -> tuple[list[str], list]:
-    """Play one deal with bots; the move tokens and the scores."""
-    state = game.new_deal(setup, options)
+def finish_deal(game: Game, state, rng: random.Random,
+                skills: float | Sequence[float]) -> list[str]:
+    """Bot moves from ``state`` (played on in place) to the end of its deal; their
+    tokens. ``skills``: one skill for every seat, or a skill a seat."""
     tokens = []
     while not game.is_over(state):
-        if game.move_spans_seats:
+        if isinstance(skills, (int, float)) or game.move_spans_seats:
             skill = skills
         else:
             seat = game.to_move(state)
@@ -33,6 +33,14 @@ def play_deal(game: Game, setup, options: dict, rng: random.Random,
         move = game.choose_move(state, rng, skill)
         tokens.append(game.format_move(move))
         game.play(state, move)
+    return tokens
+
+
+def play_deal(game: Game, setup, options: dict, rng: random.Random,
+              skills: Sequence[float]) -> tuple[list[str], list]:
+    """Play one deal with bots; the move tokens and the scores."""
+    state = game.new_deal(setup, options)
+    tokens = finish_deal(game, state, rng, skills)
     return tokens, game.outcome(state).scores
 
 

@@ -19,6 +19,7 @@ from tourney.engines.dam_brade import (
     mask_of,
 )
 from tourney.errors import IllegalMove, OptionError, RecordError
+from tourney.simulation import finish_deal
 
 GAME = DAM_BRADE
 OPTIONS = GAME.resolve_options()
@@ -605,12 +606,7 @@ def simulate(seed, skills, options):
     rng = random.Random(seed)
     setup = GAME.random_setup(2, None, 1, options, rng)
     state = GAME.new_deal(setup, options)
-    tokens = []
-    while not GAME.is_over(state):
-        move = GAME.choose_move(state, rng, skills[GAME.to_move(state)])
-        tokens.append(GAME.format_move(move))
-        GAME.play(state, move)
-    return setup, tokens, state
+    return setup, finish_deal(GAME, state, rng, skills), state
 
 
 @settings(max_examples=60, deadline=None)

@@ -259,18 +259,7 @@ def test_play_refuses_moves_after_the_end():
 
 
 def test_heuristic_beats_random_play():
-    options = opts()
-    rng = random.Random(3)
-    bot, rest = 0, 0
-    for deal in range(150):
-        setup = GAME.random_setup(4, deal % 4, 1, options, rng)
-        state = GAME.new_deal(setup, options)
-        while not GAME.is_over(state):
-            skill = 1.0 if GAME.to_move(state) == 0 else 0.0
-            GAME.play(state, GAME.choose_move(state, rng, skill))
-        scores = GAME.outcome(state).scores
-        bot += scores[0]
-        rest += sum(scores[1:]) / 3
+    bot, rest = trick_helpers.heuristic_against_random(GAME, opts())
     assert bot < 0.7 * rest
 
 

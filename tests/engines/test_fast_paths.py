@@ -43,6 +43,9 @@ from tourney.engines.spardame import penalty
 from tourney.engines.svarta_maja import HALF_CACHE_SIZE
 from tourney.engines.trick_play import TrickState, play_cards, play_whole_deal
 from tourney.errors import IllegalMove, RecordError
+from tourney.simulation import finish_deal
+
+import trick_helpers
 
 DAM_STICK = get_game("dam-stick")
 SPARDAME = get_game("spardame")
@@ -75,14 +78,7 @@ def assert_same(game, setup, tokens, options, reference=Game.replay):
 
 
 def bot_tokens(game, setup, options, rng, skill) -> list[str]:
-    state = game.new_deal(setup, options)
-    tokens = []
-    while not game.is_over(state):
-        move = game.choose_move(state, rng, skill)
-        tokens.append(game.format_move(move))
-        game.play(state, move)
-        assert len(tokens) < 3000, "bot deal does not end"
-    return tokens
+    return finish_deal(game, game.new_deal(setup, options), rng, skill)
 
 
 def mutations(tokens: list[str], rng: random.Random, spellings) -> list[list[str]]:
@@ -191,18 +187,6 @@ def test_valid_records_stay_on_the_fast_paths(monkeypatch):
 
 # ------------------------------------------------------------- trick games
 
-SPARDAME_OPTIONS = st.fixed_dictionaries({
-    "pass": st.sampled_from(["left", "cycle"]),
-    "protect_ace_hearts": st.booleans(),
-    "qs_with_jd": st.booleans(),
-    "three_no_twos": st.booleans(),
-    "hearts_break": st.booleans(),
-    "no_points_first_trick": st.booleans(),
-    "jd_bonus": st.sampled_from([0, -50]),
-    "no_trick_bonus": st.sampled_from([0, -50]),
-})
-
-
 def trick_state_of(st_) -> dict:
     return {name: (list(value) if isinstance(value, list) else value)
             for name in TrickState.__slots__ if name != "game"
@@ -233,8 +217,8 @@ def check_trick_records(game, setup, tokens, options, rng, valid=True):
 
 
 @settings(max_examples=60, deadline=None)
-@given(n=st.sampled_from([3, 4, 5]), raw=SPARDAME_OPTIONS, seed=st.integers(0, 2**32 - 1),
-       deal_number=st.integers(1, 4), skill=st.sampled_from([0.0, 0.5, 1.0]))
+@given(n=st.sampled_from([3, 4, 5]), raw=trick_helpers.SPARDAME_OPTIONS,
+       seed=st.integers(0, 2**32 - 1), deal_number=st.integers(1, 4), skill=st.sampled_from([0.0, 0.5, 1.0]))
 def test_spardame_fast_replay_matches_the_careful_one(n, raw, seed, deal_number, skill):
     options = SPARDAME.resolve_options(raw)
     rng = random.Random(seed)
@@ -367,8 +351,8 @@ def new_deal_result(new_deal, setup, options):
 
 
 @settings(max_examples=60, deadline=None)
-@given(n=st.sampled_from([3, 4, 5]), raw=SPARDAME_OPTIONS, seed=st.integers(0, 2**32 - 1),
-       deal_number=st.integers(1, 4))
+@given(n=st.sampled_from([3, 4, 5]), raw=trick_helpers.SPARDAME_OPTIONS,
+       seed=st.integers(0, 2**32 - 1), deal_number=st.integers(1, 4))
 def test_spardame_deal_checks_fast_and_careful_agree(n, raw, seed, deal_number):
     options = SPARDAME.resolve_options(raw)
     rng = random.Random(seed)
@@ -438,11 +422,7 @@ def test_dam_brade_fast_replay_matches_the_careful_one(seed, skills, huff):
     rng = random.Random(seed)
     setup = DAM_BRADE.random_setup(2, None, 1, options, rng)
     state = DAM_BRADE.new_deal(setup, options)
-    tokens = []
-    while not DAM_BRADE.is_over(state):
-        move = DAM_BRADE.choose_move(state, rng, skills[DAM_BRADE.to_move(state)])
-        tokens.append(DAM_BRADE.format_move(move))
-        DAM_BRADE.play(state, move)
+    tokens = finish_deal(DAM_BRADE, state, rng, skills)
     # a record may or may not end with a result token after a decided end
     records = [tokens, tokens + [DAM_BRADE.format_move(("R", dam_brade_module.SCORE_RESULTS[state.result]))]]
     # results at any point: resignations, agreed draws, and on a decided end
@@ -470,11 +450,7 @@ def test_dam_brade_game_ended_by_a_plain_move():
         skill = 0.0 if seed % 2 else 0.8  # random games end in lone kings more often
         setup = DAM_BRADE.random_setup(2, None, 1, options, rng)
         state = DAM_BRADE.new_deal(setup, options)
-        tokens = []
-        while not DAM_BRADE.is_over(state):
-            move = DAM_BRADE.choose_move(state, rng, skill)
-            tokens.append(DAM_BRADE.format_move(move))
-            DAM_BRADE.play(state, move)
+        tokens = finish_deal(DAM_BRADE, state, rng, skill)
         kind = TOKEN_TABLE.get(tokens[-1], "?")[0]
         if "no legal move" in state.end_reason:
             kind += " no move"

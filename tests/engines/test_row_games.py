@@ -20,6 +20,7 @@ from tourney.engines.row_games import (
     cards_points,
 )
 from tourney.errors import IllegalMove, OptionError, RecordError
+from tourney.simulation import finish_deal
 
 # ---------------------------------------------------------------------------- helpers
 
@@ -59,12 +60,7 @@ def simulate(game, options, nplayers, seed, skill):
     rng = random.Random(seed)
     setup = game.random_setup(nplayers, rng.randrange(nplayers), 1, options, rng)
     state = game.new_deal(setup, options)
-    tokens = []
-    while not game.is_over(state):
-        move = game.choose_move(state, rng, skill)
-        tokens.append(game.format_move(move))
-        game.play(state, move)
-    return setup, tokens, state
+    return setup, finish_deal(game, state, rng, skill), state
 
 
 def replay_error(game, setup, tokens, options) -> RecordError:

@@ -392,21 +392,9 @@ def test_deal_mutations():
 
 # ------------------------------------------------------- simulated properties
 
-OPTION_SETS = st.fixed_dictionaries({
-    "pass": st.sampled_from(["left", "cycle"]),
-    "protect_ace_hearts": st.booleans(),
-    "qs_with_jd": st.booleans(),
-    "three_no_twos": st.booleans(),
-    "hearts_break": st.booleans(),
-    "no_points_first_trick": st.booleans(),
-    "jd_bonus": st.sampled_from([0, -50, -100]),
-    "no_trick_bonus": st.sampled_from([0, -50]),
-})
-
-
 @settings(max_examples=120, deadline=None)
-@given(n=st.sampled_from([3, 4, 5]), raw=OPTION_SETS, seed=st.integers(0, 2**32 - 1),
-       deal_number=st.integers(1, 6), skill=st.sampled_from([0.0, 0.5, 1.0]))
+@given(n=st.sampled_from([3, 4, 5]), raw=trick_helpers.SPARDAME_OPTIONS,
+       seed=st.integers(0, 2**32 - 1), deal_number=st.integers(1, 6), skill=st.sampled_from([0.0, 0.5, 1.0]))
 def test_simulated_deals_replay_and_keep_the_invariants(n, raw, seed, deal_number, skill):
     options = opts(**raw)
     setup, tokens, stepwise, state = simulate(n, options, random.Random(seed), deal_number, skill)
@@ -452,18 +440,7 @@ def test_legal_moves_match_play():
 
 
 def test_heuristic_beats_random_play():
-    options = opts()
-    rng = random.Random(3)
-    bot, rest = 0, 0
-    for deal in range(150):
-        setup = GAME.random_setup(4, deal % 4, 1, options, rng)
-        state = GAME.new_deal(setup, options)
-        while not GAME.is_over(state):
-            skill = 1.0 if GAME.to_move(state) == 0 else 0.0
-            GAME.play(state, GAME.choose_move(state, rng, skill))
-        scores = GAME.outcome(state).scores
-        bot += scores[0]
-        rest += sum(scores[1:]) / 3
+    bot, rest = trick_helpers.heuristic_against_random(GAME, opts())
     assert bot < 0.7 * rest
 
 

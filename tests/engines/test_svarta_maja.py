@@ -12,6 +12,7 @@ from tourney.cards import CARD_NAMES, QS, parse_card, parse_cards
 from tourney.engines import get_game
 from tourney.engines.base import DealSetup
 from tourney.errors import IllegalMove, OptionError, RecordError
+from tourney.simulation import finish_deal
 
 GAME = get_game("svarta-maja")
 DEFAULT = GAME.resolve_options({})
@@ -39,14 +40,7 @@ def make_setup(hands_text: list[str], stock_front: str, indicator: str, dealer: 
 
 
 def finish_with_bot(state, seed: int = 0, skill=1.0) -> list[str]:
-    rng = random.Random(seed)
-    tokens = []
-    while not GAME.is_over(state):
-        move = GAME.choose_move(state, rng, skill)
-        tokens.append(GAME.format_move(move))
-        GAME.play(state, move)
-        assert len(tokens) < 2000, "bot deal does not end"
-    return tokens
+    return finish_deal(GAME, state, random.Random(seed), skill)
 
 
 def simulate(nplayers: int, seed: int, options=DEFAULT, skill=1.0):

@@ -2,10 +2,14 @@
 errors of a record, each for the game it is given."""
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import strategies as st
 
 from tourney.engines.base import Game
 from tourney.errors import RecordError
+from tourney.simulation import finish_deal
 
 
 def play_out(game: Game, setup, options, rng, skill, prefix=()):
@@ -15,11 +19,36 @@ def play_out(game: Game, setup, options, rng, skill, prefix=()):
     tokens = list(prefix)
     for token in tokens:
         game.play(state, game.parse_move(token))
-    while not game.is_over(state):
-        move = game.choose_move(state, rng, skill)
-        game.play(state, move)
-        tokens.append(game.format_move(move))
+    tokens += finish_deal(game, state, rng, skill)
     return tokens, game.outcome(state), state
+
+
+def heuristic_against_random(game: Game, options, deals: int = 150, seed: int = 3):
+    """Deals at tables of 4, seat 0's bot at skill 1 and the others at random: seat
+    0's total score and the others' average total (fewer points are better)."""
+    rng = random.Random(seed)
+    bot, rest = 0, 0
+    for deal in range(deals):
+        setup = game.random_setup(4, deal % 4, 1, options, rng)
+        state = game.new_deal(setup, options)
+        finish_deal(game, state, rng, [1.0, 0.0, 0.0, 0.0])
+        scores = game.outcome(state).scores
+        bot += scores[0]
+        rest += sum(scores[1:]) / 3
+    return bot, rest
+
+
+# Spardame's house-rule options, for property tests.
+SPARDAME_OPTIONS = st.fixed_dictionaries({
+    "pass": st.sampled_from(["left", "cycle"]),
+    "protect_ace_hearts": st.booleans(),
+    "qs_with_jd": st.booleans(),
+    "three_no_twos": st.booleans(),
+    "hearts_break": st.booleans(),
+    "no_points_first_trick": st.booleans(),
+    "jd_bonus": st.sampled_from([0, -50, -100]),
+    "no_trick_bonus": st.sampled_from([0, -50]),
+})
 
 
 def finish(game: Game, setup, options, prefix, rng):
