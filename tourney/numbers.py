@@ -2,8 +2,24 @@
 
 The one home of number formatting for JSON (:func:`plain_number`) and for plain
 text tables (:func:`number_text`). The site formats numbers per language (babel).
+Also the one reading of a yes/no value as people write it (:func:`parse_yes_no`).
 """
 from __future__ import annotations
+
+from typing import Any
+
+
+def parse_yes_no(raw: Any) -> bool | None:
+    """A bool as written: true/yes/1/on or false/no/0/off (any case, spaces around
+    ignored), or a bool itself; ``None`` for anything else."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("true", "yes", "1", "on"):
+        return True
+    if text in ("false", "no", "0", "off"):
+        return False
+    return None
 
 
 def plain_number(value: float | int, digits: int | None = None) -> int | float:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import IllegalMove, OptionError, RecordError, TourneyError
+from ..numbers import parse_yes_no
 from .presentation import (
     CARD_GAME_WORDS,
     Message,
@@ -65,14 +66,10 @@ class OptionSpec:
         if raw is None:
             return None
         if self.kind == "bool":
-            if isinstance(raw, bool):
-                return raw
-            text = str(raw).strip().lower()
-            if text in ("true", "yes", "1", "on"):
-                return True
-            if text in ("false", "no", "0", "off"):
-                return False
-            raise OptionError(f"option {self.key} takes true or false, not {raw!r}")
+            value = parse_yes_no(raw)
+            if value is None:
+                raise OptionError(f"option {self.key} takes true or false, not {raw!r}")
+            return value
         if self.kind == "int":
             try:
                 value = int(str(raw).strip())

@@ -53,6 +53,7 @@ from openskill.models import (
 )
 
 from ..errors import UsageError
+from ..numbers import parse_yes_no
 
 DEFAULT_MODEL = "PlackettLuce"
 
@@ -112,14 +113,10 @@ def _parse_value(model: str, key: str, raw: Any) -> Any:
         known = ", ".join(parameter_names(model))
         raise UsageError(f"{model} has no parameter {key!r} (parameters: {known})")
     if key in _BOOL_PARAMS:
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).strip().lower()
-        if text in ("true", "yes", "1", "on"):
-            return True
-        if text in ("false", "no", "0", "off"):
-            return False
-        raise UsageError(f"rating parameter {key} takes true or false, not {raw!r}")
+        value = parse_yes_no(raw)
+        if value is None:
+            raise UsageError(f"rating parameter {key} takes true or false, not {raw!r}")
+        return value
     if isinstance(raw, bool):
         raise UsageError(f"rating parameter {key} takes a number, not {raw!r}")
     try:
