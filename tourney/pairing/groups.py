@@ -131,13 +131,7 @@ def split_into_tables(
     for t, group in enumerate(members):
         for p in group:
             table_of[p] = t
-    # affinity[x][t]: what player x would pay at table t (its own weight to t's members)
-    affinity = [[0] * m for _ in range(n)]
-    for x in range(n):
-        wx = weights[x]
-        ax = affinity[x]
-        for t, group in enumerate(members):
-            ax[t] = sum(wx[y] for y in group)
+    affinity = _affinity(members, weights, n)
     unary = seat_costs if seat_costs is not None else [[0] * m for _ in range(n)]
     cheapest = [min(row) for row in unary]
 
@@ -236,14 +230,17 @@ def _rebuild(table_of: list[int], m: int, weights: list[list[int]]):
     members: list[list[int]] = [[] for _ in range(m)]
     for x, t in enumerate(table_of):
         members[t].append(x)
-    n = len(table_of)
-    affinity = [[0] * m for _ in range(n)]
+    return table_of, members, _affinity(members, weights, len(table_of))
+
+
+def _affinity(members: list[list[int]], weights: list[list[int]], n: int) -> list[list[int]]:
+    """affinity[x][t]: what player x would pay at table t (its own weight to t's
+    members), for the ``n`` players."""
+    affinity = []
     for x in range(n):
         wx = weights[x]
-        ax = affinity[x]
-        for t, group in enumerate(members):
-            ax[t] = sum(wx[y] for y in group)
-    return table_of, members, affinity
+        affinity.append([sum(wx[y] for y in group) for group in members])
+    return affinity
 
 
 def _greedy_split(sizes: Sequence[int], weights: list[list[int]],
