@@ -8,8 +8,10 @@ import click
 
 from tourney.engines import get_game, variant_ids
 from tourney.engines.base import MAX_DEALS_PER_MATCH
-from tourney.errors import UsageError
-from tourney.records.csv_format import open_records, write_records
+from tourney.errors import TourneyError, UsageError
+from tourney.records.csv_format import RecordReader, write_records
+from tourney.records.parallel import collides, plan_parts, run_parts, usable_cores
+from tourney.records.sources import open_source
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
 from tourney.simulation import simulate_rounds
 
@@ -78,14 +80,119 @@ def _match_json(match: MatchCheck) -> dict:
 NO_POSITION = {"line": None, "column": None, "move": None, "seat": None, "player": None}
 
 
+class _Checked:
+    """One reading of a record file (or of a part of one: ``--jobs``): the lines to
+    print, in file order, through ``emit(kind, payload)`` ("echo": a text line,
+    "json": a JSON line), and the counts."""
+
+    def __init__(self, name: str, as_json: bool, emit):
+        self.name = name
+        self.as_json = as_json
+        self.emit = emit
+        self.deals = self.bad_deals = self.matches = self.bad_matches = 0
+        self.match_json: list[dict] = []  # --json: printed after the deals
+        self.keys: list = []  # the matches' keys (a part's, to check parts apart)
+        self.unfilled = 0
+        self.notices: list[str] = []
+        self.error: TourneyError | None = None  # a problem of the file: reading stopped
+
+    def skipped(self, source, line: int, reason: str) -> None:
+        if self.as_json:
+            self.emit("json", {"kind": "skipped", "line": line,
+                               "cell": source.cell(line, None), "reason": reason})
+
+    def check(self, source, checker: RecordChecker) -> "_Checked":
+        reader = RecordReader(source, filename=self.name, errors="yield",
+                              on_skipped=lambda line, reason: self.skipped(source, line, reason))
+        name, as_json, emit = self.name, self.as_json, self.emit
+        for item in checker.check_stream(reader):
+            if item.error is not None:
+                source.locate(item.error)
+            if isinstance(item, MatchCheck):
+                self.matches += 1
+                self.keys.append(item.key)
+                if not item.valid:
+                    self.bad_matches += 1
+                if as_json:
+                    self.match_json.append(_match_json(item))
+                elif not item.valid and item.error.rule != "invalid-deals":
+                    emit("echo", f"{name}: match round {item.round}, table {item.table}: "
+                                 f"{item.error}")
+                continue
+            self.deals += 1
+            if not item.valid:
+                self.bad_deals += 1
+            if as_json:
+                emit("json", _deal_json(item))
+            elif not item.valid:
+                emit("echo", f"{name}: {item.error}" if not item.error.file else str(item.error))
+        self.unfilled = reader.unfilled
+        self.notices = list(source.notices)
+        return self
+
+    def check_part(self, source, checker: RecordChecker) -> "_Checked":
+        """:meth:`check` keeping what it printed and a problem of the file, to
+        hand them to the process that prints (``--jobs``)."""
+        try:
+            self.check(source, checker)
+        except TourneyError as err:
+            self.error = err
+        self.emit = None
+        return self
+
+
+def _print(kind: str, payload) -> None:
+    if kind == "json":
+        emit_jsonl(payload)
+    else:
+        echo(payload)
+
+
+def _check_in_parts(file: str, name: str, parts, checker: RecordChecker, as_json: bool,
+                    encoding: str | None) -> _Checked | None:
+    """The file checked in parts, a process each, and printed in file order; None
+    (nothing printed) when a match crosses parts: then one process checks it."""
+
+    def work(source) -> _Checked:
+        printed: list = []
+        done = _Checked(name, as_json, lambda kind, payload: printed.append((kind, payload)))
+        done.check_part(source, checker)
+        done.printed = printed
+        return done
+
+    results = run_parts(file, name, parts, work, encoding=encoding)
+    stopped = next((i for i, r in enumerate(results) if r.error is not None), None)
+    if stopped is not None:
+        results = results[:stopped + 1]  # a single process stops there too
+    if collides(r.keys for r in results):
+        return None
+    total = _Checked(name, as_json, _print)
+    for result in results:
+        for kind, payload in result.printed:
+            _print(kind, payload)
+        total.deals += result.deals
+        total.bad_deals += result.bad_deals
+        total.matches += result.matches
+        total.bad_matches += result.bad_matches
+        total.match_json += result.match_json
+        total.unfilled += result.unfilled
+        total.notices += [n for n in result.notices if n not in total.notices]
+        if result.error is not None:
+            raise result.error
+    return total
+
+
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--variant", shell_complete=complete_variant, help="The variant of rows without a variant column.")
 @sheet_option
 @encoding_option
 @rule_option
+@click.option("--jobs", type=click.IntRange(1, 256), metavar="N",
+              help="Processes that check a big CSV file, each a part of it (default: one "
+                   "per core; a file under 2 MB is checked in one). Output is in file order.")
 @json_option
-def validate(file, variant, sheet, encoding, rules, as_json):
+def validate(file, variant, sheet, encoding, rules, jobs, as_json):
     """Check every deal and every match of a record file (CSV or XLSX; - for
     stdin); touches no database.
 
@@ -94,6 +201,10 @@ def validate(file, variant, sheet, encoding, rules, as_json):
     checked for deal numbering, same players, the dealer rule and its end rule.
     Unfilled score-sheet rows are skipped, their key columns still checked;
     --json reports each as {"kind": "skipped", "line": N, "reason": ...}.
+
+    A big CSV file is checked by one process per core (--jobs), each taking a
+    part of it; what is printed is the same, in the same order, as one process
+    prints.
 
     Exit status: 0 all valid, 1 some deal or match invalid, 2 usage error
     (unknown variant or option, unreadable file, unknown header).
@@ -104,43 +215,27 @@ def validate(file, variant, sheet, encoding, rules, as_json):
       tourney validate season.csv --json | jq 'select(.valid|not)'
     """
     checker = RecordChecker(variant=variant, rules=parse_rules(rules))
-
-    def skipped(line: int, reason: str) -> None:
-        if as_json:
-            emit_jsonl({"kind": "skipped", "line": line, "cell": source.cell(line, None),
-                        "reason": reason})
-
-    source, reader = open_records(file, errors="yield", encoding=encoding, sheet=sheet,
-                                  on_skipped=skipped)
-    name = reader.filename
-    deals = bad_deals = 0
-    matches: list[MatchCheck] = []
-    with source:
-        for item in checker.check_stream(reader):
-            if item.error is not None:
-                source.locate(item.error)
-            if isinstance(item, MatchCheck):
-                matches.append(item)
-                if not item.valid and item.error.rule != "invalid-deals" and not as_json:
-                    echo(f"{name}: match round {item.round}, table {item.table}: {item.error}")
-                continue
-            deals += 1
-            if not item.valid:
-                bad_deals += 1
-            if as_json:
-                emit_jsonl(_deal_json(item))
-            elif not item.valid:
-                echo(f"{name}: {item.error}" if not item.error.file else str(item.error))
-    for notice in source.notices:
+    name = "<stdin>" if file == "-" else file
+    checked = None
+    if sheet is None:
+        parts = plan_parts(file, usable_cores() if jobs is None else jobs, encoding=encoding)
+        if parts is not None:
+            checked = _check_in_parts(file, name, parts, checker, as_json, encoding)
+    if checked is None:
+        checked = _Checked(name, as_json, _print)
+        with open_source(file, encoding=encoding, sheet=sheet) as source:
+            checked.check(source, checker)
+    for notice in checked.notices:
         message(notice)
-    bad_matches = sum(1 for m in matches if not m.valid)
     if as_json:
-        for match in matches:
-            emit_jsonl(_match_json(match))
-    skipped_text = f"; skipped {reader.unfilled} empty score-sheet rows" if reader.unfilled else ""
-    message(f"{name}: {deals} deals in {len(matches)} matches: "
-            f"{bad_deals} invalid deals, {bad_matches} invalid matches{skipped_text}")
-    sys.exit(INVALID if bad_deals or bad_matches else OK)
+        for match in checked.match_json:
+            emit_jsonl(match)
+    skipped_text = (f"; skipped {checked.unfilled} empty score-sheet rows"
+                    if checked.unfilled else "")
+    message(f"{name}: {checked.deals} deals in {checked.matches} matches: "
+            f"{checked.bad_deals} invalid deals, {checked.bad_matches} invalid matches"
+            f"{skipped_text}")
+    sys.exit(INVALID if checked.bad_deals or checked.bad_matches else OK)
 
 
 @click.command()

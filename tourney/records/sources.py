@@ -121,10 +121,13 @@ class Source:
     """
 
     def __init__(self, stream: IO[bytes], name: str, *, encoding: str | None = None,
-                 sheet: str | None = None, owned: bool = True):
+                 sheet: str | None = None, owned: bool = True, line_offset: int = 0):
         self.name = name
         self.encoding = encoding
         self.sheet = sheet
+        # Lines of the file left out after the first (a part of a file read with its
+        # header line: tourney.records.parallel): added to every line number after 1.
+        self.line_offset = line_offset
         self.notices: list[str] = []
         self._stream = stream
         self._owned = owned
@@ -235,6 +238,8 @@ def _byte_lines(buffer: io.BufferedReader, source: Source) -> Iterator[tuple[int
         if not raw:
             return
         number += 1
+        if number == 2:
+            number += source.line_offset
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
             raise RecordError(
                 f"line longer than {MAX_LINE_BYTES // 1024} kB; not a table of records",
@@ -360,6 +365,8 @@ class _RecordLines:
         else:
             text = next(self._lines)
             self.line += 1
+            if self.line == 2:
+                self.line += self.source.line_offset
         self.record_chars += len(text)
         if self.record_chars > MAX_RECORD_CHARS:
             raise RecordError(
@@ -377,6 +384,8 @@ class _RecordLines:
     def record_done(self) -> None:
         self.record_chars = 0
         self.record_line = self.line + 1
+        if self.line == 1:
+            self.record_line += self.source.line_offset
 
 
 def _split_unquoted(text: str, delimiter: str) -> list[str]:
@@ -425,7 +434,7 @@ class _CsvRows(Rows):
         if self.header is None:
             self.read_header()
         reader, lines = self._reader, self._lines
-        end_line = reader.line_num
+        end_line = lines.line  # the lines read so far (csv's line_num, plus line_offset)
         while True:
             start_line = end_line + 1
             try:
@@ -436,7 +445,7 @@ class _CsvRows(Rows):
                 # the line the broken record begins on, as for every record error
                 raise RecordError(f"not valid CSV: {err}", rule="csv",
                                   file=self.source.name, line=lines.record_line) from None
-            end_line = reader.line_num
+            end_line = lines.line
             lines.record_done()
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue  # blank lines are ignored

@@ -1,0 +1,230 @@
+"""Checking one big record file in parts, a process each (``tourney validate --jobs``).
+
+A CSV file is cut into parts at line starts where a new match begins; each part is
+read with the file's header line (:class:`~tourney.records.sources.Source` with a
+``line_offset``, so every line number is the file's) and checked on its own, the
+first part in this process and the others in forked ones. The caller puts the
+parts' results together in file order.
+
+Only files whose parts read exactly as the whole file would are cut: a regular
+file (not a pipe), CSV (not XLSX), in UTF-8 (or ASCII) throughout, with no
+UTF-16 byte-order mark and no quote character (a quoted field may hold a line
+break, so a line start would not always be a record start). Anything else, and a
+file smaller than two parts of :data:`MIN_PART_BYTES`, is read in one process.
+
+A match must stand within one part: :func:`collides` tells when a match key of
+one part is also in an earlier part (a match cut in two, or the rows of one
+match apart in the file); the caller then checks the file in one process, so the
+result is always the one a single process gives.
+"""
+from __future__ import annotations
+
+import codecs
+import io
+import mmap
+import multiprocessing
+import os
+import stat
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Callable, Hashable, Iterable, Sequence, TypeVar
+
+from .sources import MAX_LINE_BYTES, Source, sniff_delimiter
+
+# A part is at least this big: below it, forking and reading the header again cost
+# more than the part's share of the work.
+MIN_PART_BYTES = 1 << 20
+# How far past a cut a new match is looked for before that cut is given up.
+MAX_LINES_TO_MATCH_START = 2000
+_SCAN = 1 << 24  # bytes per slice when scanning the file
+_KEY_COLUMNS = ("event", "round", "table")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Part:
+    """Bytes ``start`` to ``end`` of the file (whole lines), whose first line is line
+    ``line_offset + 2`` of the file (the header is line 1)."""
+
+    start: int
+    end: int
+    line_offset: int
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def plan_parts(path: str, jobs: int, *, encoding: str | None = None) -> list[Part] | None:
+    """Up to ``jobs`` parts of the file at ``path``, none under
+    :data:`MIN_PART_BYTES`, or None when it is to be read in one process (see the
+    module's docstring for when)."""
+    if jobs < 2 or path == "-":
+        return None
+    if encoding is not None:
+        try:
+            if codecs.lookup(encoding).name != "utf-8":
+                return None
+        except LookupError:
+            return None
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        jobs = min(jobs, info.st_size // MIN_PART_BYTES)
+        if jobs < 2:
+            return None
+        with open(path, "rb") as stream, mmap.mmap(stream.fileno(), 0,
+                                                   access=mmap.ACCESS_READ) as data:
+            return _cut(data, jobs)
+    except (OSError, ValueError):
+        return None
+
+
+def _cut(data, jobs: int) -> list[Part] | None:
+    """``data``: the file's bytes (a mmap)."""
+    if data[:4].startswith((b"PK\x03\x04", codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return None
+    if data.find(b'"') >= 0 or not _is_utf8(data):
+        return None
+    header_end = data.find(b"\n") + 1
+    if not 0 < header_end <= MAX_LINE_BYTES:
+        return None
+    header = data[:header_end].decode("utf-8").lstrip("\ufeff")
+    delimiter = sniff_delimiter(header, _KEY_COLUMNS + ("players", "play"))
+    names = [c.strip().lower() for c in header.rstrip("\r\n").split(delimiter)]
+    key_at = [names.index(c) for c in _KEY_COLUMNS if c in names]
+    size = len(data)
+    cuts = [header_end]
+    for k in range(1, jobs):
+        cut = _match_start(data, header_end + (size - header_end) * k // jobs,
+                           delimiter, key_at)
+        if cut is not None and cut > cuts[-1] + 1 and cut < size:
+            cuts.append(cut)
+    if len(cuts) < 2:
+        return None
+    cuts.append(size)
+    parts, lines = [], 0
+    for start, end in zip(cuts, cuts[1:]):
+        parts.append(Part(start, end, lines))
+        lines += _count(data, start, end, b"\n")
+    return parts
+
+
+def _is_utf8(data) -> bool:
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        for at in range(0, len(data), _SCAN):
+            piece = data[at:at + _SCAN]
+            if not piece.isascii() or decoder.getstate()[0]:
+                decoder.decode(piece)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _count(data, start: int, end: int, what: bytes) -> int:
+    return sum(data[at:min(at + _SCAN, end)].count(what) for at in range(start, end, _SCAN))
+
+
+def _match_start(data, at: int, delimiter: str, key_at: Sequence[int]) -> int | None:
+    """The start of the first line at or after byte ``at`` whose match key differs
+    from its previous line's."""
+    line_start = data.rfind(b"\n", 0, at) + 1  # the line ``at`` is in
+    previous = _key(data, line_start, delimiter, key_at)
+    start = data.find(b"\n", at) + 1
+    for _ in range(MAX_LINES_TO_MATCH_START):
+        if not start or start >= len(data):
+            return None
+        key = _key(data, start, delimiter, key_at)
+        if key != previous:
+            return start
+        start = data.find(b"\n", start) + 1
+    return None
+
+
+def _key(data, start: int, delimiter: str, key_at: Sequence[int]) -> tuple:
+    end = data.find(b"\n", start)
+    cells = data[start:end if end >= 0 else len(data)].decode("utf-8").split(delimiter)
+    return tuple(cells[i].strip() if i < len(cells) else None for i in key_at)
+
+
+class _PartStream(io.RawIOBase):
+    """The file's header line, then the part's bytes."""
+
+    def __init__(self, path: str, header_end: int, part: Part):
+        self._file = open(path, "rb")
+        self._pending = self._file.read(header_end)
+        self._file.seek(part.start)
+        self._left = part.end - part.start
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self._pending:
+            count = min(len(buffer), len(self._pending))
+            buffer[:count] = self._pending[:count]
+            self._pending = self._pending[count:]
+            return count
+        if self._left <= 0:
+            return 0
+        data = self._file.read(min(len(buffer), self._left))
+        self._left -= len(data)
+        buffer[:len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self._file.close()
+        super().close()
+
+
+# What the forked processes run: set before the pool forks (nothing is pickled on
+# the way in; each result is pickled on the way back).
+_JOB: tuple | None = None
+
+
+def _run(index: int):
+    path, name, parts, encoding, work = _JOB
+    part = parts[index]
+    stream = _PartStream(path, parts[0].start, part)
+    with Source(stream, name, encoding=encoding, line_offset=part.line_offset) as source:
+        return work(source)
+
+
+def run_parts(path: str, name: str, parts: list[Part], work: Callable[[Source], T], *,
+              encoding: str | None = None) -> list[T]:
+    """``work(source)`` for each part, in order: the first here, the others in
+    forked processes at the same time. ``name`` is the file's name in messages."""
+    global _JOB
+    _JOB = (path, name, parts, encoding, work)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(len(parts) - 1, mp_context=context) as pool:
+            futures = [pool.submit(_run, index) for index in range(1, len(parts))]
+            first = _run(0)
+            return [first] + [future.result() for future in futures]
+    finally:
+        _JOB = None
+
+
+def collides(keys_by_part: Iterable[Iterable[Hashable]]) -> bool:
+    """Whether a key of one part is also a key of an earlier part."""
+    seen: set = set()
+    for keys in keys_by_part:
+        keys = set(keys)
+        if not seen.isdisjoint(keys):
+            return True
+        seen |= keys
+    return False
+
+
+__all__ = ["MIN_PART_BYTES", "Part", "collides", "plan_parts", "run_parts", "usable_cores"]
