@@ -234,20 +234,7 @@ def test_legal_moves_match_play():
     setup2, _, _, _ = simulate(4, options, random.Random(4), skill=0.0)
     for deal in (setup, setup2):
         tokens = finish(deal, options, [], random.Random(1))
-        for index in range(0, len(tokens), 3):
-            state = GAME.new_deal(deal, options)
-            for token in tokens[:index]:
-                GAME.play(state, GAME.parse_move(token))
-            legal = set(GAME.legal_moves(state))
-            for card in cards_of(state.hands[state.turn]):
-                trial = GAME.new_deal(deal, options)
-                for token in tokens[:index]:
-                    GAME.play(trial, GAME.parse_move(token))
-                try:
-                    GAME.play(trial, card)
-                    assert card in legal
-                except IllegalMove:
-                    assert card not in legal
+        trick_helpers.assert_legal_moves_match_play(GAME, deal, options, tokens, step=3)
 
 
 def test_play_refuses_moves_after_the_end():

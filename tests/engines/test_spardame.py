@@ -423,20 +423,7 @@ def test_simulated_deals_replay_and_keep_the_invariants(n, raw, seed, deal_numbe
 def test_legal_moves_match_play():
     options = opts(hearts_break=True, no_points_first_trick=True)
     setup, tokens, _, _ = simulate(4, options, random.Random(8), skill=0.0)
-    for index in range(len(tokens)):
-        state = GAME.new_deal(setup, options)
-        for token in tokens[:index]:
-            GAME.play(state, GAME.parse_move(token))
-        legal = set(GAME.legal_moves(state))
-        for card in cards_of(state.hands[state.turn]):
-            trial = GAME.new_deal(setup, options)
-            for token in tokens[:index]:
-                GAME.play(trial, GAME.parse_move(token))
-            try:
-                GAME.play(trial, card)
-                assert card in legal
-            except IllegalMove:
-                assert card not in legal
+    trick_helpers.assert_legal_moves_match_play(GAME, setup, options, tokens)
 
 
 def test_heuristic_beats_random_play():

@@ -1,5 +1,5 @@
-"""Helpers shared by the trick-game tests (dam-stick, spardame): bot play and the
-errors of a record, each for the game it is given."""
+"""Helpers shared by the trick-game tests (dam-stick, spardame, fast paths): bot
+play, rule checks and the errors of a record, each for the game it is given."""
 from __future__ import annotations
 
 import random
@@ -7,19 +7,17 @@ import random
 import pytest
 from hypothesis import strategies as st
 
+from tourney.cards import cards_of
 from tourney.engines.base import Game
-from tourney.errors import RecordError
+from tourney.errors import IllegalMove, RecordError
 from tourney.simulation import finish_deal
 
 
 def play_out(game: Game, setup, options, rng, skill, prefix=()):
     """Play ``prefix`` as written, then bot moves at ``skill`` to the end of the deal:
     (tokens, outcome, final state)."""
-    state = game.new_deal(setup, options)
-    tokens = list(prefix)
-    for token in tokens:
-        game.play(state, game.parse_move(token))
-    tokens += finish_deal(game, state, rng, skill)
+    state = play_tokens(game, setup, options, prefix)
+    tokens = list(prefix) + finish_deal(game, state, rng, skill)
     return tokens, game.outcome(state), state
 
 
@@ -49,6 +47,29 @@ SPARDAME_OPTIONS = st.fixed_dictionaries({
     "jd_bonus": st.sampled_from([0, -50, -100]),
     "no_trick_bonus": st.sampled_from([0, -50]),
 })
+
+
+def assert_legal_moves_match_play(game: Game, setup, options, tokens, step: int = 1):
+    """Before every ``step``-th move of the record: each card in the hand to play is
+    in ``legal_moves`` exactly when ``play`` takes it."""
+    for index in range(0, len(tokens), step):
+        state = play_tokens(game, setup, options, tokens[:index])
+        legal = set(game.legal_moves(state))
+        for card in cards_of(state.hands[state.turn]):
+            trial = play_tokens(game, setup, options, tokens[:index])
+            try:
+                game.play(trial, card)
+                assert card in legal
+            except IllegalMove:
+                assert card not in legal
+
+
+def play_tokens(game: Game, setup, options, tokens):
+    """A new deal with ``tokens`` played; the state."""
+    state = game.new_deal(setup, options)
+    for token in tokens:
+        game.play(state, game.parse_move(token))
+    return state
 
 
 def finish(game: Game, setup, options, prefix, rng):
