@@ -380,22 +380,38 @@ async def table_post(request: Request) -> Response:
                          error_lines=error_lines(verdict.errors, lang, lines))
 
 
-async def code_page(request: Request) -> Response:
-    server: Server = request.app.state.server
-    return server.render(request, "code.html", server.language(request), error=False)
+def secret_form(template: str, limit: str, refused: int, accept):
+    """The GET and POST handlers of a page that asks for one secret (a table code,
+    the organizer token). ``accept(server, request, form)`` answers a right one, or
+    gives None for a wrong one, which counts against the server's rate limit named
+    ``limit`` and gets the page again with its error, status ``refused``."""
+    async def page(request: Request) -> Response:
+        server: Server = request.app.state.server
+        return server.render(request, template, server.language(request), error=False)
+
+    async def post(request: Request) -> Response:
+        server: Server = request.app.state.server
+        limiter = getattr(server, limit)
+        form = await server.checked_form(request, limiter)
+        if isinstance(form, Response):
+            return form
+        answer = await accept(server, request, form)
+        if answer is None:
+            limiter.fail(server.client(request))
+            return server.render(request, template, server.language(request), refused,
+                                 error=True)
+        return answer
+
+    return page, post
 
 
-async def code_post(request: Request) -> Response:
-    server: Server = request.app.state.server
-    form = await server.checked_form(request, server.link_limit)
-    if isinstance(form, Response):
-        return form
+async def _open_table(server: Server, request: Request, form) -> Response | None:
     link = await run_in_threadpool(
         _read, server.config.engine, lambda s: entry.link_by_code(s, form.get("code", "")))
-    if link is None:
-        server.link_limit.fail(server.client(request))
-        return server.render(request, "code.html", server.language(request), 404, error=True)
-    return RedirectResponse(f"/t/{link.token}", status_code=303)
+    return None if link is None else RedirectResponse(f"/t/{link.token}", status_code=303)
+
+
+code_page, code_post = secret_form("code.html", "link_limit", 404, _open_table)
 
 
 # ---------------------------------------------------------------- standings
@@ -448,19 +464,9 @@ def _events(session) -> list[Event]:
 
 # ---------------------------------------------------------------- organizer
 
-async def login_page(request: Request) -> Response:
-    server: Server = request.app.state.server
-    return server.render(request, "login.html", server.language(request), error=False)
-
-
-async def login_post(request: Request) -> Response:
-    server: Server = request.app.state.server
-    form = await server.checked_form(request, server.login_limit)
-    if isinstance(form, Response):
-        return form
+async def _log_in(server: Server, request: Request, form) -> Response | None:
     if not secret_ok(server.config.secret, form.get("token", "").strip()):
-        server.login_limit.fail(server.client(request))
-        return server.render(request, "login.html", server.language(request), 403, error=True)
+        return None
     # A new session id on login (no fixation), organizer from now on.
     old_sid, _ = server.session_of(request)
     server.sessions.drop(old_sid)
@@ -470,6 +476,9 @@ async def login_post(request: Request) -> Response:
     response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="strict",
                         secure=server.config.secure_cookies, path="/")
     return response
+
+
+login_page, login_post = secret_form("login.html", "login_limit", 403, _log_in)
 
 
 async def logout_post(request: Request) -> Response:
