@@ -263,9 +263,14 @@ def run_cli_fixture():
     return run_cli
 
 
-@pytest.fixture
-def tourney(db_url):
-    """``tourney(*args, input=None, exit_code=0)``: the CLI on this test's database."""
+def cli_on_url(db_url: str):
+    """``run(*args, input=None, exit_code=0)``: :func:`run_cli` bound to ``db_url``."""
     def run(*args, **kwargs) -> CliRun:
         return run_cli(db_url, *args, **kwargs)
     return run
+
+
+@pytest.fixture
+def tourney(db_url):
+    """``tourney(*args, input=None, exit_code=0)``: the CLI on this test's database."""
+    return cli_on_url(db_url)

@@ -12,6 +12,7 @@ import errno
 import hashlib
 import sqlite3
 
+from conftest import cli_on_url
 from sqlalchemy import event
 
 from event_setup import seated_round_file
@@ -29,13 +30,10 @@ def checkpoint(db) -> int:
         return connection.execute("PRAGMA page_count").fetchone()[0]
 
 
-def test_full_database_is_one_line(tmp_path, run_cli):
+def test_full_database_is_one_line(tmp_path):
     db = tmp_path / "league.db"
     url = f"sqlite:///{db}"
-
-    def run(*args, **kwargs):
-        return run_cli(url, *args, **kwargs)
-
+    run = cli_on_url(url)
     path = seated_round_file(run, tmp_path / "cup.csv", "cup", VARIANT, NAMES, deals=40)
     pages = checkpoint(db)
     before = hashlib.sha256(db.read_bytes()).hexdigest()

@@ -14,6 +14,7 @@ import os
 import stat
 
 import pytest
+from conftest import cli_on_url
 
 from event_setup import seated_round_file
 from tourney.files import atomic_write
@@ -27,14 +28,10 @@ def digest(path) -> str:
 
 
 @pytest.fixture
-def cup(tmp_path, run_cli):
+def cup(tmp_path):
     """A SQLite database with a seated event of kortrad and a record file of its round 1."""
     db = tmp_path / "tourney.db"
-    url = f"sqlite:///{db}"
-
-    def run(*args, **kwargs):
-        return run_cli(url, *args, **kwargs)
-
+    run = cli_on_url(f"sqlite:///{db}")
     csv_path = seated_round_file(run, tmp_path / "cup.csv", "cup", VARIANT, NAMES, deals=2)
     return run, db, csv_path
 

@@ -38,6 +38,11 @@ def path_of(url: str) -> str:
     return url.replace("http://testserver", "")
 
 
+def send_csv(web, link: dict, body: str):
+    """POST ``body`` as a record CSV to a table link (``round links --json``'s row)."""
+    return web.post(path_of(link["url"]), content=body, headers={"Content-Type": "text/csv"})
+
+
 def csrf_of(html: str) -> str:
     return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
 

@@ -6,7 +6,8 @@ from tourney.storage.db import open_engine, reading
 from tourney.storage.models import AuditLog, MatchVersion, Submission
 from sqlmodel import select
 
-from serve_helpers import TOKEN, client, csrf_of, match_csv, path_of, seated_event, sheet_form
+from serve_helpers import (TOKEN, client, csrf_of, match_csv, path_of, seated_event, send_csv,
+                           sheet_form)
 
 
 def test_round_links_are_stable_unguessable_and_per_table(tourney):
@@ -27,16 +28,13 @@ def test_csv_api_stores_once_and_answers_json(tourney, db_url):
     links = seated_event(tourney)
     web = client(db_url, auto_accept=True)
     body = match_csv(tourney, "club", 1, "1")
-    answer = web.post(path_of(links["1"]["url"]), content=body,
-                      headers={"Content-Type": "text/csv"})
+    answer = send_csv(web, links["1"], body)
     assert answer.status_code == 200, answer.text
     assert answer.json()["outcome"] == "stored" and answer.json()["stored"] is True
-    again = web.post(path_of(links["1"]["url"]), content=body,
-                     headers={"Content-Type": "text/csv"})
+    again = send_csv(web, links["1"], body)
     assert again.json()["outcome"] == "unchanged" and again.json()["stored"] is False
     other = match_csv(tourney, "club", 1, "1", loser_seat=2)
-    clash = web.post(path_of(links["1"]["url"]), content=other,
-                     headers={"Content-Type": "text/csv"})
+    clash = send_csv(web, links["1"], other)
     assert clash.status_code == 409 and clash.json()["outcome"] == "conflict"
     history = tourney("result", "history", "club", "1", "1", "--json").json
     assert len(history) == 1
@@ -55,8 +53,7 @@ def test_invalid_result_names_the_deal_and_stores_nothing(tourney, db_url):
     links = seated_event(tourney)
     web = client(db_url, auto_accept=True)
     bad = match_csv(tourney, "club", 1, "1").replace("0;1;0;0", "0;1;1;0", 1)
-    answer = web.post(path_of(links["1"]["url"]), content=bad,
-                      headers={"Content-Type": "text/csv"})
+    answer = send_csv(web, links["1"], bad)
     assert answer.status_code == 422
     data = answer.json()
     assert data["stored"] is False and data["outcome"] == "invalid"
@@ -70,8 +67,7 @@ def test_a_link_cannot_touch_another_table(tourney, db_url):
     links = seated_event(tourney)
     web = client(db_url, auto_accept=True)
     table2 = match_csv(tourney, "club", 1, "2")
-    answer = web.post(path_of(links["1"]["url"]), content=table2,
-                      headers={"Content-Type": "text/csv"})
+    answer = send_csv(web, links["1"], table2)
     assert answer.status_code == 422
     assert {e["rule"] for e in answer.json()["errors"]} == {"other-table"}
     tourney("result", "history", "club", "1", "2", exit_code=1)
@@ -102,14 +98,11 @@ def test_review_mode_accept_and_reject(tourney, db_url):
     links = seated_event(tourney, lang="en")
     web = client(db_url)  # review mode
     body = match_csv(tourney, "club", 1, "1")
-    first = web.post(path_of(links["1"]["url"]), content=body,
-                     headers={"Content-Type": "text/csv"})
+    first = send_csv(web, links["1"], body)
     assert first.json()["outcome"] == "received" and first.json()["stored"] is False
-    same = web.post(path_of(links["1"]["url"]), content=body,
-                    headers={"Content-Type": "text/csv"})
+    same = send_csv(web, links["1"], body)
     assert same.json()["outcome"] == "pending"
-    other = web.post(path_of(links["1"]["url"]), content=match_csv(tourney, "club", 1, "1", 3),
-                     headers={"Content-Type": "text/csv"})
+    other = send_csv(web, links["1"], match_csv(tourney, "club", 1, "1", 3))
     assert other.status_code == 409
     bearer = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
     assert web.get("/org/club", headers={"Accept": "application/json"}).status_code == 401
@@ -120,8 +113,7 @@ def test_review_mode_accept_and_reject(tourney, db_url):
                     headers=bearer)
     assert done.json()["done"] == "rejected"
     assert "wrong" in web.get(path_of(links["1"]["url"])).text
-    resent = web.post(path_of(links["1"]["url"]), content=body,
-                      headers={"Content-Type": "text/csv"}).json()
+    resent = send_csv(web, links["1"], body).json()
     assert resent["outcome"] == "received"
     done = web.post("/org/club/accept", data={"submission": resent["submission"]},
                     headers=bearer).json()
@@ -147,14 +139,12 @@ def test_organizer_login_seats_next_round_and_closes_old_links(tourney, db_url):
     org = web.get("/org/club")
     assert org.status_code == 200 and "waiting" in org.text
     for table in ("1", "2"):
-        web.post(path_of(links[table]["url"]), content=match_csv(tourney, "club", 1, table),
-                 headers={"Content-Type": "text/csv"})
+        send_csv(web, links[table], match_csv(tourney, "club", 1, table))
     org = web.get("/org/club")
     seat = web.post("/org/club/seat", data={"csrf": csrf_of(org.text)}, follow_redirects=False)
     assert seat.status_code == 303, seat.text
     assert "Round 2" in web.get("/org/club").text
-    closed = web.post(path_of(links["1"]["url"]), content=match_csv(tourney, "club", 1, "1"),
-                      headers={"Content-Type": "text/csv"})
+    closed = send_csv(web, links["1"], match_csv(tourney, "club", 1, "1"))
     assert closed.status_code == 410 and closed.json()["outcome"] == "closed"
     qr = web.get("/org/club/round/2/links")
     assert qr.status_code == 200 and qr.text.count("data:image/svg+xml") == 2
@@ -185,8 +175,7 @@ def test_security_headers_and_body_limit(tourney, db_url):
     assert page.headers["x-frame-options"] == "DENY"
     assert "httponly" in page.headers["set-cookie"].lower()
     huge = "x" * (3 << 20)
-    assert web.post(path_of(links["1"]["url"]), content=huge,
-                    headers={"Content-Type": "text/csv"}).status_code == 413
+    assert send_csv(web, links["1"], huge).status_code == 413
 
 
 def test_table_code_opens_the_table(tourney, db_url):
@@ -205,8 +194,7 @@ def test_organizer_closes_the_round_and_publishes(tourney, db_url, tmp_path):
     site = tmp_path / "site"
     web = client(db_url, auto_accept=True, site_dir=str(site), site_langs=["sv"])
     bearer = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
-    web.post(path_of(links["1"]["url"]), content=match_csv(tourney, "club", 1, "1"),
-             headers={"Content-Type": "text/csv"})
+    send_csv(web, links["1"], match_csv(tourney, "club", 1, "1"))
     assert web.post("/org/club/publish", headers={"Accept": "application/json"}
                     ).status_code == 401  # not without logging in
     published = web.post("/org/club/publish", headers=bearer).json()
@@ -214,8 +202,7 @@ def test_organizer_closes_the_round_and_publishes(tourney, db_url, tmp_path):
     assert 'lang="sv"' in (site / "index.html").read_text(encoding="utf-8")
     closed = web.post("/org/club/close", headers=bearer).json()
     assert closed == {"done": "closed", "round": 1, "links": 2}
-    late = web.post(path_of(links["2"]["url"]), content=match_csv(tourney, "club", 1, "2"),
-                    headers={"Content-Type": "text/csv"})
+    late = send_csv(web, links["2"], match_csv(tourney, "club", 1, "2"))
     assert late.status_code == 410
     tourney("result", "history", "club", "1", "2", exit_code=1)
     assert web.get("/org/club", headers=bearer).json()["open"] is False
