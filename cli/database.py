@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import os
 
-import click
-from click.core import ParameterSource
 from sqlalchemy.engine import Engine
 
 from tourney.errors import UsageError
@@ -26,26 +24,10 @@ from tourney.files import check_outputs
 from tourney.storage.db import open_engine, resolve_url, sqlite_file
 from tourney.storage.schema import SchemaError, ensure_schema, refusal, schema_status
 
-from .output import global_value
+from .output import db_option  # noqa: F401  (defined with the light options: `validate --event`)
 
 # The commands that create a database when there is none (named in messages).
 CREATING_COMMANDS = "`tourney db init` (or the first `player add`, `player import` or `event create`)"
-
-def _db_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    # The command's own --db wins, then the global one (`tourney --db URL ...`), then
-    # TOURNEY_DB (click has already put it in value), then the default.
-    given = global_value(ctx, "db_url")
-    if given and ctx.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE:
-        return given
-    return value
-
-
-db_option = click.option(
-    "--db", "db_url", envvar="TOURNEY_DB", default=None, metavar="URL", callback=_db_url,
-    help="Database: a SQLAlchemy URL or a SQLite file path "
-         "(default: TOURNEY_DB, else tourney.db in the current folder). A PostgreSQL "
-         "URL may end in ?connect_timeout=SECONDS (default 10).")
-
 
 def missing_database(path: str) -> UsageError:
     return UsageError(f"no database at {path}: {CREATING_COMMANDS} creates one; "

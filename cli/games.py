@@ -8,6 +8,7 @@ import click
 
 from tourney.engines import get_game, variant_ids
 from tourney.engines.base import MAX_DEALS_PER_MATCH
+from tourney.engines.presentation import rules_sentence
 from tourney.errors import TourneyError, UsageError
 from tourney.records.csv_format import RecordReader, write_records
 from tourney.records.parallel import collides, plan_parts, run_parts, usable_cores
@@ -15,10 +16,10 @@ from tourney.records.sources import open_source
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
 from tourney.simulation import simulate_rounds
 
-from .completion import complete_variant
+from .completion import complete_event, complete_variant
 from .errors import INVALID, OK
-from .output import (echo, emit_json, emit_jsonl, encoding_option, json_option, message,
-                     parse_rules, rule_option, sheet_option)
+from .output import (db_option, echo, emit_json, emit_jsonl, encoding_option, json_option,
+                     message, parse_rules, rule_option, sheet_option)
 
 
 @click.command()
@@ -95,6 +96,7 @@ class _Checked:
         self.unfilled = 0
         self.notices: list[str] = []
         self.error: TourneyError | None = None  # a problem of the file: reading stopped
+        self.games: list[str] = []  # the variants whose rules were used
 
     def skipped(self, source, line: int, reason: str) -> None:
         if self.as_json:
@@ -128,6 +130,7 @@ class _Checked:
                 emit("echo", f"{name}: {item.error}" if not item.error.file else str(item.error))
         self.unfilled = reader.unfilled
         self.notices = list(source.notices)
+        self.games = checker.games_used
         return self
 
     def check_part(self, source, checker: RecordChecker) -> "_Checked":
@@ -177,14 +180,36 @@ def _check_in_parts(file: str, name: str, parts, checker: RecordChecker, as_json
         total.match_json += result.match_json
         total.unfilled += result.unfilled
         total.notices += [n for n in result.notices if n not in total.notices]
+        total.games += [g for g in result.games if g not in total.games]
         if result.error is not None:
             raise result.error
     return total
 
 
+def _event_checker(slug: str, db_url: str | None):
+    """The checker of ``validate --event``: the event's settings, read from the
+    database opened read-only (the storage layer is loaded only then)."""
+    from tourney.storage.db import reading
+    from tourney.tournament.events import get_event
+    from tourney.tournament.settings import event_checker, event_settings
+
+    from .database import open_db
+
+    engine = open_db(db_url, read_only=True)
+    try:
+        with reading(engine) as session:
+            settings = event_settings(get_event(session, slug))
+    finally:
+        engine.dispose()  # no pooled connection is left to the processes of --jobs
+    return event_checker(settings), settings
+
+
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--variant", shell_complete=complete_variant, help="The variant of rows without a variant column.")
+@click.option("--event", "event_slug", metavar="SLUG", shell_complete=complete_event,
+              help="Check with this event's variant, house rules and match rules, as "
+                   "`result import` would (reads the database, writes nothing).")
 @sheet_option
 @encoding_option
 @rule_option
@@ -192,9 +217,11 @@ def _check_in_parts(file: str, name: str, parts, checker: RecordChecker, as_json
               help="Processes that check a big CSV file, each a part of it (default: one "
                    "per core; a file under 2 MB is checked in one). Output is in file order.")
 @json_option
-def validate(file, variant, sheet, encoding, rules, jobs, as_json):
+@db_option
+def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, db_url):
     """Check every deal and every match of a record file (CSV or XLSX; - for
-    stdin); touches no database.
+    stdin); touches no database, unless --event names an event whose rules to
+    use (then the database is only read).
 
     Each deal is replayed move by move by its variant's engine (or, for a
     score-sheet row, its scores are checked for what is possible); each match is
@@ -206,15 +233,31 @@ def validate(file, variant, sheet, encoding, rules, jobs, as_json):
     part of it; what is printed is the same, in the same order, as one process
     prints.
 
-    Exit status: 0 all valid, 1 some deal or match invalid, 2 usage error
-    (unknown variant or option, unreadable file, unknown header).
+    Without --event, the rules are the variant's defaults and any --rule; the
+    last messages say which were used. With --event SLUG, every row is checked
+    with that event's variant, house rules and match rules exactly as `tourney
+    result import` checks them (a row of another event or variant is an error);
+    the seating is checked at import.
+
+    Exit status: 0 all valid, 1 some deal or match invalid (or an unknown
+    event), 2 usage error (unknown variant or option, unreadable file, unknown
+    header, no database for --event).
 
     \b
     Examples:
       tourney validate round3.csv --variant spardame --rule pass=cycle
+      tourney validate round3.csv --event club-1
       tourney validate season.csv --json | jq 'select(.valid|not)'
     """
-    checker = RecordChecker(variant=variant, rules=parse_rules(rules))
+    given = parse_rules(rules)
+    if event_slug is not None:
+        if variant is not None or given:
+            raise UsageError("--event checks with the event's own variant and rules; "
+                             "leave out --variant and --rule")
+        checker, settings = _event_checker(event_slug, db_url)
+        used = rules_sentence([settings.game.id], settings.rules, event=settings.slug)
+    else:
+        checker, used = RecordChecker(variant=variant, rules=given), None
     name = "<stdin>" if file == "-" else file
     checked = None
     if sheet is None:
@@ -232,6 +275,9 @@ def validate(file, variant, sheet, encoding, rules, jobs, as_json):
             emit_jsonl(match)
     skipped_text = (f"; skipped {checked.unfilled} empty score-sheet rows"
                     if checked.unfilled else "")
+    if used is None:
+        used = rules_sentence(checked.games, given)
+    message(f"{name}: {used.english()}")
     message(f"{name}: {checked.deals} deals in {checked.matches} matches: "
             f"{checked.bad_deals} invalid deals, {checked.bad_matches} invalid matches"
             f"{skipped_text}")

@@ -8,6 +8,7 @@ import unicodedata
 from typing import Any, Iterable, Sequence
 
 import click
+from click.core import ParameterSource
 
 # Bounded number arguments: a database INTEGER is 32-bit on PostgreSQL, and an
 # absurd number must be a usage error, not a driver traceback.
@@ -24,6 +25,24 @@ def global_value(ctx: click.Context, name: str):
 def _json_flag(ctx: click.Context, _param, value: bool) -> bool:
     return bool(value or global_value(ctx, "as_json"))
 
+
+def _db_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    # The command's own --db wins, then the global one (`tourney --db URL ...`), then
+    # TOURNEY_DB (click has already put it in value), then the default.
+    given = global_value(ctx, "db_url")
+    if given and ctx.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE:
+        return given
+    return value
+
+
+# Here, with the other light options, so that a command that opens a database only
+# sometimes (`validate --event`) does not load the storage layer to declare it;
+# opening is cli.database's business.
+db_option = click.option(
+    "--db", "db_url", envvar="TOURNEY_DB", default=None, metavar="URL", callback=_db_url,
+    help="Database: a SQLAlchemy URL or a SQLite file path "
+         "(default: TOURNEY_DB, else tourney.db in the current folder). A PostgreSQL "
+         "URL may end in ?connect_timeout=SECONDS (default 10).")
 
 json_option = click.option("--json", "as_json", is_flag=True, callback=_json_flag,
                            help="Print JSON instead of text.")

@@ -241,10 +241,41 @@ def display_hand(cards) -> list[int]:
     return sorted(cards, key=lambda c: (c // 13, -(c % 13)))
 
 
+# ------------------------------------------------------------------ rules in force
+
+def rules_sentence(games, rules=None, event: str | None = None) -> Message:
+    """Which rules a check used, as ``tourney validate`` says it: ``games`` are the
+    variant ids the records were checked with, ``rules`` the house rules given
+    (key -> value as given), ``event`` the event whose rules they are, if any.
+    Command-line words (English, not catalogue messages): :meth:`Message.english`."""
+    games = list(games)
+    options = ", ".join(f"{key}={value}" for key, value in sorted((rules or {}).items()))
+    params = {"event": event, "game": ", ".join(games), "options": options}
+    if event is not None:
+        if options:
+            return _cli("checked with the rules of event %(event)s (%(game)s with "
+                        "%(options)s)", params)
+        return _cli("checked with the rules of event %(event)s (%(game)s's default rules)",
+                    params)
+    if not games:
+        return _cli("no deal was checked, so no rules were used", params)
+    if len(games) > 1:
+        if options:
+            return _cli("checked with each variant's rules (%(game)s) with %(options)s", params)
+        return _cli("checked with each variant's default rules (%(game)s)", params)
+    if options:
+        return _cli("checked with %(game)s's rules with %(options)s", params)
+    return _cli("checked with %(game)s's default rules", params)
+
+
+def _cli(text: str, params: dict) -> Message:
+    return Message(text, params, translate=False)
+
+
 __all__ = [
     "BOARD_GAME_WORDS", "CARD_GAME_WORDS", "Card", "Cards", "Exchange", "Message", "Move",
     "N_", "Note", "Ply", "ReplaySteps", "Seat", "Trick", "Turn", "Vocabulary",
-    "attach_notes", "display_hand", "square_at",
+    "attach_notes", "display_hand", "rules_sentence", "square_at",
 ]
 
 

@@ -89,6 +89,14 @@ class RecordChecker:
             options = self._options[game.id] = game.resolve_options(self.rules)
         return options
 
+    @property
+    def games_used(self) -> list[str]:
+        """The variants whose rules were resolved so far (the one given first), in
+        the order first used; with ``options_for`` the given variant only."""
+        if self.options_for is not None:
+            return [self.variant] if self.variant is not None else []
+        return list(self._options)
+
     def game_and_options(self, record: DealRecord) -> tuple[Game, dict]:
         variant = record.variant or self.variant
         if variant is None:

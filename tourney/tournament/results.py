@@ -64,7 +64,7 @@ from ..records.spreadsheets import CsvTable, XlsxTable
 from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
 from ..seats import seat_text
 from ..storage.db import ConflictingChange
-from .settings import event_settings
+from .settings import event_settings, other_event, other_variant
 from ..storage.merges import follow, merge_links
 from .scoring import match_points
 from ..storage.models import (
@@ -373,8 +373,7 @@ class ResultImporter:
                                   rule="event", column="event")
             record.event = self.event_slug
         elif self.event_slug is not None and record.event != self.event_slug:
-            raise RecordError(f"the row is for event {record.event!r}, but --event names "
-                              f"{self.event_slug!r}", rule="other-event", column="event")
+            raise other_event(record.event, self.event_slug)
         try:
             ctx = self._context(record.event)
         except (OptionError, UsageError) as err:
@@ -387,8 +386,7 @@ class ResultImporter:
         if record.variant is None:
             record.variant = ctx.event.variant
         elif record.variant != ctx.event.variant:
-            raise RecordError(f"event {ctx.event.slug} plays {ctx.event.variant}, "
-                              f"not {record.variant}", rule="variant", column="variant")
+            raise other_variant(ctx.event.slug, ctx.event.variant, record.variant)
         return ctx
 
     @staticmethod

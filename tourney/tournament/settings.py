@@ -16,7 +16,9 @@ from typing import Any
 
 from ..engines import get_game
 from ..engines.base import Game
-from ..errors import TourneyError
+from ..errors import RecordError, TourneyError
+from ..records.csv_format import DealRecord
+from ..records.validation import RecordChecker
 from ..storage.models import Event
 
 
@@ -43,6 +45,36 @@ def event_settings(event: Event) -> EventSettings:
         slug=event.slug, game=game, rules=dict(rules),
         options=game.resolve_options(rules),
         tiebreaks=tuple(str(t) for t in tiebreaks))
+
+
+def other_event(record_event: str, slug: str) -> RecordError:
+    """A row of another event than the one the file is checked or imported for."""
+    return RecordError(f"the row is for event {record_event!r}, but --event names {slug!r}",
+                       rule="other-event", column="event")
+
+
+def other_variant(slug: str, variant: str, record_variant: str) -> RecordError:
+    """A row whose variant is not its event's."""
+    return RecordError(f"event {slug} plays {variant}, not {record_variant}",
+                       rule="variant", column="variant")
+
+
+def event_checker(settings: EventSettings, **kwargs) -> RecordChecker:
+    """A :class:`RecordChecker` for the records of one event: every deal and match
+    checked with the event's variant, house rules and match rules, as the result
+    import checks them (its settings are these), and a row naming another event or
+    variant refused in the import's words. Nothing is written; the seating is the
+    import's to check."""
+    game_id = settings.game.id
+
+    def options_for(record: DealRecord, game: Game) -> dict:
+        if record.event is not None and record.event != settings.slug:
+            raise other_event(record.event, settings.slug)
+        if game.id != game_id:
+            raise other_variant(settings.slug, game_id, game.id)
+        return settings.options
+
+    return RecordChecker(variant=game_id, options_for=options_for, **kwargs)
 
 
 def _stored(event: Event, text: str | None, what: str, kind: type, empty: str):

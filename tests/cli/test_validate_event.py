@@ -1,0 +1,104 @@
+"""`tourney validate --event SLUG FILE`: a file checked with an event's variant, house
+rules and match rules as `result import` checks them, the database only read; and
+the sentence saying which rules a check used (issue 15)."""
+import json
+import os
+import random
+
+import pytest
+
+from tourney.engines import get_game
+from tourney.records.csv_format import write_records
+from tourney.simulation import simulate_match
+from tourney.storage.db import sqlite_file
+from tourney.tournament.settings import other_event, other_variant
+
+PLAYERS = ["Anna", "Bertil", "Cecilia", "David"]
+
+
+def _file(path, variant="dam-stick", rules=None, event=None, seed=1):
+    """A bot-played one-match file of ``variant`` under ``rules``."""
+    game = get_game(variant)
+    options = game.resolve_options(rules or {})
+    records = simulate_match(game, options, PLAYERS, random.Random(seed), event=event)
+    with open(path, "w", newline="", encoding="utf-8") as stream:
+        write_records(stream, records, game_for=lambda record: game)
+    return str(path)
+
+
+@pytest.fixture
+def club(tourney):
+    """club: dam-stick, matches of one deal."""
+    tourney("event", "create", "club", "--variant", "dam-stick", "--rule", "deals=1")
+    return "club"
+
+
+def test_the_events_house_and_match_rules_are_used(tourney, club, tmp_path):
+    one_deal = _file(tmp_path / "one.csv", rules={"deals": "1"})
+    to_100 = _file(tmp_path / "to100.csv")
+    ok = tourney("validate", one_deal, "--event", club)
+    assert "checked with the rules of event club (dam-stick with deals=1)" in ok.stderr
+    # without the event, the default (a match to 100 points) refuses the one-deal file
+    alone = tourney("validate", one_deal, exit_code=1)
+    assert "checked with dam-stick's default rules" in alone.stderr
+    # a match to 100 is too long for the event's one-deal matches
+    long = tourney("validate", to_100, "--event", club, "--json", exit_code=1)
+    (match,) = [json.loads(line) for line in long.stdout.splitlines()
+                if json.loads(line)["kind"] == "match"]
+    assert match["valid"] is False and match["rule"]
+
+
+def test_a_row_of_another_event_or_variant_is_refused_in_the_imports_words(tourney, club,
+                                                                          tmp_path):
+    other = _file(tmp_path / "other.csv", rules={"deals": "1"}, event="elsewhere")
+    run = tourney("validate", other, "--event", club, "--json", exit_code=1)
+    deal = json.loads(run.stdout.splitlines()[0])
+    expected = other_event("elsewhere", club)
+    assert (deal["rule"], deal["column"]) == (expected.rule, "event")
+    assert deal["error"].endswith(expected.message)
+    spardame = _file(tmp_path / "spardame.csv", variant="spardame", rules={"deals": "1"})
+    run = tourney("validate", spardame, "--event", club, "--json", exit_code=1)
+    deal = json.loads(run.stdout.splitlines()[0])
+    assert deal["error"].endswith(other_variant(club, "dam-stick", "spardame").message)
+
+
+def test_nothing_is_written_and_an_unknown_event_is_an_error(tourney, club, db_url, tmp_path):
+    path = _file(tmp_path / "one.csv", rules={"deals": "1"})
+    database = sqlite_file(db_url)
+    before = (os.stat(database).st_mtime_ns, open(database, "rb").read()) if database else None
+    tourney("validate", path, "--event", club)
+    if database:
+        assert (os.stat(database).st_mtime_ns, open(database, "rb").read()) == before
+    unknown = tourney("validate", path, "--event", "nope", exit_code=None)
+    show = tourney("event", "show", "nope", exit_code=None)
+    assert unknown.exit_code == show.exit_code != 0
+    assert "unknown event 'nope'" in unknown.stderr
+    assert "Traceback" not in unknown.stderr + unknown.stdout
+
+
+def test_a_missing_database_is_an_error_naming_it_and_is_not_created(run_cli, tmp_path):
+    path = _file(tmp_path / "one.csv", rules={"deals": "1"})
+    missing = tmp_path / "none.db"
+    run = run_cli(str(missing), "validate", path, "--event", "club", exit_code=2)
+    assert str(missing) in run.stderr
+    assert not missing.exists()
+
+
+def test_event_with_variant_or_rule_is_a_usage_error(tourney, club, tmp_path):
+    path = _file(tmp_path / "one.csv", rules={"deals": "1"})
+    run = tourney("validate", path, "--event", club, "--rule", "deals=2", exit_code=2)
+    assert "--event" in run.stderr
+
+
+def test_without_an_event_the_rules_used_are_said(run_cli, tmp_path):
+    path = _file(tmp_path / "one.csv", rules={"deals": "1"})
+    given = run_cli(None, "validate", path, "--rule", "deals=1")
+    assert "checked with dam-stick's rules with deals=1" in given.stderr
+    spardame = _file(tmp_path / "s.csv", variant="spardame", rules={"deals": "1"})
+    both = tmp_path / "both.csv"
+    lines = open(spardame, encoding="utf-8").read().splitlines(keepends=True)
+    with open(both, "w", encoding="utf-8") as out:
+        out.write(open(path, encoding="utf-8").read())
+        out.writelines(line.replace(",1,1,", ",2,1,", 1) for line in lines[1:])
+    mixed = run_cli(None, "validate", str(both), "--rule", "deals=1")
+    assert "checked with each variant's rules (dam-stick, spardame) with deals=1" in mixed.stderr
