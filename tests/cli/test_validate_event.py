@@ -102,3 +102,37 @@ def test_without_an_event_the_rules_used_are_said(run_cli, tmp_path):
         out.writelines(line.replace(",1,1,", ",2,1,", 1) for line in lines[1:])
     mixed = run_cli(None, "validate", str(both), "--rule", "deals=1")
     assert "checked with each variant's rules (dam-stick, spardame) with deals=1" in mixed.stderr
+
+
+def _season(path, rules, variants=("dam-stick",), matches=12):
+    """Several bot-played matches, each in its own round, ``variants`` in turn."""
+    rows = []
+    for number in range(matches):
+        variant = variants[number % len(variants)]
+        game = get_game(variant)
+        options = game.resolve_options(rules)
+        rows += [(game, r) for r in simulate_match(game, options, PLAYERS, random.Random(number),
+                                                   round_number=number + 1)]
+    with open(path, "w", newline="", encoding="utf-8") as stream:
+        write_records(stream, [r for _, r in rows], game_for=lambda record: get_game(record.variant))
+    return str(path)
+
+
+def test_jobs_say_the_rules_every_part_used(run_cli, tmp_path, monkeypatch):
+    from tourney.records import parallel
+    monkeypatch.setattr(parallel, "MIN_PART_BYTES", 1000)
+    path = _season(tmp_path / "mixed.csv", {"deals": "1"}, ("dam-stick", "spardame"))
+    one = run_cli(None, "validate", path, "--rule", "deals=1", "--jobs", "1")
+    assert "checked with each variant's rules (dam-stick, spardame) with deals=1" in one.stderr
+    two = run_cli(None, "validate", path, "--rule", "deals=1", "--jobs", "3")
+    assert (two.stdout, two.stderr) == (one.stdout, one.stderr)
+
+
+def test_jobs_with_an_event(tourney, club, tmp_path, monkeypatch):
+    from tourney.records import parallel
+    monkeypatch.setattr(parallel, "MIN_PART_BYTES", 1000)
+    path = _season(tmp_path / "season.csv", {"deals": "1"})
+    one = tourney("validate", path, "--event", club, "--jobs", "1", "--json")
+    two = tourney("validate", path, "--event", club, "--jobs", "3", "--json")
+    assert (two.stdout, two.stderr) == (one.stdout, one.stderr)
+    assert "checked with the rules of event club" in two.stderr
