@@ -93,6 +93,7 @@ from tourney.engines.presentation import Card, Cards, Message, Note, Seat
 from tourney.errors import TourneyError, UsageError
 from tourney.numbers import plain_number
 from tourney.ratings.engine import ordinal
+from tourney.seats import seat_number
 from tourney.storage.db import reading
 from tourney.storage.settings import SiteSettings, site_settings
 from tourney.tournament.events import unknown_event
@@ -447,6 +448,7 @@ class Renderer:
             num=self.number, dec1=self.decimal1, dec2=self.decimal2, date=self.date,
             card=lambda c: self.names.card_html[c], cards=self.names.cards_html)
         env.filters["score"] = self.score
+        env.filters["seat"] = seat_number  # seats as people count them, from 1
         env.filters["points"] = self.match_points
         env.globals.update(
             names=self.names, lang=self.html_lang, event_text=self.event_text,
