@@ -14,7 +14,6 @@ from tourney.records.csv_format import RecordReader, write_records
 from tourney.records.parallel import collides, plan_parts, run_parts, usable_cores
 from tourney.records.sources import open_source
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
-from tourney.simulation import simulate_rounds
 
 from .completion import complete_event, complete_variant
 from .errors import INVALID, OK
@@ -314,6 +313,8 @@ def simulate(variant, nplayers, deals, tables, rounds, seed, skill, event, rules
         raise UsageError(f"{variant} is played by {game.min_players}-{game.max_players} players")
     if not 0.0 <= skill <= 1.0:
         raise UsageError("--skill is a probability between 0 and 1")
+    from tourney.simulation import simulate_rounds
+
     options = game.resolve_options(parse_rules(rules))
     records = simulate_rounds(game, options, nplayers, rounds=rounds, tables=tables,
                               seed=seed, deals=deals, skill=skill, event=event)

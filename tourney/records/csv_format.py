@@ -19,6 +19,7 @@ from typing import IO, Iterable, Iterator, Sequence
 from ..cards import CARD_NAMES, parse_card
 
 _CANONICAL = {name: card for card, name in enumerate(CARD_NAMES)}
+_CANONICAL_CARD = _CANONICAL.__getitem__
 from ..engines.base import DealSetup
 from ..errors import CardError, RecordError, TourneyError, UsageError
 from .sources import (  # noqa: F401  (the bounds are part of this module's interface)
@@ -115,7 +116,7 @@ def _cards(text: str, column: str, seat: int | None = None,
            players: Sequence[str] | None = None) -> list[int]:
     tokens = text.split()
     try:  # the hot path: every card in its canonical spelling
-        return [_CANONICAL[t] for t in tokens]
+        return list(map(_CANONICAL_CARD, tokens))
     except KeyError:
         pass
     out = []
@@ -177,9 +178,12 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
         any_secret = False
         for seat, part in enumerate(_split_seats(hands_text, n, "hands")):
             row, bar, secret = part.partition("|")
-            any_secret = any_secret or bool(bar)
             hands.append(_cards(row, "hands", seat, players))
-            secrets.append(_cards(secret, "hands", seat, players))
+            if bar:
+                any_secret = True
+                secrets.append(_cards(secret, "hands", seat, players))
+            else:
+                secrets.append([])
         if not any_secret:
             secrets = None
 
@@ -196,11 +200,12 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     if len(play) > MAX_TOKENS:
         raise RecordError(f"{len(play)} moves in one deal; more than any deal can have ({MAX_TOKENS})",
                           rule="too-many-moves", column="play")
-    for number, token in enumerate(play, 1):
-        if len(token) > MAX_TOKEN_CHARS:
-            raise RecordError(f"a move token of {len(token)} characters; no move is longer "
-                              f"than {MAX_TOKEN_CHARS}", rule="token-too-long", column="play",
-                              move=number, token=token[:40] + "...")
+    if play and max(map(len, play)) > MAX_TOKEN_CHARS:
+        number, token = next((number, token) for number, token in enumerate(play, 1)
+                             if len(token) > MAX_TOKEN_CHARS)
+        raise RecordError(f"a move token of {len(token)} characters; no move is longer "
+                          f"than {MAX_TOKEN_CHARS}", rule="token-too-long", column="play",
+                          move=number, token=token[:40] + "...")
 
     scores = None
     scores_text = (get("scores") or "").strip()
@@ -314,7 +319,9 @@ class RecordReader:
                 continue
             fields = dict(zip(columns, row))
             try:
-                if not any(fields.get(c, "").strip() for c in _CONTENT_COLUMNS):
+                play = fields.get("play")  # most rows have one: no need to look further
+                if not (play and not play.isspace()) and not any(
+                        fields.get(c, "").strip() for c in _CONTENT_COLUMNS):
                     check_key_columns(fields, line)
                     self.unfilled += 1
                     if self.on_skipped is not None:

@@ -22,11 +22,9 @@ from __future__ import annotations
 import codecs
 import io
 import mmap
-import multiprocessing
 import os
 import stat
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable, Sequence, TypeVar
 
@@ -202,6 +200,9 @@ def run_parts(path: str, name: str, parts: list[Part], work: Callable[[Source], 
               encoding: str | None = None) -> list[T]:
     """``work(source)`` for each part, in order: the first here, the others in
     forked processes at the same time. ``name`` is the file's name in messages."""
+    import multiprocessing  # here: a one-process run does not pay for loading them
+    from concurrent.futures import ProcessPoolExecutor
+
     global _JOB
     _JOB = (path, name, parts, encoding, work)
     sys.stdout.flush()

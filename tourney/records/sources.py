@@ -29,9 +29,7 @@ import csv
 import hashlib
 import io
 import os
-import shutil
 import sys
-import tempfile
 from typing import IO, Callable, Iterator, Sequence
 
 from ..errors import RecordError, UsageError
@@ -454,7 +452,8 @@ class _CsvRows(Rows):
                 start_line = end_line - sum(f.count("\n") for f in row)
             self.line = start_line
             self.raw = row
-            yield start_line, [restore_cell(c) for c in row]
+            # a formula apostrophe can only be where the record has an apostrophe
+            yield start_line, ([restore_cell(c) for c in row] if "'" in "".join(row) else row)
 
 
 def _xlsx_text(value) -> str:
@@ -484,6 +483,8 @@ class _XlsxRows(Rows):
 
     def _open(self, source: Source):
         import zipfile
+
+        import tempfile
 
         # A zip is read from its end: the stream (a pipe too) is copied to a
         # temporary file first, hashed as it goes, and bounded.
@@ -576,6 +577,8 @@ class _XlsxRows(Rows):
 
 def read_all(source: Source) -> bytes:
     """Every byte of a source (for a copy); hashed like any read."""
+    import shutil
+
     out = io.BytesIO()
     shutil.copyfileobj(io.BufferedReader(source._raw, READ_CHUNK), out)
     return out.getvalue()
