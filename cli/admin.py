@@ -137,8 +137,8 @@ def status(as_json, db_url):
 def log(slug, action, limit, as_json, db_url):
     """Show the audit log: every change to players, events, seating and results.
 
-    Oldest first; each change with when, by whom (TOURNEY_ACTOR or the login
-    name), what, and its before and after (in --json).
+    Oldest first; each change with when (in UTC), by whom (TOURNEY_ACTOR or the
+    login name), what, and its before and after (in --json).
 
     \b
     Examples:
@@ -155,8 +155,20 @@ def log(slug, action, limit, as_json, db_url):
         emit_json(data)
         return
     emit_table(["id", "at", "actor", "action", "event", "subject"], [
-        [d["id"], (d["at"] or "")[:19].replace("T", " "), d["actor"], d["action"],
-         d["event"], d["subject"]] for d in data])
+        [d["id"], utc_text(d["at"]), d["actor"], d["action"], d["event"], d["subject"]]
+        for d in data])
+
+
+def utc_text(iso: str | None) -> str:
+    """A stored time as the log shows it: to the second, in UTC, saying so
+    ("2026-05-11 18:04:09 UTC"); JSON keeps the ISO time with its offset."""
+    if not iso:
+        return ""
+    from datetime import datetime, timezone
+
+    at = datetime.fromisoformat(iso)
+    at = at.replace(tzinfo=timezone.utc) if at.tzinfo is None else at.astimezone(timezone.utc)
+    return at.strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def register(group: click.Group) -> None:

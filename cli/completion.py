@@ -9,9 +9,10 @@ exists), and any failure completes nothing.
 from __future__ import annotations
 
 import os
+import re
 
 import click
-from click.shell_completion import CompletionItem
+from click.shell_completion import BashComplete, CompletionItem, add_completion_class
 
 from tourney.engines import VARIANT_IDS
 
@@ -69,3 +70,24 @@ def complete_player(ctx, param, incomplete: str) -> list[CompletionItem]:
 
 def complete_variant(ctx, param, incomplete: str) -> list[CompletionItem]:
     return [CompletionItem(v) for v in VARIANT_IDS if v.startswith(incomplete)]
+
+
+# Characters bash would split a word at or expand.
+_BASH_SPECIAL = re.compile(r"""([\s'"\\$`&;()<>|*?\[\]#~!{}])""")
+
+
+class QuotingBashComplete(BashComplete):
+    r"""Bash completion that quotes what it offers: bash puts a candidate on the
+    command line as it is, so "Anna Berg" would become two arguments. Each special
+    character gets a backslash (``Anna\ Berg``); the script's ``read`` takes one
+    level of backslashes off, so they are doubled on the way. zsh and fish quote
+    candidates themselves."""
+
+    def format_completion(self, item: CompletionItem) -> str:
+        if item.type != "plain":
+            return super().format_completion(item)
+        quoted = _BASH_SPECIAL.sub(r"\\\1", item.value)
+        return f"{item.type},{quoted.replace(chr(92), chr(92) * 2)}"
+
+
+add_completion_class(QuotingBashComplete, "bash")

@@ -1,7 +1,7 @@
 """Errors to messages and exit codes: the one place the command line decides them.
 
 0 success; 1 the data is invalid or the operation was refused (the database is
-unchanged); 2 a usage error (the call cannot work: unknown variant, option, file,
+unchanged); 2 a usage error (the call cannot work: unknown variant, event, player, option, file,
 a file that is not a record file). The library's errors say what kind they are
 (:mod:`tourney.errors`); this module says what that kind means to a shell.
 """

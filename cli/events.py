@@ -137,9 +137,12 @@ def show(slug, as_json, db_url):
         echo(f"language: {data['lang']}")
     echo("rules:")
     for rule in data["rules"]:
+        # One line each: the value in force in words (`tourney variants VARIANT`
+        # and --json give every option's whole description).
         value = "not set" if rule["value"] is None else rule["value"]
         how = "" if rule["set"] else " (default)"
-        echo(f"  {rule['key']} = {value}{how}: {rule['doc']}")
+        said = f": {rule['sentence']}" if rule["sentence"] else ""
+        echo(f"  {rule['key']} = {value}{how}{said}")
     active = sum(1 for e in data["entrants"] if e["active"])
     echo(f"entrants: {len(data['entrants'])} ({active} playing the next round)")
     for entrant in data["entrants"]:
@@ -150,9 +153,9 @@ def show(slug, as_json, db_url):
             notes.append(f"withdrew after round {entrant['withdrawn_after']}")
         echo(f"  {entrant['name']}" + (f" ({', '.join(notes)})" if notes else ""))
     for status in data["round_status"]:
-        byes = f", {status['byes']} byes" if status["byes"] else ""
-        echo(f"round {status['round']}: {status['tables']} tables{byes}, "
-             f"{status['results']} results in")
+        byes = f", {count_text(status['byes'], 'bye')}" if status["byes"] else ""
+        echo(f"round {status['round']}: {count_text(status['tables'], 'table')}{byes}, "
+             f"{count_text(status['results'], 'result')} in")
 
 
 @event.command("enter")

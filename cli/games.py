@@ -10,6 +10,7 @@ from tourney.engines import get_game, variant_ids
 from tourney.engines.base import MAX_DEALS_PER_MATCH
 from tourney.engines.presentation import rules_sentence
 from tourney.errors import TourneyError, UsageError
+from tourney.numbers import count_text, plural_word
 from tourney.records.csv_format import RecordReader, write_records
 from tourney.records.parallel import collides, plan_parts, run_parts, usable_cores
 from tourney.records.sources import open_source
@@ -272,13 +273,15 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
     if as_json:
         for match in checked.match_json:
             emit_jsonl(match)
-    skipped_text = (f"; skipped {checked.unfilled} empty score-sheet rows"
+    skipped_text = (f"; skipped {count_text(checked.unfilled, 'empty score-sheet row')}"
                     if checked.unfilled else "")
     if used is None:
         used = rules_sentence(checked.games, given)
     message(f"{name}: {used.english()}")
-    message(f"{name}: {checked.deals} deals in {checked.matches} matches: "
-            f"{checked.bad_deals} invalid deals, {checked.bad_matches} invalid matches"
+    message(f"{name}: {count_text(checked.deals, 'deal')} in "
+            f"{count_text(checked.matches, 'match')}: "
+            f"{checked.bad_deals} invalid {plural_word(checked.bad_deals, 'deal')}, "
+            f"{checked.bad_matches} invalid {plural_word(checked.bad_matches, 'match')}"
             f"{skipped_text}")
     sys.exit(INVALID if checked.bad_deals or checked.bad_matches else OK)
 

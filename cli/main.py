@@ -2,11 +2,12 @@
 
 Data goes to stdout (plain or ``--json``), messages to stderr. Exit codes:
 0 success, 1 the data is invalid or an operation failed on it, 2 usage errors
-(unknown variant, option or file, bad arguments).
+(unknown variant, event, player, option or file, bad arguments).
 """
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from contextlib import contextmanager
 
@@ -138,6 +139,8 @@ def cli(ctx, db_url, as_json):
 
 
 def main() -> None:
+    if "_TOURNEY_COMPLETE" in os.environ:  # completing: the shells' quoting first
+        from . import completion  # noqa: F401
     cli(prog_name="tourney")
 
 

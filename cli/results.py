@@ -12,7 +12,7 @@ from tourney.records.csv_format import COLUMNS
 from tourney.records.spreadsheets import open_table
 from tourney.storage.db import reading, transaction
 from tourney.tournament.export import EXPORT_WIDTHS, export_results
-from tourney.app.results import import_results, revert_result
+from tourney.app.results import NothingFilledIn, import_results, revert_result
 from tourney.tournament.events import get_event
 from tourney.tournament.results import ImportRejected, current_user, error_text
 from tourney.tournament.versions import match_detail, match_history
@@ -20,7 +20,7 @@ from tourney.tournament.scoring import POINTS_SYSTEMS, event_bye_points
 from tourney.tournament.standings import TIEBREAKS, standings_table
 
 from .completion import complete_event
-from .errors import exit_code
+from .errors import INVALID, exit_code
 from .database import db_option, open_db, refuse_overwrites
 from .output import (COUNT, ROUND_NUMBER, change_report, confirm, echo, emit_json, emit_table, encoding_option,
                      json_option, message, report_change, sheet_option, table_format_option,
@@ -92,7 +92,8 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
     seating: the table must have been seated, deal 1 must list the seated players
     in seat order, and seat 1 deals first. The file is one transaction: any
     invalid row rejects the whole file (exit 1, every error listed, the database
-    unchanged) unless --skip-invalid names a file for the rejected matches' rows.
+    unchanged) unless --skip-invalid names a file for the rejected matches' rows
+    (exit 1 still when every match was rejected).
 
     The file may be a CSV as spreadsheets save it (comma, semicolon or tab; UTF-8,
     UTF-16 or Windows-1252) or an XLSX workbook (its first sheet, or --sheet);
@@ -140,8 +141,9 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
             if bar is not None:
                 bar.__exit__(None, None, None)
             report = rejected.report
-            _print_errors(report)
-            message(report.summary())
+            if not isinstance(rejected, NothingFilledIn):  # its one error says it all
+                _print_errors(report)
+                message(report.summary())
             message(f"Error: {rejected}; the database is unchanged")
             if as_json:
                 emit_json(change_report("result.import", False, report.summary(),
@@ -155,6 +157,10 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
     if rejects_path and report.rejected:
         message(f"the rows of {count_text(report.rejected, 'rejected match', 'rejected matches')} "
                 f"are in {rejects_path}")
+    if report.rejected and not (report.added or report.unchanged or report.replaced):
+        # --skip-invalid with nothing valid: a script must not read it as success
+        message(f"Error: every match of {file} was rejected; nothing was imported")
+        sys.exit(INVALID)
 
 
 @result.command(name="export")
@@ -185,7 +191,7 @@ def export_cmd(slug, round_number, out, format_, db_url):
                         widths=EXPORT_WIDTHS) as table:
             count = export_results(session, slug, table, round_number)
     shown = out if out and out != "-" else None
-    message(f"{count} deals written" + (f" to {shown}" if shown else ""))
+    message(f"{count_text(count, 'deal')} written" + (f" to {shown}" if shown else ""))
 
 
 @result.command(name="history")
@@ -267,7 +273,7 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
         return
     state = "current" if detail["current"] else "superseded"
     echo(f"{slug} ({detail['variant']}) round {round_number}, table {table}: "
-               f"version {detail['version']} ({state}), {detail['deal_count']} deals")
+               f"version {detail['version']} ({state}), {count_text(detail['deal_count'], 'deal')}")
     emit_table(["place", "player", "seat", "total", "points"],
                [[p["place"], p["player"], p["seat"], number_text(p["total"]),
                  number_text(p["points"])] for p in detail["places"]])

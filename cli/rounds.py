@@ -121,7 +121,8 @@ def show(slug, number, as_json, db_url):
         return
     print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
     if seating.tables:
-        message(f"results in for {len(seating.results)} of {len(seating.tables)} tables")
+        message(f"results in for {len(seating.results)} of "
+                f"{count_text(len(seating.tables), 'table')}")
 
 
 @round_.command("reseat")
@@ -201,7 +202,7 @@ def sheet(slug, number, out_path, format_, deals, db_url):
                 fields = format_row(record)
                 table.write([fields[c] for c in COLUMNS])
     if out_path and out_path != "-":
-        message(f"wrote {len(rows)} rows to {out_path}")
+        message(f"wrote {count_text(len(rows), 'row')} to {out_path}")
 
 
 def table_url(base_url: str, token: str) -> str:

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import os
+import socket
 
 import click
+
+from tourney.errors import UsageError
 
 from .database import db_option, open_db
 from .output import message
@@ -12,7 +15,8 @@ from .output import message
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; 0.0.0.0 lets phones on the venue's network in.")
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on; 0 picks a free one (printed at start).")
 @click.option("--review", is_flag=True,
               help="Keep valid results for the organizer to accept (default: a result the "
                    "engines accept is stored at once).")
@@ -53,12 +57,32 @@ def serve(host, port, review, site_dir, langs, secure_cookies, db_url):
     app = create_app(ServerConfig(engine=engine, secret=secret, auto_accept=not review,
                                   site_dir=site_dir, site_langs=list(langs),
                                   secure_cookies=secure_cookies))
+    # The socket is bound here, so --port 0 can say which port the system chose
+    # (and a port in use is a one-line error).
+    sock = listening_socket(host, port)
+    port = sock.getsockname()[1]
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    shown = f"[{shown}]" if ":" in shown else shown
     message(f"tourney serve on http://{shown}:{port}/ (organizer pages: /org)")
     if made:
         message(f"organizer token: {secret}")
-    uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False,
-                proxy_headers=False)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False,
+                                           proxy_headers=False))
+    with sock:
+        server.run(sockets=[sock])
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` (0: a free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+    return sock
 
 
 def register(group: click.Group) -> None:

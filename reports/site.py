@@ -91,7 +91,7 @@ from sqlalchemy.engine import Engine
 from tourney import __version__
 from tourney.engines.presentation import Card, Cards, Message, Note, Seat
 from tourney.errors import TourneyError, UsageError
-from tourney.numbers import plain_number
+from tourney.numbers import plain_number, shown_decimals
 from tourney.ratings.engine import ordinal
 from tourney.seats import seat_number
 from tourney.storage.db import reading
@@ -469,12 +469,14 @@ class Renderer:
     # ---- formats
 
     def number(self, value) -> str:
-        """A score or points: whole numbers without decimals, else up to two."""
+        """A score or points as the terminal shows it (tourney.numbers): whole
+        numbers without decimals, else two, in the page's language."""
         if value is None:
             return ""
         text = self._numbers.get(value)
         if text is None:
-            text = self._numbers[value] = self.numbers.format(value, 2, 0)
+            digits = shown_decimals(value)
+            text = self._numbers[value] = self.numbers.format(value, digits, digits)
         return text
 
     def match_points(self, value) -> str:

@@ -16,7 +16,7 @@ saying so, unless ``TOURNEY_SKIP_PG=1`` is set, which leaves them out.
     def test_something(tourney):
         tourney("player", "add", "Anna")
         assert tourney("player", "list", "--json").json[0]["name"] == "Anna"
-        tourney("event", "show", "nope", exit_code=1)
+        tourney("event", "show", "nope", exit_code=2)
 
 ``run_cli(db_url, *args)`` (a fixture too) is the same for a database URL of the test's choice.
 """

@@ -38,7 +38,10 @@ def test_completes_event_slugs(club, tmp_path):
 
 
 def test_completes_player_names_and_variants(club, tmp_path):
-    assert complete("tourney player rename An", club, tmp_path) == ["Anders Ek", "Anna Berg"]
+    # as click hands them to the bash script, which `read` takes one level of
+    # backslashes off (see test_bash_puts_a_name_with_spaces_on_the_line_as_one_word)
+    assert complete("tourney player rename An", club, tmp_path) == [
+        "Anders\\\\ Ek", "Anna\\\\ Berg"]
     assert complete("tourney variants dam-", club, tmp_path) == ["dam-stick", "dam-brade"]
     assert "spardame" in complete("tourney event create x --variant s", club, tmp_path)
 
@@ -48,3 +51,21 @@ def test_completion_never_creates_a_database(tmp_path):
     assert complete("tourney standings s", str(missing), tmp_path) == []
     assert not missing.exists()
     assert not (tmp_path / "tourney.db").exists()
+
+
+def test_bash_puts_a_name_with_spaces_on_the_line_as_one_word(run_cli, tmp_path):
+    """The real bash script click writes, run by bash: a candidate is put on the
+    command line as it is, so a name with a space (or a quote) must come quoted."""
+    db = str(tmp_path / "club.db")
+    run_cli(db, "player", "add", "Anna Berg", "Anders O'Brien", "Bertil Falk")
+    tourney = os.path.join(os.path.dirname(sys.executable), "tourney")
+    script = (f'source <(_TOURNEY_COMPLETE=bash_source "{tourney}")\n'
+              "COMP_WORDS=(tourney player rename An); COMP_CWORD=3\n"
+              f'_tourney_completion "{tourney}"\n'
+              'printf "%s\\n" "${COMPREPLY[@]}"\n')
+    env = dict(os.environ, TOURNEY_DB=db, PATH=os.path.dirname(sys.executable) + ":"
+               + os.environ.get("PATH", ""))
+    done = subprocess.run(["/bin/bash", "-c", script], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["Anders\\ O\\'Brien", "Anna\\ Berg"]

@@ -37,6 +37,38 @@ class InvalidValue(UsageError):
         return f"{name} takes {self.allowed}, not {self.value}"
 
 
+class UnknownName(UsageError):
+    """A name the command was given that names nothing: an event, player or
+    variant. A usage error (exit 2 on the command line) like any unknown argument,
+    worded by :func:`unknown_name`."""
+
+
+def close_names(name: str, known, limit: int = 3, cutoff: float = 0.6) -> list[str]:
+    """The known names closest to ``name`` (case-insensitive), best first."""
+    import difflib
+
+    known = list(known)
+    folded = {}
+    for candidate in known:
+        folded.setdefault(candidate.casefold(), candidate)
+    exact = [k for k in known if k.casefold() == name.casefold()]
+    close = difflib.get_close_matches(name.casefold(), list(folded), n=limit, cutoff=cutoff)
+    return (exact + [folded[c] for c in close if folded[c] not in exact])[:limit]
+
+
+def unknown_name(kind: str, name: str, known, *, quote: bool = False, cutoff: float = 0.6,
+                 hint: str = "", otherwise: str = "") -> UnknownName:
+    """The one wording of an unknown name: ``unknown event 'club-2' (did you mean
+    club-1?)``. ``known``: the names there are; ``quote`` quotes the suggestions
+    (names with spaces); ``otherwise`` is said in the brackets when no known name
+    is close; ``hint`` is added at the end."""
+    close = close_names(name, known, cutoff=cutoff)
+    shown = [repr(c) if quote else c for c in close]
+    suggestion = (f" (did you mean {' or '.join(shown)}?)" if shown else
+                  f" ({otherwise})" if otherwise else "")
+    return UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}")
+
+
 class OptionError(UsageError):
     """An unknown option key, or a value the option does not take."""
 

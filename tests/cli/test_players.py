@@ -107,7 +107,7 @@ def test_rename(tourney, db_url):
     tourney("player", "rename", "Ana", "Anna")
     assert names(tourney) == ["Anna", "Bo"]
     assert "already registered" in tourney("player", "rename", "Anna", "Bo", exit_code=1).stderr
-    unknown = tourney("player", "rename", "anna", "X", exit_code=1).stderr
+    unknown = tourney("player", "rename", "anna", "X", exit_code=2).stderr
     assert "unknown player 'anna'" in unknown and "'Anna'" in unknown
     [row] = audit(db_url, "player.rename")
     assert json.loads(row.before_json)["name"] == "Ana"
@@ -232,7 +232,7 @@ def test_merge_is_refused_when_both_sat_in_one_round(tourney, db_url):
         assert session.exec(select(Player.merged_into_id)).all() == [None] * 4
     assert audit(db_url, "player.merge") == []
     assert "itself" in tourney("player", "merge", "Cai", "Cai", exit_code=1).stderr
-    assert "unknown player" in tourney("player", "merge", "Cai", "Nobody", exit_code=1).stderr
+    assert "unknown player" in tourney("player", "merge", "Cai", "Nobody", exit_code=2).stderr
 
 
 # ----------------------------------------------------------------- import

@@ -131,7 +131,7 @@ def test_too_few_players(tourney):
     assert "only 2 players can play in round 1" in refused and "needs 3" in refused
     tourney("event", "create", "empty", "--variant", "kortrad")
     assert "event enter" in tourney("round", "seat", "empty", exit_code=1).stderr
-    assert "unknown event" in tourney("round", "seat", "nope", exit_code=1).stderr
+    assert "unknown event" in tourney("round", "seat", "nope", exit_code=2).stderr
 
 
 def test_show_errors(tourney):

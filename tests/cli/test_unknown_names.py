@@ -16,7 +16,7 @@ def test_every_command_names_an_unknown_event_alike(tourney, tmp_path):
         ["publish", "--out", str(tmp_path / "site"), "--event", "club-2"],
     ]
     for command in commands:
-        stderr = tourney(*command, exit_code=1).stderr
+        stderr = tourney(*command, exit_code=2).stderr
         assert stderr == "Error: unknown event 'club-2' (did you mean club-1?)\n", command
 
 

@@ -106,7 +106,7 @@ def test_history(tourney, rated):
     assert len(plain) == 7 and "2/2" in plain[-1] and "2024-06-01" in plain[-1]
     none = tourney("rating", "history", "Unrated")
     assert none.stdout == "" and "no rated matches" in none.stderr
-    missing = tourney("rating", "history", "Nobody", exit_code=1)
+    missing = tourney("rating", "history", "Nobody", exit_code=2)
     assert "unknown player 'Nobody'" in missing.stderr
 
 
@@ -123,7 +123,7 @@ def test_predict(tourney, rated):
     plain = tourney("rating", "predict", "--variant", VARIANT, "Åsa Öberg", "Unrated")
     assert "Unrated (unrated)" in plain.stdout and "%" in plain.stdout
     assert "PlackettLuce" in plain.stderr
-    tourney("rating", "predict", "--variant", VARIANT, "Åsa Öberg", "Nobody", exit_code=1)
+    tourney("rating", "predict", "--variant", VARIANT, "Åsa Öberg", "Nobody", exit_code=2)
     tourney("rating", "predict", "--variant", VARIANT, "Björn", exit_code=2)
     tourney("rating", "predict", "Björn", "Cilla", exit_code=2)  # --variant is required
 

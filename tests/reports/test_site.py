@@ -294,7 +294,7 @@ def test_event_option_limits_replays(league):
     assert replays == {"maja-open"}
     page = next(p for p in (out / "events" / "dam-night").glob("match-*.html"))
     assert "not published" in text_of(parse_page(page).find("body"))
-    run_cli(league.url, "publish", "--out", str(out), "--event", "nope", exit_code=1)
+    run_cli(league.url, "publish", "--out", str(out), "--event", "nope", exit_code=2)
     run_cli(league.url, "publish", "--out", str(out), "--no-replays")
     assert not list(out.rglob("match-*-deal-*.html"))
 

@@ -216,11 +216,12 @@ def test_a_named_sheet_and_errors_naming_sheet_and_cell(example, tmp_path):
     assert f"Round 1!{letter}3, play" in result.stderr, result.stderr
 
 
-@pytest.mark.parametrize("command", [["result", "import", "/dev/zero", "--event", "x"],
+@pytest.mark.parametrize("command", [["result", "import", "/dev/zero", "--event", "cup"],
                                      ["player", "import", "/dev/zero"]])
 def test_an_endless_input_ends(command, tmp_path):
     url = f"sqlite:///{tmp_path / 'e.db'}"
     run_cli(url, "player", "add", "Anna")  # a database to import into
+    run_cli(url, "event", "create", "cup", "--variant", "spardame")
     run = subprocess.run([str(Path(sys.executable).parent / "tourney"), *command, "--db", url],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 1 and "Traceback" not in run.stderr

@@ -215,7 +215,7 @@ def test_standings_cli_after_imports(db_url, tmp_path):
                                 "decided", "by"]
     assert len(plain) == 9
     missing = run(db_url, "standings", "no-such-event")
-    assert missing.exit_code == 1 and "unknown event" in missing.stderr
+    assert missing.exit_code == 2 and "unknown event" in missing.stderr
     # After a round the event has: that round's table; past its rounds: an error,
     # not the final table.
     first = json.loads(run(db_url, "standings", slug, "--round", "1", "--json",

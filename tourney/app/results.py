@@ -12,9 +12,26 @@ from sqlmodel import Session
 from ..ratings import service as ratings
 from ..tournament import results, versions
 from ..tournament.events import get_event
-from ..tournament.results import ImportReport, current_user
+from ..errors import RecordError, TourneyError
+from ..tournament.results import ImportRejected, ImportReport, current_user
 
-__all__ = ["import_results", "revert_result", "ImportReport"]
+__all__ = ["import_results", "revert_result", "ImportReport", "NothingFilledIn"]
+
+
+class NothingFilledIn(ImportRejected):
+    """A score sheet imported as ``tourney round sheet`` wrote it: every row is
+    still empty, so there is nothing to import (and saying "added: 0" would read
+    as success)."""
+
+    def __init__(self, report: ImportReport):
+        rows = report.unfilled
+        error = RecordError(
+            f"nothing is filled in: the score sheet's {rows} row{'s are' if rows != 1 else ' is'} "
+            "empty; fill in each deal's scores, save, and import it again",
+            rule="nothing-filled-in")
+        report.add_error(error)
+        self.report, self.file_error = report, None
+        TourneyError.__init__(self, f"{report.file}: {error.message}")
 
 
 def import_results(session: Session, path: str, *, event: str | None = None,
@@ -38,12 +55,17 @@ def import_results(session: Session, path: str, *, event: str | None = None,
 
     Raises :class:`tourney.tournament.results.ImportRejected` (its ``report`` lists
     the errors) when a match is invalid and ``rejects`` is not given, or the file
-    cannot be read as records; the caller rolls back.
+    cannot be read as records, and :class:`NothingFilledIn` (one) for a score sheet
+    with no row filled in; the caller rolls back.
     """
+    if event is not None:
+        get_event(session, event)  # a mistyped --event: one error, not one per row
     report = results.import_results(
         session, path, event=event, replace=replace, dry_run=dry_run, rejects=rejects,
         imported_by=imported_by or current_user(), on_progress=on_progress,
         batch_deals=batch_deals, encoding=encoding, sheet=sheet)
+    if report.unfilled and not report.deals and not report.error_count:
+        raise NothingFilledIn(report)
     for variant in report.changed_variants:
         ratings.refresh_after_results(session, variant)
     return report

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import re
 
-from ..errors import UsageError
+from ..errors import UnknownName, UsageError, unknown_name
 from .base import DealEvent, DealOutcome, DealSetup, Game, MatchRules, OptionSpec
 
 # variant id -> (module, attribute). The row games share one engine with presets.
@@ -62,6 +62,12 @@ def unregister_game(variant_id: str) -> None:
 _LOADED: dict[str, Game] = {}
 
 
+def unknown_variant(variant_id) -> UnknownName:
+    """``unknown variant 'spardam' (did you mean spardame?)``, else the list."""
+    return unknown_name("variant", str(variant_id)[:40], variant_ids(),
+                        otherwise="variants: " + ", ".join(variant_ids()))
+
+
 def get_game(variant_id: str) -> Game:
     """The engine of a variant; :class:`UsageError` for an unknown id."""
     game = _LOADED.get(variant_id)
@@ -70,8 +76,7 @@ def get_game(variant_id: str) -> Game:
     try:
         module_name, attribute = _BUILT_IN[variant_id]
     except (KeyError, TypeError):
-        known = ", ".join(variant_ids())
-        raise UsageError(f"unknown variant {variant_id!r} (variants: {known})") from None
+        raise unknown_variant(variant_id) from None
     module = importlib.import_module(f"{__name__}.{module_name}")
     game = _LOADED[variant_id] = getattr(module, attribute)
     return game

@@ -49,6 +49,7 @@ from .trick_play import (
     names,
     places_low_best,
 )
+from ..numbers import count_text
 
 QUEEN_CARDS = tuple(make_card(QUEEN, suit) for suit in range(4))
 QUEENS_MASK = sum(1 << q for q in QUEEN_CARDS)
@@ -60,7 +61,8 @@ DEAL_POINTS = 25
 
 def _set_aside_words(n: int) -> str:
     aside = 52 % n
-    return f"with {n} players {aside} card{'s' if aside != 1 else ''} are set aside (52 mod {n})"
+    return (f"with {n} players {count_text(aside, 'card')} "
+            f"{'is' if aside == 1 else 'are'} set aside (52 mod {n})")
 
 
 def queen_points(mask: int) -> int:
@@ -208,7 +210,7 @@ class DamStick(TrickGame):
         else:
             choices = [sum(1 << q for q in combo)
                        for k in range(aside_count + 1) for combo in combinations(QUEEN_CARDS, k)]
-            said = f"{aside_count} card{'s' if aside_count != 1 else ''} set aside"
+            said = f"{count_text(aside_count, 'card')} set aside"
         for aside in choices:
             if self._split_possible(scores, aside):
                 return DealOutcome(list(scores), places_from_scores(scores), verified="scores")

@@ -68,6 +68,7 @@ from .base import (
     places_from_scores,
 )
 from .presentation import Card, Message, N_, Note, ReplaySteps, Seat, Turn, target_sentence
+from ..numbers import count_text
 
 # ------------------------------------------------------------------------ card points
 
@@ -319,7 +320,7 @@ class RowGame(Game):
         if secrets is None:
             if secret:
                 raise RecordError(
-                    f"each seat needs {secret} secret card{'s' if secret > 1 else ''} "
+                    f"each seat needs {count_text(secret, 'secret card')} "
                     f"after '|' (secret={secret})", rule="secret-size", column="hands")
             secrets = [[] for _ in range(n)]
         elif len(secrets) != n:
@@ -534,7 +535,7 @@ class RowGame(Game):
         per_seat = row + secret
         reachable = _REACHABLE[per_seat]
         low, high = min(reachable), max(reachable)
-        cards = f"{per_seat} card{'s' if per_seat > 1 else ''}"
+        cards = count_text(per_seat, "card")
         for seat, score in enumerate(scores):
             if type(score) is not int:
                 raise IllegalMove("score-sheet-value",

@@ -43,7 +43,7 @@ from sqlalchemy import and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from ..engines import variant_ids
+from ..engines import unknown_variant, variant_ids
 from ..errors import InvalidValue, UsageError
 from ..ordering import natural_key
 from ..storage.merges import canonical_players
@@ -83,7 +83,7 @@ _CHUNK = 500
 
 def check_variant(variant: str) -> str:
     if variant not in variant_ids():
-        raise UsageError(f"unknown variant {variant!r} (variants: {', '.join(variant_ids())})")
+        raise unknown_variant(variant)
     return variant
 
 

@@ -31,6 +31,8 @@ COLUMNS = (
     "hands", "stock", "passes", "play", "scores",
 )
 REQUIRED = ("round", "table", "deal", "players", "play")
+# A score sheet has no moves: `scores` stands in for `play` (docs/guide/records.md).
+REQUIRED_ONE_OF = {"play": ("play", "scores")}
 # The key columns: checked even on an unfilled score-sheet row.
 KEY_COLUMNS = ("event", "variant", "round", "table", "deal", "players", "dealer")
 # The column a rejects file adds (`result import --skip-invalid`): ignored on
@@ -153,6 +155,11 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     get = fields.get
     players_text = get("players", "").strip()
     players = [p.strip() for p in players_text.split(";")] if players_text else []
+    if len(players) == 1 and "," in players_text:
+        raise RecordError(
+            f"the players are separated by ',' ({players_text[:60]!r}); separate them by "
+            "';' (in a file whose fields are separated by ';', put the players in quotes: "
+            '"Anna;Bo;Cai;Dag")', rule="players", column="players")
     if not players or any(not p for p in players):
         raise RecordError("players must name every seat, separated by ';'",
                           rule="players", column="players")
@@ -227,12 +234,12 @@ _CONTENT_COLUMNS = ("play", "scores", "hands", "stock", "passes")
 
 def check_key_columns(fields: dict[str, str], line: int) -> DealRecord:
     """The key columns of an unfilled row, checked as any row's would be."""
-    from ..engines import VARIANT_IDS
+    from ..engines import VARIANT_IDS, unknown_variant
 
     record = parse_row(fields, line)
     if record.variant is not None and record.variant not in VARIANT_IDS:
-        raise RecordError(f"unknown variant {record.variant[:40]!r} (variants: "
-                          f"{', '.join(VARIANT_IDS)})", rule="variant", column="variant")
+        raise RecordError(str(unknown_variant(record.variant)), rule="variant",
+                          column="variant")
     return record
 
 
@@ -292,9 +299,13 @@ class RecordReader:
                 raise HeaderError(f"column {name!r} appears twice", rule="header",
                                   file=self.filename, line=1, column=name)
             seen.add(name)
-        missing = [c for c in REQUIRED if c not in seen]
+        missing = [c for c in REQUIRED
+                   if not any(name in seen for name in REQUIRED_ONE_OF.get(c, (c,)))]
         if missing:
-            raise HeaderError(f"missing required column(s): {', '.join(missing)}",
+            named = ", ".join(c if c not in REQUIRED_ONE_OF else
+                              f"{c} (or scores, for a score sheet)" for c in missing)
+            raise HeaderError(f"missing required column{'s' if len(missing) > 1 else ''}: "
+                              f"{named}",
                               rule="header", file=self.filename, line=1)
         self.source.set_columns(columns)
         return columns

@@ -55,6 +55,20 @@ def sheet_title(text: str) -> str:
     return (_TITLE_BAD.sub(" ", text).strip() or "Sheet")[:31]
 
 
+# Record columns a spreadsheet types as numbers (as `round sheet` and `result
+# export` write them, and a rejects file gives them back).
+NUMBER_COLUMNS = ("round", "table", "deal")
+
+
+def typed_cell(column: str, value):
+    """A record cell as a workbook holds it: a whole number in a number column is
+    an int (a label such as "01" or "A" stays text), anything else as it is."""
+    if (column in NUMBER_COLUMNS and isinstance(value, str) and value.isdigit()
+            and str(int(value)) == value):
+        return int(value)
+    return value
+
+
 def _cell_text(value) -> str:
     return "" if value is None else formula_safe(str(value))
 

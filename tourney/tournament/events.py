@@ -37,7 +37,6 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import json
 import re
 import zlib
@@ -49,7 +48,7 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..engines.base import Game
-from ..errors import TourneyError, InvalidValue, UsageError
+from ..errors import TourneyError, InvalidValue, UnknownName, UsageError, unknown_name
 from ..storage.audit import record_change
 from ..storage.models import Entry, Event, Match, Player, Round, Seat
 from ..pairing.seating import METHODS, default_method
@@ -137,15 +136,11 @@ def get_event(session: Session, slug: str) -> Event:
     return event
 
 
-def unknown_event(slug: str, known: Iterable[str]) -> TourneyError:
+def unknown_event(slug: str, known: Iterable[str]) -> UnknownName:
     """The error for an event that does not exist, with the closest slugs."""
     known = list(known)
-    if known:
-        close = difflib.get_close_matches(slug, known, n=3, cutoff=0.6)
-        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
-    else:
-        hint = " (no events yet: `tourney event create`)"
-    return TourneyError(f"unknown event {slug!r}{hint}")
+    return unknown_name("event", slug, known,
+                        otherwise="" if known else "no events yet: `tourney event create`")
 
 
 def lock_event(session: Session, event: Event) -> None:
@@ -292,12 +287,19 @@ def list_events(session: Session) -> list[dict]:
 
 
 def describe_rules(event: Event) -> list[dict]:
-    """Every option of the variant: key, value in force, default, doc, and whether
-    the event set it."""
+    """Every option of the variant: key, value in force, default, doc, whether the
+    event set it, and the value in force in one sentence (as the event's pages
+    state it; ``None`` where the value states nothing, such as a bonus of 0)."""
     settings = event_settings(event)
-    return [{"key": spec.key, "value": settings.options[spec.key], "default": spec.default,
-             "doc": spec.doc, "set": spec.key in settings.rules}
-            for spec in settings.game.option_specs]
+    game = settings.game
+    rows = []
+    for spec in game.option_specs:
+        value = settings.options[spec.key]
+        sentence = game.option_sentence(spec.key, value)
+        rows.append({"key": spec.key, "value": value, "default": spec.default,
+                     "doc": spec.doc, "set": spec.key in settings.rules,
+                     "sentence": sentence.english() if sentence is not None else None})
+    return rows
 
 
 def describe_event(session: Session, event: Event) -> dict:

@@ -31,7 +31,6 @@ Decisions:
 """
 from __future__ import annotations
 
-import difflib
 import io
 import unicodedata
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ from typing import Iterable, Sequence
 
 from sqlmodel import Session, select
 
-from ..errors import TourneyError, InvalidValue, UsageError
+from ..errors import TourneyError, InvalidValue, UnknownName, UsageError, close_names, unknown_name
 from ..storage.audit import record_change
 from ..storage.merges import follow, merge_links
 from ..storage.models import Entry, Event, MatchPlace, Player, Round, Seat
@@ -129,21 +128,9 @@ def resolve_merged(session: Session, player: Player) -> Player:
     return session.get(Player, follow(merge_links(session), player.id))
 
 
-def suggestions(session: Session, name: str, limit: int = 3) -> list[str]:
-    names = list(session.exec(select(Player.name).where(Player.merged_into_id.is_(None))))
-    folded = {n.casefold(): n for n in names}
-    exact = [n for n in names if n.casefold() == name.casefold()]
-    close = difflib.get_close_matches(name.casefold(), list(folded), n=limit, cutoff=0.75)
-    out = exact + [folded[c] for c in close if folded[c] not in exact]
-    return out[:limit]
-
-
-def unknown_player_error(session: Session, name: str, hint: str = "") -> TourneyError:
-    similar = suggestions(session, name)
-    text = f"unknown player {name!r}"
-    if similar:
-        text += " (did you mean " + " or ".join(repr(s) for s in similar) + "?)"
-    return TourneyError(text + hint)
+def unknown_player_error(session: Session, name: str, hint: str = "") -> UnknownName:
+    names = session.exec(select(Player.name).where(Player.merged_into_id.is_(None)))
+    return unknown_name("player", name, names, quote=True, cutoff=0.75, hint=hint)
 
 
 def find_player(session: Session, name: str, *, follow_merged: bool = True) -> Player:

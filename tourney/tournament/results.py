@@ -60,7 +60,7 @@ from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UsageError
 from ..ordering import natural_key
 from ..records.csv_format import ERROR_COLUMN, DealRecord, format_row, open_records
-from ..records.spreadsheets import CsvTable, XlsxTable
+from ..records.spreadsheets import CsvTable, XlsxTable, typed_cell
 from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
 from ..seats import seat_text
 from ..storage.db import ConflictingChange
@@ -79,6 +79,7 @@ from ..storage.models import (
     Seat,
     utcnow,
 )
+from ..numbers import count_text
 
 MATCH_T = Match.__table__
 VERSION_T = MatchVersion.__table__
@@ -180,10 +181,10 @@ class ImportReport:
             self.errors.append(err)
 
     def summary(self) -> str:
-        text = (f"added: {self.added} matches, unchanged: {self.unchanged}, "
+        text = (f"added: {count_text(self.added, 'match')}, unchanged: {self.unchanged}, "
                 f"replaced: {self.replaced}, rejected: {self.rejected}")
         if self.unfilled:
-            text += f"; skipped {self.unfilled} empty score-sheet rows"
+            text += f"; skipped {count_text(self.unfilled, 'empty score-sheet row')}"
         if self.dry_run:
             text += " (dry run: nothing written)"
         return text
@@ -208,8 +209,8 @@ class ImportRejected(TourneyError):
         if file_error is not None:
             text = f"{report.file}: nothing imported: the file cannot be read as records"
         else:
-            text = (f"{report.file}: nothing imported: {report.error_count} error(s) in "
-                    f"{report.rejected} match(es)")
+            text = (f"{report.file}: nothing imported: {count_text(report.error_count, 'error')} "
+                    f"in {count_text(report.rejected, 'match')}")
         super().__init__(text)
 
 
@@ -601,8 +602,8 @@ class ResultImporter:
                 if own is not None:
                     text = error_text(own)
                 else:
-                    text = (f"another row of this match is invalid (line {first.line}): "
-                            f"{first.message}")
+                    where = first.cell or f"line {first.line}"  # a workbook's cell
+                    text = f"another row of this match is invalid ({where}): {first.message}"
                 self._write_reject(raw, text)
 
     def _write_reject(self, raw: list[str] | None, error: str | None) -> None:
@@ -612,7 +613,7 @@ class ResultImporter:
             self._rejects.write([self.columns[i] for i in keep] + [ERROR_COLUMN])
             self._rejects_header = True
         if raw is not None:
-            cells = [raw[i] if i < len(raw) else "" for i in keep]
+            cells = [typed_cell(self.columns[i], raw[i] if i < len(raw) else "") for i in keep]
             self._rejects.write(cells + raw[len(self.columns):] + [error or ""])
 
     def _close(self, group: _Group) -> None:

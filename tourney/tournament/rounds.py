@@ -34,6 +34,7 @@ from .players import name_sort_key
 from .standings import standings_table
 from ..ordering import table_order
 from ..pairing.seating import Entrant, PastRound, seat_round
+from ..numbers import count_text, plural_word
 
 
 @dataclass
@@ -161,7 +162,7 @@ def _seat(session: Session, event: Event, number: int, seed: int) -> tuple[list[
     players = active_players(session, event, number)
     if len(players) < event.table_min:
         raise TourneyError(
-            f"only {len(players)} player{'s' if len(players) != 1 else ''} can play in "
+            f"only {count_text(len(players), 'player')} can play in "
             f"round {number} of {event.slug}; a table needs {event.table_min}"
             + ("" if players else " (enter players with `tourney event enter`)"))
     past = history(session, event, number)
@@ -220,8 +221,8 @@ def seat_next_round(session: Session, event: Event, *, force: bool = False) -> R
         if missing:
             tables = ", ".join(missing)
             raise TourneyError(
-                f"round {last} of {event.slug} has no result yet for table"
-                f"{'s' if len(missing) > 1 else ''} {tables}; import "
+                f"round {last} of {event.slug} has no result yet for "
+                f"{plural_word(len(missing), 'table')} {tables}; import "
                 f"{'them' if len(missing) > 1 else 'it'} first (`tourney result import`), "
                 f"or seat round {number} anyway with --force")
     row = Round(event_id=event.id, number=number)
@@ -249,7 +250,7 @@ def reseat_round(session: Session, event: Event, number: int, *,
     if results:
         raise TourneyError(
             f"round {number} of {event.slug} cannot be reseated: results are in for "
-            f"table{'s' if len(results) > 1 else ''} {', '.join(sorted(results, key=table_order))}")
+            f"{plural_word(len(results), 'table')} {', '.join(sorted(results, key=table_order))}")
     before = round_seating(session, event, number)
     for seat in session.exec(select(Seat).where(Seat.round_id == row.id)).all():
         session.delete(seat)
