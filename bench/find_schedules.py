@@ -1,144 +1,285 @@
-"""Offline search for perfect schedules that no formula gives (the stored ones in
-``tourney.pairing.schedules.KNOWN_DESIGNS``).
+"""Offline search for perfect schedules that no formula in tourney gives; the ones found
+are stored in ``tourney/pairing/schedules.json`` (read and checked when first used).
 
-Run: ``python bench/find_schedules.py 24 4 6 [--seconds 600] [--seed 1]``
+Run: ``python bench/find_schedules.py METHOD PLAYERS [--rounds R] [--seed N]
+[--steps S] [--store]`` with METHOD one of:
 
-A tabu search in the manner of Dotú and Van Hentenryck's social-golfer search: the state
-is every round's split into tables; the cost is the number of repeated meetings; a move
-swaps two players of different tables in one round, chosen among the players who are in
-a repeated pair, with recently moved (round, player) pairs tabu for a few steps, and a
-random restart of a round's tables after a long stall. On success it prints the schedule
-as a Python literal to paste into KNOWN_DESIGNS; the tests check every stored design.
+``rotational``
+    Points Z_m x {0, 1, 2} plus I = n - 3m fixed points, m the number of rounds
+    (by default the most a perfect schedule can have, (n - 1) // 3). One round, the
+    *base* round, is searched; the others are its translates x -> x + t (t < m), the
+    fixed points staying put. No pair meets twice exactly when every pair *class*
+    (same level and difference +-d, or levels j < j' and difference d, or a fixed
+    point and a level) is used at most once in the base round, and two fixed points
+    never share a table. The base round is found by a tabu search (Dotu and Van
+    Hentenryck's local search for the social golfer problem, on pair classes instead
+    of pairs), ``bench/partition_search.c``, compiled here with ``cc``. Tables of 4;
+    finds 24 players x 7 rounds, 36 x 11 and 48 x 15 in seconds (every player meets
+    all but two others: resolvable designs with groups of three).
+``orbit``
+    Points Z_{3m} plus one fixed point (n = 3m + 1) or three points permuted by the
+    translations (n = 3m + 3), the base round invariant under x -> x + m: a 1-rotational
+    resolvable design, searched by simulated annealing over the base blocks. Tables
+    of 4; finds 52 x 17 (a resolvable 2-(52, 4, 1) design).
+``plain``
+    The social golfer problem as it is: every round searched, swaps inside a round,
+    pairs as classes (the same C program). For small fields, or to see how close a
+    field comes.
+
+``--store`` writes the schedule found (its rounds relabelled 0..n-1, checked by
+``tourney.pairing.schedules.verify_perfect``) into the data file, replacing one of the
+same field. It exits 1 if no perfect schedule was found within the steps.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import math
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from itertools import combinations
+from pathlib import Path
+
+from tourney.files import atomic_write
+from tourney.pairing.schedules import SCHEDULE_FILE, round_bound, verify_perfect
+
+HERE = Path(__file__).resolve().parent
+SOLVER_SOURCE = HERE / "partition_search.c"
+K = 4
 
 
-def search(n: int, k: int, rounds: int, seconds: float, seed: int):
-    rng = random.Random(seed)
-    tables_per_round = n // k
-    # where[r][p] = table index of player p in round r; seats[r][t] = players at table t
-    seats = []
-    for _ in range(rounds):
-        players = list(range(n))
-        rng.shuffle(players)
-        seats.append([players[t * k:(t + 1) * k] for t in range(tables_per_round)])
-    where = [[0] * n for _ in range(rounds)]
-    for r in range(rounds):
-        for t, table in enumerate(seats[r]):
-            for p in table:
-                where[r][p] = t
-    met = [[0] * n for _ in range(n)]
-    for r in range(rounds):
-        for table in seats[r]:
-            for a, b in combinations(table, 2):
-                met[a][b] += 1
-                met[b][a] += 1
+# ------------------------------------------------------------------ the C solver
 
-    def cost() -> int:
-        return sum(max(0, met[a][b] - 1) for a in range(n) for b in range(a + 1, n))
+def solver() -> Path:
+    """The compiled tabu search, built once per source version in the temp folder."""
+    digest = hashlib.sha1(SOLVER_SOURCE.read_bytes()).hexdigest()[:12]
+    binary = Path(tempfile.gettempdir()) / f"tourney-partition-search-{digest}"
+    if not binary.exists():
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(SOLVER_SOURCE)], check=True)
+    return binary
 
-    current = cost()
-    best = current
-    tabu: dict[tuple[int, int], int] = {}
-    step = 0
-    stall = 0
-    deadline = time.monotonic() + seconds
-    while current and time.monotonic() < deadline:
-        step += 1
-        best_delta, moves = None, []
-        for r in range(rounds):
-            for t, table in enumerate(seats[r]):
-                for a in table:
-                    if not any(met[a][x] > 1 for x in table if x != a):
-                        continue  # only players in a repeated pair move
-                    for u in range(tables_per_round):
-                        if u == t:
-                            continue
-                        other = seats[r][u]
-                        for b in other:
-                            delta = 0
-                            for x in table:
-                                if x != a:
-                                    delta -= met[a][x] > 1
-                                    delta += met[b][x] > 0
-                            for y in other:
-                                if y != b:
-                                    delta -= met[b][y] > 1
-                                    delta += met[a][y] > 0
-                            if (tabu.get((r, a), 0) > step or tabu.get((r, b), 0) > step) \
-                                    and current + delta >= best:
-                                continue
-                            if best_delta is None or delta < best_delta:
-                                best_delta, moves = delta, [(r, t, a, u, b)]
-                            elif delta == best_delta:
-                                moves.append((r, t, a, u, b))
-        if not moves:
-            tabu.clear()
+
+def run_solver(n: int, parts: list[int], cls: list[list[int]], cap: list[int],
+               seed: int, steps: int) -> list[list[int]] | None:
+    """Blocks of K points with no class over capacity, or None."""
+    lines = [f"{n} {K} {len(cap)}", " ".join(map(str, cap)), " ".join(map(str, parts))]
+    lines += [" ".join(map(str, row)) for row in cls]
+    done = subprocess.run([str(solver()), str(seed), str(steps)], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, check=True)
+    head, members = done.stdout.splitlines()[:2]
+    cost, taken = map(int, head.split())
+    print(f"#   seed {seed}: best cost {cost} after {taken} steps", file=sys.stderr)
+    if cost:
+        return None
+    points = list(map(int, members.split()))
+    return [points[i:i + K] for i in range(0, n, K)]
+
+
+# ------------------------------------------------------------------ rotational
+
+def rotational(n: int, rounds: int, seed: int, steps: int):
+    m = rounds
+    fixed = n - 3 * m
+    if not 1 <= fixed <= 3 or n % K:
+        raise SystemExit(f"rotational needs n = 3m + 1..3 with m rounds; {n} = 3*{m} + {fixed}")
+    finite = 3 * m
+    classes: dict[tuple, int] = {}
+    cap = [0]  # class 0: never together (two fixed points; pure difference m/2)
+
+    def class_of(key) -> int:
+        if key not in classes:
+            classes[key] = len(cap)
+            cap.append(1)
+        return classes[key]
+
+    cls = [[0] * n for _ in range(n)]
+    for p in range(n):
+        for q in range(n):
+            if p == q:
+                continue
+            if p < finite and q < finite:
+                (jp, xp), (jq, xq) = divmod(p, m), divmod(q, m)
+                if jp == jq:
+                    d = min((xq - xp) % m, (xp - xq) % m)
+                    cls[p][q] = 0 if 2 * d == m else class_of(("pure", jp, d))
+                else:
+                    if jp > jq:
+                        jp, jq, xp, xq = jq, jp, xq, xp
+                    cls[p][q] = class_of(("mixed", jp, jq, (xq - xp) % m))
+            elif p < finite or q < finite:
+                x, f = (p, q) if p < finite else (q, p)
+                cls[p][q] = class_of(("fixed", f, x // m))
+    for attempt in range(seed, seed + 50):
+        base = run_solver(n, [0] * n, cls, cap, attempt, steps)
+        if base is not None:
+            return [[[(p // m) * m + (p % m + t) % m if p < finite else p for p in table]
+                     for table in base] for t in range(m)], f"rotational, seed {attempt}"
+    return None, ""
+
+
+# ------------------------------------------------------------------ orbit
+
+def orbit(n: int, rounds: int, seed: int, steps: int):
+    m = rounds
+    fixed = n - 3 * m
+    if fixed not in (1, 3) or (m - fixed) % 4 or (fixed == 3 and m % 3 == 0):
+        raise SystemExit(f"orbit needs n = 3m + 1 or 3m + 3 (m not a multiple of 3) "
+                         f"with m - 1 or m - 3 a multiple of 4")
+    size = 3 * m
+    head = 1 if fixed == 1 else 3
+    for attempt in range(seed, seed + 200):
+        rng = random.Random(attempt)
+        residues = list(range(m))
+        rng.shuffle(residues)
+        lift = [rng.randrange(3) for _ in range(m)]
+
+        def cost() -> int:
+            count = [0] * size
+            values = [residues[i] + lift[i] * m for i in range(m)]
+            penalty = 0
+            if fixed == 1:
+                count[m] += 1
+                count[size - m] += 1
+            else:
+                penalty = 2 * (3 - len({v % 3 for v in values[:3]}))
+                for a, b in combinations(values[:3], 2):
+                    count[(b - a) % size] += 1
+                    count[(a - b) % size] += 1
+            for start in range(head, m, K):
+                for a, b in combinations(values[start:start + K], 2):
+                    count[(b - a) % size] += 1
+                    count[(a - b) % size] += 1
+            return penalty + sum(max(0, c - (0 if fixed == 3 and d in (m, size - m) else 1))
+                                 for d, c in enumerate(count) if d)
+
+        current, temperature = cost(), 1.0
+        for step in range(steps):
+            if current == 0:
+                break
+            if rng.random() < 0.5:
+                i, j = rng.randrange(m), rng.randrange(m)
+                residues[i], residues[j] = residues[j], residues[i]
+                lift[i], lift[j] = lift[j], lift[i]
+                undo = ("swap", i, j)
+            else:
+                i = rng.randrange(m)
+                undo = ("lift", i, lift[i])
+                lift[i] = rng.randrange(3)
+            new = cost()
+            if new <= current or rng.random() < math.exp((current - new) / temperature):
+                current = new
+            elif undo[0] == "swap":
+                _, i, j = undo
+                residues[i], residues[j] = residues[j], residues[i]
+                lift[i], lift[j] = lift[j], lift[i]
+            else:
+                lift[undo[1]] = undo[2]
+            if step % 2000 == 0:
+                temperature = max(0.3, temperature * 0.98)
+        print(f"#   seed {attempt}: cost {current}", file=sys.stderr)
+        if current:
             continue
-        r, t, a, u, b = rng.choice(moves)
-        table, other = seats[r][t], seats[r][u]
-        for x in table:
-            if x != a:
-                met[a][x] -= 1; met[x][a] -= 1
-                met[b][x] += 1; met[x][b] += 1
-        for y in other:
-            if y != b:
-                met[b][y] -= 1; met[y][b] -= 1
-                met[a][y] += 1; met[y][a] += 1
-        table[table.index(a)] = b
-        other[other.index(b)] = a
-        where[r][a], where[r][b] = u, t
-        current += best_delta
-        tenure = rng.randint(4, 12)
-        tabu[(r, a)] = tabu[(r, b)] = step + tenure
-        if current < best:
-            best, stall = current, 0
+        values = [residues[i] + lift[i] * m for i in range(m)]
+        base = []  # tables of the base round; fixed points as ("inf", index)
+        if fixed == 1:
+            a = values[0]
+            base.append([("inf", 0), a, a + m, a + 2 * m])
         else:
-            stall += 1
-        if stall > 2000:  # perturb: a few random swaps, then go on
-            stall = 0
-            for _ in range(3):
-                r = rng.randrange(rounds)
-                t, u = rng.sample(range(tables_per_round), 2)
-                i, j = rng.randrange(k), rng.randrange(k)
-                a, b = seats[r][t][i], seats[r][u][j]
-                for x in seats[r][t]:
-                    if x != a:
-                        met[a][x] -= 1; met[x][a] -= 1; met[b][x] += 1; met[x][b] += 1
-                for y in seats[r][u]:
-                    if y != b:
-                        met[b][y] -= 1; met[y][b] -= 1; met[a][y] += 1; met[y][a] += 1
-                seats[r][t][i], seats[r][u][j] = b, a
-            current = cost()
-    return current, step, seats
+            base += [[("inf", s)] + [v + s * m for v in values[:3]] for s in range(3)]
+        for start in range(head, m, K):
+            base += [[v + s * m for v in values[start:start + K]] for s in range(3)]
+        shift = pow(m, -1, 3) if fixed == 3 else 0  # x -> x + m moves inf s to s + 1
+        schedule = [[[size + (p[1] + t * shift) % 3 if isinstance(p, tuple) else (p + t) % size
+                      for p in table] for table in base] for t in range(m)]
+        return schedule, f"orbit, seed {attempt}"
+    return None, ""
+
+
+# ------------------------------------------------------------------ plain
+
+def plain(n: int, rounds: int, seed: int, steps: int):
+    points = n * rounds
+    index = {}
+    cls = [[0] * points for _ in range(points)]
+    cap = [0]
+    for a in range(points):
+        for b in range(points):
+            if a != b and a // n == b // n:
+                pair = tuple(sorted((a % n, b % n)))
+                if pair not in index:
+                    index[pair] = len(cap)
+                    cap.append(1)
+                cls[a][b] = index[pair]
+    parts = [a // n for a in range(points)]
+    for attempt in range(seed, seed + 20):
+        blocks = run_solver(points, parts, cls, cap, attempt, steps)
+        if blocks is not None:
+            schedule = [[] for _ in range(rounds)]
+            for block in blocks:
+                schedule[block[0] // n].append([p % n for p in block])
+            return schedule, f"plain, seed {attempt}"
+    return None, ""
+
+
+# ------------------------------------------------------------------ storing
+
+def store(schedule, n: int, source: str) -> None:
+    data = json.loads(SCHEDULE_FILE.read_text(encoding="utf-8"))
+    entries = [e for e in data["schedules"] if (e["players"], e["table_size"]) != (n, K)]
+    entries.append({"players": n, "table_size": K, "source": source,
+                    "rounds": ["|".join(" ".join(map(str, sorted(t))) for t in sorted(
+                        sorted(t) for t in rnd)) for rnd in schedule]})
+    entries.sort(key=lambda e: (e["table_size"], e["players"]))
+    write_file(data.get("about", ""), entries)
+
+
+def write_file(about: str, entries: list[dict]) -> None:
+    """The data file, one round a line so that a change reads well in a diff."""
+    out = ["{", f'  "about": {json.dumps(about)},', '  "schedules": [']
+    for number, entry in enumerate(entries):
+        out.append("    {")
+        out.append(f'      "players": {entry["players"]}, "table_size": {entry["table_size"]},')
+        out.append(f'      "source": {json.dumps(entry["source"])},')
+        out.append('      "rounds": [')
+        out += [f"        {json.dumps(r)}," for r in entry["rounds"][:-1]]
+        out.append(f"        {json.dumps(entry['rounds'][-1])}")
+        out.append("      ]")
+        out.append("    }" + ("," if number < len(entries) - 1 else ""))
+    out += ["  ]", "}"]
+    with atomic_write(SCHEDULE_FILE) as handle:
+        handle.write("\n".join(out) + "\n")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("method", choices=("rotational", "orbit", "plain"))
     parser.add_argument("players", type=int)
-    parser.add_argument("table_size", type=int)
-    parser.add_argument("rounds", type=int)
-    parser.add_argument("--seconds", type=float, default=600)
+    parser.add_argument("--rounds", type=int, help="default (players - 1) // 3")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--steps", type=int, default=200_000)
+    parser.add_argument("--store", action="store_true")
     args = parser.parse_args(argv)
+    rounds = args.rounds or round_bound(args.players, K)
     started = time.monotonic()
-    repeats, steps, seats = search(args.players, args.table_size, args.rounds,
-                                   args.seconds, args.seed)
-    print(f"# {args.players} at {args.table_size} for {args.rounds} rounds: {repeats} "
-          f"repeats after {steps} steps, {time.monotonic() - started:.1f} s", file=sys.stderr)
-    if repeats == 0:
-        rounds = sorted(tuple(sorted(tuple(sorted(t)) for t in rnd)) for rnd in seats)
-        print(f"    ({args.players}, {args.table_size}): (")
-        for rnd in rounds:
-            print(f"        {rnd},")
-        print("    ),")
-    return 0 if repeats == 0 else 1
+    search = {"rotational": rotational, "orbit": orbit, "plain": plain}[args.method]
+    schedule, source = search(args.players, rounds, args.seed, args.steps)
+    took = time.monotonic() - started
+    if schedule is None:
+        print(f"# {args.players} x {rounds}: nothing found ({took:.0f} s)", file=sys.stderr)
+        return 1
+    verify_perfect(schedule, args.players, K)
+    print(f"# {args.players} x {rounds}: perfect ({source}, {took:.1f} s)", file=sys.stderr)
+    if args.store:
+        store(schedule, args.players, f"bench/find_schedules.py {source}")
+        print(f"# stored in {SCHEDULE_FILE}", file=sys.stderr)
+    else:
+        for rnd in schedule:
+            print(" | ".join(" ".join(map(str, sorted(t))) for t in rnd))
+    return 0
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ Usage:  python bench/run_all.py [--quick] [--pg URL | --no-pg] [--only NAME,...]
 
 The benchmarks (NAME) and their arguments in a full run (``--quick``: each
 script's ``--quick``): engines (defaults), validate (defaults), import (10k, 100k and 1M rows, on
-SQLite and on PostgreSQL: ``import-pg``), seating (defaults), ratings
+SQLite and on PostgreSQL: ``import-pg``), seating (defaults), repeats (defaults),
+table-sizes (defaults), ratings
 (defaults, with ``--postgres``), backtest (``--quick``), publish (``--sizes
 1000,10000``). ``--set`` replaces one benchmark's arguments (a smaller
 configuration when the full one would take too long); the command line is
@@ -82,6 +83,8 @@ BENCHES = [
           pg_full=[], pg_quick=["--sizes", "10000"]),
     Bench("seating", "Seating methods against the random baseline",
           "bench_seating.py", [], ["--quick"]),
+    Bench("repeats", "Seating: repeated pairs at tables of 4, 12-64 players, every event length",
+          "bench_repeats.py", [], ["--quick"]),
     Bench("table-sizes", "Table sizes shared out by balanced seating (random baseline)",
           "bench_table_sizes.py", [], ["--quick"]),
     Bench("ratings", "Ratings: engine against a bare openskill loop; recompute and refresh",

@@ -13,9 +13,9 @@ every table plays a match. This package decides who sits where:
 - :mod:`.history` holds the plain data the caller passes in and gets back
   (:class:`~.history.Entrant`, :class:`~.history.PastRound`,
   :class:`~.history.Seating`) and what is derived from the rounds played so far.
-- :mod:`.schedules` builds the perfect schedules (resolvable designs: affine
-  geometries, the 8-4-10 social-golfer solution, round robins) that ``balanced``
-  follows where one fits the field.
+- :mod:`.schedules` builds or reads the perfect schedules (resolvable designs:
+  affine geometries, transversal designs, round robins, and the designs stored in
+  ``schedules.json``) that ``balanced`` follows where one fits the field.
 - :mod:`.groups` is the seeded local search that splits players into tables with as
   few repeated meetings as possible, and the seat-order balancing.
 - :mod:`.swiss` is the Swiss pairing (maximum-weight matching for two-player tables).

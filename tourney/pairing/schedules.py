@@ -19,22 +19,32 @@ Where they come from:
   the resolvable transversal design RTD(k, q), ``q`` rounds. This gives 20 players at 4
   for 5 rounds, 36 at 4 for 9, 44 at 4 for 11, 52 at 4 for 13, 15 at 3 for 5 (where no
   Kirkman system is stored), and so on.
-- Known designs that no such formula gives, stored below and checked by
-  :func:`check_schedule` in the tests: Kirkman's 15 schoolgirls (15 at 3, 7 rounds), the
-  21-at-3 Kirkman system (10 rounds), the resolvable 2-(28, 4, 1) and 2-(40, 4, 1)
-  designs (9 and 13 rounds), and the 8-4-10 social golfer solution (32 at 4 for 10
-  rounds; Aguado's 2004 schedule, as published in the social-golfer literature). The
-  32-player one is not complete: each player misses exactly one other, which is the
-  best possible, since 32 players at 4 cannot have 11 perfect rounds (each would
-  need to meet 33 others).
+- Schedules no such formula gives, stored in the data file ``schedules.json`` next to
+  this module and checked when first read (:func:`stored_schedules`; a damaged file
+  raises :class:`ScheduleDataError`): Kirkman's 15 schoolgirls (15 at 3, 7 rounds),
+  the 21-at-3 Kirkman system (10 rounds), the resolvable 2-(28, 4, 1) and
+  2-(40, 4, 1) designs (9 and 13 rounds), the 8-4-10 social golfer solution (32 at 4
+  for 10 rounds; Aguado's 2004 schedule), and schedules found offline by
+  ``bench/find_schedules.py`` as translates of one base round: 24 at 4 for 7 rounds,
+  36 for 11, 48 for 15 (every player meets all but two others: resolvable designs
+  with groups of three) and 52 for 17 (a resolvable 2-(52, 4, 1) design). Where a
+  field has a stored schedule and a built one, the longer comes first.
+
+An incomplete schedule (each player missing one or two others, as at 32 or 48
+players) is still the longest possible: one more round would have to seat someone
+with a player met before.
 
 Every table is a sorted tuple of points and every round a sorted tuple of tables, so
 two rounds are equal exactly when they seat the same groups.
 """
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from itertools import combinations, product
+from pathlib import Path
+
+from ..errors import TourneyError
 
 Table = tuple[int, ...]
 Round = tuple[Table, ...]
@@ -44,124 +54,15 @@ Schedule = tuple[Round, ...]
 # seats the round; building AG(d, q) for thousands of points is wasted work then.
 MAX_SCHEDULE_PLAYERS = 4096
 
-# Resolvable designs that are stored rather than built, keyed by (players, table size).
-# Points are numbered 0..n-1; each line is one round. Checked in the tests.
-KNOWN_DESIGNS: dict[tuple[int, int], tuple[tuple[tuple[int, ...], ...], ...]] = {
-    (15, 3): (
-        ((0, 1, 2), (3, 4, 5), (6, 7, 8), (9, 10, 11), (12, 13, 14)),
-        ((0, 3, 6), (1, 4, 9), (2, 5, 12), (7, 10, 13), (8, 11, 14)),
-        ((0, 4, 13), (1, 3, 14), (2, 7, 11), (5, 8, 10), (6, 9, 12)),
-        ((0, 8, 12), (1, 6, 11), (2, 3, 10), (4, 7, 14), (5, 9, 13)),
-        ((0, 7, 9), (1, 10, 12), (2, 4, 8), (3, 11, 13), (5, 6, 14)),
-        ((0, 5, 11), (1, 8, 13), (2, 9, 14), (3, 7, 12), (4, 6, 10)),
-        ((0, 10, 14), (1, 5, 7), (2, 6, 13), (3, 8, 9), (4, 11, 12)),
-    ),
-    (21, 3): (
-        ((0, 1, 5), (2, 9, 19), (3, 10, 17), (4, 6, 12), (7, 14, 20), (8, 13, 15),
-         (11, 16, 18)),
-        ((0, 16, 17), (1, 13, 14), (2, 11, 20), (3, 4, 9), (5, 12, 18), (6, 15, 19),
-         (7, 8, 10)),
-        ((0, 7, 11), (1, 6, 18), (2, 13, 17), (3, 12, 19), (4, 8, 16), (5, 15, 20),
-         (9, 10, 14)),
-        ((0, 10, 19), (1, 2, 3), (4, 11, 15), (5, 7, 13), (6, 14, 16), (8, 12, 20),
-         (9, 17, 18)),
-        ((0, 9, 20), (1, 15, 17), (2, 12, 14), (3, 13, 18), (4, 5, 10), (6, 8, 11),
-         (7, 16, 19)),
-        ((0, 14, 15), (1, 8, 9), (2, 7, 18), (3, 16, 20), (4, 13, 19), (5, 6, 17),
-         (10, 11, 12)),
-        ((0, 2, 4), (1, 11, 19), (3, 8, 14), (5, 9, 16), (6, 13, 20), (7, 12, 17),
-         (10, 15, 18)),
-        ((0, 12, 13), (1, 10, 20), (2, 15, 16), (3, 5, 11), (4, 14, 18), (6, 7, 9),
-         (8, 17, 19)),
-        ((0, 8, 18), (1, 12, 16), (2, 6, 10), (3, 7, 15), (4, 17, 20), (5, 14, 19),
-         (9, 11, 13)),
-        ((0, 3, 6), (1, 4, 7), (2, 5, 8), (9, 12, 15), (10, 13, 16), (11, 14, 17),
-         (18, 19, 20)),
-    ),
-    (28, 4): (
-        ((0, 1, 2, 3), (4, 5, 6, 7), (8, 9, 10, 11), (12, 13, 14, 15), (16, 17, 18, 19),
-         (20, 21, 22, 23), (24, 25, 26, 27)),
-        ((0, 4, 20, 24), (1, 5, 12, 16), (2, 10, 15, 27), (3, 11, 19, 23), (6, 8, 18, 26),
-         (7, 9, 14, 22), (13, 17, 21, 25)),
-        ((0, 5, 23, 27), (1, 4, 14, 18), (2, 8, 13, 24), (3, 9, 17, 20), (6, 11, 12, 21),
-         (7, 10, 16, 25), (15, 19, 22, 26)),
-        ((0, 8, 16, 22), (1, 9, 13, 27), (2, 6, 14, 19), (3, 7, 21, 24), (4, 10, 12, 23),
-         (5, 11, 17, 26), (15, 18, 20, 25)),
-        ((0, 6, 15, 17), (1, 7, 20, 26), (2, 9, 18, 23), (3, 8, 12, 25), (4, 11, 13, 22),
-         (5, 10, 19, 24), (14, 16, 21, 27)),
-        ((0, 10, 18, 21), (1, 11, 15, 24), (2, 7, 12, 17), (3, 6, 22, 27), (4, 9, 19, 25),
-         (5, 8, 14, 20), (13, 16, 23, 26)),
-        ((0, 7, 13, 19), (1, 6, 23, 25), (2, 11, 16, 20), (3, 10, 14, 26), (4, 8, 17, 27),
-         (5, 9, 15, 21), (12, 18, 22, 24)),
-        ((0, 11, 14, 25), (1, 10, 17, 22), (2, 4, 21, 26), (3, 5, 13, 18), (6, 9, 16, 24),
-         (7, 8, 15, 23), (12, 19, 20, 27)),
-        ((0, 9, 12, 26), (1, 8, 19, 21), (2, 5, 22, 25), (3, 4, 15, 16), (6, 10, 13, 20),
-         (7, 11, 18, 27), (14, 17, 23, 24)),
-    ),
-    (32, 4): (
-        ((0, 1, 2, 3), (4, 5, 6, 7), (8, 9, 10, 11), (12, 13, 14, 15), (16, 17, 18, 19),
-         (20, 21, 22, 23), (24, 25, 26, 27), (28, 29, 30, 31)),
-        ((0, 4, 8, 28), (1, 7, 18, 22), (2, 6, 17, 23), (3, 5, 10, 31), (9, 14, 27, 29),
-         (11, 13, 25, 30), (12, 16, 20, 24), (15, 19, 21, 26)),
-        ((0, 21, 27, 30), (1, 23, 26, 28), (2, 9, 15, 20), (3, 6, 13, 24), (4, 18, 25, 31),
-         (5, 11, 14, 16), (7, 10, 12, 17), (8, 19, 22, 29)),
-        ((0, 11, 18, 24), (1, 10, 19, 25), (2, 8, 16, 27), (3, 9, 17, 26), (4, 12, 23, 29),
-         (5, 15, 22, 30), (6, 14, 21, 31), (7, 13, 20, 28)),
-        ((0, 10, 13, 22), (1, 4, 15, 27), (2, 21, 25, 28), (3, 7, 8, 30), (5, 9, 12, 18),
-         (6, 16, 26, 29), (11, 17, 20, 31), (14, 19, 23, 24)),
-        ((0, 9, 23, 31), (1, 5, 24, 29), (2, 12, 19, 30), (3, 14, 18, 28), (4, 11, 22, 26),
-         (6, 10, 20, 27), (7, 15, 16, 25), (8, 13, 17, 21)),
-        ((0, 5, 19, 20), (1, 6, 9, 30), (2, 7, 11, 29), (3, 4, 16, 21), (8, 12, 26, 31),
-         (10, 15, 24, 28), (13, 18, 23, 27), (14, 17, 22, 25)),
-        ((0, 15, 17, 29), (1, 13, 16, 31), (2, 4, 10, 14), (3, 12, 22, 27), (5, 8, 23, 25),
-         (6, 11, 19, 28), (7, 9, 21, 24), (18, 20, 26, 30)),
-        ((0, 6, 12, 25), (1, 8, 14, 20), (2, 5, 13, 26), (3, 11, 15, 23), (4, 17, 24, 30),
-         (7, 19, 27, 31), (9, 16, 22, 28), (10, 18, 21, 29)),
-        ((0, 7, 14, 26), (1, 11, 12, 21), (2, 22, 24, 31), (3, 20, 25, 29), (4, 9, 13, 19),
-         (5, 17, 27, 28), (6, 8, 15, 18), (10, 16, 23, 30)),
-    ),
-    (40, 4): (
-        ((0, 13, 26, 39), (1, 12, 18, 21), (2, 11, 29, 36), (3, 10, 15, 24), (4, 9, 19, 20),
-         (5, 8, 27, 38), (6, 7, 30, 35), (14, 25, 31, 34), (16, 23, 28, 37),
-         (17, 22, 32, 33)),
-        ((0, 2, 19, 22), (1, 14, 27, 39), (3, 12, 30, 37), (4, 11, 16, 25), (5, 10, 20, 21),
-         (6, 9, 26, 28), (7, 8, 31, 36), (13, 15, 32, 35), (17, 24, 29, 38),
-         (18, 23, 33, 34)),
-        ((0, 4, 31, 38), (1, 3, 20, 23), (2, 15, 28, 39), (5, 12, 13, 17), (6, 11, 21, 22),
-         (7, 10, 27, 29), (8, 9, 32, 37), (14, 16, 33, 36), (18, 25, 26, 30),
-         (19, 24, 34, 35)),
-        ((0, 6, 14, 18), (1, 5, 26, 32), (2, 4, 21, 24), (3, 16, 29, 39), (7, 12, 22, 23),
-         (8, 11, 28, 30), (9, 10, 33, 38), (13, 19, 27, 31), (15, 17, 34, 37),
-         (20, 25, 35, 36)),
-        ((0, 8, 23, 24), (1, 7, 15, 19), (2, 6, 27, 33), (3, 5, 22, 25), (4, 17, 30, 39),
-         (9, 12, 29, 31), (10, 11, 26, 34), (13, 21, 36, 37), (14, 20, 28, 32),
-         (16, 18, 35, 38)),
-        ((0, 10, 30, 32), (1, 9, 24, 25), (2, 8, 16, 20), (3, 7, 28, 34), (4, 6, 13, 23),
-         (5, 18, 31, 39), (11, 12, 27, 35), (14, 22, 37, 38), (15, 21, 29, 33),
-         (17, 19, 26, 36)),
-        ((0, 12, 28, 36), (1, 11, 31, 33), (2, 10, 13, 25), (3, 9, 17, 21), (4, 8, 29, 35),
-         (5, 7, 14, 24), (6, 19, 32, 39), (15, 23, 26, 38), (16, 22, 30, 34),
-         (18, 20, 27, 37)),
-        ((0, 1, 29, 37), (2, 12, 32, 34), (3, 11, 13, 14), (4, 10, 18, 22), (5, 9, 30, 36),
-         (6, 8, 15, 25), (7, 20, 33, 39), (16, 24, 26, 27), (17, 23, 31, 35),
-         (19, 21, 28, 38)),
-        ((0, 3, 33, 35), (1, 2, 30, 38), (4, 12, 14, 15), (5, 11, 19, 23), (6, 10, 31, 37),
-         (7, 9, 13, 16), (8, 21, 34, 39), (17, 25, 27, 28), (18, 24, 32, 36),
-         (20, 22, 26, 29)),
-        ((0, 5, 15, 16), (1, 4, 34, 36), (2, 3, 26, 31), (6, 12, 20, 24), (7, 11, 32, 38),
-         (8, 10, 14, 17), (9, 22, 35, 39), (13, 18, 28, 29), (19, 25, 33, 37),
-         (21, 23, 27, 30)),
-        ((0, 7, 21, 25), (1, 6, 16, 17), (2, 5, 35, 37), (3, 4, 27, 32), (8, 12, 26, 33),
-         (9, 11, 15, 18), (10, 23, 36, 39), (13, 20, 34, 38), (14, 19, 29, 30),
-         (22, 24, 28, 31)),
-        ((0, 9, 27, 34), (1, 8, 13, 22), (2, 7, 17, 18), (3, 6, 36, 38), (4, 5, 28, 33),
-         (10, 12, 16, 19), (11, 24, 37, 39), (14, 21, 26, 35), (15, 20, 30, 31),
-         (23, 25, 29, 32)),
-        ((0, 11, 17, 20), (1, 10, 28, 35), (2, 9, 14, 23), (3, 8, 18, 19), (4, 7, 26, 37),
-         (5, 6, 29, 34), (12, 25, 38, 39), (13, 24, 30, 33), (15, 22, 27, 36),
-         (16, 21, 31, 32)),
-    ),
-}
+# The stored schedules: a data file shipped with the package, read and checked on
+# first use (see stored_schedules).
+SCHEDULE_FILE = Path(__file__).with_name("schedules.json")
+
+
+class ScheduleDataError(TourneyError):
+    """The stored schedules file is damaged: a round is no partition into tables, a
+    pair meets twice, or the file cannot be read. Names the file, the schedule and
+    the round (from 1)."""
 
 
 def round_bound(n_players: int, table_size: int) -> int:
@@ -172,22 +73,42 @@ def round_bound(n_players: int, table_size: int) -> int:
 
 
 def perfect_schedule(n_players: int, table_size: int) -> Schedule | None:
-    """A perfect schedule for ``n_players`` at tables of ``table_size``, or None.
+    """The longest perfect schedule known here for ``n_players`` at ``table_size``, or None.
 
     None where this module knows no perfect schedule for those numbers (the local
     search in :mod:`.groups` seats such fields). The result is cached: it is pure.
     """
+    found = perfect_schedules(n_players, table_size)
+    return found[0] if found else None
+
+
+def perfect_schedules(n_players: int, table_size: int) -> tuple[Schedule, ...]:
+    """Every perfect schedule known here for the field, the longest first.
+
+    A stored schedule (:func:`stored_schedules`) comes before the one a formula
+    builds for the same field; the seating follows the first whose rounds match an
+    event's history, so an event begun on a shorter schedule can go on with it.
+    """
     if table_size < 2 or n_players % table_size or n_players <= table_size:
-        return None
+        return ()
     if n_players > MAX_SCHEDULE_PLAYERS:
-        return None
-    return _perfect_schedule(n_players, table_size)
+        return ()
+    return _perfect_schedules(n_players, table_size)
 
 
 @lru_cache(maxsize=64)
-def _perfect_schedule(n_players: int, table_size: int) -> Schedule | None:
-    if (n_players, table_size) in KNOWN_DESIGNS:
-        return _normalise(KNOWN_DESIGNS[n_players, table_size])
+def _perfect_schedules(n_players: int, table_size: int) -> tuple[Schedule, ...]:
+    found = []
+    stored = stored_schedules().get((n_players, table_size))
+    if stored is not None:
+        found.append(stored)
+    built = _built_schedule(n_players, table_size)
+    if built is not None:
+        found.append(built)
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def _built_schedule(n_players: int, table_size: int) -> Schedule | None:
     if table_size == 2:
         return round_robin(n_players)
     dimension = _power_of(n_players, table_size)
@@ -197,6 +118,85 @@ def _perfect_schedule(n_players: int, table_size: int) -> Schedule | None:
     if q >= table_size and _prime_power(q) is not None:
         return transversal_design(table_size, q)
     return None
+
+
+@lru_cache(maxsize=1)
+def stored_schedules() -> dict[tuple[int, int], Schedule]:
+    """The schedules of :data:`SCHEDULE_FILE`, keyed by (players, table size).
+
+    Read once and checked on the way in (:func:`read_schedule_file`): a damaged
+    file raises :class:`ScheduleDataError` rather than seat anyone by it.
+    """
+    return read_schedule_file(SCHEDULE_FILE)
+
+
+def read_schedule_file(path: str | Path) -> dict[tuple[int, int], Schedule]:
+    """Read and check a schedules file; raises :class:`ScheduleDataError` if damaged.
+
+    The file is JSON: ``{"schedules": [{"players": n, "table_size": k, "source":
+    text, "rounds": ["0 1 2 3|4 5 6 7|...", ...]}, ...]}``, one string per round,
+    tables separated by ``|``, players 0..n-1 by spaces. Every round must seat each
+    player exactly once at tables of k, no pair may share a table in two rounds,
+    and no field may appear twice.
+    """
+    name = Path(path).name
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        entries = data["schedules"]
+        if not isinstance(entries, list):
+            raise TypeError("'schedules' is not a list")
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise ScheduleDataError(f"{name}: cannot read the stored schedules: {err}") from None
+    found: dict[tuple[int, int], Schedule] = {}
+    for number, entry in enumerate(entries, 1):
+        where = f"{name}: schedule {number}"
+        try:
+            n, k, rounds = int(entry["players"]), int(entry["table_size"]), entry["rounds"]
+            where = f"{name}: schedule {number} ({n} players at {k})"
+            parsed = [[[int(p) for p in table.split()] for table in text.split("|")]
+                      for text in rounds]
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise ScheduleDataError(f"{where}: malformed entry: {err}") from None
+        if (n, k) in found:
+            raise ScheduleDataError(f"{where}: a second schedule for this field")
+        if k < 2 or n <= k or n % k or not parsed:
+            raise ScheduleDataError(f"{where}: no rounds, or {n} players do not fill "
+                                    f"tables of {k}")
+        try:
+            verify_perfect(parsed, n, k)
+        except ValueError as err:
+            raise ScheduleDataError(f"{where}: {err}") from None
+        found[n, k] = _normalise(parsed)
+    return found
+
+
+def verify_perfect(schedule, n_players: int, table_size: int) -> None:
+    """Raise ValueError unless every round seats 0..n-1 once at tables of
+    ``table_size`` and no pair shares a table twice (rounds and tables from 1)."""
+    met: dict[tuple[int, int], int] = {}
+    if len(schedule) > round_bound(n_players, table_size):
+        raise ValueError(f"{len(schedule)} rounds, more than a perfect schedule can have "
+                         f"({round_bound(n_players, table_size)})")
+    for number, rnd in enumerate(schedule, 1):
+        seen: set[int] = set()
+        for t, table in enumerate(rnd, 1):
+            if len(table) != table_size:
+                raise ValueError(f"round {number}, table {t} seats {len(table)}, "
+                                 f"not {table_size}")
+            for p in table:
+                if not 0 <= p < n_players:
+                    raise ValueError(f"round {number}, table {t}: player {p} is not "
+                                     f"one of 0..{n_players - 1}")
+                if p in seen:
+                    raise ValueError(f"round {number}: player {p} is seated twice")
+                seen.add(p)
+            for pair in combinations(sorted(table), 2):
+                if pair in met:
+                    raise ValueError(f"round {number}, table {t}: players {pair[0]} and "
+                                     f"{pair[1]} met already in round {met[pair]}")
+                met[pair] = number
+        if len(seen) != n_players:
+            raise ValueError(f"round {number} seats {len(seen)} players, not {n_players}")
 
 
 def round_robin(n_players: int) -> Schedule:

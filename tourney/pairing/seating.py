@@ -12,8 +12,10 @@ Methods (:data:`METHODS`):
     Where the field is one of the perfect schedules of :mod:`.schedules` (all tables
     one size, no byes) and every earlier round of the event is a round of that
     schedule under this seed's player mapping, the next unused round of it is
-    played: 16 players at 4 go 5 rounds, 32 go 10, 64 go 21 without any pair
-    meeting twice. Otherwise (late entries, withdrawals, mixed sizes, rounds past the
+    played: 16 players at 4 go 5 rounds, 20 go 5, 24 go 7, 28 go 9, 32 go 10, 36
+    go 11, 40 go 13, 44 go 11, 48 go 15, 52 go 17, 64 go 21 without any pair meeting
+    twice, with or without ``total_rounds`` (an open-ended event follows the schedule
+    round by round just the same). Otherwise (late entries, withdrawals, mixed sizes, rounds past the
     schedule's end, earlier rounds seated another way) a seeded tabu search
     (:mod:`.groups`) picks the tables with the fewest repeated pairs it can find.
 ``swiss`` (the default for two-player tables)
@@ -62,7 +64,7 @@ from . import swiss
 from .groups import (meeting_weights, order_seats, plan_rounds, split_into_tables,
                      table_size_costs)
 from .history import (Entrant, EventHistory, PastRound, Seating, bye_order, check_entrants)
-from .schedules import perfect_schedule
+from .schedules import perfect_schedules
 
 METHODS = ("balanced", "swiss", "random")
 
@@ -186,20 +188,28 @@ def seat_round(
 
 def follow_perfect_schedule(keys: Sequence[int], sizes: Sequence[int],
                             history: Sequence[PastRound], seed: int) -> list[list[int]] | None:
-    """The next round of the perfect schedule for this field, or None if it does not apply.
+    """The next round of a perfect schedule for this field, or None if none applies.
 
-    Applies when all tables have one size k, :func:`.schedules.perfect_schedule` knows a
-    schedule for len(keys) players at k, and every past round seated exactly these
+    Applies when all tables have one size k, :func:`.schedules.perfect_schedules` knows
+    a schedule for len(keys) players at k, and every past round seated exactly these
     players, without byes, as one of the schedule's rounds not used before (under
     this seed's mapping of sorted keys to points). The next round is the first unused
-    one in the seed's order of rounds; None once all are used.
+    one in the seed's order of rounds; None once all are used. Of several schedules
+    for the field the longest one that the history matches is followed (a new event
+    takes the longest; one begun on another goes on with it).
     """
     if not sizes or len(set(sizes)) != 1:
         return None
     n, k = len(keys), sizes[0]
-    schedule = perfect_schedule(n, k)
-    if schedule is None:
-        return None
+    for schedule in perfect_schedules(n, k):
+        tables = _next_scheduled_round(schedule, keys, history, seed, k)
+        if tables is not None:
+            return tables
+    return None
+
+
+def _next_scheduled_round(schedule, keys, history, seed, k) -> list[list[int]] | None:
+    n = len(keys)
     draw = random.Random(f"{seed}:perfect:{n}:{k}")
     points = list(range(n))
     draw.shuffle(points)
