@@ -96,7 +96,7 @@ def test_a_file_error_in_a_later_part_stops_where_one_process_stops(
     path = tmp_path / "nul.csv"
     path.write_text("".join(lines))
     single = outputs(path, "--jobs", "1")
-    assert "line 151: a NUL byte" in single[1]
+    assert "line 151, players: a NUL byte" in single[1]  # the reader names the column
     assert outputs(path, "--jobs", "3") == single
 
 

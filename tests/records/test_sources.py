@@ -144,3 +144,67 @@ def test_unfilled_rows_still_have_valid_key_columns(row, column):
     [item] = list(reader)
     assert isinstance(item, RecordError) and item.column == column and item.line == 3
     assert skipped == [2] and reader.unfilled == 1
+
+
+# ---------------------------------------------------------------- errors of the file
+# The reader names the column of a bad byte or an oversized field itself (the line is
+# known from the lines it reads; the column from the record read so far).
+
+def file_error(data: bytes, **kw) -> RecordError:
+    with pytest.raises(RecordError) as caught:
+        list(RecordReader(io.BytesIO(data), "f.csv", errors="yield", **kw))
+    return caught.value
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+def test_a_bad_byte_is_named_by_line_and_column(delimiter):
+    text = as_text(delimiter, ROWS + [["1", "1", "3", "Bo;Cy", "S1 S2", "1;2"]])
+    data = text.encode("utf-8").replace(b"S1 S2", b"S1 \xff2")
+    err = file_error(data, encoding="utf-8")  # forced: the byte is not UTF-8
+    assert (err.rule, err.line, err.column) == ("encoding", 4, "play")
+    assert "byte 0xff" in str(err) and "f.csv, line 4, play" in str(err)
+    # not forced: read as Windows-1252 from the first non-UTF-8 line, where 0x81 is no
+    # character either
+    data = text.encode("utf-8").replace(b"Bo;Cy", b"Bo;C\x81")
+    err = file_error(data)
+    assert (err.rule, err.line, err.column) == ("encoding", 4, "players")
+
+
+def test_a_bad_byte_in_a_quoted_field_over_lines_names_its_column():
+    data = ('round,table,deal,players,play,scores\n'
+            '1,1,1,"A;B","S1\nS2 ;x",""\n').encode() + b'1,1,2,"A;B","S1\n\xff",""\n'
+    err = file_error(data, encoding="utf-8")
+    assert (err.rule, err.line, err.column) == ("encoding", 5, "play")
+
+
+def test_a_nul_byte_is_named_by_column():
+    data = as_text(",").encode().replace(b"S0", b"S\x000")
+    err = file_error(data)
+    assert (err.rule, err.line, err.column) == ("encoding", 3, "play")
+
+
+def test_a_field_over_the_limit_is_named_on_its_record_first_line():
+    from tourney.records.sources import MAX_FIELD_CHARS
+
+    long_line = as_text(",", [["1", "1", "1", "A;B", "AS " * (MAX_FIELD_CHARS // 3 + 10), ""]])
+    err = file_error(long_line.encode())
+    assert (err.rule, err.line, err.column) == ("csv", 2, "play")
+    assert "the play field of the record on line 2" in str(err)
+    over_lines = ("round,table,deal,players,play,scores\n1,1,1,A;B,S1,\n"
+                  + '1,1,2,A;B,"' + "AS\n" * (MAX_FIELD_CHARS // 3 + 10) + '",\n')
+    err = file_error(over_lines.encode())
+    assert (err.rule, err.line, err.column) == ("csv", 3, "play")
+
+
+def test_a_line_too_long_names_the_field_that_is():
+    from tourney.records.sources import MAX_LINE_BYTES
+
+    data = ("round,table,deal,players,play,scores\n"
+            "1,1,1,A;B," + "AS " * (MAX_LINE_BYTES // 3 + 10) + ",\n").encode()
+    err = file_error(data)
+    assert (err.rule, err.line, err.column) == ("line-too-long", 2, "play")
+
+
+def test_a_problem_of_the_header_names_no_column():
+    err = file_error(b"round,table,deal,\xffplayers,play\n", encoding="utf-8")
+    assert (err.rule, err.line, err.column) == ("encoding", 1, None)

@@ -29,6 +29,7 @@ import csv
 import hashlib
 import io
 import os
+import re
 import sys
 from typing import IO, Callable, Iterator, Sequence
 
@@ -225,8 +226,11 @@ def open_source(path: str, *, encoding: str | None = None, sheet: str | None = N
 
 # ------------------------------------------------------------------- text lines
 
-def _encoding_error(source: Source, line: int, message: str) -> RecordError:
-    return RecordError(message, rule="encoding", file=source.name, line=line)
+def _encoding_error(source: Source, line: int, message: str, before: str) -> RecordError:
+    """``before``: the line's text before the bad byte (the reader names its column)."""
+    err = RecordError(message, rule="encoding", file=source.name, line=line)
+    err.text_before = before
+    return err
 
 
 def _byte_lines(buffer: io.BufferedReader, source: Source) -> Iterator[tuple[int, bytes]]:
@@ -239,9 +243,11 @@ def _byte_lines(buffer: io.BufferedReader, source: Source) -> Iterator[tuple[int
         if number == 2:
             number += source.line_offset
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            raise RecordError(
+            err = RecordError(
                 f"line longer than {MAX_LINE_BYTES // 1024} kB; not a table of records",
                 rule="line-too-long", file=source.name, line=number)
+            err.text_before = raw.decode(source.encoding or "utf-8", errors="replace")
+            raise err
         yield number, raw
 
 
@@ -249,9 +255,10 @@ def _check_nul(source: Source, number: int, text: str) -> str:
     if "\x00" in text:
         # No column holds a NUL, and PostgreSQL text cannot store one (a lookup with
         # it failed inside the driver): refused as not text (hardening).
+        at = text.index(chr(0))
         raise _encoding_error(
-            source, number, f"a NUL byte at character {text.index(chr(0)) + 1}; not a text "
-            f"file (UTF-16 without a byte-order mark?); {ENCODING_HINT}")
+            source, number, f"a NUL byte at character {at + 1}; not a text "
+            f"file (UTF-16 without a byte-order mark?); {ENCODING_HINT}", text[:at])
     return text
 
 
@@ -288,7 +295,8 @@ def _eight_bit_lines(buffer: io.BufferedReader, source: Source) -> Iterator[str]
             else:
                 message = (f"not {forced}: byte 0x{raw[err.start]:02x} at character "
                            f"{err.start + 1}; {ENCODING_HINT}")
-            raise _encoding_error(source, number, message) from None
+            before = raw[:err.start].decode(encoding, errors="replace")
+            raise _encoding_error(source, number, message, before) from None
         source.encoding = encoding
         yield _check_nul(source, number, text)
 
@@ -353,6 +361,11 @@ class _RecordLines:
         self.record_line = 1
         self.record_chars = 0
         self.first: str | None = None
+        self.delimiter = ","
+        # The record being read, to name the column of an error in it: its last line
+        # read, and its lines before that (only when a quoted field spans lines).
+        self.last = ""
+        self.earlier: list[str] = []
 
     def __iter__(self):
         return self
@@ -361,17 +374,52 @@ class _RecordLines:
         if self.first is not None:
             text, self.first = self.first, None
         else:
-            text = next(self._lines)
+            if self.record_chars:  # the record goes on past its last line
+                self.earlier.append(self.last)
+            try:
+                text = next(self._lines)
+            except RecordError as err:  # a bad byte, a line too long: name the column
+                self.locate(err, getattr(err, "text_before", ""), continued=True)
+                raise
             self.line += 1
             if self.line == 2:
                 self.line += self.source.line_offset
+        self.last = text
         self.record_chars += len(text)
         if self.record_chars > MAX_RECORD_CHARS:
-            raise RecordError(
+            err = RecordError(
                 f"a record longer than {MAX_RECORD_CHARS // 1024} kB (a quoted field left "
                 "open?); not a deal record", rule="record-too-large", file=self.source.name,
                 line=self.record_line)
+            self.locate(err)
+            raise err
         return text
+
+    def locate(self, err: RecordError, more: str = "", continued: bool = False) -> None:
+        """Name the column of a problem in the record being read (only ever on an
+        error): the field holding a bad byte (``more`` is its line up to the byte,
+        the line after the last one read), or the first field over
+        :data:`MAX_FIELD_CHARS`, whose record's first line ``err.line`` becomes."""
+        columns = self.source._columns
+        if not columns:
+            return  # the header itself
+        if continued:  # ``more`` is on the line after the last one read
+            text = "".join(self.earlier) + more if self.record_chars else more
+        else:
+            text = "".join(self.earlier) + self.last
+        fields = _field_lengths(text, self.delimiter)
+        if err.rule == "encoding":
+            index = len(fields) - 1
+        else:
+            index = next((i for i, n in enumerate(fields) if n > MAX_FIELD_CHARS), None)
+            if index is None or index >= len(columns):
+                return
+            err.line = self.record_line
+            err.message += (f" (the {columns[index]} field of the record on line "
+                            f"{self.record_line} is over {MAX_FIELD_CHARS // 1024} k "
+                            "characters)")
+        if index < len(columns):
+            err.column = columns[index]
 
     def peek_first(self) -> str:
         if self.first is None and self.line == 0:
@@ -381,9 +429,26 @@ class _RecordLines:
 
     def record_done(self) -> None:
         self.record_chars = 0
+        if self.earlier:
+            self.earlier = []
         self.record_line = self.line + 1
         if self.line == 1:
             self.record_line += self.source.line_offset
+
+
+def _field_lengths(text: str, delimiter: str) -> list[int]:
+    """The characters of each field of a record's text (or of its beginning),
+    quote-aware: the last one is the field the text ends in."""
+    lengths, start, quotes, quoted = [], 0, 0, False
+    for match in re.finditer(f'["{re.escape(delimiter)}]', text):
+        if match.group() == '"':
+            quoted = not quoted
+            quotes += 1
+        elif not quoted:
+            lengths.append(match.start() - start - quotes)
+            start, quotes = match.end(), 0
+    lengths.append(len(text.rstrip("\r\n")) - start - quotes)
+    return lengths
 
 
 def _split_unquoted(text: str, delimiter: str) -> list[str]:
@@ -411,7 +476,7 @@ class _CsvRows(Rows):
     def __init__(self, source: Source, known: Sequence[str]):
         self.source = source
         self._lines = _RecordLines(text_lines(source), source)
-        self.delimiter = sniff_delimiter(self._lines.peek_first(), known)
+        self.delimiter = self._lines.delimiter = sniff_delimiter(self._lines.peek_first(), known)
         csv.field_size_limit(MAX_FIELD_CHARS)
         self._reader = csv.reader(self._lines, delimiter=self.delimiter, strict=True)
         self.header: list[str] | None = None
@@ -441,8 +506,10 @@ class _CsvRows(Rows):
                 return
             except csv.Error as err:
                 # the line the broken record begins on, as for every record error
-                raise RecordError(f"not valid CSV: {err}", rule="csv",
-                                  file=self.source.name, line=lines.record_line) from None
+                problem = RecordError(f"not valid CSV: {err}", rule="csv",
+                                      file=self.source.name, line=lines.record_line)
+                lines.locate(problem)  # a field over the limit: its column
+                raise problem from None
             end_line = lines.line
             lines.record_done()
             if not row or (len(row) == 1 and not row[0].strip()):
