@@ -174,7 +174,7 @@ def test_an_endless_match_is_cut_off_and_memory_stays_flat(tmp_path):
 
 @pytest.mark.parametrize("data, phrase", [
     ("round,table\n".encode("utf-16-le"), "UTF-16 without a byte-order mark"),
-    (b"round,table,deal,players,play\n1,1,1,a\x00;b,S0\n", "line 2: a NUL byte"),
+    (b"round,table,deal,players,play\n1,1,1,a\x00;b,S0\n", "line 2, players: a NUL byte"),
     (b"round,table,deal,players,play\n2147483648,1,1,a;b,S0\n", "round must be at most"),
     (b"round,table,deal,players,play\r\n\"1,1,1,a;b,S0\r\n", "not valid CSV"),
 ])

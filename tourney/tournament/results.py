@@ -419,7 +419,6 @@ class ResultImporter:
         report.locate = source.locate if source.kind == "xlsx" else None
         group: _Group | None = None
         rows = 0
-        last: tuple[int | None, list[str]] = (None, [])  # the last row read: line, fields
         with source:
             try:
                 for item in reader:
@@ -428,7 +427,6 @@ class ResultImporter:
                         self.on_progress(source.bytes_read)
                     self.columns = reader.columns
                     raw = list(reader.raw_row)
-                    last = (item.line, raw)
                     if isinstance(item, RecordError):
                         key = self._guess_key(reader.columns, raw, self.event_slug)
                         check = DealCheck(item.line or 0, None, error=item)
@@ -479,17 +477,7 @@ class ResultImporter:
                 if group is not None:
                     self._close(group)
             except RecordError as err:  # the file as a whole: header, encoding, size
-                # where the record that failed begins: after the last one read
-                next_line = 2 if last[0] is None else (
-                    last[0] + 1 + sum(f.count("\n") for f in last[1]))
-                # The column is found by reading the file again: only a regular
-                # comma-separated file can be (never a pipe or standard input).
-                again = (reader.columns and source.kind == "csv" and path != "-"
-                         and os.path.isfile(path) and getattr(reader._rows, "delimiter", ",") == ",")
-                if err.rule in ("line-too-long", "csv", "record-too-large") and again:
-                    self._locate_long_field(path, err, reader.columns, next_line)
-                elif err.rule == "encoding" and again and err.line == next_line:
-                    self._locate_bad_byte(path, err, reader.columns)
+                # (the reader names its line and column)
                 report.add_error(err)
                 report.file_error = True
                 report.added = report.replaced = 0
@@ -510,80 +498,6 @@ class ResultImporter:
             self._after_import()
             report.committed = True
         return report
-
-    @staticmethod
-    def _locate_bad_byte(path: str, err: RecordError, columns: list[str]) -> None:
-        """Name the column of a byte that is not UTF-8 (a record on one line)."""
-        from ..records.csv_format import MAX_LINE_BYTES
-
-        try:
-            with open(path, "rb") as stream:
-                for _ in range(err.line - 1):
-                    stream.readline()
-                raw = stream.readline(MAX_LINE_BYTES)
-        except OSError:
-            return
-        try:
-            raw.decode("utf-8")
-            return
-        except UnicodeDecodeError as bad:
-            prefix = raw[:bad.start]
-        index, quoted = 0, False
-        for byte in prefix:
-            if byte == 0x22:
-                quoted = not quoted
-            elif byte == 0x2C and not quoted:
-                index += 1
-        if index < len(columns):
-            err.column = columns[index]
-
-    @staticmethod
-    def _locate_long_field(path: str, err: RecordError, columns: list[str], start: int) -> None:
-        """Name the column of an oversized field (the reader only knows the line).
-
-        Scans the record that begins at line ``start`` (quote-aware, reading no more
-        than the field limit past the field's start) and fills ``err.column`` and
-        ``err.line`` when it finds the field that is too long.
-        """
-        from ..records.csv_format import MAX_FIELD_CHARS
-
-        try:
-            with open(path, "rb") as stream:
-                for _ in range(start - 1):
-                    while True:  # skip a line however long, in bounded pieces
-                        piece = stream.readline(1 << 20)
-                        if not piece or piece.endswith(b"\n"):
-                            break
-                index, length, quoted, line = 0, 0, False, start
-                while True:
-                    chunk = stream.read(1 << 20)
-                    if not chunk:
-                        return
-                    for char in chunk.decode("utf-8", errors="replace"):
-                        if char == '"':
-                            quoted = not quoted
-                        elif char == "," and not quoted:
-                            index, length = index + 1, 0
-                            continue
-                        elif char == "\n":
-                            if not quoted:
-                                if index == 0 and length == 0:
-                                    line += 1  # a blank line before the record
-                                    start += 1
-                                    continue
-                                return
-                            line += 1
-                        length += 1
-                        if length > MAX_FIELD_CHARS:
-                            if index < len(columns):
-                                err.column = columns[index]
-                                err.line = start
-                                err.message += (f" (the {columns[index]} field of the "
-                                                f"record on line {start} is over "
-                                                f"{MAX_FIELD_CHARS // 1024} k characters)")
-                            return
-        except OSError:
-            return
 
     # -------------------------------------------------------------- closing a match
 
