@@ -12,8 +12,10 @@ meetings itself and uses no code of the pairing):
 - colours bounded: no colour difference beyond 2 and no colour three times running,
   unless every rematch-free pairing makes someone break it;
 - score closeness: no exchange of partners between two boards gives fewer meetings,
-  or as many and fewer absolute colour clashes, or as many of both and a smaller sum
-  of squared score differences.
+  or as many and fewer absolute colour clashes, or as many of both and fewer boards
+  spanning a boundary between score groups, counted from the top group down (the
+  Dutch system's "most pairs in each bracket, bracket by bracket"), or as many of all
+  three and a smaller sum of score differences.
 """
 from __future__ import annotations
 
@@ -175,11 +177,19 @@ def check_swiss_round(entrants, history, seating, *, exact: bool = True) -> None
     # Score closeness: no better exchange of partners between two boards.
     if exact:
         need = {k: absolute_need(colours[k]) for k in rest}
+        levels = sorted({2 * by_key[k].points for k in rest}, reverse=True)
+
+        def crossings(a, b):
+            """Per boundary between score groups, top first: 1 if a-b spans it."""
+            high, low = sorted((2 * by_key[a].points, 2 * by_key[b].points), reverse=True)
+            return [1 if high >= upper > low else 0 for upper in levels[:-1]]
 
         def key_of(pairs):
+            spans = [crossings(a, b) for a, b in pairs]
             return (sum(meetings.get(frozenset(p), 0) for p in pairs),
                     sum(1 for a, b in pairs if need[a] and need[a] == need[b]),
-                    sum((2 * by_key[a].points - 2 * by_key[b].points) ** 2 for a, b in pairs))
+                    [sum(column) for column in zip(*spans)],
+                    sum(abs(2 * by_key[a].points - 2 * by_key[b].points) for a, b in pairs))
 
         for (a, b), (c, d) in combinations(seating.tables, 2):
             now = key_of([(a, b), (c, d)])
@@ -359,3 +369,56 @@ def test_history_colours_come_from_two_player_tables():
     assert past.colour_history(2) == [WHITE]
     assert past.colour_history(3) == [BLACK]
     assert past.listed_byes == {2: 1}
+
+
+def test_floats_go_bracket_by_bracket_from_the_top():
+    # 1, 2 on 2 points; 3, 4 on 1.5 (they met); 5 on 1; 6 on 0.5. Pairing 1-3 and 2-4
+    # (two floats out of the top group, each half a point) and 5-6 has the smaller sum
+    # of squared differences, but the Dutch system pairs the top group within itself
+    # first: 1-2, and the two from 1.5 float to 5 and 6.
+    points = {1: 2.0, 2: 2.0, 3: 1.5, 4: 1.5, 5: 1.0, 6: 0.5}
+    entrants = [Entrant(k, p, k) for k, p in points.items()]
+    history = [PastRound([[3, 4], [1, 5], [2, 6]])]
+    seating = seat_round(entrants, history, **PAIRS, method="swiss", seed=1, round_number=2)
+    pairs = {frozenset(t) for t in seating.tables}
+    assert frozenset((1, 2)) in pairs
+    assert seating.repeated_pairs == 0
+    assert {frozenset((3, 5)), frozenset((4, 6))} <= pairs or \
+        {frozenset((3, 6)), frozenset((4, 5))} <= pairs
+
+
+def _topscorer_round(total_rounds):
+    # 1 and 2 lead (2 of 2 points) and both must have White (Black twice); everyone
+    # else is on 1 point. Apart from 1-2 every pairing without a rematch or an
+    # absolute colour clash sends both leaders down a score group.
+    points = {1: 2.0, 2: 2.0, 3: 1.0, 4: 1.0, 5: 1.0, 6: 1.0}
+    entrants = [Entrant(k, p, k) for k, p in points.items()]
+    history = [PastRound([[1, 3], [2, 4], [5, 6]]), PastRound([[1, 5], [2, 6], [4, 3]])]
+    return seat_round(entrants, history, **PAIRS, method="swiss", seed=1, round_number=3,
+                      total_rounds=total_rounds)
+
+
+def test_topscorers_may_meet_against_the_colour_rule_in_the_last_round_only():
+    last = _topscorer_round(3)
+    assert sorted(map(sorted, last.tables))[0] == [1, 2]
+    assert last.repeated_pairs == 0
+    for total_rounds in (None, 5):
+        seating = _topscorer_round(total_rounds)
+        pairs = {frozenset(t) for t in seating.tables}
+        assert frozenset((1, 2)) not in pairs
+        # Both leaders get White, as their colour history demands.
+        whites = {t[1] for t in seating.tables}
+        assert {1, 2} <= whites
+
+
+def test_weights_rank_a_higher_float_above_any_number_of_lower_ones():
+    # Small fields: the crossings are exactly lexicographic (base above the pairs).
+    lv = swiss._Weights(20, [16, 12, 10, 8, 6, 4, 2, 0])
+    one_high = lv.before[12] - lv.before[16]
+    all_lower = (lv.before[0] - lv.before[12]) * 11
+    assert one_high > all_lower
+    # Every level outweighs all lower ones together.
+    assert lv.crossing > lv.top_break * 11 > lv.difference * 11 * 16
+    assert lv.difference > lv.strong * 11 > lv.clash * 11 * 11
+    assert lv.absolute > lv.crossing * 11 * (lv.before[0] + 1)
+    assert lv.cover.bit_length() <= swiss._Weights.BITS

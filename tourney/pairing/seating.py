@@ -155,7 +155,9 @@ def seat_round(
     sizes, n_byes = plan_table_sizes(len(players), min_size, max_size, preferred)
 
     if method == "swiss":
-        return swiss.seat_swiss(players, past, sizes, n_byes, rng)
+        return swiss.seat_swiss(players, past, sizes, n_byes, rng,
+                                last_round=total_rounds is not None
+                                and round_number >= total_rounds)
 
     byes = sorted(e.key for e in bye_order(players, past, rng)[:n_byes])
     bye_set = set(byes)

@@ -1,0 +1,332 @@
+"""Swiss pairing against bbpPairings (FIDE Dutch): quality measures and time per round.
+
+Run: ``python bench/bench_swiss.py [--quick] [--sizes 20,50,100] [--seeds 3] [--rounds 9]``
+
+bbpPairings is a bench-only peer, never a dependency: build it from its source
+yourself and name the binary in ``BBP_PAIRINGS`` (``BBP_PAIRINGS=/path/to/bbpPairings.exe``).
+Without it the peer's columns are reported as skipped and the run still exits 0.
+
+For each field size and seed a 9-round event is played with random results (per
+board: 45 % Black wins, 45 % White wins, 10 % draw, drawn from a generator seeded by
+the seed, the round and the two players, so the same board gets the same result
+whoever paired it). Every round:
+
+- **same state**: both programs pair the same tournament state (bbpPairings reads it
+  as a TRF file written here, ``--dutch input.trf -p output``); the state then moves on
+  with bbpPairings' pairing, so every round compares the two on identical input;
+- **own event**: ours also pairs an event of its own, moved on by its own pairings
+  (the cumulative effect of its colour choices shows there).
+
+Measures, summed over the rounds and seeds (lower is better): rematches; colour-rule
+breaks (a player whose colour difference passes 2 or who gets one colour three times
+running); downfloaters (boards whose two players have different scores); the score
+difference at the boards (points, summed); unmet colour preferences by strength, FIDE
+style: absolute (difference beyond 1 or the same colour twice running), strong
+(difference 1), mild (difference 0: alternate). Times are seconds per round: ours is
+the ``seat_round`` call (the matching library imported beforehand: a command pays
+that once, about 0.05 s), the peer's its whole process (reading the TRF file
+and writing the pairing; the file is written beforehand, untimed). Both are given as
+CPU time (user + system, ``time.process_time`` and the child's rusage), which a
+busy shared machine does not inflate, and as wall-clock time; the ratio is of CPU.
+
+Players are numbered 1..n, the pairing number order (rating descending) bbpPairings
+uses inside a score group, and our ``Entrant.rank`` is the standing by points, then
+that number, so both order a score group alike. A bye is a pairing-allocated bye
+worth a win. Our seat 0 (Black) is TRF colour ``b``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tourney.pairing.history import BLACK, WHITE, Entrant, PastRound
+from tourney.pairing.seating import seat_round
+
+MEASURES = ("rematches", "colour breaks", "downfloaters", "score diff",
+            "absolute unmet", "strong unmet", "mild unmet")
+
+
+class PeerUnavailable(Exception):
+    pass
+
+
+# ------------------------------------------------------------------ the event state
+
+@dataclass
+class Event:
+    """One event's state: points (half points), colours, meetings, byes, TRF rows."""
+
+    n: int
+    rounds: int
+    points: dict[int, int] = field(default_factory=dict)
+    byes: dict[int, int] = field(default_factory=dict)
+    colours: dict[int, list[int]] = field(default_factory=dict)
+    met: set = field(default_factory=set)
+    history: list[PastRound] = field(default_factory=list)
+    games: dict[int, list[str]] = field(default_factory=dict)  # TRF round fields
+
+    def __post_init__(self):
+        for key in range(1, self.n + 1):
+            self.points[key] = 0
+            self.byes[key] = 0
+            self.colours[key] = []
+            self.games[key] = []
+
+    def entrants(self) -> list[Entrant]:
+        order = sorted(self.points, key=lambda k: (-self.points[k], k))
+        return [Entrant(k, self.points[k] / 2, place + 1, self.byes[k])
+                for place, k in enumerate(order)]
+
+    def play(self, tables: list[list[int]], byes: list[int], seed: int, number: int) -> None:
+        for black, white in tables:
+            x = random.Random(f"{seed}:{number}:{black}:{white}").random()
+            b, w = ("1", "0") if x < 0.45 else ("0", "1") if x < 0.9 else ("=", "=")
+            self.points[black] += {"1": 2, "0": 0, "=": 1}[b]
+            self.points[white] += {"1": 2, "0": 0, "=": 1}[w]
+            self.colours[black].append(BLACK)
+            self.colours[white].append(WHITE)
+            self.met.add(frozenset((black, white)))
+            self.games[black].append(f"{white:>4} b {b}")
+            self.games[white].append(f"{black:>4} w {w}")
+        for key in byes:
+            self.points[key] += 2
+            self.byes[key] += 1
+            self.games[key].append("0000 - U")
+        self.history.append(PastRound([list(t) for t in tables], list(byes)))
+
+    def trf(self) -> str:
+        """The state as a TRF file bbpPairings reads (one 001 line a player)."""
+        order = sorted(self.points, key=lambda k: (-self.points[k], k))
+        rank = {k: i + 1 for i, k in enumerate(order)}
+        lines = ["012 tourney bench"]
+        for key in range(1, self.n + 1):
+            name = f"Player {key:04d}"
+            rating = 2800 - key  # pairing numbers follow the rating
+            head = (f"001 {key:>4}      {name:<33} {rating:>4}"
+                    f"{'':<28}{self.points[key] / 2:>4.1f} {rank[key]:>4}")
+            assert len(head) == 89, len(head)
+            lines.append(head + "".join("  " + g for g in self.games[key]))
+        lines.append(f"XXR {self.rounds}")
+        lines.append("XXC black1")
+        return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ the measures
+
+def preference(colours: list[int]) -> tuple[int, str]:
+    if not colours:
+        return 0, "none"
+    difference = sum(colours)
+    if difference > 1:
+        return WHITE, "absolute"
+    if difference < -1:
+        return BLACK, "absolute"
+    if len(colours) >= 2 and colours[-1] == colours[-2]:
+        return -colours[-1], "absolute"
+    if difference:
+        return -difference, "strong"
+    return -colours[-1], "mild"
+
+
+def measure(event: Event, tables: list[list[int]]) -> dict[str, float]:
+    out = dict.fromkeys(MEASURES, 0)
+    for black, white in tables:
+        sb, sw = event.points[black], event.points[white]
+        out["rematches"] += frozenset((black, white)) in event.met
+        out["downfloaters"] += sb != sw
+        out["score diff"] += abs(sb - sw) / 2
+        for key, got in ((black, BLACK), (white, WHITE)):
+            past = event.colours[key]
+            want, strength = preference(past)
+            if want and want != got:
+                out[f"{strength} unmet"] += 1
+            after = past + [got]
+            if abs(sum(after)) > 2 or (len(after) >= 3 and after[-1] == after[-2] == after[-3]):
+                out["colour breaks"] += 1
+    return out
+
+
+# ------------------------------------------------------------------ the two programs
+
+@dataclass
+class Clock:
+    """CPU seconds (user + system; what a busy shared machine does not inflate) and
+    wall-clock seconds of one pairing."""
+
+    cpu: float
+    wall: float
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def ours(event: Event, seed: int, number: int) -> tuple[list[list[int]], list[int], Clock]:
+    entrants = event.entrants()
+    cpu, wall = time.process_time(), time.perf_counter()
+    seating = seat_round(entrants, event.history, min_size=2, max_size=2, preferred=2,
+                         method="swiss", seed=seed, round_number=number,
+                         total_rounds=event.rounds)
+    return (seating.tables, seating.byes,
+            Clock(time.process_time() - cpu, time.perf_counter() - wall))
+
+
+class Bbp:
+    """bbpPairings run as a process on the state written as a TRF file."""
+
+    def __init__(self):
+        path = os.environ.get("BBP_PAIRINGS")
+        if not path:
+            raise PeerUnavailable("BBP_PAIRINGS is not set (the path of a bbpPairings "
+                                  "binary built from its source)")
+        if not os.access(path, os.X_OK):
+            raise PeerUnavailable(f"BBP_PAIRINGS={path} is not an executable file")
+        self.path = path
+        self.folder = tempfile.TemporaryDirectory(prefix="bench-swiss-")
+
+    def pair(self, event: Event) -> tuple[list[list[int]], list[int], Clock]:
+        trf = Path(self.folder.name) / "state.trf"
+        out = Path(self.folder.name) / "pairing.txt"
+        trf.write_text(event.trf(), encoding="utf-8")
+        before, wall = children_cpu(), time.perf_counter()
+        done = subprocess.run([self.path, "--dutch", str(trf), "-p", str(out)],
+                              capture_output=True, text=True)
+        elapsed = Clock(children_cpu() - before, time.perf_counter() - wall)
+        if done.returncode != 0:
+            raise RuntimeError(f"bbpPairings failed ({done.returncode}): "
+                               f"{done.stdout}{done.stderr}")
+        lines = out.read_text(encoding="utf-8").split()
+        count = int(lines[0])
+        numbers = [int(x) for x in lines[1:1 + 2 * count]]
+        tables, byes = [], []
+        for white, black in zip(numbers[::2], numbers[1::2]):
+            if black == 0:
+                byes.append(white)
+            else:
+                tables.append([black, white])
+        return tables, byes, elapsed
+
+
+# ------------------------------------------------------------------ the runs
+
+@dataclass
+class Totals:
+    values: dict[str, float] = field(default_factory=lambda: dict.fromkeys(MEASURES, 0))
+    clocks: list[Clock] = field(default_factory=list)
+
+    def add(self, measured: dict[str, float], clock: Clock) -> None:
+        for k, v in measured.items():
+            self.values[k] += v
+        self.clocks.append(clock)
+
+    @property
+    def cpu(self) -> float:
+        return sum(c.cpu for c in self.clocks) / max(1, len(self.clocks))
+
+    @property
+    def wall(self) -> float:
+        return sum(c.wall for c in self.clocks) / max(1, len(self.clocks))
+
+
+def check(event: Event, tables, byes) -> None:
+    seated = sorted([k for t in tables for k in t] + list(byes))
+    assert seated == list(range(1, event.n + 1)), "not every player seated once"
+
+
+def run_size(n: int, rounds: int, seeds: list[int], bbp: Bbp | None):
+    same_ours, same_bbp, own = Totals(), Totals(), Totals()
+    for seed in seeds:
+        shared, mine = Event(n, rounds), Event(n, rounds)
+        for number in range(1, rounds + 1):
+            tables, byes, seconds = ours(shared, seed, number)
+            check(shared, tables, byes)
+            same_ours.add(measure(shared, tables), seconds)
+            if bbp is not None:
+                p_tables, p_byes, p_seconds = bbp.pair(shared)
+                check(shared, p_tables, p_byes)
+                same_bbp.add(measure(shared, p_tables), p_seconds)
+                shared.play(p_tables, p_byes, seed, number)
+            else:
+                shared.play(tables, byes, seed, number)
+            o_tables, o_byes, o_seconds = ours(mine, seed, number)
+            own.add(measure(mine, o_tables), o_seconds)
+            mine.play(o_tables, o_byes, seed, number)
+        print(f"  {n} players, seed {seed}: done", file=sys.stderr, flush=True)
+    return same_ours, same_bbp, own
+
+
+def fmt(value: float) -> str:
+    return f"{value:g}" if value != int(value) else f"{int(value)}"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="20, 50 and 100 players, 2 seeds")
+    parser.add_argument("--sizes", default=None, help="field sizes (default 20,50,100,300,1000)")
+    parser.add_argument("--seeds", type=int, default=None,
+                        help="seeds per size (default 3; 1 at 1,000 players)")
+    parser.add_argument("--rounds", type=int, default=9)
+    args = parser.parse_args(argv)
+    sizes = [int(x) for x in (args.sizes or ("20,50,100" if args.quick
+                                             else "20,50,100,300,1000")).split(",")]
+    import rustworkx  # noqa: F401  (imported once before any timing; see above)
+
+    try:
+        bbp: Bbp | None = Bbp()
+        peer_note = f"bbpPairings: {bbp.path} (`--dutch`, FIDE Dutch system)"
+    except PeerUnavailable as err:
+        bbp, peer_note = None, f"bbpPairings: skipped ({err})"
+
+    print(f"### Swiss pairing against bbpPairings, {args.rounds} rounds, random results\n")
+    print(peer_note + "\n")
+    print("Sums over the rounds and seeds (lower is better). *same state*: both pair the "
+          "state bbpPairings' pairings lead to; *own event*: ours pairs an event of its own.\n")
+    head = ("| players | seeds | pairing | " + " | ".join(MEASURES)
+            + " | CPU s/round | CPU ratio | wall s/round |")
+    print(head)
+    print("|---:|---:|---|" + "---:|" * (len(MEASURES) + 3))
+    verdicts = []
+    for n in sizes:
+        count = args.seeds if args.seeds else (2 if args.quick else 1 if n >= 1000 else 3)
+        seeds = list(range(1, count + 1))
+        same_ours, same_bbp, own = run_size(n, args.rounds, seeds, bbp)
+        rows = [("ours, same state", same_ours)]
+        if bbp is not None:
+            rows.append(("bbpPairings", same_bbp))
+        rows.append(("ours, own event", own))
+        for label, totals in rows:
+            ratio = (f"{totals.cpu / same_bbp.cpu:.2f}"
+                     if bbp is not None and same_bbp.cpu else "–")
+            print(f"| {n} | {count} | {label} | "
+                  + " | ".join(fmt(totals.values[m]) for m in MEASURES)
+                  + f" | {totals.cpu:.4f} | {ratio} | {totals.wall:.3f} |")
+        if bbp is not None:
+            worse = [m for m in MEASURES
+                     if max(same_ours.values[m], own.values[m]) > same_bbp.values[m]]
+            verdicts.append((n, worse, same_ours, same_bbp))
+    print()
+    if bbp is None:
+        print("bbpPairings skipped: no comparison.")
+        return 0
+    for n, worse, mine, peer in verdicts:
+        quality = ("equal or better on every measure, same state and own event" if not worse
+                   else "worse on " + ", ".join(worse))
+        print(f"- {n} players: {quality}; CPU {mine.cpu / max(peer.cpu, 1e-9):.2f}× "
+              f"bbpPairings ({mine.cpu:.4f} s against {peer.cpu:.4f} s a round), wall "
+              f"{mine.wall / max(peer.wall, 1e-9):.2f}× ({mine.wall:.3f} s against "
+              f"{peer.wall:.3f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
