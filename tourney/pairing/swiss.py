@@ -332,13 +332,17 @@ def _penalties(lv: _Weights, nodes: Sequence[Profile], first: int, met: dict,
 
 
 def _match(bracket: Sequence[Profile], lookahead: Sequence[Profile], past: EventHistory,
-           lv: _Weights, *, final: bool) -> list[tuple[Profile, Profile]]:
+           lv: _Weights, *, final: bool, carry: bool = False) -> list[tuple[Profile, Profile]]:
     """Pair a bracket; with a lookahead, return its floaters' pairs too (see below).
 
     Final: every edge, maximum cardinality, the pairs returned. Otherwise each bracket
     player covered is worth ``cover`` (more than any penalty below a rematch, less
     than a rematch), an edge into the lookahead covers one, a rematch edge is left out;
     the matching is returned as is, the caller keeps the pairs inside the bracket.
+    With ``carry``, a player of the score group the lookahead starts with is worth
+    just under half a colour clash: carried down they stay in their group, so two of
+    them who would clash are left for the next bracket, where others may want the
+    other colour.
     """
     nodes = list(bracket) + list(lookahead)
     inside = len(bracket)
@@ -349,8 +353,9 @@ def _match(bracket: Sequence[Profile], lookahead: Sequence[Profile], past: Event
         top = max(w for _, _, w in edges) + 1
         edges = [(u, v, top - w) for u, v, w in edges]
     else:
-        both, one = 2 * lv.cover, lv.cover
-        edges = [(u, v, (both if v < inside else one) - w) for u, v, w in edges]
+        same = lookahead[0].score if carry and lookahead else None
+        worth = [lv.clash // 2 - 1 if p.score == same else lv.cover for p in bracket]
+        edges = [(u, v, worth[u] + (worth[v] if v < inside else 0) - w) for u, v, w in edges]
     return [(nodes[u], nodes[v]) for u, v in _max_weight(len(nodes), edges, final)]
 
 
@@ -374,7 +379,8 @@ def _pair_in_brackets(profiles: list[Profile], past: EventHistory
         inside = {p.place for p in bracket}
         kept = set()
         lv = _Weights(len(bracket) + len(lookahead), scores, most)
-        for a, b in _match(bracket, lookahead, past, lv, final=False):
+        for a, b in _match(bracket, lookahead, past, lv, final=False,
+                           carry=len(carried) < CHUNK // 2):
             if a.place in inside and b.place in inside:
                 pairs.append((a, b))
                 kept.update((a.place, b.place))
