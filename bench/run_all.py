@@ -21,11 +21,11 @@ script's ``--quick``): engines (defaults), validate (defaults), import (10k, 100
 SQLite and on PostgreSQL: ``import-pg``), seating (defaults), repeats (defaults),
 table-sizes (defaults), ratings
 (defaults, with ``--postgres``), backtest (``--quick``), publish (``--sizes
-1000,10000``), swiss (defaults: 20 to 1,000 players against bbpPairings, found
+1000,10000``), serve (defaults), swiss (defaults: 20 to 1,000 players against bbpPairings, found
 through the ``BBP_PAIRINGS`` environment variable; skipped with a note without
-it). ``--set`` replaces one benchmark's arguments (a smaller configuration when
-the full one would take too long); the command line is written at the top of
-RESULTS.md.
+it), startup (defaults: 15 runs of each command). ``--set`` replaces one
+benchmark's arguments (a smaller configuration when the full one would take too
+long); the command line is written at the top of RESULTS.md.
 
 ``--pg`` names a PostgreSQL server (a URL to an existing database there, used to
 create and drop the scratch databases); by default the local server is tried as
@@ -100,6 +100,8 @@ BENCHES = [
     # bbpPairings (bench-only, built from source) is found through BBP_PAIRINGS.
     Bench("swiss", "Swiss pairing against bbpPairings (FIDE Dutch)",
           "bench_swiss.py", [], ["--quick"]),
+    Bench("startup", "Start-up: commands against importing click (target: --version within 2x)",
+          "bench_startup.py", [], ["--quick"]),
 ]
 
 

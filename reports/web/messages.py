@@ -24,6 +24,7 @@ RULE_SENTENCES = {
     "match": N_("The match is not complete by its rules (too few or too many deals)."),
     "match-empty": N_("No deal was entered."),
     "no-deals": N_("No deal was entered."),
+    "nothing-filled-in": N_("No deal was entered."),
     "dealer": N_("The dealer is not the one the rules say."),
     "first-dealer": N_("The first dealer must be the player in seat 1."),
     "other-table": N_("This link takes results only for its own table."),
