@@ -203,11 +203,12 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
         passes = [_cards(p, "passes", seat, players)
                   for seat, p in enumerate(_split_seats(passes_text, n, "passes"))]
 
-    play = (get("play") or "").split()
+    play_text = get("play") or ""
+    play = play_text.split()
     if len(play) > MAX_TOKENS:
         raise RecordError(f"{len(play)} moves in one deal; more than any deal can have ({MAX_TOKENS})",
                           rule="too-many-moves", column="play")
-    if play and max(map(len, play)) > MAX_TOKEN_CHARS:
+    if len(play_text) > MAX_TOKEN_CHARS and max(map(len, play)) > MAX_TOKEN_CHARS:
         number, token = next((number, token) for number, token in enumerate(play, 1)
                              if len(token) > MAX_TOKEN_CHARS)
         raise RecordError(f"a move token of {len(token)} characters; no move is longer "

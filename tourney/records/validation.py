@@ -151,7 +151,7 @@ class RecordChecker:
             raise RecordError(f"the {game.id} engine failed on this record "
                               f"({type(err).__name__}: {err}); please report it",
                               rule="internal") from None
-        if claimed is not None and list(claimed) != list(outcome.scores):
+        if claimed is not None and claimed != list(outcome.scores):
             shown = ";".join(game.format_score(s) for s in outcome.scores)
             raise RecordError(f"claimed scores {';'.join(record.scores)} but the rules "
                               f"give {shown}", rule="scores-mismatch", column="scores")
@@ -161,7 +161,13 @@ class RecordChecker:
     def _claimed_scores(game: Game, record: DealRecord) -> list | None:
         if record.scores is None:
             return None
-        values = []
+        try:  # the hot path: every score parses, and none is a float
+            values = list(map(game.parse_score, record.scores))
+            if float not in map(type, values):
+                return values
+        except (ValueError, TypeError, ArithmeticError):
+            pass
+        values = []  # the careful way: the seat of the first score that is not one
         for seat, text in enumerate(record.scores):
             try:
                 value = game.parse_score(text)
