@@ -5,6 +5,7 @@ import click
 
 from tourney.app import players as service
 from tourney.storage.db import reading, transaction
+from tourney.ordering import terminal_language
 from tourney.tournament.players import list_players, player_snapshot
 
 from tourney.records.spreadsheets import open_table
@@ -38,19 +39,26 @@ def player():
 def add(names, club, email, as_json, db_url):
     """Register one or more new players.
 
-    Names are stored as given (surrounding spaces removed). A name already
-    registered is an error and nothing is added.
+    Names are stored as given (surrounding spaces removed, NFC: the same letters
+    typed on any system are the same name). A name already registered is an error
+    and nothing is added. A name equal to a registered one apart from case or
+    accents ("Asa Oberg" beside "Åsa Öberg") is added with a warning.
 
     \b
     Example:
       tourney player add "Anna Berg" "Bo Ek" --club Vasa
     """
     engine = open_db(db_url, create=True)
+    warnings: list = []
     with transaction(engine) as session:
-        added = service.add_players(session, names, club=club, email=email)
+        added = service.add_players(session, names, club=club, email=email,
+                                    warnings=warnings)
         rows = [player_snapshot(p) for p in added]
+    for warning in warnings:
+        message(f"warning: {warning.text}")
     report_change("player.add", bool(rows), f"{count_text(len(rows), 'player')} added", as_json,
-                  players=[{k: v for k, v in r.items() if k != "id"} for r in rows])
+                  players=[{k: v for k, v in r.items() if k != "id"} for r in rows],
+                  warnings=[w.to_json() for w in warnings])
 
 
 @player.command("list")
@@ -75,7 +83,8 @@ def list_(include_merged, format_, out, as_json, db_url):
     refuse_overwrites(db_url, {"--out": out})
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
-        rows = list_players(session, include_merged=include_merged)
+        rows = list_players(session, include_merged=include_merged,
+                            lang=terminal_language())
     if as_json:
         emit_json(rows)
         return
@@ -161,7 +170,8 @@ def import_(file, sheet, encoding, as_json, db_url):
     `email` (any case; other columns are refused; `events` and `merged into`,
     as `player list --format` writes them, are left out). Names already
     registered are left as they are and reported; importing the same file twice
-    adds nothing the second time. Any error (named by line, or sheet and cell)
+    adds nothing the second time. A new name equal to a registered one (or one
+    earlier in the file) apart from case or accents is added with a warning. Any error (named by line, or sheet and cell)
     imports nothing.
 
     \b
@@ -178,6 +188,8 @@ def import_(file, sheet, encoding, as_json, db_url):
         report = service.import_players(session, rows, source=file)
     for name in report.already:
         message(f"already registered: {name}")
+    for warning in report.lookalikes:
+        message(f"warning: {warning.text}")
     report_change("player.import", bool(report.added),
                   f"{file}: {len(report.added)} added, {len(report.already)} already registered",
                   as_json, file=file, **report.to_json())

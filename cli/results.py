@@ -17,6 +17,7 @@ from tourney.tournament.events import get_event
 from tourney.tournament.results import ImportRejected, current_user, error_text
 from tourney.tournament.versions import match_detail, match_history
 from tourney.tournament.scoring import POINTS_SYSTEMS, event_bye_points
+from tourney.ordering import terminal_language
 from tourney.tournament.standings import TIEBREAKS, standings_table
 
 from .completion import complete_event
@@ -313,7 +314,8 @@ def standings(slug, up_to_round, format_, out, as_json, db_url):
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)
-        rows = standings_table(session, event, up_to_round=up_to_round)
+        rows = standings_table(session, event, up_to_round=up_to_round,
+                               lang=terminal_language())
     if as_json:
         emit_json([row.to_json() for row in rows])
         return

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from tourney.engines import get_game
+from tourney.ordering import terminal_language
 from tourney.engines.base import MAX_DEALS_PER_MATCH
 from tourney.app import rounds as actions
 from tourney.storage.db import reading, transaction
@@ -46,7 +47,7 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
         echo("Bye:  " + ", ".join(seating.byes))
     echo("")
     echo("By name:")
-    rows = seating.by_name()
+    rows = seating.by_name(terminal_language())
     width = max((len(name) for name, _, _ in rows), default=0)
     for name, table, seat in rows:
         where = "bye" if table is None else f"table {table}, {seat_text(seat)}"

@@ -92,6 +92,7 @@ from tourney import __version__
 from tourney.engines.presentation import Card, Cards, Message, Note, Seat
 from tourney.errors import TourneyError, UsageError
 from tourney.numbers import plain_number, shown_decimals
+from tourney.ordering import name_key
 from tourney.ratings.engine import ordinal
 from tourney.seats import seat_number
 from tourney.storage.db import reading
@@ -565,6 +566,8 @@ class PlayerMatch(NamedTuple):
     verified_moves: int = 0  # deals replayed move by move; the rest are score sheets
     shared: bool = False  # another player of the match had the same place (a draw)
 
+    bye = False
+
     @property
     def checked(self) -> str:
         """How the result was checked: "moves", "scores" or "mixed"."""
@@ -580,6 +583,16 @@ class PlayerEvent(NamedTuple):
     matches: int
     entrants: int
     shared: bool
+    byes: tuple[int, ...] = ()  # the rounds the player had a bye in
+
+
+class PlayerBye(NamedTuple):
+    """A round a player sat out with a bye: a row among the matches of the
+    player's page."""
+    event_id: int
+    round: int
+    points: float
+    bye = True
 
 
 @dataclass
@@ -842,7 +855,9 @@ class SiteBuilder:
 
         t0 = time.perf_counter()
         context = self._player_context(pools)
-        self.page("players.html", "players/index.html", summary=context["summary"])
+        summary = context["summary"]
+        self.page("players.html", "players/index.html", per_language=lambda renderer: {
+            "summary": sorted(summary, key=lambda s: name_key(s["player"].name, renderer.lang))})
         pending = []
         for player_id in sorted(self.players):
             template, path, key, page_context = self._player_page(pools, player_id, context)
@@ -885,7 +900,8 @@ class SiteBuilder:
             return False
         self.event_records[str(info.id)] = old
         for row in old["player_events"]:
-            self.player_events.setdefault(row[0], []).append(PlayerEvent(info.id, *row[1:]))
+            fields = row[1:6] + [tuple(row[6]) if len(row) > 6 else ()]
+            self.player_events.setdefault(row[0], []).append(PlayerEvent(info.id, *fields))
         for match in contents.matches:
             self.report.matches += 1
             self._remember_match(info, match)
@@ -1048,9 +1064,14 @@ class SiteBuilder:
         rank_of = {row.player_id: row.place for row in data.standings}
         size = len(data.standings)
         rows = []
+        bye_rounds: dict[int, list[int]] = {}
+        for rnd in data.rounds:
+            for pid in rnd.byes:
+                bye_rounds.setdefault(pid, []).append(rnd.number)
         for row in data.standings:
             event_row = PlayerEvent(info.id, row.place, row.points, row.matches, size,
-                                    row.decided_by == "shared")
+                                    row.decided_by == "shared",
+                                    tuple(bye_rounds.get(row.player_id, ())))
             self.player_events.setdefault(row.player_id, []).append(event_row)
             rows.append((row.player_id, event_row))
         grid = self.results_grid(data, rank_of)
@@ -1063,7 +1084,8 @@ class SiteBuilder:
 
         for rnd in data.rounds:
             self.page("round.html", self.links.round(info.id, rnd.number), info=info,
-                      rnd=rnd, by_name=self._by_name(rnd))
+                      rnd=rnd, per_language=lambda renderer, rnd=rnd: {
+                          "by_name": self._by_name(rnd, renderer.lang)})
             self.sheet_page(info, rnd)
         self.screen_page(data)
         matches_by_round: dict[int, list[MatchData]] = {}
@@ -1134,7 +1156,8 @@ class SiteBuilder:
         no script) to show the next publish."""
         rnd = data.rounds[-1] if data.rounds else None
         self.page("screen.html", self.links.screen(data.info.id), info=data.info, data=data,
-                  rnd=rnd, by_name=self._by_name(rnd) if rnd else [],
+                  rnd=rnd, per_language=lambda renderer: {
+                      "by_name": self._by_name(rnd, renderer.lang) if rnd else []},
                   refresh=SCREEN_REFRESH_SECONDS if data.info.status == "running" else None)
 
     def _rule_sentences(self, renderer: Renderer, info: EventInfo) -> list[dict]:
@@ -1152,7 +1175,8 @@ class SiteBuilder:
             out.append({"text": renderer.message(sentence), "house": house, "key": key})
         return out
 
-    def _by_name(self, rnd) -> list[dict]:
+    def _by_name(self, rnd, lang: str) -> list[dict]:
+        """A round's seats by name, as the page's language sorts names."""
         rows = []
         for table in rnd.tables:
             for seat, pid in enumerate(table.players):
@@ -1160,7 +1184,7 @@ class SiteBuilder:
         for pid in rnd.byes:
             rows.append({"player": pid, "table": None, "seat": None})
         players = self.players
-        rows.sort(key=lambda r: (players[r["player"]].name.casefold(), players[r["player"]].name))
+        rows.sort(key=lambda r: name_key(players[r["player"]].name, lang))
         return rows
 
     def results_grid(self, data: EventData, rank_of: dict[int, int]) -> dict[int, list[GridCell]]:
@@ -1268,7 +1292,7 @@ class SiteBuilder:
             for m in matches:
                 match_info[m.match_id] = m
         live = sorted((p for p in self.players.values() if p.merged_into is None),
-                      key=lambda p: (p.name.casefold(), p.name))
+                      key=lambda p: name_key(p.name))
         rated: dict[int, list[str]] = {}
         entries: dict[str, dict[int, Any]] = {}
         for pool in pools:
@@ -1304,9 +1328,15 @@ class SiteBuilder:
         events = sorted(self.player_events.get(player.id, []),
                         key=lambda e: (self.events_by_id[e.event_id].sort_date,
                                        e.event_id), reverse=True)
+        # the matches table shows byes too, each in its round
+        byes = [PlayerBye(e.event_id, number, self.events_by_id[e.event_id].bye_points)
+                for e in events for number in e.byes]
+        rounds = sorted(matches + byes, key=lambda m: (
+            -self.events_by_id[m.event_id].sort_date.toordinal(), -m.event_id, -m.round))
         key = self.player_key(player, ratings, matches, events, match_info)
         return "player.html", path, key, {
             "player": player, "ratings": ratings, "matches": matches, "events": events,
+            "rounds": rounds,
             "match_info": match_info, "my_matches": {m.match_id: m for m in matches},
             "ordinal": ordinal}
 

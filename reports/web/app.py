@@ -42,6 +42,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tourney.errors import RecordError, TourneyError
+from tourney.names import normalize_name
 from tourney.records.csv_format import write_records
 from tourney.reports.i18n import template_callables, translations
 from tourney.storage.db import (
@@ -278,7 +279,7 @@ def sheet_content(rows: list, form: dict) -> str:
         if any(scores):
             row.scores = scores
             if row.dealer is None:
-                chosen = form.get(f"dealer-{row.deal}", "")
+                chosen = normalize_name(form.get(f"dealer-{row.deal}", ""))
                 row.dealer = chosen if chosen in row.players else None
         out.append(row)
     buffer = io.StringIO()

@@ -70,3 +70,9 @@ def test_a_drawn_checkers_game_reads_as_a_draw(tourney, tmp_path):
     black_page = next(text_of(p) for p in player_pages if f"<h1>{black}" in p
                       or f">{black}</bdi></h1>" in p or f"{black}</h1>" in p)
     assert "1=/2" in black_page and "½" in black_page
+    # the player who sat the round out has it on their page as a bye, with its points
+    bye_page = next(p for p in player_pages if f"{bye}</h1>" in p or f">{bye}</bdi></h1>" in p)
+    matches_section = bye_page.split('id="matches"')[1].split("</section>")[0]
+    bye_row = re.search(r'<tr>\s*<td class="title bye">(.*?)</tr>', matches_section, re.S)
+    assert bye_row is not None, matches_section
+    assert text_of(bye_row.group(1)).split() == ["draw-cup", "1", "bye", "1", "–", "–"]

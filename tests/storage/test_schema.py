@@ -70,7 +70,8 @@ def test_data_written_at_the_first_revision_survives_the_upgrade(empty_db_url, b
         assert status.exit_code == 1 and status.json["state"] == "outdated"
     upgraded = run_cli(empty_db_url, "db", "upgrade")
     assert "schema" in upgraded.stderr
-    listing = run_cli(empty_db_url, "player", "list", "--json").json
+    listing = run_cli(empty_db_url, "player", "list", "--json",
+                      env={"LC_ALL": "sv_SE.UTF-8"}).json  # Å after Z
     assert [(p["name"], p["club"]) for p in listing] == [("Bo", None), ("Åsa Öberg", "Vasa")]
     assert run_cli(empty_db_url, "event", "list", "--json").json[0]["slug"] == "club-1"
     # an event from before the points setting was scored by place, and keeps that

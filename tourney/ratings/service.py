@@ -45,7 +45,7 @@ from sqlmodel import Session
 
 from ..engines import unknown_variant, variant_ids
 from ..errors import InvalidValue, UsageError
-from ..ordering import natural_key
+from ..ordering import name_key, natural_key
 from ..storage.merges import canonical_players
 from ..storage.models import (
     Event,
@@ -575,7 +575,7 @@ def rating_list(session: Session, variant: str | None = None,
                 ModelSpec.from_record(model, params_json))
         entries.append(RatingEntry(pid, name, pool_variant, mu, sigma, matches,
                                    sigma > sigma_limit or matches < limit))
-    entries.sort(key=lambda e: (e.variant, -e.ordinal, -e.mu, e.player))
+    entries.sort(key=lambda e: (e.variant, -e.ordinal, -e.mu, name_key(e.player)))
     return entries
 
 

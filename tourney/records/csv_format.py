@@ -22,6 +22,7 @@ _CANONICAL = {name: card for card, name in enumerate(CARD_NAMES)}
 _CANONICAL_CARD = _CANONICAL.__getitem__
 from ..engines.base import DealSetup
 from ..errors import CardError, RecordError, TourneyError, UsageError
+from ..names import normalize_name
 from .sources import (  # noqa: F401  (the bounds are part of this module's interface)
     MAX_FIELD_CHARS, MAX_LINE_BYTES, MAX_RECORD_CHARS, Source, formula_safe, open_source,
 )
@@ -154,7 +155,7 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     """One row's fields (already keyed by lower-case column) as a record."""
     get = fields.get
     players_text = get("players", "").strip()
-    players = [p.strip() for p in players_text.split(";")] if players_text else []
+    players = [normalize_name(p) for p in players_text.split(";")] if players_text else []
     if len(players) == 1 and "," in players_text:
         raise RecordError(
             f"the players are separated by ',' ({players_text[:60]!r}); separate them by "
@@ -173,7 +174,7 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     if not table:
         raise RecordError("table is empty", rule="table", column="table")
 
-    dealer = (get("dealer") or "").strip() or None
+    dealer = normalize_name(get("dealer")) or None
     if dealer is not None and dealer not in players:
         raise RecordError(f"dealer {dealer!r} is not one of the players",
                           rule="dealer", column="dealer")

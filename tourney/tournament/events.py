@@ -55,7 +55,9 @@ from ..pairing.seating import METHODS, default_method
 from .settings import event_settings
 from .standings import check_tiebreaks
 from .scoring import check_bye_points, check_points_system, event_bye_points
-from .players import (add_players, clean_name, clean_title, name_sort_key, player_by_name,
+from ..names import normalize_name
+from ..ordering import name_key
+from .players import (add_players, clean_name, clean_title, player_by_name,
                       resolve_merged, unknown_player_error)
 
 SLUG_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -228,7 +230,7 @@ def entries(session: Session, event: Event) -> list[tuple[Entry, Player]]:
     rows = session.exec(
         select(Entry, Player).join(Player, Player.id == Entry.player_id)
         .where(Entry.event_id == event.id)).all()
-    return sorted(((e, p) for e, p in rows), key=lambda row: name_sort_key(row[1].name))
+    return sorted(((e, p) for e, p in rows), key=lambda row: name_key(row[1].name, event.lang))
 
 
 def active_players(session: Session, event: Event, round_number: int) -> list[Player]:
@@ -404,7 +406,7 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
     if all_players:
         players.extend(sorted(
             session.exec(select(Player).where(Player.merged_into_id.is_(None))).all(),
-            key=lambda p: name_sort_key(p.name)))
+            key=lambda p: name_key(p.name)))
     current = {e.player_id: e for e in session.exec(
         select(Entry).where(Entry.event_id == event.id))}
     done = set()
@@ -449,7 +451,7 @@ def withdraw_player(session: Session, event: Event, name: str, *,
     :func:`check_from_round`)."""
     player = player_by_name(session, clean_name(name))
     if player is None:
-        raise unknown_player_error(session, name.strip())
+        raise unknown_player_error(session, normalize_name(name))
     player = resolve_merged(session, player)
     lock_event(session, event)
     entry = session.exec(select(Entry).where(

@@ -40,6 +40,8 @@ from typing import Iterable, Sequence
 from sqlmodel import Session, select
 
 from ..errors import TourneyError, InvalidValue, UnknownName, UsageError, close_names, unknown_name
+from ..ordering import name_key
+from ..names import lookalike_key, lookalike_kind, normalize_name
 from ..storage.audit import record_change
 from ..storage.merges import follow, merge_links
 from ..storage.models import Entry, Event, MatchPlace, Player, Round, Seat
@@ -76,9 +78,7 @@ def clean_name(text: str | None, what: str = "player name") -> str:
 def clean_title(text: str | None, what: str = "name") -> str:
     """Any other name (an event's title): surrounding whitespace stripped; refused
     when empty, over 200 characters or holding a control character."""
-    # NFC: "Å" typed on a Mac (A + combining ring) and on Windows (one character)
-    # are the same name.
-    name = unicodedata.normalize("NFC", text or "").strip()
+    name = normalize_name(text)  # NFC: a name typed on a Mac matches Windows'
     if not name:
         raise TourneyError(f"a {what} cannot be empty")
     if len(name) > MAX_NAME:
@@ -136,17 +136,11 @@ def unknown_player_error(session: Session, name: str, hint: str = "") -> Unknown
 def find_player(session: Session, name: str, *, follow_merged: bool = True) -> Player:
     """The player of a name; a merged duplicate's name gives the kept player.
     :class:`TourneyError` naming close matches when there is none."""
-    name = unicodedata.normalize("NFC", name or "").strip()
+    name = normalize_name(name)
     player = player_by_name(session, name)
     if player is None:
         raise unknown_player_error(session, name)
     return resolve_merged(session, player) if follow_merged else player
-
-
-def name_sort_key(name: str) -> tuple[str, str]:
-    """Alphabetical order of names, the same on every backend: case-insensitive,
-    then exact (so the order is total)."""
-    return (name.casefold(), name)
 
 
 def player_snapshot(player: Player) -> dict:
@@ -155,9 +149,49 @@ def player_snapshot(player: Player) -> dict:
 
 # ------------------------------------------------------------------------- adding
 
+@dataclass(frozen=True)
+class Lookalike:
+    """A name being registered that looks like one already there: equal apart from
+    case (``differs="case"``) or accents (``"accents"``), see
+    :func:`tourney.names.lookalike_key`. Registered anyway: a warning."""
+
+    name: str
+    like: str
+    differs: str
+
+    @property
+    def text(self) -> str:
+        return (f"{self.name!r} looks like {self.like!r} (they differ only by "
+                f"{self.differs}); if they are one person: tourney player merge "
+                f"{self.like!r} {self.name!r}")
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "like": self.like, "differs": self.differs,
+                "message": self.text}
+
+
+def find_lookalikes(session: Session, names: Sequence[str]) -> list[Lookalike]:
+    """The names (new ones, in order) that look like a registered player's, or like
+    a name before them in ``names``, without being equal to it."""
+    known: dict[str, list[str]] = {}
+    for name in session.exec(select(Player.name).where(Player.merged_into_id.is_(None))):
+        known.setdefault(lookalike_key(name), []).append(name)
+    found = []
+    for name in names:
+        similar = known.setdefault(lookalike_key(name), [])
+        for other in similar:
+            if other != name:
+                found.append(Lookalike(name, other, lookalike_kind(name, other)))
+                break
+        similar.append(name)
+    return found
+
+
 def add_players(session: Session, names: Sequence[str], *, club: str | None = None,
-                email: str | None = None) -> list[Player]:
-    """Register new players; refused if any name is taken or repeated."""
+                email: str | None = None, warnings: list | None = None) -> list[Player]:
+    """Register new players; refused if any name is taken or repeated. A name that
+    looks like a registered one (:func:`find_lookalikes`) is added, and a
+    :class:`Lookalike` for it appended to ``warnings`` when given."""
     if not names:
         raise UsageError("name at least one player")
     cleaned = [clean_name(n) for n in names]
@@ -176,6 +210,8 @@ def add_players(session: Session, names: Sequence[str], *, club: str | None = No
                 kept = resolve_merged(session, existing)
                 raise TourneyError(f"{name!r} is taken: a duplicate merged into {kept.name!r}")
             raise TourneyError(f"{name!r} is already registered")
+    if warnings is not None:
+        warnings.extend(find_lookalikes(session, cleaned))
     players = []
     for name in cleaned:
         player = Player(name=name, club=club, email=email)
@@ -188,13 +224,15 @@ def add_players(session: Session, names: Sequence[str], *, club: str | None = No
 
 # ------------------------------------------------------------------------- listing
 
-def list_players(session: Session, *, include_merged: bool = False) -> list[dict]:
-    """Players by name with club, e-mail and the events entered (slugs, by date)."""
+def list_players(session: Session, *, include_merged: bool = False,
+                 lang: str | None = None) -> list[dict]:
+    """Players by name (as ``lang`` sorts names, :func:`tourney.ordering.name_key`)
+    with club, e-mail and the events entered (slugs, by date)."""
     query = select(Player)
     if not include_merged:
         query = query.where(Player.merged_into_id.is_(None))
     # Sorted here, not by the database: collations differ between backends.
-    players = sorted(session.exec(query).all(), key=lambda p: name_sort_key(p.name))
+    players = sorted(session.exec(query).all(), key=lambda p: name_key(p.name, lang))
     events: dict[int, list[str]] = {}
     rows = session.exec(
         select(Entry.player_id, Event.slug).join(Event, Event.id == Entry.event_id)
@@ -368,9 +406,11 @@ class PlayerImport:
 
     added: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
+    lookalikes: list[Lookalike] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"added": self.added, "already_registered": self.already}
+        return {"added": self.added, "already_registered": self.already,
+                "warnings": [w.to_json() for w in self.lookalikes]}
 
 
 # A club's or federation's player list is thousands of rows; a file of more is
@@ -461,11 +501,15 @@ def import_players(session: Session, rows: Iterable[PlayerRow],
                    source: str | None = None) -> PlayerImport:
     """Register the rows' new players; names already registered are left alone."""
     report = PlayerImport()
-    added = []
+    new_rows = []
     for row in rows:
         if player_by_name(session, row.name) is not None:
             report.already.append(row.name)
-            continue
+        else:
+            new_rows.append(row)
+    report.lookalikes = find_lookalikes(session, [row.name for row in new_rows])
+    added = []
+    for row in new_rows:
         player = Player(name=row.name, club=row.club, email=row.email)
         session.add(player)
         added.append(player)

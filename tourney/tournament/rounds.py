@@ -30,9 +30,8 @@ from ..errors import TourneyError
 from ..storage.audit import record_change
 from ..storage.models import Event, Match, Player, Round, Seat, utcnow
 from .events import active_players, last_seated_round, lock_event, results_by_round
-from .players import name_sort_key
 from .standings import standings_table
-from ..ordering import table_order
+from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, seat_round
 from ..numbers import count_text, plural_word
 
@@ -59,6 +58,7 @@ class RoundSeating:
     seated_at: dt.datetime | None = None
     results: set[str] = field(default_factory=set)  # tables whose result is in
     method: str = ""
+    lang: str | None = None  # the event's language: how names sort
 
     def to_json(self) -> dict:
         return {
@@ -69,15 +69,17 @@ class RoundSeating:
             "repeated_pairs": self.repeated_pairs,
         }
 
-    def by_name(self) -> list[tuple[str, str | None, int | None]]:
-        """(name, table, seat index) for every player, alphabetical; byes have
+    def by_name(self, lang: str | None = None) -> list[tuple[str, str | None, int | None]]:
+        """(name, table, seat index) for every player, alphabetical in the event's
+        language, else ``lang`` (:func:`tourney.ordering.name_key`); byes have
         ``None`` for table and seat."""
+        lang = self.lang or lang
         rows: list[tuple[str, str | None, int | None]] = []
         for table in self.tables:
             for index, name in enumerate(table.seats):
                 rows.append((name, table.table, index))
         rows.extend((name, None, None) for name in self.byes)
-        return sorted(rows, key=lambda r: name_sort_key(r[0]))
+        return sorted(rows, key=lambda r: name_key(r[0], lang))
 
 
 # ------------------------------------------------------------------------- reading
@@ -131,9 +133,10 @@ def round_seating(session: Session, event: Event, number: int) -> RoundSeating:
     return RoundSeating(
         event=event.slug, number=number,
         tables=[SeatedTable(label, [names[pid] for pid in keys]) for label, keys in tables.items()],
-        byes=sorted((names[pid] for pid in byes), key=name_sort_key),
+        byes=sorted((names[pid] for pid in byes), key=name_order(event.lang)),
         repeated_pairs=row.repeated_pairs, seated_at=row.seated_at,
         results=results_by_round(session, event).get(number, set()),
+        lang=event.lang,
     )
 
 

@@ -55,6 +55,7 @@ from sqlmodel import Session
 from ..engines import get_game
 from ..errors import UsageError
 from ..numbers import plain_number
+from ..ordering import name_order
 from .settings import event_settings
 from ..storage.models import Entry, Event, Match, MatchPlace, Player, Round, Seat
 from .scoring import event_bye_points
@@ -161,10 +162,11 @@ def check_round_number(session: Session, event: Event, number: int) -> None:
         raise UsageError(f"{event.slug} has no round {number}: it has {have} seated")
 
 
-def standings_table(session: Session, event: Event, *, up_to_round: int | None = None
-                    ) -> list[StandingRow]:
+def standings_table(session: Session, event: Event, *, up_to_round: int | None = None,
+                    lang: str | None = None) -> list[StandingRow]:
     """The standings of an event, best first (after ``up_to_round`` when given: a
-    round the event has seated)."""
+    round the event has seated); players sharing a place by name, as the event's
+    language sorts names (``lang`` for an event without one)."""
     if up_to_round is not None:
         check_round_number(session, event, up_to_round)
     tiebreaks = event_tiebreaks(event)
@@ -241,7 +243,8 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
             decided_by=None, matches=tally.matches, wins=tally.wins,
             byes=byes.get(player_id, 0), withdrawn_after=withdrawn.get(player_id),
             sort_key=sort_key))
-    rows.sort(key=lambda r: (r.sort_key, r.player))
+    order = name_order(event.lang or lang)
+    rows.sort(key=lambda r: (r.sort_key, order(r.player)))
     _assign_places(rows, tiebreaks)
     _show_lots(rows)
     return rows
