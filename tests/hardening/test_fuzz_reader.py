@@ -16,6 +16,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tourney.names import normalize_name
 from tourney.engines import get_game
 from tourney.records.csv_format import COLUMNS, read_records_text, write_records
 
@@ -92,10 +93,10 @@ def test_valid_simulated_files_check_valid():
 
 # ------------------------------------------------------------------- round trip
 
-# Names as the players module lets them through (no ';', no control character,
+# Names as the players module lets them through (NFC, no ';', no control character,
 # no surrounding blanks), including CSV's own special characters.
 name_chars = st.characters(blacklist_categories=("Cc", "Cs"), blacklist_characters=";")
-names = st.text(alphabet=name_chars, min_size=1, max_size=30).map(str.strip).filter(bool)
+names = st.text(alphabet=name_chars, min_size=1, max_size=30).map(normalize_name).filter(bool)
 
 
 def same(field, read, original) -> bool:

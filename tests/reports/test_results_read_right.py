@@ -76,3 +76,31 @@ def test_a_drawn_checkers_game_reads_as_a_draw(tourney, tmp_path):
     bye_row = re.search(r'<tr>\s*<td class="title bye">(.*?)</tr>', matches_section, re.S)
     assert bye_row is not None, matches_section
     assert text_of(bye_row.group(1)).split() == ["draw-cup", "1", "bye", "1", "–", "–"]
+
+
+def test_house_rule_sentences_and_deal_notes_give_their_amounts(tourney, tmp_path):
+    import random
+
+    from site_helpers import EventSpec, play_rounds
+
+    players = ["Dora Falk", "Egil Gran", "Fia Holm", "Gun Ivarsson"]
+    tourney("player", "add", *players)
+    spec = EventSpec("jd-cup", "spardame", "JD cup", 1,
+                     {"jd_bonus": "-100", "no_trick_bonus": "-50", "deals": "2"}, "4",
+                     players=players)
+    tourney("event", "create", spec.slug, "--variant", "spardame", "--rounds", "1",
+            "--table-sizes", "4", "--rule", "jd_bonus=-100", "--rule", "no_trick_bonus=-50",
+            "--rule", "deals=2")
+    tourney("event", "enter", spec.slug, "--all")
+    play_rounds(lambda _url, *args: tourney(*args), None, tmp_path, spec, random.Random(5))
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site), "--lang", "en")
+    (event_dir,) = site.glob("events/*/")
+    rules = text_of((event_dir / "index.html").read_text(encoding="utf-8"))
+    amount = r"[−-]\s?100"
+    assert re.search(rf"The jack of diamonds scores {amount}\.", rules), rules
+    assert re.search(r"A player who takes no trick scores [−-]\s?50\.", rules)
+    assert "bonus" not in rules.lower()
+    replays = [text_of(p.read_text(encoding="utf-8")) for p in event_dir.glob("match-*-deal-*.html")]
+    assert replays and all(re.search(rf"took the jack of diamonds: {amount}", r) for r in replays)
+    assert not any(re.search(r"\bbonus\b", r.lower()) for r in replays)
