@@ -17,6 +17,7 @@ import sys
 import time
 
 from tourney.pairing.seating import Entrant, PastRound, seat_round
+from tourney.simulation import random_pair_results
 
 FIELDS = [  # (players, rounds, table size, total_rounds passed or None)
     (16, 5, 4, None),
@@ -79,18 +80,7 @@ def swiss_event(n: int, rounds: int, method: str, seed: int):
         boards = max(1, len(seating.tables))
         spread = sum((points[a] - points[b]) ** 2 for a, b in seating.tables) / boards
         rows.append((elapsed, seating.repeated_pairs, spread, cpu))
-        for a, b in seating.tables:
-            x = results.random()
-            if x < 0.45:
-                points[a] += 1
-            elif x < 0.9:
-                points[b] += 1
-            else:
-                points[a] += 0.5
-                points[b] += 0.5
-        for key in seating.byes:
-            points[key] += 1
-            byes[key] += 1
+        random_pair_results(seating, points, byes, results)
         history.append(PastRound(seating.tables, seating.byes))
     return rows
 

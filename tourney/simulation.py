@@ -1,7 +1,8 @@
 """Simulated matches: bots playing the real engines, written as deal records.
 
 Feeds the examples, the tests and the benchmarks (``tourney simulate``), and the
-ratings back-test, where each player's bot has its own skill.
+ratings back-test, where each player's bot has its own skill. Also random results
+for Swiss events played without engines (:func:`random_pair_results`).
 """
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def simulate_match(game: Game, options: dict, players: Sequence[str], rng: rando
     ends_by_rule = has_end_rule(rules)
     if deals is not None and ends_by_rule and rules.deals != deals:
         raise UsageError(f"{game.id} matches here end by their own rule ({_rule_text(rules)}); "
-                         f"to play {deals} deals, add --rule deals={deals}")
+                         f"to play {deals} deals, set the rule deals={deals}", setting="rule")
     wanted = deals if deals is not None else (None if ends_by_rule else DEFAULT_DEALS)
     seats = list(players)
     dealer = first_dealer if rules.dealer is not None else None
@@ -116,3 +117,22 @@ def simulate_rounds(game: Game, options: dict, nplayers: int, *, rounds: int = 1
             yield from simulate_match(game, options, seats, rng, event=event,
                                       round_number=round_number, table=str(t + 1),
                                       deals=deals, skills=skill)
+
+
+def random_pair_results(seating, points: dict, byes: dict, rng: random.Random) -> None:
+    """Random results of a round at two-player tables (a seating's ``tables`` and
+    ``byes``), added to ``points``: the first seat wins 45 % of the time, the second
+    45 %, a draw (half a point each) 10 %; a bye scores 1 and is counted in ``byes``.
+    For Swiss events played without engines (the pairing tests and benchmark)."""
+    for a, b in seating.tables:
+        x = rng.random()
+        if x < 0.45:
+            points[a] += 1
+        elif x < 0.9:
+            points[b] += 1
+        else:
+            points[a] += 0.5
+            points[b] += 0.5
+    for key in seating.byes:
+        points[key] += 1
+        byes[key] += 1

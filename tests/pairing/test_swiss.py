@@ -32,6 +32,7 @@ from tourney.pairing import swiss
 from tourney.pairing.history import BLACK, WHITE, Entrant, EventHistory, PastRound
 from tourney.pairing.seating import seat_round
 from tourney.pairing.swiss import Profile, allocate_colours, colour_preference
+from tourney.simulation import random_pair_results
 
 PAIRS = dict(min_size=2, max_size=2, preferred=2)
 
@@ -65,18 +66,7 @@ def play_event(n_players: int, n_rounds: int, seed: int, *, churn: bool = False,
         seating = seat_round(entrants, list(history), **PAIRS, method=method, seed=seed,
                              round_number=number)
         yield entrants, list(history), seating
-        for a, b in seating.tables:
-            x = results.random()
-            if x < 0.45:
-                points[a] += 1
-            elif x < 0.9:
-                points[b] += 1
-            else:
-                points[a] += 0.5
-                points[b] += 0.5
-        for key in seating.byes:
-            points[key] += 1
-            byes[key] += 1
+        random_pair_results(seating, points, byes, results)
         history.append(PastRound([list(t) for t in seating.tables], list(seating.byes)))
 
 
