@@ -1,4 +1,5 @@
-"""Tests of the dam-brade engine (checkers, Alga rules: RULES.md section 6)."""
+"""Tests of the dam-brade engine (checkers, Alga rules: docs/guide/rules.md, "Dam, the
+board game")."""
 from __future__ import annotations
 
 import random
@@ -64,7 +65,7 @@ def moves_text(state):
 
 # ------------------------------------------------------------- an independent model
 # A deliberately naive rules model on (row, column) coordinates, written from
-# RULES.md alone, to check the engine's bit-mask tables and move generation.
+# The rules alone, to check the engine's bit-mask tables and move generation.
 
 def _coords(square):
     row = (square - 1) // 4

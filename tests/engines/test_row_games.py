@@ -1,4 +1,4 @@
-"""The row games kortrad and sju-dolda (RULES.md sections 2 and 3)."""
+"""The row games kortrad and sju-dolda (docs/guide/rules.md, "Dam med kortrad")."""
 from __future__ import annotations
 
 import random
@@ -117,7 +117,7 @@ def test_match_rules():
 # ------------------------------------------------------------------------ card points
 
 def test_card_points_table():
-    # RULES.md: every queen 0, KH 0, ace 1, 2-10 face value, jack 11, KS KD KC 13.
+    # The rules: every queen 0, KH 0, ace 1, 2-10 face value, jack 11, KS KD KC 13.
     for suit in "SHDC":
         assert card_points(parse_card("Q" + suit)) == 0
         assert card_points(parse_card("A" + suit)) == 1

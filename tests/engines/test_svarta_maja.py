@@ -1,5 +1,5 @@
-"""svarta-maja (RULES.md section 1): the seed's worked exchange, every rule broken on
-purpose, notation, score sheets and simulated deals replayed."""
+"""svarta-maja (docs/guide/rules.md, "Svarta Maja"): the seed's worked exchange, every
+rule broken on purpose, notation, score sheets and simulated deals replayed."""
 from __future__ import annotations
 
 import random

@@ -346,7 +346,7 @@ class Game:
             )
         return self.outcome(state)
 
-    # ---- score sheets (FORMAT.md "Score-sheet rows")
+    # ---- score sheets (docs/guide/records.md, "Score sheets")
 
     def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
         """*abstract*: are these claimed scores possible? :class:`IllegalMove`

@@ -1,4 +1,5 @@
-"""`dam-brade`: Dam, the board game (checkers with the Alga rules), RULES.md section 6.
+"""`dam-brade`: Dam, the board game (checkers with the Alga rules); docs/guide/rules.md,
+"Dam, the board game".
 
 Squares are numbered 1-32 as in English checkers notation: Black's men start on 1-12
 and move towards 32 ("down"), White's start on 21-32 and move towards 1 ("up").
@@ -24,7 +25,7 @@ Moves are tuples whose first item names the kind (squares in notation, 1-32):
 
 A game's scores are floats: ``[1.0, 0.0]``, ``[0.0, 1.0]`` or ``[0.5, 0.5]``.
 
-Decisions (RULES.md is silent or leaves them to the engine):
+Decisions (the rules are silent or leave them to the engine):
 
 * **Result token after a decided end: optional.** Where the rules decide the game
   (a side without pieces, a side without a legal move, one king each) the record may

@@ -1,11 +1,12 @@
-"""``dam-stick``: Dam, the Swedish queens trick game (RULES.md section 4, seed ``001_``).
+"""``dam-stick``: Dam, the Swedish queens trick game (docs/guide/rules.md, "Dam, the
+queens trick game"; seed ``001_``).
 
 3 to 6 players, no trumps, follow suit if able. Every queen taken in a trick is a
 penalty: QH, QD, QC 5 each, QS 10, so a deal gives 25 unless queens are among the
 ``52 mod n`` cards set aside. The first trick is led by the dealer's right-hand
 neighbour (seat ``dealer - 1``).
 
-Decisions where RULES.md is silent:
+Decisions where the rules (docs/guide/rules.md) are silent:
 
 - A card played by the wrong seat on move 1 breaks ``first-leader``; a card no
   seat holds (set aside) is ``card-not-held``.

@@ -1,5 +1,5 @@
 """The row games: ``kortrad`` (Dam med kortrad, Korpen) and ``sju-dolda`` (Dam med sju
-dolda kort). RULES.md sections 2 and 3.
+dolda kort). docs/guide/rules.md, "Dam med kortrad".
 
 One parametrised engine, :class:`RowGame`; the two variant ids are presets of it
 (:data:`KORTRAD`, :data:`SJU_DOLDA`) that differ in player range and in the defaults
@@ -13,20 +13,20 @@ swaps ``k`` positions puts the card in hand at position 1, shifts positions
 1..k-1 one place right and discards the card that was at position ``k``: the row as a
 list does ``insert(0, card)`` then ``pop(k)``.
 
-Decisions (where RULES.md is silent or leaves room):
+Decisions (where the rules are silent or leave room):
 
 * Option bounds: ``row`` is 1..7 (the sources use 5, 6 and 7) and ``secret`` 0..2
   (the sources use 0 and 1). A deal needs at least one stock card, so a table where
   ``players * (row + secret) >= 52`` is refused (rule ``deck-too-small``, column
   ``players``), e.g. ``sju-dolda`` with ``secret=2`` and six players.
-* ``dealer`` is an option with the single choice ``rotate``: RULES.md's common ground
+* ``dealer`` is an option with the single choice ``rotate``: the rules' common ground
   has the dealer move clockwise and names no other rule for the row games.
 * The discard pile is empty only before the first turn (every turn ends with a
   discard, and a ``D`` turn takes one card and discards one), so "not on the deal's
   first turn" and "only if the pile is not empty" are one check, reported as rule
   ``pile-first-turn``.
-* ``D0`` (take the pile's top card and discard it again at once) is legal: RULES.md
-  lets the card in hand be discarded at once, "also one just taken from the pile".
+* ``D0`` (take the pile's top card and discard it again at once) is legal: the rules
+  let the card in hand be discarded at once, "also one just taken from the pile".
   Such a turn changes nothing but the seat to move; the record decides how long a
   deal lasts.
 * Notation: ``S``/``D`` in either case followed by ASCII digits (leading zeros are

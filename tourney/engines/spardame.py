@@ -1,4 +1,4 @@
-"""``spardame``: Norwegian Spardame (RULES.md section 5, seed ``004_``).
+"""``spardame``: Norwegian Spardame (docs/guide/rules.md, "Spardame", seed ``004_``).
 
 3 to 5 players, no trumps, follow suit if able. Cards are passed before play (the
 record's ``hands`` are as dealt, ``passes`` what each seat gives away); the holder
@@ -6,13 +6,13 @@ of the lowest club in play leads it. Penalty: QS 100, AH 20, every other heart 1
 (240 a deal). A seat that takes every heart in play and QS scores 0 and every
 other seat 100; the ``jd_bonus`` and ``no_trick_bonus`` are added after that.
 
-Decisions where RULES.md is silent:
+Decisions where the rules (docs/guide/rules.md) are silent:
 
 - ``three_no_twos`` only changes three-player deals; with 4 or 5 players it is
   ignored (an event may seat tables of different sizes). It removes 2H, so a deal
   then gives 230 and the moon needs the 12 hearts in play.
 - ``hearts_break``: only a heart *discarded* (played when void in the suit led)
-  breaks hearts, as RULES.md and the seed word it; a heart led by a seat holding
+  breaks hearts, as the rules and the seed word it; a heart led by a seat holding
   only hearts does not.
 - ``no_points_first_trick`` / ``hearts_break``: "holds nothing else" means holds
   nothing but hearts and QS / nothing but hearts.

@@ -1,4 +1,5 @@
-"""``svarta-maja``: Spader dam / Svarta Maja (Finnish Musta Maija). RULES.md section 1.
+"""``svarta-maja``: Spader dam / Svarta Maja (Finnish Musta Maija); docs/guide/rules.md,
+"Svarta Maja".
 
 A shedding ("beating") game with one loser: the seat left holding the queen of spades
 once every other seat has run out of cards.
@@ -20,7 +21,7 @@ read position. A seat is *active* while it holds cards or the stock is not empty
 the stock lasts every seat holds cards (a seat can only empty its hand as attacker or
 defender, and the refill that follows gives it cards while there are any), so a seat
 goes out only at or after the exchange in which the stock runs out, and "active" is
-"holds cards or the stock is not empty" exactly as RULES.md puts it.
+"holds cards or the stock is not empty" exactly as the rules put it.
 
 Rule ids (:class:`IllegalMove` ``rule``; setup problems are :class:`RecordError`)
 ----------------------------------------------------------------------------------
@@ -61,8 +62,8 @@ The guess can be wrong (a wrong attacker who drew the card in a refill with the 
 one looks like a refill slip); the message always states the facts: who attacks and
 why, and where the card is.
 
-Decisions (where RULES.md is silent or leaves room)
----------------------------------------------------
+Decisions (where the rules are silent or leave room)
+----------------------------------------------------
 * The attack limit ("never more cards than the defender holds") applies during the
   whole deal, not only once the stock is out, and counts the defender's hand before
   the exchange. There is no other limit on the number of attack cards (not

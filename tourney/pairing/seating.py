@@ -34,7 +34,7 @@ except the player-to-point mapping of a perfect schedule, which must stay the sa
 all event and so is drawn from ``random.Random(f"{seed}:perfect:{n}:{k}")``. The
 entrants' order in the call never matters (they are sorted by key first).
 
-Decisions (RULES.md says nothing about seating):
+Decisions (the rules of the games say nothing about seating):
 
 - Table sizes: the fewest byes first; then as many tables of the preferred size as
   possible; the rest split into the other allowed sizes with the smallest sum of

@@ -1,1 +1,1 @@
-"""The deal-record CSV of FORMAT.md: reading, writing, and checking files of it."""
+"""The deal-record CSV (docs/guide/records.md): reading, writing, and checking files of it."""

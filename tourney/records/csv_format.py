@@ -1,4 +1,4 @@
-"""Reading and writing the deal-record CSV (``shared/FORMAT.md``).
+"""Reading and writing the deal-record CSV (docs/guide/records.md).
 
 The reader streams: it yields one :class:`DealRecord` per data row and never holds
 the file. It tracks physical line numbers (the header is line 1; a quoted field may
@@ -56,7 +56,7 @@ MAX_NUMBER = 1_000_000
 
 
 class HeaderError(RecordError, UsageError):
-    """The header names a column FORMAT.md does not know, or lacks a required one:
+    """The header names a column the record format does not know, or lacks a required one:
     the file is not a record file (a usage error), located like a record error."""
 
 

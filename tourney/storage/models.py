@@ -149,7 +149,7 @@ class MatchPlace(SQLModel, table=True):
 
 
 class Deal(SQLModel, table=True):
-    """A deal of a match version, in canonical record spelling (FORMAT.md)."""
+    """A deal of a match version, in canonical record spelling (docs/guide/records.md)."""
 
     __table_args__ = (UniqueConstraint("version_id", "number"),)
     id: Optional[int] = Field(default=None, primary_key=True)

@@ -1,4 +1,4 @@
-"""Exporting an event's results as the record CSV (FORMAT.md).
+"""Exporting an event's results as the record CSV (docs/guide/records.md).
 
 The export writes the current version of every match, in round order and natural
 table order, deal by deal, in the canonical spelling the importer stored, with the

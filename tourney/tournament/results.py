@@ -1,6 +1,6 @@
 """Importing match results: record CSV files in, match versions out.
 
-``import_results(session, path, ...)`` streams a record file (FORMAT.md) through the
+``import_results(session, path, ...)`` streams a record file (docs/guide/records.md) through the
 engines and stores each valid match of seated tables as a new
 :class:`~tourney.storage.models.MatchVersion` with its deals and places. The whole
 file is one transaction (the caller's): by default any invalid row rejects the whole
@@ -26,8 +26,8 @@ Decisions (the specs are silent):
   share of the table's other players finished ahead of; ``place`` gives n-1 at a
   table of n down to 0.
 - The same match (event, round, table) twice in one file is an error even with
-  equal content; its rows must stand together (FORMAT.md). With ``skip_invalid`` the
-  first occurrence is kept and the later one rejected.
+  equal content; its rows must stand together (docs/guide/records.md, "The file").
+  With ``skip_invalid`` the first occurrence is kept and the later one rejected.
 - A row that cannot be read at all (a ragged row, a bad round number) cannot name
   its match: it is counted against the match whose rows precede it (deals are
   numbered from 1 without gaps, so a missing first deal is caught on its own).

@@ -14,8 +14,9 @@ Decisions:
   results is in; the reseat uses the players active now (so a late arrival or a
   withdrawal can be taken into account) and the event's seed unless another is
   given. The audit log keeps the seating it replaced.
-- ``dealer`` in the seating data is always seat 0 (RULES.md: seat 0 deals the
-  first deal; in dam-brade, which has no dealer, seat 0 plays Black first).
+- ``dealer`` in the seating data is always seat 0 (docs/guide/rules.md, "Common
+  ground": seat 0 deals the first deal; in dam-brade, which has no dealer, seat 0
+  plays Black first).
 - Points and places so far come from
   :func:`tourney.tournament.standings.standings_table`.
 """

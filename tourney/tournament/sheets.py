@@ -1,5 +1,5 @@
 """Score-sheet templates: the rows a scorer fills in on a club night without move
-records (FORMAT.md, "Score-sheet rows").
+records (docs/guide/records.md, "Score sheets").
 
 For every table of a seated round: one row per deal with event, variant, round,
 table, deal, players and dealer filled in and ``scores`` left to fill. Where the
