@@ -6,12 +6,13 @@ import os
 import click
 
 from tourney.storage import schema
-from tourney.storage.audit import change_dict, event_slugs, list_changes, record_change
+from tourney.storage.audit import Change, event_slugs, list_changes, record_change
 from tourney.storage.db import display_url, open_engine, reading, resolve_url, sqlite_file, transaction
 from tourney.tournament.events import get_event
 
 from .database import db_option, missing_database, open_db
 from .errors import INVALID
+from .errors import message as error_message
 from .output import COUNT, echo, emit_json, emit_table, json_option, message, report_change
 
 
@@ -150,7 +151,7 @@ def log(slug, action, limit, as_json, db_url):
         event_id = get_event(session, slug).id if slug else None
         rows = list_changes(session, event_id=event_id, action=action, limit=limit)
         slugs = event_slugs(session)
-        data = [change_dict(row, slugs) for row in rows]
+        data = [Change.of(row, slugs).to_json() for row in rows]
     if as_json:
         emit_json(data)
         return

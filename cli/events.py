@@ -76,7 +76,7 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
             session, slug, variant, name=name, date=date, rules=parsed_rules,
             table_sizes=table_sizes, rounds=rounds, seating=seating, seed=seed,
             tiebreaks=tiebreaks, lang=lang, points=points, bye_points=bye_points)
-        data = service.event_snapshot(created)
+        data = service.EventInfo.of(created).to_json()
     sizes = (f"{created.table_min}" if created.table_min == created.table_max
              else f"{created.table_min}-{created.table_max} (preferring {created.table_preferred})")
     rounds = count_text(created.rounds, "round") if created.rounds else "open-ended rounds"

@@ -6,7 +6,7 @@ import click
 from tourney.app import players as service
 from tourney.storage.db import reading, transaction
 from tourney.ordering import terminal_language
-from tourney.tournament.players import list_players, player_snapshot
+from tourney.tournament.players import PlayerInfo, list_players
 
 from tourney.records.spreadsheets import open_table
 
@@ -53,7 +53,7 @@ def add(names, club, email, as_json, db_url):
     with transaction(engine) as session:
         added = service.add_players(session, names, club=club, email=email,
                                     warnings=warnings)
-        rows = [player_snapshot(p) for p in added]
+        rows = [PlayerInfo.of(p).to_json() for p in added]
     for warning in warnings:
         message(f"warning: {warning.text}")
     report_change("player.add", bool(rows), f"{count_text(len(rows), 'player')} added", as_json,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import Session, select
@@ -74,18 +75,31 @@ def list_changes(session: Session, *, event_id: int | None = None,
     return list(reversed(session.exec(query).all()))
 
 
-def change_dict(row: AuditLog, event_slugs: dict[int, str] | None = None) -> dict:
-    """An audit row as JSON data (snapshots parsed back)."""
-    return {
-        "id": row.id,
-        "at": row.at.isoformat() if row.at else None,
-        "actor": row.actor,
-        "action": row.action,
-        "event": (event_slugs or {}).get(row.event_id) if row.event_id is not None else None,
-        "subject": row.subject,
-        "before": json.loads(row.before_json) if row.before_json else None,
-        "after": json.loads(row.after_json) if row.after_json else None,
-    }
+@dataclass(frozen=True)
+class Change:
+    """One audit row as ``tourney log`` reports it: its event by slug, the
+    snapshots parsed back."""
+
+    id: int | None
+    at: str | None
+    actor: str
+    action: str
+    event: str | None
+    subject: str | None
+    before: Any
+    after: Any
+
+    @classmethod
+    def of(cls, row: AuditLog, event_slugs: dict[int, str] | None = None) -> "Change":
+        return cls(row.id, row.at.isoformat() if row.at else None, row.actor, row.action,
+                   (event_slugs or {}).get(row.event_id) if row.event_id is not None else None,
+                   row.subject, json.loads(row.before_json) if row.before_json else None,
+                   json.loads(row.after_json) if row.after_json else None)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "at": self.at, "actor": self.actor, "action": self.action,
+                "event": self.event, "subject": self.subject, "before": self.before,
+                "after": self.after}
 
 
 def event_slugs(session: Session) -> dict[int, str]:

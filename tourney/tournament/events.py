@@ -153,17 +153,41 @@ def lock_event(session: Session, event: Event) -> None:
     session.exec(select(Event.id).where(Event.id == event.id).with_for_update()).first()
 
 
-def event_snapshot(event: Event) -> dict:
-    settings = event_settings(event)
-    return {
-        "slug": event.slug, "name": event.name, "variant": event.variant,
-        "date": event.date.isoformat() if event.date else None,
-        "rules": settings.rules,
-        "table_sizes": [event.table_min, event.table_max, event.table_preferred],
-        "rounds": event.rounds, "seating": event.seating, "seed": event.seed,
-        "tiebreaks": list(settings.tiebreaks), "lang": event.lang,
-        "points": event.points, "bye_points": event.bye_points,
-    }
+@dataclass(frozen=True)
+class EventInfo:
+    """An event's settings as commands report them and the audit log keeps them."""
+
+    slug: str
+    name: str
+    variant: str
+    date: dt.date | None
+    rules: dict
+    table_sizes: tuple[int, int, int]
+    rounds: int | None
+    seating: str
+    seed: int | None
+    tiebreaks: tuple[str, ...]
+    lang: str | None
+    points: str
+    bye_points: float | None
+
+    @classmethod
+    def of(cls, event: Event) -> "EventInfo":
+        settings = event_settings(event)
+        return cls(event.slug, event.name, event.variant, event.date, settings.rules,
+                   (event.table_min, event.table_max, event.table_preferred), event.rounds,
+                   event.seating, event.seed, tuple(settings.tiebreaks), event.lang,
+                   event.points, event.bye_points)
+
+    def to_json(self) -> dict:
+        return {
+            "slug": self.slug, "name": self.name, "variant": self.variant,
+            "date": self.date.isoformat() if self.date else None,
+            "rules": self.rules, "table_sizes": list(self.table_sizes),
+            "rounds": self.rounds, "seating": self.seating, "seed": self.seed,
+            "tiebreaks": list(self.tiebreaks), "lang": self.lang,
+            "points": self.points, "bye_points": self.bye_points,
+        }
 
 
 def create_event(session: Session, slug: str, variant: str, *, name: str | None = None,
@@ -209,7 +233,8 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
                   points=points, bye_points=bye_points)
     session.add(event)
     session.flush()
-    record_change(session, "event.create", slug, None, event_snapshot(event), event_id=event.id)
+    record_change(session, "event.create", slug, None, EventInfo.of(event).to_json(),
+                  event_id=event.id)
     return event
 
 
@@ -319,7 +344,7 @@ def describe_event(session: Session, event: Event) -> dict:
     rounds = [{"round": n, "tables": counts[n][0], "byes": counts[n][1],
                "results": len(results.get(n, ()))} for n in sorted(counts)]
     return {
-        **event_snapshot(event),
+        **EventInfo.of(event).to_json(),
         "variant_name": game.name,
         "rules": describe_rules(event),
         "table_sizes": {"min": event.table_min, "max": event.table_max,

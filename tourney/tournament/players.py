@@ -143,8 +143,21 @@ def find_player(session: Session, name: str, *, follow_merged: bool = True) -> P
     return resolve_merged(session, player) if follow_merged else player
 
 
-def player_snapshot(player: Player) -> dict:
-    return {"id": player.id, "name": player.name, "club": player.club, "email": player.email}
+@dataclass(frozen=True)
+class PlayerInfo:
+    """A player as commands report it and the audit log keeps it."""
+
+    id: int | None
+    name: str
+    club: str | None
+    email: str | None
+
+    @classmethod
+    def of(cls, player: Player) -> "PlayerInfo":
+        return cls(player.id, player.name, player.club, player.email)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "club": self.club, "email": self.email}
 
 
 # ------------------------------------------------------------------------- adding
@@ -217,7 +230,7 @@ def add_players(session: Session, names: Sequence[str], *, club: str | None = No
         player = Player(name=name, club=club, email=email)
         session.add(player)
         session.flush()
-        record_change(session, "player.add", name, None, player_snapshot(player))
+        record_change(session, "player.add", name, None, PlayerInfo.of(player).to_json())
         players.append(player)
     return players
 
@@ -270,7 +283,7 @@ def rename_player(session: Session, old: str, new: str) -> Player:
         # Back to one of the player's own earlier names: that alias row gives way.
         session.delete(taken)
         session.flush()
-    before = player_snapshot(player)
+    before = PlayerInfo.of(player).to_json()
     old_name = player.name
     player.name = new_name
     session.add(player)
@@ -281,7 +294,7 @@ def rename_player(session: Session, old: str, new: str) -> Player:
     session.add(alias)
     session.flush()
     record_change(session, "player.rename", f"{before['name']} -> {new_name}",
-                  before, {**player_snapshot(player), "alias": old_name})
+                  before, {**PlayerInfo.of(player).to_json(), "alias": old_name})
     return player
 
 
@@ -318,7 +331,8 @@ def merge_players(session: Session, keep_name: str, duplicate_name: str) -> Merg
 
     report = MergeReport(keep=keep.name, duplicate=duplicate.name, keep_id=keep.id,
                          duplicate_id=duplicate.id)
-    before = {"keep": player_snapshot(keep), "duplicate": player_snapshot(duplicate),
+    before = {"keep": PlayerInfo.of(keep).to_json(),
+              "duplicate": PlayerInfo.of(duplicate).to_json(),
               "entries": {}}
     keep_entries = {e.event_id: e for e in session.exec(
         select(Entry).where(Entry.player_id == keep.id))}
@@ -360,7 +374,7 @@ def merge_players(session: Session, keep_name: str, duplicate_name: str) -> Merg
     session.add(keep)
     session.add(duplicate)
     session.flush()
-    after = {"keep": player_snapshot(keep), "merged": report.to_json()}
+    after = {"keep": PlayerInfo.of(keep).to_json(), "merged": report.to_json()}
     record_change(session, "player.merge", f"{duplicate.name} -> {keep.name}", before, after)
     return report
 
@@ -517,6 +531,6 @@ def import_players(session: Session, rows: Iterable[PlayerRow],
     session.flush()
     if added:
         record_change(session, "player.import", source, None,
-                      {"added": [player_snapshot(p) for p in added],
+                      {"added": [PlayerInfo.of(p).to_json() for p in added],
                        "already_registered": report.already})
     return report

@@ -9,6 +9,7 @@ refreshes the ratings: :func:`tourney.app.results.revert_result`).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import timezone
 
 from sqlalchemy import select
@@ -38,20 +39,39 @@ def find_match(session: Session, event: Event, round_number: int, table: str,
     return match
 
 
-def version_dict(version: MatchVersion, current_id: int | None) -> dict:
-    return {
-        "version": version.version,
-        "current": version.id == current_id,
-        "imported_at": _iso(version.imported_at),
-        "imported_by": version.imported_by,
-        "file": version.source_file,
-        "file_sha256": version.source_sha256,
-        "content_sha256": version.content_sha256,
-        "superseded_at": _iso(version.superseded_at),
-        "deals": version.deals,
-        "verified_moves": version.verified_moves,
-        "ranking": json.loads(version.ranking_json or "[]"),
-    }
+@dataclass(frozen=True)
+class VersionInfo:
+    """A stored version of a match's result, as ``result history`` and ``result
+    show`` report it: ``current`` when it is the match's live version."""
+
+    version: int
+    current: bool
+    imported_at: str | None
+    imported_by: str | None
+    file: str | None
+    file_sha256: str | None
+    content_sha256: str
+    superseded_at: str | None
+    deals: int
+    verified_moves: int
+    ranking: list
+
+    @classmethod
+    def of(cls, version: MatchVersion, current_id: int | None) -> "VersionInfo":
+        return cls(version.version, version.id == current_id, _iso(version.imported_at),
+                   version.imported_by, version.source_file, version.source_sha256,
+                   version.content_sha256, _iso(version.superseded_at), version.deals,
+                   version.verified_moves, json.loads(version.ranking_json or "[]"))
+
+    def to_json(self) -> dict:
+        return {
+            "version": self.version, "current": self.current,
+            "imported_at": self.imported_at, "imported_by": self.imported_by,
+            "file": self.file, "file_sha256": self.file_sha256,
+            "content_sha256": self.content_sha256, "superseded_at": self.superseded_at,
+            "deals": self.deals, "verified_moves": self.verified_moves,
+            "ranking": self.ranking,
+        }
 
 
 def _iso(moment) -> str | None:
@@ -69,7 +89,7 @@ def match_history(session: Session, slug: str, round_number: int, table: str) ->
     match = find_match(session, event, round_number, table)
     versions = session.execute(select(MatchVersion).where(MatchVersion.match_id == match.id)
                                .order_by(MatchVersion.version)).scalars().all()
-    return [version_dict(v, match.current_version_id) for v in versions]
+    return [VersionInfo.of(v, match.current_version_id).to_json() for v in versions]
 
 
 def revert_match(session: Session, slug: str, round_number: int, table: str, version: int,
@@ -130,7 +150,7 @@ def match_detail(session: Session, slug: str, round_number: int, table: str,
     deals = session.execute(select(Deal).where(Deal.version_id == chosen.id)
                             .order_by(Deal.number)).scalars().all()
     detail = {"event": slug, "variant": event.variant, "round": round_number, "table": table}
-    detail.update(version_dict(chosen, match.current_version_id))
+    detail.update(VersionInfo.of(chosen, match.current_version_id).to_json())
     detail["deal_count"] = detail.pop("deals")
     detail["places"] = [{"player": name, "seat": seat_number(p.seat), "place": p.place,
                          "total": plain_number(p.total), "points": plain_number(p.match_points)}
