@@ -77,7 +77,7 @@ def upgrade(as_json, db_url):
     # --db of another command). Anything else is looked at read-only first.
     status = schema.schema_status(open_engine(resolve_url(db_url), read_only=not missing))
     if status.state == "foreign":
-        raise schema.SchemaError(schema.refusal(status))
+        raise schema.refusal(status)
     engine = open_engine(resolve_url(db_url))
     if status.state == "current":
         report_change("db.upgrade", False, f"{status.url}: already at schema {status.head}",
@@ -108,7 +108,8 @@ def status(as_json, db_url):
         problem = str(missing_database(path))
     else:
         state = schema.schema_status(open_engine(resolve_url(db_url), read_only=True))
-        problem = schema.refusal(state)
+        refused = schema.refusal(state)
+        problem = None if refused is None else error_message(refused)
     if as_json:
         emit_json({**state.to_json(), "problem": problem})
     else:

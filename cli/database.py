@@ -56,7 +56,7 @@ def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False
             raise SchemaError(f"{status.url} has no tables: {CREATING_COMMANDS} "
                               "sets up a tourney database")
     elif status.state != "current":
-        raise SchemaError(refusal(status))
+        raise refusal(status)
     if read_only:
         return looking
     engine = open_engine(url)

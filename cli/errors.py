@@ -31,10 +31,21 @@ def exit_code(err: TourneyError) -> int:
 
 def message(err: TourneyError) -> str:
     """The one-line message for a library error, naming a setting by its flag
-    (``rounds`` is ``--rounds``, ``table_sizes`` is ``--table-sizes``)."""
-    if isinstance(err, InvalidValue):
-        return err.describe(flag(err.field))
-    return str(err)
+    (``rounds`` is ``--rounds``, ``table_sizes`` is ``--table-sizes``) and another
+    operation by its command (``event list`` is `tourney event list`)."""
+    text = err.describe(flag(err.field)) if isinstance(err, InvalidValue) else str(err)
+    hints = []
+    if err.setting is not None:
+        hints.append(flag(err.setting))
+    if err.operation is not None:
+        hints.append(f"`tourney {err.operation}`")
+    return f"{text} ({', '.join(hints)})" if hints else text
+
+
+def rule_message(err: TourneyError) -> str:
+    """:func:`message` with the error's rule id, as a list of record errors shows it."""
+    rule = getattr(err, "rule", None)
+    return f"{message(err)} [{rule}]" if rule else message(err)
 
 
 def flag(field: str) -> str:

@@ -18,6 +18,7 @@ from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
 
 from .completion import complete_event, complete_variant
 from .errors import INVALID, OK
+from .errors import message as error_message
 from .output import (db_option, echo, emit_json, emit_jsonl, encoding_option, json_option,
                      message, parse_rules, rule_option, sheet_option)
 
@@ -119,7 +120,7 @@ class _Checked:
                     self.match_json.append(_match_json(item))
                 elif not item.valid and item.error.rule != "invalid-deals":
                     emit("echo", f"{name}: match round {item.round}, table {item.table}: "
-                                 f"{item.error}")
+                                 f"{error_message(item.error)}")
                 continue
             self.deals += 1
             if not item.valid:
@@ -127,7 +128,8 @@ class _Checked:
             if as_json:
                 emit("json", _deal_json(item))
             elif not item.valid:
-                emit("echo", f"{name}: {item.error}" if not item.error.file else str(item.error))
+                text = error_message(item.error)
+                emit("echo", text if item.error.file else f"{name}: {text}")
         self.unfilled = reader.unfilled
         self.notices = list(source.notices)
         self.games = checker.games_used

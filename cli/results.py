@@ -14,14 +14,14 @@ from tourney.storage.db import reading, transaction
 from tourney.tournament.export import EXPORT_WIDTHS, export_results
 from tourney.app.results import NothingFilledIn, import_results, revert_result
 from tourney.tournament.events import get_event
-from tourney.tournament.results import ImportRejected, current_user, error_text
+from tourney.tournament.results import ImportRejected, current_user
 from tourney.tournament.versions import match_detail, match_history
 from tourney.tournament.scoring import POINTS_SYSTEMS, event_bye_points
 from tourney.ordering import terminal_language
 from tourney.tournament.standings import TIEBREAKS, standings_table
 
 from .completion import complete_event
-from .errors import INVALID, exit_code
+from .errors import INVALID, exit_code, rule_message
 from .database import db_option, open_db, refuse_overwrites
 from .output import (COUNT, ROUND_NUMBER, change_report, confirm, echo, emit_json, emit_table, encoding_option,
                      json_option, message, report_change, sheet_option, table_format_option,
@@ -57,7 +57,7 @@ def _print_errors(report) -> None:
     for notice in report.notices:
         message(notice)
     for err in report.errors:
-        message(error_text(err))
+        message(rule_message(err))
     hidden = report.error_count - len(report.errors)
     if hidden > 0:
         message(f"... and {hidden} more errors")

@@ -14,7 +14,22 @@ from .seats import seat_number, seat_text
 
 
 class TourneyError(Exception):
-    """Base class for every error reported to a user."""
+    """Base class for every error reported to a user.
+
+    The message says what is wrong, and what would get past it, in the library's
+    words. Where that is a setting of the call, ``setting`` names it as the library
+    does (``event``, ``force``); where it is another operation, ``operation`` names
+    it (``event list``, ``round seat cup``). A caller shows them its own way: the
+    command line as ``--force`` and `tourney event list` (:mod:`tourney.cli.errors`).
+    """
+
+    setting: str | None = None
+    operation: str | None = None
+
+    def __init__(self, *args, setting: str | None = None, operation: str | None = None):
+        super().__init__(*args)
+        self.setting = setting
+        self.operation = operation
 
 
 class UsageError(TourneyError):
@@ -57,16 +72,17 @@ def close_names(name: str, known, limit: int = 3, cutoff: float = 0.6) -> list[s
 
 
 def unknown_name(kind: str, name: str, known, *, quote: bool = False, cutoff: float = 0.6,
-                 hint: str = "", otherwise: str = "") -> UnknownName:
+                 hint: str = "", otherwise: str = "", **remedy) -> UnknownName:
     """The one wording of an unknown name: ``unknown event 'club-2' (did you mean
     club-1?)``. ``known``: the names there are; ``quote`` quotes the suggestions
     (names with spaces); ``otherwise`` is said in the brackets when no known name
-    is close; ``hint`` is added at the end."""
+    is close; ``hint`` is added at the end; ``remedy``: the error's ``setting`` and
+    ``operation`` (:class:`TourneyError`)."""
     close = close_names(name, known, cutoff=cutoff)
     shown = [repr(c) if quote else c for c in close]
     suggestion = (f" (did you mean {' or '.join(shown)}?)" if shown else
                   f" ({otherwise})" if otherwise else "")
-    return UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}")
+    return UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}", **remedy)
 
 
 class OptionError(UsageError):
@@ -120,6 +136,8 @@ class RecordError(TourneyError):
         token: str | None = None,
         cell: str | None = None,
         player: str | None = None,
+        setting: str | None = None,
+        operation: str | None = None,
     ):
         self.message = message
         self.rule = rule
@@ -132,7 +150,7 @@ class RecordError(TourneyError):
         self.player = player
         # In a workbook, the sheet and cell (``Round 1!K7``) where a CSV has a line.
         self.cell = cell
-        super().__init__(message)
+        super().__init__(message, setting=setting, operation=operation)
 
     @classmethod
     def from_illegal(cls, err: IllegalMove, **where) -> "RecordError":

@@ -52,3 +52,37 @@ def test_library_names_the_field_and_the_cli_names_the_flag(tourney, db_url):
                      exit_code=2).stderr
     assert stderr == ("Error: --table-sizes takes a range with the smaller size first (3-5), "
                       "not '5-3'\n")
+
+
+def test_the_library_names_settings_and_operations_the_cli_spells_them():
+    """Library errors say what would help in the library's words and carry the
+    setting or operation; only the command line spells them as flags and commands."""
+    from tourney.cli.errors import message
+    from tourney.errors import InvalidValue, RecordError, TourneyError
+
+    refused = TourneyError("round 1 of cup has no result yet for table 2; import it first, "
+                           "or seat round 2 anyway", setting="force", operation="result import")
+    assert "--" not in str(refused) and "tourney" not in str(refused)
+    assert message(refused) == (f"{refused} (--force, `tourney result import`)")
+    record = RecordError("no event: add an event column or name the event", line=2,
+                         column="event", setting="event")
+    assert message(record) == ("line 2, event: no event: add an event column or name the event "
+                               "(--event)")
+    assert message(InvalidValue("table_sizes", "'x'", "a size (4)")) == \
+        "--table-sizes takes a size (4), not 'x'"
+
+
+def test_hints_on_the_command_line(tourney, run_cli, tmp_path):
+    tourney("event", "create", "cup", "--variant", "spardame", "--table-sizes", "4")
+    assert tourney("event", "enter", "cup", exit_code=2).stderr == \
+        "Error: name the players to enter, or enter them all (--all)\n"
+    unknown = tourney("event", "enter", "cup", "Nobody", exit_code=1).stderr
+    assert unknown.endswith("; register it first, or have entering add it "
+                            "(--add, `tourney player add`)\n")
+    assert tourney("round", "seat", "cup", exit_code=1).stderr.endswith(
+        "a table needs 4; enter players first (`tourney event enter`)\n")
+    empty = tmp_path / "x.txt"
+    empty.write_text("")
+    bad = run_cli(None, "validate", str(empty), "--encoding", "nope", exit_code=2).stderr
+    assert bad == ("Error: --encoding takes an encoding Python knows (try utf-8, utf-16, "
+                   "windows-1252, latin-1), not 'nope'\n")

@@ -52,7 +52,8 @@ def test_forced_encoding_and_a_mixed_file_say_what_was_tried():
     latin = as_text(",").encode("latin-1")
     with pytest.raises(RecordError) as err:
         read(latin, encoding="utf-8")
-    assert err.value.rule == "encoding" and err.value.line == 2 and "--encoding" in str(err.value)
+    assert err.value.rule == "encoding" and err.value.line == 2 and "its encoding" in str(err.value)
+    assert err.value.setting == "encoding"  # the command line adds "(--encoding)"
     # 0x81 is not a character in Windows-1252 either
     with pytest.raises(RecordError) as err:
         read(as_text(",").encode("ascii", "ignore") + b"1,1,3,\x81;b,S0,\n")

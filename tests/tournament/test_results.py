@@ -241,8 +241,9 @@ def test_changed_match_needs_replace_then_history_and_revert(db_url, tmp_path):
     [error] = report["errors"]
     assert error["rule"] == "match-changed" and error["line"] == 2
     assert error["column"] == "hands"  # the first differing column of deal 1
-    assert "deal 1 hands" in error["message"] and "--replace" in error["message"]
-    assert "second.csv, line 2, hands" in result.stderr
+    assert "deal 1 hands" in error["message"] and "Replacing it" in error["message"]
+    assert "--replace" not in error["message"]  # the library's words; the CLI adds the flag
+    assert "second.csv, line 2, hands" in result.stderr and "(--replace)" in result.stderr
 
     code, report, result = import_json(db_url, second, "--replace", "--by", "Kari")
     assert code == 0, result.output

@@ -33,7 +33,7 @@ import re
 import sys
 from typing import IO, Callable, Iterator, Sequence
 
-from ..errors import RecordError, UsageError
+from ..errors import InvalidValue, RecordError, UsageError
 
 # Bounds that keep hostile files cheap to refuse (hardening): no real record comes
 # near them. A deal has at most 52 cards; the longest plausible play column (a long
@@ -53,8 +53,8 @@ DELIMITERS = (",", ";", "\t")
 # The first characters that make a spreadsheet read a cell as a formula (OWASP's
 # list: = + - @, and tab and carriage return, which some strip before looking).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-ENCODING_HINT = ("save it as CSV UTF-8 (or give --encoding utf-8, utf-16, windows-1252 "
-                 "or latin-1 if you know what it is)")
+ENCODING_HINT = ("save it as CSV UTF-8, or give its encoding (utf-8, utf-16, windows-1252 "
+                 "or latin-1) if you know what it is")
 
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _XLSX_MAGIC = b"PK\x03\x04"
@@ -139,7 +139,8 @@ class Source:
         self._raw = _HashingRaw(stream, prefix)
         self.kind = "xlsx" if prefix.startswith(_XLSX_MAGIC) else "csv"
         if sheet is not None and self.kind != "xlsx":
-            raise UsageError(f"{name}: --sheet is for XLSX workbooks; this is a text file")
+            raise UsageError(f"{name}: a sheet is for XLSX workbooks; this is a text file",
+                             setting="sheet")
         self.sheet_title: str | None = None
         self._columns: list[str] = []
 
@@ -206,8 +207,8 @@ def open_source(path: str, *, encoding: str | None = None, sheet: str | None = N
         try:
             encoding = codecs.lookup(encoding).name
         except LookupError:
-            raise UsageError(f"--encoding {encoding!r}: not an encoding Python knows "
-                             "(try utf-8, utf-16, windows-1252, latin-1)") from None
+            raise InvalidValue("encoding", repr(encoding), "an encoding Python knows "
+                               "(try utf-8, utf-16, windows-1252, latin-1)") from None
     if path == "-":
         stream = stdin if stdin is not None else sys.stdin.buffer
         return Source(stream, "<stdin>", encoding=encoding, sheet=sheet, owned=False)
@@ -228,7 +229,7 @@ def open_source(path: str, *, encoding: str | None = None, sheet: str | None = N
 
 def _encoding_error(source: Source, line: int, message: str, before: str) -> RecordError:
     """``before``: the line's text before the bad byte (the reader names its column)."""
-    err = RecordError(message, rule="encoding", file=source.name, line=line)
+    err = RecordError(message, rule="encoding", file=source.name, line=line, setting="encoding")
     err.text_before = before
     return err
 

@@ -47,8 +47,8 @@ def table_format(path: str | None, given: str | None = None) -> str:
         return "xlsx"
     if extension in ("", ".csv", ".txt"):
         return "csv"
-    raise UsageError(f"{path}: tourney writes .csv and .xlsx files, not {extension} "
-                     f"(name the file .csv or .xlsx, or give --format)")
+    raise UsageError(f"{path}: tourney writes .csv and .xlsx files, not {extension}; "
+                     "name the file .csv or .xlsx, or give the format", setting="format")
 
 
 def sheet_title(text: str) -> str:
@@ -138,8 +138,8 @@ def output_stream(path: str | None, binary: bool = False) -> Iterator[IO]:
     if path is None or path == "-":
         if binary:
             if sys.stdout.isatty():
-                raise UsageError("an XLSX workbook is binary: give --out FILE.xlsx or "
-                                 "redirect standard output to a file")
+                raise UsageError("an XLSX workbook is binary: give a FILE.xlsx to write or "
+                                 "redirect standard output to a file", setting="out")
             sys.stdout.flush()
             yield sys.stdout.buffer
             sys.stdout.buffer.flush()

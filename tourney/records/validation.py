@@ -100,8 +100,8 @@ class RecordChecker:
     def game_and_options(self, record: DealRecord) -> tuple[Game, dict]:
         variant = record.variant or self.variant
         if variant is None:
-            raise RecordError("no variant: add a variant column or name one on the "
-                              "command line (--variant)", rule="variant", column="variant")
+            raise RecordError("no variant: add a variant column or name the variant",
+                              rule="variant", column="variant", setting="variant")
         try:
             game = get_game(variant)
         except UsageError as err:

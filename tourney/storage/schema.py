@@ -200,20 +200,24 @@ def schema_status(engine: Engine) -> SchemaStatus:
     return status
 
 
-def refusal(status: SchemaStatus) -> str | None:
-    """Why a database cannot be used as it is (``None``: it can)."""
+def refusal(status: SchemaStatus) -> SchemaError | None:
+    """Why a database cannot be used as it is (``None``: it can); where upgrading
+    helps, the error names that operation (``db upgrade``)."""
     if status.state == "outdated":
-        return (f"this database is at schema {status.revision}; run `tourney db upgrade` "
-                f"(to schema {status.head}; back it up first)")
+        return SchemaError(f"this database is at schema {status.revision}, before this "
+                           f"tourney's {status.head}; back it up, then upgrade it",
+                           operation="db upgrade")
     if status.state == "unversioned":
-        return ("this database has tourney tables but no schema version; "
-                "run `tourney db upgrade`")
+        return SchemaError("this database has tourney tables but no schema version; "
+                           "upgrade it", operation="db upgrade")
     if status.state == "foreign":
-        return (f"{status.url} is not a tourney database: it has tables, none of them "
-                "tourney's (another program's database?); nothing was changed")
+        return SchemaError(f"{status.url} is not a tourney database: it has tables, none "
+                           "of them tourney's (another program's database?); nothing was "
+                           "changed")
     if status.state == "unknown":
-        return (f"this database is at schema {status.revision}, which this tourney "
-                f"(schema {status.head}) does not know; is it from a newer tourney?")
+        return SchemaError(f"this database is at schema {status.revision}, which this "
+                           f"tourney (schema {status.head}) does not know; is it from a "
+                           "newer tourney?")
     return None
 
 
@@ -229,7 +233,7 @@ def ensure_schema(engine: Engine) -> None:
     if status.state == "empty":
         _migrate(engine, only_if_empty=True)
         return
-    raise SchemaError(refusal(status))
+    raise refusal(status)
 
 
 def upgrade(engine: Engine, revision: str = "head") -> tuple[str | None, str]:
@@ -258,10 +262,10 @@ def _migrate(engine: Engine, target: str = "head",
                 # Someone else created it meanwhile; use it if it is current.
                 problem = refusal(status)
                 if problem:
-                    raise SchemaError(problem)
+                    raise problem
                 return before, status.revision
             if status.state in ("unknown", "foreign"):
-                raise SchemaError(refusal(status))
+                raise refusal(status)
             from alembic import command
 
             config = alembic_config(connection)

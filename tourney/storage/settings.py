@@ -54,7 +54,8 @@ def check_key(key: str) -> str:
 def check_value(key: str, value: str) -> str:
     text = unicodedata.normalize("NFC", value.strip())
     if not text:
-        raise UsageError(f"site {key} needs a value (`tourney site unset {key}` clears it)")
+        raise UsageError(f"site {key} needs a value; unsetting it clears it",
+                         operation=f"site unset {key}")
     if len(text) > MAX_LENGTH:
         raise UsageError(f"site {key} is {len(text)} characters long; at most {MAX_LENGTH}")
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text):

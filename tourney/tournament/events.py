@@ -142,7 +142,8 @@ def unknown_event(slug: str, known: Iterable[str]) -> UnknownName:
     """The error for an event that does not exist, with the closest slugs."""
     known = list(known)
     return unknown_name("event", slug, known,
-                        otherwise="" if known else "no events yet: `tourney event create`")
+                        otherwise="" if known else "there are no events yet",
+                        operation=None if known else "event create")
 
 
 def lock_event(session: Session, event: Event) -> None:
@@ -400,7 +401,7 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
     in, and must then be reseated to include them).
     """
     if not names and not all_players:
-        raise UsageError("name the players to enter, or give --all")
+        raise UsageError("name the players to enter, or enter them all", setting="all")
     lock_event(session, event)
     last = last_seated_round(session, event)
     if event.rounds is not None and last >= event.rounds and from_round is None:
@@ -421,10 +422,11 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
         if not add:
             if len(unknown) == 1:
                 raise unknown_player_error(session, unknown[0],
-                                           "; register it with `tourney player add` "
-                                           "or enter with --add")
+                                           "; register it first, or have entering add it",
+                                           setting="add", operation="player add")
             raise TourneyError("unknown players " + ", ".join(repr(u) for u in unknown)
-                               + "; register them with `tourney player add` or enter with --add")
+                               + "; register them first, or have entering add them",
+                               setting="add", operation="player add")
         new = add_players(session, list(dict.fromkeys(unknown)))
         report.added = [p.name for p in new]
         players.extend(new)

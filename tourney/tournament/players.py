@@ -128,9 +128,9 @@ def resolve_merged(session: Session, player: Player) -> Player:
     return session.get(Player, follow(merge_links(session), player.id))
 
 
-def unknown_player_error(session: Session, name: str, hint: str = "") -> UnknownName:
+def unknown_player_error(session: Session, name: str, hint: str = "", **remedy) -> UnknownName:
     names = session.exec(select(Player.name).where(Player.merged_into_id.is_(None)))
-    return unknown_name("player", name, names, quote=True, cutoff=0.75, hint=hint)
+    return unknown_name("player", name, names, quote=True, cutoff=0.75, hint=hint, **remedy)
 
 
 def find_player(session: Session, name: str, *, follow_merged: bool = True) -> Player:

@@ -370,8 +370,8 @@ class ResultImporter:
         """Fill the row's event and variant; :class:`RecordError` if they are wrong."""
         if record.event is None:
             if self.event_slug is None:
-                raise RecordError("no event: add an event column or name one with --event",
-                                  rule="event", column="event")
+                raise RecordError("no event: add an event column or name the event",
+                                  rule="event", column="event", setting="event")
             record.event = self.event_slug
         elif self.event_slug is not None and record.event != self.event_slug:
             raise other_event(record.event, self.event_slug)
@@ -381,9 +381,8 @@ class ResultImporter:
             raise RecordError(f"event {record.event}: {err}", rule="event-rules",
                               column="event") from None
         if ctx is None:
-            raise RecordError(f"no event {record.event!r} in the database "
-                              "(`tourney event list` shows the events)",
-                              rule="unknown-event", column="event")
+            raise RecordError(f"no event {record.event!r} in the database",
+                              rule="unknown-event", column="event", operation="event list")
         if record.variant is None:
             record.variant = ctx.event.variant
         elif record.variant != ctx.event.variant:
@@ -600,9 +599,9 @@ class ResultImporter:
         slug = ctx.event.slug
         info = ctx.round(record.round)
         if not info.seated:
-            raise RecordError(f"round {record.round} of {slug} has not been seated "
-                              f"(`tourney round seat {slug}`)", rule="round-not-seated",
-                              column="round")
+            raise RecordError(f"round {record.round} of {slug} has not been seated",
+                              rule="round-not-seated", column="round",
+                              operation=f"round seat {slug}")
         seats = info.tables.get(record.table)
         if seats is None:
             labels = ", ".join(sorted(info.tables, key=natural_key)) or "none"
@@ -701,8 +700,8 @@ class ResultImporter:
             shown += f"; and {len(differences) - 5} more"
         return RecordError(
             f"{where} is already stored (version {stored.version}) with other content: "
-            f"{shown}. Use --replace to store the file's as a new version",
-            rule="match-changed", line=line, column=column)
+            f"{shown}. Replacing it stores the file's as a new version",
+            rule="match-changed", line=line, column=column, setting="replace")
 
     # -------------------------------------------------------------- storing
 

@@ -168,7 +168,8 @@ def _seat(session: Session, event: Event, number: int, seed: int) -> tuple[list[
         raise TourneyError(
             f"only {count_text(len(players), 'player')} can play in "
             f"round {number} of {event.slug}; a table needs {event.table_min}"
-            + ("" if players else " (enter players with `tourney event enter`)"))
+            + ("" if players else "; enter players first"),
+            operation=None if players else "event enter")
     past = history(session, event, number)
     byes_had: dict[int, int] = {}
     for round_ in past:
@@ -227,8 +228,8 @@ def seat_next_round(session: Session, event: Event, *, force: bool = False) -> R
             raise TourneyError(
                 f"round {last} of {event.slug} has no result yet for "
                 f"{plural_word(len(missing), 'table')} {tables}; import "
-                f"{'them' if len(missing) > 1 else 'it'} first (`tourney result import`), "
-                f"or seat round {number} anyway with --force")
+                f"{'them' if len(missing) > 1 else 'it'} first, or seat round {number} "
+                "anyway", setting="force", operation="result import")
     row = Round(event_id=event.id, number=number)
     seating = _seat_into(session, event, row, event.seed)
     after = seating.to_json()

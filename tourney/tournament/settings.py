@@ -49,8 +49,8 @@ def event_settings(event: Event) -> EventSettings:
 
 def other_event(record_event: str, slug: str) -> RecordError:
     """A row of another event than the one the file is checked or imported for."""
-    return RecordError(f"the row is for event {record_event!r}, but --event names {slug!r}",
-                       rule="other-event", column="event")
+    return RecordError(f"the row is for event {record_event!r}, but the file is for {slug!r}",
+                       rule="other-event", column="event", setting="event")
 
 
 def other_variant(slug: str, variant: str, record_variant: str) -> RecordError:
