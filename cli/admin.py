@@ -5,9 +5,10 @@ import os
 
 import click
 
+from tourney.app.database import upgrade_database
 from tourney.storage import schema
-from tourney.storage.audit import Change, event_slugs, list_changes, record_change
-from tourney.storage.db import display_url, open_engine, reading, resolve_url, sqlite_file, transaction
+from tourney.storage.audit import Change, event_slugs, list_changes
+from tourney.storage.db import display_url, open_engine, reading, resolve_url, sqlite_file
 from tourney.tournament.events import get_event
 
 from .database import db_option, missing_database, open_db
@@ -83,10 +84,7 @@ def upgrade(as_json, db_url):
         report_change("db.upgrade", False, f"{status.url}: already at schema {status.head}",
                       as_json, database=status.url, before=status.head, after=status.head)
         return
-    before, after = schema.upgrade(engine)
-    with transaction(engine) as session:
-        record_change(session, "db.upgrade", f"schema {before or 'none'} -> {after}",
-                      {"schema": before}, {"schema": after})
+    before, after = upgrade_database(engine)
     report_change("db.upgrade", True, f"{status.url}: upgraded from schema {before or 'none'} "
                   f"to {after}", as_json, database=status.url, before=before, after=after)
 

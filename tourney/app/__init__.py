@@ -17,12 +17,13 @@ this layer is where they meet.
 - :mod:`.tables`: results entered at the tables (links, submissions, review), for
   the server;
 - :mod:`.publish`: the static site;
-- :mod:`.site`: the site's settings (title, organisation, address).
+- :mod:`.site`: the site's settings (title, organisation, address);
+- :mod:`.database`: upgrading the database's schema (logged like any change).
 
-Conventions: every function but :func:`.publish.publish_site` takes an open
-session and works inside the caller's transaction
-(:func:`tourney.storage.db.transaction`; :func:`tourney.storage.db.reading` for a
-dry run); it never commits. Events are named by slug and players by name, as a
+Conventions: every function but :func:`.publish.publish_site` and
+:func:`.database.upgrade_database` takes an open session and works inside the
+caller's transaction (:func:`tourney.storage.db.transaction`;
+:func:`tourney.storage.db.reading` for a dry run); it never commits. Events are named by slug and players by name, as a
 user names them. Errors are :class:`tourney.errors.TourneyError` (a user's
 mistake; nothing was changed once the caller rolls back).
 
