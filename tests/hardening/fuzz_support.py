@@ -194,34 +194,28 @@ def mutate_text(text: str, rng: random.Random) -> str:
         pieces = _TOKEN_RE.findall(text)
         if len(pieces) < 2:
             return text + rng.choice([",", "\"", "\n", ";"])
-        i, j = rng.randrange(len(pieces)), rng.randrange(len(pieces))
-        if op == 0:
-            del pieces[i]
-        elif op == 1:
-            pieces.insert(j, pieces[i])
-        else:
-            pieces[i], pieces[j] = pieces[j], pieces[i]
+        _shuffle(pieces, op, rng)
         return "".join(pieces)
     if op <= 5:  # cells of one line
         k = rng.randrange(len(lines))
         cells = lines[k].split(",")
-        i, j = rng.randrange(len(cells)), rng.randrange(len(cells))
-        if op == 3 and len(cells) > 1:
-            del cells[i]
-        elif op == 4:
-            cells.insert(j, cells[i])
-        else:
-            cells[i], cells[j] = cells[j], cells[i]
+        _shuffle(cells, op - 3, rng)
         lines[k] = ",".join(cells)
         return "\n".join(lines)
-    i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
-    if op == 6 and len(lines) > 1:
-        del lines[i]
-    elif op == 7:
-        lines.insert(j, lines[i])
-    else:
-        lines[i], lines[j] = lines[j], lines[i]
+    _shuffle(lines, op - 6, rng)
     return "\n".join(lines)
+
+
+def _shuffle(items: list, kind: int, rng: random.Random) -> None:
+    """In place: a random item deleted (``kind`` 0, while more than one is left),
+    duplicated at a random place (1), or two swapped (2)."""
+    i, j = rng.randrange(len(items)), rng.randrange(len(items))
+    if kind == 0 and len(items) > 1:
+        del items[i]
+    elif kind == 1:
+        items.insert(j, items[i])
+    else:
+        items[i], items[j] = items[j], items[i]
 
 
 def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
