@@ -94,3 +94,14 @@ def snapshot(session: Session, variant: str):
                RatingHistory.sigma_before, RatingHistory.mu_after, RatingHistory.sigma_after)
         .where(RatingHistory.pool_id == pool.id)).all())
     return [tuple(r) for r in ratings], [tuple(h) for h in history]
+
+
+def recomputed(engine, variant: str):
+    """The pool recomputed from scratch, as :func:`snapshot` gives it (to compare
+    with what the incremental refresh left)."""
+    from tourney.ratings.service import recompute
+    from tourney.storage.db import transaction
+
+    with transaction(engine) as session:
+        recompute(session, variant)
+        return snapshot(session, variant)

@@ -13,6 +13,7 @@ from rating_helpers import (
     add_players,
     correct_match,
     make_engine,
+    recomputed,
     snapshot,
 )
 from sqlalchemy import select
@@ -145,9 +146,7 @@ def test_a_deleted_result_and_a_deleted_match(engine, people):
         assert refresh_after_results(session, VARIANT) == len(order) - 5
         withdrawn = snapshot(session, VARIANT)
     assert order[4].match_id not in {h[1] for h in withdrawn[1]}
-    with transaction(engine) as session:
-        recompute(session, VARIANT)
-        assert snapshot(session, VARIANT) == withdrawn
+    assert recomputed(engine, VARIANT) == withdrawn
 
 
 def test_a_player_whose_only_match_is_withdrawn_loses_the_rating(engine, people):
@@ -205,9 +204,7 @@ def test_moving_an_events_date_reorders_the_pool(engine, people):
         moved = snapshot(session, VARIANT)
         first_match = rating_order(session, VARIANT)[0].match_id
         assert session.get(Match, first_match).event_id == b
-    with transaction(engine) as session:
-        recompute(session, VARIANT)
-        assert snapshot(session, VARIANT) == moved
+    assert recomputed(engine, VARIANT) == moved
 
 
 def test_pools_are_per_variant(engine, people):
@@ -288,9 +285,7 @@ def test_merged_players_count_as_the_kept_player(engine, people):
         kept = [r for r in merged[0] if r[0] == p[0]]
         assert kept[0][3] == 3
         assert refresh_after_results(session, VARIANT) == 0
-    with transaction(engine) as session:
-        recompute(session, VARIANT)
-        assert snapshot(session, VARIANT) == merged
+    assert recomputed(engine, VARIANT) == merged
 
 
 def test_rating_list_history_and_prediction(engine, people):
