@@ -76,7 +76,7 @@ def test_hints_on_the_command_line(tourney, run_cli, tmp_path):
     tourney("event", "create", "cup", "--variant", "spardame", "--table-sizes", "4")
     assert tourney("event", "enter", "cup", exit_code=2).stderr == \
         "Error: name the players to enter, or enter them all (--all)\n"
-    unknown = tourney("event", "enter", "cup", "Nobody", exit_code=1).stderr
+    unknown = tourney("event", "enter", "cup", "Nobody", exit_code=2).stderr
     assert unknown.endswith("; register it first, or have entering add it "
                             "(--add, `tourney player add`)\n")
     assert tourney("round", "seat", "cup", exit_code=1).stderr.endswith(
