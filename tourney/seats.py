@@ -23,3 +23,9 @@ def seat_text(seat: int) -> str:
 def seat_numbers(seats: Iterable[int]) -> str:
     """Several seats as people count them: ``1, 2, 4``."""
     return ", ".join(str(seat + 1) for seat in seats)
+
+
+def seats_text(seats: Iterable[int]) -> str:
+    """``seat 2`` for one seat, ``seats 2, 3`` for several (from 1)."""
+    seats = list(seats)
+    return seat_text(seats[0]) if len(seats) == 1 else f"seats {seat_numbers(seats)}"

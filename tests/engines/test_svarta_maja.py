@@ -290,6 +290,7 @@ def test_out_seat_skipped_as_defender():
             error = replay_error(setup, tokens[:i + 1] + [token])
             assert error.rule == "out-skipped"
             assert "seats that are out are skipped" in error.message
+            assert f"seat {wrong + 1} does not attack now" in error.message  # from 1
             assert (error.move, error.seat) == (i + 2, after.attacker)
             return
     pytest.fail("no suitable skipping exchange found")

@@ -13,7 +13,7 @@ from tourney.engines import get_game
 from tourney.errors import RecordError
 from tourney.records.csv_format import read_records_text, write_records
 from tourney.records.validation import RecordChecker
-from tourney.seats import seat_number, seat_numbers, seat_text
+from tourney.seats import seat_number, seat_numbers, seat_text, seats_text
 from tourney.simulation import simulate_match
 
 PLAYERS = ["Anna Berg", "Ingrid Falk", "Cecilia Dahl", "David Ek"]
@@ -23,6 +23,7 @@ def test_the_one_helper_counts_from_one():
     assert (seat_number(0), seat_number(3), seat_number(None)) == (1, 4, None)
     assert seat_text(1) == "seat 2"
     assert seat_numbers([0, 2, 5]) == "1, 3, 6"
+    assert (seats_text([2]), seats_text([1, 2])) == ("seat 3", "seats 2, 3")
 
 
 def test_where_counts_the_seat_from_one_and_names_the_player():

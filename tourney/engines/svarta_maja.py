@@ -124,7 +124,7 @@ from operator import itemgetter, or_
 
 from ..cards import CARD_NAMES, QS, SPADES, SUIT_NAMES, cards_of, parse_card
 from ..errors import CardError, IllegalMove, OptionError, RecordError
-from ..seats import seat_numbers, seat_text
+from ..seats import seat_numbers, seat_text, seats_text
 from .base import (
     DealEvent,
     DealOutcome,
@@ -889,11 +889,12 @@ class SvartaMaja(Game):
         if (pd - pa) % n > 1 and state.attacker != pd and seat == (pa + 2) % n:
             # The record sent the last attack to a seat that is out and let the seat
             # after it attack next.
-            skipped = seat_numbers((pa + i) % n for i in range(1, (pd - pa) % n))
+            skipped = [(pa + i) % n for i in range(1, (pd - pa) % n)]
+            out = f"{seats_text(skipped)} {'is' if len(skipped) == 1 else 'are'} out"
             return IllegalMove(
                 "out-skipped",
                 f"seats that are out are skipped in both roles: {seat_text(pa)} attacked {seat_text(pd)} "
-                f"(seat {skipped} is out), so {seat_text(seat)} does not attack now; {why}; {detail}")
+                f"({out}), so {seat_text(seat)} does not attack now; {why}; {detail}")
         return IllegalMove("next-attacker", f"{why}; {detail}")
 
     def _where(self, state: MajaState, card: int) -> str:
@@ -968,7 +969,7 @@ class SvartaMaja(Game):
                     return IllegalMove(
                         "out-skipped",
                         f"{CARD_NAMES[card]} went to {seat_text(pd)} at move {e}: seats that are out "
-                        f"(seat {seat_numbers(skipped)}) are skipped, so {seat_text(pd)} "
+                        f"({seats_text(skipped)}) are skipped, so {seat_text(pd)} "
                         f"defended against {seat_text(pa)}")
         # 4. The attack is all another seat's.
         if attack_missing:
