@@ -59,14 +59,18 @@ class UnknownName(UsageError):
 
 
 def close_names(name: str, known, limit: int = 3, cutoff: float = 0.6) -> list[str]:
-    """The known names closest to ``name`` (case-insensitive), best first."""
+    """The known names closest to ``name`` (case-insensitive), best first: first
+    those equal apart from case and accents ("asa oberg" finds "Åsa Öberg")."""
     import difflib
+
+    from .names import lookalike_key
 
     known = list(known)
     folded = {}
     for candidate in known:
         folded.setdefault(candidate.casefold(), candidate)
-    exact = [k for k in known if k.casefold() == name.casefold()]
+    key = lookalike_key(name)
+    exact = [k for k in known if lookalike_key(k) == key]
     close = difflib.get_close_matches(name.casefold(), list(folded), n=limit, cutoff=cutoff)
     return (exact + [folded[c] for c in close if folded[c] not in exact])[:limit]
 

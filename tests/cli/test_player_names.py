@@ -38,6 +38,11 @@ def test_add_warns_about_lookalikes_and_adds_them(tourney):
     assert "tourney player merge 'Åsa Öberg' 'Asa Oberg'" in added.stderr
     assert set(listed(tourney, "C")) == {"Åsa Öberg", "Ødegaard", "Asa Oberg", "Odegaard",
                                          "ÅSA  ÖBERG"}
+    unknown = tourney("player", "rename", "Odegard", "X", exit_code=2).stderr
+    assert "did you mean 'Ødegaard'" in unknown or "did you mean 'Odegaard'" in unknown
+    tourney("player", "add", "Åke Öhr")
+    far = tourney("player", "rename", "ake ohr", "X", exit_code=2).stderr
+    assert "did you mean 'Åke Öhr'" in far  # equal but for case and accents
     quiet = tourney("player", "add", "Bo", "--json")
     assert quiet.json["details"]["warnings"] == [] and "warning" not in quiet.stderr
 
