@@ -166,6 +166,8 @@ def _check_in_parts(file: str, name: str, parts, checker: RecordChecker, as_json
         return done
 
     results = run_parts(file, name, parts, work, encoding=encoding)
+    if results is None:  # a process did not finish: one process checks the file
+        return None
     stopped = next((i for i, r in enumerate(results) if r.error is not None), None)
     if stopped is not None:
         results = results[:stopped + 1]  # a single process stops there too

@@ -120,3 +120,36 @@ def test_a_small_file_stays_in_one_process(season):
 def test_collides():
     assert not collides([[1, 2], [3], [4, 5]])
     assert collides([[1, 2], [3, 1]])
+
+
+def test_run_parts_hands_back_results_in_order_and_raises_a_part_s_error(season, small_parts):
+    parts = plan_parts(str(season), 3)
+
+    def lines(source):
+        return [line for line, _cells in source.rows()]
+
+    results = parallel.run_parts(str(season), "season.csv", parts, lines)
+    assert [n for part in results for n in part] == [
+        line for line, _cells in parallel.Source(open(season, "rb"), "s").rows()]
+
+    def fails_after_the_first(source):
+        if source.line_offset:
+            raise ValueError(f"part at {source.line_offset}")
+        return "first"
+
+    with pytest.raises(ValueError, match="part at"):
+        parallel.run_parts(str(season), "season.csv", parts, fails_after_the_first)
+
+
+def test_a_part_whose_process_is_killed_sends_the_file_back_to_one_process(
+        season, small_parts):
+    import os
+    import signal
+
+    def killed_after_the_first(source):
+        if source.line_offset:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return "first"
+
+    parts = plan_parts(str(season), 2)
+    assert parallel.run_parts(str(season), "s", parts, killed_after_the_first) is None

@@ -183,13 +183,7 @@ class _PartStream(io.RawIOBase):
         super().close()
 
 
-# What the forked processes run: set before the pool forks (nothing is pickled on
-# the way in; each result is pickled on the way back).
-_JOB: tuple | None = None
-
-
-def _run(index: int):
-    path, name, parts, encoding, work = _JOB
+def _run(path: str, name: str, parts: list[Part], index: int, encoding: str | None, work):
     part = parts[index]
     stream = _PartStream(path, parts[0].start, part)
     with Source(stream, name, encoding=encoding, line_offset=part.line_offset) as source:
@@ -197,24 +191,55 @@ def _run(index: int):
 
 
 def run_parts(path: str, name: str, parts: list[Part], work: Callable[[Source], T], *,
-              encoding: str | None = None) -> list[T]:
+              encoding: str | None = None) -> list[T] | None:
     """``work(source)`` for each part, in order: the first here, the others in
-    forked processes at the same time. ``name`` is the file's name in messages."""
-    import multiprocessing  # here: a one-process run does not pay for loading them
-    from concurrent.futures import ProcessPoolExecutor
+    forked processes at the same time, their results handed back pickled through a
+    pipe. ``name`` is the file's name in messages. None if a process did not hand
+    back its result (it was killed): the caller then reads the file in one process.
+    A process's exception is raised here."""
+    import pickle
 
-    global _JOB
-    _JOB = (path, name, parts, encoding, work)
     sys.stdout.flush()
     sys.stderr.flush()
+    children = []
+    for index in range(1, len(parts)):
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: its part, its result down the pipe, and out
+            os.close(read_end)
+            try:
+                try:
+                    result = ("ok", _run(path, name, parts, index, encoding, work))
+                except BaseException as err:  # handed to the parent, raised there
+                    result = ("error", err)
+                try:
+                    data = pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
+                except Exception as err:
+                    data = pickle.dumps(("error", RuntimeError(repr(result[1]) + repr(err))))
+                with open(write_end, "wb") as out:
+                    out.write(data)
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        children.append((pid, read_end))
+    results: list = []
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(len(parts) - 1, mp_context=context) as pool:
-            futures = [pool.submit(_run, index) for index in range(1, len(parts))]
-            first = _run(0)
-            return [first] + [future.result() for future in futures]
+        results.append(_run(path, name, parts, 0, encoding, work))
     finally:
-        _JOB = None
+        handed = []
+        for pid, read_end in children:  # read every pipe, so no child is left waiting
+            with open(read_end, "rb") as stream:
+                data = stream.read()
+            os.waitpid(pid, 0)
+            handed.append(data)
+    for data in handed:
+        if not data:
+            return None
+        kind, value = pickle.loads(data)
+        if kind == "error":
+            raise value
+        results.append(value)
+    return results
 
 
 def collides(keys_by_part: Iterable[Iterable[Hashable]]) -> bool:
