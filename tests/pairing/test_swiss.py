@@ -412,3 +412,24 @@ def test_weights_rank_a_higher_float_above_any_number_of_lower_ones():
     assert lv.difference > lv.strong * 11 > lv.clash * 11 * 11
     assert lv.absolute > lv.crossing * 11 * (lv.before[0] + 1)
     assert lv.cover.bit_length() <= swiss._Weights.BITS
+
+
+def test_a_bracket_carries_a_colour_clash_down_inside_its_score_group():
+    # Large fields pair in brackets. Bracket 1-2 and the lookahead 3 share a score
+    # group that goes on below; 1 and 2 both want White, 3 and the players after it
+    # want Black. Paired inside the bracket 1-2 would clash; a lookahead player takes
+    # only one of them, so without carrying 1-2 would be paired. Carried down, both
+    # can meet a player who wants Black.
+    past = EventHistory([PastRound([[1, 3], [2, 4]])])
+    ranked = [Entrant(k, 1.0, k) for k in range(1, 5)]
+    profiles = swiss._profiles(ranked, past, None)
+    assert [p.want for p in profiles] == [WHITE, WHITE, BLACK, BLACK]
+    bracket, lookahead = profiles[:2], profiles[2:3]
+    lv = swiss._Weights(4, [p.score for p in profiles])
+
+    def inside(pairs):
+        return [(a.key, b.key) for a, b in pairs if a.key <= 2 and b.key <= 2]
+
+    assert inside(swiss._match(bracket, lookahead, past, lv, final=False, carry=True)) == []
+    assert len(inside(swiss._match(bracket, lookahead, past, lv, final=False,
+                                   carry=False))) == 1
