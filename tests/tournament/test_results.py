@@ -357,7 +357,7 @@ def _mutations(slug, seating):
         "scores-mismatch": (claim, "scores-mismatch", 4, "scores"),
         "duplicate-row": (duplicate_row, "duplicate-row", 5, "deal"),
         "duplicate-deal": (duplicate_deal, "duplicate-deal", 5, "deal"),
-        "match-twice": (match_twice, "match-twice", None, "table"),
+        "match-split": (match_twice, "match-split", None, "table"),
         "not-seated": (stranger, "not-seated", 2, "players"),
         "seat-order": (seat_order, "seat-order", 2, "players"),
         "unknown-event": (other_event, "unknown-event", 6, "event"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from typing import IO, Iterable, Iterator, Sequence
 
@@ -365,8 +366,71 @@ def read_records_text(text: str, filename: str | None = None) -> list[DealRecord
 
 # ------------------------------------------------------------------------- writing
 
+_CARD_NAME = CARD_NAMES.__getitem__
+# Card text already in canonical spelling (each card as CARD_NAMES spells it, one
+# space between cards, ';' between seats, nothing around them): the text as read
+# is then the canonical text, and building it again can be skipped.
+_CARD = "[2-9TJQKA][SHDC]"
+_SEAT = f"(?:{_CARD}(?: {_CARD})*)?"
+_CANONICAL_CARDS = re.compile(_SEAT).fullmatch
+_CANONICAL_SEATS = re.compile(f"{_SEAT}(?:;{_SEAT})*").fullmatch
+_CANONICAL_SEATS_SECRET = re.compile(f"{_SEAT}\\|{_SEAT}(?:;{_SEAT}\\|{_SEAT})*").fullmatch
+
+# The content fields of a row, in the order :func:`canonical_fields` gives them.
+CONTENT_FIELDS = ("players", "dealer", "hands", "stock", "passes", "play", "scores")
+
+
 def _seat_cards(seats: Sequence[Sequence[int]]) -> str:
-    return ";".join(" ".join(CARD_NAMES[c] for c in seat) for seat in seats)
+    return ";".join([" ".join(map(_CARD_NAME, seat)) for seat in seats])
+
+
+def canonical_fields(record: DealRecord, canonical_token=None, format_score=None,
+                     scores=None, read: Sequence[str] | None = None
+                     ) -> tuple[str, str, str, str, str, str, str]:
+    """A record's :data:`CONTENT_FIELDS` in canonical spelling, as a tuple (the
+    importer's hot path; :func:`format_row` gives the whole row as a dict).
+    Arguments as for :func:`format_row`; ``read``: the record's hands, stock and
+    passes cells as read, when known (text already canonical is kept as it is)."""
+    hands = stock = passes = None
+    if read is not None:  # text already canonical is kept as read
+        hands_text, stock_text, passes_text = read
+        if record.hands is not None and (_CANONICAL_SEATS_SECRET if record.secrets is not None
+                                         else _CANONICAL_SEATS)(hands_text):
+            hands = hands_text
+        if record.stock and _CANONICAL_CARDS(stock_text):
+            stock = stock_text
+        if record.passes is not None and _CANONICAL_SEATS(passes_text):
+            passes = passes_text
+    if hands is not None:
+        pass
+    elif record.hands is None:
+        hands = ""
+    elif record.secrets is not None:
+        hands = ";".join([" ".join(map(_CARD_NAME, row)) + "|"
+                          + " ".join(map(_CARD_NAME, secret))
+                          for row, secret in zip(record.hands, record.secrets)])
+    else:
+        hands = _seat_cards(record.hands)
+    if stock is None:
+        stock = " ".join(map(_CARD_NAME, record.stock)) if record.stock else ""
+    if passes is None:
+        passes = _seat_cards(record.passes) if record.passes is not None else ""
+    play = record.play
+    if not play:
+        play = ""
+    elif canonical_token is not None:
+        play = " ".join(map(canonical_token, play))
+    else:
+        play = " ".join(play)
+    if scores is None:
+        scores = record.scores
+    if scores is None:
+        scores = ""
+    elif format_score is not None:
+        scores = ";".join(map(format_score, scores))
+    else:
+        scores = ";".join(scores)
+    return (";".join(record.players), record.dealer or "", hands, stock, passes, play, scores)
 
 
 def format_row(record: DealRecord, canonical_token=None, format_score=None,
@@ -379,36 +443,16 @@ def format_row(record: DealRecord, canonical_token=None, format_score=None,
     ``scores``: the scores to write instead of the record's (the importer writes
     the ones the engine computed).
     """
-    hands = ""
-    if record.hands is not None:
-        seats = []
-        for seat, row in enumerate(record.hands):
-            text = " ".join(CARD_NAMES[c] for c in row)
-            if record.secrets is not None:
-                text += "|" + " ".join(CARD_NAMES[c] for c in record.secrets[seat])
-            seats.append(text)
-        hands = ";".join(seats)
-    play = record.play or []
-    if canonical_token is not None:
-        play = [canonical_token(t) for t in play]
-    if scores is None:
-        scores = record.scores
-    if scores is not None and format_score is not None:
-        scores = [format_score(s) for s in scores]
-    return {
+    row = {
         "event": record.event or "",
         "variant": record.variant or "",
         "round": str(record.round),
         "table": record.table,
         "deal": str(record.deal),
-        "players": ";".join(record.players),
-        "dealer": record.dealer or "",
-        "hands": hands,
-        "stock": " ".join(CARD_NAMES[c] for c in record.stock) if record.stock else "",
-        "passes": _seat_cards(record.passes) if record.passes is not None else "",
-        "play": " ".join(play),
-        "scores": ";".join(scores) if scores is not None else "",
     }
+    row.update(zip(CONTENT_FIELDS, canonical_fields(record, canonical_token, format_score,
+                                                    scores)))
+    return row
 
 
 class RecordWriter:

@@ -242,15 +242,23 @@ def run_parts(path: str, name: str, parts: list[Part], work: Callable[[Source], 
     return results
 
 
-def collides(keys_by_part: Iterable[Iterable[Hashable]]) -> bool:
-    """Whether a key of one part is also a key of an earlier part."""
+def collides(keys_by_part: Iterable[Sequence[Hashable]]) -> bool:
+    """Whether a key of one part is also a key of an earlier part, or a part after
+    the first begins with rows of no match (unreadable rows a single process
+    counts against the match before them: ``RecordChecker.check_stream``)."""
     seen: set = set()
-    for keys in keys_by_part:
+    for index, keys in enumerate(keys_by_part):
+        if index and keys and keys[0] == NO_MATCH:
+            return True
         keys = set(keys)
         if not seen.isdisjoint(keys):
             return True
         seen |= keys
     return False
+
+
+# The key of a file's first rows when none of them can be read (MatchCheck.key).
+NO_MATCH = (None, None, None)
 
 
 __all__ = ["MIN_PART_BYTES", "Part", "collides", "plan_parts", "run_parts", "usable_cores"]

@@ -7,7 +7,7 @@ match when the rows of the next match begin (a match's rows must stand together)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..engines import get_game
@@ -33,8 +33,8 @@ class DealCheck:
 @dataclass
 class MatchCheck:
     event: str | None
-    round: int
-    table: str
+    round: int | None  # None (and table None): a file's first rows, none readable
+    table: str | None
     variant: str | None
     lines: list[int] = field(default_factory=list)
     result: MatchRanking | None = None
@@ -183,11 +183,18 @@ class RecordChecker:
 
     # ------------------------------------------------------------------ matches
 
-    def check_match(self, deals: list[DealCheck]) -> MatchCheck:
+    def check_match(self, deals: list[DealCheck],
+                    key: tuple[str | None, int | None, str | None] | None = None) -> MatchCheck:
+        """Check one match's deals (any order) against the match rules. ``key``
+        names the match when no deal could be read (its rows all unreadable)."""
         first = next((d.record for d in deals if d.record is not None), None)
-        assert first is not None
-        match = MatchCheck(first.event, first.round, first.table,
-                           first.variant or self.variant, lines=[d.line for d in deals])
+        if first is not None:
+            match = MatchCheck(first.event, first.round, first.table,
+                               first.variant or self.variant, lines=[d.line for d in deals])
+        else:
+            event, number, table = key or (None, None, None)
+            match = MatchCheck(event, number, table, self.variant,
+                               lines=[d.line for d in deals])
         if self.keep_deals:
             match.deals = deals
         bad = [d for d in deals if not d.valid]
@@ -195,6 +202,10 @@ class RecordChecker:
             lines = ", ".join(str(d.line) for d in bad)
             match.error = RecordError(f"the match has invalid deals (line {lines})",
                                       rule="invalid-deals", line=bad[0].line)
+            return match
+        twice = _deal_twice(deals)
+        if twice is not None:
+            match.error = twice
             return match
         ordered = sorted(deals, key=lambda d: d.record.deal)
         try:
@@ -209,40 +220,137 @@ class RecordChecker:
 
     # ------------------------------------------------------------------ a stream
 
-    def check_stream(self, records: Iterable[DealRecord | RecordError]
+    def check_stream(self, records: Iterable[DealRecord | RecordError], *,
+                     resolve: Callable[[DealRecord], None] | None = None,
+                     guess_key: Callable[[RecordError], tuple | None] | None = None,
                      ) -> Iterator[DealCheck | MatchCheck]:
         """Yield a :class:`DealCheck` per row as it is read and a
-        :class:`MatchCheck` as each match's rows end."""
+        :class:`MatchCheck` as each match's rows end: the one match grouper of
+        ``tourney validate`` and ``tourney result import``.
+
+        Every row belongs to exactly one match: the :class:`DealCheck` of each row
+        comes before the :class:`MatchCheck` of its match, and every DealCheck
+        yielded belongs to the next MatchCheck yielded. A match is the run of rows
+        with one key (event, round, table):
+
+        - a row that cannot be read joins the match ``guess_key(error)`` names
+          (by default, for a :class:`~tourney.records.csv_format.RecordReader`,
+          the row's event, round and table cells when they are readable: see
+          :func:`row_key_guesser`), else the match it follows (a file's first
+          rows, unreadable, form a match of no key: round and table None);
+        - rows of a match that closed earlier are each refused (``match-split``)
+          and stand as a match of their own, so the first occurrence is unharmed;
+        - past :data:`MAX_DEALS_PER_MATCH` deals each row is refused
+          (``match-too-long``), and only the first refused one is kept on the
+          match (bounded memory for a hostile file of one endless match);
+        - ``resolve(record)``, when given, completes a record before it is keyed
+          (the importer fills event and variant from the database) and may raise
+          :class:`RecordError`: the row is then refused and kept in its match (a
+          bad event cell amid a match's rows joins that match: a slip in it, not a
+          match of its own).
+        """
         current_key = None
         current: list[DealCheck] = []
-        closed: dict[tuple, int] = {}
+        count = 0  # rows of the open match
+        closed: dict[tuple, int] = {}  # key -> first line of its first match
+        check_deal = self.check_deal
+        if guess_key is None and hasattr(records, "raw_row"):
+            guess_key = row_key_guesser(records)
         for item in records:
             if isinstance(item, RecordError):
-                yield DealCheck(item.line or 0, None, error=item)
+                key = guess_key(item) if guess_key is not None else None
+                check = DealCheck(item.line or 0, None, error=item)
+                if key is None or key == current_key:
+                    if not count:
+                        current_key = None
+                    key = current_key
+                else:
+                    if count:
+                        closed.setdefault(current_key, current[0].line)
+                        yield self.check_match(current, current_key)
+                    current, count, current_key = [], 0, key
+                yield check
+                count += 1
+                if count <= MAX_DEALS_PER_MATCH + 1:
+                    current.append(check)
                 continue
+            error = None
+            if resolve is not None:
+                try:
+                    resolve(item)
+                except RecordError as err:
+                    if err.line is None:
+                        err.line = item.line
+                    error = err
             key = item.match_key
-            if key != current_key:
-                if current:
-                    closed[current_key] = current[0].line
-                    yield self.check_match(current)
-                current, current_key = [], key
-            if key in closed:
+            if (error is not None and error.column == "event" and count
+                    and current_key is not None and key[1:] == current_key[1:]):
+                key = current_key  # a slip in the open match's rows
+            if key != current_key or not count:
+                if count:
+                    closed.setdefault(current_key, current[0].line)
+                    yield self.check_match(current, current_key)
+                current, count, current_key = [], 0, key
+            count += 1
+            if error is not None:
+                check = DealCheck(item.line, item, error=error)
+            elif key in closed:
+                of = f" of {item.event}" if item.event else ""
                 check = DealCheck(item.line, item, error=RecordError(
-                    f"the rows of match round {item.round}, table {item.table} must stand "
-                    f"together; the match began at line {closed[key]}",
+                    f"the rows of match round {item.round}, table {item.table}{of} must "
+                    f"stand together; the match began at line {closed[key]}",
                     rule="match-split", line=item.line, column="table"))
-            elif len(current) >= MAX_DEALS_PER_MATCH:
+            elif count > MAX_DEALS_PER_MATCH:
                 check = DealCheck(item.line, item, error=RecordError(
                     f"match round {item.round}, table {item.table} has more than "
                     f"{MAX_DEALS_PER_MATCH} deals; no match is that long",
                     rule="match-too-long", line=item.line, column="deal"))
             else:
-                check = self.check_deal(item)
+                check = check_deal(item)
             yield check
-            # A match's checks are kept until it closes; past the bound only the
-            # first refused deal is kept (it makes the match invalid), so a hostile
-            # file of one endless match holds bounded memory.
-            if key not in closed and len(current) <= MAX_DEALS_PER_MATCH:
+            if count <= MAX_DEALS_PER_MATCH + 1:
                 current.append(check)
-        if current:
-            yield self.check_match(current)
+        if count:
+            yield self.check_match(current, current_key)
+
+
+def row_key_guesser(reader, default_event: str | None = None
+                    ) -> Callable[[RecordError], tuple | None]:
+    """For :meth:`RecordChecker.check_stream`: the match of an unreadable row of
+    ``reader`` (a :class:`~tourney.records.csv_format.RecordReader`), when its
+    event (or ``default_event``), round and table cells are readable."""
+    def guess(_err: RecordError) -> tuple | None:
+        columns, raw = reader.columns, reader.raw_row
+        if len(raw) != len(columns):
+            return None
+        fields = dict(zip(columns, raw))
+        number = fields.get("round", "").strip()
+        if not (number.isascii() and number.isdigit()):
+            return None
+        table = fields.get("table", "").strip()
+        event = (fields.get("event") or "").strip() or default_event
+        if not table:
+            return None
+        return (event, int(number), table)
+    return guess
+
+
+def _deal_twice(deals: list[DealCheck]) -> RecordError | None:
+    """A deal number given twice in one match: the same row twice, or two
+    different deals under one number."""
+    seen: dict[int, DealCheck] = {}
+    for check in deals:
+        number = check.record.deal
+        other = seen.get(number)
+        if other is None:
+            seen[number] = check
+            continue
+        if replace(other.record, line=check.record.line) == check.record:
+            text = f"a duplicate row: deal {number} of this match is also on line {other.line}"
+            rule = "duplicate-row"
+        else:
+            text = (f"deal {number} of this match appears twice with different content "
+                    f"(also on line {other.line})")
+            rule = "duplicate-deal"
+        return RecordError(text, rule=rule, line=check.line, column="deal")
+    return None

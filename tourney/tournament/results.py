@@ -25,12 +25,18 @@ Decisions (the specs are silent):
 - Match points follow the event's points system (:mod:`.scoring`): by default the
   share of the table's other players finished ahead of; ``place`` gives n-1 at a
   table of n down to 0.
+- Rows are grouped into matches by :meth:`RecordChecker.check_stream`, the grouper
+  ``tourney validate`` uses, so both name a fault by the same rule; the importer
+  adds only what needs the database (events, seated tables, players, stored
+  versions, replacing).
 - The same match (event, round, table) twice in one file is an error even with
-  equal content; its rows must stand together (docs/guide/records.md, "The file").
-  With ``skip_invalid`` the first occurrence is kept and the later one rejected.
-- A row that cannot be read at all (a ragged row, a bad round number) cannot name
-  its match: it is counted against the match whose rows precede it (deals are
-  numbered from 1 without gaps, so a missing first deal is caught on its own).
+  equal content; its rows must stand together (docs/guide/records.md, "The file";
+  ``match-split``). With ``skip_invalid`` the first occurrence is kept and the
+  later one rejected.
+- A row that cannot be read (a bad card, a ragged row) is counted against the
+  match its event, round and table cells name when they are readable, else
+  against the match whose rows precede it (deals are numbered from 1 without
+  gaps, so a missing first deal is caught on its own).
 - Problems of the file as a whole (its header, its encoding, an oversized line)
   reject the whole import even with ``skip_invalid``: what follows cannot be trusted.
 - Audit: one ``result.import`` row per event touched by an import (the counts, the
@@ -50,18 +56,21 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
-from typing import IO, Callable, Iterable
+from typing import IO, Callable, Iterable, Sequence
 
 from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
 from ..engines.base import Game, MatchRules
 from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UsageError
 from ..ordering import natural_key
-from ..records.csv_format import ERROR_COLUMN, DealRecord, format_row, open_records
+from ..records.csv_format import (CONTENT_FIELDS, ERROR_COLUMN, DealRecord, canonical_fields,
+                                  open_records)
 from ..records.spreadsheets import CsvTable, XlsxTable, typed_cell
-from ..records.validation import MAX_DEALS_PER_MATCH, DealCheck, RecordChecker
+from ..records.validation import (MAX_DEALS_PER_MATCH, DealCheck, MatchCheck, RecordChecker,
+                                  row_key_guesser)
 from ..seats import seat_text
 from ..storage.db import ConflictingChange
 from .settings import event_settings, other_event, other_variant
@@ -89,6 +98,9 @@ PLACE_T = MatchPlace.__table__
 # Deals buffered before one batch of INSERTs: big enough to amortise round trips,
 # small enough that a million-deal file never sits in memory.
 BATCH_DEALS = 5000
+# The columns of the deal and place rows the importer writes, in tuple order.
+DEAL_COLUMNS = ("version_id", "number") + CONTENT_FIELDS + ("claimed_scores", "verified")
+PLACE_COLUMNS = ("version_id", "player_id", "seat", "place", "total", "match_points")
 # Errors kept for the report; the rest are counted (a file of a million bad rows
 # must not become a million-entry list).
 MAX_ERRORS_KEPT = 10_000
@@ -97,21 +109,19 @@ MAX_ERRORS_KEPT = 10_000
 TOKEN_CACHE_LIMIT = 200_000
 PROGRESS_EVERY = 2000  # rows between progress callbacks
 
-# The columns a match's content is made of, in the order they are hashed.
-CONTENT_COLUMNS = ("deal", "players", "dealer", "hands", "stock", "passes", "play", "scores")
+# The columns a match's content is made of, in the order they are hashed; a
+# canonical row is a tuple of them (the deal number as text).
+CONTENT_COLUMNS = ("deal",) + CONTENT_FIELDS
 
-MatchKey = tuple[str, int, str]
 
 
 # --------------------------------------------------------------------- small pieces
 
-def content_digest(rows: Iterable[dict[str, str]]) -> str:
-    """sha256 of a match's canonical rows (deal order), over :data:`CONTENT_COLUMNS`."""
-    digest = hashlib.sha256()
-    for row in rows:
-        digest.update("\x1f".join(row[c] for c in CONTENT_COLUMNS).encode("utf-8"))
-        digest.update(b"\x1e")
-    return digest.hexdigest()
+def content_digest(rows: Iterable[Sequence[str]]) -> str:
+    """sha256 of a match's canonical rows (deal order), each a tuple of
+    :data:`CONTENT_COLUMNS`: every row's fields joined by US, each row ended by RS."""
+    text = "".join(["\x1f".join(row) + "\x1e" for row in rows])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def current_user() -> str:
@@ -294,18 +304,6 @@ class _EventContext:
 # --------------------------------------------------------------------- one match in a file
 
 @dataclass
-class _Group:
-    """The rows of one match as read (or of unreadable rows with no match)."""
-
-    key: MatchKey | None
-    ctx: _EventContext | None
-    first_line: int
-    checks: list[DealCheck] = field(default_factory=list)
-    raws: list[list[str]] = field(default_factory=list)
-    error: RecordError | None = None  # a match-level error found while reading
-
-
-@dataclass
 class _Accepted:
     """A valid match waiting for its batch of INSERTs."""
 
@@ -346,13 +344,15 @@ class ResultImporter:
         self.now = utcnow()
         self._events: dict[str, _EventContext | None] = {}
         self._round_cache: OrderedDict = OrderedDict()
-        self._seen: dict[MatchKey, int] = {}  # match -> first line in this file
         self._pending: list[_Accepted] = []
         self._pending_deals = 0
         self._version_ids: list[int] = []  # this import's versions, given the file's hash at the end
         self._tokens: dict[str, dict[str, str]] = {}
-        self.checker = RecordChecker(options_for=self._options_for)
-        self.columns: list[str] = []
+        self.checker = RecordChecker(options_for=self._options_for, keep_deals=True)
+        self._reader = None
+        # the (event, variant) cells of the last row resolved, and what they resolved to
+        self._resolved: tuple = ((), None)
+        self._card_cells: tuple[int | None, ...] | None = None  # hands, stock, passes
 
     # -------------------------------------------------------------- events and rows
 
@@ -366,8 +366,12 @@ class ResultImporter:
     def _options_for(self, record: DealRecord, game: Game) -> dict:
         return self._events[record.event].options
 
-    def _resolve_row(self, record: DealRecord) -> _EventContext:
+    def _resolve_row(self, record: DealRecord) -> None:
         """Fill the row's event and variant; :class:`RecordError` if they are wrong."""
+        as_read = (record.event, record.variant)
+        if as_read == self._resolved[0]:  # the common case: as the row before
+            record.event, record.variant = self._resolved[1]
+            return
         if record.event is None:
             if self.event_slug is None:
                 raise RecordError("no event: add an event column or name the event",
@@ -387,23 +391,7 @@ class ResultImporter:
             record.variant = ctx.event.variant
         elif record.variant != ctx.event.variant:
             raise other_variant(ctx.event.slug, ctx.event.variant, record.variant)
-        return ctx
-
-    @staticmethod
-    def _guess_key(columns: list[str], raw: list[str], default_event: str | None) -> MatchKey | None:
-        """The match of an unreadable row, if its event, round and table are readable."""
-        if len(raw) != len(columns):
-            return None
-        fields = dict(zip(columns, raw))
-        try:
-            number = int(fields.get("round", "").strip())
-        except ValueError:
-            return None
-        table = fields.get("table", "").strip()
-        event = (fields.get("event") or "").strip() or default_event
-        if not table or event is None:
-            return None
-        return (event, number, table)
+        self._resolved = (as_read, (record.event, record.variant))
 
     # -------------------------------------------------------------- the file
 
@@ -416,65 +404,26 @@ class ResultImporter:
         source, reader = open_records(path, errors="yield", encoding=self.encoding,
                                       sheet=self.sheet)
         report.locate = source.locate if source.kind == "xlsx" else None
-        group: _Group | None = None
-        rows = 0
+        self._reader = reader
+        raws: list[list[str]] = []  # the open match's rows as read
+        rows = in_match = 0
+        on_progress = self.on_progress
+        stream = self.checker.check_stream(
+            reader, resolve=self._resolve_row,
+            guess_key=row_key_guesser(reader, self.event_slug))
         with source:
             try:
-                for item in reader:
-                    rows += 1
-                    if self.on_progress is not None and rows % PROGRESS_EVERY == 0:
-                        self.on_progress(source.bytes_read)
-                    self.columns = reader.columns
-                    raw = list(reader.raw_row)
-                    if isinstance(item, RecordError):
-                        key = self._guess_key(reader.columns, raw, self.event_slug)
-                        check = DealCheck(item.line or 0, None, error=item)
-                        ctx = None
-                    else:
-                        key, ctx = item.match_key, None
-                        try:
-                            ctx = self._resolve_row(item)
-                            key = item.match_key
-                            check = self.checker.check_deal(item)
-                        except RecordError as err:
-                            err.line = item.line
-                            check = DealCheck(item.line, item, error=err)
-                            if (err.column == "event" and group is not None
-                                    and group.key is not None
-                                    and group.key[1:] == (item.round, item.table)):
-                                # A bad event cell amid a match's rows: most likely a
-                                # slip in that match, not a match of its own.
-                                key = group.key
-                    if key is None and group is not None:
-                        pass  # an unreadable row: counted against the match it follows
-                    elif group is None or key != group.key:
-                        if group is not None:
-                            self._close(group)
-                        group = _Group(key, ctx, check.line)
-                        if key is not None:
-                            if key in self._seen:
-                                group.error = RecordError(
-                                    f"round {key[1]}, table {key[2]} of {key[0]} appears twice in "
-                                    f"the file (first at line {self._seen[key]}); a match's rows "
-                                    "must stand together, once", rule="match-twice",
-                                    line=check.line, column="table")
-                            else:
-                                self._seen[key] = check.line
-                    if group.ctx is None and ctx is not None:
-                        group.ctx = ctx
-                    if len(group.checks) >= MAX_DEALS_PER_MATCH:
-                        # Bounded memory for a hostile file of one endless match: the
-                        # match is refused, and only its first rows are kept.
-                        if group.error is None:
-                            group.error = RecordError(
-                                f"the match has more than {MAX_DEALS_PER_MATCH} deals; no "
-                                "match is that long", rule="match-too-long",
-                                line=check.line, column="deal")
+                for item in stream:
+                    if item.__class__ is DealCheck:
+                        rows += 1
+                        in_match += 1
+                        if on_progress is not None and rows % PROGRESS_EVERY == 0:
+                            on_progress(source.bytes_read)
+                        if in_match <= MAX_DEALS_PER_MATCH + 1:  # as kept on the match
+                            raws.append(reader.raw_row)
                         continue
-                    group.checks.append(check)
-                    group.raws.append(raw)
-                if group is not None:
-                    self._close(group)
+                    self._close(item, in_match, raws)
+                    in_match, raws = 0, []
             except RecordError as err:  # the file as a whole: header, encoding, size
                 # (the reader names its line and column)
                 report.add_error(err)
@@ -484,7 +433,6 @@ class ResultImporter:
             source.drain()
         report.source_sha256 = source.sha256
         report.notices = list(source.notices)
-        self.columns = reader.columns
         report.unfilled = reader.unfilled
         if self._rejects is not None:
             self._write_reject(None, None)  # the header, even when nothing was rejected
@@ -500,7 +448,8 @@ class ResultImporter:
 
     # -------------------------------------------------------------- closing a match
 
-    def _reject(self, group: _Group, errors: list[RecordError]) -> None:
+    def _reject(self, match: MatchCheck, raws: list[list[str]],
+                errors: list[RecordError]) -> None:
         self.report.rejected += 1
         for err in errors:
             self.report.add_error(err)
@@ -510,7 +459,7 @@ class ResultImporter:
                 if err.line is not None:
                     by_line.setdefault(err.line, err)
             first = errors[0]
-            for check, raw in zip(group.checks, group.raws):
+            for check, raw in zip(match.deals, raws):
                 own = by_line.get(check.line)
                 if own is not None:
                     text = error_text(own)
@@ -521,50 +470,48 @@ class ResultImporter:
 
     def _write_reject(self, raw: list[str] | None, error: str | None) -> None:
         # A rejects file imported again brings its own error column: replaced.
-        keep = [i for i, c in enumerate(self.columns) if c != ERROR_COLUMN]
+        columns = self._reader.columns
+        keep = [i for i, c in enumerate(columns) if c != ERROR_COLUMN]
         if not self._rejects_header:
-            self._rejects.write([self.columns[i] for i in keep] + [ERROR_COLUMN])
+            self._rejects.write([columns[i] for i in keep] + [ERROR_COLUMN])
             self._rejects_header = True
         if raw is not None:
-            cells = [typed_cell(self.columns[i], raw[i] if i < len(raw) else "") for i in keep]
-            self._rejects.write(cells + raw[len(self.columns):] + [error or ""])
+            cells = [typed_cell(columns[i], raw[i] if i < len(raw) else "") for i in keep]
+            self._rejects.write(cells + raw[len(columns):] + [error or ""])
 
-    def _close(self, group: _Group) -> None:
-        self.report.deals += len(group.checks)
-        errors = [c.error for c in group.checks if c.error is not None]
-        if group.error is not None:
-            errors.insert(0, group.error)
-        if group.key is None or group.ctx is None:
-            self._reject(group, errors or [RecordError("the row names no match", rule="match")])
-            return
-        if not errors:
-            errors = self._duplicates(group)
+    def _close(self, match: MatchCheck, rows: int, raws: list[list[str]]) -> None:
+        """A match as :meth:`RecordChecker.check_stream` closed it (``rows``: how
+        many rows it had): checked against the database and stored, or rejected."""
+        self.report.deals += rows
+        errors = [c.error for c in match.deals if c.error is not None]
+        if not errors and match.error is not None:
+            errors = [match.error]
         if errors:
-            self._reject(group, errors)
+            self._reject(match, raws, errors)
             return
-        ctx = group.ctx
-        checked = self.checker.check_match(group.checks)
-        if checked.error is not None:
-            self._reject(group, [checked.error])
-            return
-        ordered = sorted(group.checks, key=lambda c: c.record.deal)
+        ctx = self._events[match.event]
+        if any(a.record.deal > b.record.deal for a, b in zip(match.deals, match.deals[1:])):
+            order = sorted(range(len(raws)), key=lambda i: match.deals[i].record.deal)
+            ordered, raws = [match.deals[i] for i in order], [raws[i] for i in order]
+        else:
+            ordered = match.deals
         first = ordered[0].record
         try:
             seats, aliases = self._check_seating(ctx, first)
         except RecordError as err:
             err.line = err.line or first.line
-            self._reject(group, [err])
+            self._reject(match, raws, [err])
             return
         if aliases:
-            self._rename(ordered, checked.result, aliases)
-        rows = [self._canonical(ctx.game, c) for c in ordered]
+            self._rename(ordered, match.result, aliases)
+        rows = self._canonical_rows(ctx.game, ordered, raws)
         digest = content_digest(rows)
         stored = ctx.round(first.round).stored.get(first.table)
         if stored is not None and stored.content_sha256 == digest:
             self.report.unchanged += 1
             return
         if stored is not None and stored.version_id is not None and not self.replace:
-            self._reject(group, [self._difference(ctx, stored, ordered, rows)])
+            self._reject(match, raws, [self._difference(ctx, stored, ordered, rows)])
             return
         if stored is not None and stored.version_id is not None:
             self.report.replaced += 1
@@ -572,27 +519,7 @@ class ResultImporter:
             self.report.added += 1
         if self.report.error_count and not self.skip_invalid:
             return  # the import is rejected anyway: go on checking, stop preparing writes
-        self._accept(ctx, first, seats, ordered, rows, digest, checked.result, stored)
-
-    def _duplicates(self, group: _Group) -> list[RecordError]:
-        """Two rows for one deal of a match: a duplicated row or a conflict."""
-        errors = []
-        seen: dict[int, tuple[int, list[str]]] = {}
-        for check, raw in zip(group.checks, group.raws):
-            number = check.record.deal
-            if number in seen:
-                line, other = seen[number]
-                if other == raw:
-                    text = f"a duplicate row: deal {number} of this match is also on line {line}"
-                    rule = "duplicate-row"
-                else:
-                    text = (f"deal {number} of this match appears twice with different "
-                            f"content (also on line {line})")
-                    rule = "duplicate-deal"
-                errors.append(RecordError(text, rule=rule, line=check.line, column="deal"))
-            else:
-                seen[number] = (check.line, raw)
-        return errors
+        self._accept(ctx, first, seats, ordered, rows, digest, match.result, stored)
 
     def _check_seating(self, ctx: _EventContext, record: DealRecord) -> list[tuple[int, str]]:
         """Deal 1 against the seating: the seated players in seat order, seat 0 dealing."""
@@ -662,17 +589,34 @@ class ResultImporter:
         result.ranking = [(aliases.get(n, n), place) for n, place in result.ranking]
         result.totals = {aliases.get(n, n): t for n, t in result.totals.items()}
 
-    def _canonical(self, game: Game, check: DealCheck) -> dict[str, str]:
-        """The deal's row in canonical spelling (:func:`format_row`), with the
-        computed scores; move spellings come from a per-game cache."""
+    def _canonical_rows(self, game: Game, ordered: list[DealCheck],
+                        raws: list[list[str]]) -> list[tuple[str, ...]]:
+        """The match's rows in canonical spelling (:func:`canonical_fields`, the
+        record codec), with the computed scores, as :data:`CONTENT_COLUMNS`
+        tuples; move spellings come from a per-game cache, card cells already
+        canonical as read are kept."""
         cache = self._tokens.get(game.id)
         if cache is None or len(cache) >= TOKEN_CACHE_LIMIT:
             cache = self._tokens[game.id] = _TokenCache(game.canonical_token)
-        return format_row(check.record, cache.__getitem__, game.format_score,
-                          scores=check.outcome.scores)
+        token, score = cache.__getitem__, game.format_score
+        cells = self._card_cells
+        if cells is None:
+            columns = self._reader.columns
+            cells = self._card_cells = tuple(
+                columns.index(c) if c in columns else None for c in ("hands", "stock", "passes"))
+        hands, stock, passes = cells
+        rows = []
+        for check, raw in zip(ordered, raws):
+            read = (raw[hands] if hands is not None else "",
+                    raw[stock] if stock is not None else "",
+                    raw[passes] if passes is not None else "")
+            rows.append((str(check.record.deal),)
+                        + canonical_fields(check.record, token, score,
+                                           scores=check.outcome.scores, read=read))
+        return rows
 
     def _difference(self, ctx: _EventContext, stored: _Stored, ordered: list[DealCheck],
-                    rows: list[dict[str, str]]) -> RecordError:
+                    rows: list[tuple[str, ...]]) -> RecordError:
         deals = self.session.execute(
             select(Deal).where(Deal.version_id == stored.version_id).order_by(Deal.number)
         ).scalars().all()
@@ -685,13 +629,13 @@ class ResultImporter:
             if index >= len(deals):
                 continue
             old = deals[index]
-            for name in CONTENT_COLUMNS[1:]:
+            for name, now in zip(CONTENT_FIELDS, row[1:]):
                 before = getattr(old, name) or ""
-                if before != row[name]:
+                if before != now:
                     if column is None:
                         line, column = check.line, name
                     differences.append(f"deal {old.number} {name}: stored {_clip(before)!r}, "
-                                       f"file {_clip(row[name])!r}")
+                                       f"file {_clip(now)!r}")
         if len(deals) != len(rows):
             differences.append(f"stored {len(deals)} deals, the file has {len(rows)}")
             column = column or "deal"
@@ -706,7 +650,7 @@ class ResultImporter:
     # -------------------------------------------------------------- storing
 
     def _accept(self, ctx: _EventContext, first: DealRecord, seats: list[tuple[int, str]],
-                ordered: list[DealCheck], rows: list[dict[str, str]], digest: str,
+                ordered: list[DealCheck], rows: list[tuple[str, ...]], digest: str,
                 result: MatchRanking, stored: _Stored | None) -> None:
         if self.dry_run:
             return
@@ -719,22 +663,20 @@ class ResultImporter:
         seat_of = {name: seat for seat, (_, name) in enumerate(seats)}
         places = [place for _, place in result.ranking]
         points = match_points(places, ctx.event.points)
+        # Rows as tuples of PLACE_COLUMNS and DEAL_COLUMNS without the version id,
+        # which _flush puts in front once the versions are stored.
         place_rows = [
-            {"player_id": ids[name], "seat": seat_of[name], "place": place,
-             "total": float(result.totals[name]), "match_points": pts}
+            (ids[name], seat_of[name], place, float(result.totals[name]), pts)
             for (name, place), pts in zip(result.ranking, points)
         ]
         deal_rows = []
         verified_moves = 0
-        for check, row in zip(ordered, rows):
+        for check, (_, players, dealer, hands, stock, passes, play, scores) in zip(ordered, rows):
+            record = check.record
             verified = check.outcome.verified
             verified_moves += verified == "moves"
-            deal_rows.append({
-                "number": check.record.deal, "players": row["players"],
-                "dealer": row["dealer"] or None, "hands": row["hands"], "stock": row["stock"],
-                "passes": row["passes"], "play": row["play"], "scores": row["scores"],
-                "claimed_scores": check.record.scores is not None, "verified": verified,
-            })
+            deal_rows.append((record.deal, players, dealer or None, hands, stock, passes, play,
+                              scores, record.scores is not None, verified))
         version_row = {
             "version": version, "content_sha256": digest, "source_file": self.source_file,
             "source_sha256": None, "imported_by": self.imported_by,
@@ -778,20 +720,17 @@ class ResultImporter:
         self._version_ids.extend(version_ids)
         deals, places = [], []
         for accepted, version_id in zip(pending, version_ids):
-            for row in accepted.deals:
-                row["version_id"] = version_id
-            for row in accepted.places:
-                row["version_id"] = version_id
-            deals.extend(accepted.deals)
-            places.extend(accepted.places)
+            head = (version_id,)
+            deals += [head + row for row in accepted.deals]
+            places += [head + row for row in accepted.places]
             info = accepted.ctx.cached_round(accepted.round)
             if info is not None:  # an evicted round is read again when met again
                 info.stored[accepted.table] = _Stored(accepted.match_id, version_id,
                                                       accepted.version_row["content_sha256"],
                                                       accepted.version)
             accepted.version_row["id"] = version_id
-        execute(insert(DEAL_T), deals)
-        execute(insert(PLACE_T), places)
+        self._insert_rows(DEAL_T, DEAL_COLUMNS, deals)
+        self._insert_rows(PLACE_T, PLACE_COLUMNS, places)
         old = [a.old_version_id for a in pending if a.old_version_id is not None]
         if old:
             execute(update(VERSION_T).where(VERSION_T.c.id.in_(old))
@@ -801,6 +740,32 @@ class ResultImporter:
             .values(current_version_id=bindparam("b_version")),
             [{"b_match": a.match_id, "b_version": vid} for a, vid in zip(pending, version_ids)],
         )
+
+    def _insert_rows(self, table, columns: tuple[str, ...], rows: list[tuple]) -> None:
+        """Insert plain tuples into ``table`` in the session's transaction, by the
+        backend's fastest path: PostgreSQL's COPY (psycopg 3), else the driver's
+        executemany. Errors come out as SQLAlchemy's, as any statement's would."""
+        if not rows:
+            return
+        connection = self.session.connection()
+        dialect = connection.dialect
+        quote = dialect.identifier_preparer.quote
+        names = ", ".join(quote(c) for c in columns)
+        target = dialect.identifier_preparer.format_table(table)
+        if dialect.name == "postgresql" and dialect.driver == "psycopg":
+            statement = f"COPY {target} ({names}) FROM STDIN"
+            raw = connection.connection.driver_connection
+            try:
+                with raw.cursor() as cursor, cursor.copy(statement) as copy:
+                    write = copy.write_row
+                    for row in rows:
+                        write(row)
+            except dialect.loaded_dbapi.Error as err:
+                raise DBAPIError.instance(statement, None, err,
+                                          dialect.loaded_dbapi.Error) from None
+            return
+        marks = ", ".join(["?" if dialect.paramstyle == "qmark" else "%s"] * len(columns))
+        connection.exec_driver_sql(f"INSERT INTO {target} ({names}) VALUES ({marks})", rows)
 
     def _check_still_current(self, replacing: list[_Accepted]) -> None:
         """Lock the stored matches about to get a new version and check that their
