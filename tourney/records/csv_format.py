@@ -182,7 +182,13 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
 
     hands = secrets = None
     hands_text = (get("hands") or "").strip()
-    if hands_text:
+    if hands_text and "|" not in hands_text:
+        try:  # the hot path: no secret cards, every card in its canonical spelling
+            hands = [list(map(_CANONICAL_CARD, part.split()))
+                     for part in _split_seats(hands_text, n, "hands")]
+        except KeyError:
+            pass  # the careful way below names the card
+    if hands_text and hands is None:
         hands, secrets = [], []
         any_secret = False
         for seat, part in enumerate(_split_seats(hands_text, n, "hands")):
@@ -202,8 +208,11 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     passes = None
     passes_text = (get("passes") or "").strip()
     if passes_text:
-        passes = [_cards(p, "passes", seat, players)
-                  for seat, p in enumerate(_split_seats(passes_text, n, "passes"))]
+        seats = _split_seats(passes_text, n, "passes")
+        try:
+            passes = [list(map(_CANONICAL_CARD, p.split())) for p in seats]
+        except KeyError:
+            passes = [_cards(p, "passes", seat, players) for seat, p in enumerate(seats)]
 
     play_text = get("play") or ""
     play = play_text.split()
