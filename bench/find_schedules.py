@@ -81,12 +81,16 @@ def run_solver(n: int, parts: list[int], cls: list[list[int]], cap: list[int],
 
 # ------------------------------------------------------------------ rotational
 
-def rotational(n: int, rounds: int, seed: int, steps: int):
-    m = rounds
-    fixed = n - 3 * m
+def rotational(n: int, rounds: int, seed: int, steps: int, bases: int = 1):
+    if rounds % bases:
+        raise SystemExit(f"--bases {bases} does not divide {rounds} rounds")
+    m = rounds // bases
+    levels = 3 * bases
+    finite = levels * m
+    fixed = n - finite
     if not 1 <= fixed <= 3 or n % K:
-        raise SystemExit(f"rotational needs n = 3m + 1..3 with m rounds; {n} = 3*{m} + {fixed}")
-    finite = 3 * m
+        raise SystemExit(f"rotational needs n = {levels}m + 1..3 with m = rounds / bases; "
+                         f"{n} = {levels}*{m} + {fixed}")
     classes: dict[tuple, int] = {}
     cap = [0]  # class 0: never together (two fixed points; pure difference m/2)
 
@@ -113,11 +117,20 @@ def rotational(n: int, rounds: int, seed: int, steps: int):
             elif p < finite or q < finite:
                 x, f = (p, q) if p < finite else (q, p)
                 cls[p][q] = class_of(("fixed", f, x // m))
+    # one copy of the points per base round; a block never leaves its copy
+    size = n * bases
+    big = [[cls[a % n][b % n] if a // n == b // n else 0 for b in range(size)]
+           for a in range(size)]
+    parts = [a // n for a in range(size)]
     for attempt in range(seed, seed + 50):
-        base = run_solver(n, [0] * n, cls, cap, attempt, steps)
-        if base is not None:
-            return [[[(p // m) * m + (p % m + t) % m if p < finite else p for p in table]
-                     for table in base] for t in range(m)], f"rotational, seed {attempt}"
+        blocks = run_solver(size, parts, big, cap, attempt, steps)
+        if blocks is not None:
+            schedule = []
+            for base in range(bases):
+                tables = [[p % n for p in b] for b in blocks if b[0] // n == base]
+                schedule += [[[(p // m) * m + (p % m + t) % m if p < finite else p
+                               for p in table] for table in tables] for t in range(m)]
+            return schedule, f"rotational, {bases} base round(s), seed {attempt}"
     return None, ""
 
 
@@ -261,12 +274,17 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, help="default (players - 1) // 3")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--steps", type=int, default=200_000)
+    parser.add_argument("--bases", type=int, default=1,
+                        help="rotational: base rounds, each developed by Z_(rounds/bases)")
     parser.add_argument("--store", action="store_true")
     args = parser.parse_args(argv)
     rounds = args.rounds or round_bound(args.players, K)
     started = time.monotonic()
-    search = {"rotational": rotational, "orbit": orbit, "plain": plain}[args.method]
-    schedule, source = search(args.players, rounds, args.seed, args.steps)
+    if args.method == "rotational":
+        schedule, source = rotational(args.players, rounds, args.seed, args.steps, args.bases)
+    else:
+        search = {"orbit": orbit, "plain": plain}[args.method]
+        schedule, source = search(args.players, rounds, args.seed, args.steps)
     took = time.monotonic() - started
     if schedule is None:
         print(f"# {args.players} x {rounds}: nothing found ({took:.0f} s)", file=sys.stderr)
