@@ -81,11 +81,9 @@ def run_solver(n: int, parts: list[int], cls: list[list[int]], cap: list[int],
 
 # ------------------------------------------------------------------ rotational
 
-def rotational(n: int, rounds: int, seed: int, steps: int, bases: int = 1):
-    if rounds % bases:
-        raise SystemExit(f"--bases {bases} does not divide {rounds} rounds")
-    m = rounds // bases
-    levels = 3 * bases
+def rotational_classes(n: int, m: int, levels: int):
+    """The pair classes of points Z_m x levels + fixed points (see ``rotational``):
+    cls[p][q] and each class's capacity (class 0: never together)."""
     finite = levels * m
     fixed = n - finite
     if not 1 <= fixed <= 3 or n % K:
@@ -117,6 +115,16 @@ def rotational(n: int, rounds: int, seed: int, steps: int, bases: int = 1):
             elif p < finite or q < finite:
                 x, f = (p, q) if p < finite else (q, p)
                 cls[p][q] = class_of(("fixed", f, x // m))
+    return cls, cap
+
+
+def rotational(n: int, rounds: int, seed: int, steps: int, bases: int = 1):
+    if rounds % bases:
+        raise SystemExit(f"--bases {bases} does not divide {rounds} rounds")
+    m = rounds // bases
+    levels = 3 * bases
+    finite = levels * m
+    cls, cap = rotational_classes(n, m, levels)
     # one copy of the points per base round; a block never leaves its copy
     size = n * bases
     big = [[cls[a % n][b % n] if a // n == b // n else 0 for b in range(size)]
