@@ -15,7 +15,8 @@ def listed(tourney, lang):
 
 
 def test_cli_arguments_are_nfc_everywhere(tourney):
-    tourney("player", "add", nfd("Åsa Öberg"), "Bo", "Cai", "Dag")
+    tourney("player", "add", nfd("Åsa Öberg"), "Bo", "Cai", "Dag", "--club", nfd("Åkers IF"))
+    assert {p["club"] for p in tourney("player", "list", "--json").json} == {"Åkers IF"}
     tourney("event", "create", "cup", "--variant", "kortrad", "--table-sizes", "2")
     tourney("event", "enter", "cup", nfd("Åsa Öberg"), "Bo", "Cai", "Dag")
     assert {p["name"] for p in tourney("player", "list", "--json").json

@@ -92,7 +92,7 @@ def clean_title(text: str | None, what: str = "name") -> str:
 
 
 def clean_club(text: str | None) -> str | None:
-    club = (text or "").strip()
+    club = normalize_name(text)  # NFC too: "Vasa Åkersberga" from any keyboard is one club
     if not club:
         return None
     if len(club) > MAX_CLUB:
