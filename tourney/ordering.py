@@ -47,6 +47,7 @@ _COLLATIONS = {"sv": "sv", "fi": "sv", "nb": "nb", "nn": "nb", "no": "nb", "da":
 _AS_Y = {"ü": "y", "ű": "y"}
 
 
+@lru_cache(maxsize=256)
 def collation(lang: str | None) -> str | None:
     """The collation a language code sorts names with (``sv`` for Swedish and
     Finnish, ``nb`` for Norwegian and Danish), None for the default one; takes
@@ -69,31 +70,48 @@ def terminal_language(environ=None) -> str | None:
     return None
 
 
-@lru_cache(maxsize=16384)
+_CHAR_CODES: dict[str | None, dict[str, tuple[int, ...]]] = {}
+
+
+def _char_codes(char: str, rules: str | None) -> tuple[int, ...]:
+    """A case-folded character's primary weights under a collation (cached)."""
+    table = _CHAR_CODES.setdefault(rules, {})
+    codes = table.get(char)
+    if codes is None:
+        import unicodedata
+        from .names import PLAIN_LETTERS
+
+        tail = _NORDIC.get(rules, {})
+        if char in tail:
+            codes = (_AFTER_Z + tail[char],)
+        elif rules and char in _AS_Y:
+            codes = (ord("y"),)
+        else:
+            out = []
+            for base in unicodedata.normalize("NFKD", char):
+                if unicodedata.combining(base):
+                    continue
+                for letter in PLAIN_LETTERS.get(base, base):
+                    code = ord(letter)
+                    out.append(code if code < _AFTER_Z else code + 4)  # room for the three
+            codes = tuple(out)
+        table[char] = codes
+    return codes
+
+
+@lru_cache(maxsize=65536)
 def name_key(name: str, lang: str | None = None) -> tuple:
     """Sort key of a person's name in a language (see above)."""
     import unicodedata
-    from .names import PLAIN_LETTERS
 
     rules = collation(lang)
-    tail = _NORDIC.get(rules, {})
     folded = unicodedata.normalize("NFC", name).casefold()
     if rules == "nb":
         folded = folded.replace("aa", "å")
+    table = _CHAR_CODES.get(rules) or {}
     primary = []
     for char in folded:
-        if char in tail:
-            primary.append(_AFTER_Z + tail[char])
-            continue
-        if rules and char in _AS_Y:
-            primary.append(ord("y"))
-            continue
-        for base in unicodedata.normalize("NFKD", char):
-            if unicodedata.combining(base):
-                continue
-            for letter in PLAIN_LETTERS.get(base, base):
-                code = ord(letter)
-                primary.append(code if code < _AFTER_Z else code + 4)  # room for the three
+        primary.extend(table.get(char) or _char_codes(char, rules))
     return (tuple(primary), unicodedata.normalize("NFD", folded), name)
 
 
