@@ -189,6 +189,8 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
         last = service.last_seated_round(session, event_row)
     if report.added:
         message("registered: " + ", ".join(report.added))
+    for warning in report.warnings:
+        message(f"warning: {warning['message']}")
     if report.already and not all_players:
         message("already entered: " + ", ".join(report.already))
     if report.reentered:

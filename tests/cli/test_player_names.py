@@ -48,6 +48,15 @@ def test_add_warns_about_lookalikes_and_adds_them(tourney):
     assert quiet.json["details"]["warnings"] == [] and "warning" not in quiet.stderr
 
 
+def test_event_enter_add_warns_too(tourney):
+    tourney("player", "add", "Åsa Öberg")
+    tourney("event", "create", "cup", "--variant", "kortrad")
+    entered = tourney("event", "enter", "cup", "Asa Oberg", "--add", "--json")
+    assert entered.json["details"]["added"] == ["Asa Oberg"]
+    assert [w["like"] for w in entered.json["details"]["warnings"]] == ["Åsa Öberg"]
+    assert "warning: 'Asa Oberg' looks like 'Åsa Öberg'" in entered.stderr
+
+
 def test_import_warns_about_lookalikes_in_the_file_and_registered(tourney, tmp_path):
     tourney("player", "add", "Åsa Öberg")
     path = tmp_path / "players.csv"

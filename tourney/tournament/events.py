@@ -367,6 +367,8 @@ class EnterReport:
     reentered: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)  # registered on the way (--add)
     first_round: int = 1
+    # names registered on the way that look like a registered player's (Lookalike.to_json)
+    warnings: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return dict(self.__dict__)
@@ -427,7 +429,9 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
             raise TourneyError("unknown players " + ", ".join(repr(u) for u in unknown)
                                + "; register them first, or have entering add them",
                                setting="add", operation="player add")
-        new = add_players(session, list(dict.fromkeys(unknown)))
+        found: list = []
+        new = add_players(session, list(dict.fromkeys(unknown)), warnings=found)
+        report.warnings = [w.to_json() for w in found]
         report.added = [p.name for p in new]
         players.extend(new)
     if all_players:
