@@ -18,13 +18,7 @@ if [ -e tourney.db ]; then
     echo "$WORK/tourney.db exists already; give an empty folder" >&2
     exit 1
 fi
-unset TOURNEY_DB  # the default database: tourney.db here
-echo "working in $WORK" >&2
-
-tourney player import "$HERE/players.csv"
-tourney event create example-cup --name "Example Cup" --variant spardame \
-    --table-sizes 3-5 --rounds 3 --seed 2026 --rule deals=3
-tourney event enter example-cup --all
+source "$HERE/example-event.sh"
 
 for round in 1 2 3; do
     echo >&2

@@ -13,13 +13,7 @@ WORK="${1:-$(mktemp -d "${TMPDIR:-/tmp}/tourney-serve.XXXXXX")}"
 PORT="${PORT:-8765}"
 mkdir -p "$WORK"
 cd "$WORK"
-unset TOURNEY_DB  # the default database: tourney.db here
-echo "working in $WORK" >&2
-
-tourney player import "$HERE/players.csv"
-tourney event create example-cup --name "Example Cup" --variant spardame \
-    --table-sizes 3-5 --rounds 3 --seed 2026 --rule deals=3
-tourney event enter example-cup --all
+source "$HERE/example-event.sh"
 tourney round seat example-cup >/dev/null
 
 TOURNEY_SERVE_PASSWORD=example-password tourney serve --port "$PORT" &

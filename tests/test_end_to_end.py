@@ -116,6 +116,6 @@ def test_the_example_records_fit_the_seating_the_tool_produces(tourney):
     assert len(standings) == 14
     # shares: a table of n hands out n/2 points; 2 + 2 + 1.5 + 1.5 a round
     assert sum(row["points"] for row in standings) == pytest.approx(3 * 7, abs=0.1)
-    script = (EXAMPLES / "run-example.sh").read_text()
+    script = (EXAMPLES / "example-event.sh").read_text()  # run-example.sh's event
     assert "--seed 2026" in script and "--rule deals=3" in script
     assert "--table-sizes 3-5" in script
