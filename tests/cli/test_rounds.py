@@ -89,6 +89,16 @@ def test_next_round_waits_for_results(tourney, db_url):
     assert "all 2 rounds of cup are seated" in tourney("round", "seat", "cup", exit_code=1).stderr
 
 
+def test_a_one_round_event_says_its_one_round_is_seated(tourney, db_url):
+    setup(tourney, "spardame", NAMES, "--rounds", "1")
+    tourney("round", "seat", "cup")
+    add_results(db_url, "cup", 1)
+    refused = tourney("round", "seat", "cup", exit_code=1).stderr
+    assert "the one round of cup is seated" in refused and "1 rounds" not in refused
+    late = tourney("event", "enter", "cup", "Zed", "--add", exit_code=1).stderr
+    assert "the one round of cup is seated; no one can enter now" in late
+
+
 def test_force_seats_without_results(tourney, db_url):
     setup(tourney, "kortrad", NAMES[:4], "--table-sizes", "2")
     tourney("round", "seat", "cup")

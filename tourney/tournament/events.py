@@ -49,6 +49,7 @@ from sqlmodel import Session, select
 from ..engines import get_game
 from ..engines.base import Game
 from ..errors import TourneyError, InvalidValue, UnknownName, UsageError, unknown_name
+from ..numbers import count_text
 from ..storage.audit import record_change
 from ..storage.models import Entry, Event, Match, Player, Round, Seat
 from ..pairing.seating import METHODS, default_method
@@ -384,13 +385,22 @@ def check_from_round(session: Session, event: Event, from_round: int | None) -> 
     if from_round < 1:
         raise UsageError(f"there is no round {from_round}")
     if event.rounds is not None and from_round > event.rounds:
-        raise UsageError(f"{event.slug} has {event.rounds} rounds, not {from_round}")
+        raise UsageError(f"{event.slug} has {count_text(event.rounds, 'round')}, "
+                         f"so there is no round {from_round}")
     if from_round < last:
         raise TourneyError(f"round {from_round} of {event.slug} is over: round {last} is seated")
     if from_round == last and results_by_round(session, event).get(last):
         raise TourneyError(f"round {last} of {event.slug} has results in; "
                            f"changes can take effect from round {last + 1}")
     return from_round
+
+
+def all_rounds_seated(event: Event) -> str:
+    """The sentence for an event whose every round is seated ("all 3 rounds of cup
+    are seated"; "the one round of cup is seated")."""
+    if event.rounds == 1:
+        return f"the one round of {event.slug} is seated"
+    return f"all {event.rounds} rounds of {event.slug} are seated"
 
 
 def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
@@ -407,8 +417,7 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
     lock_event(session, event)
     last = last_seated_round(session, event)
     if event.rounds is not None and last >= event.rounds and from_round is None:
-        raise TourneyError(f"all {event.rounds} rounds of {event.slug} are seated; "
-                           "no one can enter now")
+        raise TourneyError(f"{all_rounds_seated(event)}; no one can enter now")
     start = check_from_round(session, event, from_round)
     report = EnterReport(first_round=start)
     players: list[Player] = []

@@ -30,7 +30,8 @@ from sqlmodel import Session, select
 from ..errors import TourneyError
 from ..storage.audit import record_change
 from ..storage.models import Event, Match, Player, Round, Seat, utcnow
-from .events import active_players, last_seated_round, lock_event, results_by_round
+from .events import (active_players, all_rounds_seated, last_seated_round, lock_event,
+                     results_by_round)
 from .standings import standings_table
 from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, seat_round
@@ -220,7 +221,7 @@ def seat_next_round(session: Session, event: Event, *, force: bool = False) -> R
     last = last_seated_round(session, event)
     number = last + 1
     if event.rounds is not None and number > event.rounds:
-        raise TourneyError(f"all {event.rounds} rounds of {event.slug} are seated")
+        raise TourneyError(all_rounds_seated(event))
     if last and not force:
         missing = missing_results(session, event, last)
         if missing:
