@@ -7,6 +7,7 @@ a file that is not a record file). The library's errors say what kind they are
 """
 from __future__ import annotations
 
+import shlex
 import sys
 
 from tourney.errors import InvalidValue, TourneyError, UsageError
@@ -40,6 +41,20 @@ def message(err: TourneyError) -> str:
     if err.operation is not None:
         hints.append(f"`tourney {err.operation}`")
     return f"{text} ({', '.join(hints)})" if hints else text
+
+
+def notice_message(notice: str) -> str:
+    """A reader's notice, with the flag of the setting that would change it."""
+    setting = getattr(notice, "setting", None)
+    return f"{notice} ({flag(setting)})" if setting else str(notice)
+
+
+def lookalike_message(warning) -> str:
+    """A look-alike name warning (:class:`tourney.tournament.players.Lookalike`, or its
+    JSON), with the command that merges the two if they are one person."""
+    data = warning if isinstance(warning, dict) else warning.to_json()
+    return (f"warning: {data['message']}: tourney player merge "
+            f"{shlex.quote(data['like'])} {shlex.quote(data['name'])}")
 
 
 def rule_message(err: TourneyError) -> str:

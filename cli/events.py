@@ -10,6 +10,7 @@ from tourney.tournament.scoring import MAX_BYE_POINTS, POINTS_SYSTEMS, event_bye
 
 from tourney.numbers import count_text, number_text
 
+from .errors import lookalike_message
 from .completion import complete_event, complete_player, complete_variant
 from .database import db_option, open_db
 from .output import (COUNT, ROUND_NUMBER, SEED, echo, emit_json, emit_table, json_option, message,
@@ -190,7 +191,7 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
     if report.added:
         message("registered: " + ", ".join(report.added))
     for warning in report.warnings:
-        message(f"warning: {warning['message']}")
+        message(lookalike_message(warning))
     if report.already and not all_players:
         message("already entered: " + ", ".join(report.already))
     if report.reentered:

@@ -17,7 +17,7 @@ from tourney.records.sources import open_source
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
 
 from .completion import complete_event, complete_variant
-from .errors import INVALID, OK
+from .errors import INVALID, OK, notice_message
 from .errors import message as error_message
 from .output import (db_option, echo, emit_json, emit_jsonl, encoding_option, json_option,
                      message, parse_rules, rule_option, sheet_option)
@@ -273,7 +273,7 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
         with open_source(file, encoding=encoding, sheet=sheet) as source:
             checked.check(source, checker)
     for notice in checked.notices:
-        message(notice)
+        message(notice_message(notice))
     if as_json:
         for match in checked.match_json:
             emit_jsonl(match)

@@ -10,6 +10,7 @@ from tourney.tournament.players import PlayerInfo, list_players
 
 from tourney.records.spreadsheets import open_table
 
+from .errors import lookalike_message, notice_message
 from .completion import complete_player
 from .database import db_option, open_db, refuse_overwrites
 from tourney.numbers import count_text
@@ -55,7 +56,7 @@ def add(names, club, email, as_json, db_url):
                                     warnings=warnings)
         rows = [PlayerInfo.of(p).to_json() for p in added]
     for warning in warnings:
-        message(f"warning: {warning.text}")
+        message(lookalike_message(warning))
     report_change("player.add", bool(rows), f"{count_text(len(rows), 'player')} added", as_json,
                   players=[{k: v for k, v in r.items() if k != "id"} for r in rows],
                   warnings=[w.to_json() for w in warnings])
@@ -182,14 +183,14 @@ def import_(file, sheet, encoding, as_json, db_url):
     notices: list[str] = []
     rows = service.read_player_csv(file, encoding=encoding, sheet=sheet, notices=notices)
     for notice in notices:
-        message(notice)
+        message(notice_message(notice))
     engine = open_db(db_url, create=True)
     with transaction(engine) as session:
         report = service.import_players(session, rows, source=file)
     for name in report.already:
         message(f"already registered: {name}")
     for warning in report.lookalikes:
-        message(f"warning: {warning.text}")
+        message(lookalike_message(warning))
     report_change("player.import", bool(report.added),
                   f"{file}: {len(report.added)} added, {len(report.already)} already registered",
                   as_json, file=file, **report.to_json())

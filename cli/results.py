@@ -21,7 +21,7 @@ from tourney.ordering import terminal_language
 from tourney.tournament.standings import TIEBREAKS, standings_table
 
 from .completion import complete_event
-from .errors import INVALID, exit_code, rule_message
+from .errors import INVALID, exit_code, notice_message, rule_message
 from .database import db_option, open_db, refuse_overwrites
 from .output import (COUNT, ROUND_NUMBER, change_report, confirm, echo, emit_json, emit_table, encoding_option,
                      json_option, message, report_change, sheet_option, table_format_option,
@@ -55,7 +55,7 @@ def _progress(path: str):
 
 def _print_errors(report) -> None:
     for notice in report.notices:
-        message(notice)
+        message(notice_message(notice))
     for err in report.errors:
         message(rule_message(err))
     hidden = report.error_count - len(report.errors)

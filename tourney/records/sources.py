@@ -53,6 +53,19 @@ DELIMITERS = (",", ";", "\t")
 # The first characters that make a spreadsheet read a cell as a formula (OWASP's
 # list: = + - @, and tab and carriage return, which some strip before looking).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+class Notice(str):
+    """What a user should know about how a file was read (it was read anyway).
+    ``setting`` names the option that would read it otherwise; the command line
+    shows it as its flag. A ``str``, so notices compare and pickle as text."""
+
+    setting: str | None
+
+    def __new__(cls, text: str, setting: str | None = None) -> "Notice":
+        notice = super().__new__(cls, text)
+        notice.setting = setting
+        return notice
+
+
 ENCODING_HINT = ("save it as CSV UTF-8, or give its encoding (utf-8, utf-16, windows-1252 "
                  "or latin-1) if you know what it is")
 
@@ -279,10 +292,10 @@ def _eight_bit_lines(buffer: io.BufferedReader, source: Source) -> Iterator[str]
                 settled = True
             except UnicodeDecodeError:
                 encoding, settled = "cp1252", True
-                source.notices.append(
+                source.notices.append(Notice(
                     f"{source.name or 'the file'}: not UTF-8 (line {number}); read as "
-                    "Windows-1252. "
-                    "Give --encoding to read it as another")
+                    "Windows-1252; give the file's encoding if it is another",
+                    setting="encoding"))
         try:
             text = raw.decode(encoding)
         except UnicodeDecodeError as err:

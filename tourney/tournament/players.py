@@ -175,8 +175,7 @@ class Lookalike:
     @property
     def text(self) -> str:
         return (f"{self.name!r} looks like {self.like!r} (they differ only by "
-                f"{self.differs}); if they are one person: tourney player merge "
-                f"{self.like!r} {self.name!r}")
+                f"{self.differs}); if they are one person, merge them")
 
     def to_json(self) -> dict:
         return {"name": self.name, "like": self.like, "differs": self.differs,
