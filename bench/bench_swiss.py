@@ -297,6 +297,10 @@ def beyond_noise(mine: Totals, peer: Totals) -> list[str]:
     return worse
 
 
+def ratio_text(ratio: float) -> str:
+    return f"{ratio:.2f}" if ratio >= 0.1 else f"{ratio:.2g}"
+
+
 def fmt(value: float) -> str:
     return f"{value:g}" if value != int(value) else f"{int(value)}"
 
@@ -340,7 +344,7 @@ def main(argv=None) -> int:
             rows.append(("bbpPairings", same_bbp))
         rows.append(("ours, own event", own))
         for label, totals in rows:
-            ratio = (f"{totals.cpu / same_bbp.cpu:.2f}"
+            ratio = (ratio_text(totals.cpu / same_bbp.cpu)
                      if bbp is not None and same_bbp.cpu else "–")
             print(f"| {n} | {count} | {label} | "
                   + " | ".join(fmt(totals.values[m]) for m in MEASURES)
@@ -357,9 +361,9 @@ def main(argv=None) -> int:
                    else "same state: worse on " + ", ".join(worse))
         quality += ("; own event: no measure worse beyond chance" if not drift
                     else "; own event: worse on " + ", ".join(drift))
-        print(f"- {n} players: {quality}; CPU {mine.cpu / max(peer.cpu, 1e-9):.2f}× "
+        print(f"- {n} players: {quality}; CPU {ratio_text(mine.cpu / max(peer.cpu, 1e-9))}× "
               f"bbpPairings ({mine.cpu:.4f} s against {peer.cpu:.4f} s a round), wall "
-              f"{mine.wall / max(peer.wall, 1e-9):.2f}× ({mine.wall:.3f} s against "
+              f"{ratio_text(mine.wall / max(peer.wall, 1e-9))}× ({mine.wall:.3f} s against "
               f"{peer.wall:.3f} s)")
     return 0
 
