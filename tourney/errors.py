@@ -110,9 +110,12 @@ class IllegalMove(TourneyError):
     re-raising a :class:`RecordError`.
     """
 
-    def __init__(self, rule: str, message: str):
+    def __init__(self, rule: str, message: str, *, seat: int | None = None):
         self.rule = rule
         self.message = message
+        # the seat (0-based) when the broken rule is about one seat's entry, such as
+        # its score on a score sheet; the record checker names its player
+        self.seat = seat
         super().__init__(f"{message}")
 
 
@@ -158,6 +161,8 @@ class RecordError(TourneyError):
 
     @classmethod
     def from_illegal(cls, err: IllegalMove, **where) -> "RecordError":
+        if getattr(err, "seat", None) is not None:
+            where.setdefault("seat", err.seat)
         return cls(err.message, rule=err.rule, **where)
 
     def where(self) -> str:

@@ -286,7 +286,7 @@ def test_score_sheet_accepted(n, stock, scores):
 
 @pytest.mark.parametrize("n, stock, scores, rule, words", [
     (4, None, [10, 5, 5, 0], "score-sheet-total", "totals 20; with 4 players and no queen set aside a deal gives 25"),
-    (4, None, [7, 8, 5, 5], "score-sheet-value", "score 7 for seat 1"),
+    (4, None, [7, 8, 5, 5], "score-sheet-value", "score 7 is not a sum"),
     (4, None, [30, 0, 0, -5], "score-sheet-value", "score 30"),
     (5, None, [5, 5, 5, 5, 5], "score-sheet-split", "cannot come from one deal"),
     (5, None, [5, 5, 5, 5, 0], "score-sheet-split", "QS alone is worth 10"),

@@ -175,3 +175,21 @@ def test_serve_error_objects_and_table_pages_count_seats_from_one():
     (line,) = error_lines([again], "en")
     assert "seat 2" in line.where and "Ingrid Falk" in line.where
     assert "seat 1" not in line.where
+
+
+@pytest.mark.parametrize("variant, players, scores, seat", [
+    ("spardame", PLAYERS, "0;125;100;5", 1),
+    ("dam-stick", PLAYERS, "5;5;7;8", 2),
+    ("svarta-maja", PLAYERS[:3], "0;0;2", 2),
+])
+def test_an_impossible_score_on_a_score_sheet_names_its_seat_and_player(variant, players, scores, seat):
+    text = ("round,table,deal,players,dealer,scores\n"
+            f"1,A,1,{';'.join(players)},{players[0]},{scores}\n")
+    record = read_records_text(text)[0]
+    err = RecordChecker(variant=variant).check_deal(record).error
+    assert err is not None and err.rule == "score-sheet-value", err
+    assert (err.seat, err.player) == (seat, players[seat])
+    assert f"scores (seat {seat + 1}, {players[seat]}): " in str(err)
+    assert f"seat {seat + 1}" not in err.message  # said once, in the position
+    assert err.position()["seat"] == seat + 1 and err.position()["player"] == players[seat]
+

@@ -198,7 +198,8 @@ class DamStick(TrickGame):
             if type(score) is not int or not 0 <= score <= DEAL_POINTS or score % 5:
                 raise IllegalMove(
                     "score-sheet-value",
-                    f"dam-stick score {score} for {seat_text(seat)} is not a sum of queens (QH, QD, QC 5 each, QS 10)",
+                    f"dam-stick score {score} is not a sum of queens (QH, QD, QC 5 each, QS 10)",
+                    seat=seat,
                 )
         aside_count = 52 % n
         stock = setup.stock or []

@@ -539,17 +539,17 @@ class RowGame(Game):
         for seat, score in enumerate(scores):
             if type(score) is not int:
                 raise IllegalMove("score-sheet-value",
-                                  f"{seat_text(seat)}'s score {score!r} is not a whole number")
+                                  f"score {score!r} is not a whole number", seat=seat)
             if not low <= score <= high:
                 raise IllegalMove(
                     "score-sheet-range",
-                    f"{seat_text(seat)} scores {score}; in {self.id} a seat's {cards} "
-                    f"(row={row}, secret={secret}) are worth {low} to {high}")
+                    f"score {score}: in {self.id} a seat's {cards} "
+                    f"(row={row}, secret={secret}) are worth {low} to {high}", seat=seat)
             if score not in reachable:
                 raise IllegalMove(
                     "score-sheet-range",
-                    f"{seat_text(seat)} scores {score}; no {cards} of the deck are worth "
-                    f"{score} together")
+                    f"score {score}: no {cards} of the deck are worth "
+                    f"{score} together", seat=seat)
         # Seats hold distinct cards: any j seats together hold j * per_seat cards.
         ordered = sorted(range(n), key=lambda s: scores[s])
         for j in range(2, n + 1):

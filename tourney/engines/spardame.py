@@ -482,8 +482,9 @@ class Spardame(TrickGame):
             if type(score) is not int or score not in possible:
                 raise IllegalMove(
                     "score-sheet-value",
-                    f"spardame score {score} for {seat_text(seat)} is not a possible penalty "
+                    f"spardame score {score} is not a possible penalty "
                     f"(QS 100, AH 20, other hearts 10 each; or 0 and 100 on a moon{bonus_words})",
+                    seat=seat,
                 )
         if _scores_possible(scores, hearts, jd, no_trick):
             return DealOutcome(list(scores), places_from_scores(scores), verified="scores")

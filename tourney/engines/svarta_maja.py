@@ -1099,8 +1099,8 @@ class SvartaMaja(Game):
         for seat, s in enumerate(scores):
             if s not in (0, 1) or isinstance(s, bool):
                 raise IllegalMove("score-sheet-value",
-                                  f"{seat_text(seat)} scores {s}; a svarta-maja deal scores 1 for the "
-                                  "loser and 0 for every other seat")
+                                  f"score {s}: a svarta-maja deal scores 1 for the "
+                                  "loser and 0 for every other seat", seat=seat)
         losers = sum(scores)
         if losers != 1:
             raise IllegalMove("score-sheet-loser",
