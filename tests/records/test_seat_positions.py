@@ -5,6 +5,7 @@ from 1 (tourney/seats.py) and an error about a move names the player there.
 """
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -193,3 +194,12 @@ def test_an_impossible_score_on_a_score_sheet_names_its_seat_and_player(variant,
     assert f"seat {seat + 1}" not in err.message  # said once, in the position
     assert err.position()["seat"] == seat + 1 and err.position()["player"] == players[seat]
 
+
+def test_a_match_with_invalid_deals_counts_their_lines_in_the_right_number():
+    game, options, records = _match("dam-stick", 2)
+    checker = RecordChecker(variant="dam-stick", rules=ONE_DEAL)
+    two = [replace(records[0], line=5, scores=["x"] * 4), replace(records[0], line=6, deal=2, scores=["y"] * 4)]
+    error = checker.check_match([checker.check_deal(r) for r in two]).error
+    assert error.message == "the match has invalid deals (lines 5, 6)"
+    one = checker.check_match([checker.check_deal(two[0])]).error
+    assert one.message == "the match has invalid deals (line 5)"

@@ -15,6 +15,7 @@ from ..engines.base import MAX_DEALS_PER_MATCH as _MAX_DEALS
 from ..engines.base import DealOutcome, Game
 from ..engines.match import MatchRanking, PlayedDeal, check_match
 from ..errors import IllegalMove, RecordError, TourneyError, UsageError
+from ..numbers import plural_word
 from .csv_format import DealRecord
 
 
@@ -200,7 +201,8 @@ class RecordChecker:
         bad = [d for d in deals if not d.valid]
         if bad:
             lines = ", ".join(str(d.line) for d in bad)
-            match.error = RecordError(f"the match has invalid deals (line {lines})",
+            match.error = RecordError(f"the match has invalid deals "
+                                      f"({plural_word(len(bad), 'line')} {lines})",
                                       rule="invalid-deals", line=bad[0].line)
             return match
         twice = _deal_twice(deals)
