@@ -243,9 +243,9 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
     result import` checks them (a row of another event or variant is an error);
     the seating is checked at import.
 
-    Exit status: 0 all valid, 1 some deal or match invalid (or an unknown
-    event), 2 usage error (unknown variant or option, unreadable file, unknown
-    header, no database for --event).
+    Exit status: 0 all valid, 1 some deal or match invalid, 2 usage error
+    (unknown event, variant or option, unreadable file, unknown header, no
+    database for --event).
 
     \b
     Examples:

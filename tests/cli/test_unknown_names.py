@@ -86,3 +86,14 @@ def test_hints_on_the_command_line(tourney, run_cli, tmp_path):
     bad = run_cli(None, "validate", str(empty), "--encoding", "nope", exit_code=2).stderr
     assert bad == ("Error: --encoding takes an encoding Python knows (try utf-8, utf-16, "
                    "windows-1252, latin-1), not 'nope'\n")
+
+
+def test_validate_help_gives_an_unknown_event_the_exit_code_it_has(tourney, tmp_path):
+    tourney("event", "create", "club-1", "--variant", "spardame")
+    empty = tmp_path / "empty.csv"
+    empty.write_text("round,table,deal,players,dealer,scores\n", encoding="utf-8")
+    stderr = tourney("validate", str(empty), "--event", "club-2", exit_code=2).stderr
+    assert "unknown event 'club-2' (did you mean club-1?)" in stderr
+    help_text = " ".join(tourney("validate", "--help").stdout.split())
+    assert "2 usage error (unknown event," in help_text
+    assert "1 some deal or match invalid (or an unknown event)" not in help_text
