@@ -332,10 +332,6 @@ def _mutations(slug, seating):
         replay = simulate("spardame", slug, 1, [order], seed=5, deals=3)
         return rows_of(replay) + [r for r in rows if r["table"] != "1"]
 
-    def other_event(rows):
-        rows[4]["event"] = "some-other-event"
-        return rows
-
     def bad_variant(rows):
         rows[0]["variant"] = "dam-stick"
         return rows
@@ -360,7 +356,6 @@ def _mutations(slug, seating):
         "match-split": (match_twice, "match-split", None, "table"),
         "not-seated": (stranger, "not-seated", 2, "players"),
         "seat-order": (seat_order, "seat-order", 2, "players"),
-        "unknown-event": (other_event, "unknown-event", 6, "event"),
         "variant": (bad_variant, "variant", 2, "variant"),
         "unknown-table": (no_table, "unknown-table", None, "table"),
         "round-not-seated": (no_round, "round-not-seated", None, "round"),
@@ -406,6 +401,24 @@ def test_other_event_than_given_is_an_error(db_url, tmp_path):
     assert code == 1 and dump(engine) == before
     assert {e["rule"] for e in report["errors"]} == {"other-event"}
     assert report["errors"][0]["line"] == 2 and report["errors"][0]["column"] == "event"
+
+
+def test_an_unknown_event_in_the_file_is_one_usage_error(db_url, tmp_path):
+    """An event column naming no event: exit 2 (an unknown name is a usage error),
+    said once for the file at its first row, with the close slug suggested."""
+    engine, slug, seating = setup_event(db_url)
+    typo = slug.replace("-", "", 1)
+    rows = csv_rows(write_csv(tmp_path / "good.csv", simulate("spardame", slug, 1, seating),
+                              "spardame"))
+    for row in rows:
+        row["event"] = typo
+    bad = write_rows(tmp_path / "bad-event.csv", rows)
+    before = dump(engine)
+    result = run(db_url, "result", "import", str(bad))
+    assert result.exit_code == 2 and dump(engine) == before, result.output
+    said = f"{bad}, line 2, event: unknown event {typo!r} (did you mean {slug}?)"
+    assert said in result.stderr and result.stderr.count("unknown event") == 1, result.stderr
+    assert "in the database" not in result.stderr
 
 
 def test_no_event_at_all_is_an_error(db_url, tmp_path):

@@ -64,7 +64,7 @@ from sqlmodel import Session
 
 from ..engines.base import Game, MatchRules
 from ..engines.match import MatchRanking
-from ..errors import OptionError, RecordError, TourneyError, UsageError
+from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, unknown_name
 from ..ordering import natural_key
 from ..records.csv_format import (CONTENT_FIELDS, ERROR_COLUMN, DealRecord, canonical_fields,
                                   open_records)
@@ -384,9 +384,12 @@ class ResultImporter:
         except (OptionError, UsageError) as err:
             raise RecordError(f"event {record.event}: {err}", rule="event-rules",
                               column="event") from None
-        if ctx is None:
-            raise RecordError(f"no event {record.event!r} in the database",
-                              rule="unknown-event", column="event", operation="event list")
+        if ctx is None:  # a usage error, said once for the file (not once a row)
+            known = self.session.execute(select(Event.slug)).scalars().all()
+            err = unknown_name("event", record.event, known, operation="event list")
+            where = RecordError("", file=self.report.file if self.report else None,
+                                line=record.line, column="event").where()
+            raise UnknownName(f"{where}: {err}", operation="event list")
         if record.variant is None:
             record.variant = ctx.event.variant
         elif record.variant != ctx.event.variant:
