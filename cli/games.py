@@ -11,7 +11,7 @@ from tourney.engines.base import MAX_DEALS_PER_MATCH
 from tourney.engines.presentation import rules_sentence
 from tourney.errors import TourneyError, UsageError
 from tourney.numbers import count_text, plural_word
-from tourney.records.csv_format import RecordReader, write_records
+from tourney.records.csv_format import COLUMNS, RecordReader, canonical_rows, write_records
 from tourney.records.parallel import collides, plan_parts, run_parts, usable_cores
 from tourney.records.sources import open_source
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
@@ -303,15 +303,19 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
               help="Bot skill: the chance of a heuristic move rather than a random legal one.")
 @click.option("--event", help="Fill the event column.")
 @rule_option
-def simulate(variant, nplayers, deals, tables, rounds, seed, skill, event, rules):
+@json_option
+def simulate(variant, nplayers, deals, tables, rounds, seed, skill, event, rules, as_json):
     """Play matches with bots and write a valid record CSV to stdout.
 
     Bots play legal moves: with probability --skill a simple heuristic, otherwise
     a random legal move. Matches follow the variant's end rule (e.g. dam-stick to
     100 points); variants without one play --deals deals (default 4).
 
+    With --json, the same records as JSON lines: one object per deal, keyed by
+    the record file's columns (as sqlite-utils' --nl).
+
     \b
-    Example:
+    Examples:
       tourney simulate spardame --players 4 --deals 3 --seed 7 > sim.csv
       tourney validate sim.csv
     """
@@ -325,7 +329,11 @@ def simulate(variant, nplayers, deals, tables, rounds, seed, skill, event, rules
     options = game.resolve_options(parse_rules(rules))
     records = simulate_rounds(game, options, nplayers, rounds=rounds, tables=tables,
                               seed=seed, deals=deals, skill=skill, event=event)
-    write_records(sys.stdout, records, game_for=lambda record: game)
+    if as_json:
+        for fields in canonical_rows(records, game_for=lambda record: game):
+            emit_jsonl({c: fields.get(c, "") for c in COLUMNS})
+    else:
+        write_records(sys.stdout, records, game_for=lambda record: game)
 
 
 def register(group: click.Group) -> None:

@@ -95,6 +95,40 @@ def emit_jsonl(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 
 
+class JsonLinesTable:
+    """A table writer (``write(row)``) printing each row as a JSON object on its own
+    line, keyed by ``columns``: what a file-writing command prints with --json and
+    no file (as sqlite-utils' ``--nl``)."""
+
+    def __init__(self, columns: Sequence[str]):
+        self.columns = list(columns)
+
+    def write(self, row: Sequence) -> None:
+        emit_jsonl(dict(zip(self.columns, row)))
+
+    def close(self) -> None:
+        pass
+
+
+class CountingTable:
+    """A table writer passing rows on to ``table`` and counting them and the
+    matches (distinct event, round, table) among them."""
+
+    def __init__(self, table, columns: Sequence[str]):
+        self.table, self.rows, self._matches = table, 0, set()
+        self._key = [list(columns).index(c) for c in ("event", "round", "table")
+                     if c in columns]
+
+    def write(self, row: Sequence) -> None:
+        self.table.write(row)
+        self.rows += 1
+        self._matches.add(tuple(str(row[i]) for i in self._key))
+
+    @property
+    def matches(self) -> int:
+        return len(self._matches)
+
+
 # Characters that are not what they look like on a terminal: C0/C1 controls (ESC
 # starts the sequences that clear a screen, move the cursor, retitle the window),
 # bidirectional overrides and isolates, zero-width and other format characters,

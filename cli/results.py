@@ -9,7 +9,7 @@ import click
 
 from tourney.numbers import count_text, number_text, plain_number
 from tourney.records.csv_format import COLUMNS
-from tourney.records.spreadsheets import open_table
+from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
 from tourney.tournament.export import EXPORT_WIDTHS, export_results
 from tourney.app.results import NothingFilledIn, import_results, revert_result
@@ -23,7 +23,7 @@ from tourney.tournament.standings import TIEBREAKS, standings_table
 from .completion import complete_event
 from .errors import INVALID, exit_code, notice_message, rule_message
 from .database import db_option, open_db, refuse_overwrites
-from .output import (COUNT, ROUND_NUMBER, change_report, confirm, echo, emit_json, emit_table, encoding_option,
+from .output import (COUNT, ROUND_NUMBER, CountingTable, JsonLinesTable, change_report, confirm, echo, emit_json, emit_table, encoding_option,
                      json_option, message, report_change, sheet_option, table_format_option,
                      yes_option)
 
@@ -171,28 +171,43 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
 @click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write here instead of stdout (- is stdout).")
 @table_format_option
+@json_option
 @db_option
-def export_cmd(slug, round_number, out, format_, db_url):
+def export_cmd(slug, round_number, out, format_, as_json, db_url):
     """Write an event's results as deal records (CSV or XLSX).
 
     The current version of every match, in canonical spelling, with the event
     and variant columns filled and the computed scores written. Importing the
     export again, in either format, changes nothing.
 
+    With --json and --out, stdout gets what was written: {"action":
+    "result.export", "file", "format", "matches", "deals"}; with --json and no
+    --out, the records themselves, one JSON object per line.
+
     \b
-    Example:
+    Examples:
       tourney result export club-1 --round 2 --out round2.csv
       tourney result export club-1 --out club-1.xlsx
     """
     refuse_overwrites(db_url, {"--out": out})
+    shown = out if out and out != "-" else None
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)  # an unknown event before any file is made
-        with open_table(out, COLUMNS, format=format_, title=event.slug,
-                        widths=EXPORT_WIDTHS) as table:
-            count = export_results(session, slug, table, round_number)
-    shown = out if out and out != "-" else None
-    message(f"{count_text(count, 'deal')} written" + (f" to {shown}" if shown else ""))
+        if as_json and not shown:
+            counted = CountingTable(JsonLinesTable(COLUMNS), COLUMNS)
+            export_results(session, slug, counted, round_number)
+        else:
+            with open_table(out, COLUMNS, format=format_, title=event.slug,
+                            widths=EXPORT_WIDTHS) as table:
+                counted = CountingTable(table, COLUMNS)
+                export_results(session, slug, counted, round_number)
+    message(f"{count_text(counted.rows, 'deal')} written" + (f" to {shown}" if shown else ""))
+    if as_json and shown:
+        emit_json({"action": "result.export", "file": shown,
+                   "format": table_format(out, format_), "event": event.slug,
+                   "round": round_number, "matches": counted.matches,
+                   "deals": counted.rows})
 
 
 @result.command(name="history")

@@ -21,7 +21,7 @@ from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
 from tourney.numbers import count_text
 
-from .output import (COUNT, SEED, change_report, echo, emit_json, json_option, message,
+from .output import (COUNT, SEED, change_report, echo, emit_json, emit_jsonl, json_option, message,
                      table_format_option)
 
 
@@ -168,8 +168,9 @@ def reseat(slug, number, seed, as_json, db_url):
 @click.option("--deals", type=click.IntRange(1, MAX_DEALS_PER_MATCH),
               help="Rows per table where the match has no fixed number of deals, "
                    f"1 to {MAX_DEALS_PER_MATCH} (default {OPEN_ENDED_ROWS}).")
+@json_option
 @db_option
-def sheet(slug, number, out_path, format_, deals, db_url):
+def sheet(slug, number, out_path, format_, deals, as_json, db_url):
     """Write a score-sheet template for a seated round (CSV or XLSX).
 
     One row per deal for every table, with event, variant, round, table, deal,
@@ -182,8 +183,12 @@ def sheet(slug, number, out_path, format_, deals, db_url):
     The XLSX sheet prints on A4 with the header on every page, and checks what a
     spreadsheet can: one score per seat, the dealer one of the table's players.
 
+    With --json and --out, stdout gets what was written: {"action":
+    "round.sheet", "file", "format", "tables", "rows"}; with --json and no --out,
+    the sheet's rows, one JSON object per line.
+
     \b
-    Example:
+    Examples:
       tourney round sheet club-1 2 --out round2-sheet.xlsx
       tourney round sheet club-1 2 --out round2-sheet.csv
     """
@@ -193,8 +198,13 @@ def sheet(slug, number, out_path, format_, deals, db_url):
     with reading(engine) as session:
         event = get_event(session, slug)
         rows = score_sheet_rows(session, event, number, deals=deals)
-        heading = f"{event.name}: round {number}"
-    if kind == "xlsx":
+        heading, event_slug = f"{event.name}: round {number}", event.slug
+    to_file = bool(out_path and out_path != "-")
+    if as_json and not to_file:
+        for record in rows:
+            fields = format_row(record)
+            emit_jsonl({c: fields[c] for c in COLUMNS})
+    elif kind == "xlsx":
         with output_stream(out_path, binary=True) as stream:
             write_score_sheet_xlsx(stream, rows, title=f"Round {number}", heading=heading)
     else:
@@ -202,8 +212,13 @@ def sheet(slug, number, out_path, format_, deals, db_url):
             for record in rows:
                 fields = format_row(record)
                 table.write([fields[c] for c in COLUMNS])
-    if out_path and out_path != "-":
+    if to_file:
         message(f"wrote {count_text(len(rows), 'row')} to {out_path}")
+        if as_json:
+            emit_json({"action": "round.sheet", "file": out_path, "format": kind,
+                       "event": event_slug, "round": number,
+                       "tables": len({record.table for record in rows}),
+                       "rows": len(rows)})
 
 
 def table_url(base_url: str, token: str) -> str:

@@ -9,7 +9,7 @@ import click
 from tourney.errors import UsageError
 
 from .database import db_option, open_db
-from .output import message
+from .output import emit_jsonl, json_option, message
 
 
 @click.command()
@@ -26,8 +26,9 @@ from .output import message
               help="Languages of the published site (repeatable), as for `tourney publish`.")
 @click.option("--secure-cookies", is_flag=True,
               help="Mark cookies Secure (behind an HTTPS proxy).")
+@json_option
 @db_option
-def serve(host, port, review, site_dir, langs, secure_cookies, db_url):
+def serve(host, port, review, site_dir, langs, secure_cookies, as_json, db_url):
     """Run the venue's web server: players enter results at their tables.
 
     Each table of a seated round gets a private link (QR code and short code on
@@ -42,7 +43,10 @@ def serve(host, port, review, site_dir, langs, secure_cookies, db_url):
     state, accept or reject, close the round, seat the next one, publish.
 
     JSON: POST the CSV rows of a table's match to its link with
-    Content-Type: text/csv; the answer is the verdict.
+    Content-Type: text/csv; the answer is the verdict. With --json, stdout gets
+    one line once the server listens: {"url", "host", "port", "organizer_url",
+    "token"} (token null when TOURNEY_SERVE_PASSWORD is set), for a script
+    that started it with --port 0.
 
     \b
     Example:
@@ -63,9 +67,13 @@ def serve(host, port, review, site_dir, langs, secure_cookies, db_url):
     port = sock.getsockname()[1]
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     shown = f"[{shown}]" if ":" in shown else shown
-    message(f"tourney serve on http://{shown}:{port}/ (organizer pages: /org)")
+    url = f"http://{shown}:{port}/"
+    message(f"tourney serve on {url} (organizer pages: /org)")
     if made:
         message(f"organizer token: {secret}")
+    if as_json:
+        emit_jsonl({"url": url, "host": host, "port": port, "organizer_url": f"{url}org",
+                   "token": secret if made else None})
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False,
                                            proxy_headers=False))
     with sock:

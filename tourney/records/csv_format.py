@@ -476,24 +476,32 @@ class RecordWriter:
         self._writer.writerow([fields.get(c, "") for c in self.columns])
 
 
+def canonical_rows(records: Iterable[DealRecord], game_for=None) -> Iterator[dict[str, str]]:
+    """Each record's fields (:func:`format_row`) in canonical spelling;
+    ``game_for(record)`` gives the engine for its moves and scores."""
+    for record in records:
+        game = game_for(record) if game_for else None
+        yield format_row(
+            record,
+            canonical_token=game.canonical_token if game else None,
+            format_score=(lambda s, g=game: g.format_score(g.parse_score(s))) if game else None,
+        )
+
+
 def write_records(stream: IO[str], records: Iterable[DealRecord], game_for=None,
                   columns: Sequence[str] = COLUMNS) -> int:
     """Write records canonically; ``game_for(record)`` gives the engine for its moves."""
     writer = RecordWriter(stream, columns)
     count = 0
-    for record in records:
-        game = game_for(record) if game_for else None
-        writer.write(format_row(
-            record,
-            canonical_token=game.canonical_token if game else None,
-            format_score=(lambda s, g=game: g.format_score(g.parse_score(s))) if game else None,
-        ))
+    for fields in canonical_rows(records, game_for):
+        writer.write(fields)
         count += 1
     return count
 
 
 __all__ = [
     "COLUMNS", "REQUIRED", "DealRecord", "HeaderError", "RecordReader", "RecordWriter",
-    "open_records", "read_records_text", "format_row", "write_records", "parse_row",
+    "open_records", "read_records_text", "format_row", "canonical_rows", "write_records",
+    "parse_row",
     "TourneyError",
 ]

@@ -56,11 +56,13 @@ def iter_export_rows(session: Session, event: Event, round_number: int | None = 
 
 def export_results(session: Session, slug: str, table, round_number: int | None = None) -> int:
     """Write an event's results (or one round's) to ``table`` (a table writer of
-    :mod:`tourney.records.spreadsheets`, its header :data:`COLUMNS`, or a text
-    stream, for CSV); the number of rows."""
-    from ..records.spreadsheets import CsvTable, XlsxTable
+    :mod:`tourney.records.spreadsheets` or anything with its ``write(row)``, its
+    header :data:`COLUMNS`; or a text stream, for CSV); the number of rows."""
+    import io
 
-    if not isinstance(table, (CsvTable, XlsxTable)):
+    from ..records.spreadsheets import CsvTable
+
+    if isinstance(table, io.IOBase):
         table = CsvTable(table, COLUMNS, bom=False)
     event = get_event(session, slug)
     count = 0

@@ -1,0 +1,94 @@
+"""--json on every command (the project standard the guide promises): a walk of
+the whole command tree, and what the file-writing commands print with it."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from tourney.cli.main import cli
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def leaf_commands(group: click.Group, ctx: click.Context, path=()):
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        if isinstance(command, click.Group):
+            yield from leaf_commands(command, ctx, path + (name,))
+        else:
+            yield path + (name,), command
+
+
+def test_every_command_takes_json():
+    ctx = click.Context(cli)
+    leaves = list(leaf_commands(cli, ctx))
+    assert len(leaves) > 30
+    missing = [" ".join(path) for path, command in leaves
+               if not any("--json" in param.opts for param in command.params)]
+    assert missing == []
+
+
+def test_simulate_json_prints_the_records_as_json_lines(run_cli):
+    args = ("simulate", "spardame", "--players", "4", "--deals", "2", "--seed", "7")
+    plain = run_cli(None, *args).stdout.splitlines()
+    for run in (run_cli(None, *args, "--json"), run_cli(None, "--json", *args)):
+        lines = [json.loads(line) for line in run.stdout.splitlines()]
+        assert len(lines) == len(plain) - 1 == 2
+        header = plain[0].split(",")
+        assert list(lines[0]) == header
+        assert lines[1]["deal"] == "2" and lines[0]["players"] == "P1;P2;P3;P4"
+
+
+def example_cup(tourney) -> None:
+    tourney("player", "import", str(EXAMPLES / "players.csv"))
+    tourney("event", "create", "example-cup", "--variant", "spardame", "--table-sizes", "3-5",
+            "--rounds", "3", "--seed", "2026", "--rule", "deals=3")
+    tourney("event", "enter", "example-cup", "--all")
+    tourney("round", "seat", "example-cup")
+
+
+def test_round_sheet_json_describes_the_file_or_prints_its_rows(tourney, tmp_path):
+    example_cup(tourney)
+    out = tmp_path / "sheet.xlsx"
+    run = tourney("round", "sheet", "example-cup", "1", "--out", str(out), "--json")
+    assert run.json == {"action": "round.sheet", "file": str(out), "format": "xlsx",
+                        "event": "example-cup", "round": 1, "tables": 4, "rows": 12}
+    assert out.exists()
+    rows = [json.loads(line) for line in
+            tourney("round", "sheet", "example-cup", "1", "--json").stdout.splitlines()]
+    assert len(rows) == 12 and rows[0]["round"] == "1" and rows[0]["scores"] == ""
+
+
+def test_result_export_json_describes_the_file_or_prints_the_records(tourney, tmp_path):
+    example_cup(tourney)
+    tourney("result", "import", str(EXAMPLES / "round-1.csv"))
+    out = tmp_path / "export.csv"
+    run = tourney("result", "export", "example-cup", "--out", str(out), "--json")
+    assert run.json == {"action": "result.export", "file": str(out), "format": "csv",
+                        "event": "example-cup", "round": None, "matches": 4, "deals": 12}
+    assert len(out.read_text(encoding="utf-8-sig").splitlines()) == 13
+    records = [json.loads(line) for line in
+               tourney("result", "export", "example-cup", "--json").stdout.splitlines()]
+    assert len(records) == 12 and {r["event"] for r in records} == {"example-cup"}
+    assert records[0]["round"] == 1 and records[0]["scores"]
+
+
+def test_serve_json_says_where_it_listens(db_url):
+    env = dict(os.environ, TOURNEY_SERVE_PASSWORD="x")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tourney.cli.main", "serve", "--port", "0", "--json",
+         "--db", db_url],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        answer = json.loads(server.stdout.readline())
+        assert answer["port"] != 0 and answer["token"] is None
+        assert answer["url"] == f"http://localhost:{answer['port']}/"
+        assert answer["organizer_url"] == answer["url"] + "org"
+    finally:
+        server.kill()
+        server.wait(10)
