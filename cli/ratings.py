@@ -11,7 +11,7 @@ from tourney.app.ratings import (
     predict_names,
     rating_history,
     rating_list,
-    recompute,
+    recompute_changes,
 )
 from tourney.storage.db import reading, transaction
 
@@ -146,11 +146,14 @@ def recompute_command(variant, db_url, as_json):
     """
     engine = open_db(db_url)
     with transaction(engine) as session:
-        counts = recompute(session, variant)
-    summary = ("; ".join(f"{name}: {count_text(count, 'match')} rated"
-                         for name, count in counts.items()) or "no pools to recompute")
-    report_change("rating.recompute", bool(counts), summary, as_json,
-                  pools=[{"variant": v, "matches": n} for v, n in counts.items()])
+        pools = recompute_changes(session, variant)
+    summary = ("; ".join(f"{name}: {count_text(count, 'match')} rated, "
+                         + ("ratings changed" if changed else "ratings unchanged")
+                         for name, (count, changed) in pools.items())
+               or "no pools to recompute")
+    report_change("rating.recompute", any(c for _, c in pools.values()), summary, as_json,
+                  pools=[{"variant": v, "matches": n, "changed": c}
+                         for v, (n, c) in pools.items()])
 
 
 @rating.command("predict")

@@ -148,9 +148,26 @@ def test_pool_and_recompute(tourney, rated):
     tourney("rating", "pool", VARIANT, "--model", "Elo", exit_code=2)
 
     result = tourney("rating", "recompute", "--json").json
-    assert result["details"] == {"pools": [{"variant": VARIANT, "matches": 11}]}
+    assert result["details"] == {"pools": [{"variant": VARIANT, "matches": 11,
+                                            "changed": False}]}
+    assert result["changed"] is False  # the same results give the same ratings
     assert tourney("rating", "show", "--json").json == before
-    assert "dam-stick: 11 matches rated" in tourney("rating", "recompute").stderr
+    assert ("dam-stick: 11 matches rated, ratings unchanged"
+            in tourney("rating", "recompute").stderr)
+
+
+def test_recompute_says_changed_only_when_a_rating_changed(tourney, rated, db_url):
+    from sqlalchemy import update
+
+    from tourney.storage.models import Rating
+
+    assert tourney("rating", "recompute", "--json").json["changed"] is False
+    with transaction(make_engine(db_url)) as session:
+        session.execute(update(Rating.__table__).values(mu=Rating.__table__.c.mu + 1))
+    run = tourney("rating", "recompute", "--json")
+    assert run.json["changed"] is True and "ratings changed" in run.json["summary"]
+    assert run.json["details"]["pools"][0]["changed"] is True
+    assert tourney("rating", "recompute", "--json").json["changed"] is False
 
 
 def test_help_reads_like_documentation(run_cli):

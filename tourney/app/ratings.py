@@ -8,11 +8,11 @@ from sqlmodel import Session
 
 from ..ratings.service import (HistoryEntry, TablePrediction, check_variant, configure_pool,
                                player_history, pool_settings, predict_table, rating_list,
-                               recompute)
+                               recompute, recompute_changes)
 from ..storage.models import Player
 from ..tournament.players import find_player
 
-__all__ = ["configure_pool", "pool_settings", "rating_list", "recompute",
+__all__ = ["configure_pool", "pool_settings", "rating_list", "recompute", "recompute_changes",
            "rating_history", "predict_names"]
 
 

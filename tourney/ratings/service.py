@@ -241,13 +241,51 @@ def refresh_after_results(session: Session, variant: str) -> int:
 def recompute(session: Session, variant: str | None = None) -> dict[str, int]:
     """Replay pools from their first match: one variant's, or every variant with
     events or a pool. Matches rated per variant."""
-    if variant is not None:
-        variants = [check_variant(variant)]
-    else:
-        found = set(session.execute(select(Event.variant).distinct()).scalars())
-        found |= set(session.execute(select(RatingPool.variant)).scalars())
-        variants = sorted(v for v in found if v in variant_ids())
+    variants = ([check_variant(variant)] if variant is not None
+                else sorted(_recompute_variants(session)))
     return {v: _replay(session, get_pool(session, v), force_from=1) for v in variants}
+
+
+def pool_digest(session: Session, variant: str) -> str:
+    """A digest of what a pool holds: its players' ratings and its rating history
+    (not the times of rating). Two equal digests: nothing in the pool changed."""
+    import hashlib
+
+    pool = session.execute(select(RatingPool.id).where(RatingPool.variant == variant)).scalar()
+    digest = hashlib.sha256()
+    if pool is None:
+        return digest.hexdigest()
+    ratings = session.execute(
+        select(RATING_T.c.player_id, RATING_T.c.mu, RATING_T.c.sigma, RATING_T.c.matches)
+        .where(RATING_T.c.pool_id == pool).order_by(RATING_T.c.player_id))
+    history = session.execute(
+        select(HISTORY_T.c.sequence, HISTORY_T.c.player_id, HISTORY_T.c.match_id,
+               HISTORY_T.c.version_id, HISTORY_T.c.place, HISTORY_T.c.mu_before,
+               HISTORY_T.c.sigma_before, HISTORY_T.c.mu_after, HISTORY_T.c.sigma_after)
+        .where(HISTORY_T.c.pool_id == pool)
+        .order_by(HISTORY_T.c.sequence, HISTORY_T.c.player_id))
+    for rows in (ratings, history):
+        for row in rows:
+            digest.update(repr(tuple(row)).encode())
+        digest.update(b"|")
+    return digest.hexdigest()
+
+
+def recompute_changes(session: Session, variant: str | None = None) -> dict[str, tuple[int, bool]]:
+    """:func:`recompute`, saying for each variant the matches rated and whether
+    anything in its pool changed (ratings or history)."""
+    variants = ([check_variant(variant)] if variant is not None
+                else sorted(_recompute_variants(session)))
+    before = {v: pool_digest(session, v) for v in variants}
+    counts = recompute(session, variant)
+    session.flush()
+    return {v: (n, pool_digest(session, v) != before.get(v)) for v, n in counts.items()}
+
+
+def _recompute_variants(session: Session) -> set[str]:
+    found = set(session.execute(select(Event.variant).distinct()).scalars())
+    found |= set(session.execute(select(RatingPool.variant)).scalars())
+    return {v for v in found if v in variant_ids()}
 
 
 def _first_difference(session: Session, pool_id: int, order: Sequence[OrderedMatch]) -> int | None:
