@@ -696,3 +696,60 @@ def test_help_texts():
         result = CliRunner().invoke(cli, command)
         assert result.exit_code == 0, result.output
         assert "Example" in result.stdout or "Commands" in result.stdout
+
+
+def _renamed_or_merged(db_url, slug, seating, how):
+    """Rename (or merge away) seat 2's player of table 1; the name they have now."""
+    old = seating[0][1]
+    if how == "rename":
+        new = f"{slug} renamed"
+        run(db_url, "player", "rename", old, new, ok=True)
+    else:
+        new = f"{slug} kept"
+        run(db_url, "player", "add", new, ok=True)
+        run(db_url, "player", "merge", new, old, ok=True)
+    return old, new
+
+
+@pytest.mark.parametrize("how", ["rename", "merge"])
+def test_a_file_imported_before_a_rename_or_merge_imports_again_unchanged(db_url, tmp_path, how):
+    engine, slug, seating = setup_event(db_url, tables=1)
+    records = simulate("spardame", slug, 1, seating, deals=2)
+    source = write_csv(tmp_path / "r1.csv", records, "spardame")
+    code, report, result = import_json(db_url, source)
+    assert code == 0 and report["added"] == 1, result.output
+    old, new = _renamed_or_merged(db_url, slug, seating, how)
+    code, report, result = import_json(db_url, source)
+    assert code == 0 and report["unchanged"] == 1, result.output
+    # --replace stores no new version only because of the new name
+    code, report, result = import_json(db_url, source, "--replace")
+    assert code == 0 and report["unchanged"] == 1 and report["replaced"] == 0, result.output
+    with Session(engine) as session:
+        assert session.execute(select(MatchVersion.version).join(
+            Match, Match.id == MatchVersion.match_id).join(Event, Event.id == Match.event_id)
+            .where(Event.slug == slug)).scalars().all() == [1]
+    # the export writes the name of now and imports back unchanged
+    exported = tmp_path / "export.csv"
+    run(db_url, "result", "export", slug, "--out", str(exported), ok=True)
+    rows = csv_rows(exported)
+    assert all(new in row["players"].split(";") and old not in row["players"].split(";")
+               for row in rows)
+    code, report, result = import_json(db_url, exported)
+    assert code == 0 and report["unchanged"] == 1, result.output
+
+
+def test_a_changed_match_after_a_rename_lists_no_player_difference(db_url, tmp_path):
+    engine, slug, seating = setup_event(db_url, tables=1)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating, deals=2),
+                       "spardame")
+    run(db_url, "result", "import", str(source), ok=True)
+    old, new = _renamed_or_merged(db_url, slug, seating, "rename")
+    other = write_csv(tmp_path / "r1b.csv",
+                      simulate("spardame", slug, 1, seating, deals=2, seed=99), "spardame")
+    code, report, result = import_json(db_url, other)
+    assert code == 1, result.output
+    [error] = report["errors"]
+    assert error["rule"] == "match-changed"
+    # the same players, renamed or not: only the deals differ
+    assert " players:" not in error["message"] and " dealer:" not in error["message"]
+    assert error["message"].startswith(f"round 1, table 1 of {slug} is already stored")

@@ -33,3 +33,24 @@ def canonical_players(session: Session) -> dict[int, int]:
     """Merged player id -> the id it was finally merged into."""
     links = merge_links(session)
     return {player: follow(links, player) for player in links}
+
+
+def current_names(session: Session) -> dict[str, str]:
+    """Old name -> the name its player has now, for every name that has moved on:
+    a renamed player's old name (kept as an alias row) and a merged duplicate's
+    name, each followed to the end of its chain. Stored deals keep the names as
+    imported; this is how they are read as the players they are now."""
+    rows = session.execute(select(Player.id, Player.name, Player.merged_into_id)).all()
+    names = {player_id: name for player_id, name, _ in rows}
+    links = {player_id: kept for player_id, _, kept in rows if kept is not None}
+    return {name: names[follow(links, player_id)]
+            for player_id, name, kept in rows if kept is not None
+            and follow(links, player_id) in names}
+
+
+def rename_players(text: str | None, names: dict[str, str]) -> str | None:
+    """A stored ``players`` (``;``-separated) or ``dealer`` cell with every old
+    name replaced by the current one (:func:`current_names`)."""
+    if not text or not names:
+        return text
+    return ";".join(names.get(name, name) for name in text.split(";"))

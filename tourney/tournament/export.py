@@ -2,7 +2,9 @@
 
 The export writes the current version of every match, in round order and natural
 table order, deal by deal, in the canonical spelling the importer stored, with the
-event and variant columns filled and the computed scores written. Importing an
+event and variant columns filled and the computed scores written, and every
+player under the name they have now (a renamed or merged player's deals were
+stored under the old name). Importing an
 export back is a no-op (every match ``unchanged``), and the export passes
 ``tourney validate`` with the event's rules.
 
@@ -19,6 +21,7 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from ..records.csv_format import COLUMNS
+from ..storage.merges import current_names, rename_players
 from ..storage.models import Deal, Event, Match
 from ..ordering import natural_key
 from .events import get_event
@@ -36,6 +39,7 @@ def iter_export_rows(session: Session, event: Event, round_number: int | None = 
     if round_number is not None:
         query = query.where(Match.round_number == round_number)
     matches = sorted(session.execute(query).all(), key=lambda m: (m[1], natural_key(m[2])))
+    names = current_names(session)  # stored deals keep the names as imported
     for start in range(0, len(matches), EXPORT_CHUNK):
         chunk = matches[start:start + EXPORT_CHUNK]
         by_version: dict[int, list[Deal]] = {}
@@ -47,8 +51,8 @@ def iter_export_rows(session: Session, event: Event, round_number: int | None = 
             for deal in by_version.get(version_id, []):
                 yield {
                     "event": event.slug, "variant": event.variant, "round": str(number),
-                    "table": table, "deal": str(deal.number), "players": deal.players,
-                    "dealer": deal.dealer or "", "hands": deal.hands, "stock": deal.stock,
+                    "table": table, "deal": str(deal.number), "players": rename_players(deal.players, names),
+                    "dealer": rename_players(deal.dealer, names) or "", "hands": deal.hands, "stock": deal.stock,
                     "passes": deal.passes, "play": deal.play, "scores": deal.scores,
                 }
         session.expunge_all()  # keep memory flat on a big event

@@ -22,6 +22,11 @@ Decisions (the specs are silent):
 - A name in a record that belongs to a player merged (after the seating was
   printed) into the player now seated there is accepted as that player; the
   stored deals carry the kept name, so both spellings are the same content.
+- Stored deals keep the names as imported. A match stored before a rename or merge
+  is compared with a file by player: its names are read as the names the players
+  have now (:func:`~tourney.storage.merges.current_names`), so the same file
+  imported again, or an export written since, is ``unchanged`` (even with
+  ``--replace``), and a difference quotes the players as the file names them.
 - Match points follow the event's points system (:mod:`.scoring`): by default the
   share of the table's other players finished ahead of; ``place`` gives n-1 at a
   table of n down to 0.
@@ -74,7 +79,7 @@ from ..records.validation import (MAX_DEALS_PER_MATCH, DealCheck, MatchCheck, Re
 from ..seats import seat_text
 from ..storage.db import ConflictingChange
 from .settings import event_settings, other_event, other_variant
-from ..storage.merges import follow, merge_links
+from ..storage.merges import current_names, follow, merge_links, rename_players
 from .scoring import match_points
 from ..storage.models import (
     Deal,
@@ -353,6 +358,7 @@ class ResultImporter:
         # the (event, variant) cells of the last row resolved, and what they resolved to
         self._resolved: tuple = ((), None)
         self._card_cells: tuple[int | None, ...] | None = None  # hands, stock, passes
+        self._current_names: dict[str, str] | None = None  # old name -> name now
 
     # -------------------------------------------------------------- events and rows
 
@@ -505,6 +511,7 @@ class ResultImporter:
             err.line = err.line or first.line
             self._reject(match, raws, [err])
             return
+        said = [(c.record.players, c.record.dealer) for c in ordered]  # as the file says
         if aliases:
             self._rename(ordered, match.result, aliases)
         rows = self._canonical_rows(ctx.game, ordered, raws)
@@ -513,8 +520,17 @@ class ResultImporter:
         if stored is not None and stored.content_sha256 == digest:
             self.report.unchanged += 1
             return
-        if stored is not None and stored.version_id is not None and not self.replace:
-            self._reject(match, raws, [self._difference(ctx, stored, ordered, rows)])
+        stored_rows = None
+        if stored is not None and stored.version_id is not None:
+            # Stored deals keep the names as imported: a player renamed or merged
+            # since is the same player, so compare with the names of now.
+            stored_rows = self._stored_rows(stored)
+            if content_digest(stored_rows) == digest:
+                self.report.unchanged += 1
+                return
+        if stored_rows is not None and not self.replace:
+            self._reject(match, raws, [self._difference(ctx, stored, ordered, rows,
+                                                        stored_rows, said)])
             return
         if stored is not None and stored.version_id is not None:
             self.report.replaced += 1
@@ -618,26 +634,46 @@ class ResultImporter:
                                            scores=check.outcome.scores, read=read))
         return rows
 
-    def _difference(self, ctx: _EventContext, stored: _Stored, ordered: list[DealCheck],
-                    rows: list[tuple[str, ...]]) -> RecordError:
+    def _stored_rows(self, stored: _Stored) -> list[tuple[str, ...]]:
+        """The stored version's rows as :data:`CONTENT_COLUMNS` tuples, each
+        player under the name they have now (:func:`current_names`)."""
+        if self._current_names is None:
+            self._current_names = current_names(self.session)
+        names = self._current_names
         deals = self.session.execute(
             select(Deal).where(Deal.version_id == stored.version_id).order_by(Deal.number)
         ).scalars().all()
+        rows = []
+        for deal in deals:
+            row = {name: getattr(deal, name) or "" for name in CONTENT_FIELDS}
+            row["players"] = rename_players(row["players"], names)
+            row["dealer"] = rename_players(row["dealer"], names)
+            rows.append((str(deal.number),) + tuple(row[name] for name in CONTENT_FIELDS))
+        return rows
+
+    def _difference(self, ctx: _EventContext, stored: _Stored, ordered: list[DealCheck],
+                    rows: list[tuple[str, ...]], deals: list[tuple[str, ...]],
+                    said: list[tuple[list[str], str | None]]) -> RecordError:
+        """Stored ``deals`` (:meth:`_stored_rows`) against the file's ``rows``;
+        players and dealer quoted as the file ``said`` them."""
         first = ordered[0].record
         where = f"round {first.round}, table {first.table} of {ctx.event.slug}"
         differences = []
         line, column = first.line, None
-        for check, row in zip(ordered, rows):
+        for check, row, (players, dealer) in zip(ordered, rows, said):
             index = check.record.deal - 1
             if index >= len(deals):
                 continue
             old = deals[index]
-            for name, now in zip(CONTENT_FIELDS, row[1:]):
-                before = getattr(old, name) or ""
+            for name, before, now in zip(CONTENT_FIELDS, old[1:], row[1:]):
                 if before != now:
                     if column is None:
                         line, column = check.line, name
-                    differences.append(f"deal {old.number} {name}: stored {_clip(before)!r}, "
+                    if name == "players":
+                        now = ";".join(players)
+                    elif name == "dealer":
+                        now = dealer or ""
+                    differences.append(f"deal {old[0]} {name}: stored {_clip(before)!r}, "
                                        f"file {_clip(now)!r}")
         if len(deals) != len(rows):
             differences.append(f"stored {len(deals)} deals, the file has {len(rows)}")
