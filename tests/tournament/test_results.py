@@ -728,6 +728,10 @@ def test_a_file_imported_before_a_rename_or_merge_imports_again_unchanged(db_url
         assert session.execute(select(MatchVersion.version).join(
             Match, Match.id == MatchVersion.match_id).join(Event, Event.id == Match.event_id)
             .where(Event.slug == slug)).scalars().all() == [1]
+    # result show names the players as they are now, in the deals as in the places
+    shown = json.loads(run(db_url, "result", "show", slug, "1", "1", "--json", ok=True).stdout)
+    assert all(new in deal["players"] and old not in deal["players"] for deal in shown["deals"])
+    assert new in {p["player"] for p in shown["places"]}
     # the export writes the name of now and imports back unchanged
     exported = tmp_path / "export.csv"
     run(db_url, "result", "export", slug, "--out", str(exported), ok=True)

@@ -51,7 +51,8 @@ def iter_export_rows(session: Session, event: Event, round_number: int | None = 
             for deal in by_version.get(version_id, []):
                 yield {
                     "event": event.slug, "variant": event.variant, "round": str(number),
-                    "table": table, "deal": str(deal.number), "players": rename_players(deal.players, names),
+                    "table": table, "deal": str(deal.number),
+                    "players": rename_players(deal.players, names),
                     "dealer": rename_players(deal.dealer, names) or "", "hands": deal.hands, "stock": deal.stock,
                     "passes": deal.passes, "play": deal.play, "scores": deal.scores,
                 }

@@ -19,6 +19,7 @@ from ..errors import TourneyError
 from ..numbers import plain_number
 from ..seats import seat_number
 from ..storage.audit import record_change
+from ..storage.merges import current_names, rename_players
 from ..storage.models import Deal, Event, Match, MatchPlace, MatchVersion, Player, utcnow
 from .events import get_event
 from .results import current_user
@@ -155,8 +156,10 @@ def match_detail(session: Session, slug: str, round_number: int, table: str,
     detail["places"] = [{"player": name, "seat": seat_number(p.seat), "place": p.place,
                          "total": plain_number(p.total), "points": plain_number(p.match_points)}
                         for p, name in places]
-    detail["deals"] = [{"deal": d.number, "players": d.players.split(";"),
-                        "dealer": d.dealer, "scores": d.scores, "verified": d.verified}
+    names = current_names(session)  # the deals keep the names as imported
+    detail["deals"] = [{"deal": d.number, "players": rename_players(d.players, names).split(";"),
+                        "dealer": rename_players(d.dealer, names), "scores": d.scores,
+                        "verified": d.verified}
                        for d in deals]
     return detail
 
