@@ -68,6 +68,7 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import hashlib
 import json
 import os
@@ -783,8 +784,14 @@ class SiteBuilder:
         return out
 
     def event_key(self, info: EventInfo, contents: EventContents, with_replays: bool) -> str:
+        # matches as plain tuples: pickling dataclasses costs several times as much,
+        # and every event's key is worked out on every publish
+        matches = [(m.id, m.round, m.table, m.version_id, m.version, m.imported_at,
+                    m.imported_by, m.deals, m.verified_moves,
+                    [(p.player_id, p.seat, p.place, p.total, p.match_points)
+                     for p in m.places]) for m in contents.matches]
         return content_key(self.site_key, "event", info, with_replays, contents.entries,
-                           contents.rounds, contents.seats, contents.matches,
+                           contents.rounds, contents.seats, matches,
                            self._names(contents.player_ids()))
 
     @staticmethod
@@ -801,9 +808,11 @@ class SiteBuilder:
             ids.update(m.opponents)
         history_refs = []
         rating_parts = []
-        for r in ratings:
+        for r in ratings:  # plain tuples: they pickle several times as fast
+            entry = r["entry"]
             rating_parts.append((r["pool"].variant, r["pool"].provisional_matches,
-                                 r["entry"], r["history"]))
+                                 None if entry is None else astuple_entry(entry),
+                                 [tuple(h) for h in r["history"]]))
             for h in r["history"]:
                 mi = match_info.get(h.match_id)
                 if mi is not None:
@@ -811,7 +820,8 @@ class SiteBuilder:
                     event_ids.add(mi.event_id)
         refs = [self._event_ref(self.events_by_id[e]) for e in sorted(event_ids)
                 if e in self.events_by_id]
-        return content_key(self.site_key, "player", rating_parts, matches, events,
+        return content_key(self.site_key, "player", rating_parts,
+                           [tuple(m) for m in matches], [tuple(e) for e in events],
                            history_refs, refs, self._names(ids))
 
     # ---- the whole site
@@ -827,6 +837,19 @@ class SiteBuilder:
         pools = self.reader.pools()
         contents = self.reader.event_contents()
         timings["load"] = time.perf_counter() - t0
+        # What was just read lives for the whole build (a big league's hundreds of
+        # thousands of rows): out of the collector's sight, so that its collections,
+        # which the build's many small objects set off, stop walking them each time.
+        gc.freeze()
+        try:
+            self._build(replay_ids, pools, contents, jobs, engine, automatic)
+        finally:
+            gc.unfreeze()
+
+    def _build(self, replay_ids: set[int], pools: list[PoolData],
+               contents: dict[int, EventContents], jobs: int, engine: Engine | None,
+               automatic: bool) -> None:
+        timings = self.report.timings
         self.report.players = sum(1 for p in self.players.values() if p.merged_into is None)
         self.report.events = len(self.events)
         can_fork = jobs > 1 and engine is not None and hasattr(os, "fork")
@@ -1367,8 +1390,16 @@ class _Seats(list):
 
 def shared_places(places) -> dict[int, bool]:
     """Per place of a match: is it shared by more than one player (a draw)?"""
-    counts = Counter(p.place for p in places)
-    return {place: n > 1 for place, n in counts.items()}
+    shared: dict[int, bool] = {}
+    for p in places:  # (no Counter: this runs for every match on every publish)
+        shared[p.place] = p.place in shared
+    return shared
+
+
+def astuple_entry(entry) -> tuple:
+    """A leaderboard entry's fields as a plain tuple (for a content key)."""
+    return (entry.player_id, entry.player, entry.variant, entry.mu, entry.sigma,
+            entry.matches, entry.provisional)
 
 
 def _score_value(text: str):
