@@ -640,8 +640,10 @@ def write_file(path: str, data: bytes) -> None:
 
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-# Below this many pages to render, forking workers costs more than it saves.
-AUTO_JOBS_MIN_PAGES = 2000
+# Below this many pages to render, forking workers costs more than it saves (a
+# fork and a worker's connection cost tens of milliseconds, a page one to ten):
+# the hundred players of the event a league night changed are worth sharing out.
+AUTO_JOBS_MIN_PAGES = 100
 
 
 class SiteBuilder:
@@ -681,6 +683,7 @@ class SiteBuilder:
         self.files: dict[str, str] = {}  # path in the site -> content key ("": always built)
         self.event_records: dict[str, dict] = {}  # event id -> its key, files, player rows
         self._collecting: list[str] | None = None  # the current event's files
+        self._name_rows: dict[int, tuple] | None = None  # see _names
 
     # ---- writing
 
@@ -776,12 +779,11 @@ class SiteBuilder:
     # ---- content keys
 
     def _names(self, player_ids: Iterable[int]) -> list[tuple]:
-        players = self.players
-        out = []
-        for pid in sorted(player_ids):
-            p = players.get(pid)
-            out.append((pid, None) if p is None else (pid, p.name, p.club, p.merged_into))
-        return out
+        rows = self._name_rows
+        if rows is None:  # a row per player, made once (every key needs some)
+            rows = self._name_rows = {pid: (pid, p.name, p.club, p.merged_into)
+                                      for pid, p in self.players.items()}
+        return [rows.get(pid) or (pid, None) for pid in sorted(player_ids)]
 
     def event_key(self, info: EventInfo, contents: EventContents, with_replays: bool) -> str:
         # matches as plain tuples: pickling dataclasses costs several times as much,
@@ -834,6 +836,7 @@ class SiteBuilder:
         timings = self.report.timings
         t0 = time.perf_counter()
         self.players = self.reader.players()
+        self._name_rows = None
         pools = self.reader.pools()
         contents = self.reader.event_contents()
         timings["load"] = time.perf_counter() - t0
