@@ -757,3 +757,29 @@ def test_a_changed_match_after_a_rename_lists_no_player_difference(db_url, tmp_p
     # the same players, renamed or not: only the deals differ
     assert " players:" not in error["message"] and " dealer:" not in error["message"]
     assert error["message"].startswith(f"round 1, table 1 of {slug} is already stored")
+
+
+def test_a_look_alike_of_a_seated_player_is_named_in_the_not_seated_error(db_url, tmp_path):
+    engine = make_engine(db_url)
+    slug = unique("spardame")
+    create_event(engine, slug, "spardame", size=4)
+    seated = [f"Åsa Öberg {slug}", f"{slug} 1", f"{slug} 2", f"{slug} 3"]
+    seat_round(engine, slug, 1, [seated])
+    rows = csv_rows(write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, [seated],
+                                                            deals=2), "spardame"))
+    typed = f"asa  Oberg {slug}"  # the file's spelling: no accents, other case and spaces
+    for row in rows:
+        row["players"] = row["players"].replace(seated[0], typed)
+        row["dealer"] = row["dealer"].replace(seated[0], typed)
+    code, report, result = import_json(db_url, write_rows(tmp_path / "typed.csv", rows))
+    assert code == 1, result.output
+    error = report["errors"][0]
+    assert error["rule"] == "not-seated"
+    assert error["message"].startswith(f"{typed} not seated at round 1, table 1")
+    assert error["message"].endswith(f"(did you mean {seated[0]}?)")
+    # a name like none seated gets no guess
+    for row in rows:
+        row["players"] = row["players"].replace(typed, f"{slug} stranger")
+        row["dealer"] = row["dealer"].replace(typed, f"{slug} stranger")
+    code, report, result = import_json(db_url, write_rows(tmp_path / "other.csv", rows))
+    assert code == 1 and "did you mean" not in report["errors"][0]["message"]
