@@ -128,8 +128,9 @@ class _Checked:
             if as_json:
                 emit("json", _deal_json(item))
             elif not item.valid:
-                text = error_message(item.error)
-                emit("echo", text if item.error.file else f"{name}: {text}")
+                if item.error.file is None:  # one prefix form: FILE, line N, column
+                    item.error.file = name
+                emit("echo", error_message(item.error))
         self.unfilled = reader.unfilled
         self.notices = list(source.notices)
         self.games = checker.games_used

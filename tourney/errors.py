@@ -203,3 +203,11 @@ class RecordError(TourneyError):
     def __str__(self) -> str:
         where = self.where()
         return f"{where}: {self.message}" if where else self.message
+
+
+def located(file: str | None, message: str, *, line: int | None = None,
+            cell: str | None = None, column: str | None = None) -> str:
+    """The one form of a problem in a file, as :class:`RecordError` prints it:
+    ``FILE, line N, column: message`` (in a workbook ``FILE, Sheet!A1, column:
+    message``), for errors that are not record errors (a player list's)."""
+    return str(RecordError(message, file=file, line=line, cell=cell, column=column))

@@ -269,13 +269,13 @@ def test_import_is_idempotent(tourney, tmp_path, db_url):
     ("club\nVasa\n", 2, "no name column"),
     ("name,Name\nA,B\n", 2, "appears twice"),
     ("", 2, "no header"),
-    ("name\nAnna\n\nBo\nAnna\n", 1, "line 5: 'Anna' is already on line 2"),
+    ("name\nAnna\n\nBo\nAnna\n", 1, "line 5, name: 'Anna' is already on line 2"),
     ("name,club\nAnna,Vasa\nBo\n", 1, "line 3: 1 fields"),
-    ("name,email\nAnna,anna@x.se\nBo,not-mail\n", 1, "line 3: not an e-mail"),
+    ("name,email\nAnna,anna@x.se\nBo,not-mail\n", 1, "line 3, email: not an e-mail"),
     ("name\nAnna\n \n", 0, None),
-    ("name\nAnna\n\"Bo\x01\"\n", 1, "line 3: a player name cannot hold control"),
+    ("name\nAnna\n\"Bo\x01\"\n", 1, "line 3, name: a player name cannot hold control"),
     ("name\nAnna\n\"\"\n", 0, None),
-    ("name,club\nAnna,Vasa\n,Vasa\n", 1, "line 3: a player name cannot be empty"),
+    ("name,club\nAnna,Vasa\n,Vasa\n", 1, "players.csv, line 3, name: a player name cannot be empty"),
 ])
 def test_import_errors_name_the_line_and_import_nothing(tourney, tmp_path, content, code, where):
     path = write(tmp_path, content)
@@ -291,7 +291,7 @@ def test_import_refuses_bad_bytes_and_missing_files(tourney, tmp_path):
     path = tmp_path / "latin1.csv"
     path.write_bytes(b"name\nAnna\nJ\xf6rgen\n")
     forced = tourney("player", "import", str(path), "--encoding", "utf-8", exit_code=1).stderr
-    assert "line 3: not utf-8" in forced
+    assert "latin1.csv, line 3, name: not utf-8" in forced
     assert "cannot read" in tourney("player", "import", str(tmp_path / "nope.csv"), exit_code=2).stderr
     assert names(tourney) == []
 
@@ -299,8 +299,8 @@ def test_import_refuses_bad_bytes_and_missing_files(tourney, tmp_path):
 def test_line_numbers_count_physical_lines():
     rows = parse_player_csv('name,club\n"Anna","Vasa SK"\n\n"Bo, Jr.",\n')
     assert [(r.line, r.name, r.club) for r in rows] == [(2, "Anna", "Vasa SK"), (4, "Bo, Jr.", None)]
-    with pytest.raises(TourneyError, match="line 3: a club name cannot hold control"):
+    with pytest.raises(TourneyError, match="line 3, club: a club name cannot hold control"):
         parse_player_csv('name,club\nAnna,\n"Bo","Vasa\nSK"\n')
-    with pytest.raises(TourneyError, match="line 5: 'Anna' is already on line 2"):
+    with pytest.raises(TourneyError, match="players.csv, line 5, name: 'Anna' is already on line 2"):
         parse_player_csv('name,club\nAnna,\n"Bo","Vasa\nSK"\nAnna,\n'.replace("Vasa\nSK", "Vasa SK")
                          .replace("Anna,\n\"Bo\"", "Anna,\n\n\"Bo\""))

@@ -155,7 +155,7 @@ def test_validate_text_names_the_player(run_cli, tmp_path):
     seat, token = _bad_move(game, options, records[0])
     path = _write(tmp_path / "bad.csv", records, game)
     run = run_cli(None, "validate", str(path), "--rule", "deals=1", exit_code=1)
-    assert f"bad.csv: line 2, play, move 6 (seat {seat + 1}, {PLAYERS[seat]}, {token!r}): " \
+    assert f"bad.csv, line 2, play, move 6 (seat {seat + 1}, {PLAYERS[seat]}, {token!r}): " \
         in run.stdout
 
 

@@ -216,6 +216,10 @@ def test_a_named_sheet_and_errors_naming_sheet_and_cell(example, tmp_path):
                      "--replace", exit_code=1)
     letter = "KLMNOPQRSTUVWXYZ"[play - 10] if play >= 10 else "ABCDEFGHIJ"[play]
     assert f"Round 1!{letter}3, play" in result.stderr, result.stderr
+    # validate says where alike: the one prefix form, FILE, Sheet!A1, column
+    checked = run_cli(None, "validate", str(path), "--sheet", "Round 1", exit_code=1)
+    assert f"cup.xlsx, Round 1!{letter}3, play" in checked.stdout, checked.stdout
+    assert "cup.xlsx: " not in checked.stdout
 
 
 @pytest.mark.parametrize("command", [["result", "import", "/dev/zero", "--event", "cup"],

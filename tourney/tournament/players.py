@@ -39,7 +39,7 @@ from typing import Iterable, Sequence
 
 from sqlmodel import Session, select
 
-from ..errors import TourneyError, InvalidValue, UnknownName, UsageError, close_names, unknown_name
+from ..errors import TourneyError, InvalidValue, UnknownName, UsageError, close_names, located, unknown_name
 from ..ordering import name_key
 from ..names import lookalike_key, lookalike_kind, normalize_name
 from ..storage.audit import record_change
@@ -447,8 +447,9 @@ def read_player_csv(path: str | Path, *, encoding: str | None = None,
         with source:
             rows = parse_player_rows(source.rows(known=IMPORT_COLUMNS), name, source)
     except RecordError as err:
-        where = source.cell(err.line, None) or (f"line {err.line}" if err.line else None)
-        raise TourneyError(f"{name}: {where + ': ' if where else ''}{err.message}") from None
+        cell = source.cell(err.line, None) if err.line else None
+        raise TourneyError(located(err.file or name, err.message, line=err.line, cell=cell,
+                                   column=err.column)) from None
     if notices is not None:
         notices.extend(source.notices)
     return rows
@@ -463,9 +464,9 @@ def parse_player_csv(text: str, source: str = "players.csv") -> list[PlayerRow]:
 
 
 def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
-    def where(line: int) -> str:
+    def at(line: int, message: str, column: str | None = None) -> str:
         cell = table.cell(line, None) if table is not None else None
-        return cell or f"line {line}"
+        return located(source, message, line=line, cell=cell, column=column)
 
     header = rows.read_header()
     if header is None or not any(h.strip() for h in header):
@@ -474,14 +475,13 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
     unknown = [h for h, c in zip(header, columns)
                if c not in IMPORT_COLUMNS and c not in LIST_ONLY_COLUMNS]
     if unknown:
-        raise UsageError(f"{source}: {where(1)}: unknown column "
-                         + ", ".join(repr(u[:40]) for u in unknown)
-                         + " (a player file has name, club and email)")
+        raise UsageError(at(1, "unknown column " + ", ".join(repr(u[:40]) for u in unknown)
+                            + " (a player file has name, club and email)"))
     for column in set(columns):
         if columns.count(column) > 1:
-            raise UsageError(f"{source}: {where(1)}: column {column!r} appears twice")
+            raise UsageError(at(1, f"column {column!r} appears twice"))
     if "name" not in columns:
-        raise UsageError(f"{source}: {where(1)}: no name column")
+        raise UsageError(at(1, "no name column"))
     if table is not None:
         table.set_columns(columns)
     result = []
@@ -490,21 +490,22 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
         if not any(v.strip() for v in values):
             continue
         if len(result) >= MAX_PLAYER_ROWS:
-            raise TourneyError(f"{source}: {where(line)}: more than {MAX_PLAYER_ROWS} "
-                               "players in one file; not a player list")
+            raise TourneyError(at(line, f"more than {MAX_PLAYER_ROWS} players in one file; "
+                                  "not a player list"))
         if len(values) != len(columns):
-            raise TourneyError(f"{source}: {where(line)}: {len(values)} fields, "
-                               f"the header has {len(columns)}")
+            raise TourneyError(at(line, f"{len(values)} fields, the header has {len(columns)}"))
         record = dict(zip(columns, values))
+        column = "name"
         try:
             name = clean_name(record["name"])
+            column = "club"
             club = clean_club(record.get("club"))
+            column = "email"
             email = clean_email(record.get("email"))
         except TourneyError as err:
-            raise TourneyError(f"{source}: {where(line)}: {err}") from None
+            raise TourneyError(at(line, str(err), column)) from None
         if name in seen:
-            raise TourneyError(f"{source}: {where(line)}: {name!r} is already on line "
-                               f"{seen[name]}")
+            raise TourneyError(at(line, f"{name!r} is already on line {seen[name]}", "name"))
         seen[name] = line
         result.append(PlayerRow(line, name, club, email))
     return result
