@@ -84,14 +84,33 @@ def publish(out, events, langs, no_replays, jobs, full, force, yes, as_json, db_
     if report.missing_catalogues:
         message("no translation yet for " + ", ".join(report.missing_catalogues)
                 + ": those pages show English text with local dates and numbers")
-    report_change("publish", bool(report.rendered or report.dropped or report.removed_leftovers),
-                  f"published {count_text(report.pages, 'page')}, {report.rendered} rendered "
-                  f"and the rest unchanged ({count_text(report.events, 'event')}, "
-                  f"{count_text(report.players, 'player')}, "
-                  f"{count_text(report.matches, 'match')}, "
-                  f"{count_text(report.replays, 'replay')}; languages: "
-                  f"{', '.join(report.languages)}) to {report.out} in {report.seconds:.1f} s",
-                  as_json, **report.to_json())
+    report_change("publish", report.changed, publish_summary(report), as_json,
+                  **report.to_json())
+
+
+def publish_summary(report) -> str:
+    """What publish did, in one line: how many pages were rendered or reused, and
+    what changed against the site it replaced."""
+    pages = count_text(report.pages, "page")
+    if report.changed_files is None:
+        done = f"published {pages}, all new"
+    else:
+        done = (f"published {pages} ({report.rendered} rendered, "
+                f"{report.pages - report.rendered} reused): ")
+        if report.changed_files or report.removed_files:
+            done += f"{count_text(report.changed_files, 'page')} changed"
+            if report.removed_files:
+                done += f", {report.removed_files} removed"
+        else:
+            done += "nothing changed"
+            if report.stamp_only:
+                done += (" but the publication time on "
+                         + count_text(len(report.stamp_only), "page"))
+    return (f"{done} ({count_text(report.events, 'event')}, "
+            f"{count_text(report.players, 'player')}, "
+            f"{count_text(report.matches, 'match')}, "
+            f"{count_text(report.replays, 'replay')}; languages: "
+            f"{', '.join(report.languages)}) to {report.out} in {report.seconds:.1f} s")
 
 
 @click.group("site")

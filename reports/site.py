@@ -258,6 +258,11 @@ class PublishReport:
     pages: int = 0
     replays: int = 0
     rendered: int = 0  # pages rendered this time; the rest were unchanged (reused)
+    # Against the site replaced (None: there was none): the files whose bytes
+    # changed, those that differ only in the publication time, those removed.
+    changed_files: int | None = None
+    stamp_only: list[str] = field(default_factory=list)
+    removed_files: int = 0
     jobs: int = 1
     replay_events: list[str] = field(default_factory=list)
     missing_catalogues: list[str] = field(default_factory=list)
@@ -267,11 +272,22 @@ class PublishReport:
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
 
+    @property
+    def changed(self) -> bool:
+        """Whether the published site differs from the one it replaced beyond the
+        publication time (a first publish: yes)."""
+        return bool(self.changed_files is None or self.changed_files or self.removed_files
+                    or self.dropped or self.removed_leftovers)
+
     def to_json(self) -> dict:
         return {"out": str(self.out), "languages": self.languages, "events": self.events,
                 "players": self.players, "matches": self.matches, "pages": self.pages,
                 "rendered": self.rendered, "reused": self.pages - self.rendered,
                 "replays": self.replays, "replay_events": self.replay_events,
+                "new_site": self.changed_files is None,
+                "changed_files": self.pages if self.changed_files is None
+                else self.changed_files,
+                "stamp_only": self.stamp_only, "removed_files": self.removed_files,
                 "jobs": self.jobs, "missing_catalogues": self.missing_catalogues,
                 "kept": self.kept, "dropped": self.dropped,
                 "removed_leftovers": self.removed_leftovers,
@@ -340,6 +356,8 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
                         "to drop every file publish did not write")
                 carry_foreign(target, build.path, foreign)
                 report.kept = foreign
+            if previous is not None:
+                compare_sites(build.path, target, previous, builder, report)
             builder.write_manifest()
             build.write_marker({"generator": f"tourney {__version__}", "languages": languages,
                                 "built_at": now.isoformat(timespec="seconds")})
@@ -354,6 +372,46 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
     discard([old_site] if old_site else [], background=background_cleanup)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def compare_sites(build: Path, old: Path, manifest: dict, builder: "SiteBuilder",
+                  report: PublishReport) -> None:
+    """Fill ``report``'s comparison of the new site in ``build`` with the one in
+    ``old``: a reused file (a hard link) or one with the same bytes is unchanged;
+    one that differs only in the publication time (the old site's, as its pages and
+    open data wrote it, against this one's) is counted apart."""
+    try:
+        with open(old / SITE_MARKER, encoding="utf-8") as stream:
+            before = dt.datetime.fromisoformat(json.load(stream)["built_at"])
+    except (OSError, ValueError, KeyError, TypeError):
+        before = None
+    stamps = []
+    if before is not None:
+        stamps.append((opendata.moment(before), opendata.moment(builder.now)))
+        stamps += [(r.datetime(before), r.datetime(builder.now)) for r in builder.renderers]
+        stamps = [(a.encode("utf-8"), b.encode("utf-8")) for a, b in stamps if a != b]
+    changed = 0
+    for rel in builder.files:
+        new_path, old_path = build / rel, old / rel
+        try:
+            if os.path.samefile(new_path, old_path):
+                continue
+            old_bytes = old_path.read_bytes()
+        except OSError:  # not in the old site
+            changed += 1
+            continue
+        new_bytes = new_path.read_bytes()
+        if new_bytes == old_bytes:
+            continue
+        for a, b in stamps:
+            old_bytes = old_bytes.replace(a, b)
+        if stamps and new_bytes == old_bytes:
+            report.stamp_only.append(rel)
+        else:
+            changed += 1
+    report.changed_files = changed
+    report.removed_files = sum(1 for rel in manifest.get("files", {})
+                               if rel not in builder.files)
 
 
 def database_files(engine: Engine) -> list[str]:

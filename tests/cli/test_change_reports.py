@@ -70,7 +70,7 @@ COMMANDS = {
                       "result.revert", False),
     "rating recompute": (lambda t, p, f: (t("result", "import", str(f)),
                                           ["rating", "recompute"])[1],
-                         "rating.recompute", True),
+                         "rating.recompute", False),  # the import rated them already
     "rating pool": (lambda t, p, f: ["rating", "pool", "spardame", "--param", "tau=0"],
                     "rating.pool", True),
     "site set": (lambda t, p, f: ["site", "set", "title", "Göteborgs Damklubb"],
