@@ -506,3 +506,13 @@ def test_options_and_match_rules():
     keys = {o["key"] for o in GAME.describe()["options"]}
     assert keys == {"pass", "protect_ace_hearts", "qs_with_jd", "three_no_twos", "hearts_break",
                     "no_points_first_trick", "jd_bonus", "no_trick_bonus", "deals", "target"}
+
+
+def test_the_pass_cycle_sentence_is_true_at_every_table_size():
+    """pass=cycle passes across only at tables of 4 (3 and 5: left, right, none);
+    the sentence the pages, `event show` and `variants` print says so."""
+    spec = next(s for s in GAME.option_specs if s.key == "pass")
+    said = spec.sentence("cycle").english()
+    assert "left, right, across and not at all" in said
+    assert "at tables of 3 or 5, left, right and not at all" in said
+    assert "tables of 3 or 5 left, right, none" in spec.doc

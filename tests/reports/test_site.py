@@ -277,7 +277,8 @@ def test_player_pages(league):
 def test_rules_in_words(league):
     text = text_of(parse_page(league.site / "events" / "spring-cup" / "index.html")
                    .find("body"))
-    assert "Cards are passed left, right, across and not at all, by deal number." in text
+    assert ("Cards are passed left, right, across and not at all, by deal number; at tables "
+            "of 3 or 5, left, right and not at all.") in text
     assert "A match is 2 deals, with no extra deals on a tie." in text
     assert "Tables of 4 players." in text
     brade = text_of(parse_page(league.site / "events" / "brade-cup" / "index.html")

@@ -202,10 +202,12 @@ class Spardame(TrickGame):
     uses_passes = True
     option_specs = (
         OptionSpec("pass", "choice", "left",
-                   "pass to the left every deal (left), or left, right, across, none by deal number (cycle)",
+                   "pass to the left every deal (left), or left, right, across, none by deal number "
+                   "(cycle; at tables of 3 or 5 left, right, none)",
                    choices=("left", "cycle"),
                    sentence=lambda value: Message(
-                       N_("Cards are passed left, right, across and not at all, by deal number.")
+                       N_("Cards are passed left, right, across and not at all, by deal number; "
+                          "at tables of 3 or 5, left, right and not at all.")
                        if value == "cycle" else N_("Cards are passed to the left every deal."))),
         OptionSpec("protect_ace_hearts", "bool", False, "the ace of hearts may not be passed either",
                    sentence=flag_sentence(N_("The ace of hearts may not be passed."))),
