@@ -166,8 +166,8 @@ def show(slug, as_json, db_url):
 @click.option("--add", is_flag=True, help="Register names not registered yet.")
 @click.option("--from-round", type=ROUND_NUMBER, metavar="N",
               help="The first round they can play (default: the next round to be "
-                   "seated; the latest seated round while none of its results is in, "
-                   "which is then to be reseated).")
+                   "seated; the latest seated round may be named while none of its "
+                   "results is in, and is then to be reseated).")
 @json_option
 @db_option
 def enter(slug, names, all_players, add, from_round, as_json, db_url):
@@ -209,13 +209,16 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
 @click.argument("slug", shell_complete=complete_event)
 @click.argument("name", shell_complete=complete_player)
 @click.option("--from-round", type=ROUND_NUMBER, metavar="N",
-              help="The first round they miss (default: the next round to be seated; "
-                   "the latest seated round while none of its results is in, which "
-                   "is then to be reseated).")
+              help="The first round they miss (default: the latest seated round "
+                   "while none of its results is in, which is then to be reseated; "
+                   "else the next round to be seated).")
 @json_option
 @db_option
 def withdraw(slug, name, from_round, as_json, db_url):
-    """Withdraw a player from the next round on; results played stay.
+    """Withdraw a player from the round not yet played on; results played stay.
+
+    A seated round none of whose results is in counts as not played: they are
+    withdrawn from it, and it is to be reseated (`tourney round reseat`).
 
     \b
     Examples:

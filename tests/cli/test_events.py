@@ -221,7 +221,8 @@ def test_withdraw_and_reenter(tourney, db_url):
     assert "no longer entered" in gone.stderr
     assert "Eva" not in entries(db_url, "cup")
     tourney("round", "seat", "cup")
-    result = tourney("event", "withdraw", "cup", "Bo")
+    # (without --from-round: from round 1 itself, none of its results being in)
+    result = tourney("event", "withdraw", "cup", "Bo", "--from-round", "2")
     assert "not seated after round 1" in result.stderr
     assert entries(db_url, "cup")["Bo"] == (1, 1)
     assert "already withdrew" in tourney("event", "withdraw", "cup", "Bo", exit_code=1).stderr

@@ -375,12 +375,17 @@ class EnterReport:
         return dict(self.__dict__)
 
 
-def check_from_round(session: Session, event: Event, from_round: int | None) -> int:
+def check_from_round(session: Session, event: Event, from_round: int | None, *,
+                     open_round_default: bool = False) -> int:
     """The round a change of entries takes effect in: the next round to be seated
     by default; the latest seated round only while none of its results is in (it
-    is then to be reseated); never an earlier one."""
+    is then to be reseated); never an earlier one. ``open_round_default``: by
+    default the latest seated round while none of its results is in (a
+    withdrawal), else the next one."""
     last = last_seated_round(session, event)
     if from_round is None:
+        if open_round_default and last and not results_by_round(session, event).get(last):
+            return last
         return last + 1
     if from_round < 1:
         raise UsageError(f"there is no round {from_round}")
@@ -487,8 +492,9 @@ class WithdrawReport:
 
 def withdraw_player(session: Session, event: Event, name: str, *,
                     from_round: int | None = None) -> WithdrawReport:
-    """Withdraw a player from the next round on (or from ``from_round``, see
-    :func:`check_from_round`)."""
+    """Withdraw a player from the latest seated round while none of its results is
+    in (it is then to be reseated), else from the next round on; or from
+    ``from_round`` (see :func:`check_from_round`)."""
     player = player_by_name(session, clean_name(name))
     if player is None:
         raise unknown_player_error(session, normalize_name(name))
@@ -501,7 +507,7 @@ def withdraw_player(session: Session, event: Event, name: str, *,
     if entry.withdrawn_after is not None:
         raise TourneyError(f"{player.name!r} already withdrew from {event.slug} "
                            f"after round {entry.withdrawn_after}")
-    last_in = check_from_round(session, event, from_round) - 1
+    last_in = check_from_round(session, event, from_round, open_round_default=True) - 1
     seated_rounds = set(session.exec(
         select(Round.number).join(Seat, Seat.round_id == Round.id)
         .where(Round.event_id == event.id, Seat.player_id == player.id)))
