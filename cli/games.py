@@ -98,6 +98,7 @@ class _Checked:
         self.notices: list[str] = []
         self.error: TourneyError | None = None  # a problem of the file: reading stopped
         self.games: list[str] = []  # the variants whose rules were used
+        self.by_rules = 0  # errors the rules in force decided (other house rules might allow)
 
     def skipped(self, source, line: int, reason: str) -> None:
         if self.as_json:
@@ -116,6 +117,7 @@ class _Checked:
                 self.keys.append(item.key)
                 if not item.valid:
                     self.bad_matches += 1
+                    self.by_rules += item.error.by_rules
                 if as_json:
                     self.match_json.append(_match_json(item))
                 elif not item.valid and item.error.rule != "invalid-deals":
@@ -125,6 +127,7 @@ class _Checked:
             self.deals += 1
             if not item.valid:
                 self.bad_deals += 1
+                self.by_rules += item.error.by_rules
             if as_json:
                 emit("json", _deal_json(item))
             elif not item.valid:
@@ -182,6 +185,7 @@ def _check_in_parts(file: str, name: str, parts, checker: RecordChecker, as_json
         total.bad_deals += result.bad_deals
         total.matches += result.matches
         total.bad_matches += result.bad_matches
+        total.by_rules += result.by_rules
         total.match_json += result.match_json
         total.unfilled += result.unfilled
         total.notices += [n for n in result.notices if n not in total.notices]
@@ -239,7 +243,8 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
     prints.
 
     Without --event, the rules are the variant's defaults and any --rule; the
-    last messages say which were used. With --event SLUG, every row is checked
+    last messages say which were used (and, when the defaults refused what house
+    rules decide, how to give them). With --event SLUG, every row is checked
     with that event's variant, house rules and match rules exactly as `tourney
     result import` checks them (a row of another event or variant is an error);
     the seating is checked at import.
@@ -288,6 +293,9 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
             f"{checked.bad_deals} invalid {plural_word(checked.bad_deals, 'deal')}, "
             f"{checked.bad_matches} invalid {plural_word(checked.bad_matches, 'match')}"
             f"{skipped_text}")
+    if checked.by_rules and event_slug is None and not given:
+        message(f"{name}: {used.english()}; if the file was played with house rules, "
+                "give them (--rule NAME=VALUE) or --event SLUG")
     sys.exit(INVALID if checked.bad_deals or checked.bad_matches else OK)
 
 

@@ -130,6 +130,11 @@ class RecordError(TourneyError):
     seat inside tourney; the text and :meth:`position` count it from 1.
     """
 
+    # True when the rules in force decided it (the engine's replay or score-sheet
+    # check, the claimed scores, the match rules): other house rules might allow
+    # it, so ``tourney validate`` hints at them. The record checker sets it.
+    by_rules: bool = False
+
     def __init__(
         self,
         message: str,

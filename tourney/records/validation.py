@@ -143,8 +143,11 @@ class RecordChecker:
             outcome = game.replay(setup, record.play or [], options)
         except IllegalMove as err:
             column = "scores" if record.is_score_sheet else "play"
-            raise RecordError.from_illegal(err, column=column) from None
-        except RecordError:
+            error = RecordError.from_illegal(err, column=column)
+            error.by_rules = True
+            raise error from None
+        except RecordError as err:
+            err.by_rules = True
             raise
         except TourneyError as err:
             raise RecordError(str(err), rule="record") from None
@@ -154,8 +157,10 @@ class RecordChecker:
                               rule="internal") from None
         if claimed is not None and claimed != list(outcome.scores):
             shown = ";".join(game.format_score(s) for s in outcome.scores)
-            raise RecordError(f"claimed scores {';'.join(record.scores)} but the rules "
-                              f"give {shown}", rule="scores-mismatch", column="scores")
+            error = RecordError(f"claimed scores {';'.join(record.scores)} but the rules "
+                                f"give {shown}", rule="scores-mismatch", column="scores")
+            error.by_rules = True
+            raise error
         return outcome
 
     @staticmethod
@@ -217,6 +222,7 @@ class RecordChecker:
                                  d.outcome.scores) for d in ordered]
             match.result = check_match(game.match_rules(options), played)
         except RecordError as err:
+            err.by_rules = True  # the match rules (deals, target, dealer) decided it
             match.error = err
         return match
 
