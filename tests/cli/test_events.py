@@ -135,7 +135,7 @@ def test_show(tourney, db_url):
     tourney("event", "enter", "cup", "Anna", "Bo", "Cai", "Dag")
     tourney("round", "seat", "cup")
     tourney("event", "enter", "cup", "Eva")
-    tourney("event", "withdraw", "cup", "Bo")
+    tourney("event", "withdraw", "cup", "Bo", "--from-round", "2")
     add_result(db_url, "cup", 1, "1")
     data = tourney("event", "show", "cup", "--json").json
     rules = {r["key"]: r for r in data["rules"]}
