@@ -121,8 +121,14 @@ class _Checked:
                 if as_json:
                     self.match_json.append(_match_json(item))
                 elif not item.valid and item.error.rule != "invalid-deals":
-                    emit("echo", f"{name}: match round {item.round}, table {item.table}: "
-                                 f"{error_message(item.error)}")
+                    error = item.error
+                    if error.file is None:  # one prefix form: FILE, line N, column
+                        error.file = name
+                    where = error.where()
+                    text = error_message(error)
+                    if where and text.startswith(f"{where}: "):
+                        text = text[len(where) + 2:]
+                    emit("echo", f"{where}: match round {item.round}, table {item.table}: {text}")
                 continue
             self.deals += 1
             if not item.valid:
