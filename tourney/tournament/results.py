@@ -69,7 +69,7 @@ from sqlmodel import Session
 
 from ..engines.base import Game, MatchRules
 from ..engines.match import MatchRanking
-from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, unknown_name
+from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, located
 from ..names import lookalike_key
 from ..ordering import natural_key
 from ..records.csv_format import (CONTENT_FIELDS, ERROR_COLUMN, DealRecord, canonical_fields,
@@ -392,11 +392,13 @@ class ResultImporter:
             raise RecordError(f"event {record.event}: {err}", rule="event-rules",
                               column="event") from None
         if ctx is None:  # a usage error, said once for the file (not once a row)
-            known = self.session.execute(select(Event.slug)).scalars().all()
-            err = unknown_name("event", record.event, known, operation="event list")
-            where = RecordError("", file=self.report.file if self.report else None,
-                                line=record.line, column="event").where()
-            raise UnknownName(f"{where}: {err}", operation="event list")
+            from .events import unknown_event
+
+            known = self.session.execute(select(Event.slug).order_by(Event.slug)).scalars()
+            err = unknown_event(record.event, known)
+            raise UnknownName(located(self.report.file if self.report else None, str(err),
+                                      line=record.line, column="event"),
+                              setting=err.setting, operation=err.operation)
         if record.variant is None:
             record.variant = ctx.event.variant
         elif record.variant != ctx.event.variant:
