@@ -77,7 +77,7 @@ def list_(include_merged, format_, out, as_json, db_url):
     `tourney player import` reads it back).
 
     \b
-    Example:
+    Examples:
       tourney player list --json | jq '.[] | select(.club == "Vasa") | .name'
       tourney player list --format xlsx --out players.xlsx
     """
@@ -176,7 +176,7 @@ def import_(file, sheet, encoding, as_json, db_url):
     imports nothing.
 
     \b
-    Example:
+    Examples:
       tourney player import players.csv
       tourney player import club.xlsx --sheet Members
     """

@@ -262,7 +262,7 @@ def revert_cmd(slug, round_number, table, version, actor, yes, as_json, db_url):
         changed = revert_result(session, slug, round_number, table, version, actor=actor)
     where = f"{slug} round {round_number}, table {table}"
     summary = (f"{where}: version {version} is current" if changed else
-               f"{where}: version {version} already was current; nothing changed")
+               f"{where}: version {version} is already current; nothing changed")
     report_change("result.revert", bool(changed), summary, as_json, event=slug,
                   round=round_number, table=table, version=version)
 
@@ -321,7 +321,7 @@ def standings(slug, up_to_round, format_, out, as_json, db_url):
     --format csv or xlsx (or --out FILE) writes the table for a spreadsheet.
 
     \b
-    Example:
+    Examples:
       tourney standings club-1 --json
       tourney standings club-1 --out club-1-standings.xlsx
     """

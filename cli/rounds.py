@@ -140,7 +140,7 @@ def reseat(slug, number, seed, as_json, db_url):
     --seed to draw again.
 
     \b
-    Example:
+    Examples:
       tourney event enter club-1 "Late Arrival" --from-round 1
       tourney round reseat club-1 1
     """

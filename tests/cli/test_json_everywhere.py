@@ -92,3 +92,23 @@ def test_serve_json_says_where_it_listens(db_url):
     finally:
         server.kill()
         server.wait(10)
+
+
+def test_example_headings_agree_with_their_commands():
+    """'Example:' over one command line, 'Examples:' over several."""
+    ctx = click.Context(cli)
+    wrong = []
+    for path, command in leaf_commands(cli, ctx):
+        lines = (command.help or "").splitlines()
+        for i, line in enumerate(lines):
+            heading = line.strip()
+            if heading not in ("Example:", "Examples:"):
+                continue
+            shown = 0
+            for following in lines[i + 1:]:
+                if not following.strip():
+                    break
+                shown += following.strip().startswith("tourney ")
+            if (heading == "Examples:") != (shown > 1):
+                wrong.append(f"{' '.join(path)}: {heading} over {shown}")
+    assert wrong == []

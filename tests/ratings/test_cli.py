@@ -126,6 +126,13 @@ def test_predict(tourney, rated):
     tourney("rating", "predict", "--variant", VARIANT, "Åsa Öberg", "Nobody", exit_code=2)
     tourney("rating", "predict", "--variant", VARIANT, "Björn", exit_code=2)
     tourney("rating", "predict", "Björn", "Cilla", exit_code=2)  # --variant is required
+    tourney("player", "add", "Asa Oberg")
+    tourney("player", "merge", "Åsa Öberg", "Asa Oberg", "--yes")
+    twice = tourney("rating", "predict", "--variant", VARIANT, "Åsa Öberg", "Björn",
+                    "Asa Oberg", exit_code=2)
+    assert "'Åsa Öberg' and 'Asa Oberg' are one player (Åsa Öberg)" in twice.stderr
+    again = tourney("rating", "predict", "--variant", VARIANT, "Björn", "Björn", exit_code=2)
+    assert "'Björn' is named twice" in again.stderr
 
 
 def test_pool_and_recompute(tourney, rated):

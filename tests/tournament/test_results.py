@@ -273,7 +273,7 @@ def test_changed_match_needs_replace_then_history_and_revert(db_url, tmp_path):
     assert code == 0 and report["unchanged"] == 2
     # reverting to the current version changes nothing; a missing version is an error
     again = run(db_url, "result", "revert", slug, "1", "1", "1", ok=True)
-    assert "already" in again.stderr
+    assert "version 1 is already current; nothing changed" in again.stderr
     missing = run(db_url, "result", "revert", slug, "1", "1", "7", ok=False)
     assert "no version 7" in missing.stderr
     with Session(engine) as session:

@@ -9,6 +9,7 @@ from sqlmodel import Session
 from ..ratings.service import (HistoryEntry, TablePrediction, check_variant, configure_pool,
                                player_history, pool_settings, predict_table, rating_list,
                                recompute, recompute_changes)
+from ..errors import UsageError
 from ..storage.models import Player
 from ..tournament.players import find_player
 
@@ -29,4 +30,18 @@ def predict_names(session: Session, variant: str, names: Sequence[str]) -> Table
     check_variant(variant)  # an unknown variant before an unknown name
     # fewer than two names: predict_table says a table needs two
     players = [find_player(session, name) for name in names] if len(names) >= 2 else []
+    named: dict[int, list[str]] = {}
+    for name, player in zip(names, players):
+        named.setdefault(player.id, []).append(name)
+        if len(named[player.id]) > 1:
+            raise UsageError(_named_twice(named[player.id], player.name))
     return predict_table(session, variant, players)
+
+
+def _named_twice(given: list[str], name: str) -> str:
+    """'Bo' is named twice; 'Åsa Öberg' and 'asa oberg' are one player (Åsa Öberg)."""
+    if len(set(given)) == 1:
+        return f"{given[0]!r} is named twice"
+    quoted = [repr(n) for n in dict.fromkeys(given)]
+    listed = ", ".join(quoted[:-1]) + f" and {quoted[-1]}"
+    return f"{listed} are one player ({name}); name each player once"

@@ -74,7 +74,7 @@ def import_results(session: Session, path: str, *, event: str | None = None,
 def revert_result(session: Session, slug: str, round_number: int, table: str,
                   version: int, *, actor: str | None = None) -> bool:
     """Make stored ``version`` of a match (event ``slug``, round, table) current
-    again and refresh the ratings; False when it already was current (nothing
+    again and refresh the ratings; False when it is already current (nothing
     changed)."""
     changed = versions.revert_match(session, slug, round_number, table, version, actor=actor)
     if changed:
