@@ -112,3 +112,11 @@ def test_example_headings_agree_with_their_commands():
             if (heading == "Examples:") != (shown > 1):
                 wrong.append(f"{' '.join(path)}: {heading} over {shown}")
     assert wrong == []
+
+
+def test_an_unknown_record_column_gets_a_did_you_mean(run_cli, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("event,variant,round,table,deal,players,dealer,scorse,play\n",
+                   encoding="utf-8")
+    run = run_cli(None, "validate", str(bad), "--variant", "spardame", exit_code=2)
+    assert "unknown column 'scorse' (column 8; did you mean scores?)" in run.stderr

@@ -266,6 +266,7 @@ def test_import_is_idempotent(tourney, tmp_path, db_url):
 
 @pytest.mark.parametrize("content, code, where", [
     ("name,phone\nAnna,1\n", 2, "unknown column 'phone'"),
+    ("name,clib\nAnna,Vasa\n", 2, "unknown column 'clib' (did you mean club?)"),
     ("club\nVasa\n", 2, "no name column"),
     ("name,Name\nA,B\n", 2, "appears twice"),
     ("", 2, "no header"),

@@ -22,7 +22,7 @@ from ..cards import CARD_NAMES, parse_card
 _CANONICAL = {name: card for card, name in enumerate(CARD_NAMES)}
 _CANONICAL_CARD = _CANONICAL.__getitem__
 from ..engines.base import DealSetup
-from ..errors import CardError, RecordError, TourneyError, UsageError
+from ..errors import CardError, RecordError, TourneyError, UsageError, close_names
 from ..names import normalize_name
 from .sources import (  # noqa: F401  (the bounds are part of this module's interface)
     MAX_FIELD_CHARS, MAX_LINE_BYTES, MAX_RECORD_CHARS, Source, formula_safe, open_source,
@@ -300,8 +300,10 @@ class RecordReader:
         columns = [c.strip().lower() for c in header]
         for index, name in enumerate(columns):
             if name not in COLUMNS and name != ERROR_COLUMN:
+                close = close_names(name, COLUMNS, limit=2) if name else []
+                guess = f"; did you mean {' or '.join(close)}?" if close else ""
                 raise HeaderError(
-                    f"unknown column {header[index][:40]!r} (column {index + 1}); "
+                    f"unknown column {header[index][:40]!r} (column {index + 1}{guess}); "
                     f"known columns: {', '.join(COLUMNS)}",
                     rule="header", file=self.filename, line=1, column=header[index][:40],
                 )

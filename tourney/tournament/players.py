@@ -475,8 +475,12 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
     unknown = [h for h, c in zip(header, columns)
                if c not in IMPORT_COLUMNS and c not in LIST_ONLY_COLUMNS]
     if unknown:
-        raise UsageError(at(1, "unknown column " + ", ".join(repr(u[:40]) for u in unknown)
-                            + " (a player file has name, club and email)"))
+        def named(column: str) -> str:
+            close = close_names(column.strip().lower(), IMPORT_COLUMNS, limit=1)
+            return repr(column[:40]) + (f" (did you mean {close[0]}?)" if close else "")
+
+        raise UsageError(at(1, "unknown column " + ", ".join(named(u) for u in unknown)
+                            + "; a player file has name, club and email"))
     for column in set(columns):
         if columns.count(column) > 1:
             raise UsageError(at(1, f"column {column!r} appears twice"))
