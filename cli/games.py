@@ -206,6 +206,7 @@ def _event_checker(slug: str, db_url: str | None):
     database opened read-only (the storage layer is loaded only then)."""
     from tourney.storage.db import reading
     from tourney.tournament.events import get_event
+    from tourney.tournament.players import entered_names
     from tourney.tournament.settings import event_checker, event_settings
 
     from .database import open_db
@@ -213,10 +214,12 @@ def _event_checker(slug: str, db_url: str | None):
     engine = open_db(db_url, read_only=True)
     try:
         with reading(engine) as session:
-            settings = event_settings(get_event(session, slug))
+            event = get_event(session, slug)
+            settings = event_settings(event)
+            entered = entered_names(session, event)
     finally:
         engine.dispose()  # no pooled connection is left to the processes of --jobs
-    return event_checker(settings), settings
+    return event_checker(settings, entered), settings
 
 
 @click.command()
@@ -252,8 +255,9 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
     last messages say which were used (and, when the defaults refused what house
     rules decide, how to give them). With --event SLUG, every row is checked
     with that event's variant, house rules and match rules exactly as `tourney
-    result import` checks them (a row of another event or variant is an error);
-    the seating is checked at import.
+    result import` checks them (a row of another event or variant is an error),
+    and every name must be a player entered in the event (or an old name of
+    one); the seating itself is checked at import.
 
     Exit status: 0 all valid, 1 some deal or match invalid, 2 usage error
     (unknown event, variant or option, unreadable file, unknown header, no

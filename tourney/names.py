@@ -57,3 +57,11 @@ def lookalike_kind(a: str, b: str) -> str:
     if spaced(a).casefold() == spaced(b).casefold():
         return "case"
     return "accents" if unmarked(a) == unmarked(b) else "case and accents"
+
+
+def lookalike_hint(given, known) -> str:
+    """`` (did you mean Åsa Öberg?)`` when a ``known`` name looks like one of the
+    ``given`` ones (:func:`lookalike_key`); empty otherwise."""
+    keys = {lookalike_key(name) for name in given}
+    alike = sorted({name for name in known if lookalike_key(name) in keys})
+    return f" (did you mean {' or '.join(alike)}?)" if alike else ""

@@ -28,8 +28,9 @@ def _file(path, variant="dam-stick", rules=None, event=None, seed=1):
 
 @pytest.fixture
 def club(tourney):
-    """club: dam-stick, matches of one deal."""
+    """club: dam-stick, matches of one deal, PLAYERS entered."""
     tourney("event", "create", "club", "--variant", "dam-stick", "--rule", "deals=1")
+    tourney("event", "enter", "club", "--add", *PLAYERS)
     return "club"
 
 
@@ -136,3 +137,26 @@ def test_jobs_with_an_event(tourney, club, tmp_path, monkeypatch):
     two = tourney("validate", path, "--event", club, "--jobs", "3", "--json")
     assert (two.stdout, two.stderr) == (one.stdout, one.stderr)
     assert "checked with the rules of event club" in two.stderr
+
+
+def test_every_name_must_be_entered_in_the_event_or_an_old_name_of_one(tourney, club,
+                                                                       tmp_path):
+    path = _file(tmp_path / "one.csv", rules={"deals": "1"})
+    # an old name still finds the player: renamed, or merged into one entered
+    tourney("player", "rename", "Bertil", "Bertil Ek")
+    tourney("player", "add", "Cissi")
+    tourney("player", "merge", "Cecilia", "Cissi")
+    tourney("validate", path, "--event", club)
+    lines = open(path, encoding="utf-8").read()
+    cissi = tmp_path / "cissi.csv"
+    cissi.write_text(lines.replace("Cecilia", "Cissi"), encoding="utf-8")
+    tourney("validate", str(cissi), "--event", club)
+    # a name of nobody entered is refused, a look-alike of an entered one offered
+    tourney("player", "add", "Åsa Öberg")
+    typed = tmp_path / "typed.csv"
+    typed.write_text(lines.replace("Anna", "ANNA").replace("David", "Åsa Öberg"),
+                     encoding="utf-8")
+    run = tourney("validate", str(typed), "--event", club, "--json", exit_code=1)
+    deal = json.loads(run.stdout.splitlines()[0])
+    assert (deal["rule"], deal["column"]) == ("not-entered", "players")
+    assert deal["error"].endswith("ANNA, Åsa Öberg not entered in club (did you mean Anna?)")

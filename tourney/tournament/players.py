@@ -199,6 +199,18 @@ def find_lookalikes(session: Session, names: Sequence[str]) -> list[Lookalike]:
     return found
 
 
+def entered_names(session: Session, event: Event) -> dict[str, str]:
+    """Every name that finds a player entered in ``event`` -> the name they have now:
+    their own, and the old names of a renamed player or a duplicate merged into one."""
+    from ..storage.merges import current_names
+
+    entered = set(session.exec(select(Player.name).join(Entry, Entry.player_id == Player.id)
+                               .where(Entry.event_id == event.id)).all())
+    names = {name: name for name in entered}
+    names.update({old: now for old, now in current_names(session).items() if now in entered})
+    return names
+
+
 def add_players(session: Session, names: Sequence[str], *, club: str | None = None,
                 email: str | None = None, warnings: list | None = None) -> list[Player]:
     """Register new players; refused if any name is taken or repeated. A name that

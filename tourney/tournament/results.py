@@ -70,7 +70,7 @@ from sqlmodel import Session
 from ..engines.base import Game, MatchRules
 from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, located
-from ..names import lookalike_key
+from ..names import lookalike_hint
 from ..ordering import natural_key
 from ..records.csv_format import (CONTENT_FIELDS, ERROR_COLUMN, DealRecord, canonical_fields,
                                   open_records)
@@ -564,13 +564,10 @@ class ResultImporter:
             seated = ";".join(names)
             strangers = [p for p in record.players if aliases.get(p, p) not in names]
             if strangers:
-                # a name that differs only by case, accents or spaces from one seated
-                keys = {lookalike_key(p) for p in strangers}
-                alike = [n for n in names if lookalike_key(n) in keys]
-                hint = f" (did you mean {' or '.join(alike)}?)" if alike else ""
                 raise RecordError(
                     f"{', '.join(strangers)} not seated at round {record.round}, table "
-                    f"{record.table}, which seats {seated} ({seat_text(0)} first){hint}",
+                    f"{record.table}, which seats {seated} ({seat_text(0)} first)"
+                    f"{lookalike_hint(strangers, names)}",
                     rule="not-seated", column="players")
             raise RecordError(
                 f"the players of deal 1 must sit as seated: round {record.round}, table "

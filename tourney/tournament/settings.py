@@ -59,12 +59,25 @@ def other_variant(slug: str, variant: str, record_variant: str) -> RecordError:
                        rule="variant", column="variant")
 
 
-def event_checker(settings: EventSettings, **kwargs) -> RecordChecker:
+def not_entered(strangers: list[str], slug: str, entered) -> RecordError:
+    """Names in a row that find no player entered in the event; a look-alike of an
+    entered name (apart from case, accents or spaces) is offered."""
+    from ..names import lookalike_hint
+
+    return RecordError(f"{', '.join(strangers)} not entered in {slug}"
+                       f"{lookalike_hint(strangers, entered)}",
+                       rule="not-entered", column="players")
+
+
+def event_checker(settings: EventSettings, entered: dict[str, str] | None = None,
+                  **kwargs) -> RecordChecker:
     """A :class:`RecordChecker` for the records of one event: every deal and match
     checked with the event's variant, house rules and match rules, as the result
     import checks them (its settings are these), and a row naming another event or
-    variant refused in the import's words. Nothing is written; the seating is the
-    import's to check."""
+    variant refused in the import's words. With ``entered`` (the names of the
+    event's players, :func:`~tourney.tournament.players.entered_names`) a name of
+    no entered player is refused (``not-entered``). Nothing is written; the seating
+    is the import's to check."""
     game_id = settings.game.id
 
     def options_for(record: DealRecord, game: Game) -> dict:
@@ -72,6 +85,10 @@ def event_checker(settings: EventSettings, **kwargs) -> RecordChecker:
             raise other_event(record.event, settings.slug)
         if game.id != game_id:
             raise other_variant(settings.slug, game_id, game.id)
+        if entered is not None:
+            strangers = [p for p in record.players if p not in entered]
+            if strangers:
+                raise not_entered(strangers, settings.slug, entered)
         return settings.options
 
     return RecordChecker(variant=game_id, options_for=options_for, **kwargs)
