@@ -33,6 +33,7 @@ def commands(record: str) -> dict[str, list[str]]:
     return {
         'python -c "import click"': [PY, "-c", "import click"],
         "tourney --version": [*TOURNEY, "--version"],
+        "tourney --help": [*TOURNEY, "--help"],
         "tourney variants": [*TOURNEY, "variants"],
         "tourney validate FILE": [*TOURNEY, "validate", record],
         "tourney simulate kortrad": [*TOURNEY, "simulate", "kortrad", "--players", "4",

@@ -22,19 +22,35 @@ from .output import message, terminal_text
 
 # Each module registers its commands on the group via `register(group)`; a module
 # per noun keeps the CLI's files showing its structure. A module is imported only
-# when one of its commands runs (or help lists them all), so the commands that need
-# no database (`--version`, `variants`, `validate`, `simulate`) never load the
-# database libraries (a test keeps this table and the modules in step).
+# when one of its commands runs, so the commands that need no database
+# (`--version`, `variants`, `validate`, `simulate`) never load the database
+# libraries, and `tourney --help` lists the commands from the short help kept here
+# (the first sentence of each command's help) without importing any of them. A test
+# keeps this table and the modules in step.
 COMMAND_MODULES = {
-    "variants": "games", "validate": "games", "simulate": "games",  # no database
-    "player": "players",
-    "event": "events",
-    "round": "rounds",
-    "result": "results", "standings": "results",
-    "rating": "ratings",
-    "publish": "site", "site": "site",
-    "db": "admin", "log": "admin",
-    "serve": "serve",  # results entered at the tables
+    "variants": ("games", "List the variants with their player counts and options "
+                          "(house rules)."),
+    "validate": ("games", "Check every deal and every match of a record file (CSV or "
+                          "XLSX; - for stdin); touches no database, unless --event names "
+                          "an event whose rules to use (then the database is only read)."),
+    "simulate": ("games", "Play matches with bots and write a valid record CSV to stdout."),
+    "player": ("players", "Register and manage players (names are shared by every event)."),
+    "event": ("events", "Create events and enter players in them."),
+    "round": ("rounds", "Seat an event's rounds at tables."),
+    "result": ("results", "Import, export and inspect match results (deal records)."),
+    "standings": ("results", "Show an event's standings: place, player, match points, "
+                             "tie-breaks."),
+    "rating": ("ratings", "OpenSkill ratings: one pool per variant, updated as results "
+                          "are imported."),
+    "publish": ("site", "Publish standings, seat lists, results, replays and ratings as "
+                        "a static site."),
+    "site": ("site", "The published site's settings, kept in the database: its title, "
+                     "the organisation behind it and its address on the web."),
+    "db": ("admin", "The database itself: its schema version and upgrades."),
+    "log": ("admin", "Show the audit log: every change to players, events, seating and "
+                     "results."),
+    "serve": ("serve", "Run the venue's web server: players enter results at their "
+                       "tables."),
 }
 
 
@@ -69,8 +85,21 @@ class TourneyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, name: str):
         if name not in self.commands and name in COMMAND_MODULES:
-            importlib.import_module(f"{__package__}.{COMMAND_MODULES[name]}").register(self)
+            module = COMMAND_MODULES[name][0]
+            importlib.import_module(f"{__package__}.{module}").register(self)
         return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands and their short help, as click lists them, from the table
+        (no command module imported)."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name, click.Command(name, help=COMMAND_MODULES[name][1])
+                 .get_short_help_str(limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def make_context(self, info_name, args, parent=None, **extra):
         with _safe_click_errors():

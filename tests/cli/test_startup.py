@@ -35,14 +35,19 @@ print(json.dumps({"exit": runs, "heavy": heavy}))
 
 def test_the_command_table_matches_the_modules():
     group = click.Group()
-    for module in set(cli_main.COMMAND_MODULES.values()):
+    for module in {module for module, _ in cli_main.COMMAND_MODULES.values()}:
         importlib.import_module(f"tourney.cli.{module}").register(group)
     assert set(group.commands) == set(cli_main.COMMAND_MODULES)
     for name, command in group.commands.items():
         module = command.callback.__module__ if command.callback else None
         if isinstance(command, click.Group):  # a group's callback may be elsewhere
             module = type(command).__module__ if module is None else module
-        assert module == f"tourney.cli.{cli_main.COMMAND_MODULES[name]}", name
+        assert module == f"tourney.cli.{cli_main.COMMAND_MODULES[name][0]}", name
+        # the short help `tourney --help` shows from the table is the command's own
+        kept = cli_main.COMMAND_MODULES[name][1]
+        for limit in (30, 45, 200):
+            assert (click.Command(name, help=kept).get_short_help_str(limit)
+                    == command.get_short_help_str(limit)), name
 
 
 def test_commands_without_a_database_load_no_database_library(tmp_path):
@@ -56,3 +61,16 @@ def test_commands_without_a_database_load_no_database_library(tmp_path):
     report = json.loads(child.stdout)
     assert report["exit"] == {"--version": 0, "variants": 0, "validate": 0, "simulate": 0}
     assert report["heavy"] == []
+
+
+def test_top_level_help_imports_no_command_module():
+    child = subprocess.run(
+        [sys.executable, "-c",
+         "import json, sys\nfrom click.testing import CliRunner\nfrom tourney.cli.main import cli\n"
+         "out = CliRunner().invoke(cli, ['--help']).output\n"
+         "assert 'validate' in out and 'Check every deal' in out, out\n"
+         "print(json.dumps([m for m in sys.modules if m.startswith('tourney.cli.')]))"],
+        capture_output=True, text=True, check=True)
+    loaded = set(json.loads(child.stdout))
+    commands = {f"tourney.cli.{module}" for module, _ in cli_main.COMMAND_MODULES.values()}
+    assert loaded & commands == set()
