@@ -215,9 +215,13 @@ def test_import_of_hostile_cells_is_refused_cleanly(tourney, tmp_path, column, v
     bad = tmp_path / "bad.csv"
     with open(bad, "w", encoding="utf-8", newline="") as stream:
         csv.writer(stream, lineterminator="\n").writerows(rows)
-    run = tourney("result", "import", str(bad), exit_code=1)
-    assert "Traceback" not in run.stderr and "the database is unchanged" in run.stderr
-    assert "line 2" in run.stderr
+    run = tourney("result", "import", str(bad), exit_code=None)
+    assert "Traceback" not in run.stderr and "line 2" in run.stderr
+    if "unknown event" in run.stderr:  # a usage error, said once for the file
+        assert run.exit_code == 2 and column == "event"
+        assert run.stderr.count("unknown event") == 1
+    else:
+        assert run.exit_code == 1 and "the database is unchanged" in run.stderr
     # nothing was stored and nothing is held: the good file imports whole
     assert "added: 2 matches" in tourney("result", "import", str(good)).stderr
 
