@@ -94,7 +94,8 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
     in seat order, and seat 1 deals first. The file is one transaction: any
     invalid row rejects the whole file (exit 1, every error listed, the database
     unchanged) unless --skip-invalid names a file for the rejected matches' rows
-    (exit 1 still when every match was rejected).
+    (exit 1 still when every match was rejected). An event column naming no
+    event is a usage error (exit 2), said once, at its first row.
 
     The file may be a CSV as spreadsheets save it (comma, semicolon or tab; UTF-8,
     UTF-16 or Windows-1252) or an XLSX workbook (its first sheet, or --sheet);
