@@ -28,6 +28,7 @@ import os
 import shutil
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -35,6 +36,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from tourney.storage.db import dispose_engines
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 SKIP_PG = os.environ.get("TOURNEY_SKIP_PG") == "1"
 BACKENDS = ["sqlite"] if SKIP_PG else ["sqlite", "postgres"]
@@ -268,6 +271,17 @@ def cli_on_url(db_url: str):
     def run(*args, **kwargs) -> CliRun:
         return run_cli(db_url, *args, **kwargs)
     return run
+
+
+def seat_example_cup(tourney, sizes: str = "3-5") -> None:
+    """The example script's event (examples/example-event.sh): its 14 players in the
+    spardame event ``example-cup`` (3 rounds of 3-deal matches, seed 2026), round 1
+    seated. ``tourney``: the CLI on a database (the ``tourney`` fixture, :func:`cli_on_url`)."""
+    tourney("player", "import", str(EXAMPLES / "players.csv"))
+    tourney("event", "create", "example-cup", "--variant", "spardame", "--table-sizes", sizes,
+            "--rounds", "3", "--seed", "2026", "--rule", "deals=3")
+    tourney("event", "enter", "example-cup", "--all")
+    tourney("round", "seat", "example-cup")
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from conftest import seat_example_cup
 from tourney.cli.main import cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -44,16 +45,8 @@ def test_simulate_json_prints_the_records_as_json_lines(run_cli):
         assert lines[1]["deal"] == "2" and lines[0]["players"] == "P1;P2;P3;P4"
 
 
-def example_cup(tourney) -> None:
-    tourney("player", "import", str(EXAMPLES / "players.csv"))
-    tourney("event", "create", "example-cup", "--variant", "spardame", "--table-sizes", "3-5",
-            "--rounds", "3", "--seed", "2026", "--rule", "deals=3")
-    tourney("event", "enter", "example-cup", "--all")
-    tourney("round", "seat", "example-cup")
-
-
 def test_round_sheet_json_describes_the_file_or_prints_its_rows(tourney, tmp_path):
-    example_cup(tourney)
+    seat_example_cup(tourney)
     out = tmp_path / "sheet.xlsx"
     run = tourney("round", "sheet", "example-cup", "1", "--out", str(out), "--json")
     assert run.json == {"action": "round.sheet", "file": str(out), "format": "xlsx",
@@ -65,7 +58,7 @@ def test_round_sheet_json_describes_the_file_or_prints_its_rows(tourney, tmp_pat
 
 
 def test_result_export_json_describes_the_file_or_prints_the_records(tourney, tmp_path):
-    example_cup(tourney)
+    seat_example_cup(tourney)
     tourney("result", "import", str(EXAMPLES / "round-1.csv"))
     out = tmp_path / "export.csv"
     run = tourney("result", "export", "example-cup", "--out", str(out), "--json")

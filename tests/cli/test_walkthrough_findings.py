@@ -15,16 +15,11 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook, load_workbook
 
+from conftest import seat_example_cup
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def example_cup(tourney, rounds_seated: int = 1) -> None:
-    """The example event (14 players, spardame, 3-deal matches), round 1 seated."""
-    tourney("player", "import", str(EXAMPLES / "players.csv"))
-    tourney("event", "create", "example-cup", "--variant", "spardame", "--table-sizes", "3-5",
-            "--rounds", "3", "--seed", "2026", "--rule", "deals=3")
-    tourney("event", "enter", "example-cup", "--all")
-    tourney("round", "seat", "example-cup")
 
 
 def example_rows() -> list[list[str]]:
@@ -52,7 +47,7 @@ def write_xlsx(path: Path, rows) -> Path:
 
 @pytest.mark.parametrize("suffix", ["xlsx", "csv"])
 def test_an_unfilled_score_sheet_is_not_a_success(tourney, tmp_path, suffix):
-    example_cup(tourney)
+    seat_example_cup(tourney)
     sheet = tmp_path / f"sheet.{suffix}"
     tourney("round", "sheet", "example-cup", "1", "--out", str(sheet))
     run = tourney("result", "import", str(sheet), "--json", exit_code=1)
@@ -65,7 +60,7 @@ def test_an_unfilled_score_sheet_is_not_a_success(tourney, tmp_path, suffix):
 
 def test_skip_invalid_with_every_match_rejected_fails_and_keeps_types_and_cells(
         tourney, tmp_path):
-    example_cup(tourney)
+    seat_example_cup(tourney)
     rows = example_rows()
     scores = rows[0].index("scores")
     for row in rows[1:]:
@@ -94,7 +89,7 @@ def test_skip_invalid_with_every_match_rejected_fails_and_keeps_types_and_cells(
 
 
 def test_a_scores_only_file_needs_no_play_column(tourney, tmp_path):
-    example_cup(tourney)
+    seat_example_cup(tourney)
     rows = example_rows()
     keep = [rows[0].index(c) for c in ("event", "round", "table", "deal", "players",
                                        "dealer", "scores")]
@@ -108,7 +103,7 @@ def test_a_scores_only_file_needs_no_play_column(tourney, tmp_path):
 
 
 def test_players_separated_by_commas_are_named_as_such(tourney, tmp_path):
-    example_cup(tourney)
+    seat_example_cup(tourney)
     rows = example_rows()
     players = rows[0].index("players")
     for row in rows[1:]:
@@ -120,7 +115,7 @@ def test_players_separated_by_commas_are_named_as_such(tourney, tmp_path):
 
 
 def test_a_mistyped_event_is_one_error(tourney, tmp_path):
-    example_cup(tourney)
+    seat_example_cup(tourney)
     run = tourney("result", "import", str(EXAMPLES / "round-1.csv"), "--event",
                   "exmaple-cup", exit_code=2)
     assert run.stderr == ("Error: unknown event 'exmaple-cup' (did you mean example-cup?)\n")
@@ -154,7 +149,7 @@ def test_counts_agree_with_their_nouns(tourney, run_cli, tmp_path):
     one = write_csv(tmp_path / "one.csv", rows[:2])
     validated = run_cli(None, "validate", str(one), exit_code=None).stderr
     assert "1 deal in 1 match:" in validated and "1 deals" not in validated
-    example_cup(tourney)
+    seat_example_cup(tourney)
     table_1 = write_csv(tmp_path / "t1.csv", [r for r in rows if r[3] in ("table", "1")])
     imported = tourney("result", "import", str(table_1)).stderr
     assert "added: 1 match," in imported

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from conftest import seat_example_cup
 from reports.site import publish
 from tourney.storage.db import open_engine
 
@@ -12,11 +13,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def example_results(tourney) -> None:
-    tourney("player", "import", str(EXAMPLES / "players.csv"))
-    tourney("event", "create", "example-cup", "--variant", "spardame", "--table-sizes", "3-5",
-            "--rounds", "3", "--seed", "2026", "--rule", "deals=3")
-    tourney("event", "enter", "example-cup", "--all")
-    tourney("round", "seat", "example-cup")
+    seat_example_cup(tourney)
     tourney("result", "import", str(EXAMPLES / "round-1.csv"))
 
 

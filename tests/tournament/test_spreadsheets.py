@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from conftest import run_cli
+from conftest import cli_on_url, run_cli, seat_example_cup
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ROUND_1 = EXAMPLES / "round-1.csv"
@@ -51,11 +51,7 @@ VARIANTS = {
 
 def example_event(db_url: str, sizes: str = "3-5") -> None:
     """The example script's event (examples/run-example.sh), round 1 seated."""
-    run_cli(db_url, "player", "import", str(EXAMPLES / "players.csv"), exit_code=0)
-    run_cli(db_url, "event", "create", "example-cup", "--variant", "spardame", "--table-sizes",
-            sizes, "--rounds", "3", "--seed", "2026", "--rule", "deals=3", exit_code=0)
-    run_cli(db_url, "event", "enter", "example-cup", "--all", exit_code=0)
-    run_cli(db_url, "round", "seat", "example-cup", exit_code=0)
+    seat_example_cup(cli_on_url(db_url), sizes)
 
 
 @pytest.fixture(scope="module")
