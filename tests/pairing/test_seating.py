@@ -13,7 +13,7 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tourney.errors import OptionError, UsageError
@@ -328,6 +328,7 @@ def test_random_events_keep_the_rules(seed, method):
 @given(seed=st.integers(0, 10**6), n_players=st.integers(30, 200),
        variant=st.sampled_from(VARIANTS[:5]))
 @settings(max_examples=25, deadline=None)
+@example(seed=0, n_players=32, variant=(5, 6, 5))  # sizes shared out at a price: 3 pairs
 def test_balanced_finds_no_repeats_in_roomy_fields(seed, n_players, variant):
     # Few rounds for the field: a player has met at most 4*(max-1) others before the
     # last round, far fewer than the field, and the search finds fresh tables.
@@ -335,7 +336,17 @@ def test_balanced_finds_no_repeats_in_roomy_fields(seed, n_players, variant):
     for entrants, history, seating in play_event(n_players, n_rounds, variant, "balanced",
                                                  seed, churn=True):
         check_round(entrants, history, seating, *variant)
-        assert seating.repeated_pairs == 0
+        sizes = {len(t) for t in seating.tables} | {len(t) for past in history
+                                                     for t in past.tables}
+        if len(sizes) == 1:
+            assert seating.repeated_pairs == 0
+        else:
+            # Mixed sizes: sharing the big tables out (no one at a table of 6 twice while
+            # others never sat at one) can force a meeting. 32 players at 5-6, round 2: a
+            # fresh table of 6 needs players from six round-1 tables, but only the four
+            # tables of 5 may send theirs. Less than a pair per two off-size seats.
+            off_size = sum(len(t) for t in seating.tables if len(t) != variant[2])
+            assert seating.repeated_pairs <= off_size // 2
 
 
 @pytest.mark.parametrize("n,rounds,variant", [(24, 6, (4, 4, 4)), (22, 6, (3, 5, 4)),
