@@ -308,9 +308,10 @@ async def table_page(request: Request) -> Response:
         server.link_limit.fail(server.client(request))
         return server.render(request, "unknown_link.html", server.language(request), 404)
     lang = server.language(request, view.event.lang)
+    lines = line_deals(view.rows)
     return server.render(request, "table.html", lang, view=view, values={},
-                         message=None, lines=line_deals(view.rows),
-                         error_lines=error_lines(view.errors, lang, line_deals(view.rows)))
+                         message=None, lines=lines,
+                         error_lines=error_lines(view.errors, lang, lines))
 
 
 def _read(engine: Engine, work):
