@@ -70,6 +70,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import write_figures
+
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
 CACHE = OUT / "import_cache"
@@ -234,6 +236,17 @@ def child_import(url: str, path: str, profile: str | None) -> dict:
 
     # the import use case looks the hook up at call time, so the timing wrapper is used
     rating_service.refresh_after_results = timed_refresh
+    copies = [0]  # COPY statements the import issued (PostgreSQL: its write path)
+    if url.startswith("postgresql"):
+        import psycopg
+
+        copy = psycopg.Cursor.copy
+
+        def counted_copy(self, *args, **kwargs):
+            copies[0] += 1
+            return copy(self, *args, **kwargs)
+
+        psycopg.Cursor.copy = counted_copy
     before = _usage()
     started = time.perf_counter()
     profiler = None
@@ -258,7 +271,8 @@ def child_import(url: str, path: str, profile: str | None) -> dict:
     after = _usage()
     return {"wall": wall, "cpu": after["cpu"] - before["cpu"], "base_mb": before["maxrss_mb"],
             "peak_mb": after["maxrss_mb"], "ratings_s": rating_time[0],
-            "added": report.added, "deals": report.deals, "errors": report.error_count}
+            "added": report.added, "deals": report.deals, "errors": report.error_count,
+            "copy_statements": copies[0]}
 
 
 def child_validate(path: str) -> dict:
@@ -539,6 +553,21 @@ def report_lines(results: list[dict], target_name: str, seed: int, started: floa
     return lines
 
 
+def figures(results: list[dict], target_name: str) -> dict:
+    """The table's figures for bench/out/bench_import[_pg].json (see bench/figures.py)."""
+    sizes = []
+    for r in results:
+        imp, val, ins = r["import"], r["validate"], r["insert"]
+        floor, floor_cpu = val["wall"] + ins["wall"], val["cpu"] + ins["cpu"]
+        sizes.append({
+            "rows": r["rows"], "import_s": imp["wall"], "import_cpu_s": imp["cpu"],
+            "rows_per_s": r["rows"] / imp["wall"], "floor_s": floor, "floor_cpu_s": floor_cpu,
+            "floor_rows_per_s": r["rows"] / floor, "import_over_floor": floor / imp["wall"],
+            "import_over_floor_cpu": floor_cpu / imp["cpu"], "peak_mb": imp["peak_mb"],
+            "copy_statements": imp.get("copy_statements", 0)})
+    return {"backend": target_name, "sizes": sizes}
+
+
 def machine_line() -> str:
     return (f"Machine: {platform.platform()}, {platform.processor() or platform.machine()}, "
             f"{os.cpu_count()} CPUs; Python {platform.python_version()}.")
@@ -601,6 +630,7 @@ def main(argv: list[str] | None = None) -> int:
     out.write_text(text, encoding="utf-8")
     print(text)
     print(f"written to {out}", file=sys.stderr)
+    write_figures("bench_import_pg" if postgres else "bench_import", figures(results, target.name))
     return 0
 
 

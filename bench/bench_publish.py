@@ -23,13 +23,14 @@ match taking one of them with its players' names put in.
 
 Usage:  python bench/bench_publish.py [--quick] [--sizes 1000,10000] [--keep DIR [--reuse]]
         [--jobs N] [--incremental-only]
-Prints the figures and writes them to bench/out/bench_publish.md.
+Prints the figures and writes them to bench/out/bench_publish.md (and .json).
 """
 from __future__ import annotations
 
 import argparse
 import datetime as dt
 import json
+import os
 import random
 import shutil
 import sys
@@ -37,6 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import write_figures
 from sqlalchemy import insert
 from tourney.reports.site import publish
 
@@ -401,6 +403,9 @@ def write_report(results: list[dict]) -> None:
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(text, encoding="utf-8")
     print(text)
+    write_figures("bench_publish", {"cpus": len(os.sched_getaffinity(0)), "sizes": [
+        {key: value for key, value in r.items() if isinstance(value, (int, float, str))}
+        | {"incremental_ratio": r["again"] / r["auto_full"]} for r in results]})
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import statistics
 import sys
 import time
 
+from figures import write_figures
 from tourney.pairing.schedules import round_bound
 from tourney.pairing.seating import Entrant, PastRound, seat_round
 
@@ -138,6 +139,14 @@ def main(argv=None) -> int:
     print(f"- 200 players at 4, 12 rounds: slowest round {big:.3f} s open-ended, "
           f"{big_planned:.3f} s with --rounds 12.")
     print(f"- total run time {time.perf_counter() - started:.0f} s.")
+    write_figures("bench_repeats", {
+        "seeds": len(seeds), "slowest_round_s": slowest,
+        "targets": [{"players": n, "rounds": r, "target": target(n, r),
+                     "kind": "tabu 150 s" if (n, r) in TABU_150S else "zero known",
+                     "open_ended": open_ended.get((n, r)), "with_rounds": with_rounds.get((n, r))}
+                    for n, r in sorted(set(TABU_150S) | ZERO_KNOWN)],
+        "open_ended": [[n, r, v] for (n, r), v in sorted(open_ended.items())],
+        "with_rounds": [[n, r, v] for (n, r), v in sorted(with_rounds.items())]})
     return 0
 
 

@@ -17,7 +17,7 @@ more is faster than OpenSpiel. Targets (issue 19): >= 0.5 in a single process
 
     python bench/bench_validate.py [--quick] [--repeats R] [--deals N]
 
-Writes bench/out/bench_validate.md.
+Writes bench/out/bench_validate.md (and the figures as bench/out/bench_validate.json).
 """
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from figures import write_figures
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -186,6 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(exist_ok=True)
     (OUT / "bench_validate.md").write_text(report, encoding="utf-8")
     print(f"written to {OUT / 'bench_validate.md'}", file=sys.stderr)
+    keys = {"tourney validate --jobs 1": "jobs1", "tourney validate --jobs 2": "jobs2",
+            "tourney validate (default jobs)": "default", "tourney validate": "jobs1"}
+    medians = {keys.get(name, "openspiel"): {
+        "wall": statistics.median(walls[name]), "cpu": statistics.median(cpus[name]),
+        "busiest": statistics.median(busiests[name])} for name in commands}
+    write_figures("bench_validate", {
+        "deals": args.deals, "repeats": repeats, "medians": medians, "peer": bool(peer),
+        # OpenSpiel's median wall time over ours (the targets' figure), per command
+        "speed": {key: medians["openspiel"]["wall"] / m["wall"]
+                  for key, m in medians.items() if key != "openspiel"} if peer else None,
+        "notes": notes})
     return 0
 
 
