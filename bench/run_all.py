@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import platform
 import re
@@ -49,6 +50,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "RESULTS.md"
+OUT = HERE / "out"
 PG_CANDIDATES = (
     "postgresql+psycopg://postgres@127.0.0.1:5432/postgres",
     "postgresql+psycopg://root@127.0.0.1:5432/postgres",
@@ -73,20 +75,23 @@ class Bench:
     pg: str | None = None
     pg_full: list[str] = field(default_factory=list)
     pg_quick: list[str] = field(default_factory=list)
+    # the figures file it writes in bench/out/ (see bench/figures.py), read for the
+    # issue 19 summary; its PostgreSQL run (pg="db-url") writes NAME_pg.json
+    figures: str | None = None
 
 
 BENCHES = [
     Bench("engines", "Engines: validate and replay against OpenSpiel and py-draughts",
           "bench_engines.py", [], ["--quick"]),
     Bench("validate", "tourney validate against OpenSpiel reading the same CSV (whole process)",
-          "bench_validate.py", [], ["--quick"]),
+          "bench_validate.py", [], ["--quick"], figures="bench_validate"),
     Bench("import", "Result import against its floor (parse + validate + bare executemany)",
           "bench_import.py", [], ["--quick"], pg="db-url",
-          pg_full=[], pg_quick=["--sizes", "10000"]),
+          pg_full=[], pg_quick=["--sizes", "10000"], figures="bench_import"),
     Bench("seating", "Seating methods against the random baseline",
           "bench_seating.py", [], ["--quick"]),
     Bench("repeats", "Seating: repeated pairs at tables of 4, 12-64 players, every event length",
-          "bench_repeats.py", [], ["--quick"]),
+          "bench_repeats.py", [], ["--quick"], figures="bench_repeats"),
     Bench("table-sizes", "Table sizes shared out by balanced seating (random baseline)",
           "bench_table_sizes.py", [], ["--quick"]),
     Bench("ratings", "Ratings: engine against a bare openskill loop; recompute and refresh",
@@ -94,12 +99,12 @@ BENCHES = [
     Bench("backtest", "Ratings back-test (quick configuration)",
           "backtest_ratings.py", ["--quick"], ["--quick"]),
     Bench("publish", "Publishing the site: 1,000 and 10,000 players",
-          "bench_publish.py", ["--sizes", "1000,10000"], ["--quick"]),
+          "bench_publish.py", ["--sizes", "1000,10000"], ["--quick"], figures="bench_publish"),
     Bench("serve", "tourney serve: every table of a round sends its result at once",
           "bench_serve.py", [], ["--quick"], pg="postgres"),
     # bbpPairings (bench-only, built from source) is found through BBP_PAIRINGS.
     Bench("swiss", "Swiss pairing against bbpPairings (FIDE Dutch)",
-          "bench_swiss.py", [], ["--quick"]),
+          "bench_swiss.py", [], ["--quick"], figures="bench_swiss"),
     Bench("startup", "Start-up: commands against importing click (target: --version within 2x)",
           "bench_startup.py", [], ["--quick"]),
 ]
@@ -169,6 +174,45 @@ def machine_lines(started: dt.datetime, load_before: str) -> list[str]:
     ]
 
 
+# The peer of bench_validate.py (OpenSpiel reading and replaying the 20,000-deal file,
+# median CPU time) on the machine of earlier results: a second speed reference.
+EARLIER_OPENSPIEL = (0.922, "the quiet machine of 2026-12-01 19:59 UTC (RESULTS.md then)")
+
+
+def machine_speed(quick: bool, timeout: float) -> dict | None:
+    """bench/machine_speed.py's figures (fixed CPU workloads), or None if it failed."""
+    (OUT / "machine_speed.json").unlink(missing_ok=True)
+    argv = [str((HERE / "machine_speed.py").relative_to(ROOT))] + (["--quick"] if quick else [])
+    outcome = run_script("Machine speed reference", argv, timeout)
+    if outcome.status != "ok":
+        print(tail(outcome.errors), file=sys.stderr)
+        return None
+    return read_figures("machine_speed")
+
+
+def speed_lines(speed: dict | None, validate: dict | None) -> list[str]:
+    """The Machine section's speed reference: fixed workloads, this machine's CPU
+    seconds beside those of the machine of earlier results where known."""
+    if speed is None:
+        return ["- speed reference: bench/machine_speed.py failed (see its error output)"]
+    skill = speed["openskill"]
+    lines = [
+        f"- speed reference (`bench/machine_speed.py`, CPU s, best of runs): pure-Python "
+        f"workload {speed['pure_python_s']:.3f} s; openskill bare loop over "
+        f"{skill['matches']:,} matches {skill['seconds']:.2f} s, against "
+        f"{skill['earlier_seconds']:.2f} s in {skill['earlier_source']}: this machine "
+        f"takes x{skill['slower_than_earlier']:.2f} that time",
+    ]
+    peer = ((validate or {}).get("medians") or {}).get("openspiel")
+    if peer and validate.get("deals") == VALIDATE_DEALS:
+        before, where = EARLIER_OPENSPIEL
+        lines.append(
+            f"- OpenSpiel reading and replaying the {VALIDATE_DEALS:,}-deal file "
+            f"(bench_validate.py's peer, median CPU): {peer['cpu']:.3f} s, against "
+            f"{before:.3f} s on {where}: x{peer['cpu'] / before:.2f}")
+    return lines
+
+
 # ------------------------------------------------------------------ PostgreSQL
 
 def find_pg(given: str | None) -> tuple[str | None, str]:
@@ -216,6 +260,239 @@ class ScratchDatabase:
         with self.admin.connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)'))
         self.admin.dispose()
+
+
+# ------------------------------------------------------------------ issue 19's targets
+
+@dataclass
+class TargetRow:
+    """One figure of issue 19's targets: what was measured against the target."""
+
+    figure: str
+    measured: str
+    target: str
+    met: str  # "yes", "no", or "-" (not measured in this run's configuration)
+
+
+# Seating targets as issue 19 lists them; bench_repeats.py measures each field.
+SEATING_ZERO = ((20, 5), (28, 7), (32, 8), (36, 9), (44, 11), (52, 13), (64, 16),
+                (24, 6), (48, 11), (48, 12))
+SEATING_TABU = {(20, 6): 6, (24, 7): 4, (36, 10): 8, (36, 11): 20, (48, 13): 7,
+                (48, 14): 20, (48, 15): 42}
+VALIDATE_DEALS = 20_000
+IMPORT_ROWS = 1_000_000
+PUBLISH_PLAYERS = 10_000
+SWISS_RATIO_PLAYERS = 100
+SWISS_ROUND_PLAYERS = 1000
+
+
+def _yes(ok: bool) -> str:
+    return "yes" if ok else "no"
+
+
+def _missing(figure: str, target: str, why: str) -> TargetRow:
+    return TargetRow(figure, f"not measured ({why})", target, "-")
+
+
+def _at(sizes: list[dict], key: str, wanted: int) -> tuple[dict | None, str]:
+    """The entry of ``sizes`` for ``wanted`` (by ``key``), else the largest, with a
+    note; (None, why) when there is none."""
+    if not sizes:
+        return None, "no sizes"
+    for entry in sizes:
+        if entry.get(key) == wanted:
+            return entry, ""
+    largest = max(sizes, key=lambda e: e.get(key, 0))
+    return largest, f"at {largest.get(key, 0):,}, not {wanted:,}"
+
+
+def _validate_rows(figures: dict) -> list[TargetRow]:
+    data = figures.get("bench_validate")
+    rows = []
+    for key, label, goal in (("jobs1", "--jobs 1", 0.5), ("jobs2", "--jobs 2", 0.9)):
+        figure = f"validate {VALIDATE_DEALS:,} spardame deals, {label}: speed vs OpenSpiel (wall)"
+        target = f">= {goal}"
+        speed = ((data or {}).get("speed") or {}).get(key)
+        if data is None:
+            rows.append(_missing(figure, target, "validate not run"))
+        elif speed is None:
+            rows.append(_missing(figure, target, "; ".join(data.get("notes") or [])
+                                 or "no OpenSpiel"))
+        else:
+            measured = f"{speed:.2f}"
+            if data.get("deals") != VALIDATE_DEALS:
+                measured += f" (at {data.get('deals'):,} deals)"
+            rows.append(TargetRow(figure, measured, target, _yes(speed >= goal)
+                                  if data.get("deals") == VALIDATE_DEALS else "-"))
+    return rows
+
+
+def _import_rows(figures: dict) -> list[TargetRow]:
+    rows = []
+    data = figures.get("bench_import")
+    entry, note = _at((data or {}).get("sizes") or [], "rows", IMPORT_ROWS)
+    exact = entry is not None and not note
+    for figure, target, goal, text in (
+            ("import on SQLite, 1M rows: rows/s", ">= 25,000", 25_000,
+             lambda e: f"{e['rows_per_s']:,.0f}"),
+            ("import on SQLite, 1M rows: import/floor (wall)", ">= 0.75", 0.75,
+             lambda e: f"{e['import_over_floor']:.2f} (CPU {e['import_over_floor_cpu']:.2f})")):
+        if entry is None:
+            rows.append(_missing(figure, target, "import not run" if data is None else note))
+            continue
+        value = entry["rows_per_s"] if goal > 1 else entry["import_over_floor"]
+        measured = text(entry) + (f" ({note})" if note else "")
+        rows.append(TargetRow(figure, measured, target, _yes(value >= goal) if exact else "-"))
+    pg = figures.get("bench_import_pg")
+    figure = "import on PostgreSQL: rows/s, write path"
+    target = "COPY (or a path as fast)"
+    pg_entry = max((pg or {}).get("sizes") or [{}], key=lambda e: e.get("rows", 0))
+    if not pg_entry:
+        rows.append(_missing(figure, target, "PostgreSQL import not run"))
+    else:
+        copies = pg_entry.get("copy_statements", 0)
+        measured = (f"{pg_entry['rows_per_s']:,.0f} at {pg_entry['rows']:,} rows; "
+                    + (f"COPY ({copies} statements)" if copies else "no COPY")
+                    + f"; import/floor {pg_entry['import_over_floor']:.2f}")
+        same = next((e for e in (data or {}).get("sizes") or []
+                     if e.get("rows") == pg_entry["rows"]), None)
+        if same:
+            measured += f"; {pg_entry['rows_per_s'] / same['rows_per_s']:.2f}x SQLite's"
+        rows.append(TargetRow(figure, measured, target,
+                              _yes(bool(copies) or bool(same and pg_entry["rows_per_s"]
+                                                        >= same["rows_per_s"]))))
+    return rows
+
+
+def _publish_rows(figures: dict) -> list[TargetRow]:
+    data = figures.get("bench_publish")
+    entry, note = _at((data or {}).get("sizes") or [], "players", PUBLISH_PLAYERS)
+    rows = []
+    figure = "publish after one more round / full publish, 10k players"
+    if entry is None:
+        rows.append(_missing(figure, "<= 0.15", "publish not run" if data is None else note))
+    else:
+        ratio = entry["incremental_ratio"]
+        measured = (f"{ratio:.3f} ({entry['again']:.1f} s / {entry['auto_full']:.1f} s; "
+                    f"{entry.get('again_rendered', 0):,} of {entry.get('again_pages', 0):,} "
+                    "pages rendered)" + (f" ({note})" if note else ""))
+        rows.append(TargetRow(figure, measured, "<= 0.15",
+                              _yes(ratio <= 0.15) if not note else "-"))
+    figure = "full publish uses every core (default processes)"
+    if entry is None:
+        rows.append(_missing(figure, "every core", "publish not run" if data is None else note))
+    else:
+        cpus = data.get("cpus") or data.get("cpu_count") or 1
+        jobs = entry.get("auto_jobs", 1)
+        rows.append(TargetRow(figure, f"{jobs} processes on {cpus} cores",
+                              f"{cpus} processes", _yes(jobs >= cpus)))
+    return rows
+
+
+def _swiss_rows(figures: dict) -> list[TargetRow]:
+    data = figures.get("bench_swiss")
+    target = "equal or better on all"
+    if data is None:
+        return [_missing("Swiss vs bbpPairings: quality measures", target, "swiss not run"),
+                _missing(f"Swiss time / bbpPairings' (CPU), {SWISS_RATIO_PLAYERS} players",
+                         "<= 2", "swiss not run"),
+                _missing(f"Swiss s/round (wall), {SWISS_ROUND_PLAYERS:,} players", "<= 1 s",
+                         "swiss not run")]
+    rows = []
+    sizes = data.get("sizes") or []
+    measures = data.get("measures") or []
+    if not data.get("peer"):
+        rows.append(_missing("Swiss vs bbpPairings: quality measures", target,
+                             data.get("peer_note") or "no bbpPairings"))
+    for entry in sizes if data.get("peer") else []:
+        ours, peer = entry["ours"]["values"], entry["bbp"]["values"]
+        worse = [m for m in measures if ours[m] > peer[m]]
+        measured = f"{len(measures) - len(worse)} of {len(measures)} equal or better"
+        if worse:
+            measured += "; worse: " + ", ".join(f"{m} {_num(ours[m])} vs {_num(peer[m])}"
+                                                 for m in worse)
+        if entry.get("own_event_worse"):
+            measured += "; own event worse beyond chance on " + ", ".join(
+                entry["own_event_worse"])
+        rows.append(TargetRow(
+            f"Swiss vs bbpPairings, {entry['players']:,} players ({entry['seeds']} seeds x "
+            f"{entry['rounds']} rounds, same state): quality measures",
+            measured, f"{target} {len(measures)}", _yes(not worse)))
+    figure = f"Swiss time / bbpPairings' (CPU), {SWISS_RATIO_PLAYERS} players"
+    entry = next((e for e in sizes if e["players"] == SWISS_RATIO_PLAYERS), None)
+    if entry is None or not data.get("peer"):
+        rows.append(_missing(figure, "<= 2", f"no {SWISS_RATIO_PLAYERS}-player run"
+                             if entry is None else "no bbpPairings"))
+    else:
+        measured = (f"{entry['cpu_ratio']:.2f} ({entry['ours']['cpu']:.4f} s vs "
+                    f"{entry['bbp']['cpu']:.4f} s; wall {entry['wall_ratio']:.2f})")
+        if entry.get("peer_cached"):
+            measured += " (bbpPairings' times from the cache)"
+        rows.append(TargetRow(figure, measured, "<= 2", _yes(entry["cpu_ratio"] <= 2)))
+    figure = f"Swiss s/round (wall), {SWISS_ROUND_PLAYERS:,} players"
+    entry = next((e for e in sizes if e["players"] == SWISS_ROUND_PLAYERS), None)
+    if entry is None:
+        rows.append(_missing(figure, "<= 1 s", f"no {SWISS_ROUND_PLAYERS:,}-player run"))
+    else:
+        wall = entry["ours"]["wall"]
+        rows.append(TargetRow(figure, f"{wall:.3f} s (CPU {entry['ours']['cpu']:.3f} s)",
+                              "<= 1 s", _yes(wall <= 1.0)))
+    return rows
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def _seating_rows(figures: dict) -> list[TargetRow]:
+    data = figures.get("bench_repeats")
+    measured = {(t["players"], t["rounds"]): t for t in (data or {}).get("targets") or []}
+    rows = []
+    for n, r in sorted(set(SEATING_ZERO) | set(SEATING_TABU)):
+        goal = SEATING_TABU.get((n, r), 0)
+        target = (f"<= {goal} (tabu 150 s)" if (n, r) in SEATING_TABU
+                  else "0 (zero-repeat schedule known)")
+        figure = f"seating {n} x {r} rounds at 4: repeats, open-ended / --rounds"
+        entry = measured.get((n, r))
+        if data is None:
+            rows.append(_missing(figure, target, "repeats not run"))
+        elif entry is None or entry.get("open_ended") is None \
+                or entry.get("with_rounds") is None:
+            rows.append(_missing(figure, target, "field not in this run"))
+        else:
+            a, b = entry["open_ended"], entry["with_rounds"]
+            rows.append(TargetRow(figure, f"{a} / {b}", target, _yes(a <= goal and b <= goal)))
+    return rows
+
+
+def issue19_targets(figures: dict[str, dict]) -> list[TargetRow]:
+    """Every figure of issue 19's targets from the benchmarks' JSON figures
+    (``bench/out/<name>.json`` by name without ``.json``); a figure whose benchmark
+    did not run, or ran in a configuration that does not measure it, is a row that
+    says so (met: "-")."""
+    return (_validate_rows(figures) + _import_rows(figures) + _publish_rows(figures)
+            + _swiss_rows(figures) + _seating_rows(figures))
+
+
+def targets_markdown(rows: list[TargetRow]) -> list[str]:
+    met = sum(r.met == "yes" for r in rows)
+    missed = sum(r.met == "no" for r in rows)
+    unmeasured = sum(r.met == "-" for r in rows)
+    return [
+        "| figure | measured | target | met |",
+        "|---|---|---|---|",
+        *[f"| {r.figure} | {r.measured} | {r.target} | {r.met} |" for r in rows],
+        "",
+        f"{met} of {len(rows)} met, {missed} not met, {unmeasured} not measured in this run.",
+    ]
+
+
+def read_figures(name: str) -> dict | None:
+    path = OUT / f"{name}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
 # ------------------------------------------------------------------ running one
@@ -304,8 +581,10 @@ def main(argv: list[str] | None = None) -> int:
     pg_url, pg_note = (None, "not asked for (--no-pg)") if args.no_pg else find_pg(args.pg)
     print(f"PostgreSQL: {pg_note if pg_url else 'skipped: ' + pg_note}", file=sys.stderr)
 
+    speed = machine_speed(args.quick, args.timeout)
     sections: list[str] = []
     summary: list[tuple[str, str, str, str]] = []
+    figures: dict[str, dict] = {}
     for bench in BENCHES:
         if wanted and bench.name not in wanted:
             continue
@@ -325,6 +604,10 @@ def main(argv: list[str] | None = None) -> int:
                     (bench.pg_quick if args.quick else bench.pg_full) or extra), "db-url"))
         for backend, arguments, pg_kind in runs:
             title = bench.title + (" — PostgreSQL" if pg_kind == "db-url" else "")
+            figures_name = (bench.figures + ("_pg" if pg_kind == "db-url" else "")
+                            if bench.figures else None)
+            if figures_name:  # only this run's figures count
+                (OUT / f"{figures_name}.json").unlink(missing_ok=True)
             if not script.exists():
                 outcome = Outcome(title, f"python {rel}", 0.0,
                                   f"skipped: {rel} does not exist (yet)")
@@ -340,9 +623,14 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 outcome = run_script(title, [rel, *arguments], args.timeout)
             summary.append((bench.name, backend, outcome.status, f"{outcome.seconds:.0f} s"))
+            if figures_name and outcome.status == "ok":
+                found = read_figures(figures_name)
+                if found is not None:
+                    figures[figures_name] = found
             sections.append(render(outcome))
 
     total = time.perf_counter() - started
+    targets = targets_markdown(issue19_targets(figures))
     lines = [
         "# Benchmark results",
         "",
@@ -351,9 +639,17 @@ def main(argv: list[str] | None = None) -> int:
         + "` in one run; every ratio below was measured in that same run, on this machine.",
         "The figures depend on the machine and on what else ran on it (see the load).",
         "",
+        "## Issue 19 targets",
+        "",
+        "From the figures the benchmarks wrote in this run (`bench/out/*.json`); "
+        "\"-\": not measured by this run's configuration (see the benchmark's section).",
+        "",
+        *targets,
+        "",
         "## Machine",
         "",
         *machine_lines(started_at, load_before),
+        *speed_lines(speed, figures.get("bench_validate")),
         f"- PostgreSQL: {pg_note if pg_url else 'not used: ' + pg_note}",
         f"- total run time: {total / 60:.1f} min",
         "",
@@ -368,6 +664,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     text = "\n".join(lines).rstrip() + "\n"
     args.out.write_text(text, encoding="utf-8")
+    print("Issue 19 targets\n")
+    print("\n".join(targets))
     print(f"written to {args.out}", file=sys.stderr)
     return 0
 
