@@ -34,10 +34,24 @@ Players are numbered 1..n, the pairing number order (rating descending) bbpPairi
 uses inside a score group, and our ``Entrant.rank`` is the standing by points, then
 that number, so both order a score group alike. A bye is a pairing-allocated bye
 worth a win. Our seat 0 (Black) is TRF colour ``b``.
+
+bbpPairings' pairings are cached from 1,000 players up (``--peer-cache-from``): the
+shared event is moved on by bbpPairings' pairings and the seeded results only, so
+the TRF file of each round is the same from one run to the next, and bbpPairings
+(deterministic) pairs it the same. A pairing is stored in ``--peer-cache DIR``
+(default ``$BBP_CACHE``, else ``bench/out/bbp_cache/``) under the SHA-256 of the
+binary and the TRF text, with the CPU and wall time it took when it ran; a later run
+reads it back instead of running bbpPairings again (at 1,000 players a round takes it
+about a minute of CPU) and reports those stored times, marked as cached. Below that
+size bbpPairings runs every time, so its times (the 100-player ratio) are of this
+run. ``--no-peer-cache`` runs it everywhere. Writes the figures to
+``bench/out/bench_swiss.json`` too (see bench/figures.py).
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import random
 import resource
@@ -49,6 +63,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from figures import OUT, write_figures
 from tourney.pairing.history import BLACK, WHITE, Entrant, PastRound
 from tourney.pairing.seating import seat_round
 
@@ -194,7 +209,7 @@ def ours(event: Event, seed: int, number: int) -> tuple[list[list[int]], list[in
 class Bbp:
     """bbpPairings run as a process on the state written as a TRF file."""
 
-    def __init__(self):
+    def __init__(self, cache: Path | None = None, cache_from: int = 1000):
         path = os.environ.get("BBP_PAIRINGS")
         if not path:
             raise PeerUnavailable("BBP_PAIRINGS is not set (the path of a bbpPairings "
@@ -203,11 +218,39 @@ class Bbp:
             raise PeerUnavailable(f"BBP_PAIRINGS={path} is not an executable file")
         self.path = path
         self.folder = tempfile.TemporaryDirectory(prefix="bench-swiss-")
+        self.cache, self.cache_from = cache, cache_from
+        self.binary = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        self.cached: dict[int, int] = {}  # players -> pairings read from the cache
+        self.stored: dict[int, int] = {}  # players -> pairings run and stored
 
     def pair(self, event: Event) -> tuple[list[list[int]], list[int], Clock]:
+        """bbpPairings' pairing of the state, from the cache where it may be."""
+        text = event.trf()
+        entry = None
+        if self.cache is not None and event.n >= self.cache_from:
+            key = hashlib.sha256(f"{self.binary}\n{text}".encode()).hexdigest()
+            entry = self.cache / key[:2] / f"{key}.json"
+            if entry.exists():
+                data = json.loads(entry.read_text(encoding="utf-8"))
+                self.cached[event.n] = self.cached.get(event.n, 0) + 1
+                return data["tables"], data["byes"], Clock(data["cpu"], data["wall"])
+        tables, byes, elapsed = self.run(text)
+        if entry is not None:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            partial = entry.with_suffix(".part")
+            partial.write_text(json.dumps({
+                "players": event.n, "tables": tables, "byes": byes, "cpu": elapsed.cpu,
+                "wall": elapsed.wall, "measured": time.strftime("%Y-%m-%d %H:%M UTC",
+                                                                time.gmtime())}),
+                encoding="utf-8")
+            partial.replace(entry)
+            self.stored[event.n] = self.stored.get(event.n, 0) + 1
+        return tables, byes, elapsed
+
+    def run(self, text: str) -> tuple[list[list[int]], list[int], Clock]:
         trf = Path(self.folder.name) / "state.trf"
         out = Path(self.folder.name) / "pairing.txt"
-        trf.write_text(event.trf(), encoding="utf-8")
+        trf.write_text(text, encoding="utf-8")
         before, wall = children_cpu(), time.perf_counter()
         done = subprocess.run([self.path, "--dutch", str(trf), "-p", str(out)],
                               capture_output=True, text=True)
@@ -305,6 +348,10 @@ def fmt(value: float) -> str:
     return f"{value:g}" if value != int(value) else f"{int(value)}"
 
 
+def bbp_cache_text(args) -> str:
+    return f"`{args.peer_cache}`, from {args.peer_cache_from} players up"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
@@ -313,13 +360,22 @@ def main(argv=None) -> int:
     parser.add_argument("--seeds", type=int, default=None,
                         help="seeds per size (default 8; 3 from 300 players, 1 from 1,000)")
     parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--peer-cache", type=Path, metavar="DIR",
+                        default=Path(os.environ.get("BBP_CACHE") or OUT / "bbp_cache"),
+                        help="where bbpPairings' pairings are cached (default $BBP_CACHE, "
+                             "else bench/out/bbp_cache)")
+    parser.add_argument("--peer-cache-from", type=int, default=1000, metavar="N",
+                        help="use and fill the cache from N players up (default 1000)")
+    parser.add_argument("--no-peer-cache", action="store_true",
+                        help="run bbpPairings on every state")
     args = parser.parse_args(argv)
     sizes = [int(x) for x in (args.sizes or ("20,50,100" if args.quick
                                              else "20,50,100,300,1000")).split(",")]
     import rustworkx  # noqa: F401  (imported once before any timing; see above)
 
     try:
-        bbp: Bbp | None = Bbp()
+        bbp: Bbp | None = Bbp(None if args.no_peer_cache else args.peer_cache,
+                              args.peer_cache_from)
         peer_note = f"bbpPairings: {bbp.path} (`--dutch`, FIDE Dutch system)"
     except PeerUnavailable as err:
         bbp, peer_note = None, f"bbpPairings: skipped ({err})"
@@ -335,6 +391,7 @@ def main(argv=None) -> int:
     print(head)
     print("|---:|---:|---|" + "---:|" * (len(MEASURES) + 3))
     verdicts = []
+    figures = []
     for n in sizes:
         count = args.seeds or (2 if args.quick else 1 if n >= 1000 else 3 if n >= 300 else 8)
         seeds = list(range(1, count + 1))
@@ -349,13 +406,38 @@ def main(argv=None) -> int:
             print(f"| {n} | {count} | {label} | "
                   + " | ".join(fmt(totals.values[m]) for m in MEASURES)
                   + f" | {totals.cpu:.4f} | {ratio} | {totals.wall:.3f} |")
+        size = {"players": n, "seeds": count, "rounds": args.rounds,
+                "ours": {"values": same_ours.values, "cpu": same_ours.cpu,
+                         "wall": same_ours.wall},
+                "own_event": {"values": own.values, "cpu": own.cpu, "wall": own.wall}}
         if bbp is not None:
             worse = [m for m in MEASURES if same_ours.values[m] > same_bbp.values[m]]
-            verdicts.append((n, worse, beyond_noise(own, same_bbp), same_ours, same_bbp))
+            drift = beyond_noise(own, same_bbp)
+            verdicts.append((n, worse, drift, same_ours, same_bbp))
+            size.update(bbp={"values": same_bbp.values, "cpu": same_bbp.cpu,
+                             "wall": same_bbp.wall},
+                        worse=worse, own_event_worse=drift,
+                        cpu_ratio=same_ours.cpu / max(same_bbp.cpu, 1e-9),
+                        wall_ratio=same_ours.wall / max(same_bbp.wall, 1e-9),
+                        peer_cached=bbp.cached.get(n, 0), peer_stored=bbp.stored.get(n, 0))
+        figures.append(size)
     print()
+    write_figures("bench_swiss", {"measures": list(MEASURES), "peer": bbp is not None,
+                                  "peer_note": peer_note, "sizes": figures})
     if bbp is None:
         print("bbpPairings skipped: no comparison.")
         return 0
+    cached = {n: k for n, k in bbp.cached.items() if k}
+    if cached:
+        print("- bbpPairings' pairings read from the cache (" + bbp_cache_text(args) + "), "
+              "with the times they took when they ran: "
+              + ", ".join(f"{k} at {n} players" for n, k in sorted(cached.items()))
+              + ". Its times there are not of this run.")
+    stored = {n: k for n, k in bbp.stored.items() if k}
+    if stored:
+        print("- bbpPairings' pairings run and stored in the cache (" + bbp_cache_text(args)
+              + "): " + ", ".join(f"{k} at {n} players" for n, k in sorted(stored.items()))
+              + ".")
     for n, worse, drift, mine, peer in verdicts:
         quality = ("same state: equal or better on every measure" if not worse
                    else "same state: worse on " + ", ".join(worse))
