@@ -1,6 +1,7 @@
 """Swiss pairing against bbpPairings (FIDE Dutch): quality measures and time per round.
 
-Run: ``python bench/bench_swiss.py [--quick] [--sizes 20,50,100] [--seeds 3] [--rounds 9]``
+Run: ``python bench/bench_swiss.py [--quick] [--sizes 20,50,100] [--seeds 3] [--rounds 9]
+[--rounds-at 1000=5] [--peer-cache DIR | --no-peer-cache] [--peer-cache-from N]``
 
 bbpPairings is a bench-only peer, never a dependency: build it from its source
 yourself and name the binary in ``BBP_PAIRINGS`` (``BBP_PAIRINGS=/path/to/bbpPairings.exe``).
@@ -360,6 +361,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seeds", type=int, default=None,
                         help="seeds per size (default 8; 3 from 300 players, 1 from 1,000)")
     parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--rounds-at", action="append", default=[], metavar="SIZE=R",
+                        help="events of R rounds at SIZE players (repeatable), e.g. 1000=5")
     parser.add_argument("--peer-cache", type=Path, metavar="DIR",
                         default=Path(os.environ.get("BBP_CACHE") or OUT / "bbp_cache"),
                         help="where bbpPairings' pairings are cached (default $BBP_CACHE, "
@@ -380,7 +383,10 @@ def main(argv=None) -> int:
     except PeerUnavailable as err:
         bbp, peer_note = None, f"bbpPairings: skipped ({err})"
 
-    print(f"### Swiss pairing against bbpPairings, {args.rounds} rounds, random results\n")
+    rounds_at = {int(k): int(v) for k, _, v in (item.partition("=") for item in args.rounds_at)}
+    shown = ", ".join(f"{r} at {n:,} players" for n, r in sorted(rounds_at.items()))
+    print(f"### Swiss pairing against bbpPairings, {args.rounds} rounds"
+          + (f" ({shown})" if shown else "") + ", random results\n")
     print(peer_note + "\n")
     print("Sums over the rounds and seeds (lower is better). *same state*: both pair the "
           "state bbpPairings' pairings lead to, the verdict's comparison; *own event*: ours "
@@ -395,7 +401,8 @@ def main(argv=None) -> int:
     for n in sizes:
         count = args.seeds or (2 if args.quick else 1 if n >= 1000 else 3 if n >= 300 else 8)
         seeds = list(range(1, count + 1))
-        same_ours, same_bbp, own = run_size(n, args.rounds, seeds, bbp)
+        rounds = rounds_at.get(n, args.rounds)
+        same_ours, same_bbp, own = run_size(n, rounds, seeds, bbp)
         rows = [("ours, same state", same_ours)]
         if bbp is not None:
             rows.append(("bbpPairings", same_bbp))
@@ -406,7 +413,7 @@ def main(argv=None) -> int:
             print(f"| {n} | {count} | {label} | "
                   + " | ".join(fmt(totals.values[m]) for m in MEASURES)
                   + f" | {totals.cpu:.4f} | {ratio} | {totals.wall:.3f} |")
-        size = {"players": n, "seeds": count, "rounds": args.rounds,
+        size = {"players": n, "seeds": count, "rounds": rounds,
                 "ours": {"values": same_ours.values, "cpu": same_ours.cpu,
                          "wall": same_ours.wall},
                 "own_event": {"values": own.values, "cpu": own.cpu, "wall": own.wall}}

@@ -16,16 +16,45 @@ openskill loop), its ratio was measured in the same run, on the same machine.
 Usage:  python bench/run_all.py [--quick] [--pg URL | --no-pg] [--only NAME,...]
                                 [--set NAME=ARGS ...] [--out FILE] [--timeout SECONDS]
 
+First ``bench/machine_speed.py`` times fixed pure-Python workloads (CPU seconds) for
+the Machine section, beside the same workload's figure on the machine of earlier
+results: absolute figures (the import's rows/s) move with the machine. At the end
+the "Issue 19 targets" table (figure, measured, target, met) is printed and put at
+the top of RESULTS.md. It is built from the JSON figures the benchmarks write in
+``bench/out/`` (``bench/figures.py``): each is deleted before its script runs, so
+only this run's figures count, and a target whose benchmark did not run (or ran in
+a configuration that does not measure it) is a row saying so.
+
 The benchmarks (NAME) and their arguments in a full run (``--quick``: each
-script's ``--quick``): engines (defaults), validate (defaults), import (10k, 100k and 1M rows, on
-SQLite and on PostgreSQL: ``import-pg``), seating (defaults), repeats (defaults),
-table-sizes (defaults), ratings
-(defaults, with ``--postgres``), backtest (``--quick``), publish (``--sizes
-1000,10000``), serve (defaults), swiss (defaults: 20 to 1,000 players against bbpPairings, found
-through the ``BBP_PAIRINGS`` environment variable; skipped with a note without
-it), startup (defaults: 15 runs of each command). ``--set`` replaces one
-benchmark's arguments (a smaller configuration when the full one would take too
-long); the command line is written at the top of RESULTS.md.
+script's ``--quick``), with the time each takes on the 2-core machine of
+2026-12-01 when it is quiet (estimated from earlier runs; that machine runs the
+fixed workload about 2.5x as long as the machine of 2026-11-29):
+
+- engines (defaults), ~1.5 min; validate (defaults: 11 interleaved runs), ~2 min;
+- import (10k, 100k and 1M rows on SQLite), ~7.5 min with the season files cached
+  in bench/out/import_cache (generating them once: ~5 min more); ``import-pg``:
+  10k and 100k rows only, ~1 min (the PostgreSQL target is the write path, COPY,
+  and its rate; 1M rows there took another 4-8 min);
+- seating (defaults), ~0.5 min; repeats (defaults: 3 seeds, 12-64 players), ~6 min;
+  table-sizes (defaults), ~1 min;
+- ratings (defaults, with ``--postgres``), ~1.5 min; backtest (``--quick``), ~0.2 min;
+- publish (``--sizes 1000,10000 --incremental-only``), ~4.5 min: the targets'
+  figures (a full publish with the default processes, then one more round) at
+  both sizes; the one-process, N-process and replay timings of the whole site
+  (``--set 'publish=--sizes 1000,10000'``) would add ~10 min;
+- serve (defaults, SQLite and PostgreSQL), ~4 min;
+- swiss (``--rounds-at 1000=5``: 20, 50, 100, 300 and 1,000 players, 8/8/8/3/1 seeds,
+  9 rounds, 5 at 1,000 players, against bbpPairings found through ``BBP_PAIRINGS``;
+  skipped with a note without it), ~2 min with bbpPairings' 1,000-player pairings
+  in its cache (``BBP_CACHE``, default bench/out/bbp_cache; see bench_swiss.py),
+  ~11 min more the first time (bbpPairings takes ~2 min of CPU a round there);
+- startup (defaults: 15 runs of each command), ~1.5 min;
+- the machine speed reference, ~0.2 min.
+
+In all about 35 min with bbpPairings' cache filled (about 45 the first time).
+``--set`` replaces one benchmark's arguments (a smaller configuration when the full
+one would take too long, or the fuller one); the command line is written at the
+top of RESULTS.md.
 
 ``--pg`` names a PostgreSQL server (a URL to an existing database there, used to
 create and drop the scratch databases); by default the local server is tried as
@@ -87,7 +116,8 @@ BENCHES = [
           "bench_validate.py", [], ["--quick"], figures="bench_validate"),
     Bench("import", "Result import against its floor (parse + validate + bare executemany)",
           "bench_import.py", [], ["--quick"], pg="db-url",
-          pg_full=[], pg_quick=["--sizes", "10000"], figures="bench_import"),
+          pg_full=["--sizes", "10000,100000"], pg_quick=["--sizes", "10000"],
+          figures="bench_import"),
     Bench("seating", "Seating methods against the random baseline",
           "bench_seating.py", [], ["--quick"]),
     Bench("repeats", "Seating: repeated pairs at tables of 4, 12-64 players, every event length",
@@ -98,13 +128,14 @@ BENCHES = [
           "bench_ratings.py", [], ["--quick"], pg="postgres"),
     Bench("backtest", "Ratings back-test (quick configuration)",
           "backtest_ratings.py", ["--quick"], ["--quick"]),
-    Bench("publish", "Publishing the site: 1,000 and 10,000 players",
-          "bench_publish.py", ["--sizes", "1000,10000"], ["--quick"], figures="bench_publish"),
+    Bench("publish", "Publishing the site: 1,000 and 10,000 players (incremental)",
+          "bench_publish.py", ["--sizes", "1000,10000", "--incremental-only"], ["--quick"],
+          figures="bench_publish"),
     Bench("serve", "tourney serve: every table of a round sends its result at once",
           "bench_serve.py", [], ["--quick"], pg="postgres"),
     # bbpPairings (bench-only, built from source) is found through BBP_PAIRINGS.
     Bench("swiss", "Swiss pairing against bbpPairings (FIDE Dutch)",
-          "bench_swiss.py", [], ["--quick"], figures="bench_swiss"),
+          "bench_swiss.py", ["--rounds-at", "1000=5"], ["--quick"], figures="bench_swiss"),
     Bench("startup", "Start-up: commands against importing click (target: --version within 2x)",
           "bench_startup.py", [], ["--quick"]),
 ]
