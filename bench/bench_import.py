@@ -50,7 +50,9 @@ cProfile (after the timed run) and writes the top functions to
 Usage:  python bench/bench_import.py [--quick] [--sizes 10000,100000] [--db-url URL]
                                      [--seed N] [--profile]
 Prints a markdown table and writes it to ``bench/out/bench_import.md``
-(``bench_import_pg.md`` with a PostgreSQL URL).
+(``bench_import_pg.md`` with a PostgreSQL URL), and its figures to
+``bench/out/bench_import.json`` (``bench_import_pg.json``) for ``bench/run_all.py``;
+on PostgreSQL they count the import's COPY statements (its write path).
 """
 from __future__ import annotations
 

@@ -210,15 +210,16 @@ def machine_lines(started: dt.datetime, load_before: str) -> list[str]:
 EARLIER_OPENSPIEL = (0.922, "the quiet machine of 2026-12-01 19:59 UTC (RESULTS.md then)")
 
 
-def machine_speed(quick: bool, timeout: float) -> dict | None:
-    """bench/machine_speed.py's figures (fixed CPU workloads), or None if it failed."""
+def machine_speed(quick: bool, timeout: float) -> tuple[dict | None, Outcome]:
+    """bench/machine_speed.py's figures (fixed CPU workloads), None if it failed;
+    and the outcome of its run."""
     (OUT / "machine_speed.json").unlink(missing_ok=True)
     argv = [str((HERE / "machine_speed.py").relative_to(ROOT))] + (["--quick"] if quick else [])
     outcome = run_script("Machine speed reference", argv, timeout)
     if outcome.status != "ok":
         print(tail(outcome.errors), file=sys.stderr)
-        return None
-    return read_figures("machine_speed")
+        return None, outcome
+    return read_figures("machine_speed"), outcome
 
 
 def speed_lines(speed: dict | None, validate: dict | None) -> list[str]:
@@ -228,11 +229,12 @@ def speed_lines(speed: dict | None, validate: dict | None) -> list[str]:
         return ["- speed reference: bench/machine_speed.py failed (see its error output)"]
     skill = speed["openskill"]
     lines = [
-        f"- speed reference (`bench/machine_speed.py`, CPU s, best of runs): pure-Python "
-        f"workload {speed['pure_python_s']:.3f} s; openskill bare loop over "
-        f"{skill['matches']:,} matches {skill['seconds']:.2f} s, against "
-        f"{skill['earlier_seconds']:.2f} s in {skill['earlier_source']}: this machine "
-        f"takes x{skill['slower_than_earlier']:.2f} that time",
+        f"- speed reference (`bench/machine_speed.py`, CPU s, best of runs): openskill's "
+        f"bare rating loop over {skill['matches']:,} matches {skill['seconds']:.2f} s, "
+        f"against {skill['earlier_seconds']:.2f} s on the machine of the earlier results "
+        f"({skill['earlier_source']}): this machine takes x{skill['slower_than_earlier']:.2f} "
+        f"that time; a pure-Python workload {speed['pure_python_s']:.3f} s (no earlier "
+        "figure: for later runs to compare with)",
     ]
     peer = ((validate or {}).get("medians") or {}).get("openspiel")
     if peer and validate.get("deals") == VALIDATE_DEALS:
@@ -612,9 +614,10 @@ def main(argv: list[str] | None = None) -> int:
     pg_url, pg_note = (None, "not asked for (--no-pg)") if args.no_pg else find_pg(args.pg)
     print(f"PostgreSQL: {pg_note if pg_url else 'skipped: ' + pg_note}", file=sys.stderr)
 
-    speed = machine_speed(args.quick, args.timeout)
+    speed, speed_run = machine_speed(args.quick, args.timeout)
     sections: list[str] = []
-    summary: list[tuple[str, str, str, str]] = []
+    summary: list[tuple[str, str, str, str]] = [
+        ("machine speed", "-", speed_run.status, f"{speed_run.seconds:.0f} s")]
     figures: dict[str, dict] = {}
     for bench in BENCHES:
         if wanted and bench.name not in wanted:
