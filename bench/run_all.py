@@ -30,28 +30,31 @@ script's ``--quick``), with the time each takes on the 2-core machine of
 2026-12-01 when it is quiet (estimated from earlier runs; that machine runs the
 fixed workload about 2.5x as long as the machine of 2026-11-29):
 
-- engines (defaults), ~1.5 min; validate (defaults: 11 interleaved runs), ~2 min;
+- engines (defaults), ~1.5 min; validate (``--repeats 7``: 7 interleaved runs of
+  each command after a warm-up), ~1.5 min;
 - import (10k, 100k and 1M rows on SQLite), ~7.5 min with the season files cached
   in bench/out/import_cache (generating them once: ~5 min more); ``import-pg``:
   10k and 100k rows only, ~1 min (the PostgreSQL target is the write path, COPY,
   and its rate; 1M rows there took another 4-8 min);
 - seating (defaults), ~0.5 min; repeats (defaults: 3 seeds, 12-64 players), ~6 min;
-  table-sizes (defaults), ~1 min;
+  table-sizes (``--seeds 5``), ~0.5 min;
 - ratings (defaults, with ``--postgres``), ~1.5 min; backtest (``--quick``), ~0.2 min;
-- publish (``--sizes 1000,10000 --incremental-only``), ~4.5 min: the targets'
+- publish (``--sizes 1000,10000 --incremental-only``), ~5 min: the targets'
   figures (a full publish with the default processes, then one more round) at
   both sizes; the one-process, N-process and replay timings of the whole site
   (``--set 'publish=--sizes 1000,10000'``) would add ~10 min;
-- serve (defaults, SQLite and PostgreSQL), ~4 min;
-- swiss (``--rounds-at 1000=5``: 20, 50, 100, 300 and 1,000 players, 8/8/8/3/1 seeds,
-  9 rounds, 5 at 1,000 players, against bbpPairings found through ``BBP_PAIRINGS``;
+- serve (``--tables 100``, SQLite and PostgreSQL), ~2 min (200 tables: ~4);
+- swiss (``--rounds-at 1000=3``: 20, 50, 100, 300 and 1,000 players, 8/8/8/3/1 seeds,
+  9 rounds, 3 at 1,000 players, against bbpPairings found through ``BBP_PAIRINGS``;
   skipped with a note without it), ~2 min with bbpPairings' 1,000-player pairings
   in its cache (``BBP_CACHE``, default bench/out/bbp_cache; see bench_swiss.py),
-  ~11 min more the first time (bbpPairings takes ~2 min of CPU a round there);
-- startup (defaults: 15 runs of each command), ~1.5 min;
+  ~7 min more the first time (bbpPairings takes ~2 min of CPU a round there);
+- startup (``--repeats 7``: 7 runs of each command), ~1 min;
 - the machine speed reference, ~0.2 min.
 
-In all about 35 min with bbpPairings' cache filled (about 45 the first time).
+In all about 30 min with bbpPairings' cache filled, about 37 the first time. The
+estimates take the 2026-11-29 machine's times x2.5 (CPU time under load; on a quiet
+machine the factor is likely smaller), so the run should not take longer.
 ``--set`` replaces one benchmark's arguments (a smaller configuration when the full
 one would take too long, or the fuller one); the command line is written at the
 top of RESULTS.md.
@@ -113,7 +116,7 @@ BENCHES = [
     Bench("engines", "Engines: validate and replay against OpenSpiel and py-draughts",
           "bench_engines.py", [], ["--quick"]),
     Bench("validate", "tourney validate against OpenSpiel reading the same CSV (whole process)",
-          "bench_validate.py", [], ["--quick"], figures="bench_validate"),
+          "bench_validate.py", ["--repeats", "7"], ["--quick"], figures="bench_validate"),
     Bench("import", "Result import against its floor (parse + validate + bare executemany)",
           "bench_import.py", [], ["--quick"], pg="db-url",
           pg_full=["--sizes", "10000,100000"], pg_quick=["--sizes", "10000"],
@@ -123,7 +126,7 @@ BENCHES = [
     Bench("repeats", "Seating: repeated pairs at tables of 4, 12-64 players, every event length",
           "bench_repeats.py", [], ["--quick"], figures="bench_repeats"),
     Bench("table-sizes", "Table sizes shared out by balanced seating (random baseline)",
-          "bench_table_sizes.py", [], ["--quick"]),
+          "bench_table_sizes.py", ["--seeds", "5"], ["--quick"]),
     Bench("ratings", "Ratings: engine against a bare openskill loop; recompute and refresh",
           "bench_ratings.py", [], ["--quick"], pg="postgres"),
     Bench("backtest", "Ratings back-test (quick configuration)",
@@ -132,12 +135,12 @@ BENCHES = [
           "bench_publish.py", ["--sizes", "1000,10000", "--incremental-only"], ["--quick"],
           figures="bench_publish"),
     Bench("serve", "tourney serve: every table of a round sends its result at once",
-          "bench_serve.py", [], ["--quick"], pg="postgres"),
+          "bench_serve.py", ["--tables", "100"], ["--quick"], pg="postgres"),
     # bbpPairings (bench-only, built from source) is found through BBP_PAIRINGS.
     Bench("swiss", "Swiss pairing against bbpPairings (FIDE Dutch)",
-          "bench_swiss.py", ["--rounds-at", "1000=5"], ["--quick"], figures="bench_swiss"),
+          "bench_swiss.py", ["--rounds-at", "1000=3"], ["--quick"], figures="bench_swiss"),
     Bench("startup", "Start-up: commands against importing click (target: --version within 2x)",
-          "bench_startup.py", [], ["--quick"]),
+          "bench_startup.py", ["--repeats", "7"], ["--quick"]),
 ]
 
 
