@@ -330,6 +330,14 @@ def _missing(figure: str, target: str, why: str) -> TargetRow:
     return TargetRow(figure, f"not measured ({why})", target, "-")
 
 
+def _why(figures: dict, name: str) -> str:
+    """Why there are no figures ``name``: what ``figures["_why"]`` says (a failed
+    run), else that its benchmark did not run."""
+    script = name.removesuffix("_pg")
+    return (figures.get("_why") or {}).get(name) or (
+        f"{script}.py" + (" on PostgreSQL" if name.endswith("_pg") else "") + " not run")
+
+
 def _at(sizes: list[dict], key: str, wanted: int) -> tuple[dict | None, str]:
     """The entry of ``sizes`` for ``wanted`` (by ``key``), else the largest, with a
     note; (None, why) when there is none."""
@@ -350,7 +358,7 @@ def _validate_rows(figures: dict) -> list[TargetRow]:
         target = f">= {goal}"
         speed = ((data or {}).get("speed") or {}).get(key)
         if data is None:
-            rows.append(_missing(figure, target, "validate not run"))
+            rows.append(_missing(figure, target, _why(figures, "bench_validate")))
         elif speed is None:
             rows.append(_missing(figure, target, "; ".join(data.get("notes") or [])
                                  or "no OpenSpiel"))
@@ -378,7 +386,7 @@ def _import_rows(figures: dict) -> list[TargetRow]:
             ("import on SQLite, 1M rows: import/floor (wall)", ">= 0.75", 0.75,
              lambda e: f"{e['import_over_floor']:.2f} (CPU {e['import_over_floor_cpu']:.2f})")):
         if entry is None:
-            rows.append(_missing(figure, target, "import not run" if data is None else note))
+            rows.append(_missing(figure, target, _why(figures, "bench_import") if data is None else note))
             continue
         value = entry["rows_per_s"] if goal > 1 else entry["import_over_floor"]
         measured = text(entry) + (f" ({note})" if note else "")
@@ -388,7 +396,7 @@ def _import_rows(figures: dict) -> list[TargetRow]:
     target = "COPY (or a path as fast)"
     pg_entry = max((pg or {}).get("sizes") or [{}], key=lambda e: e.get("rows", 0))
     if not pg_entry:
-        rows.append(_missing(figure, target, "PostgreSQL import not run"))
+        rows.append(_missing(figure, target, _why(figures, "bench_import_pg")))
     else:
         copies = pg_entry.get("copy_statements", 0)
         measured = (f"{pg_entry['rows_per_s']:,.0f} at {pg_entry['rows']:,} rows; "
@@ -410,7 +418,7 @@ def _publish_rows(figures: dict) -> list[TargetRow]:
     rows = []
     figure = "publish after one more round / full publish, 10k players"
     if entry is None:
-        rows.append(_missing(figure, "<= 0.15", "publish not run" if data is None else note))
+        rows.append(_missing(figure, "<= 0.15", _why(figures, "bench_publish") if data is None else note))
     else:
         ratio = entry["incremental_ratio"]
         measured = (f"{ratio:.3f} ({entry['again']:.1f} s / {entry['auto_full']:.1f} s; "
@@ -420,7 +428,7 @@ def _publish_rows(figures: dict) -> list[TargetRow]:
                               _yes(ratio <= 0.15) if not note else "-"))
     figure = "full publish uses every core (default processes)"
     if entry is None:
-        rows.append(_missing(figure, "every core", "publish not run" if data is None else note))
+        rows.append(_missing(figure, "every core", _why(figures, "bench_publish") if data is None else note))
     else:
         cpus = data.get("cpus") or data.get("cpu_count") or 1
         jobs = entry.get("auto_jobs", 1)
@@ -433,11 +441,11 @@ def _swiss_rows(figures: dict) -> list[TargetRow]:
     data = figures.get("bench_swiss")
     target = "equal or better on all"
     if data is None:
-        return [_missing("Swiss vs bbpPairings: quality measures", target, "swiss not run"),
+        return [_missing("Swiss vs bbpPairings: quality measures", target, _why(figures, "bench_swiss")),
                 _missing(f"Swiss time / bbpPairings' (CPU), {SWISS_RATIO_PLAYERS} players",
-                         "<= 2", "swiss not run"),
+                         "<= 2", _why(figures, "bench_swiss")),
                 _missing(f"Swiss s/round (wall), {SWISS_ROUND_PLAYERS:,} players", "<= 1 s",
-                         "swiss not run")]
+                         _why(figures, "bench_swiss"))]
     rows = []
     sizes = data.get("sizes") or []
     measures = data.get("measures") or []
@@ -495,7 +503,7 @@ def _seating_rows(figures: dict) -> list[TargetRow]:
         figure = f"seating {n} x {r} rounds at 4: repeats, open-ended / --rounds"
         entry = measured.get((n, r))
         if data is None:
-            rows.append(_missing(figure, target, "repeats not run"))
+            rows.append(_missing(figure, target, _why(figures, "bench_repeats")))
         elif entry is None or entry.get("open_ended") is None \
                 or entry.get("with_rounds") is None:
             rows.append(_missing(figure, target, "field not in this run"))
@@ -664,10 +672,14 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 outcome = run_script(title, [rel, *arguments], args.timeout)
             summary.append((bench.name, backend, outcome.status, f"{outcome.seconds:.0f} s"))
-            if figures_name and outcome.status == "ok":
-                found = read_figures(figures_name)
+            if figures_name:
+                found = read_figures(figures_name) if outcome.status == "ok" else None
                 if found is not None:
                     figures[figures_name] = found
+                else:
+                    figures.setdefault("_why", {})[figures_name] = (
+                        f"{bench.script} {outcome.status}" if outcome.status != "ok"
+                        else f"{bench.script} wrote no {figures_name}.json")
             sections.append(render(outcome))
 
     total = time.perf_counter() - started

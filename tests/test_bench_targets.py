@@ -128,6 +128,11 @@ def test_a_missing_benchmark_or_size_is_not_measured():
     assert rate.met == "-" and "not 1,000,000" in rate.measured
     assert find(rows, "seating 64 x 16").met == "-"
     assert find(rows, "seating 48 x 12").met == "yes"
+    assert "bench_validate.py not run" in find(rows, "--jobs 2").measured
+    figures["_why"] = {"bench_swiss": "bench_swiss.py failed: exit 1"}
+    del figures["bench_swiss"]
+    swiss = find(run_all.issue19_targets(figures), "s/round")
+    assert swiss.met == "-" and "bench_swiss.py failed: exit 1" in swiss.measured
     none = run_all.issue19_targets({})
     assert {r.met for r in none} == {"-"}
     assert len(none) == 2 + 3 + 2 + 3 + 17
