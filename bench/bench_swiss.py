@@ -415,7 +415,9 @@ def main(argv=None) -> int:
                   + f" | {totals.cpu:.4f} | {ratio} | {totals.wall:.3f} |")
         size = {"players": n, "seeds": count, "rounds": rounds,
                 "ours": {"values": same_ours.values, "cpu": same_ours.cpu,
-                         "wall": same_ours.wall},
+                         "wall": same_ours.wall,
+                         "slowest_wall": max(c.wall for c in same_ours.clocks),
+                         "slowest_cpu": max(c.cpu for c in same_ours.clocks)},
                 "own_event": {"values": own.values, "cpu": own.cpu, "wall": own.wall}}
         if bbp is not None:
             worse = [m for m in MEASURES if same_ours.values[m] > same_bbp.values[m]]

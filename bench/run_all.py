@@ -482,9 +482,13 @@ def _swiss_rows(figures: dict) -> list[TargetRow]:
     if entry is None:
         rows.append(_missing(figure, "<= 1 s", f"no {SWISS_ROUND_PLAYERS:,}-player run"))
     else:
-        wall = entry["ours"]["wall"]
-        rows.append(TargetRow(figure, f"{wall:.3f} s (CPU {entry['ours']['cpu']:.3f} s)",
-                              "<= 1 s", _yes(wall <= 1.0)))
+        ours = entry["ours"]
+        wall = ours["wall"]
+        measured = f"{wall:.3f} s (CPU {ours['cpu']:.3f} s)"
+        if "slowest_wall" in ours:
+            measured += f"; slowest round {ours['slowest_wall']:.3f} s"
+        measured += f"; mean of {entry['rounds']} rounds x {entry['seeds']} seed(s)"
+        rows.append(TargetRow(figure, measured, "<= 1 s", _yes(wall <= 1.0)))
     return rows
 
 

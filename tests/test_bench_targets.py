@@ -101,6 +101,10 @@ def test_met_and_not_met():
     assert find(rows, "Swiss", "1,000 players", "quality").met == "yes"  # fewer is better
     assert find(rows, "time / bbpPairings").met == "no"  # 0.07 / 0.03 > 2
     assert find(rows, "s/round").met == "no"  # 1.5 s wall
+    figures = sample()
+    figures["bench_swiss"]["sizes"][2]["ours"].update(wall=0.6, slowest_wall=0.9)
+    per_round = find(run_all.issue19_targets(figures), "s/round")
+    assert per_round.met == "yes" and "slowest round 0.900 s" in per_round.measured
     assert find(rows, "seating 20 x 6").met == "yes"
     assert find(rows, "seating 24 x 6").met == "no"  # open-ended 2
     seating = find(rows, "seating 48 x 15")
