@@ -399,6 +399,8 @@ def write_report(results: list[dict]) -> None:
         lines += ["", (f"Growth from {a['players']:,} to {b['players']:,} players "
                   f"(x{b['matches'] / a['matches']:.0f} matches): publish time "
                   f"x{b['plain'] / a['plain']:.1f}.")]
+    if not any("plain" in r for r in results):  # --incremental-only: no whole-site timings
+        lines = lines[:3]
     text = "\n".join(lines + incremental) + "\n"
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(text, encoding="utf-8")
