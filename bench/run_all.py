@@ -54,7 +54,8 @@ fixed workload about 2.5x as long as the machine of 2026-11-29):
 
 In all about 30 min with bbpPairings' cache filled, about 37 the first time. The
 estimates take the 2026-11-29 machine's times x2.5 (CPU time under load; on a quiet
-machine the factor is likely smaller), so the run should not take longer.
+machine the factor is likely smaller), so they are more likely high than low; the
+least sure is repeats' (555 s measured only on a loaded machine).
 ``--set`` replaces one benchmark's arguments (a smaller configuration when the full
 one would take too long, or the fuller one); the command line is written at the
 top of RESULTS.md.
