@@ -21,6 +21,15 @@ Run: ``python bench/find_schedules.py METHOD PLAYERS [--rounds R] [--seed N]
     translations (n = 3m + 3), the base round invariant under x -> x + m: a 1-rotational
     resolvable design, searched by simulated annealing over the base blocks. Tables
     of 4; finds 52 x 17 (a resolvable 2-(52, 4, 1) design).
+``exact``
+    Points Z_m x {0, 1, 2} plus n - 3m fixed points as in ``rotational``, the base round
+    also invariant under phi: (x, j) -> (u x, j + 1) (``--multiplier u``, u^3 = 1 mod m;
+    three fixed points are moved round by phi, one or two stay put). The base round is
+    then a union of phi-orbits of tables, found by an exact cover search (Knuth's
+    Algorithm X): every orbit of points covered once, every pair class used at most once
+    (exactly once where the count is tight). ``--steps`` bounds the search nodes. Finds
+    44 x 14 (u = 9; groups of two) and 60 x 19 (u = 7) in seconds of CPU; u = 1 has no
+    solution for 56 x 18.
 ``plain``
     The social golfer problem as it is: every round searched, swaps inside a round,
     pairs as classes (the same C program). For small fields, or to see how close a
@@ -246,6 +255,140 @@ def plain(n: int, rounds: int, seed: int, steps: int):
     return None, ""
 
 
+# ------------------------------------------------------------------ exact
+
+def exact(n: int, rounds: int, seed: int, steps: int, multiplier: int):
+    """Base round invariant under phi: (x, j) -> (u x, j + 1), by exact cover."""
+    m, u = rounds, multiplier
+    finite = 3 * m
+    fixed = n - finite
+    if not 1 <= fixed <= 3 or n % K or math.gcd(u, m) != 1 or pow(u, 3, m) != 1:
+        raise SystemExit(f"exact needs n = 3m + 1..3 (m = rounds) and u with u^3 = 1 mod m; "
+                         f"{n} = 3*{m} + {fixed}, u = {u}")
+    shift = 1 if fixed == 3 else 0  # phi moves the fixed points round only when there are 3
+
+    def phi(p: int) -> int:
+        if p >= finite:
+            return finite + (p - finite + shift) % fixed
+        j, x = divmod(p, m)
+        return ((j + 1) % 3) * m + (u * x) % m
+
+    def moved(p: int, t: int) -> int:
+        return p if p >= finite else (p // m) * m + (p % m + t) % m
+
+    # pair classes: orbits of the translations; a pair whose orbit is short (it would
+    # meet again within the m rounds) or two fixed points: forbidden (class -1)
+    pair_class: dict[tuple[int, int], int] = {}
+    number = 0
+    for p, q in combinations(range(n), 2):
+        if (p, q) in pair_class:
+            continue
+        orbit = {tuple(sorted((moved(p, t), moved(q, t)))) for t in range(m)}
+        bad = len(orbit) < m
+        for pair in orbit:
+            pair_class[pair] = -1 if bad else number
+        number += not bad
+
+    def orbit_of(table):
+        out = [tuple(sorted(table))]
+        while True:
+            nxt = tuple(sorted(phi(p) for p in out[-1]))
+            if nxt == out[0]:
+                return out
+            out.append(nxt)
+
+    point_orbit = {}
+    for p in range(n):
+        if p not in point_orbit:
+            q, members = p, []
+            while q not in members:
+                members.append(q)
+                q = phi(q)
+            for q in members:
+                point_orbit[q] = p
+    reps = sorted(set(point_orbit.values()))
+    rows: dict[tuple, tuple[list, list]] = {}
+    for table in combinations(range(n), K):
+        orbit = orbit_of(table)
+        if orbit[0] in rows or min(orbit) != orbit[0]:
+            continue
+        points = [p for t in orbit for p in t]
+        if len(set(points)) != len(points):
+            continue
+        classes = [pair_class[pair] for t in orbit for pair in combinations(t, 2)]
+        if -1 in classes or len(set(classes)) != len(classes):
+            continue
+        covered = list(dict.fromkeys(("p", point_orbit[p]) for p in orbit[0]))
+        rows[orbit[0]] = (covered, [("c", c) for c in classes])
+    print(f"#   {len(reps)} point orbits, {number} pair classes, {len(rows)} candidate tables",
+          file=sys.stderr)
+    rng = random.Random(seed)
+    names = list(rows)
+    rng.shuffle(names)
+    columns: dict[tuple, set] = {}
+    for name in names:
+        for col in rows[name][0] + rows[name][1]:
+            columns.setdefault(col, set()).add(name)
+    primary = {("p", r) for r in reps}
+    if number == n // K * math.comb(K, 2):
+        # every class is used exactly once: classes must be covered too
+        primary |= {("c", c) for c in range(number)}
+    nodes = [0]
+
+    def cols_of(name):
+        return rows[name][0] + rows[name][1]
+
+    def select(name):
+        removed = []
+        for col in cols_of(name):
+            for other in columns[col]:
+                for c2 in cols_of(other):
+                    if c2 != col:
+                        columns[c2].discard(other)
+            removed.append(columns.pop(col))
+        return removed
+
+    def deselect(name, removed):
+        for col in reversed(cols_of(name)):
+            columns[col] = removed.pop()
+            for other in columns[col]:
+                for c2 in cols_of(other):
+                    if c2 != col:
+                        columns[c2].add(other)
+
+    def solve(chosen):
+        open_primary = [c for c in primary if c in columns]
+        if not open_primary:
+            return list(chosen)
+        nodes[0] += 1
+        if nodes[0] % 20000 == 0:
+            print(f"#   {nodes[0]} nodes, depth {len(chosen)}", file=sys.stderr)
+        if nodes[0] > steps:
+            return None
+        col = min(open_primary, key=lambda c: len(columns[c]))
+        for name in sorted(columns[col], key=lambda nm: order[nm]):
+            removed = select(name)
+            chosen.append(name)
+            found = solve(chosen)
+            if found is not None:
+                return found
+            chosen.pop()
+            deselect(name, removed)
+            if nodes[0] > steps:
+                return None
+        return None
+
+    order = {name: i for i, name in enumerate(names)}
+    found = solve([])
+    print(f"#   seed {seed}: {nodes[0]} nodes, {'found' if found else 'nothing'}"
+          f"{' (node limit)' if nodes[0] > steps else ''}", file=sys.stderr)
+    if found is None:
+        return None, ""
+    base = [t for name in found for t in orbit_of(name)]
+    schedule = [[[moved(p, t) for p in table] for table in base] for t in range(m)]
+    return schedule, f"exact cover, base round invariant under (x, j) -> ({u}x, j+1), seed {seed}"
+
+
 # ------------------------------------------------------------------ storing
 
 def store(schedule, n: int, source: str) -> None:
@@ -277,19 +420,23 @@ def write_file(about: str, entries: list[dict]) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("method", choices=("rotational", "orbit", "plain"))
+    parser.add_argument("method", choices=("rotational", "orbit", "plain", "exact"))
     parser.add_argument("players", type=int)
     parser.add_argument("--rounds", type=int, help="default (players - 1) // 3")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--steps", type=int, default=200_000)
     parser.add_argument("--bases", type=int, default=1,
                         help="rotational: base rounds, each developed by Z_(rounds/bases)")
+    parser.add_argument("--multiplier", type=int, default=1,
+                        help="exact: u of the symmetry (x, j) -> (u x, j + 1), u^3 = 1 mod rounds")
     parser.add_argument("--store", action="store_true")
     args = parser.parse_args(argv)
     rounds = args.rounds or round_bound(args.players, K)
     started = time.monotonic()
     if args.method == "rotational":
         schedule, source = rotational(args.players, rounds, args.seed, args.steps, args.bases)
+    elif args.method == "exact":
+        schedule, source = exact(args.players, rounds, args.seed, args.steps, args.multiplier)
     else:
         search = {"orbit": orbit, "plain": plain}[args.method]
         schedule, source = search(args.players, rounds, args.seed, args.steps)

@@ -16,7 +16,7 @@ from tourney.pairing.seating import Entrant, PastRound, seat_round
 
 # Fields at tables of 4 with a stored schedule, and its rounds (issue 19 asks for 24 x 6,
 # 48 x 11 and 48 x 12 at least; these reach the most rounds possible).
-STORED_AT_4 = {24: 7, 28: 9, 32: 10, 36: 11, 40: 13, 48: 15, 52: 17}
+STORED_AT_4 = {24: 7, 28: 9, 32: 10, 36: 11, 40: 13, 44: 14, 48: 15, 52: 17, 60: 19}
 
 
 def test_the_stored_file_reads_and_every_schedule_is_perfect():
@@ -34,8 +34,9 @@ def test_the_stored_file_reads_and_every_schedule_is_perfect():
 
 
 def test_stored_schedules_come_before_shorter_built_ones():
-    # 36 and 52 players: a transversal design gives 9 and 13 rounds, the stored 11 and 17.
-    for n, built in ((36, 9), (52, 13)):
+    # 36, 44 and 52 players: a transversal design gives 9, 11 and 13 rounds, the stored
+    # 11, 14 and 17.
+    for n, built in ((36, 9), (44, 11), (52, 13)):
         found = perfect_schedules(n, 4)
         assert [len(s) for s in found] == [STORED_AT_4[n], built]
 
@@ -182,7 +183,7 @@ def test_stored_fields_seat_without_repeats(n, open_ended):
     assert max(met.values()) == 1
 
 
-@pytest.mark.parametrize("n,rounds", [(24, 6), (48, 11), (48, 12)])
+@pytest.mark.parametrize("n,rounds", [(24, 6), (48, 11), (48, 12), (44, 12), (60, 15)])
 def test_shorter_events_on_stored_fields_have_no_repeats(n, rounds):
     assert sum(s.repeated_pairs for s in play(n, rounds, seed=5, total=rounds)) == 0
 
