@@ -26,14 +26,18 @@ Run: ``python bench/find_schedules.py METHOD PLAYERS [--rounds R] [--seed N]
     also invariant under phi: (x, j) -> (u x, j + 1) (``--multiplier u``, u^3 = 1 mod m;
     three fixed points are moved round by phi, one or two stay put). The base round is
     then a union of phi-orbits of tables, found by an exact cover search (Knuth's
-    Algorithm X): every orbit of points covered once, every pair class used at most once
-    (exactly once where the count is tight). ``--steps`` bounds the search nodes. Finds
-    44 x 14 (u = 9; groups of two) and 60 x 19 (u = 7) in seconds of CPU; u = 1 has no
-    solution for 56 x 18.
+    Algorithm X with dancing links, ``bench/exact_cover.c``): every orbit of points
+    covered once, every pair class used at most once (exactly once where the count is
+    tight). ``--steps`` bounds the search nodes; ``--level-step`` and ``--fixed-step``
+    choose other symmetries. Finds 44 x 14 (u = 9; groups of two) and 60 x 19 (u = 7)
+    in seconds of CPU. 56 x 18: none with u = 1, 5, 11 (also with the fixed points
+    swapped) or u = 17 with levels kept; u = 7 and 13 not settled in ~1 min each.
 ``plain``
     The social golfer problem as it is: every round searched, swaps inside a round,
     pairs as classes (the same C program). For small fields, or to see how close a
-    field comes.
+    field comes: ``--seconds S`` runs the tabu search once for at most S seconds of CPU
+    and reports its best cost, the repeated pairs of the best schedule it saw (issue
+    19's "150-second tabu search").
 
 ``--store`` writes the schedule found (its rounds relabelled 0..n-1, checked by
 ``tourney.pairing.schedules.verify_perfect``) into the data file, replacing one of the
@@ -58,27 +62,30 @@ from tourney.pairing.schedules import SCHEDULE_FILE, round_bound, verify_perfect
 
 HERE = Path(__file__).resolve().parent
 SOLVER_SOURCE = HERE / "partition_search.c"
+COVER_SOURCE = HERE / "exact_cover.c"
 K = 4
 
 
 # ------------------------------------------------------------------ the C solver
 
-def solver() -> Path:
-    """The compiled tabu search, built once per source version in the temp folder."""
-    digest = hashlib.sha1(SOLVER_SOURCE.read_bytes()).hexdigest()[:12]
-    binary = Path(tempfile.gettempdir()) / f"tourney-partition-search-{digest}"
+def solver(source: Path = SOLVER_SOURCE) -> Path:
+    """A compiled C helper (by default the tabu search), built once per source version in
+    the temp folder."""
+    digest = hashlib.sha1(source.read_bytes()).hexdigest()[:12]
+    binary = Path(tempfile.gettempdir()) / f"tourney-{source.stem.replace('_', '-')}-{digest}"
     if not binary.exists():
-        subprocess.run(["cc", "-O2", "-o", str(binary), str(SOLVER_SOURCE)], check=True)
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(source)], check=True)
     return binary
 
 
 def run_solver(n: int, parts: list[int], cls: list[list[int]], cap: list[int],
-               seed: int, steps: int) -> list[list[int]] | None:
+               seed: int, steps: int, seconds: float = 0) -> list[list[int]] | None:
     """Blocks of K points with no class over capacity, or None."""
     lines = [f"{n} {K} {len(cap)}", " ".join(map(str, cap)), " ".join(map(str, parts))]
     lines += [" ".join(map(str, row)) for row in cls]
-    done = subprocess.run([str(solver()), str(seed), str(steps)], input="\n".join(lines) + "\n",
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run([str(solver()), str(seed), str(steps), str(seconds)],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True,
+                          check=True)
     head, members = done.stdout.splitlines()[:2]
     cost, taken = map(int, head.split())
     print(f"#   seed {seed}: best cost {cost} after {taken} steps", file=sys.stderr)
@@ -231,7 +238,7 @@ def orbit(n: int, rounds: int, seed: int, steps: int):
 
 # ------------------------------------------------------------------ plain
 
-def plain(n: int, rounds: int, seed: int, steps: int):
+def plain(n: int, rounds: int, seed: int, steps: int, seconds: float = 0):
     points = n * rounds
     index = {}
     cls = [[0] * points for _ in range(points)]
@@ -245,8 +252,8 @@ def plain(n: int, rounds: int, seed: int, steps: int):
                     cap.append(1)
                 cls[a][b] = index[pair]
     parts = [a // n for a in range(points)]
-    for attempt in range(seed, seed + 20):
-        blocks = run_solver(points, parts, cls, cap, attempt, steps)
+    for attempt in range(seed, seed + (1 if seconds else 20)):
+        blocks = run_solver(points, parts, cls, cap, attempt, steps, seconds)
         if blocks is not None:
             schedule = [[] for _ in range(rounds)]
             for block in blocks:
@@ -257,21 +264,23 @@ def plain(n: int, rounds: int, seed: int, steps: int):
 
 # ------------------------------------------------------------------ exact
 
-def exact(n: int, rounds: int, seed: int, steps: int, multiplier: int):
-    """Base round invariant under phi: (x, j) -> (u x, j + 1), by exact cover."""
+def exact(n: int, rounds: int, seed: int, steps: int, multiplier: int,
+          level_step: int = 1, fixed_step: int | None = None):
+    """Base round invariant under phi: (x, j) -> (u x, j + level_step), by exact cover."""
     m, u = rounds, multiplier
     finite = 3 * m
     fixed = n - finite
-    if not 1 <= fixed <= 3 or n % K or math.gcd(u, m) != 1 or pow(u, 3, m) != 1:
-        raise SystemExit(f"exact needs n = 3m + 1..3 (m = rounds) and u with u^3 = 1 mod m; "
+    if not 1 <= fixed <= 3 or n % K or math.gcd(u, m) != 1:
+        raise SystemExit(f"exact needs n = 3m + 1..3 (m = rounds) and u prime to m; "
                          f"{n} = 3*{m} + {fixed}, u = {u}")
-    shift = 1 if fixed == 3 else 0  # phi moves the fixed points round only when there are 3
+    if fixed_step is None:  # by default phi moves the fixed points round only when there are 3
+        fixed_step = 1 if fixed == 3 else 0
 
     def phi(p: int) -> int:
         if p >= finite:
-            return finite + (p - finite + shift) % fixed
+            return finite + (p - finite + fixed_step) % fixed
         j, x = divmod(p, m)
-        return ((j + 1) % 3) * m + (u * x) % m
+        return ((j + level_step) % 3) * m + (u * x) % m
 
     def moved(p: int, t: int) -> int:
         return p if p >= finite else (p // m) * m + (p % m + t) % m
@@ -325,68 +334,27 @@ def exact(n: int, rounds: int, seed: int, steps: int, multiplier: int):
     rng = random.Random(seed)
     names = list(rows)
     rng.shuffle(names)
-    columns: dict[tuple, set] = {}
-    for name in names:
-        for col in rows[name][0] + rows[name][1]:
-            columns.setdefault(col, set()).add(name)
-    primary = {("p", r) for r in reps}
+    primary = [("p", r) for r in reps]
+    secondary = [("c", c) for c in range(number)]
     if number == n // K * math.comb(K, 2):
         # every class is used exactly once: classes must be covered too
-        primary |= {("c", c) for c in range(number)}
-    nodes = [0]
-
-    def cols_of(name):
-        return rows[name][0] + rows[name][1]
-
-    def select(name):
-        removed = []
-        for col in cols_of(name):
-            for other in columns[col]:
-                for c2 in cols_of(other):
-                    if c2 != col:
-                        columns[c2].discard(other)
-            removed.append(columns.pop(col))
-        return removed
-
-    def deselect(name, removed):
-        for col in reversed(cols_of(name)):
-            columns[col] = removed.pop()
-            for other in columns[col]:
-                for c2 in cols_of(other):
-                    if c2 != col:
-                        columns[c2].add(other)
-
-    def solve(chosen):
-        open_primary = [c for c in primary if c in columns]
-        if not open_primary:
-            return list(chosen)
-        nodes[0] += 1
-        if nodes[0] % 20000 == 0:
-            print(f"#   {nodes[0]} nodes, depth {len(chosen)}", file=sys.stderr)
-        if nodes[0] > steps:
-            return None
-        col = min(open_primary, key=lambda c: len(columns[c]))
-        for name in sorted(columns[col], key=lambda nm: order[nm]):
-            removed = select(name)
-            chosen.append(name)
-            found = solve(chosen)
-            if found is not None:
-                return found
-            chosen.pop()
-            deselect(name, removed)
-            if nodes[0] > steps:
-                return None
-        return None
-
-    order = {name: i for i, name in enumerate(names)}
-    found = solve([])
-    print(f"#   seed {seed}: {nodes[0]} nodes, {'found' if found else 'nothing'}"
-          f"{' (node limit)' if nodes[0] > steps else ''}", file=sys.stderr)
-    if found is None:
+        primary, secondary = primary + secondary, []
+    index = {col: i for i, col in enumerate(primary + secondary)}
+    lines = [f"{len(index)} {len(primary)} {len(names)}"]
+    lines += [" ".join(map(str, [len(rows[nm][0]) + len(rows[nm][1])]
+                       + [index[col] for col in rows[nm][0] + rows[nm][1]])) for nm in names]
+    done = subprocess.run([str(solver(COVER_SOURCE)), str(steps)], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, check=True)
+    answer = done.stdout.split()
+    print(f"#   seed {seed}: {' '.join(answer[:3]) if answer[0] == 'none' else 'found'}",
+          file=sys.stderr)
+    if answer[0] != "found":
         return None, ""
+    found = [names[int(i)] for i in answer[2:]]
     base = [t for name in found for t in orbit_of(name)]
     schedule = [[[moved(p, t) for p in table] for table in base] for t in range(m)]
-    return schedule, f"exact cover, base round invariant under (x, j) -> ({u}x, j+1), seed {seed}"
+    image = f"({u}x, j+{level_step})" + (f", fixed points +{fixed_step}" if fixed_step else "")
+    return schedule, f"exact cover, base round invariant under (x, j) -> {image}, seed {seed}"
 
 
 # ------------------------------------------------------------------ storing
@@ -428,7 +396,14 @@ def main(argv=None) -> int:
     parser.add_argument("--bases", type=int, default=1,
                         help="rotational: base rounds, each developed by Z_(rounds/bases)")
     parser.add_argument("--multiplier", type=int, default=1,
-                        help="exact: u of the symmetry (x, j) -> (u x, j + 1), u^3 = 1 mod rounds")
+                        help="exact: u of the symmetry phi: (x, j) -> (u x, j + 1), u prime to rounds")
+    parser.add_argument("--level-step", type=int, default=1,
+                        help="exact: phi moves level j to j + this (0: levels stay)")
+    parser.add_argument("--fixed-step", type=int,
+                        help="exact: phi moves fixed point i to i + this (default 1 if 3)")
+    parser.add_argument("--seconds", type=float, default=0,
+                        help="plain: one run of the tabu search for at most this much CPU time "
+                             "(its best cost is the repeats of the best schedule seen)")
     parser.add_argument("--store", action="store_true")
     args = parser.parse_args(argv)
     rounds = args.rounds or round_bound(args.players, K)
@@ -436,10 +411,12 @@ def main(argv=None) -> int:
     if args.method == "rotational":
         schedule, source = rotational(args.players, rounds, args.seed, args.steps, args.bases)
     elif args.method == "exact":
-        schedule, source = exact(args.players, rounds, args.seed, args.steps, args.multiplier)
+        schedule, source = exact(args.players, rounds, args.seed, args.steps, args.multiplier,
+                                 args.level_step, args.fixed_step)
+    elif args.method == "plain":
+        schedule, source = plain(args.players, rounds, args.seed, args.steps, args.seconds)
     else:
-        search = {"orbit": orbit, "plain": plain}[args.method]
-        schedule, source = search(args.players, rounds, args.seed, args.steps)
+        schedule, source = orbit(args.players, rounds, args.seed, args.steps)
     took = time.monotonic() - started
     if schedule is None:
         print(f"# {args.players} x {rounds}: nothing found ({took:.0f} s)", file=sys.stderr)

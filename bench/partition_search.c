@@ -10,12 +10,13 @@
 
    Input (stdin): n K C, then cap[C], part[n] (points of a part consecutive, each
    part a multiple of K), then the class of every ordered pair, cls[n][n].
-   Arguments: seed, maximum steps. Output: the best cost and the steps taken, then
+   Arguments: seed, maximum steps, optionally the most CPU seconds. Output: the best cost and the steps taken, then
    the points block by block (K per block). Build: cc -O2 -o partition_search
    partition_search.c */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 static int n, K, C, *cap, *part, *cls, *cnt, *blk, *members, nb, *tabu;
 static unsigned long long rs;
 static unsigned rnd(void){ rs ^= rs<<13; rs ^= rs>>7; rs ^= rs<<17; return (unsigned)(rs>>11); }
@@ -47,6 +48,7 @@ int main(int argc, char **argv){
   for(i=0;i<n*n;i++) if(scanf("%d",&cls[i])!=1) return 2;
   rs = 88172645463325252ULL ^ (argc>1 ? strtoull(argv[1],0,10)*2654435761ULL : 1);
   long long maxsteps = argc>2 ? atoll(argv[2]) : 10000000;
+  double maxcpu = argc>3 ? atof(argv[3]) : 0;
   nb = n/K; blk = malloc(n*sizeof(int)); members = malloc(n*sizeof(int));
   tabu = calloc((size_t)n*nb, sizeof(int));
   /* shuffle within parts, then chunk */
@@ -61,6 +63,7 @@ int main(int argc, char **argv){
   int *cand = malloc(n*sizeof(int));
   while(cost>0 && step<maxsteps){
     step++;
+    if(maxcpu > 0 && (step & 63) == 0 && (double)clock() / CLOCKS_PER_SEC > maxcpu) break;
     int nc=0; for(i=0;i<n;i++) if(conflicted(i)) cand[nc++]=i;
     int bd=1<<30, na=0, ba=-1, bbp=-1;
     for(int ci=0;ci<nc;ci++){
