@@ -27,8 +27,9 @@ Where they come from:
   for 10 rounds; Aguado's 2004 schedule), and schedules found offline by
   ``bench/find_schedules.py`` as translates of one base round: 24 at 4 for 7 rounds,
   36 for 11, 48 for 15, 60 for 19 (every player meets all but two others: resolvable
-  designs with groups of three), 44 for 14 (all but one other: groups of two) and 52
-  for 17 (a resolvable 2-(52, 4, 1) design). Where a field has a stored schedule and a
+  designs with groups of three), 44 for 14 (all but one other: groups of two), 52
+  for 17 (a resolvable 2-(52, 4, 1) design) and 56 for 17 (one round short of the
+  bound; the 18th seats some pairs twice). Where a field has a stored schedule and a
   built one, the longer comes first.
 
 An incomplete schedule (each player missing one or two others, as at 32, 44 or 48
