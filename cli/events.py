@@ -130,7 +130,7 @@ def show(slug, as_json, db_url):
     echo(f"rounds: {data['rounds_seated']} seated of {data['rounds'] or 'open-ended'}; "
          f"seating {data['seating']}, seed {data['seed']}")
     echo(f"points: {data['points']} ({POINTS_SYSTEMS[data['points']]}); "
-         f"a bye is worth {data['bye_points_in_force']:g}"
+         f"a bye is worth {number_text(data['bye_points_in_force'])}"
          + ("" if data["bye_points"] is not None else " (a win's worth)"))
     if data["tiebreaks"]:
         echo("tiebreaks: " + ", ".join(data["tiebreaks"]))

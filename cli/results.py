@@ -7,7 +7,8 @@ from contextlib import ExitStack
 
 import click
 
-from tourney.numbers import count_text, number_text, plain_number
+from tourney.numbers import (column_decimals, count_text, number_column, number_text,
+                             plain_number)
 from tourney.records.csv_format import COLUMNS
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
@@ -291,9 +292,12 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
     state = "current" if detail["current"] else "superseded"
     echo(f"{slug} ({detail['variant']}) round {round_number}, table {table}: "
                f"version {detail['version']} ({state}), {count_text(detail['deal_count'], 'deal')}")
+    places = detail["places"]
+    totals = number_column([p["total"] for p in places])
+    points = number_column([p["points"] for p in places])
     emit_table(["place", "player", "seat", "total", "points"],
-               [[p["place"], p["player"], p["seat"], number_text(p["total"]),
-                 number_text(p["points"])] for p in detail["places"]])
+               [[p["place"], p["player"], p["seat"], totals[i], points[i]]
+                for i, p in enumerate(places)])
     echo("")
     emit_table(["deal", "dealer", "scores", "verified"],
                [[d["deal"], d["dealer"], d["scores"], d["verified"]] for d in detail["deals"]])
@@ -337,20 +341,25 @@ def standings(slug, up_to_round, format_, out, as_json, db_url):
         return
     tiebreaks = list(rows[0].tiebreaks) if rows else []
     headers = ["place", "player", "points", *tiebreaks, "decided by"]
+    # every number column with its own decimals, alike in every row (tourney.numbers)
+    numbers = [[row.points for row in rows],
+               *[[row.tiebreaks[t] for row in rows] for t in tiebreaks]]
     if format_ or out:
+        decimals = [None, None, *[column_decimals(c) for c in numbers], None]
         with open_table(out, headers, format=format_, title=f"{slug} standings",
-                        widths=[7, 30, 8, *[11] * len(tiebreaks), 24]) as table:
+                        widths=[7, 30, 8, *[11] * len(tiebreaks), 24],
+                        decimals=decimals) as table:
             for row in rows:
                 # Rounded as the terminal shows them: a club's sheet, not a ledger.
                 table.write([row.place, row.player, plain_number(row.points, 2),
                              *[plain_number(row.tiebreaks[t], 2) for t in tiebreaks],
                              row.decided_by or ""])
         return
+    texts = [number_column(c) for c in numbers]
     emit_table(
         headers,
-        [[row.place, row.player, number_text(row.points),
-          *[number_text(row.tiebreaks[t]) for t in tiebreaks], row.decided_by or ""]
-         for row in rows])
+        [[row.place, row.player, *[column[i] for column in texts], row.decided_by or ""]
+         for i, row in enumerate(rows)])
     message(f"points: {POINTS_SYSTEMS[event.points]}; a bye is worth "
             f"{number_text(event_bye_points(event))}")
     for tiebreak in tiebreaks:

@@ -92,7 +92,7 @@ from sqlalchemy.engine import Engine
 from tourney import __version__
 from tourney.engines.presentation import Card, Cards, Message, Note, Seat
 from tourney.errors import TourneyError, UsageError
-from tourney.numbers import plain_number, shown_decimals
+from tourney.numbers import column_decimals, plain_number, shown_decimals
 from tourney.ordering import name_key
 from tourney.ratings.engine import ordinal
 from tourney.seats import seat_number
@@ -483,6 +483,12 @@ def content_key(*parts) -> str:
 
 # ------------------------------------------------------------------------ rendering
 
+class PointColumn(NamedTuple):
+    """How a column of match points is shown (:meth:`Renderer.point_column`)."""
+    halves: bool  # wholes and halves, a half as "½"
+    decimals: int  # else every value with these decimals
+
+
 class Renderer:
     """One language: its jinja2 environment, names and number and date formats."""
 
@@ -510,6 +516,9 @@ class Renderer:
         env.filters["score"] = self.score
         env.filters["seat"] = seat_number  # seats as people count them, from 1
         env.filters["points"] = self.match_points
+        env.filters["score_decimals"] = self.score_decimals
+        env.filters["decimals"] = self.decimals  # a column's decimals, alike in every row
+        env.filters["point_column"] = self.point_column
         env.globals.update(
             names=self.names, lang=self.html_lang, event_text=self.event_text,
             square_at=square_at,
@@ -528,30 +537,64 @@ class Renderer:
 
     # ---- formats
 
-    def number(self, value) -> str:
-        """A score or points as the terminal shows it (tourney.numbers): whole
-        numbers without decimals, else two, in the page's language."""
+    def number(self, value, decimals: int | None = None) -> str:
+        """A score or points as the terminal shows it (tourney.numbers) in the
+        page's language: with ``decimals`` (a column's, :meth:`decimals`), else
+        the value's own (a number standing alone)."""
         if value is None:
             return ""
-        text = self._numbers.get(value)
+        if decimals is None:
+            decimals = shown_decimals(value)
+        key = (value, decimals)
+        text = self._numbers.get(key)
         if text is None:
-            digits = shown_decimals(value)
-            text = self._numbers[value] = self.numbers.format(value, digits, digits)
+            text = self._numbers[key] = self.numbers.format(value, decimals, decimals)
         return text
 
-    def match_points(self, value) -> str:
-        """A match's points: a half as "½" (a draw: "½", "1½"), else as :meth:`number`."""
+    @staticmethod
+    def decimals(values) -> int:
+        """The decimals of a column of numbers (tourney.numbers.column_decimals),
+        for ``{% set d = rows|map(attribute="points")|decimals %}`` and
+        ``row.points|num(d)``."""
+        return column_decimals(values)
+
+    @staticmethod
+    def point_column(values) -> PointColumn:
+        """How a column of match points is shown: as halves ("½", "1½", "2") when
+        every value is a whole or a half (a drawn game), else with the column's
+        decimals like any number."""
+        values = [v for v in values if v is not None]
+        halves = all(float(2 * v).is_integer() for v in values)
+        return PointColumn(halves and any(not float(v).is_integer() for v in values),
+                           column_decimals(values))
+
+    def match_points(self, value, column: PointColumn | None = None) -> str:
+        """A match's points in its column (:meth:`point_column`; None: a column
+        of one): a half as "½" (a draw: "½", "1½") in a column of halves, else
+        as :meth:`number` with the column's decimals."""
         if value is None:
             return ""
-        whole, rest = divmod(value, 1)
-        if rest == 0.5:
-            return ("" if whole == 0 else self.number(int(whole))) + "½"
-        return self.number(value)
+        if column is None:
+            column = self.point_column((value,))
+        if column.halves:
+            whole, rest = divmod(value, 1)
+            if rest == 0.5:
+                return ("" if whole == 0 else self.number(int(whole))) + "½"
+            return self.number(value, 0)
+        return self.number(value, column.decimals)
 
-    def score(self, text) -> str:
-        """A score as stored (canonical text: "25", "0.5") in the page's locale."""
+    def score(self, text, decimals: int | None = None) -> str:
+        """A score as stored (canonical text: "25", "0.5") in the page's locale,
+        with its column's decimals (:meth:`score_decimals`)."""
         value = _score_value(str(text))
-        return self.number(value) if not isinstance(value, str) else value
+        return self.number(value, decimals) if not isinstance(value, str) else value
+
+    @staticmethod
+    def score_decimals(texts) -> int:
+        """The decimals of a column of scores as stored (text that is not a number
+        left out)."""
+        return column_decimals(v for v in map(_score_value, map(str, texts))
+                               if not isinstance(v, str))
 
     def chart(self, history, chart_id: str, title: str, desc: str) -> Markup:
         # The template's {% set %} blocks give escaped Markup; the chart escapes itself.
@@ -1161,8 +1204,13 @@ class SiteBuilder:
         grid = self.results_grid(data, rank_of)
         table_sizes = seats_by_table_size(data)
         sizes_seated = sorted({size for counts in table_sizes.values() for size in counts})
+        # the grid's match points, one column for the whole grid (byes too)
+        grid_points = Renderer.point_column(
+            [cell.points for cells in grid.values() for cell in cells if cell.kind == "match"]
+            + [info.bye_points for cells in grid.values() for cell in cells
+               if cell.kind == "bye"][:1])
         self.page("event.html", self.links.event(info.id), info=info, data=data, grid=grid,
-                  table_sizes=table_sizes,
+                  grid_points=grid_points, table_sizes=table_sizes,
                   sizes_seated=sizes_seated if len(sizes_seated) > 1 else [],
                   per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
 
@@ -1343,8 +1391,13 @@ class SiteBuilder:
                          "role": name_to_player.get(role_name) if role_name else None,
                          "role_name": role_name, "replay": replay})
         standing = sorted(match.places, key=lambda p: (p.place, p.seat))
+        # the deals' scores and their totals: one decimals for the whole table
+        score_decimals = column_decimals(
+            [p.total for p in match.places]
+            + [s for row in rows for s in row["scores"] if isinstance(s, (int, float))])
         self.page("match.html", self.links.match(info.id, match.id), info=info, match=match,
                   columns=columns, rows=rows, standing=standing, replays=with_replays,
+                  score_decimals=score_decimals,
                   shared=shared_places(match.places))
         if not with_replays:
             return

@@ -14,4 +14,4 @@ def test_tables_in_natural_order_byes_last():
 def test_numbers_whole_without_decimals():
     assert plain_number(3.0) == 3 and isinstance(plain_number(3.0), int)
     assert plain_number(2.345, 2) == 2.35 and plain_number(1 / 3) == 1 / 3
-    assert [number_text(v) for v in (3.0, 2.5, -0.125, 7)] == ["3", "2.50", "-0.12", "7"]
+    assert [number_text(v) for v in (3.0, 2.5, -0.125, 7)] == ["3", "2.5", "-0.12", "7"]

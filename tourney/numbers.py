@@ -1,13 +1,18 @@
-"""Numbers as people read them: 3 rather than 3.0, else two decimals.
+"""Numbers as people read them: 3 rather than 3.0, a column alike in every row.
 
-The one home of number formatting: how many decimals a number is shown with
-(:func:`shown_decimals`: none for a whole number, else :data:`DECIMALS`), for
-JSON (:func:`plain_number`), plain text tables (:func:`number_text`) and the
-site, which spells the same digits in each language's way (babel's symbols).
+The one home of number formatting: how many decimals a column of numbers is
+shown with (:func:`column_decimals`: none when every value is whole, else the
+fewest up to :data:`DECIMALS` that show each value, the same in every row; a
+number standing alone is a column of one), for JSON (:func:`plain_number`: raw
+numbers), plain text tables (:func:`number_column`, :func:`number_text`), their
+CSV and XLSX files and the site, which spells the same digits in each
+language's way (babel's symbols).
 Also the one reading of a yes/no value as people write it (:func:`parse_yes_no`).
 """
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 
@@ -33,23 +38,58 @@ def plain_number(value: float | int, digits: int | None = None) -> int | float:
     return value if digits is None else round(value, digits)
 
 
-DECIMALS = 2  # the decimals of a number that is not whole, wherever it is shown
+DECIMALS = 2  # the most decimals a number is shown with, wherever it is shown
+
+
+def _scaled(value: float | int, digits: int) -> int:
+    """``value`` in units of 10**-digits, rounded as f-strings round it."""
+    return int(f"{float(value):.{digits}f}".replace(".", ""))
+
+
+def column_decimals(values: Iterable[float | int | None], digits: int = DECIMALS) -> int:
+    """The decimals a column of numbers is shown with, the same in every row: the
+    fewest (0 to ``digits``) that show each value as it reads rounded to ``digits``.
+    Whole numbers only: 0 ("2", "3"); with 2.5: 1 ("2.0", "2.5"); with 2.33: 2
+    ("2.00", "2.33"). ``None`` (an empty cell) is left out. The one rule for
+    every column of points, scores and tie-breaks: the terminal's tables, their
+    CSV and XLSX files and every page of the site (in each language's symbols)."""
+    shown = 0
+    for value in values:
+        if value is None or not math.isfinite(value):
+            continue
+        scaled = _scaled(value, digits)
+        needed = digits
+        while needed > shown and scaled % 10 == 0:
+            scaled //= 10
+            needed -= 1
+        shown = max(shown, needed)
+        if shown == digits:
+            break
+    return shown
 
 
 def shown_decimals(value: float | int, digits: int = DECIMALS) -> int:
-    """How many decimals ``value`` is shown with: 0 when it is whole once rounded
-    to ``digits`` (2.999 is shown as 3), else ``digits``, so a column of numbers
-    reads "2", "1.33", "0.40" in the terminal and "2", "1,33", "0,40" on a
-    Swedish page alike."""
-    return 0 if round(float(value), digits).is_integer() else digits
+    """The decimals one number standing alone is shown with: a column of one
+    (:func:`column_decimals`), so 3, 2.5 and 2.33 read "3", "2.5", "2.33"."""
+    return column_decimals((value,), digits)
+
+
+def fixed_text(value: float | int, decimals: int) -> str:
+    """``value`` with exactly ``decimals`` decimals ("2.50"), never "-0"."""
+    text = f"{float(value):.{decimals}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+
+
+def number_column(values: Sequence[float | int | None], digits: int = DECIMALS) -> list[str]:
+    """A column of numbers as the terminal shows it: every value with the column's
+    decimals (:func:`column_decimals`), an empty cell for ``None``."""
+    decimals = column_decimals(values, digits)
+    return ["" if v is None else fixed_text(v, decimals) for v in values]
 
 
 def number_text(value: float | int, digits: int = DECIMALS) -> str:
-    """A whole number without decimals ("3"), any other with ``digits`` ("2.50")."""
-    value = float(value)
-    if shown_decimals(value, digits) == 0:
-        return str(int(round(value)))
-    return f"{value:.{digits}f}"
+    """One number standing alone, as the terminal shows it: "3", "2.5", "2.33"."""
+    return fixed_text(value, shown_decimals(value, digits))
 
 
 def plural_word(count: int, singular: str, plural: str | None = None) -> str:

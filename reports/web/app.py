@@ -24,6 +24,7 @@ runs in a worker thread, one transaction each.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import secrets
 import threading
@@ -44,7 +45,8 @@ from starlette.staticfiles import StaticFiles
 from tourney.errors import RecordError, TourneyError
 from tourney.names import normalize_name
 from tourney.records.csv_format import write_records
-from tourney.reports.i18n import template_callables, translations
+from tourney.numbers import column_decimals
+from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
 from tourney.storage.db import (
     ConflictingChange,
     DatabaseBusy,
@@ -160,11 +162,18 @@ class Server:
         template = self.templates.get_template(name)
         gettext = template_callables(translations(lang))
         html = template.render(lang=lang, csrf=session["csrf"], languages=LANGUAGES,
+                               number=self.number_format(lang).format,
                                path=request.url.path, organizer=session["organizer"],
                                **gettext, **context)
         response = HTMLResponse(html, status_code=status)
         self.set_cookies(request, response, sid, lang)
         return response
+
+    @staticmethod
+    @functools.cache
+    def number_format(lang: str) -> NumberFormat:
+        """Numbers in ``lang``'s symbols, as the published pages write them."""
+        return NumberFormat(locale_of(lang))
 
     def set_cookies(self, request: Request, response: Response, sid: str, lang: str) -> None:
         secure = self.config.secure_cookies
@@ -421,8 +430,11 @@ code_page, code_post = secret_form("code.html", "link_limit", 404, _open_table)
 def standings_data(session, slug: str) -> dict:
     event = get_event(session, slug)
     rows = standings_table(session, event)
+    # points stay raw numbers; points_decimals is how many decimals the column is
+    # shown with, alike in every row (tourney.numbers.column_decimals)
     return {"event": event.slug, "name": event.name,
-            "standings": [row.to_json() for row in rows]}
+            "standings": [row.to_json() for row in rows],
+            "points_decimals": column_decimals(row.points for row in rows)}
 
 
 async def standings_json(request: Request) -> Response:

@@ -169,18 +169,25 @@ def test_event_show_states_each_rule_in_one_sentence(tourney):
 
 
 def test_numbers_show_the_same_decimals_in_the_terminal_and_on_every_page():
-    from reports.site import Renderer
-    from tourney.numbers import number_text
+    from tourney.numbers import number_column, number_text
+    from tourney.reports.site import Renderer
 
     now = dt.datetime(2026, 5, 11, tzinfo=dt.UTC)
     swedish = Renderer("sv", "", ["sv"], now)
     english = Renderer("en", "", ["en"], now)
-    for value, terminal, sv in ((0.4, "0.40", "0,40"), (0.58, "0.58", "0,58"),
+    # a number alone: a column of one (tourney.numbers.column_decimals)
+    for value, terminal, sv in ((0.4, "0.4", "0,4"), (0.58, "0.58", "0,58"),
                                 (-330.0, "-330", "-330"), (2, "2", "2"),
                                 (1.3333333, "1.33", "1,33"), (2.9999999, "3", "3")):
         assert number_text(value) == terminal
         assert english.number(value) == terminal
         assert swedish.number(value).replace("\u2212", "-") == sv
+    # a column: the same decimals in every row, in the terminal and on the pages
+    column = [2, 2.5, 0.4, 1.3333333]
+    decimals = english.decimals(column)
+    assert number_column(column) == ["2.00", "2.50", "0.40", "1.33"]
+    assert [english.number(v, decimals) for v in column] == number_column(column)
+    assert [swedish.number(v, decimals) for v in column] == ["2,00", "2,50", "0,40", "1,33"]
 
 
 def test_the_log_says_its_times_are_utc(tourney):

@@ -6,7 +6,7 @@ import datetime as dt
 from pathlib import Path
 
 from conftest import seat_example_cup
-from reports.site import publish
+from tourney.reports.site import publish
 from tourney.storage.db import open_engine
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import IO, Iterator, Sequence
 
 from ..errors import UsageError
+from ..numbers import fixed_text
 from .sources import formula_safe
 
 FORMATS = ("csv", "xlsx")
@@ -78,16 +79,21 @@ class CsvTable:
 
     format = "csv"
 
-    def __init__(self, stream: IO[str], columns: Sequence[str] | None, *, bom: bool = True):
+    def __init__(self, stream: IO[str], columns: Sequence[str] | None, *, bom: bool = True,
+                 decimals: Sequence[int | None] | None = None):
         if bom:
             stream.write(BOM)
         self._writer = csv.writer(stream, lineterminator="\n")
+        self._decimals = decimals
         if columns is not None:
             self._writer.writerow([_cell_text(c) for c in columns])
 
     def write(self, row: Sequence) -> None:
-        self._writer.writerow([v if isinstance(v, (int, float)) and not isinstance(v, bool)
-                               else _cell_text(v) for v in row])
+        places = self._decimals or ()
+        self._writer.writerow([
+            (fixed_text(v, places[i]) if i < len(places) and places[i] is not None else v)
+            if isinstance(v, (int, float)) and not isinstance(v, bool)
+            else _cell_text(v) for i, v in enumerate(row)])
 
     def close(self) -> None:
         pass
@@ -99,13 +105,18 @@ class XlsxTable:
     format = "xlsx"
 
     def __init__(self, stream: IO[bytes], columns: Sequence[str] | None, *, title: str = "Sheet",
-                 widths: Sequence[int] | None = None):
+                 widths: Sequence[int] | None = None,
+                 decimals: Sequence[int | None] | None = None):
         from openpyxl import Workbook
         from openpyxl.cell import WriteOnlyCell
         from openpyxl.styles import Font
         from openpyxl.utils import get_column_letter
 
         self._stream = stream
+        self._cell = WriteOnlyCell
+        # a number column's format: its decimals shown alike in every row ("0.00")
+        self._formats = [None if d is None else "0" + ("." + "0" * d if d else "")
+                         for d in (decimals or ())]
         self._workbook = Workbook(write_only=True)
         self._sheet = sheet = self._workbook.create_sheet(sheet_title(title))
         sheet.freeze_panes = "A2"
@@ -123,8 +134,18 @@ class XlsxTable:
         sheet.append(header)
 
     def write(self, row: Sequence) -> None:
-        self._sheet.append([v if isinstance(v, (int, float)) and not isinstance(v, bool)
-                            else (None if v in (None, "") else _cell_text(v)) for v in row])
+        cells = []
+        for index, v in enumerate(row):
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                number_format = (self._formats[index] if index < len(self._formats)
+                                 else None)
+                if number_format is not None:
+                    v = self._cell(self._sheet, v)
+                    v.number_format = number_format
+                cells.append(v)
+            else:
+                cells.append(None if v in (None, "") else _cell_text(v))
+        self._sheet.append(cells)
 
     def close(self) -> None:
         self._workbook.save(self._stream)
@@ -153,16 +174,21 @@ def output_stream(path: str | None, binary: bool = False) -> Iterator[IO]:
 
 @contextmanager
 def open_table(path: str | None, columns: Sequence[str] | None, *, format: str | None = None,
-               title: str = "Sheet", widths: Sequence[int] | None = None):
+               title: str = "Sheet", widths: Sequence[int] | None = None,
+               decimals: Sequence[int | None] | None = None):
     """A table writer (``write(row)``) to ``path`` (``-``/None: standard output) in
-    ``format`` (else told by the extension); the file appears complete or not at all."""
+    ``format`` (else told by the extension); the file appears complete or not at all.
+    ``decimals``: per column, the decimals its numbers are shown with (None: as
+    they are), written so in a CSV file and as the cells' number format in XLSX
+    (the values stay numbers)."""
     kind = table_format(path, format)
     if kind not in FORMATS:
         raise UsageError(f"unknown format {kind!r} (formats: {', '.join(FORMATS)})")
     with output_stream(path, binary=kind == "xlsx") as stream:
         to_file = path is not None and path != "-"
-        table = (XlsxTable(stream, columns, title=title, widths=widths) if kind == "xlsx"
-                 else CsvTable(stream, columns, bom=to_file))
+        table = (XlsxTable(stream, columns, title=title, widths=widths, decimals=decimals)
+                 if kind == "xlsx" else CsvTable(stream, columns, bom=to_file,
+                                                 decimals=decimals))
         yield table
         table.close()
 

@@ -14,9 +14,13 @@
         .then(function (data) {
           if (!data) { return; }
           var rows = document.createDocumentFragment();
+          // every row's points with the column's decimals, in the page's language
+          var digits = data.points_decimals || 0;
+          var points = new Intl.NumberFormat(document.documentElement.lang || undefined,
+            { minimumFractionDigits: digits, maximumFractionDigits: digits });
           data.standings.forEach(function (s) {
             var tr = document.createElement("tr");
-            [s.place, s.player, s.points].forEach(function (v) {
+            [s.place, s.player, points.format(s.points)].forEach(function (v) {
               var td = document.createElement("td");
               td.textContent = String(v);  // text, never markup
               tr.appendChild(td);
