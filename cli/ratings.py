@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tourney.ratings.models import MODEL_NAMES
+from tourney.ratings.models import MODEL_NAMES, ModelSpec, param_text
 from tourney.app.ratings import (
     configure_pool,
     pool_settings,
@@ -241,10 +241,14 @@ def pool_command(variant, model, params, reset_params, provisional, yes, db_url,
     if as_json:
         emit_json(settings.to_json())
         return
+    spec = ModelSpec.create(settings.model, settings.params)
+    changed = spec.changed_params()
     echo(f"variant: {settings.variant}")
-    echo(f"model: {settings.model}")
+    echo(f"model: {settings.model}"
+         + ("" if changed else " (openskill's default parameters)"))
     for key, value in settings.params.items():
-        echo(f"  {key}: {value}")
+        # as --param takes them; "changed" marks what differs from the defaults
+        echo(f"  {key}: {param_text(value)}" + (" (changed)" if key in changed else ""))
     echo(f"provisional below: {count_text(settings.provisional_matches, 'match')}")
     echo(f"players: {settings.players}")
     echo(f"matches rated: {settings.matches}")

@@ -113,7 +113,7 @@ def test_history(tourney, rated):
 def test_predict(tourney, rated):
     data = tourney("rating", "predict", "--variant", VARIANT, "Åsa Öberg", "Björn", "Unrated",
                    "--json").json
-    assert data["variant"] == VARIANT and data["model"] == "PlackettLuce()"
+    assert data["variant"] == VARIANT and data["model"] == "PlackettLuce"
     players = data["players"]
     assert [p["player"] for p in players] == ["Åsa Öberg", "Björn", "Unrated"]
     assert sum(p["win_probability"] for p in players) == pytest.approx(1.0)

@@ -106,6 +106,16 @@ def default_parameters(model: str) -> dict[str, Any]:
     return {p: getattr(instance, p) for p in parameter_names(resolve_model_name(model))}
 
 
+def param_text(value: Any) -> str:
+    """A parameter's value as a user types it back (``--param KEY=VALUE``):
+    true/false, a number in at most 6 significant digits ("8.33333", "0")."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
 def _parse_value(model: str, key: str, raw: Any) -> Any:
     if key in _REFUSED:
         raise UsageError(f"rating parameter {key!r} cannot be set: {_REFUSED[key]}")
@@ -175,10 +185,16 @@ class ModelSpec:
         never to ``rate()`` (see the module docstring)."""
         return MODEL_CLASSES[self.name](**self.params_dict)
 
-    def describe(self) -> str:
+    def changed_params(self) -> dict[str, Any]:
+        """The parameters that differ from openskill's defaults for the model."""
         defaults = default_parameters(self.name)
-        changed = [f"{k}={v}" for k, v in self.params if defaults.get(k) != v]
-        return f"{self.name}({', '.join(changed)})"
+        return {k: v for k, v in self.params if defaults.get(k) != v}
+
+    def describe(self) -> str:
+        """The model as people read it: its name alone with openskill's defaults
+        ("PlackettLuce"), else with what differs ("PlackettLuce(tau=0, beta=3)")."""
+        changed = [f"{k}={param_text(v)}" for k, v in self.changed_params().items()]
+        return f"{self.name}({', '.join(changed)})" if changed else self.name
 
 
 DEFAULT_SPEC = ModelSpec.create()
