@@ -68,7 +68,7 @@ def seat_event(db_url: str, slug: str, tables_count: int, first: int) -> list[tu
     run(db_url, "event", "enter", slug, *names)
     run(db_url, "round", "seat", slug)
     links = json.loads(run(db_url, "round", "links", slug, "1", "--base-url", "http://x",
-                           "--json"))
+                           "--json"))["tables"]
     sheet = run(db_url, "round", "sheet", slug, "1").splitlines()
     bodies = {}
     for row in sheet[1:]:

@@ -249,7 +249,9 @@ def links(slug, number, base_url, as_json, db_url):
     A link takes results only for its own table, while its round is the latest.
 
     \b
-    JSON: [{"table": "1", "url": "...", "code": "K7QM4RXP"}]
+    JSON (like `round show --json`: the round and its tables, each with its link):
+      {"event": SLUG, "round": N,
+       "tables": [{"table": "1", "url": "...", "code": "K7QM4RXP"}]}
 
     \b
     Example:
@@ -263,7 +265,7 @@ def links(slug, number, base_url, as_json, db_url):
         rows = [{"table": link.table, "url": table_url(base_url, link.token), "code": link.code}
                 for link in round_links(session, event, number)]
     if as_json:
-        emit_json(rows)
+        emit_json({"event": slug, "round": number, "tables": rows})
         return
     for row in rows:
         echo(f"table {row['table']}  {row['code']}  {row['url']}")

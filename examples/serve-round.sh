@@ -31,7 +31,7 @@ tourney round links example-cup 1 --base-url "http://127.0.0.1:$PORT" --json > l
 python3 - "$HERE/round-1.csv" links.json <<'PY'
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1], encoding="utf-8")))
-for link in json.load(open(sys.argv[2], encoding="utf-8")):
+for link in json.load(open(sys.argv[2], encoding="utf-8"))["tables"]:
     with open(f"table-{link['table']}.csv", "w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(rows[0])

@@ -24,7 +24,8 @@ def seated_event(run, slug="club", lang="sv", tables=2, rounds=3):
     run("event", "enter", slug, "--all")
     run("round", "seat", slug)
     return {row["table"]: row for row in
-            run("round", "links", slug, "1", "--base-url", "http://testserver", "--json").json}
+            run("round", "links", slug, "1", "--base-url", "http://testserver",
+                "--json").json["tables"]}
 
 
 def client(db_url, **config) -> TestClient:
@@ -122,7 +123,8 @@ def big_event(run, slug: str, tables: int) -> dict[str, dict]:
     run("event", "enter", slug, "--all")
     run("round", "seat", slug)
     return {row["table"]: row for row in
-            run("round", "links", slug, "1", "--base-url", "http://testserver", "--json").json}
+            run("round", "links", slug, "1", "--base-url", "http://testserver",
+                "--json").json["tables"]}
 
 
 def post_all(base: str, requests: list[tuple[str, str]], workers: int) -> list:

@@ -13,8 +13,14 @@ from serve_helpers import (TOKEN, client, csrf_of, match_csv, path_of, seated_ev
 def test_round_links_are_stable_unguessable_and_per_table(tourney):
     links = seated_event(tourney)
     assert sorted(links) == ["1", "2"]
-    again = tourney("round", "links", "club", "1", "--base-url", "http://testserver",
-                    "--json").json
+    answer = tourney("round", "links", "club", "1", "--base-url", "http://testserver",
+                     "--json").json
+    # the shape of `round show --json`: the event, the round, its tables
+    shown = tourney("round", "show", "club", "1", "--json").json
+    assert set(answer) == {"event", "round", "tables"} and answer["event"] == "club"
+    assert answer["round"] == shown["round"] == 1
+    assert [r["table"] for r in answer["tables"]] == [t["table"] for t in shown["tables"]]
+    again = answer["tables"]
     assert [r["url"] for r in again] == [links["1"]["url"], links["2"]["url"]]
     tokens = [path_of(r["url"]).rsplit("/", 1)[1] for r in again]
     assert all(len(t) >= 32 for t in tokens) and tokens[0] != tokens[1]
@@ -216,7 +222,7 @@ def test_names_are_text_on_every_page(tourney, db_url):
     tourney("event", "enter", "evil", "--all")
     tourney("round", "seat", "evil")
     link = tourney("round", "links", "evil", "1", "--base-url", "http://testserver",
-                   "--json").json[0]
+                   "--json").json["tables"][0]
     web = client(db_url)
     bearer = {"Authorization": f"Bearer {TOKEN}"}
     for path, headers in ((path_of(link["url"]), {}), ("/standings/evil", {}),
