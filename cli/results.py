@@ -82,11 +82,15 @@ def _print_errors(report) -> None:
 @encoding_option
 @click.option("--by", "imported_by", metavar="NAME",
               help="Who imports (default: the login name).")
+@click.option("--jobs", type=click.IntRange(1, 256), metavar="N",
+              help="Processes that check a big CSV file, each a part of it, while this "
+                   "one stores the matches in file order (default: one per core; a "
+                   "file under 2 MB is checked here).")
 @yes_option
 @json_option
 @db_option
 def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding, imported_by,
-               yes, as_json, db_url):
+               jobs, yes, as_json, db_url):
     """Import deal records (CSV or XLSX; - for stdin) into the database.
 
     Every deal is replayed by its variant's engine with the event's house rules,
@@ -139,7 +143,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
                 report = import_results(
                     session, file, event=event_slug, replace=replace, dry_run=dry_run,
                     rejects=rejects, imported_by=imported_by or current_user(),
-                    on_progress=on_progress, encoding=encoding, sheet=sheet)
+                    on_progress=on_progress, encoding=encoding, sheet=sheet, jobs=jobs)
         except ImportRejected as rejected:
             if bar is not None:
                 bar.__exit__(None, None, None)

@@ -39,7 +39,7 @@ def import_results(session: Session, path: str, *, event: str | None = None,
                    rejects: IO[str] | None = None, imported_by: str | None = None,
                    on_progress: Callable[[int], None] | None = None,
                    batch_deals: int = results.BATCH_DEALS, encoding: str | None = None,
-                   sheet: str | None = None) -> ImportReport:
+                   sheet: str | None = None, jobs: int | None = None) -> ImportReport:
     """Import the record file ``path`` and bring the ratings in step.
 
     ``event``: the event slug of rows without an ``event`` cell (and the only event
@@ -51,7 +51,8 @@ def import_results(session: Session, path: str, *, event: str | None = None,
     there with an ``error`` column). ``imported_by``: who imports (default: the
     login name). ``on_progress(bytes_read)`` is called now and then. ``path`` is a
     CSV in any dialect spreadsheets write or an XLSX (``sheet``: which sheet;
-    ``encoding`` forces a CSV's); ``-`` is standard input.
+    ``encoding`` forces a CSV's); ``-`` is standard input. ``jobs``: processes that
+    check a big CSV file, each a part of it (default: one per core; 1: this one).
 
     Raises :class:`tourney.tournament.results.ImportRejected` (its ``report`` lists
     the errors) when a match is invalid and ``rejects`` is not given, or the file
@@ -63,7 +64,7 @@ def import_results(session: Session, path: str, *, event: str | None = None,
     report = results.import_results(
         session, path, event=event, replace=replace, dry_run=dry_run, rejects=rejects,
         imported_by=imported_by or current_user(), on_progress=on_progress,
-        batch_deals=batch_deals, encoding=encoding, sheet=sheet)
+        batch_deals=batch_deals, encoding=encoding, sheet=sheet, jobs=jobs)
     if report.unfilled and not report.deals and not report.error_count:
         raise NothingFilledIn(report)
     for variant in report.changed_variants:

@@ -23,10 +23,12 @@ import codecs
 import io
 import mmap
 import os
+import signal
 import stat
+import struct
 import sys
 from dataclasses import dataclass
-from typing import Callable, Hashable, Iterable, Sequence, TypeVar
+from typing import Callable, Hashable, Iterable, Iterator, Sequence, TypeVar
 
 from .sources import MAX_LINE_BYTES, Source, sniff_delimiter
 
@@ -96,7 +98,10 @@ def _cut(data, jobs: int) -> list[Part] | None:
     header = data[:header_end].decode("utf-8").lstrip("\ufeff")
     delimiter = sniff_delimiter(header, _KEY_COLUMNS + ("players", "play"))
     names = [c.strip().lower() for c in header.rstrip("\r\n").split(delimiter)]
-    key_at = [names.index(c) for c in _KEY_COLUMNS if c in names]
+    if not all(c in names for c in _KEY_COLUMNS[1:]):
+        return None  # no round or table column: nothing to cut at
+    # where the event, round and table cells are, and how many cells a line has
+    key_at = [names.index(c) if c in names else None for c in _KEY_COLUMNS] + [len(names)]
     size = len(data)
     cuts = [header_end]
     for k in range(1, jobs):
@@ -132,8 +137,11 @@ def _count(data, start: int, end: int, what: bytes) -> int:
 
 
 def _match_start(data, at: int, delimiter: str, key_at: Sequence[int]) -> int | None:
-    """The start of the first line at or after byte ``at`` whose match key differs
-    from its previous line's."""
+    """The start of the first line at or after byte ``at`` where a new match
+    surely begins: its round and table cells differ from its previous line's, and
+    its key cells and its previous line's are readable (a row that cannot be
+    read, or one whose event cell alone differs, may belong to the match before
+    it: a part must not begin with one, nor follow one)."""
     line_start = data.rfind(b"\n", 0, at) + 1  # the line ``at`` is in
     previous = _key(data, line_start, delimiter, key_at)
     start = data.find(b"\n", at) + 1
@@ -141,16 +149,24 @@ def _match_start(data, at: int, delimiter: str, key_at: Sequence[int]) -> int | 
         if not start or start >= len(data):
             return None
         key = _key(data, start, delimiter, key_at)
-        if key != previous:
+        if key is not None and previous is not None and key[1:] != previous[1:]:
             return start
+        previous = key
         start = data.find(b"\n", start) + 1
     return None
 
 
-def _key(data, start: int, delimiter: str, key_at: Sequence[int]) -> tuple:
+def _key(data, start: int, delimiter: str, key_at: Sequence[int | None]) -> tuple | None:
+    """The event, round and table cells of the line at ``start``; None unless the
+    line has a cell per column, a round in digits and a table."""
     end = data.find(b"\n", start)
-    cells = data[start:end if end >= 0 else len(data)].decode("utf-8").split(delimiter)
-    return tuple(cells[i].strip() if i < len(cells) else None for i in key_at)
+    cells = data[start:end if end >= 0 else len(data)].decode("utf-8").rstrip("\r").split(delimiter)
+    if len(cells) != key_at[3]:
+        return None
+    event, number, table = (cells[i].strip() if i is not None else "" for i in key_at[:3])
+    if not (number.isascii() and number.isdigit() and table):
+        return None
+    return (event, int(number), table)
 
 
 class _PartStream(io.RawIOBase):
@@ -242,6 +258,120 @@ def run_parts(path: str, name: str, parts: list[Part], work: Callable[[Source], 
     return results
 
 
+class PartLost(Exception):
+    """A process checking a part ended without handing back all of its work (it
+    was killed)."""
+
+    def __init__(self, index: int, status: int):
+        self.index, self.status = index, status
+        how = (f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status)
+               else f"exit status {os.WEXITSTATUS(status)}")
+        super().__init__(f"the process checking part {index + 1} of the file stopped ({how})")
+
+
+_LENGTH = struct.Struct("<Q")
+
+
+def stream_parts(path: str, name: str, parts: list[Part],
+                 work: Callable[[Source, Callable[[object], None]], T], *,
+                 encoding: str | None = None) -> Iterator[tuple[int, bool, object]]:
+    """``work(source, send)`` for every part at once, each in a forked process, and
+    what each sends, in file order: ``(part index, False, item)`` for each
+    ``send(item)``, then ``(part index, True, value)`` for the value ``work``
+    returned. An exception of ``work`` is raised here in its place; a process that
+    ends without its value raises :class:`PartLost`.
+
+    Unlike :func:`run_parts`, the items stream: the caller works on the first
+    part's items while every part is still being checked. A part's items wait in
+    an unlinked temporary file (not in memory), so a big file keeps memory flat;
+    a pipe tells the reader that the next item is complete. Items are pickled.
+    Leaving the iteration early (or an error) kills the processes still running.
+    """
+    import pickle
+    import tempfile
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    children = []  # (pid, notice pipe's read end, spool)
+    try:
+        for index in range(len(parts)):
+            spool = tempfile.TemporaryFile(prefix="tourney-part-")
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: its part, item by item, and out
+                os.close(read_end)
+                for _, other_read, other_spool in children:
+                    os.close(other_read)
+                    os.close(other_spool.fileno())
+                code = 0
+                try:
+                    def send(kind: str, value) -> None:
+                        data = pickle.dumps((kind, value), pickle.HIGHEST_PROTOCOL)
+                        _write_all(spool.fileno(), _LENGTH.pack(len(data)) + data)
+                        os.write(write_end, b".")  # the item is whole: it may be read
+
+                    try:
+                        value = _run(path, name, parts, index, encoding,
+                                     lambda source: work(source, lambda item: send("item", item)))
+                        send("done", value)
+                    except BaseException as err:  # handed to the parent, raised there
+                        try:
+                            send("error", err)
+                        except Exception as failed:  # an error that does not pickle
+                            send("error", RuntimeError(f"{err!r} ({failed!r})"))
+                except BaseException:
+                    code = 1  # the parent went away (a broken pipe): nothing to tell
+                finally:
+                    os._exit(code)
+            os.close(write_end)
+            children.append((pid, read_end, spool))
+        for index, (pid, read_end, spool) in enumerate(children):
+            offset, fd = 0, spool.fileno()
+            while True:
+                if not os.read(read_end, 1):  # the child ended before its value
+                    _, status = os.waitpid(pid, 0)
+                    children[index] = (None, read_end, spool)
+                    raise PartLost(index, status)
+                (length,) = _LENGTH.unpack(_read_at(fd, _LENGTH.size, offset))
+                kind, value = pickle.loads(_read_at(fd, length, offset + _LENGTH.size))
+                offset += _LENGTH.size + length
+                if kind == "item":
+                    yield index, False, value
+                elif kind == "error":
+                    raise value
+                else:
+                    yield index, True, value
+                    break
+    finally:
+        for pid, read_end, spool in children:
+            if pid is not None:
+                try:
+                    os.kill(pid, signal.SIGKILL)  # a no-op for one that already ended
+                except ProcessLookupError:
+                    pass
+                os.waitpid(pid, 0)
+            os.close(read_end)
+            spool.close()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_at(fd: int, size: int, offset: int) -> bytes:
+    chunks = []
+    while size:
+        chunk = os.pread(fd, size, offset)
+        if not chunk:
+            raise EOFError("a part's spool ended early")
+        chunks.append(chunk)
+        size -= len(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
+
+
 def collides(keys_by_part: Iterable[Sequence[Hashable]]) -> bool:
     """Whether a key of one part is also a key of an earlier part, or a part after
     the first begins with rows of no match (unreadable rows a single process
@@ -261,4 +391,5 @@ def collides(keys_by_part: Iterable[Sequence[Hashable]]) -> bool:
 NO_MATCH = (None, None, None)
 
 
-__all__ = ["MIN_PART_BYTES", "Part", "collides", "plan_parts", "run_parts", "usable_cores"]
+__all__ = ["MIN_PART_BYTES", "Part", "PartLost", "collides", "plan_parts", "run_parts",
+           "stream_parts", "usable_cores"]

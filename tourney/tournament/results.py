@@ -60,8 +60,8 @@ import getpass
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field
-from typing import IO, Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import DBAPIError
@@ -72,8 +72,11 @@ from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, located
 from ..names import lookalike_hint
 from ..ordering import natural_key
-from ..records.csv_format import (CONTENT_FIELDS, ERROR_COLUMN, DealRecord, canonical_fields,
-                                  open_records)
+from ..engines.base import DealOutcome
+from ..records.csv_format import (CONTENT_FIELDS, ERROR_COLUMN, DealRecord, RecordReader,
+                                  canonical_fields, open_records)
+from ..records.parallel import Part, PartLost, plan_parts, stream_parts, usable_cores
+from ..records.sources import Source
 from ..records.spreadsheets import CsvTable, XlsxTable, typed_cell
 from ..records.validation import (MAX_DEALS_PER_MATCH, DealCheck, MatchCheck, RecordChecker,
                                   row_key_guesser)
@@ -114,6 +117,8 @@ MAX_ERRORS_KEPT = 10_000
 # per token on the hot path); cleared when it grows past this.
 TOKEN_CACHE_LIMIT = 200_000
 PROGRESS_EVERY = 2000  # rows between progress callbacks
+# Rows of matches a checking process hands over at a time (``--jobs``).
+PART_BATCH_ROWS = 2000
 
 # The columns a match's content is made of, in the order they are hashed; a
 # canonical row is a tuple of them (the deal number as text).
@@ -324,6 +329,58 @@ class _Accepted:
     places: list[dict]
 
 
+@dataclass
+class _ReadMatch:
+    """A match as read and checked, made ready for :meth:`ResultImporter._close`
+    (in the process that checked it: with ``--jobs``, not the one that stores it)."""
+
+    match: MatchCheck  # a valid match's deal checks are dropped: see ``deals``
+    rows: int  # its rows in the file
+    raws: list[list[str]]  # its rows as read, in file order (for a rejects file)
+    # A valid match: its first deal, and per deal in deal order (line, deal number,
+    # whether the file claimed scores, how the outcome was verified) and its
+    # canonical row, with the names as the file gives them. Plain tuples and
+    # strings: they pickle fast (``--jobs``).
+    first: DealRecord | None = None
+    deals: list[tuple[int, int, bool, str]] | None = None
+    canonical: list[tuple[str, ...]] | None = None
+    columns: list[str] | None = None  # the file's columns
+
+    def strip(self, keep_raws: bool) -> None:
+        """Drop what storing does not use (card lists, moves, replay state), so
+        the match pickles small on its way to the process that stores it."""
+        if not keep_raws:
+            self.raws = []
+        if self.first is not None:
+            self.first = replace(self.first, hands=None, secrets=None, stock=None,
+                                 passes=None, play=None)
+        for check in self.match.deals:
+            record = check.record
+            if record is not None:
+                record.hands = record.secrets = record.stock = record.passes = None
+                record.play = None
+            outcome = check.outcome
+            if outcome is not None:
+                check.outcome = DealOutcome(outcome.scores, outcome.places, outcome.verified)
+
+
+class _PartEvent:
+    """An event as a checking process knows it (:meth:`ResultImporter._check_part`):
+    its settings, from the event read before the processes started."""
+
+    def __init__(self, event: Event):
+        self.event = event
+        settings = event_settings(event)
+        self.game, self.options = settings.game, settings.options
+
+
+@dataclass
+class _Columns:
+    """The file's columns where no reader is at hand (``--jobs``)."""
+
+    columns: list[str]
+
+
 class ResultImporter:
     """One import of one file into one session; see :func:`import_results`."""
 
@@ -332,8 +389,9 @@ class ResultImporter:
                  imported_by: str | None = None,
                  on_progress: Callable[[int], None] | None = None,
                  batch_deals: int = BATCH_DEALS, encoding: str | None = None,
-                 sheet: str | None = None):
+                 sheet: str | None = None, jobs: int | None = None):
         self.session = session
+        self.jobs = jobs  # processes checking a big CSV file; None: one per core
         self.encoding = encoding
         self.sheet = sheet
         self.event_slug = event
@@ -360,6 +418,7 @@ class ResultImporter:
         self._resolved: tuple = ((), None)
         self._card_cells: tuple[int | None, ...] | None = None  # hands, stock, passes
         self._current_names: dict[str, str] | None = None  # old name -> name now
+        self._events_known: dict[str, Event] | None = None  # --jobs: every event, by slug
 
     # -------------------------------------------------------------- events and rows
 
@@ -394,7 +453,8 @@ class ResultImporter:
         if ctx is None:  # a usage error, said once for the file (not once a row)
             from .events import unknown_event
 
-            known = self.session.execute(select(Event.slug).order_by(Event.slug)).scalars()
+            known = (sorted(self._events_known) if self._events_known is not None else
+                     self.session.execute(select(Event.slug).order_by(Event.slug)).scalars())
             err = unknown_event(record.event, known)
             raise UnknownName(located(self.report.file if self.report else None, str(err),
                                       line=record.line, column="event"),
@@ -411,41 +471,20 @@ class ResultImporter:
         name = "<stdin>" if path == "-" else path
         report = self.report = ImportReport(file=name, source_sha256="", dry_run=self.dry_run)
         self.source_file = os.path.basename(name)[:500]
-        # Read once: the file is hashed as it streams (an endless input meets the
-        # reader's bounds instead of a hash that never ends).
-        source, reader = open_records(path, errors="yield", encoding=self.encoding,
-                                      sheet=self.sheet)
-        report.locate = source.locate if source.kind == "xlsx" else None
-        self._reader = reader
-        raws: list[list[str]] = []  # the open match's rows as read
-        rows = in_match = 0
-        on_progress = self.on_progress
-        stream = self.checker.check_stream(
-            reader, resolve=self._resolve_row,
-            guess_key=row_key_guesser(reader, self.event_slug))
-        with source:
-            try:
-                for item in stream:
-                    if item.__class__ is DealCheck:
-                        rows += 1
-                        in_match += 1
-                        if on_progress is not None and rows % PROGRESS_EVERY == 0:
-                            on_progress(source.bytes_read)
-                        if in_match <= MAX_DEALS_PER_MATCH + 1:  # as kept on the match
-                            raws.append(reader.raw_row)
-                        continue
-                    self._close(item, in_match, raws)
-                    in_match, raws = 0, []
-            except RecordError as err:  # the file as a whole: header, encoding, size
-                # (the reader names its line and column)
-                report.add_error(err)
-                report.file_error = True
-                report.added = report.replaced = 0
-                raise ImportRejected(report, err) from None
-            source.drain()
-        report.source_sha256 = source.sha256
-        report.notices = list(source.notices)
-        report.unfilled = reader.unfilled
+        parts = None
+        if self.jobs != 1 and self.sheet is None:
+            parts = plan_parts(path, self.jobs or usable_cores(), encoding=self.encoding)
+        try:
+            if parts is None:
+                self._read_whole(path)
+            else:
+                self._read_in_parts(path, name, parts)
+        except RecordError as err:  # the file as a whole: header, encoding, size
+            # (the reader names its line and column)
+            report.add_error(err)
+            report.file_error = True
+            report.added = report.replaced = 0
+            raise ImportRejected(report, err) from None
         if self._rejects is not None:
             self._write_reject(None, None)  # the header, even when nothing was rejected
         if report.error_count and not self.skip_invalid:
@@ -457,6 +496,154 @@ class ResultImporter:
             self._after_import()
             report.committed = True
         return report
+
+    def _read_whole(self, path: str) -> None:
+        """The file read and checked here, in one process, match by match."""
+        report = self.report
+        # Read once: the file is hashed as it streams (an endless input meets the
+        # reader's bounds instead of a hash that never ends).
+        source, reader = open_records(path, errors="yield", encoding=self.encoding,
+                                      sheet=self.sheet)
+        report.locate = source.locate if source.kind == "xlsx" else None
+        self._reader = reader
+        on_progress = self.on_progress
+        with source:
+            for read, rows in self._read_matches(reader):
+                if on_progress is not None and rows:
+                    on_progress(source.bytes_read)
+                self._close(read)
+            source.drain()
+        report.source_sha256 = source.sha256
+        report.notices = list(source.notices)
+        report.unfilled = reader.unfilled
+
+    def _read_matches(self, reader: RecordReader) -> Iterator[tuple[_ReadMatch, int]]:
+        """The matches of ``reader`` as :meth:`RecordChecker.check_stream` closes
+        them, each made ready for :meth:`_close` (:meth:`_prepare`), with the
+        number of rows read since the last progress report (0 if none due)."""
+        raws: list[list[str]] = []  # the open match's rows as read
+        rows = in_match = due = 0
+        stream = self.checker.check_stream(
+            reader, resolve=self._resolve_row,
+            guess_key=row_key_guesser(reader, self.event_slug))
+        for item in stream:
+            if item.__class__ is DealCheck:
+                rows += 1
+                in_match += 1
+                if rows % PROGRESS_EVERY == 0:
+                    due = rows
+                if in_match <= MAX_DEALS_PER_MATCH + 1:  # as kept on the match
+                    raws.append(reader.raw_row)
+                continue
+            yield self._prepare(item, in_match, raws), due
+            in_match, raws, due = 0, [], 0
+
+    def _read_in_parts(self, path: str, name: str, parts: list[Part]) -> None:
+        """The file checked in parts, a process each (:func:`stream_parts`), and
+        each match stored here in file order, as :meth:`_read_whole` would.
+
+        The processes know the events from a list read before they start (they
+        must not use the database connection); a match whose rows are apart in
+        two parts is refused here as one process refuses it (``match-split``).
+        """
+        report = self.report
+        self._events_known = {event.slug: event for event in
+                              self.session.execute(select(Event)).scalars()}
+        hasher = hashlib.sha256()
+        with open(path, "rb") as stream:
+            # the hash of what the parts read (a regular file, by plan_parts)
+            for block in iter(lambda: stream.read(1 << 20), b""):
+                hasher.update(block)
+        try:
+            self._store_parts(stream_parts(path, name, parts, self._check_part,
+                                           encoding=self.encoding), parts)
+        except PartLost as err:  # killed (out of memory?): what was stored goes too
+            raise TourneyError(f"{name}: {err}; nothing was imported. Import it again, "
+                               "or in one process", setting="jobs") from None
+        report.source_sha256 = hasher.hexdigest()
+
+    def _store_parts(self, items, parts: list[Part]) -> None:
+        """The matches :meth:`_check_part` sent, stored in file order."""
+        report, on_progress = self.report, self.on_progress
+        closed: dict[tuple, int] = {}  # match key -> first line, over all parts
+        notices: list = []
+        unfilled = 0
+        for index, done, value in items:
+            if done:
+                columns, part_notices, part_unfilled = value
+                self._reader = self._reader or _Columns(columns)  # a part of no match
+                notices += [n for n in part_notices if n not in notices]
+                unfilled += part_unfilled
+                continue
+            batch, bytes_read = value
+            for read in batch:
+                if self._reader is None:
+                    self._reader = _Columns(read.columns)
+                key = read.match.key
+                if read.match.round is None:  # rows of no match: never cut to (plan_parts)
+                    pass
+                elif key in closed:
+                    read = self._split_off(read, closed[key])
+                else:
+                    closed[key] = read.match.lines[0]
+                self._close(read)
+            if on_progress is not None:
+                on_progress(parts[index].start + bytes_read)
+        report.notices = notices
+        report.unfilled = unfilled
+
+    def _check_part(self, source: Source, send: Callable[[object], None]):
+        """In the process of one part: its matches checked and made ready for
+        :meth:`_close`, sent in batches; returns the part's columns, notices and
+        unfilled rows."""
+        self._context = self._context_known  # no database here: the events read before
+        reader = RecordReader(source, filename=source.name, errors="yield")
+        self._reader = reader
+        batch, rows = [], 0
+        for read, _ in self._read_matches(reader):
+            read.columns = reader.columns
+            read.strip(keep_raws=self._rejects is not None)
+            batch.append(read)
+            rows += read.rows
+            if rows >= PART_BATCH_ROWS:
+                send((batch, source.bytes_read))
+                batch, rows = [], 0
+        if batch:
+            send((batch, source.bytes_read))
+        source.drain()
+        return reader.columns, list(source.notices), reader.unfilled
+
+    def _context_known(self, slug: str) -> "_EventContext | _PartEvent | None":
+        if slug not in self._events:
+            event = self._events_known.get(slug)
+            self._events[slug] = _PartEvent(event) if event is not None else None
+        return self._events[slug]
+
+    def _split_off(self, read: _ReadMatch, first_line: int) -> _ReadMatch:
+        """A match of a later part whose key an earlier part's match had: each of
+        its rows refused as :meth:`RecordChecker.check_stream` refuses them."""
+        match = read.match
+        of = f" of {match.event}" if match.event else ""
+        def split(line: int) -> RecordError:
+            return RecordError(
+                f"the rows of match round {match.round}, table {match.table}{of} must "
+                f"stand together; the match began at line {first_line}",
+                rule="match-split", line=line, column="table")
+
+        if read.deals is not None:  # valid in its part: its deal checks were dropped
+            deals = [DealCheck(line, read.first, error=split(line)) for line in match.lines]
+        else:
+            deals = []
+            for check in match.deals:
+                error = check.error
+                # One process keeps the error of a row it could not read or place
+                # in its event; every other row of the match gets this one.
+                if check.record is not None and (error is None or error.column not in (
+                        "event", "variant")):
+                    error = split(check.line)
+                deals.append(DealCheck(check.line, check.record, error=error))
+        checked = self.checker.check_match(deals, match.key)
+        return _ReadMatch(checked, read.rows, read.raws)
 
     # -------------------------------------------------------------- closing a match
 
@@ -491,33 +678,46 @@ class ResultImporter:
             cells = [typed_cell(columns[i], raw[i] if i < len(raw) else "") for i in keep]
             self._rejects.write(cells + raw[len(columns):] + [error or ""])
 
-    def _close(self, match: MatchCheck, rows: int, raws: list[list[str]]) -> None:
+    def _prepare(self, match: MatchCheck, rows: int, raws: list[list[str]]) -> _ReadMatch:
         """A match as :meth:`RecordChecker.check_stream` closed it (``rows``: how
-        many rows it had): checked against the database and stored, or rejected."""
-        self.report.deals += rows
+        many rows it had), with what :meth:`_close` needs that the database does
+        not give: a valid match's deals in deal order and their canonical rows."""
+        read = _ReadMatch(match, rows, raws)
+        if match.error is not None or any(c.error is not None for c in match.deals):
+            return read
+        ordered = match.deals
+        if any(a.record.deal > b.record.deal for a, b in zip(ordered, ordered[1:])):
+            order = sorted(range(len(raws)), key=lambda i: ordered[i].record.deal)
+            ordered, raws = [ordered[i] for i in order], [raws[i] for i in order]
+        read.first = ordered[0].record
+        read.deals = [(c.line, c.record.deal, c.record.scores is not None, c.outcome.verified)
+                      for c in ordered]
+        read.canonical = self._canonical_rows(self._events[match.event].game, ordered, raws)
+        match.deals = []  # what storing needs is in the fields above
+        return read
+
+    def _close(self, read: _ReadMatch) -> None:
+        """A match read and checked (:meth:`_prepare`): checked against the
+        database and stored, or rejected."""
+        match, raws = read.match, read.raws
+        self.report.deals += read.rows
         errors = [c.error for c in match.deals if c.error is not None]
         if not errors and match.error is not None:
             errors = [match.error]
         if errors:
             self._reject(match, raws, errors)
             return
-        ctx = self._events[match.event]
-        if any(a.record.deal > b.record.deal for a, b in zip(match.deals, match.deals[1:])):
-            order = sorted(range(len(raws)), key=lambda i: match.deals[i].record.deal)
-            ordered, raws = [match.deals[i] for i in order], [raws[i] for i in order]
-        else:
-            ordered = match.deals
-        first = ordered[0].record
+        ctx = self._context(match.event)
+        first = read.first
         try:
             seats, aliases = self._check_seating(ctx, first)
         except RecordError as err:
             err.line = err.line or first.line
             self._reject(match, raws, [err])
             return
-        said = [(c.record.players, c.record.dealer) for c in ordered]  # as the file says
+        said = rows = read.canonical  # said: the players as the file names them
         if aliases:
-            self._rename(ordered, match.result, aliases)
-        rows = self._canonical_rows(ctx.game, ordered, raws)
+            rows = self._rename(rows, match.result, aliases)
         digest = content_digest(rows)
         stored = ctx.round(first.round).stored.get(first.table)
         if stored is not None and stored.content_sha256 == digest:
@@ -532,7 +732,7 @@ class ResultImporter:
                 self.report.unchanged += 1
                 return
         if stored_rows is not None and not self.replace:
-            self._reject(match, raws, [self._difference(ctx, stored, ordered, rows,
+            self._reject(match, raws, [self._difference(ctx, stored, first, read.deals, rows,
                                                         stored_rows, said)])
             return
         if stored is not None and stored.version_id is not None:
@@ -541,7 +741,7 @@ class ResultImporter:
             self.report.added += 1
         if self.report.error_count and not self.skip_invalid:
             return  # the import is rejected anyway: go on checking, stop preparing writes
-        self._accept(ctx, first, seats, ordered, rows, digest, match.result, stored)
+        self._accept(ctx, first, seats, read.deals, rows, digest, match.result, stored)
 
     def _check_seating(self, ctx: _EventContext, record: DealRecord) -> list[tuple[int, str]]:
         """Deal 1 against the seating: the seated players in seat order, seat 0 dealing."""
@@ -602,15 +802,14 @@ class ResultImporter:
         return aliases
 
     @staticmethod
-    def _rename(checks: list[DealCheck], result: MatchRanking, aliases: dict[str, str]) -> None:
-        """Store the seated (kept) names, not a merged duplicate's."""
-        for check in checks:
-            record = check.record
-            record.players = [aliases.get(p, p) for p in record.players]
-            if record.dealer is not None:
-                record.dealer = aliases.get(record.dealer, record.dealer)
+    def _rename(rows: list[tuple[str, ...]], result: MatchRanking,
+                aliases: dict[str, str]) -> list[tuple[str, ...]]:
+        """Store the seated (kept) names, not a merged duplicate's: the rows
+        with their players and dealer renamed (the result is renamed in place)."""
         result.ranking = [(aliases.get(n, n), place) for n, place in result.ranking]
         result.totals = {aliases.get(n, n): t for n, t in result.totals.items()}
+        return [(row[0], ";".join(aliases.get(p, p) for p in row[1].split(";")),
+                 aliases.get(row[2], row[2])) + row[3:] for row in rows]
 
     def _canonical_rows(self, game: Game, ordered: list[DealCheck],
                         raws: list[list[str]]) -> list[tuple[str, ...]]:
@@ -655,28 +854,27 @@ class ResultImporter:
             rows.append((str(deal.number),) + tuple(row[name] for name in CONTENT_FIELDS))
         return rows
 
-    def _difference(self, ctx: _EventContext, stored: _Stored, ordered: list[DealCheck],
-                    rows: list[tuple[str, ...]], deals: list[tuple[str, ...]],
-                    said: list[tuple[list[str], str | None]]) -> RecordError:
+    def _difference(self, ctx: _EventContext, stored: _Stored, first: DealRecord,
+                    read: list[tuple[int, int, bool, str]], rows: list[tuple[str, ...]],
+                    deals: list[tuple[str, ...]], said: list[tuple[str, ...]]) -> RecordError:
         """Stored ``deals`` (:meth:`_stored_rows`) against the file's ``rows``;
         players and dealer quoted as the file ``said`` them."""
-        first = ordered[0].record
         where = f"round {first.round}, table {first.table} of {ctx.event.slug}"
         differences = []
         line, column = first.line, None
-        for check, row, (players, dealer) in zip(ordered, rows, said):
-            index = check.record.deal - 1
+        for (at, number, _, _), row, (_, players, dealer, *_) in zip(read, rows, said):
+            index = number - 1
             if index >= len(deals):
                 continue
             old = deals[index]
             for name, before, now in zip(CONTENT_FIELDS, old[1:], row[1:]):
                 if before != now:
                     if column is None:
-                        line, column = check.line, name
+                        line, column = at, name
                     if name == "players":
-                        now = ";".join(players)
+                        now = players
                     elif name == "dealer":
-                        now = dealer or ""
+                        now = dealer
                     differences.append(f"deal {old[0]} {name}: stored {_clip(before)!r}, "
                                        f"file {_clip(now)!r}")
         if len(deals) != len(rows):
@@ -693,8 +891,8 @@ class ResultImporter:
     # -------------------------------------------------------------- storing
 
     def _accept(self, ctx: _EventContext, first: DealRecord, seats: list[tuple[int, str]],
-                ordered: list[DealCheck], rows: list[tuple[str, ...]], digest: str,
-                result: MatchRanking, stored: _Stored | None) -> None:
+                deals: list[tuple[int, int, bool, str]], rows: list[tuple[str, ...]],
+                digest: str, result: MatchRanking, stored: _Stored | None) -> None:
         if self.dry_run:
             return
         version = 1
@@ -714,12 +912,11 @@ class ResultImporter:
         ]
         deal_rows = []
         verified_moves = 0
-        for check, (_, players, dealer, hands, stock, passes, play, scores) in zip(ordered, rows):
-            record = check.record
-            verified = check.outcome.verified
+        for (_, number, claimed, verified), (_, players, dealer, hands, stock, passes, play,
+                                             scores) in zip(deals, rows):
             verified_moves += verified == "moves"
-            deal_rows.append((record.deal, players, dealer or None, hands, stock, passes, play,
-                              scores, record.scores is not None, verified))
+            deal_rows.append((number, players, dealer or None, hands, stock, passes, play,
+                              scores, claimed, verified))
         version_row = {
             "version": version, "content_sha256": digest, "source_file": self.source_file,
             "source_sha256": None, "imported_by": self.imported_by,
@@ -877,7 +1074,7 @@ def import_results(session: Session, path: str, *, event: str | None = None,
                    rejects: IO[str] | None = None, imported_by: str | None = None,
                    on_progress: Callable[[int], None] | None = None,
                    batch_deals: int = BATCH_DEALS, encoding: str | None = None,
-                   sheet: str | None = None) -> ImportReport:
+                   sheet: str | None = None, jobs: int | None = None) -> ImportReport:
     """Import a record file into the session's transaction.
 
     ``event`` is the event of rows without an ``event`` cell (and the only event a
@@ -896,5 +1093,5 @@ def import_results(session: Session, path: str, *, event: str | None = None,
     importer = ResultImporter(session, event=event, replace=replace, dry_run=dry_run,
                               rejects=rejects, imported_by=imported_by,
                               on_progress=on_progress, batch_deals=batch_deals,
-                              encoding=encoding, sheet=sheet)
+                              encoding=encoding, sheet=sheet, jobs=jobs)
     return importer.run(path)
