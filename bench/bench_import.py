@@ -23,7 +23,10 @@ measurement's peak):
 - **import**: :func:`tourney.app.results.import_results` in one
   :func:`~tourney.storage.db.transaction`, as ``tourney result import FILE`` runs
   it, into a copy of the seated database: rows/s and peak RSS. It includes the
-  ratings refresh the importer triggers (timed on its own, "ratings s").
+  ratings refresh the importer triggers (timed on its own, "ratings s"). Twice:
+  as the command runs by default (a big file checked in parts by one process per
+  core while the importing process stores the matches) and with ``--jobs 1`` (one
+  process). CPU and peak RSS count the checking processes too.
 - **floor**, two parts in the same run: (1) parse and validate the same file
   alone, ``RecordReader`` + ``RecordChecker.check_stream`` with the events' rules
   (the checks ``tourney validate`` makes); (2) a bare ``executemany`` of the same
@@ -214,11 +217,15 @@ def ensure_season(rows: int, seed: int) -> tuple[Path, Path, int, bool]:
 # ============================================================== child processes
 
 def _usage() -> dict:
+    """CPU time of this process and of its ended children (the checking processes of
+    an import with --jobs), and the peak RSS of the biggest of them."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return {"cpu": usage.ru_utime + usage.ru_stime, "maxrss_mb": usage.ru_maxrss / 1024}
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"cpu": usage.ru_utime + usage.ru_stime + children.ru_utime + children.ru_stime,
+            "maxrss_mb": max(usage.ru_maxrss, children.ru_maxrss) / 1024}
 
 
-def child_import(url: str, path: str, profile: str | None) -> dict:
+def child_import(url: str, path: str, profile: str | None, jobs: int | None) -> dict:
     import tourney.ratings.service as rating_service
     from tourney.storage.db import open_engine, transaction
     from tourney.storage.schema import ensure_schema
@@ -258,7 +265,7 @@ def child_import(url: str, path: str, profile: str | None) -> dict:
         profiler = cProfile.Profile()
         profiler.enable()
     with transaction(engine) as session:
-        report = import_results(session, path, imported_by="bench")
+        report = import_results(session, path, imported_by="bench", jobs=jobs)
     if profiler is not None:
         profiler.disable()
         import io
@@ -484,11 +491,19 @@ class PostgresTarget:
 
 def measure(target, rows: int, seed: int, profile: Path | None) -> dict:
     csv_path, db_path, count, _ = ensure_season(rows, seed)
+    imports = {}
+    for jobs in (None, 1):  # every core (the default), then one process
+        import_url, floor_url = target.prepare(db_path)
+        try:
+            imported = run_child("import", "--file", str(csv_path), "--db-url", import_url,
+                                 *(["--jobs", str(jobs)] if jobs else []))
+            if imported["errors"] or imported["deals"] != count:
+                raise RuntimeError(f"import of {csv_path.name}: {imported}")
+            imports[jobs] = imported
+        finally:
+            target.finish()
     import_url, floor_url = target.prepare(db_path)
     try:
-        imported = run_child("import", "--file", str(csv_path), "--db-url", import_url)
-        if imported["errors"] or imported["deals"] != count:
-            raise RuntimeError(f"import of {csv_path.name}: {imported}")
         checked = run_child("validate", "--file", str(csv_path))
         if checked["invalid"] or checked["deals"] != count:
             raise RuntimeError(f"validation of {csv_path.name}: {checked}")
@@ -505,8 +520,8 @@ def measure(target, rows: int, seed: int, profile: Path | None) -> dict:
         finally:
             target.finish()
         print(f"  profile written to {profile}", file=sys.stderr, flush=True)
-    return {"rows": count, "file_mb": csv_path.stat().st_size / 1e6, "import": imported,
-            "validate": checked, "insert": inserted}
+    return {"rows": count, "file_mb": csv_path.stat().st_size / 1e6, "import": imports[None],
+            "import_one": imports[1], "validate": checked, "insert": inserted}
 
 
 def report_lines(results: list[dict], target_name: str, seed: int, started: float) -> list[str]:
@@ -518,26 +533,32 @@ def report_lines(results: list[dict], target_name: str, seed: int, started: floa
         f"{ROWS_PER_ROUND * ROUNDS_PER_EVENT:,} rows an event; {PLAYER_POOL:,}-player "
         f"pool; seed {seed}). Each measurement in a child process of its own.",
         "",
-        "| rows | file MB | import s | import rows/s | of which ratings s | import CPU s "
-        "| peak RSS MB (growth) | floor s (validate + insert) | floor rows/s | import/floor "
-        "| import/floor (CPU) | validate peak MB |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| rows | file MB | processes | import s | import rows/s | of which ratings s "
+        "| import CPU s | peak RSS MB (growth) | floor s (validate + insert) | floor rows/s "
+        "| import/floor | import/floor (CPU) | validate peak MB |",
+        "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
-        imp, val, ins = r["import"], r["validate"], r["insert"]
+        val, ins = r["validate"], r["insert"]
         floor = val["wall"] + ins["wall"]
         floor_cpu = val["cpu"] + ins["cpu"]
-        lines.append(
-            f"| {r['rows']:,} | {r['file_mb']:.1f} | {imp['wall']:.1f} "
-            f"| {r['rows'] / imp['wall']:,.0f} | {imp['ratings_s']:.1f} | {imp['cpu']:.1f} "
-            f"| {imp['peak_mb']:.0f} (+{imp['peak_mb'] - imp['base_mb']:.0f}) | {floor:.1f} ({val['wall']:.1f} + {ins['wall']:.1f}) "
-            f"| {r['rows'] / floor:,.0f} | {floor / imp['wall']:.2f} "
-            f"| {floor_cpu / imp['cpu']:.2f} | {val['peak_mb']:.0f} |")
+        for imp, processes in ((r["import"], f"every core ({os.cpu_count()}) + 1"),
+                               (r["import_one"], "1 (`--jobs 1`)")):
+            lines.append(
+                f"| {r['rows']:,} | {r['file_mb']:.1f} | {processes} | {imp['wall']:.1f} "
+                f"| {r['rows'] / imp['wall']:,.0f} | {imp['ratings_s']:.1f} | {imp['cpu']:.1f} "
+                f"| {imp['peak_mb']:.0f} (+{imp['peak_mb'] - imp['base_mb']:.0f}) "
+                f"| {floor:.1f} ({val['wall']:.1f} + {ins['wall']:.1f}) "
+                f"| {r['rows'] / floor:,.0f} | {floor / imp['wall']:.2f} "
+                f"| {floor_cpu / imp['cpu']:.2f} | {val['peak_mb']:.0f} |")
     lines += [
         "",
         "- import: `import_results` in one transaction, as `tourney result import FILE` "
         "runs it, into the seated season (no results yet); includes the ratings refresh "
-        "it triggers (\"of which ratings s\"). Peak RSS: the child's `ru_maxrss`; "
+        "it triggers (\"of which ratings s\"). By default a big file is checked in parts "
+        "by one process per core while the importing process stores the matches "
+        "(`--jobs`); `--jobs 1` checks it in the importing process. CPU counts every "
+        "process. Peak RSS: the biggest process's `ru_maxrss`; "
         "growth: over its peak just before the import began (the interpreter with "
         f"tourney loaded, about {results[0]['import']['base_mb']:.0f} MB).",
         "- floor: parse + validate the same file (`RecordReader` + "
@@ -591,11 +612,12 @@ def main(argv: list[str] | None = None) -> int:
                         help=argparse.SUPPRESS)
     parser.add_argument("--file", help=argparse.SUPPRESS)
     parser.add_argument("--profile-out", help=argparse.SUPPRESS)
+    parser.add_argument("--jobs", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     if args.child:
         if args.child == "import":
-            result = child_import(args.db_url, args.file, args.profile_out)
+            result = child_import(args.db_url, args.file, args.profile_out, args.jobs)
         elif args.child == "validate":
             result = child_validate(args.file)
         else:
@@ -618,9 +640,10 @@ def main(argv: list[str] | None = None) -> int:
             profile = OUT / "import_profile.txt" if args.profile and size == max(sizes) else None
             print(f"{target.name}: {size:,} rows ...", file=sys.stderr, flush=True)
             result = measure(target, size, args.seed, profile)
-            imp = result["import"]
+            imp, one = result["import"], result["import_one"]
             print(f"  import {imp['wall']:.1f} s ({result['rows'] / imp['wall']:,.0f} rows/s, "
-                  f"ratings {imp['ratings_s']:.1f} s), peak {imp['peak_mb']:.0f} MB; validate "
+                  f"ratings {imp['ratings_s']:.1f} s), peak {imp['peak_mb']:.0f} MB; "
+                  f"--jobs 1: {one['wall']:.1f} s ({result['rows'] / one['wall']:,.0f} rows/s); validate "
                   f"{result['validate']['wall']:.1f} s, insert {result['insert']['wall']:.1f} s",
                   file=sys.stderr, flush=True)
             results.append(result)
