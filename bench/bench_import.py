@@ -587,7 +587,11 @@ def figures(results: list[dict], target_name: str) -> dict:
             "rows_per_s": r["rows"] / imp["wall"], "floor_s": floor, "floor_cpu_s": floor_cpu,
             "floor_rows_per_s": r["rows"] / floor, "import_over_floor": floor / imp["wall"],
             "import_over_floor_cpu": floor_cpu / imp["cpu"], "peak_mb": imp["peak_mb"],
-            "copy_statements": imp.get("copy_statements", 0)})
+            "copy_statements": imp.get("copy_statements", 0),
+            # the same import in one process (--jobs 1)
+            "one_process_s": r["import_one"]["wall"],
+            "one_process_rows_per_s": r["rows"] / r["import_one"]["wall"],
+            "one_process_over_floor": floor / r["import_one"]["wall"]})
     return {"backend": target_name, "sizes": sizes}
 
 

@@ -385,7 +385,10 @@ def _import_rows(figures: dict) -> list[TargetRow]:
                  f" (x{factor:.2f} = {e['rows_per_s'] * factor:,.0f} at the speed of the "
                  "machine of the earlier results, by the speed reference)" if factor else "")),
             ("import on SQLite, 1M rows: import/floor (wall)", ">= 0.75", 0.75,
-             lambda e: f"{e['import_over_floor']:.2f} (CPU {e['import_over_floor_cpu']:.2f})")):
+             lambda e: f"{e['import_over_floor']:.2f} (CPU {e['import_over_floor_cpu']:.2f})"
+             + (f"; --jobs 1: {e['one_process_rows_per_s']:,.0f} rows/s, "
+                f"{e['one_process_over_floor']:.2f} of the floor"
+                if "one_process_rows_per_s" in e else ""))):
         if entry is None:
             rows.append(_missing(figure, target, _why(figures, "bench_import") if data is None else note))
             continue
