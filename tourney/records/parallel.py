@@ -1,10 +1,12 @@
-"""Checking one big record file in parts, a process each (``tourney validate --jobs``).
+"""Checking one big record file in parts, a process each (``tourney validate
+--jobs``, ``tourney result import --jobs``).
 
 A CSV file is cut into parts at line starts where a new match begins; each part is
 read with the file's header line (:class:`~tourney.records.sources.Source` with a
-``line_offset``, so every line number is the file's) and checked on its own, the
-first part in this process and the others in forked ones. The caller puts the
-parts' results together in file order.
+``line_offset``, so every line number is the file's) and checked on its own in a
+forked process. :func:`stream_parts` hands what the processes send to the caller
+in file order as they go (the importer stores matches while the parts are being
+checked); :func:`run_parts` collects each part's result (``validate``).
 
 Only files whose parts read exactly as the whole file would are cut: a regular
 file (not a pipe), CSV (not XLSX), in UTF-8 (or ASCII) throughout, with no
@@ -14,8 +16,9 @@ file smaller than two parts of :data:`MIN_PART_BYTES`, is read in one process.
 
 A match must stand within one part: :func:`collides` tells when a match key of
 one part is also in an earlier part (a match cut in two, or the rows of one
-match apart in the file); the caller then checks the file in one process, so the
-result is always the one a single process gives.
+match apart in the file); ``validate`` then checks the file in one process, and
+the importer refuses the later rows as one process does, so the result is always
+the one a single process gives.
 """
 from __future__ import annotations
 
@@ -208,54 +211,16 @@ def _run(path: str, name: str, parts: list[Part], index: int, encoding: str | No
 
 def run_parts(path: str, name: str, parts: list[Part], work: Callable[[Source], T], *,
               encoding: str | None = None) -> list[T] | None:
-    """``work(source)`` for each part, in order: the first here, the others in
-    forked processes at the same time, their results handed back pickled through a
-    pipe. ``name`` is the file's name in messages. None if a process did not hand
-    back its result (it was killed): the caller then reads the file in one process.
-    A process's exception is raised here."""
-    import pickle
-
-    sys.stdout.flush()
-    sys.stderr.flush()
-    children = []
-    for index in range(1, len(parts)):
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: its part, its result down the pipe, and out
-            os.close(read_end)
-            try:
-                try:
-                    result = ("ok", _run(path, name, parts, index, encoding, work))
-                except BaseException as err:  # handed to the parent, raised there
-                    result = ("error", err)
-                try:
-                    data = pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
-                except Exception as err:
-                    data = pickle.dumps(("error", RuntimeError(repr(result[1]) + repr(err))))
-                with open(write_end, "wb") as out:
-                    out.write(data)
-            finally:
-                os._exit(0)
-        os.close(write_end)
-        children.append((pid, read_end))
-    results: list = []
+    """``work(source)`` for each part, every part in a forked process at the same
+    time (:func:`stream_parts`), and their results in order. None if a process did
+    not hand back its result (it was killed): the caller then reads the file in one
+    process. A process's exception is raised here."""
     try:
-        results.append(_run(path, name, parts, 0, encoding, work))
-    finally:
-        handed = []
-        for pid, read_end in children:  # read every pipe, so no child is left waiting
-            with open(read_end, "rb") as stream:
-                data = stream.read()
-            os.waitpid(pid, 0)
-            handed.append(data)
-    for data in handed:
-        if not data:
-            return None
-        kind, value = pickle.loads(data)
-        if kind == "error":
-            raise value
-        results.append(value)
-    return results
+        return [value for _, done, value in
+                stream_parts(path, name, parts, lambda source, _send: work(source),
+                             encoding=encoding) if done]
+    except PartLost:
+        return None
 
 
 class PartLost(Exception):
