@@ -16,7 +16,7 @@ import datetime as dt
 from datetime import datetime, timezone
 from typing import Optional
 
-from sqlalchemy import Column, Index, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -69,6 +69,12 @@ class Event(SQLModel, table=True):
     # before the setting existed were scored by place (migration 0004).
     points: str = Field(default="share", max_length=10)
     bye_points: Optional[float] = None  # None: a win's worth
+    # A random number set afresh by triggers (migration 0005) on every write to the
+    # event's entries, rounds, seats, matches and their versions' places: publish
+    # reuses the event's pages without reading them while it is unchanged.
+    # Never written by the application.
+    content_stamp: Optional[int] = Field(default=None, sa_column=Column(BigInteger,
+                                                                        nullable=True))
 
 
 class Entry(SQLModel, table=True):
