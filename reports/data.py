@@ -21,6 +21,7 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -46,6 +47,8 @@ from tourney.storage.models import (
 from tourney.tournament.settings import event_settings
 from tourney.tournament.scoring import event_bye_points
 from tourney.tournament.standings import StandingRow, event_tiebreaks, standings_table
+
+PLAYERS_PER_QUERY = 500  # player ids in one IN (...) list
 
 # ------------------------------------------------------------------------ view data
 
@@ -82,6 +85,10 @@ class EventInfo:
     results_in: int = 0
     status: str = "upcoming"
     created: dt.datetime | None = None
+    # Changes with any write to the event's rows (``Event.content_stamp``, kept by
+    # triggers): the event's pages are reused while it, this info and the names of
+    # its players are unchanged.
+    stamp: int | None = None
 
     @property
     def sort_date(self) -> dt.date:
@@ -189,24 +196,6 @@ class PoolData:
     history: dict[int, list[HistoryPoint]]  # player id -> points in rating order
 
 
-@dataclass
-class EventContents:
-    """An event's rows as plain tuples, in a fixed order (see
-    :meth:`SiteReader.event_contents`)."""
-
-    entries: list[tuple] = field(default_factory=list)
-    rounds: list[tuple] = field(default_factory=list)
-    seats: list[tuple] = field(default_factory=list)
-    matches: list[MatchData] = field(default_factory=list)  # by id, places by seat
-
-    def player_ids(self) -> set[int]:
-        ids = {row[0] for row in self.entries}
-        ids.update(row[3] for row in self.seats)
-        for match in self.matches:
-            ids.update(p.player_id for p in match.places)
-        return ids
-
-
 # ------------------------------------------------------------------------ reading
 
 def event_status(info: EventInfo, today: dt.date) -> str:
@@ -285,7 +274,8 @@ class SiteReader:
             table_min=event.table_min, table_max=event.table_max,
             table_preferred=event.table_preferred, seating=event.seating, seed=event.seed,
             rules=rules, options=options, tiebreaks=tiebreaks, points=event.points,
-            bye_points=event_bye_points(event), created=event.created_at)
+            bye_points=event_bye_points(event), created=event.created_at,
+            stamp=event.content_stamp)
 
     def pools(self) -> list[PoolData]:
         """Every rating pool: its leaderboard and every player's history."""
@@ -376,59 +366,57 @@ class SiteReader:
         ordered = sorted(matches.values(), key=lambda m: (m.round, natural_key(m.table)))
         return EventData(info, entries, standings, rounds, ordered, standings_error)
 
-    def event_contents(self) -> dict[int, EventContents]:
-        """Per event, every row its pages are made of, read in bulk for the whole
-        site (five queries): what decides whether an event's pages changed since
-        the last publish, and its matches with their places (a player's page
-        lists them) without reading the event in full.
+    def player_matches(self, player_ids: Collection[int] | None = None
+                       ) -> dict[int, list[tuple]]:
+        """The matches with a result that these players (None: every player) have a
+        place in, by match id: per match ``(event_id, round, table, deals,
+        verified_moves, places)`` with the places ``(player_id, seat, place, total,
+        match_points)`` by seat (every player of the match, not only those asked
+        for)."""
+        columns = (Match.id, Match.event_id, Match.round_number, Match.table,
+                   MatchVersion.deals, MatchVersion.verified_moves, MatchPlace.player_id,
+                   MatchPlace.seat, MatchPlace.place, MatchPlace.total,
+                   MatchPlace.match_points)
+        base = (select(*columns)
+                .join(MatchVersion, MatchVersion.id == Match.current_version_id)
+                .join(MatchPlace, MatchPlace.version_id == Match.current_version_id))
+        if player_ids is None:
+            queries = [base]
+        else:
+            ids = sorted(player_ids)
+            queries = [base.where(Match.current_version_id.in_(
+                select(MatchPlace.version_id).where(
+                    MatchPlace.player_id.in_(ids[i:i + PLAYERS_PER_QUERY]))))
+                for i in range(0, len(ids), PLAYERS_PER_QUERY)]
+        out: dict[int, list[tuple]] = {}
+        seen: set[int] = set()
+        for query in queries:
+            fresh: set[int] = set()
+            for mid, event_id, rnd, table, deals, verified, *place in self.session.execute(
+                    query.order_by(Match.id, MatchPlace.seat, MatchPlace.player_id)):
+                if mid in seen:
+                    continue
+                match = out.get(mid)
+                if match is None:
+                    match = out[mid] = (event_id, rnd, table, deals or 0, verified or 0, [])
+                    fresh.add(mid)
+                match[5].append(tuple(place))
+            seen |= fresh
+        return out
 
-        An event's pages are a function of its :class:`EventInfo`, these rows, the
-        names of the players in them and its deals (a version's deals never
-        change: a new result is a new version). Anything new that the event's
-        pages show must be read here too."""
-        session = self.session
-        contents: dict[int, EventContents] = {}
+    def match_counts(self) -> dict[int, int]:
+        """Per player: the matches with a result the player has a place in."""
+        return dict(self.session.execute(
+            select(MatchPlace.player_id, func.count())
+            .join(Match, Match.current_version_id == MatchPlace.version_id)
+            .group_by(MatchPlace.player_id)).all())
 
-        def of(event_id: int) -> EventContents:
-            found = contents.get(event_id)
-            if found is None:
-                found = contents[event_id] = EventContents()
-            return found
-
-        for event_id, *row in session.execute(
-                select(Entry.event_id, Entry.player_id, Entry.first_round,
-                       Entry.withdrawn_after)
-                .order_by(Entry.event_id, Entry.player_id)):
-            of(event_id).entries.append(tuple(row))
-        for event_id, *row in session.execute(
-                select(Round.event_id, Round.number, Round.repeated_pairs, Round.seated_at)
-                .order_by(Round.event_id, Round.number)):
-            of(event_id).rounds.append(tuple(row))
-        for event_id, *row in session.execute(
-                select(Round.event_id, Round.number, Seat.table, Seat.seat, Seat.player_id)
-                .join(Round, Round.id == Seat.round_id)
-                .order_by(Round.event_id, Round.number, Seat.table, Seat.seat,
-                          Seat.player_id)):
-            of(event_id).seats.append(tuple(row))
-        matches: dict[int, MatchData] = {}
-        for mid, event_id, rnd, table, vid, version, at, by, deals, verified in session.execute(
-                select(Match.id, Match.event_id, Match.round_number, Match.table,
-                       Match.current_version_id, MatchVersion.version,
-                       MatchVersion.imported_at, MatchVersion.imported_by,
-                       MatchVersion.deals, MatchVersion.verified_moves)
-                .outerjoin(MatchVersion, MatchVersion.id == Match.current_version_id)
-                .order_by(Match.event_id, Match.id)):
-            match = MatchData(mid, event_id, rnd, table, vid, version, at, by, deals or 0,
-                              verified or 0)
-            matches[mid] = match
-            of(event_id).matches.append(match)
-        for mid, pid, seat, place, total, points in session.execute(
-                select(Match.id, MatchPlace.player_id, MatchPlace.seat, MatchPlace.place,
-                       MatchPlace.total, MatchPlace.match_points)
-                .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
-                .order_by(Match.id, MatchPlace.seat, MatchPlace.player_id)):
-            matches[mid].places.append(PlaceData(pid, seat, place, total, points))
-        return contents
+    def match_refs(self) -> dict[int, tuple[int, int]]:
+        """Every match with a result: its event and round, by match id (a rating
+        history links to its matches)."""
+        return {mid: (event_id, rnd) for mid, event_id, rnd in self.session.execute(
+            select(Match.id, Match.event_id, Match.round_number)
+            .where(Match.current_version_id.is_not(None)))}
 
     def deals(self, event_id: int, round_number: int | None = None, *,
               with_moves: bool = False) -> dict[int, list[DealData]]:
@@ -455,7 +443,6 @@ class SiteReader:
 __all__ = [
     "DealData",
     "EntryData",
-    "EventContents",
     "EventData",
     "EventInfo",
     "HistoryPoint",

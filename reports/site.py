@@ -79,7 +79,7 @@ import sys
 import time
 import urllib.parse
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -104,7 +104,6 @@ from tourney.tournament.sheets import sheet_deals, sheet_rows_per_table
 from . import charts, opendata
 from .data import (
     DealData,
-    EventContents,
     EventData,
     EventInfo,
     MatchData,
@@ -391,7 +390,10 @@ def compare_sites(build: Path, old: Path, manifest: dict, builder: "SiteBuilder"
         stamps += [(r.datetime(before), r.datetime(builder.now)) for r in builder.renderers]
         stamps = [(a.encode("utf-8"), b.encode("utf-8")) for a, b in stamps if a != b]
     changed = 0
+    reused = builder.reused
     for rel in builder.files:
+        if rel in reused:  # linked (or copied) from the old site: the same bytes
+            continue
         new_path, old_path = build / rel, old / rel
         try:
             if os.path.samefile(new_path, old_path):
@@ -688,6 +690,12 @@ class PlayerEvent(NamedTuple):
     byes: tuple[int, ...] = ()  # the rounds the player had a bye in
 
 
+class MatchRef(NamedTuple):
+    """A match a rating history links to: its event and round."""
+    event_id: int
+    round: int
+
+
 class PlayerBye(NamedTuple):
     """A round a player sat out with a bye: a row among the matches of the
     player's page."""
@@ -707,6 +715,19 @@ class GridCell:
     table: str | None = None
     opponent_rank: int | None = None
     shared: bool = False  # another player at the table had the same place (a draw)
+
+
+def event_player_ids(data: EventData) -> set[int]:
+    """The players an event's pages show: entered, seated, placed or standing."""
+    ids = {e.player_id for e in data.entries}
+    ids.update(row.player_id for row in data.standings)
+    for rnd in data.rounds:
+        for table in rnd.tables:
+            ids.update(table.players)
+        ids.update(rnd.byes)
+    for match in data.matches:
+        ids.update(p.player_id for p in match.places)
+    return ids
 
 
 def seats_by_table_size(data: EventData) -> dict[int, dict[int, int]]:
@@ -753,11 +774,15 @@ class SiteBuilder:
     Incremental publishing: with ``previous`` (the site being replaced and its
     manifest), a page whose content key is the one it had there is hard-linked
     from the old site instead of rendered, so it stays byte-identical and costs a
-    system call. Keys: an event's pages share one (:meth:`event_key`: the event,
-    its rows, its players' names, the code digest and the site's settings); a
-    player's page has its own (:meth:`player_key`); the index, the players' list,
-    the leaderboards and the open data index are rendered every time (the index
-    shows when the site was published: the only page that does)."""
+    system call. Keys: an event's pages share one (:meth:`event_key`: the event
+    row, its content stamp, which triggers in the database change on any write to
+    its rows, its players' names, the code digest and the site's settings), so an
+    unchanged event's rows are never read; a player's page has its own
+    (:meth:`player_key`: the player's name and ratings and the keys of the player's
+    events), so only the matches of the players whose pages are rendered are read;
+    the index, the players' list, the leaderboards and the open data index are
+    rendered every time (the index shows when the site was published: the only
+    page that does)."""
 
     def __init__(self, build_dir: Path, reader: SiteReader, events: list[EventInfo],
                  languages: list[str], now: dt.datetime, report: PublishReport,
@@ -782,6 +807,7 @@ class SiteBuilder:
         self.player_events: dict[int, list[PlayerEvent]] = {}
         self.site_key = content_key(code_digest(), languages, self.settings.to_json())
         self.files: dict[str, str] = {}  # path in the site -> content key ("": always built)
+        self.reused: set[str] = set()  # the files linked from the old site
         self.event_records: dict[str, dict] = {}  # event id -> its key, files, player rows
         self._collecting: list[str] | None = None  # the current event's files
         self._name_rows: dict[int, tuple] | None = None  # see _names
@@ -825,6 +851,7 @@ class SiteBuilder:
             done.append(rel)
         for rel in rels:
             self.files[rel] = key
+        self.reused.update(rels)
         if self._collecting is not None:
             self._collecting.extend(rels)
         self.report.pages += len(rels)
@@ -886,16 +913,13 @@ class SiteBuilder:
                                       for pid, p in self.players.items()}
         return [rows.get(pid) or (pid, None) for pid in sorted(player_ids)]
 
-    def event_key(self, info: EventInfo, contents: EventContents, with_replays: bool) -> str:
-        # matches as plain tuples: pickling dataclasses costs several times as much,
-        # and every event's key is worked out on every publish
-        matches = [(m.id, m.round, m.table, m.version_id, m.version, m.imported_at,
-                    m.imported_by, m.deals, m.verified_moves,
-                    [(p.player_id, p.seat, p.place, p.total, p.match_points)
-                     for p in m.places]) for m in contents.matches]
-        return content_key(self.site_key, "event", info, with_replays, contents.entries,
-                           contents.rounds, contents.seats, matches,
-                           self._names(contents.player_ids()))
+    def event_key(self, info: EventInfo, with_replays: bool, player_ids: Iterable[int]) -> str:
+        """An event's pages' key: its info (with its content stamp, which changes
+        with any write to its rows), whether it has replays, and the names of the
+        players in it (entered, seated or placed). Its rows are not read: the stamp
+        stands for them."""
+        return content_key(self.site_key, "event", info, with_replays,
+                           self._names(player_ids))
 
     @staticmethod
     def _event_ref(info: EventInfo) -> tuple:
@@ -903,29 +927,30 @@ class SiteBuilder:
         return (info.id, info.slug, info.name, info.variant, info.date, info.status,
                 bool(info.results_in), info.sort_date)
 
-    def player_key(self, player: PlayerInfo, ratings: list[dict], matches: list,
-                   events: list, match_info: dict) -> str:
-        ids = {player.id}
-        event_ids = {m.event_id for m in matches} | {e.event_id for e in events}
-        for m in matches:
-            ids.update(m.opponents)
+    def player_key(self, player: PlayerInfo, ratings: list[dict], event_ids: set[int],
+                   match_refs: dict[int, tuple[int, int]]) -> str:
+        """A player's page's key: the player's name row, ratings and history, and the
+        keys of the events the player is in (which stand for the player's matches,
+        places and opponents' names there) and of the events of the matches the
+        history links to. The player's matches are not read."""
+        event_ids = set(event_ids)
         history_refs = []
         rating_parts = []
         for r in ratings:  # plain tuples: they pickle several times as fast
             entry = r["entry"]
+            history = r["history"]
             rating_parts.append((r["pool"].variant, r["pool"].provisional_matches,
-                                 None if entry is None else astuple_entry(entry),
-                                 [tuple(h) for h in r["history"]]))
-            for h in r["history"]:
-                mi = match_info.get(h.match_id)
-                if mi is not None:
-                    history_refs.append((h.match_id, mi.event_id, mi.round))
-                    event_ids.add(mi.event_id)
-        refs = [self._event_ref(self.events_by_id[e]) for e in sorted(event_ids)
-                if e in self.events_by_id]
-        return content_key(self.site_key, "player", rating_parts,
-                           [tuple(m) for m in matches], [tuple(e) for e in events],
-                           history_refs, refs, self._names(ids))
+                                 None if entry is None else astuple_entry(entry), history))
+            for h in history:
+                ref = match_refs.get(h.match_id)
+                if ref is not None:
+                    history_refs.append((h.match_id, *ref))
+                    event_ids.add(ref[0])
+        records = self.event_records
+        refs = [(e, (records.get(str(e)) or {}).get("key"), self._event_ref(self.events_by_id[e]))
+                for e in sorted(event_ids) if e in self.events_by_id]
+        return content_key(self.site_key, "player", rating_parts, history_refs, refs,
+                           self._names((player.id,)))
 
     # ---- the whole site
 
@@ -939,20 +964,18 @@ class SiteBuilder:
         self.players = self.reader.players()
         self._name_rows = None
         pools = self.reader.pools()
-        contents = self.reader.event_contents()
         timings["load"] = time.perf_counter() - t0
         # What was just read lives for the whole build (a big league's hundreds of
         # thousands of rows): out of the collector's sight, so that its collections,
         # which the build's many small objects set off, stop walking them each time.
         gc.freeze()
         try:
-            self._build(replay_ids, pools, contents, jobs, engine, automatic)
+            self._build(replay_ids, pools, jobs, engine, automatic)
         finally:
             gc.unfreeze()
 
-    def _build(self, replay_ids: set[int], pools: list[PoolData],
-               contents: dict[int, EventContents], jobs: int, engine: Engine | None,
-               automatic: bool) -> None:
+    def _build(self, replay_ids: set[int], pools: list[PoolData], jobs: int,
+               engine: Engine | None, automatic: bool) -> None:
         timings = self.report.timings
         self.report.players = sum(1 for p in self.players.values() if p.merged_into is None)
         self.report.events = len(self.events)
@@ -963,13 +986,11 @@ class SiteBuilder:
         to_render = []
         estimate = 0
         for info in self.events:
-            mine = contents.get(info.id) or EventContents()
             with_replays = info.id in replay_ids
-            key = self.event_key(info, mine, with_replays)
-            if not self._reuse_event(info, mine, key):
-                to_render.append((info, key, with_replays))
-                estimate += (1 + len(mine.rounds) + len(mine.matches)
-                             + (sum(m.deals for m in mine.matches) if with_replays else 0))
+            if not self._reuse_event(info, with_replays):
+                to_render.append((info, with_replays))
+                estimate += (1 + 3 * info.rounds_seated + info.tables_seated
+                             + (2 * info.results_in if with_replays else 0))
         parallel = can_fork and len(to_render) > 1 and (
             not automatic or estimate * languages >= AUTO_JOBS_MIN_PAGES)
         if parallel:
@@ -985,11 +1006,15 @@ class SiteBuilder:
         summary = context["summary"]
         self.page("players.html", "players/index.html", per_language=lambda renderer: {
             "summary": sorted(summary, key=lambda s: name_key(s["player"].name, renderer.lang))})
-        pending = []
+        keys = {}
         for player_id in sorted(self.players):
-            template, path, key, page_context = self._player_page(pools, player_id, context)
+            path = self.links.player(player_id)
+            key = self._player_key(player_id, context)
             if not self._reused(path, key):
-                pending.append((template, path, key, page_context))
+                keys[player_id] = key
+        self._load_player_matches(keys, every=len(keys) * 2 > len(self.players))
+        pending = [self._player_page(player_id, keys[player_id], context) for player_id in keys]
+        timings["player_keys"] = time.perf_counter() - t0
         parallel = can_fork and len(pending) > 1 and (
             not automatic or len(pending) * languages >= AUTO_JOBS_MIN_PAGES)
         if parallel:
@@ -1015,13 +1040,16 @@ class SiteBuilder:
         for template, path, key, context in pages:
             self.page(template, path, key=key, **context)
 
-    def _reuse_event(self, info: EventInfo, contents: EventContents, key: str) -> bool:
-        """An unchanged event: its files linked from the old site, its players'
-        rows from the old manifest and its rows (no event read, no rendering)."""
+    def _reuse_event(self, info: EventInfo, with_replays: bool) -> bool:
+        """An unchanged event (the same key, :meth:`event_key`, with the players the
+        old manifest lists for it): its files linked from the old site, its
+        players' rows from the old manifest (no event read, no rendering)."""
         if self.previous is None:
             return False
         old = self.previous.manifest.get("events", {}).get(str(info.id))
-        if not isinstance(old, dict) or old.get("key") != key:
+        if not isinstance(old, dict) or not isinstance(old.get("players"), list):
+            return False
+        if old.get("key") != self.event_key(info, with_replays, old["players"]):
             return False
         if not self.reuse(old["files"]):
             return False
@@ -1029,20 +1057,21 @@ class SiteBuilder:
         for row in old["player_events"]:
             fields = row[1:6] + [tuple(row[6]) if len(row) > 6 else ()]
             self.player_events.setdefault(row[0], []).append(PlayerEvent(info.id, *fields))
-        for match in contents.matches:
-            self.report.matches += 1
-            self._remember_match(info, match)
+        self.report.matches += old.get("matches", 0)
         self.report.replays += old.get("replays", 0)
         return True
 
-    def _event_share(self, items: Sequence[tuple[EventInfo, str, bool]]) -> None:
-        for info, key, with_replays in items:
+    def _event_share(self, items: Sequence[tuple[EventInfo, bool]]) -> None:
+        for info, with_replays in items:
             data = self.reader.event_data(info)
+            players = event_player_ids(data)
             self._collecting = []
             replays = self.report.replays
             rows = self.event_pages(data, with_replays)
             self.event_records[str(info.id)] = {
-                "key": key, "files": self._collecting, "replays": self.report.replays - replays,
+                "key": self.event_key(info, with_replays, players), "files": self._collecting,
+                "replays": self.report.replays - replays, "matches": len(data.matches),
+                "players": sorted(players),
                 "player_events": [[pid, *row[1:]] for pid, row in rows]}
             self._collecting = None
 
@@ -1227,7 +1256,6 @@ class SiteBuilder:
             deals = self.reader.deals(info.id, number, with_moves=with_replays)
             for match in matches:
                 self.report.matches += 1
-                self._remember_match(info, match)
                 self.match_pages(info, match, deals.get(match.version_id, []), with_replays)
         self.event_data_files(data)
         return rows
@@ -1348,17 +1376,25 @@ class SiteBuilder:
             grid[row.player_id] = [mine.get(n, GridCell("none")) for n in numbers]
         return grid
 
-    def _remember_match(self, info: EventInfo, match: MatchData) -> None:
-        if not match.has_result:
+    def _load_player_matches(self, player_ids: Collection[int], every: bool = False) -> None:
+        """The matches of these players (every player's with ``every``), read for
+        their pages (a row per player per match)."""
+        if not player_ids and not every:
             return
-        ids = [p.player_id for p in match.places]
-        size = len(ids)
-        shared = shared_places(match.places)
-        for place in match.places:
-            self.player_matches.setdefault(place.player_id, []).append(PlayerMatch(
-                info.id, match.id, match.round, match.table, place.place, size,
-                place.match_points, place.total, tuple(o for o in ids if o != place.player_id),
-                match.deals, match.verified_moves, shared[place.place]))
+        wanted = None if every else set(player_ids)
+        rows = self.reader.player_matches(None if every else wanted)
+        for mid, (event_id, rnd, table, deals, verified, places) in rows.items():
+            ids = [p[0] for p in places]
+            size = len(ids)
+            shared: dict[int, bool] = {}
+            for p in places:
+                shared[p[2]] = p[2] in shared
+            for pid, _seat, place, total, points in places:
+                if wanted is not None and pid not in wanted:
+                    continue
+                self.player_matches.setdefault(pid, []).append(PlayerMatch(
+                    event_id, mid, rnd, table, place, size, points, total,
+                    tuple(o for o in ids if o != pid), deals, verified, shared[place]))
 
     # ---- matches and deals
 
@@ -1424,10 +1460,14 @@ class SiteBuilder:
 
     def _player_context(self, pools: list[PoolData]) -> dict:
         """What every player's page needs, worked out once."""
-        match_info = {}
-        for matches in self.player_matches.values():
-            for m in matches:
-                match_info[m.match_id] = m
+        match_refs = self.reader.match_refs()
+        counts = self.reader.match_counts()
+        player_event_ids: dict[int, set[int]] = {}
+        for event_id, record in self.event_records.items():
+            for pid in record["players"]:
+                player_event_ids.setdefault(pid, set()).add(int(event_id))
+        for pid, rows in self.player_events.items():
+            player_event_ids.setdefault(pid, set()).update(r.event_id for r in rows)
         live = sorted((p for p in self.players.values() if p.merged_into is None),
                       key=lambda p: name_key(p.name))
         rated: dict[int, list[str]] = {}
@@ -1437,28 +1477,47 @@ class SiteBuilder:
             for entry in pool.leaderboard:
                 rated.setdefault(entry.player_id, []).append(pool.variant)
         summary = [{"player": p, "events": len(self.player_events.get(p.id, ())),
-                    "matches": len(self.player_matches.get(p.id, ())),
+                    "matches": counts.get(p.id, 0),
                     "variants": rated.get(p.id, [])} for p in live]
-        return {"match_info": match_info, "entries": entries, "summary": summary}
+        return {"match_refs": match_refs, "entries": entries, "summary": summary,
+                "pools": pools, "event_ids": player_event_ids}
 
-    def _player_page(self, pools: list[PoolData], player_id: int,
-                     context: dict) -> tuple[str, str, str, dict]:
-        """A player's page: its template, path, content key and context."""
-        match_info, entries = context["match_info"], context["entries"]
-        player = self.players[player_id]
-        path = self.links.player(player.id)
-        if player.merged_into is not None:
-            kept = self._kept(player)
-            key = content_key(self.site_key, "merged", self._names({player.id, kept.id}))
-            return "merged.html", path, key, {"player": player, "kept": kept}
+    def _ratings(self, player_id: int, context: dict) -> list[dict]:
+        entries = context["entries"]
         ratings = []
-        for pool in pools:
-            entry = entries[pool.variant].get(player.id)
-            history = pool.history.get(player.id, [])
+        for pool in context["pools"]:
+            entry = entries[pool.variant].get(player_id)
+            history = pool.history.get(player_id, [])
             if entry is None and not history:
                 continue
             ratings.append({"pool": pool, "entry": entry, "history": history,
                             "chart_id": f"chart-{pool.variant}"})
+        return ratings
+
+    def _player_key(self, player_id: int, context: dict) -> str:
+        player = self.players[player_id]
+        if player.merged_into is not None:
+            kept = self._kept(player)
+            return content_key(self.site_key, "merged", self._names({player.id, kept.id}))
+        return self.player_key(player, self._ratings(player_id, context),
+                               context["event_ids"].get(player_id, set()),
+                               context["match_refs"])
+
+    def _player_page(self, player_id: int, key: str, context: dict) -> tuple[str, str, str, dict]:
+        """A player's page: its template, path, content key and context (the
+        player's matches loaded, :meth:`_load_player_matches`)."""
+        player = self.players[player_id]
+        path = self.links.player(player.id)
+        if player.merged_into is not None:
+            return "merged.html", path, key, {"player": player, "kept": self._kept(player)}
+        ratings = self._ratings(player_id, context)
+        match_refs = context["match_refs"]
+        match_info = {}
+        for r in ratings:
+            for h in r["history"]:
+                ref = match_refs.get(h.match_id)
+                if ref is not None:
+                    match_info[h.match_id] = MatchRef(*ref)
         matches = sorted(self.player_matches.get(player.id, []),
                          key=lambda m: (-self.events_by_id[m.event_id].sort_date.toordinal(),
                                         -m.event_id, -m.round))
@@ -1470,17 +1529,18 @@ class SiteBuilder:
                 for e in events for number in e.byes]
         rounds = sorted(matches + byes, key=lambda m: (
             -self.events_by_id[m.event_id].sort_date.toordinal(), -m.event_id, -m.round))
-        key = self.player_key(player, ratings, matches, events, match_info)
         return "player.html", path, key, {
             "player": player, "ratings": ratings, "matches": matches, "events": events,
             "rounds": rounds,
             "match_info": match_info, "my_matches": {m.match_id: m for m in matches},
             "ordinal": ordinal}
 
-    def player_pages(self, pools: list[PoolData], player_ids: Iterable[int],
-                     context: dict) -> None:
+    def player_pages(self, player_ids: Iterable[int], context: dict) -> None:
+        player_ids = list(player_ids)
+        self._load_player_matches(player_ids)
         for player_id in player_ids:
-            template, path, key, page_context = self._player_page(pools, player_id, context)
+            key = self._player_key(player_id, context)
+            template, path, key, page_context = self._player_page(player_id, key, context)
             self.page(template, path, key=key, **page_context)
 
     def _kept(self, player: PlayerInfo) -> PlayerInfo:

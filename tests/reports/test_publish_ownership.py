@@ -255,10 +255,12 @@ def test_unchanged_pages_are_reused_byte_for_byte_and_match_a_full_build(tmp_pat
     assert b"Published" not in now["players/index.html"]
     assert b"Published" in now["index.html"]
 
-    # A player renamed: every page naming her changes, and only those.
+    # A player renamed: every page naming her changes, and only those. (Her events'
+    # pages and their players' pages are rendered again: a player's key stands for
+    # the names in the player's events. Here every player is in both events.)
     run_cli(url, "player", "rename", PLAYERS[0], "Anna Lindqvist-Berg")
     third = publish_and_compare(url, out, work / "full")
-    assert 0 < third["rendered"] < third["pages"]
+    assert 0 < third["rendered"] <= third["pages"]
     after = files_of(out)
     for name, data in old.items():
         if PLAYERS[0].encode() not in data and name not in (
