@@ -344,6 +344,7 @@ class _ReadMatch:
     first: DealRecord | None = None
     deals: list[tuple[int, int, bool, str]] | None = None
     canonical: list[tuple[str, ...]] | None = None
+    digest: str | None = None  # content_digest(canonical)
     columns: list[str] | None = None  # the file's columns
 
     def strip(self, keep_raws: bool) -> None:
@@ -693,6 +694,7 @@ class ResultImporter:
         read.deals = [(c.line, c.record.deal, c.record.scores is not None, c.outcome.verified)
                       for c in ordered]
         read.canonical = self._canonical_rows(self._events[match.event].game, ordered, raws)
+        read.digest = content_digest(read.canonical)
         match.deals = []  # what storing needs is in the fields above
         return read
 
@@ -716,9 +718,10 @@ class ResultImporter:
             self._reject(match, raws, [err])
             return
         said = rows = read.canonical  # said: the players as the file names them
+        digest = read.digest
         if aliases:
             rows = self._rename(rows, match.result, aliases)
-        digest = content_digest(rows)
+            digest = content_digest(rows)
         stored = ctx.round(first.round).stored.get(first.table)
         if stored is not None and stored.content_sha256 == digest:
             self.report.unchanged += 1
