@@ -193,7 +193,16 @@ class PoolData:
     variant: str
     provisional_matches: int
     leaderboard: list[RatingEntry]  # established first, then provisional (rating_list order)
-    history: dict[int, list[HistoryPoint]]  # player id -> points in rating order
+    # player id -> points in rating order: every player's, or only those loaded
+    # (:meth:`SiteReader.load_history`)
+    history: dict[int, list[HistoryPoint]]
+    pool_id: int = 0
+    # player id -> a digest of the player's history in this pool, made by the
+    # database (count, last sequence, highest row id, sums of the values), for
+    # the player's page's key without reading the history; and the events of
+    # the matches the history links to
+    digest: dict[int, tuple] = field(default_factory=dict)
+    history_events: dict[int, set[int]] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------ reading
@@ -277,8 +286,9 @@ class SiteReader:
             bye_points=event_bye_points(event), created=event.created_at,
             stamp=event.content_stamp)
 
-    def pools(self) -> list[PoolData]:
-        """Every rating pool: its leaderboard and every player's history."""
+    def pools(self, history: bool = True) -> list[PoolData]:
+        """Every rating pool: its leaderboard, each player's history digest and
+        history events, and (``history``) every player's history."""
         session = self.session
         entries = rating_list(session)
         pools = []
@@ -286,21 +296,49 @@ class SiteReader:
             select(RatingPool.id, RatingPool.variant, RatingPool.provisional_matches)
             .order_by(RatingPool.variant)).all()
         for pool_id, variant, provisional in pool_rows:
-            history: dict[int, list[HistoryPoint]] = {}
-            rows = session.execute(
-                select(RatingHistory.player_id, RatingHistory.sequence, RatingHistory.match_id,
-                       RatingHistory.place, RatingHistory.mu_before, RatingHistory.sigma_before,
-                       RatingHistory.mu_after, RatingHistory.sigma_after)
-                .where(RatingHistory.pool_id == pool_id)
-                .order_by(RatingHistory.player_id, RatingHistory.sequence))
-            for player_id, *rest in rows:
-                points = history.get(player_id)
-                if points is None:
-                    points = history[player_id] = []
-                points.append(HistoryPoint(*rest))
             board = [e for e in entries if e.variant == variant]
-            pools.append(PoolData(variant, provisional, board, history))
+            pool = PoolData(variant, provisional, board, {}, pool_id)
+            h = RatingHistory
+            for player_id, *digest in session.execute(
+                    select(h.player_id, func.count(), func.max(h.sequence), func.max(h.id),
+                           func.sum(h.match_id), func.sum(h.place), func.sum(h.mu_before),
+                           func.sum(h.sigma_before), func.sum(h.mu_after),
+                           func.sum(h.sigma_after))
+                    .where(h.pool_id == pool_id).group_by(h.player_id)):
+                pool.digest[player_id] = tuple(digest)
+            for player_id, event_id in session.execute(
+                    select(h.player_id, Match.event_id).distinct()
+                    .join(Match, Match.id == h.match_id).where(h.pool_id == pool_id)):
+                found = pool.history_events.get(player_id)
+                if found is None:
+                    found = pool.history_events[player_id] = set()
+                found.add(event_id)
+            pools.append(pool)
+        if history:
+            self.load_history(pools, None)
         return pools
+
+    def load_history(self, pools: list[PoolData], player_ids: Collection[int] | None) -> None:
+        """The rating histories of these players (None: every player's) into the pools."""
+        session = self.session
+        ids = None if player_ids is None else sorted(player_ids)
+        for pool in pools:
+            query = (select(RatingHistory.player_id, RatingHistory.sequence,
+                            RatingHistory.match_id, RatingHistory.place,
+                            RatingHistory.mu_before, RatingHistory.sigma_before,
+                            RatingHistory.mu_after, RatingHistory.sigma_after)
+                     .where(RatingHistory.pool_id == pool.pool_id)
+                     .order_by(RatingHistory.player_id, RatingHistory.sequence))
+            queries = [query] if ids is None else [
+                query.where(RatingHistory.player_id.in_(ids[i:i + PLAYERS_PER_QUERY]))
+                for i in range(0, len(ids), PLAYERS_PER_QUERY)]
+            history = pool.history
+            for each in queries:
+                for player_id, *rest in session.execute(each):
+                    points = history.get(player_id)
+                    if points is None:
+                        points = history[player_id] = []
+                    points.append(HistoryPoint(*rest))
 
     # ---- one event
 

@@ -934,22 +934,20 @@ class SiteBuilder:
         places and opponents' names there) and of the events of the matches the
         history links to. The player's matches are not read."""
         event_ids = set(event_ids)
-        history_refs = []
         rating_parts = []
         for r in ratings:  # plain tuples: they pickle several times as fast
-            entry = r["entry"]
-            history = r["history"]
-            rating_parts.append((r["pool"].variant, r["pool"].provisional_matches,
-                                 None if entry is None else astuple_entry(entry), history))
-            for h in history:
-                ref = match_refs.get(h.match_id)
-                if ref is not None:
-                    history_refs.append((h.match_id, *ref))
-                    event_ids.add(ref[0])
+            entry, pool = r["entry"], r["pool"]
+            # the history by its digest (the database's): it is not read for the key
+            rating_parts.append((pool.variant, pool.provisional_matches,
+                                 None if entry is None else astuple_entry(entry),
+                                 pool.digest.get(player.id)))
+            # the events of the matches it links to (whether a match has a result,
+            # its event and round, are in their keys)
+            event_ids.update(pool.history_events.get(player.id, ()))
         records = self.event_records
         refs = [(e, (records.get(str(e)) or {}).get("key"), self._event_ref(self.events_by_id[e]))
                 for e in sorted(event_ids) if e in self.events_by_id]
-        return content_key(self.site_key, "player", rating_parts, history_refs, refs,
+        return content_key(self.site_key, "player", rating_parts, refs,
                            self._names((player.id,)))
 
     # ---- the whole site
@@ -963,7 +961,8 @@ class SiteBuilder:
         t0 = time.perf_counter()
         self.players = self.reader.players()
         self._name_rows = None
-        pools = self.reader.pools()
+        # every history only for a full build: else those of the pages to render
+        pools = self.reader.pools(history=self.previous is None)
         timings["load"] = time.perf_counter() - t0
         # What was just read lives for the whole build (a big league's hundreds of
         # thousands of rows): out of the collector's sight, so that its collections,
@@ -1012,7 +1011,10 @@ class SiteBuilder:
             key = self._player_key(player_id, context)
             if not self._reused(path, key):
                 keys[player_id] = key
-        self._load_player_matches(keys, every=len(keys) * 2 > len(self.players))
+        every = len(keys) * 2 > len(self.players)
+        self._load_player_matches(keys, every=every)
+        if self.previous is not None:
+            self.reader.load_history(pools, None if every else keys)
         pending = [self._player_page(player_id, keys[player_id], context) for player_id in keys]
         timings["player_keys"] = time.perf_counter() - t0
         parallel = can_fork and len(pending) > 1 and (
@@ -1488,7 +1490,7 @@ class SiteBuilder:
         for pool in context["pools"]:
             entry = entries[pool.variant].get(player_id)
             history = pool.history.get(player_id, [])
-            if entry is None and not history:
+            if entry is None and player_id not in pool.digest:
                 continue
             ratings.append({"pool": pool, "entry": entry, "history": history,
                             "chart_id": f"chart-{pool.variant}"})
@@ -1534,14 +1536,6 @@ class SiteBuilder:
             "rounds": rounds,
             "match_info": match_info, "my_matches": {m.match_id: m for m in matches},
             "ordinal": ordinal}
-
-    def player_pages(self, player_ids: Iterable[int], context: dict) -> None:
-        player_ids = list(player_ids)
-        self._load_player_matches(player_ids)
-        for player_id in player_ids:
-            key = self._player_key(player_id, context)
-            template, path, key, page_context = self._player_page(player_id, key, context)
-            self.page(template, path, key=key, **page_context)
 
     def _kept(self, player: PlayerInfo) -> PlayerInfo:
         seen = {player.id}
