@@ -284,6 +284,33 @@ def seat_example_cup(tourney, sizes: str = "3-5") -> None:
     tourney("round", "seat", "example-cup")
 
 
+def play_cup_round_one(tourney, tmp_path, names, *extra: str):
+    """Players ``names`` and the event ``cup`` (spardame, 3 rounds of 2-deal matches,
+    tables of 4; ``extra``: more ``event create`` options), round 1 seated and its
+    matches played by bots into ``tmp_path/round1.csv``: (the seating's JSON, the file)."""
+    import random
+
+    from tourney.engines import get_game
+    from tourney.records.csv_format import write_records
+    from tourney.simulation import simulate_match
+
+    tourney("player", "add", *names)
+    tourney("event", "create", "cup", "--variant", "spardame", "--rounds", "3",
+            "--table-sizes", "4", "--rule", "deals=2", *extra)
+    tourney("event", "enter", "cup", "--all")
+    seating = tourney("round", "seat", "cup", "--json").json
+    game = get_game("spardame")
+    options = game.resolve_options({"deals": "2"})
+    records = []
+    for table in seating["tables"]:
+        records += simulate_match(game, options, table["seats"], random.Random(1),
+                                  event="cup", table=table["table"], deals=2)
+    path = tmp_path / "round1.csv"
+    with open(path, "w", encoding="utf-8", newline="") as stream:
+        write_records(stream, records, game_for=lambda record: game)
+    return seating, path
+
+
 @pytest.fixture
 def tourney(db_url):
     """``tourney(*args, input=None, exit_code=0)``: the CLI on this test's database."""

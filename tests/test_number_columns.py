@@ -5,15 +5,12 @@ symbols and on the venue's live standings; JSON keeps raw numbers."""
 from __future__ import annotations
 
 import datetime as dt
-import random
 import re
 
 import pytest
+from conftest import play_cup_round_one
 
-from tourney.engines import get_game
 from tourney.numbers import column_decimals, number_column, number_text
-from tourney.records.csv_format import write_records
-from tourney.simulation import simulate_match
 
 NAMES = ["Ana Berg", "Bo Ek", "Cai Dahl", "Dan Falk", "Eva Gran"]
 
@@ -39,20 +36,7 @@ def test_a_number_alone_is_a_column_of_one():
 def _played_cup(tourney, tmp_path):
     """Five players in `cup` (spardame, 2-deal matches, tables of 4): round 1
     played, so the standings hold a bye's 1 beside thirds of a point."""
-    tourney("player", "add", *NAMES)
-    tourney("event", "create", "cup", "--variant", "spardame", "--rounds", "3",
-            "--table-sizes", "4", "--rule", "deals=2", "--seed", "5")
-    tourney("event", "enter", "cup", "--all")
-    seating = tourney("round", "seat", "cup", "--json").json
-    game = get_game("spardame")
-    options = game.resolve_options({"deals": "2"})
-    records = []
-    for table in seating["tables"]:
-        records += simulate_match(game, options, table["seats"], random.Random(1),
-                                  event="cup", table=table["table"], deals=2)
-    path = tmp_path / "round1.csv"
-    with open(path, "w", encoding="utf-8", newline="") as stream:
-        write_records(stream, records, game_for=lambda record: game)
+    seating, path = play_cup_round_one(tourney, tmp_path, NAMES, "--seed", "5")
     tourney("result", "import", str(path))
     return seating
 

@@ -2,13 +2,10 @@
 details (``round seat`` and ``round reseat`` keep their seating keys beside them)."""
 from __future__ import annotations
 
-import random
 
 import pytest
+from conftest import play_cup_round_one
 
-from tourney.engines import get_game
-from tourney.records.csv_format import write_records
-from tourney.simulation import simulate_match
 
 SHAPE = {"action", "changed", "summary", "details"}
 NAMES = ["Ana Berg", "Bo Ek", "Cai Dahl", "Dan Falk", "Eva Gran"]
@@ -17,21 +14,7 @@ NAMES = ["Ana Berg", "Bo Ek", "Cai Dahl", "Dan Falk", "Eva Gran"]
 def _seated_cup(tourney, tmp_path):
     """Players, the event `cup` (spardame, 2-deal matches, tables of 4), round 1
     seated, and the record file of round 1's matches."""
-    tourney("player", "add", *NAMES)
-    tourney("event", "create", "cup", "--variant", "spardame", "--rounds", "3",
-            "--table-sizes", "4", "--rule", "deals=2")
-    tourney("event", "enter", "cup", "--all")
-    seating = tourney("round", "seat", "cup", "--json").json
-    game = get_game("spardame")
-    options = game.resolve_options({"deals": "2"})
-    records = []
-    for table in seating["tables"]:
-        records += simulate_match(game, options, table["seats"], random.Random(1),
-                                  event="cup", table=table["table"], deals=2)
-    path = tmp_path / "round1.csv"
-    with open(path, "w", encoding="utf-8", newline="") as stream:
-        write_records(stream, records, game_for=lambda record: game)
-    return path
+    return play_cup_round_one(tourney, tmp_path, NAMES)[1]
 
 
 def _players_file(tmp_path):
