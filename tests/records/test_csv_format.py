@@ -98,3 +98,10 @@ def test_write_then_read_is_lossless():
     again.line = r.line
     assert again == r
     assert out.getvalue().splitlines()[0] == ",".join(COLUMNS)
+
+
+def test_a_seat_count_message_counts_in_words():
+    with pytest.raises(RecordError) as err:
+        read_records_text("round,table,deal,players,dealer,hands,play\n"
+                          "1,A,1,a;b;c;d,a,AS,S0\n")
+    assert "1 seat given for 4 players" in str(err.value)

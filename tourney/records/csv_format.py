@@ -24,6 +24,7 @@ _CANONICAL_CARD = _CANONICAL.__getitem__
 from ..engines.base import DealSetup
 from ..errors import CardError, RecordError, TourneyError, UsageError, close_names
 from ..names import normalize_name
+from ..numbers import count_text
 from .sources import (  # noqa: F401  (the bounds are part of this module's interface)
     MAX_FIELD_CHARS, MAX_LINE_BYTES, MAX_RECORD_CHARS, Source, formula_safe, open_source,
 )
@@ -110,7 +111,8 @@ def _split_seats(text: str, nplayers: int, column: str) -> list[str]:
     parts = text.split(";")
     if len(parts) != nplayers:
         raise RecordError(
-            f"{len(parts)} seats given for {nplayers} players (seats are separated by ';')",
+            f"{count_text(len(parts), 'seat')} given for {count_text(nplayers, 'player')} "
+            "(seats are separated by ';')",
             rule="seat-count", column=column,
         )
     return parts
@@ -333,11 +335,8 @@ class RecordReader:
             # as given (the importer's rejects file). Additive: set before each yield.
             self.raw_row = row
             if len(row) != width:
-                err = RecordError(
-                    f"{len(row)} fields where the header has {width} (a ragged row; "
-                    "check for an unquoted delimiter)",
-                    rule="ragged-row", file=self.filename, line=line,
-                )
+                err = RecordError(ragged_row_message(row, width), rule="ragged-row",
+                                  file=self.filename, line=line)
                 if self.errors == "raise":
                     raise err
                 yield err
@@ -359,6 +358,18 @@ class RecordReader:
                 if self.errors == "raise":
                     raise
                 yield err
+
+
+def ragged_row_message(row: Sequence[str], width: int) -> str:
+    """What is wrong with a row of another length than the header; a value past the
+    header's last column is named by its column number (that column has no name)."""
+    text = (f"{len(row)} fields where the header has {width} (a ragged row; check for "
+            "an unquoted delimiter)")
+    extra = next((i for i in range(width, len(row)) if row[i].strip()), None)
+    if extra is not None:
+        text = (f"a value in column {extra + 1}, which has no name in the header: "
+                + text)
+    return text
 
 
 def open_records(path: str, errors: str = "raise", *, encoding: str | None = None,

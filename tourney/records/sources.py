@@ -494,6 +494,7 @@ class _CsvRows(Rows):
         csv.field_size_limit(MAX_FIELD_CHARS)
         self._reader = csv.reader(self._lines, delimiter=self.delimiter, strict=True)
         self.header: list[str] | None = None
+        self._saved_width = 0  # the header's fields, empty trailing ones included
         self.line = 1
         self.raw: list[str] = []
 
@@ -504,6 +505,14 @@ class _CsvRows(Rows):
             raise RecordError(f"the header is not valid CSV: {err}", rule="csv",
                               file=self.source.name, line=1) from None
         self._lines.record_done()
+        if header is not None:
+            # A spreadsheet's trailing empty columns (`...;scores;;`) are not columns:
+            # dropped, as from a workbook's first row; so are a row's empty cells
+            # under them. A value under one is an error of its row (more fields than
+            # the header has).
+            self._saved_width = len(header)
+            while len(header) > 1 and not header[-1].strip():
+                header.pop()
         self.header = [restore_cell(c) for c in header] if header is not None else None
         return self.header
 
@@ -511,6 +520,8 @@ class _CsvRows(Rows):
         if self.header is None:
             self.read_header()
         reader, lines = self._reader, self._lines
+        width = len(self.header or ())
+        saved_width = max(width, self._saved_width)  # with the empty ones
         end_line = lines.line  # the lines read so far (csv's line_num, plus line_offset)
         while True:
             start_line = end_line + 1
@@ -526,8 +537,13 @@ class _CsvRows(Rows):
                 raise problem from None
             end_line = lines.line
             lines.record_done()
-            if not row or (len(row) == 1 and not row[0].strip()):
-                continue  # blank lines are ignored
+            first = row[0] if row else ""
+            if not first or first.isspace():  # a cheap test first: most rows start with a value
+                if not any(cell and not cell.isspace() for cell in row):
+                    continue  # blank lines are ignored, and rows of delimiters only (;;;;)
+            if width < len(row) <= saved_width and not any(
+                    c and not c.isspace() for c in row[width:]):
+                del row[width:]  # the empty cells of the trailing columns without a name
             # A record spanning lines starts after the blank lines csv skipped.
             if end_line - start_line:
                 start_line = end_line - sum(f.count("\n") for f in row)

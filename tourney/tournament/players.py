@@ -509,7 +509,12 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
             raise TourneyError(at(line, f"more than {MAX_PLAYER_ROWS} players in one file; "
                                   "not a player list"))
         if len(values) != len(columns):
-            raise TourneyError(at(line, f"{len(values)} fields, the header has {len(columns)}"))
+            extra = next((i for i in range(len(columns), len(values)) if values[i].strip()),
+                         None)
+            where = (f"a value in column {extra + 1}, which has no name in the header: "
+                     if extra is not None else "")
+            raise TourneyError(at(line, f"{where}{len(values)} fields, the header has "
+                                        f"{len(columns)}"))
         record = dict(zip(columns, values))
         column = "name"
         try:
