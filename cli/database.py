@@ -20,7 +20,7 @@ import os
 from sqlalchemy.engine import Engine
 
 from tourney.errors import UsageError
-from tourney.files import check_outputs
+from tourney.files import check_not_existing, check_outputs
 from tourney.storage.db import open_engine, resolve_url, sqlite_file
 from tourney.storage.schema import SchemaError, ensure_schema, refusal, schema_status
 
@@ -65,7 +65,10 @@ def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False
     return engine
 
 
-def refuse_overwrites(db_url: str | None, outputs: dict, inputs=()) -> None:
+def refuse_overwrites(db_url: str | None, outputs: dict, inputs=(), *, replace: bool) -> None:
     """Exit 2 before anything is touched when an output path is the database (or
-    its -wal/-shm/-journal file) or one of the command's inputs."""
+    its -wal/-shm/-journal file) or one of the command's inputs (whatever
+    ``replace`` says), or an existing file and ``replace`` (``--yes``) was not given."""
     check_outputs(outputs, inputs=inputs, database=sqlite_file(db_url))
+    if not replace:
+        check_not_existing(outputs)

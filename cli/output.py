@@ -187,6 +187,12 @@ yes_option = click.option(
     help="Do not ask before the change (scripts: nothing asks when standard input "
          "is not a terminal anyway).")
 
+# For the commands that write a file (--out) and ask nothing else.
+replace_option = click.option(
+    "--yes", "-y", "yes", is_flag=True,
+    help="Replace the output file if it exists (without it an existing file is "
+         "refused: tourney never overwrites a file silently).")
+
 
 def interactive() -> bool:
     """Whether a person is at the keyboard: standard input is a terminal."""

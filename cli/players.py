@@ -16,7 +16,7 @@ from .database import db_option, open_db, refuse_overwrites
 from tourney.numbers import count_text
 
 from .output import (confirm, emit_json, emit_table, encoding_option, json_option, message,
-                     report_change, sheet_option, table_format_option, yes_option)
+                     replace_option, report_change, sheet_option, table_format_option, yes_option)
 
 
 @click.group("player")
@@ -68,9 +68,10 @@ def add(names, club, email, as_json, db_url):
 @table_format_option
 @click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the table here (with --format; - is stdout).")
+@replace_option
 @json_option
 @db_option
-def list_(include_merged, format_, out, as_json, db_url):
+def list_(include_merged, format_, out, yes, as_json, db_url):
     """List players by name: club, e-mail and the events entered.
 
     --format csv or xlsx writes the list for a spreadsheet (a file with --out;
@@ -81,7 +82,7 @@ def list_(include_merged, format_, out, as_json, db_url):
       tourney player list --json | jq '.[] | select(.club == "Vasa") | .name'
       tourney player list --format xlsx --out players.xlsx
     """
-    refuse_overwrites(db_url, {"--out": out})
+    refuse_overwrites(db_url, {"--out": out}, replace=yes)
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         rows = list_players(session, include_merged=include_merged,

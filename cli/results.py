@@ -26,7 +26,7 @@ from .errors import INVALID, exit_code, notice_message, rule_message
 from .database import db_option, open_db, refuse_overwrites
 from .output import (COUNT, ROUND_NUMBER, CountingTable, JsonLinesTable, change_report, confirm, echo, emit_json, emit_table, encoding_option,
                      json_option, message, report_change, sheet_option, table_format_option,
-                     yes_option)
+                     replace_option, yes_option)
 
 
 @click.group()
@@ -77,7 +77,8 @@ def _print_errors(report) -> None:
               type=click.Path(dir_okay=False, allow_dash=True),
               help="Store the valid matches and write the rows of rejected matches to "
                    "this file (.xlsx or .csv by its name; - for stdout), with an added "
-                   "error column. Fixed, it imports as it is.")
+                   "error column. Fixed, it imports as it is. An existing file is "
+                   "replaced only with --yes.")
 @sheet_option
 @encoding_option
 @click.option("--by", "imported_by", metavar="NAME",
@@ -120,7 +121,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
       tourney result import round1.xlsx --sheet "Round 1" --event club-1
       tourney result import season.csv --skip-invalid rejects.xlsx --json
     """
-    refuse_overwrites(db_url, {"--skip-invalid": rejects_path}, inputs=[file])
+    refuse_overwrites(db_url, {"--skip-invalid": rejects_path}, inputs=[file], replace=yes)
     if rejects_path == "-" and as_json:
         raise click.UsageError("--skip-invalid - and --json both write to stdout; "
                                "give the rejects a file name")
@@ -177,9 +178,10 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
 @click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write here instead of stdout (- is stdout).")
 @table_format_option
+@replace_option
 @json_option
 @db_option
-def export_cmd(slug, round_number, out, format_, as_json, db_url):
+def export_cmd(slug, round_number, out, format_, yes, as_json, db_url):
     """Write an event's results as deal records (CSV or XLSX).
 
     The current version of every match, in canonical spelling, with the event
@@ -195,7 +197,7 @@ def export_cmd(slug, round_number, out, format_, as_json, db_url):
       tourney result export club-1 --round 2 --out round2.csv
       tourney result export club-1 --out club-1.xlsx
     """
-    refuse_overwrites(db_url, {"--out": out})
+    refuse_overwrites(db_url, {"--out": out}, replace=yes)
     shown = out if out and out != "-" else None
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
@@ -314,9 +316,10 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
 @table_format_option
 @click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the table here (with --format; - is stdout).")
+@replace_option
 @json_option
 @db_option
-def standings(slug, up_to_round, format_, out, as_json, db_url):
+def standings(slug, up_to_round, format_, out, yes, as_json, db_url):
     """Show an event's standings: place, player, match points, tie-breaks.
 
     Match points follow the event's points system: by default (share) a match
@@ -334,7 +337,7 @@ def standings(slug, up_to_round, format_, out, as_json, db_url):
       tourney standings club-1 --json
       tourney standings club-1 --out club-1-standings.xlsx
     """
-    refuse_overwrites(db_url, {"--out": out})
+    refuse_overwrites(db_url, {"--out": out}, replace=yes)
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)

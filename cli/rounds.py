@@ -22,7 +22,7 @@ from .database import db_option, open_db, refuse_overwrites
 from tourney.numbers import count_text
 
 from .output import (COUNT, SEED, change_report, echo, emit_json, emit_jsonl, json_option, message,
-                     table_format_option)
+                     replace_option, table_format_option)
 
 
 @click.group("round")
@@ -168,9 +168,10 @@ def reseat(slug, number, seed, as_json, db_url):
 @click.option("--deals", type=click.IntRange(1, MAX_DEALS_PER_MATCH),
               help="Rows per table where the match has no fixed number of deals, "
                    f"1 to {MAX_DEALS_PER_MATCH} (default {OPEN_ENDED_ROWS}).")
+@replace_option
 @json_option
 @db_option
-def sheet(slug, number, out_path, format_, deals, as_json, db_url):
+def sheet(slug, number, out_path, format_, deals, yes, as_json, db_url):
     """Write a score-sheet template for a seated round (CSV or XLSX).
 
     One row per deal for every table, with event, variant, round, table, deal,
@@ -178,7 +179,8 @@ def sheet(slug, number, out_path, format_, deals, as_json, db_url):
     Fill in each deal's scores (per seat, separated by ';') in a spreadsheet,
     save it (as XLSX, or CSV in any of the spreadsheet's CSV formats) and import
     it: `tourney result import sheet.xlsx`. Rows left completely empty (deals
-    not played) are skipped.
+    not played) are skipped. An existing --out file is replaced only with --yes
+    (also one this command wrote before).
 
     The XLSX sheet prints on A4 with the header on every page, and checks what a
     spreadsheet can: one score per seat, the dealer one of the table's players.
@@ -192,7 +194,7 @@ def sheet(slug, number, out_path, format_, deals, as_json, db_url):
       tourney round sheet club-1 2 --out round2-sheet.xlsx
       tourney round sheet club-1 2 --out round2-sheet.csv
     """
-    refuse_overwrites(db_url, {"--out": out_path})
+    refuse_overwrites(db_url, {"--out": out_path}, replace=yes)
     kind = table_format(out_path, format_)
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:

@@ -91,7 +91,7 @@ def test_export_replaces_a_file_atomically_keeping_its_mode(cup, tmp_path):
     out = tmp_path / "export.csv"
     out.write_text("old content\n")
     os.chmod(out, 0o640)
-    run("result", "export", "cup", "--out", out)
+    run("result", "export", "cup", "--out", out, "--yes")  # replacing is asked for
     assert out.read_text(encoding="utf-8-sig").startswith("event,")
     assert stat.S_IMODE(os.stat(out).st_mode) == 0o640
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == []
