@@ -5,25 +5,28 @@ import os
 
 import click
 
-from tourney.app.database import upgrade_database
+from tourney.app.database import backup_database, upgrade_database
+from tourney.numbers import count_text
 from tourney.storage import schema
 from tourney.storage.audit import Change, event_slugs, list_changes
 from tourney.storage.db import display_url, open_engine, reading, resolve_url, sqlite_file
 from tourney.tournament.events import get_event
 
-from .database import db_option, missing_database, open_db
+from .database import db_option, missing_database, open_db, refuse_overwrites
 from .errors import INVALID
 from .errors import message as error_message
-from .output import COUNT, echo, emit_json, emit_table, json_option, message, report_change
+from .output import (COUNT, echo, emit_json, emit_table, json_option, message, replace_option,
+                     report_change)
 
 
 @click.group("db")
 def db():
-    """The database itself: its schema version and upgrades.
+    """The database itself: its schema version, upgrades and backups.
 
     \b
     Examples:
       tourney db status
+      tourney db backup league-backup.db
       tourney db upgrade --db postgresql+psycopg://postgres@127.0.0.1/league
     """
 
@@ -87,6 +90,33 @@ def upgrade(as_json, db_url):
     before, after = upgrade_database(engine)
     report_change("db.upgrade", True, f"{status.url}: upgraded from schema {before or 'none'} "
                   f"to {after}", as_json, database=status.url, before=before, after=after)
+
+
+@db.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False))
+@replace_option
+@json_option
+@db_option
+def backup(file, yes, as_json, db_url):
+    """Copy the SQLite database, with everything committed so far, to FILE.
+
+    A consistent copy even while another command or `tourney serve` writes; the
+    database itself is only read. FILE is one file (no -wal beside it) that
+    opens with --db FILE. It is written whole or not at all; an existing FILE
+    is replaced only with --yes, and the database itself (or its -wal, -shm or
+    -journal file) never. A PostgreSQL database is backed up with pg_dump.
+
+    \b
+    Examples:
+      tourney db backup backups/league-2026-05-11.db
+      tourney db backup league-copy.db --db league.db --yes
+    """
+    refuse_overwrites(db_url, {"FILE": file}, replace=yes)
+    engine = open_db(db_url, read_only=True)
+    where = display_url(str(engine.url))
+    size = backup_database(engine, file)
+    report_change("db.backup", True, f"{where}: copied to {file} ({count_text(size, 'byte')})",
+                  as_json, database=where, file=file, bytes=size)
 
 
 @db.command("status")

@@ -46,7 +46,7 @@ COMMAND_MODULES = {
                         "a static site."),
     "site": ("site", "The published site's settings, kept in the database: its title, "
                      "the organisation behind it and its address on the web."),
-    "db": ("admin", "The database itself: its schema version and upgrades."),
+    "db": ("admin", "The database itself: its schema version, upgrades and backups."),
     "log": ("admin", "Show the audit log: every change to players, events, seating and "
                      "results."),
     "serve": ("serve", "Run the venue's web server: players enter results at their "
@@ -106,6 +106,16 @@ class TourneyGroup(click.Group):
             return super().make_context(info_name, args, parent=parent, **extra)
 
     def invoke(self, ctx: click.Context):
+        try:
+            return self._invoke(ctx)
+        finally:
+            # What a command committed goes from SQLite's log into the database
+            # file, so tourney.db alone holds it (copied, mailed, backed up).
+            storage = sys.modules.get("tourney.storage.db")
+            if storage is not None:
+                storage.checkpoint_written()
+
+    def _invoke(self, ctx: click.Context):
         try:
             with _safe_click_errors():
                 return super().invoke(ctx)

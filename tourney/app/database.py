@@ -1,7 +1,14 @@
-"""Use cases on the database itself: upgrading its schema (logged in the audit log)."""
+"""Use cases on the database itself: upgrading its schema (logged in the audit
+log), copying it to a backup file."""
 from __future__ import annotations
 
+import os
+import sqlite3
+import tempfile
+
 from sqlalchemy.engine import Engine
+
+from ..errors import UsageError
 
 from ..storage import schema
 from ..storage.audit import record_change
@@ -17,3 +24,52 @@ def upgrade_database(engine: Engine) -> tuple[str | None, str]:
         record_change(session, "db.upgrade", f"schema {before or 'none'} -> {after}",
                       {"schema": before}, {"schema": after})
     return before, after
+
+
+def backup_database(engine: Engine, path: str) -> int:
+    """Copy a SQLite database, with everything committed so far (also what is still
+    in its write-ahead log), to ``path``; the size of the copy in bytes.
+
+    SQLite's online backup: a consistent copy even while another command writes.
+    The copy is made in a temporary file beside ``path`` and renamed into place
+    when complete, so a failed backup leaves an older one as it was. The copy is a
+    single file (rollback journal), ready to be mailed or opened with ``--db``.
+    A server database is refused: its own tools (pg_dump) back it up.
+    """
+    if engine.dialect.name != "sqlite":
+        raise UsageError(f"`tourney db backup` copies a SQLite file; back up the "
+                         f"{engine.dialect.name} database with its own tools "
+                         "(pg_dump for PostgreSQL)")
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
+                                    dir=folder)
+    except OSError as err:
+        raise UsageError(f"{path}: cannot write: {err.strerror}") from None
+    os.close(fd)
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)
+        pooled = engine.raw_connection()
+        try:
+            copy = sqlite3.connect(temp)
+            try:
+                pooled.driver_connection.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one file, no -wal beside it
+            finally:
+                copy.close()
+        finally:
+            pooled.close()
+        with open(temp, "rb+") as written:
+            os.fsync(written.fileno())
+        size = os.path.getsize(temp)
+        os.replace(temp, path)
+    except BaseException:
+        for leftover in (temp, temp + "-journal"):
+            try:
+                os.unlink(leftover)
+            except OSError:
+                pass
+        raise
+    return size

@@ -14,6 +14,10 @@ SQLite specifics (why they are here):
 - WAL journal, so readers never wait for the writer; foreign keys on (off by
   default in SQLite); a busy timeout (30 s, or ``?timeout=S`` in the URL) so a
   second organizer's command waits for the first instead of failing at once.
+- A command that wrote copies the log into the database file when it ends
+  (:func:`checkpoint_written`, ``PRAGMA wal_checkpoint(TRUNCATE)``): ``tourney.db``
+  alone then holds everything, and an organizer who copies or mails just that file
+  after the evening has the evening. Read commands never checkpoint.
 - The driver's own transaction handling is switched off and SQLAlchemy emits
   ``BEGIN`` itself (the SQLAlchemy documentation's pysqlite recipe): Python's
   sqlite3 module would otherwise run DDL outside any transaction, and it opens
@@ -112,9 +116,46 @@ def open_engine(url: str | None = None, *, read_only: bool = False) -> Engine:
 def dispose_engines() -> None:
     """Close every pooled connection of the engines opened so far (before a test
     drops its database, say)."""
+    _WRITTEN.clear()
     while _ENGINES:
         _, engine = _ENGINES.popitem()
         engine.dispose()
+
+
+# Writable SQLite engines that committed since their last checkpoint.
+_WRITTEN: dict[int, Engine] = {}
+# How long the checkpoint at the end of a command waits for another process's
+# readers (milliseconds); what it could not copy stays safe in the log.
+CHECKPOINT_WAIT_MS = 2000
+
+
+def checkpoint_written() -> None:
+    """Copy SQLite's write-ahead log into the database file of every engine that
+    committed a change since the last call, and empty the log
+    (``PRAGMA wal_checkpoint(TRUNCATE)``). The CLI calls it when a command ends.
+
+    Engines that only read are not touched. A checkpoint that cannot complete
+    (another process reading for longer than :data:`CHECKPOINT_WAIT_MS`, a full
+    disk) leaves the rest in the log, where SQLite still finds it: nothing is lost.
+    """
+    while _WRITTEN:
+        _, engine = _WRITTEN.popitem()
+        try:
+            pooled = engine.raw_connection()
+        except Exception:  # the database went away: nothing to copy
+            continue
+        try:
+            connection = pooled.driver_connection
+            wait = connection.execute("PRAGMA busy_timeout").fetchone()[0]
+            connection.execute(f"PRAGMA busy_timeout={min(wait, CHECKPOINT_WAIT_MS)}")
+            try:
+                connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            finally:
+                connection.execute(f"PRAGMA busy_timeout={wait}")
+        except Exception:  # the data is in the log; the next writer copies it
+            pass
+        finally:
+            pooled.close()
 
 
 def _new_engine(url: str, read_only: bool = False) -> Engine:
@@ -170,6 +211,11 @@ def _sqlite_engine(url, read_only: bool = False) -> Engine:
     def _sqlite_begin(connection):
         immediate = connection.get_execution_options().get(_IMMEDIATE)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    if not read_only:
+        @event.listens_for(engine, "commit")
+        def _sqlite_commit(_connection):
+            _WRITTEN[id(engine)] = engine
 
     return engine
 
