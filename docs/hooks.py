@@ -1,16 +1,24 @@
-"""MkDocs hook: the command reference page, generated from the CLI's --help texts.
+"""The command reference page, generated from the CLI's --help texts.
 
 Writing the reference by hand would give every command's help a second home that
-drifts; instead `commands.md` is rendered from the click command tree at build time.
+drifts; instead `guide/commands.md` is rendered from the click command tree. The
+page is committed, so its links work in the repository too; regenerate it with
+
+    python docs/hooks.py
+
+after changing a command's help (`tests/test_docs.py` says when it is stale). As an
+MkDocs hook it renders the page afresh for the built guide.
 """
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import click
-from mkdocs.structure.files import File
 
-from tourney.cli.main import cli
-
-PAGE = "commands.md"
+PAGE = Path(__file__).resolve().parent / "guide" / "commands.md"
+# A fixed width: the page is the same whatever terminal it was made in.
+WIDTH = 80
 
 
 def _walk(command: click.Command, path: list[str]):
@@ -24,12 +32,20 @@ def _walk(command: click.Command, path: list[str]):
 
 def render_reference() -> str:
     """Markdown for every command: its usage line and its whole --help text."""
+    from tourney.cli.main import cli
+
     lines = ["# Commands", "",
-             "Every command of `tourney`, as `tourney COMMAND --help` prints it.", ""]
+             "Every command of `tourney`, as `tourney COMMAND --help` prints it "
+             "(this page is generated from the program: `python docs/hooks.py`).", ""]
+    # Contexts as the program makes them (-h, --help everywhere), at a fixed width.
+    root = click.Context(cli, info_name="tourney", terminal_width=WIDTH,
+                         max_content_width=WIDTH, **cli.context_settings)
     for path, command in _walk(cli, ["tourney"]):
         if len(path) == 1:
             continue
-        ctx = click.Context(command, info_name=" ".join(path))
+        ctx = click.Context(command, info_name=" ".join(path[1:]), parent=root)
+        if getattr(command, "_help_option", None) is not None:
+            command._help_option = None  # click keeps the first one made, by any context
         depth = "##" if len(path) == 2 else "###"
         lines += [f"{depth} {' '.join(path[1:])}", "", "```text",
                   command.get_help(ctx), "```", ""]
@@ -37,5 +53,17 @@ def render_reference() -> str:
 
 
 def on_files(files, config):
-    files.append(File.generated(config, PAGE, content=render_reference()))
+    """The built guide always has the current page, even when the committed one is
+    stale (`tests/test_docs.py` says when it is)."""
+    from mkdocs.structure.files import File
+
+    committed = files.get_file_from_path(PAGE.name)
+    if committed is not None:
+        files.remove(committed)
+    files.append(File.generated(config, PAGE.name, content=render_reference()))
     return files
+
+
+if __name__ == "__main__":
+    PAGE.write_text(render_reference(), encoding="utf-8")
+    print(f"wrote {PAGE}", file=sys.stderr)
