@@ -537,10 +537,14 @@ class _CsvRows(Rows):
                 raise problem from None
             end_line = lines.line
             lines.record_done()
-            first = row[0] if row else ""
-            if not first or first.isspace():  # a cheap test first: most rows start with a value
-                if not any(cell and not cell.isspace() for cell in row):
-                    continue  # blank lines are ignored, and rows of delimiters only (;;;;)
+            if not row:
+                continue  # blank lines are ignored
+            if not row[0] or row[0].isspace():  # most rows start with a value: one test
+                for cell in row:  # else the first cell with a value is near
+                    if cell and not cell.isspace():
+                        break
+                else:
+                    continue  # and so are rows of delimiters only (;;;;;;)
             if width < len(row) <= saved_width and not any(
                     c and not c.isspace() for c in row[width:]):
                 del row[width:]  # the empty cells of the trailing columns without a name
