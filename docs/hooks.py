@@ -1,13 +1,10 @@
 """The command reference page, generated from the CLI's --help texts.
 
 Writing the reference by hand would give every command's help a second home that
-drifts; instead `guide/commands.md` is rendered from the click command tree. The
-page is committed, so its links work in the repository too; regenerate it with
-
-    python docs/hooks.py
-
-after changing a command's help (`tests/test_docs.py` says when it is stale). As an
-MkDocs hook it renders the page afresh for the built guide.
+drifts; instead the built guide's `commands.md` is rendered from the click command
+tree. The repository keeps a short `guide/commands.md` in its place (so the guide's
+links work there too, pointing at `--help` and the README's command list), which this
+hook replaces. `python docs/hooks.py` prints the generated page.
 """
 from __future__ import annotations
 
@@ -35,8 +32,7 @@ def render_reference() -> str:
     from tourney.cli.main import cli
 
     lines = ["# Commands", "",
-             "Every command of `tourney`, as `tourney COMMAND --help` prints it "
-             "(this page is generated from the program: `python docs/hooks.py`).", ""]
+             "Every command of `tourney`, as `tourney COMMAND --help` prints it.", ""]
     # Contexts as the program makes them (-h, --help everywhere), at a fixed width.
     root = click.Context(cli, info_name="tourney", terminal_width=WIDTH,
                          max_content_width=WIDTH, **cli.context_settings)
@@ -53,8 +49,7 @@ def render_reference() -> str:
 
 
 def on_files(files, config):
-    """The built guide always has the current page, even when the committed one is
-    stale (`tests/test_docs.py` says when it is)."""
+    """The committed short page replaced by the generated reference."""
     from mkdocs.structure.files import File
 
     committed = files.get_file_from_path(PAGE.name)
@@ -65,5 +60,4 @@ def on_files(files, config):
 
 
 if __name__ == "__main__":
-    PAGE.write_text(render_reference(), encoding="utf-8")
-    print(f"wrote {PAGE}", file=sys.stderr)
+    sys.stdout.write(render_reference())

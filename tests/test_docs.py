@@ -94,19 +94,9 @@ def test_the_guide_builds_strictly(tmp_path):
     assert "result import" in reference and "--skip-invalid" in reference
 
 
-def _hooks():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "docs" / "hooks.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_committed_command_reference_is_the_commands_help():
+def test_the_command_page_in_the_repository_points_at_the_help():
     page = (GUIDE / "commands.md").read_text(encoding="utf-8")
-    assert page == _hooks().render_reference(), (
-        "docs/guide/commands.md is stale: run `python docs/hooks.py`")
+    assert "`tourney --help`" in page and "README.md" in page
 
 
 LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)]*)?\)")
