@@ -39,7 +39,7 @@ def test_default_is_plackett_luce_with_openskills_defaults():
     reference = PlackettLuce()
     for key in ("mu", "sigma", "beta", "kappa", "tau", "limit_sigma", "balance"):
         assert getattr(model, key) == getattr(reference, key), key
-    assert DEFAULT_SPEC.describe() == "PlackettLuce()"
+    assert DEFAULT_SPEC.describe() == "PlackettLuce"  # the defaults: no empty "()"
 
 
 @pytest.mark.parametrize("name", MODEL_NAMES)
@@ -76,7 +76,7 @@ def test_params_json_records_every_parameter_and_round_trips():
     assert again == spec
     model = again.build()
     assert model.beta == 3.5 and model.limit_sigma is True and model.epsilon == 0.1
-    assert spec.describe() == "ThurstoneMostellerFull(beta=3.5, limit_sigma=True)"
+    assert spec.describe() == "ThurstoneMostellerFull(beta=3.5, limit_sigma=true)"
 
 
 def test_a_pool_stored_with_empty_params_gets_the_defaults():
