@@ -219,6 +219,8 @@ def withdraw(slug, name, from_round, as_json, db_url):
 
     A seated round none of whose results is in counts as not played: they are
     withdrawn from it, and it is to be reseated (`tourney round reseat`).
+    A withdrawal after the event's last round is played is refused (exit 2):
+    there is no round left to miss, and the standings keep every result.
 
     \b
     Examples:

@@ -508,6 +508,12 @@ def withdraw_player(session: Session, event: Event, name: str, *,
         raise TourneyError(f"{player.name!r} already withdrew from {event.slug} "
                            f"after round {entry.withdrawn_after}")
     last_in = check_from_round(session, event, from_round, open_round_default=True) - 1
+    if event.rounds is not None and last_in >= event.rounds:
+        # Nothing left to miss: the site would say they withdrew after the last
+        # round, though they played every one.
+        raise UsageError(f"the last round of {event.slug} (round {event.rounds}) is "
+                         f"played: {player.name!r} has no round left to withdraw from; "
+                         f"their results stay in the standings")
     seated_rounds = set(session.exec(
         select(Round.number).join(Seat, Seat.round_id == Round.id)
         .where(Round.event_id == event.id, Seat.player_id == player.id)))
