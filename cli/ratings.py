@@ -57,8 +57,11 @@ def show(variant, provisional, db_url, as_json):
     Columns: rank, player, mu, sigma, ordinal (mu - 3 sigma, the rating shown and
     sorted by) and rated matches. Every player is ranked; provisional ones are
     marked `*` after their rank: sigma still above 95% of the pool's starting
-    sigma (about a player's first 2 matches at tables of 4), or fewer rated
-    matches than the pool's minimum (`rating pool --provisional N`, default 0).
+    sigma (above 7.92 with the default model, which starts at 8.33), or fewer
+    rated matches than the pool's minimum (`rating pool --provisional N`,
+    default 0). Sigma decides, not a count of matches: each match lowers it by
+    what it tells the model, so a player stays provisional longer at small tables
+    and while their results surprise the model.
 
     \b
     Examples:

@@ -68,10 +68,10 @@ HISTORY_COLUMNS = ("pool_id", "sequence", "match_id", "version_id", "player_id",
 
 # A player is provisional while their σ is above this share of the pool's starting σ:
 # the model is still unsure of them. With the default model (σ 8.33 at the start,
-# 7.9 here) that is a player's first 2 matches at tables of 4, 3 at tables of 5, the
-# first game of checkers; σ comes down more slowly for a player whose results keep
-# surprising the model, who stays provisional longer. Whoever played a season is
-# established. The pool's provisional_matches (default 0: off) adds "fewer than N
+# 7.92 here) no count of matches decides it: each match lowers σ by what it tells
+# the model, less at small tables and for results that surprise it (a player can
+# still be provisional after 3 matches at tables of 4, σ 8.01). Whoever played a
+# season is established. The pool's provisional_matches (default 0: off) adds "fewer than N
 # rated matches" for organizers who want a minimum too.
 PROVISIONAL_SIGMA_SHARE = 0.95
 DEFAULT_PROVISIONAL = 0
