@@ -247,7 +247,8 @@ def links(slug, number, base_url, as_json, db_url):
     """List each table's private link for entering its result (`tourney serve`).
 
     Each table of a seated round gets an unguessable link and a short code to
-    type at BASE-URL/t; made the first time they are asked for, the same after.
+    type at BASE-URL/t (shown as 7AMQ-7AXW, as on the printed QR page; typed with
+    or without the dash); made the first time they are asked for, the same after.
     A link takes results only for its own table, while its round is the latest.
 
     \b
@@ -260,6 +261,7 @@ def links(slug, number, base_url, as_json, db_url):
       tourney round links club-1 2 --base-url http://192.168.1.10:8000
     """
     from tourney.app.tables import round_links
+    from tourney.tournament.entry import display_code
 
     engine = open_db(db_url)
     with transaction(engine) as session:
@@ -270,7 +272,7 @@ def links(slug, number, base_url, as_json, db_url):
         emit_json({"event": slug, "round": number, "tables": rows})
         return
     for row in rows:
-        echo(f"table {row['table']}  {row['code']}  {row['url']}")
+        echo(f"table {row['table']}  {display_code(row['code'])}  {row['url']}")
 
 
 def register(group: click.Group) -> None:

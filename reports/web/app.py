@@ -591,7 +591,8 @@ async def org_links(request: Request) -> Response:
         url = f"{base}/t/{table.link.token}"
         qr = segno.make(url, error="m")
         cards.append({"table": table.table, "players": table.players, "url": url,
-                      "code": table.link.code, "qr": qr.svg_data_uri(scale=4, border=2)})
+                      "code": entry.display_code(table.link.code),
+                      "qr": qr.svg_data_uri(scale=4, border=2)})
     return server.render(request, "org_links.html", server.language(request, view.event.lang),
                          view=view, cards=cards, base=base)
 

@@ -57,6 +57,13 @@ def normalize_code(text: str) -> str:
     return "".join(ch for ch in (text or "").upper() if ch.isalnum())[:CODE_LENGTH * 2]
 
 
+def display_code(code: str) -> str:
+    """A code as shown to people, everywhere (CLI, printed QR page): in two halves,
+    ``7AMQ-7AXW``; typed with or without the dash, it is the same code."""
+    half = len(code) // 2
+    return f"{code[:half]}-{code[half:]}" if half else code
+
+
 def content_sha256(content: str) -> str:
     return hashlib.sha256(content.encode("utf-8")).hexdigest()
 
