@@ -26,13 +26,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import math
 import secrets
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qsl
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
@@ -42,7 +43,8 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tourney.errors import RecordError, TourneyError
+from tourney.engines.base import DealSetup
+from tourney.errors import IllegalMove, RecordError, TourneyError
 from tourney.names import normalize_name
 from tourney.records.csv_format import write_records
 from tourney.numbers import column_decimals
@@ -59,11 +61,13 @@ from tourney.app import tables as submissions
 from tourney.app.publish import publish_site
 from tourney.app.rounds import seat_next_round
 from tourney.tournament import entry
-from tourney.tournament.events import get_event, last_seated_round
+from tourney.tournament.events import get_event, last_seated_round, results_by_round
+from tourney.tournament.rounds import get_round, seated_keys
+from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import standings_table
 
-from .messages import error_lines
+from .messages import bad_cells, error_lines
 from .security import (
     SESSION_COOKIE,
     FailureLimit,
@@ -81,6 +85,9 @@ MAX_BODY_BYTES = 2 << 20
 POLL_SECONDS = 5
 RETRYABLE = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
 ORGANIZER = "organizer"
+# The static site's filters the live pages use through its macros (macros.html).
+SITE_FILTERS = ("num", "dec1", "dec2", "date", "card", "cards", "score", "seat", "points",
+                "score_decimals", "decimals", "point_column")
 
 
 @dataclass
@@ -108,9 +115,27 @@ class Server:
         self.login_limit = FailureLimit(config.login_failures, config.failure_window)
         self.write_lock = (threading.Lock() if is_sqlite(config.engine)
                            else contextlib.nullcontext())
-        self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
+        # The site's templates after the server's own: the live pages import the
+        # static site's macros (macros.html), one home for how standings read.
+        self.templates = Environment(loader=FileSystemLoader([HERE / "templates",
+                                                              HERE.parent / "templates"]),
                                      autoescape=select_autoescape(default=True),
                                      extensions=["jinja2.ext.i18n"])
+        # {% trans %} calls gettext with its variables, as on the site (the site's
+        # macros are rendered here too)
+        self.templates.newstyle_gettext = True
+        self._renderers: dict = {}
+        self.templates.globals["short_names"] = short_names
+        for name in SITE_FILTERS:
+            self.templates.filters[name] = self._site_filter(name)
+
+    def _site_filter(self, name: str):
+        """The static site's filter ``name`` (``num``: numbers as the site shows
+        them) in the language of the page being rendered."""
+        @pass_context
+        def apply(context, value, *args):
+            return self.site_renderer(context["lang"]).env.filters[name](value, *args)
+        return apply
 
     # ------------------------------------------------------------ plumbing
 
@@ -136,6 +161,18 @@ class Server:
                 # (deadlock detected, serialization failure): nothing was written.
                 if attempt == 3 or getattr(err.orig, "sqlstate", None) not in RETRYABLE:
                     raise
+
+    def site_renderer(self, lang: str):
+        """The static site's renderer of ``lang``: its number formats for live pages."""
+        renderer = self._renderers.get(lang)
+        if renderer is None:
+            import datetime as dt
+
+            from tourney.reports.site import Renderer
+
+            renderer = self._renderers[lang] = Renderer(
+                lang, "", LANGUAGES, dt.datetime.now(dt.timezone.utc))
+        return renderer
 
     def session_of(self, request: Request) -> tuple[str, dict]:
         return self.sessions.get(request.cookies.get(SESSION_COOKIE))
@@ -265,6 +302,25 @@ class TableView:
     state: str
     errors: list[RecordError]
     note: str | None
+    # the phone keyboard of the score boxes: "decimal" has no minus sign on iOS, so
+    # "text" where the game (with the event's house rules) can score below 0
+    score_inputmode: str = "text"
+
+
+def short_names(players: list[str]) -> list[str]:
+    """The score grid's headers on a phone: the first name and initials ("Jörgen
+    L."), so 5 columns fit 375 px; the full names where two would read the same."""
+    shorts = []
+    for name in players:
+        parts = name.split()
+        shorts.append(name if len(parts) < 2 else
+                      parts[0] + " " + " ".join(p[0] + "." for p in parts[1:]))
+    return shorts if len(set(shorts)) == len(shorts) else list(players)
+
+
+def score_inputmode(event: Event) -> str:
+    settings = event_settings(event)
+    return "text" if settings.game.negative_scores(settings.options) else "decimal"
 
 
 def table_view(session, link: TableLink) -> TableView:
@@ -276,7 +332,7 @@ def table_view(session, link: TableLink) -> TableView:
     note = last.note if last and last.state == entry.REJECTED else None
     return TableView(link, event, rows[0].players if rows else [], rows,
                      entry.link_open(session, link), entry.table_state(session, link),
-                     errors, note)
+                     errors, note, score_inputmode(event))
 
 
 def sheet_content(rows: list, form: dict) -> str:
@@ -294,6 +350,62 @@ def sheet_content(rows: list, form: dict) -> str:
     buffer = io.StringIO()
     write_records(buffer, out)
     return buffer.getvalue()
+
+
+# Rules an engine checks one seat's score by, whatever the other seats have.
+ONE_SEAT_RULES = ("score-sheet-value", "score-sheet-range")
+
+
+def sheet_cell_errors(event: Event, rows: list, form: dict) -> list[RecordError]:
+    """Every score box at fault in the deals filled in, each its own error: empty,
+    not one number (a ';' in a box is not a second seat: the grid has a box per
+    seat), or a score no seat can have in this game (asked of the engine with
+    every seat at that score: its one-seat checks come first)."""
+    settings = event_settings(event)
+    game, options = settings.game, settings.options
+    errors = []
+    for index, row in enumerate(rows):
+        cells = [form.get(f"score-{row.deal}-{seat}", "").strip()[:40]
+                 for seat in range(len(row.players))]
+        if not any(cells):
+            continue
+        where = {"line": index + 2, "column": "scores"}
+        for seat, text in enumerate(cells):
+            at = dict(where, seat=seat, player=row.players[seat])
+            if not text:
+                errors.append(RecordError("the score is missing", rule="score-missing", **at))
+                continue
+            try:
+                if ";" in text:
+                    raise ValueError(text)
+                value = game.parse_score(text)
+                if isinstance(value, float) and not math.isfinite(value):
+                    raise ValueError(text)
+            except (ValueError, TypeError, ArithmeticError):
+                errors.append(RecordError(f"{text!r} is not a score", rule="score-cell", **at))
+                continue
+            setup = DealSetup(nplayers=len(cells), dealer=None, deal_number=row.deal)
+            try:
+                game.check_score_sheet(setup, [value] * len(cells), options)
+            except IllegalMove as err:
+                if err.rule in ONE_SEAT_RULES:
+                    errors.append(RecordError(err.message, rule=err.rule, **at))
+            except Exception:  # noqa: BLE001 - the full check below says the rest
+                pass
+    return errors
+
+
+def form_errors(event: Event, rows: list, form: dict,
+                engine_errors: list[RecordError]) -> list[RecordError]:
+    """The errors to show for a score sheet sent from the grid: every box at fault,
+    and the engine's errors of the deals (and match) with none."""
+    cells = sheet_cell_errors(event, rows, form)
+    if not cells:
+        return engine_errors
+    lines = {err.line for err in cells}
+    rest = [err for err in engine_errors if err.line is None or err.line not in lines]
+    return sorted(cells + rest, key=lambda e: (e.line if e.line is not None else 1 << 30,
+                                               -1 if e.seat is None else e.seat))
 
 
 def line_deals(rows: list) -> dict[int, int]:
@@ -318,9 +430,10 @@ async def table_page(request: Request) -> Response:
         return server.render(request, "unknown_link.html", server.language(request), 404)
     lang = server.language(request, view.event.lang)
     lines = line_deals(view.rows)
+    shown = error_lines(view.errors, lang, lines)
     return server.render(request, "table.html", lang, view=view, values={},
-                         message=None, lines=lines,
-                         error_lines=error_lines(view.errors, lang, lines))
+                         message=None, lines=lines, error_lines=shown,
+                         bad_cells=bad_cells(shown))
 
 
 def _read(engine: Engine, work):
@@ -386,9 +499,13 @@ async def table_post(request: Request) -> Response:
     pasted = bool(form.get("record", "").strip())
     lines = {} if pasted else line_deals(view.rows)
     values = form if verdict.outcome in (submissions.INVALID, submissions.CONFLICT) else {}
+    errors = verdict.errors
+    if not pasted and verdict.outcome == submissions.INVALID:
+        errors = await run_in_threadpool(form_errors, view.event, view.rows, form, errors)
+    shown = error_lines(errors, lang, lines)
     return server.render(request, "table.html", lang, verdict.status_code, view=view,
                          values=values, message=verdict.outcome, lines=lines,
-                         error_lines=error_lines(verdict.errors, lang, lines))
+                         error_lines=shown, bad_cells=bad_cells(shown))
 
 
 def secret_form(template: str, limit: str, refused: int, accept):
@@ -453,15 +570,26 @@ async def standings_page(request: Request) -> Response:
 
     def load(session):
         event = get_event(session, slug)
-        return event, standings_data(session, slug)
+        return event, standings_table(session, event), round_progress(session, event)
 
     try:
-        event, data = await run_in_threadpool(_read, server.config.engine, load)
+        event, rows, progress = await run_in_threadpool(_read, server.config.engine, load)
     except TourneyError:
         return server.render(request, "unknown_link.html", server.language(request), 404)
     lang = server.language(request, event.lang)
-    return server.render(request, "standings.html", lang, event=event, data=data,
-                         poll=server.config.poll_seconds)
+    return server.render(request, "standings.html", lang, event=event, rows=rows,
+                         progress=progress, poll=server.config.poll_seconds)
+
+
+def round_progress(session, event: Event) -> tuple[int, int, int] | None:
+    """The latest seated round while its results are not all in: (round, tables
+    with a result, tables)."""
+    number = last_seated_round(session, event)
+    if not number:
+        return None
+    tables, _ = seated_keys(session, get_round(session, event, number))
+    done = len(results_by_round(session, event).get(number, set()) & set(tables))
+    return None if done == len(tables) else (number, done, len(tables))
 
 
 async def index(request: Request) -> Response:

@@ -16,7 +16,16 @@ from tourney.reports.i18n import N_, translations
 # Rule id -> a sentence players can act on (translated where shown).
 RULE_SENTENCES = {
     "score-sheet-total": N_("The scores of this deal do not add up as the game's rules say."),
-    "score-sheet-value": N_("A score is not one this game can give."),
+    "score-sheet-value": N_("This score is not possible in this game."),
+    "score-sheet-range": N_("This score is not possible in this game."),
+    "score-missing": N_("The score is missing."),
+    "score-cell": N_("This is not a score: enter one number in each box."),
+    "seat-count": N_("Enter one score for every player."),
+    "scores-mismatch": N_("The scores do not match the moves of this deal."),
+    "follow-suit": N_("A player did not follow suit though they could."),
+    "card-not-held": N_("A player played a card they do not hold."),
+    "not-a-card": N_("Something is not a card."),
+    "card": N_("Something is not a card."),
     "score-sheet-loser": N_("This deal needs exactly one loser."),
     "score-sheet-count": N_("Enter one score for every player."),
     "score-sheet-seats": N_("Enter one score for every player."),
@@ -46,6 +55,11 @@ class ErrorLine:
     sentence: str
     detail: str
     rule: str | None
+    # the engine's English words: shown on an English page, or where no sentence
+    # in the page's language says what is wrong
+    show_detail: bool = True
+    # the score box at fault (deal number, seat from 0), to mark on the grid
+    cell: tuple[int, int] | None = None
 
 
 def error_lines(errors: list[RecordError], lang: str,
@@ -70,5 +84,13 @@ def error_lines(errors: list[RecordError], lang: str,
         if err.player:
             parts.append(err.player)
         sentence = _(RULE_SENTENCES[err.rule]) if err.rule in RULE_SENTENCES else ""
-        out.append(ErrorLine(", ".join(parts), sentence, err.message, err.rule))
+        cell = (deal, err.seat) if (deal is not None and err.seat is not None
+                                    and err.column == "scores") else None
+        out.append(ErrorLine(", ".join(parts), sentence, err.message, err.rule,
+                             show_detail=not sentence or lang == "en", cell=cell))
     return out
+
+
+def bad_cells(lines: list[ErrorLine]) -> set[str]:
+    """The names of the score boxes the errors are about (``score-<deal>-<seat>``)."""
+    return {f"score-{line.cell[0]}-{line.cell[1]}" for line in lines if line.cell}

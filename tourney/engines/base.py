@@ -358,6 +358,11 @@ class Game:
         """One seat's score as written in ``scores``."""
         return int(text)
 
+    def negative_scores(self, options: dict) -> bool:
+        """Can a seat score below 0 under these house rules? (A score form then
+        needs a keyboard with a minus sign.) Yes unless the game says otherwise."""
+        return True
+
     def format_score(self, value) -> str:
         return str(value)
 

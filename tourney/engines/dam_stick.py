@@ -187,6 +187,9 @@ class DamStick(TrickGame):
 
     # ---- score sheets
 
+    def negative_scores(self, options: dict) -> bool:
+        return False  # queens taken, 0 and up
+
     def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
         n = setup.nplayers
         if not isinstance(n, int) or not 3 <= n <= 6:

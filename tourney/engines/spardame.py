@@ -466,6 +466,10 @@ class Spardame(TrickGame):
 
     # ---- score sheets
 
+    def negative_scores(self, options: dict) -> bool:
+        # penalties are 0 and up; a house bonus (jd_bonus=-100) may take a seat below
+        return (options.get("jd_bonus") or 0) < 0 or (options.get("no_trick_bonus") or 0) < 0
+
     def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
         n = setup.nplayers
         if not isinstance(n, int) or not 3 <= n <= 5:

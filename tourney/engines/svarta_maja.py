@@ -1088,6 +1088,9 @@ class SvartaMaja(Game):
 
     # ------------------------------------------------------------------ score sheets
 
+    def negative_scores(self, options: dict) -> bool:
+        return False  # 1 for the loser, 0 for the rest
+
     def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
         n = setup.nplayers
         if not self.min_players <= n <= self.max_players:

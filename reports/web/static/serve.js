@@ -1,34 +1,22 @@
 // Progressive enhancement only: every page works without this script.
-// 1. Live standings: poll the JSON and redraw the table body.
+// 1. Live standings: poll the page and redraw its live part.
 // 2. Score sheet: mark a score cell that is not a number as you type.
 (function () {
   "use strict";
-  var table = document.getElementById("standings");
-  if (table) {
-    var source = table.getAttribute("data-source");
-    var every = 1000 * (parseInt(table.getAttribute("data-every"), 10) || 5);
-    var body = table.tBodies[0];
+  // The page itself is fetched again and its live part swapped in: the server
+  // renders it the one way (the static site's macros and number formats).
+  var live = document.getElementById("live");
+  if (live) {
+    var every = 1000 * (parseInt(live.getAttribute("data-every"), 10) || 5);
     var refresh = function () {
-      fetch(source, { headers: { Accept: "application/json" }, cache: "no-store" })
-        .then(function (r) { return r.ok ? r.json() : null; })
-        .then(function (data) {
-          if (!data) { return; }
-          var rows = document.createDocumentFragment();
-          // every row's points with the column's decimals, in the page's language
-          var digits = data.points_decimals || 0;
-          var points = new Intl.NumberFormat(document.documentElement.lang || undefined,
-            { minimumFractionDigits: digits, maximumFractionDigits: digits });
-          data.standings.forEach(function (s) {
-            var tr = document.createElement("tr");
-            [s.place, s.player, points.format(s.points)].forEach(function (v) {
-              var td = document.createElement("td");
-              td.textContent = String(v);  // text, never markup
-              tr.appendChild(td);
-            });
-            rows.appendChild(tr);
-          });
-          body.replaceChildren(rows);
-          table.setAttribute("data-updated", String(Date.now()));
+      fetch(window.location.href, { headers: { Accept: "text/html" }, cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (!html) { return; }
+          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
+          if (!fresh) { return; }
+          live.replaceChildren.apply(live, Array.prototype.slice.call(fresh.childNodes));
+          live.setAttribute("data-updated", String(Date.now()));
         })
         .catch(function () { /* the next poll tries again */ });
     };

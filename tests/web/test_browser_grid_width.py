@@ -1,0 +1,63 @@
+"""The score grid at a phone's 375 px with 4 and 5 players (long names, Swedish,
+errors shown): no sideways scroll, every header shown; and at 1280 px the full
+names. Screenshots go to TOURNEY_SCREENSHOTS when set."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from serve_helpers import LiveServer, path_of
+from test_browser_serve import Phone, shots
+
+pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.browser
+
+LONG = ["Anna-Karin Bergström", "Bo Ekholm", "Cecilia Holmqvist", "Jörgen Lindqvist",
+        "Margareta Öhrnberg"]
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_grid_fits_a_phone(tourney, db_url, browser, tmp_path, players, backend):
+    if backend != "sqlite":
+        pytest.skip("layout: one backend is enough")
+    names = LONG[:players]
+    tourney("player", "add", *names)
+    tourney("event", "create", "kvall", "--variant", "spardame", "--rounds", "1",
+            "--table-sizes", str(players), "--rule", "deals=3", "--lang", "sv")
+    tourney("event", "enter", "kvall", "--all")
+    tourney("round", "seat", "kvall")
+    link = tourney("round", "links", "kvall", "1", "--base-url", "http://testserver", "--json").json[0]
+    names = tourney("round", "show", "kvall", "1", "--json").json["tables"][0]["seats"]
+    folder = shots(tmp_path)
+    with LiveServer(db_url) as live:
+        for width in (375, 1280):
+            phone = Phone(browser, js=True)
+            page = phone.page
+            page.set_viewport_size({"width": width, "height": 800})
+            page.goto(live.url + path_of(link["url"]))
+            page.fill('input[name="score-1-0"]', "125")
+            page.fill('input[name="score-1-1"]', "0;")
+            page.click("button.primary")
+            page.wait_for_selector("ul.errors")
+            overflow = page.evaluate(
+                "() => [document.documentElement.scrollWidth, window.innerWidth,"
+                " document.querySelector('.sheet .scroll').scrollWidth,"
+                " document.querySelector('.sheet .scroll').clientWidth]")
+            assert overflow[0] <= overflow[1] and overflow[2] <= overflow[3], overflow
+            headers = page.locator(".sheet thead th.name").all_inner_texts()
+            for name, shown in zip(names, headers):
+                first, last = name.split()[0], name.split()[-1]
+                assert shown.startswith(first), (name, shown)
+                if width == 1280:
+                    assert re.sub(r"\s+", " ", shown) == name
+                else:
+                    assert shown.replace("\n", " ").strip() in (name, f"{first} {last[0]}.")
+            # each header fits its column
+            clipped = page.evaluate(
+                "() => [...document.querySelectorAll('.sheet thead th')]"
+                ".filter(th => th.scrollWidth > th.clientWidth).length")
+            assert clipped == 0
+            assert page.locator("input.bad[aria-invalid='true']").count() == players  # 125, "0;", blanks
+            page.screenshot(path=str(folder / f"grid-{players}-{width}.png"), full_page=True)
+            phone.close()
