@@ -783,3 +783,25 @@ def test_a_look_alike_of_a_seated_player_is_named_in_the_not_seated_error(db_url
         row["dealer"] = row["dealer"].replace(typed, f"{slug} stranger")
     code, report, result = import_json(db_url, write_rows(tmp_path / "other.csv", rows))
     assert code == 1 and "did you mean" not in report["errors"][0]["message"]
+
+
+def test_a_misspelled_seated_name_gets_the_closest_seated_name(db_url, tmp_path):
+    """`Ingrid Falck` for `Ingrid Falk`: the not-seated error names the seat holding
+    the unknown name and suggests the seated name closest to it."""
+    engine = make_engine(db_url)
+    slug = unique("spardame")
+    create_event(engine, slug, "spardame", size=4)
+    seated = [f"{slug} Anna", f"Ingrid Falk {slug}", f"{slug} Bo", f"{slug} Cilla"]
+    seat_round(engine, slug, 1, [seated])
+    rows = csv_rows(write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, [seated],
+                                                            deals=2), "spardame"))
+    typed = f"Ingrid Falck {slug}"
+    for row in rows:
+        row["players"] = row["players"].replace(seated[1], typed)
+        row["dealer"] = row["dealer"].replace(seated[1], typed)
+    code, report, result = import_json(db_url, write_rows(tmp_path / "typo.csv", rows))
+    assert code == 1, result.output
+    error = report["errors"][0]
+    assert error["rule"] == "not-seated"
+    assert error["seat"] == 2 and error["player"] == typed
+    assert error["message"].endswith(f"(did you mean {seated[1]}?)")

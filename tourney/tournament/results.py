@@ -157,6 +157,16 @@ def _clip(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def close_name_hint(strangers: list[str], seated: list[str]) -> str:
+    """`` (did you mean Ingrid Falk?)`` for a misspelling of a seated name
+    (``Ingrid Falck``): the closest seated name, if close (difflib)."""
+    import difflib
+
+    guesses = [difflib.get_close_matches(name, seated, n=1, cutoff=0.85) for name in strangers]
+    alike = sorted({guess[0] for guess in guesses if guess})
+    return f" (did you mean {' or '.join(alike)}?)" if alike else ""
+
+
 class _TokenCache(dict):
     """Move token -> canonical spelling; a miss asks the engine once."""
 
@@ -770,8 +780,9 @@ class ResultImporter:
                 raise RecordError(
                     f"{', '.join(strangers)} not seated at round {record.round}, table "
                     f"{record.table}, which seats {seated} ({seat_text(0)} first)"
-                    f"{lookalike_hint(strangers, names)}",
-                    rule="not-seated", column="players")
+                    f"{lookalike_hint(strangers, names) or close_name_hint(strangers, names)}",
+                    rule="not-seated", column="players",
+                    seat=record.players.index(strangers[0]), player=strangers[0])
             raise RecordError(
                 f"the players of deal 1 must sit as seated: round {record.round}, table "
                 f"{record.table} seats {seated} ({seat_text(0)} first)", rule="seat-order",
