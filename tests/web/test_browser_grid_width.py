@@ -27,7 +27,8 @@ def test_the_grid_fits_a_phone(tourney, db_url, browser, tmp_path, players, back
             "--table-sizes", str(players), "--rule", "deals=3", "--lang", "sv")
     tourney("event", "enter", "kvall", "--all")
     tourney("round", "seat", "kvall")
-    link = tourney("round", "links", "kvall", "1", "--base-url", "http://testserver", "--json").json[0]
+    link = tourney("round", "links", "kvall", "1", "--base-url", "http://testserver",
+                   "--json").json["tables"][0]
     names = tourney("round", "show", "kvall", "1", "--json").json["tables"][0]["seats"]
     folder = shots(tmp_path)
     with LiveServer(db_url) as live:
