@@ -50,7 +50,7 @@ Decisions (where the rules are silent or leave room):
 from __future__ import annotations
 
 import random
-from itertools import chain
+from itertools import chain, count, cycle
 
 from ..cards import ACE, CARD_NAMES, JACK, KH, KING, QUEEN, rank_of
 from ..errors import IllegalMove, RecordError
@@ -153,6 +153,11 @@ for _k in range(MAX_ROW + 1):
         _TOKENS[f"{_letter.lower()}{_k}"] = 2 * _k + _source
 del _k, _source, _letter
 
+# Per row length: the tokens of the turns that swap at most that many positions.
+_ROW_TOKENS: tuple[dict[str, int], ...] = tuple(
+    {token: move for token, move in _TOKENS.items() if move >> 1 <= row}
+    for row in range(MAX_ROW + 1))
+
 _STOCK_MOVES: tuple[tuple[int, ...], ...] = tuple(
     tuple(2 * k for k in range(row + 1)) for row in range(MAX_ROW + 1))
 _PILE_MOVES: tuple[tuple[int, ...], ...] = tuple(
@@ -165,6 +170,20 @@ def _places_low_best(scores: list[int]) -> list[int]:
     of a score in the sorted list counts the scores below it."""
     ordered = sorted(scores)
     return [ordered.index(score) + 1 for score in scores]
+
+
+def _outcome(rows: list[list[int]], secrets: list[list[int]] | None,
+             events: list[DealEvent], moves: int) -> DealOutcome:
+    """A finished deal's outcome from its final rows and secret cards (``None``
+    without secret cards); events beyond ``events`` are built when read."""
+    points = POINTS.__getitem__
+    row_scores = [sum(map(points, cards)) for cards in rows]
+    if secrets is None:
+        return LazyEventsOutcome(row_scores, _places_low_best(row_scores), "moves", None,
+                                 moves, _deal_events, (events, row_scores, None, moves))
+    scores = [r + sum(map(points, cards)) for r, cards in zip(row_scores, secrets)]
+    return LazyEventsOutcome(scores, _places_low_best(scores), "moves", None, moves,
+                             _deal_events, (events, row_scores, scores, moves))
 
 
 def _deal_events(events: list[DealEvent], row_scores: list[int], scores: list[int] | None,
@@ -297,9 +316,18 @@ class RowGame(Game):
     # ---- a deal
 
     def new_deal(self, setup: DealSetup, options: dict) -> RowState:
+        n, dealer, row, secret, hands, secrets, stock = self._deal(setup, options)
+        return RowState(n, dealer, row, secret, list(map(list, hands)),
+                        list(map(list, secrets)), stock[::-1])
+
+    def _deal(self, setup: DealSetup, options: dict) -> tuple:
+        """The checks of :meth:`new_deal`; the deal as ``(nplayers, dealer, row,
+        secret, hands, secrets, stock)``, the setup's own lists (not to be changed:
+        the caller copies what it plays with) and ``[]`` per seat for no secrets."""
         row, secret = self._shape(options)
         n = setup.nplayers
-        self._check_table(n, row, secret)
+        if not self.min_players <= n <= self.max_players or n * (row + secret) >= 52:
+            self._check_table(n, row, secret)
         dealer = setup.dealer
         if type(dealer) is not int or not 0 <= dealer < n:
             raise RecordError(f"the dealer must be one of the {n} seats, not {dealer!r}",
@@ -311,34 +339,34 @@ class RowGame(Game):
         if len(hands) != n:
             raise RecordError(f"the hands name {len(hands)} seats; the table has {n}",
                               rule="hand-size", column="hands")
-        for seat, hand in enumerate(hands):
-            if len(hand) != row:
-                raise RecordError(
-                    f"{seat_text(seat)}'s row has {len(hand)} cards; {self.id} deals {row} "
-                    f"(row={row})", rule="hand-size", column="hands")
+        if set(map(len, hands)) != {row}:  # the loop names the first seat that is wrong
+            for seat, hand in enumerate(hands):
+                if len(hand) != row:
+                    raise RecordError(
+                        f"{seat_text(seat)}'s row has {len(hand)} cards; {self.id} deals "
+                        f"{row} (row={row})", rule="hand-size", column="hands")
         secrets = setup.secrets
         if secrets is None:
             if secret:
                 raise RecordError(
                     f"each seat needs {count_text(secret, 'secret card')} "
                     f"after '|' (secret={secret})", rule="secret-size", column="hands")
-            secrets = [[] for _ in range(n)]
+            secrets = [[]] * n
         elif len(secrets) != n:
             raise RecordError(f"the secret cards name {len(secrets)} seats; the table has {n}",
                               rule="secret-size", column="hands")
-        else:
+        elif set(map(len, secrets)) != {secret}:  # the loop names the seat
             for seat, cards in enumerate(secrets):
                 if len(cards) != secret:
                     raise RecordError(
                         f"{seat_text(seat)} has {len(cards)} secret cards after '|'; {self.id} "
                         f"deals {secret} (secret={secret})", rule="secret-size", column="hands")
         stock = setup.stock or []
-        everything = list(chain(*hands, *secrets, stock))
-        if len(everything) != 52 or set(everything) != _DECK_SET:
+        # The hands and secrets have their sizes: the count is theirs plus the stock's.
+        if (n * (row + secret) + len(stock) != 52
+                or set(chain(*hands, *secrets, stock)) != _DECK_SET):
             self._deck_error(hands, secrets, stock)
-        rows = [list(hand) for hand in hands]
-        return RowState(n, dealer, row, secret, rows, [list(s) for s in secrets],
-                        stock[::-1])
+        return n, dealer, row, secret, hands, secrets, stock
 
     @staticmethod
     def _deck_error(hands, secrets, stock) -> None:
@@ -449,58 +477,55 @@ class RowGame(Game):
                          f"{seat_text(seat)} takes {CARD_NAMES[card]} (0 points) from the discard pile")
 
     def outcome(self, state: RowState) -> DealOutcome:
-        points = POINTS.__getitem__
-        row_scores = [sum(map(points, cards)) for cards in state.rows]
-        if not state.secret:
-            return LazyEventsOutcome(row_scores, _places_low_best(row_scores), "moves", None,
-                                     state.moves, _deal_events, (state.events, row_scores, None, state.moves))
-        scores = [r + sum(map(points, cards)) for r, cards in zip(row_scores, state.secrets)]
-        return LazyEventsOutcome(scores, _places_low_best(scores), "moves", None, state.moves,
-                                 _deal_events, (state.events, row_scores, scores, state.moves))
+        return _outcome(state.rows, state.secrets if state.secret else None, state.events,
+                        state.moves)
 
     # ---- replay: the hot path
 
     def replay(self, setup: DealSetup, tokens, options: dict) -> DealOutcome:
         """:meth:`Game.replay`, inlined for valid records.
 
-        The loop below only handles what is legal; at the first doubtful token
-        (not in the token table, too many swaps, an empty pile, the stock already
-        empty) or a record that stops early it hands the whole record to the
-        generic move-by-move replay, which raises the error with its position.
+        The loop below only handles what is legal. A doubtful record goes whole
+        to the generic move-by-move replay, which raises the error with its
+        position: a token not in the table of this row's turns (a lenient
+        spelling, a swap longer than the row), a first turn from the pile (the
+        pile is empty only then), a stock turn with the stock empty, or a record
+        that does not end with the turn that draws the last stock card.
         """
-        state = self.new_deal(setup, options)
-        rows, stock, pile = state.rows, state.stock, state.pile
-        n, seat, row = state.nplayers, state.seat, state.row
-        table = _TOKENS
-        zero = ZERO_CARDS
-        for number, token in enumerate(tokens, 1):
-            move = table.get(token)
-            if move is None or not stock:
-                break
-            k = move >> 1
-            if k > row:
-                break
-            if move & 1:
-                if not pile:
-                    break
-                card = pile.pop()
-                if card in zero:
-                    state.events.append(self._zero_event(number, seat, card))
+        n, dealer, row, secret, hands, secrets, stock = self._deal(setup, options)
+        try:
+            moves = list(map(_ROW_TOKENS[row].__getitem__, tokens))
+        except (KeyError, TypeError):
+            moves = None
+        if moves and not moves[0] & 1:
+            rows = list(map(list, hands))
+            first = (dealer + 1) % n
+            stock = stock[::-1]  # top last
+            draw = stock.pop
+            zero = ZERO_CARDS
+            events: list[DealEvent] = []
+            # Only the pile's top card is ever taken (every turn ends with a
+            # discard), so the pile is that one card.
+            top = -1
+            try:
+                for number, move, cards in zip(count(1), moves,
+                                               cycle(rows[first:] + rows[:first])):
+                    if move & 1:
+                        card = top
+                        if card in zero:
+                            events.append(self._zero_event(number, (first + number - 1) % n,
+                                                           card))
+                    else:
+                        card = draw()  # IndexError once the stock is empty
+                    if move > 1:  # swaps k = move >> 1 positions
+                        cards.insert(0, card)
+                        card = cards.pop(move >> 1)
+                    top = card
+            except IndexError:
+                pass
             else:
-                card = stock.pop()
-            if k:
-                cards = rows[seat]
-                cards.insert(0, card)
-                card = cards.pop(k)
-            pile.append(card)
-            seat += 1
-            if seat == n:
-                seat = 0
-        else:
-            if not stock:
-                state.seat = seat
-                state.moves = len(tokens)
-                return self.outcome(state)
+                if not stock and not moves[-1] & 1:
+                    return _outcome(rows, secrets if secret else None, events, len(moves))
         return Game.replay(self, setup, tokens, options)
 
     # ---- notation
