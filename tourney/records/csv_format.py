@@ -15,9 +15,10 @@ import csv
 import io
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import IO, Iterable, Iterator, Sequence
 
-from ..cards import CARD_NAMES, parse_card
+from ..cards import CARD_NAMES, RANKS, SUITS, parse_card
 
 _CANONICAL = {name: card for card, name in enumerate(CARD_NAMES)}
 _CANONICAL_CARD = _CANONICAL.__getitem__
@@ -118,10 +119,68 @@ def _split_seats(text: str, nplayers: int, column: str) -> list[str]:
     return parts
 
 
+# The hot path of card cells: canonical spelling (rank then suit, in upper case)
+# with one separator character between cards, as tourney writes them and
+# simulations and spreadsheets keep them ("JD KS QS|KC;2D 3C 7C|8C"). Every card is
+# then three bytes: rank, suit, separator, so slicing every third byte gives all
+# ranks and all suits at once, and translating them gives each card's parts: its
+# rank (0-12) and 13 * its suit, or _NOT_A_CARD for any other byte.
+_NOT_A_CARD = 255
+_RANK_PARTS = bytes(RANKS.find(chr(b)) if chr(b) in RANKS else _NOT_A_CARD for b in range(256))
+_SUIT_PARTS = bytes(13 * SUITS.find(chr(b)) if chr(b) in SUITS else _NOT_A_CARD
+                    for b in range(256))
+
+
+def _canonical_cards(text: str) -> tuple[list[int], bytes] | None:
+    """The cards of a text in canonical spelling, one separator between cards, and
+    the separators (``b" |;"`` for ``"JD KS|KC;QS"``); ``None`` for any other text
+    (the careful way then reads it). Make sure of the separators before use."""
+    if not text.isascii():
+        return None
+    data = text.encode()
+    ranks = data[0::3].translate(_RANK_PARTS)
+    suits = data[1::3].translate(_SUIT_PARTS)
+    if len(data) % 3 != 2 or _NOT_A_CARD in ranks or _NOT_A_CARD in suits:
+        return None
+    # Each card is its rank plus 13 * its suit, at most 51: adding the two byte
+    # strings as big numbers adds them byte by byte (no byte carries), in C.
+    cards = int.from_bytes(ranks, "big") + int.from_bytes(suits, "big")
+    return list(cards.to_bytes(len(ranks), "big")), data[2::3]
+
+
+@lru_cache(maxsize=64)
+def _seat_slices(separators: bytes) -> tuple[tuple[slice, ...], tuple[slice, ...] | None] | None:
+    """Where each seat's cards are in a cell read by :func:`_canonical_cards`, from
+    its separators: the slices of each seat's cards (the row, for the row games)
+    and of its secret cards after ``|`` (``None`` when no seat has any); ``None``
+    unless seats are separated by ``;``, cards by a space, and either every seat or
+    none has one ``|`` (the careful way reads the rest)."""
+    if separators.translate(None, b" ;|"):
+        return None
+    seats, secrets, start = [], [], 0
+    for seat in separators.split(b";"):
+        end = start + len(seat) + 1
+        bar = seat.find(b"|")
+        if bar < 0:
+            seats.append(slice(start, end))
+        elif bar == seat.rfind(b"|"):
+            seats.append(slice(start, start + bar + 1))
+            secrets.append(slice(start + bar + 1, end))
+        else:
+            return None
+        start = end
+    if not secrets:
+        return tuple(seats), None
+    return (tuple(seats), tuple(secrets)) if len(secrets) == len(seats) else None
+
+
 def _cards(text: str, column: str, seat: int | None = None,
            players: Sequence[str] | None = None) -> list[int]:
+    parsed = _canonical_cards(text)
+    if parsed is not None and not parsed[1].strip(b" "):  # the hot path (above)
+        return parsed[0]
     tokens = text.split()
-    try:  # the hot path: every card in its canonical spelling
+    try:  # every card in its canonical spelling
         return list(map(_CANONICAL_CARD, tokens))
     except KeyError:
         pass
@@ -158,13 +217,18 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     """One row's fields (already keyed by lower-case column) as a record."""
     get = fields.get
     players_text = get("players", "").strip()
-    players = [normalize_name(p) for p in players_text.split(";")] if players_text else []
+    if not players_text:
+        players = []
+    elif players_text.isascii():  # NFC leaves ASCII text as it is: only strip
+        players = list(map(str.strip, players_text.split(";")))
+    else:
+        players = [normalize_name(p) for p in players_text.split(";")]
     if len(players) == 1 and "," in players_text:
         raise RecordError(
             f"the players are separated by ',' ({players_text[:60]!r}); separate them by "
             "';' (in a file whose fields are separated by ';', put the players in quotes: "
             '"Anna;Bo;Cai;Dag")', rule="players", column="players")
-    if not players or any(not p for p in players):
+    if not players or "" in players:
         raise RecordError("players must name every seat, separated by ';'",
                           rule="players", column="players")
     if len(players) > MAX_PLAYERS:
@@ -177,19 +241,25 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     if not table:
         raise RecordError("table is empty", rule="table", column="table")
 
-    dealer = normalize_name(get("dealer")) or None
+    dealer = get("dealer")
+    if dealer and dealer.isascii():  # as for the players
+        dealer = dealer.strip() or None
+    else:
+        dealer = normalize_name(dealer) or None
     if dealer is not None and dealer not in players:
         raise RecordError(f"dealer {dealer!r} is not one of the players",
                           rule="dealer", column="dealer")
 
     hands = secrets = None
     hands_text = (get("hands") or "").strip()
-    if hands_text and "|" not in hands_text:
-        try:  # the hot path: no secret cards, every card in its canonical spelling
-            hands = [list(map(_CANONICAL_CARD, part.split()))
-                     for part in _split_seats(hands_text, n, "hands")]
-        except KeyError:
-            pass  # the careful way below names the card
+    parsed = _canonical_cards(hands_text) if hands_text else None
+    if parsed is not None:  # the hot path: see _canonical_cards
+        cards, separators = parsed
+        where = _seat_slices(separators)
+        if where is not None and len(where[0]) == n:
+            hands = list(map(cards.__getitem__, where[0]))
+            if where[1] is not None:
+                secrets = list(map(cards.__getitem__, where[1]))
     if hands_text and hands is None:
         hands, secrets = [], []
         any_secret = False
@@ -210,11 +280,16 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     passes = None
     passes_text = (get("passes") or "").strip()
     if passes_text:
-        seats = _split_seats(passes_text, n, "passes")
-        try:
-            passes = [list(map(_CANONICAL_CARD, p.split())) for p in seats]
-        except KeyError:
-            passes = [_cards(p, "passes", seat, players) for seat, p in enumerate(seats)]
+        parsed = _canonical_cards(passes_text)  # the hot path, as for hands
+        where = _seat_slices(parsed[1]) if parsed is not None else None
+        if where is not None and where[1] is None and len(where[0]) == n:
+            passes = list(map(parsed[0].__getitem__, where[0]))
+        else:
+            seats = _split_seats(passes_text, n, "passes")
+            try:
+                passes = [list(map(_CANONICAL_CARD, p.split())) for p in seats]
+            except KeyError:
+                passes = [_cards(p, "passes", seat, players) for seat, p in enumerate(seats)]
 
     play_text = get("play") or ""
     play = play_text.split()
@@ -231,15 +306,15 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     scores = None
     scores_text = (get("scores") or "").strip()
     if scores_text:
-        scores = [s.strip() for s in _split_seats(scores_text, n, "scores")]
+        scores = list(map(str.strip, _split_seats(scores_text, n, "scores")))
 
     event = (get("event") or "").strip() or None
     variant = (get("variant") or "").strip() or None
+    # positional (in field order): keyword arguments cost a dict per record
     return DealRecord(
-        line=line, event=event, variant=variant,
-        round=_positive_int(get("round", ""), "round"), table=table,
-        deal=_positive_int(get("deal", ""), "deal"), players=players, dealer=dealer,
-        hands=hands, secrets=secrets, stock=stock, passes=passes, play=play, scores=scores,
+        line, event, variant, _positive_int(get("round", ""), "round"), table,
+        _positive_int(get("deal", ""), "deal"), players, dealer,
+        hands, secrets, stock, passes, play, scores,
     )
 
 
