@@ -153,9 +153,14 @@ for _k in range(MAX_ROW + 1):
         _TOKENS[f"{_letter.lower()}{_k}"] = 2 * _k + _source
 del _k, _source, _letter
 
-# Per row length: the tokens of the turns that swap at most that many positions.
+# The replay's fast loop spells a turn differently: ``k`` for ``S<k>`` and
+# ``_PILE + k`` for ``D<k>`` (a comparison and a subtraction are cheaper than the
+# bit operations). Per row length: the tokens of the turns that swap at most that
+# many positions.
+_PILE = MAX_ROW + 1
 _ROW_TOKENS: tuple[dict[str, int], ...] = tuple(
-    {token: move for token, move in _TOKENS.items() if move >> 1 <= row}
+    {token: (_PILE if move & 1 else 0) + (move >> 1)
+     for token, move in _TOKENS.items() if move >> 1 <= row}
     for row in range(MAX_ROW + 1))
 
 _STOCK_MOVES: tuple[tuple[int, ...], ...] = tuple(
@@ -172,27 +177,34 @@ def _places_low_best(scores: list[int]) -> list[int]:
     return [ordered.index(score) + 1 for score in scores]
 
 
+# (a list's item lookup costs less than a tuple's)
+_POINTS_LIST = list(POINTS)
+
+
 def _outcome(rows: list[list[int]], secrets: list[list[int]] | None,
              events: list[DealEvent], moves: int) -> DealOutcome:
     """A finished deal's outcome from its final rows and secret cards (``None``
     without secret cards); events beyond ``events`` are built when read."""
-    points = POINTS.__getitem__
-    row_scores = [sum(map(points, cards)) for cards in rows]
+    points = _POINTS_LIST.__getitem__
     if secrets is None:
-        return LazyEventsOutcome(row_scores, _places_low_best(row_scores), "moves", None,
-                                 moves, _deal_events, (events, row_scores, None, moves))
-    scores = [r + sum(map(points, cards)) for r, cards in zip(row_scores, secrets)]
+        scores = [sum(map(points, cards)) for cards in rows]
+    else:
+        scores = [sum(map(points, cards + secret)) for cards, secret in zip(rows, secrets)]
     return LazyEventsOutcome(scores, _places_low_best(scores), "moves", None, moves,
-                             _deal_events, (events, row_scores, scores, moves))
+                             _deal_events, (events, rows, secrets, scores, moves))
 
 
-def _deal_events(events: list[DealEvent], row_scores: list[int], scores: list[int] | None,
+def _deal_events(events: list[DealEvent], rows: list[list[int]],
+                 secrets: list[list[int]] | None, scores: list[int],
                  moves: int) -> list[DealEvent]:
     """A finished deal's events (built only when read: see LazyEventsOutcome): the
-    ones play gave, then ``secret-decides`` if the secret cards (``scores`` counts
-    them; ``None`` without secret cards) change the order."""
+    ones play gave, then ``secret-decides`` if the secret cards (``None`` without
+    any; ``scores`` counts them) change the order of the rows."""
     events = list(events)
-    if scores is not None and _places_low_best(scores) != _places_low_best(row_scores):
+    if secrets is None:
+        return events
+    row_scores = [cards_points(cards) for cards in rows]
+    if _places_low_best(scores) != _places_low_best(row_scores):
         events.append(DealEvent(
             moves, None, "secret-decides",
             "the secret cards change the order: rows "
@@ -497,7 +509,7 @@ class RowGame(Game):
             moves = list(map(_ROW_TOKENS[row].__getitem__, tokens))
         except (KeyError, TypeError):
             moves = None
-        if moves and not moves[0] & 1:
+        if moves and moves[0] < _PILE:
             rows = list(map(list, hands))
             first = (dealer + 1) % n
             stock = stock[::-1]  # top last
@@ -510,21 +522,22 @@ class RowGame(Game):
             try:
                 for number, move, cards in zip(count(1), moves,
                                                cycle(rows[first:] + rows[:first])):
-                    if move & 1:
+                    if move < _PILE:  # S<move>
+                        card = draw()  # IndexError once the stock is empty
+                    else:  # D<move - _PILE>
                         card = top
+                        move -= _PILE
                         if card in zero:
                             events.append(self._zero_event(number, (first + number - 1) % n,
                                                            card))
-                    else:
-                        card = draw()  # IndexError once the stock is empty
-                    if move > 1:  # swaps k = move >> 1 positions
+                    if move:  # swap `move` positions
                         cards.insert(0, card)
-                        card = cards.pop(move >> 1)
+                        card = cards.pop(move)
                     top = card
             except IndexError:
                 pass
             else:
-                if not stock and not moves[-1] & 1:
+                if not stock and moves[-1] < _PILE:
                     return _outcome(rows, secrets if secret else None, events, len(moves))
         return Game.replay(self, setup, tokens, options)
 

@@ -94,15 +94,11 @@ class DealRecord:
         return None if self.dealer is None else self.players.index(self.dealer)
 
     def setup(self) -> DealSetup:
-        return DealSetup(
-            nplayers=len(self.players),
-            dealer=self.dealer_seat(),
-            hands=self.hands,
-            secrets=self.secrets,
-            stock=self.stock,
-            passes=self.passes,
-            deal_number=self.deal,
-        )
+        # positional, in DealSetup's field order: nplayers, dealer, hands, secrets,
+        # stock, passes, deal_number (keyword arguments cost a dict per deal)
+        dealer = self.dealer
+        return DealSetup(len(self.players), None if dealer is None else self.players.index(dealer),
+                         self.hands, self.secrets, self.stock, self.passes, self.deal)
 
 
 # ------------------------------------------------------------------------- reading

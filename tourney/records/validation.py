@@ -52,6 +52,7 @@ class MatchCheck:
 
 
 OptionsFor = Callable[[DealRecord, Game], dict]
+_PARSE_SCORE = Game.parse_score
 
 def name_player(err: RecordError, record: DealRecord) -> None:
     """Give an error about one seat the name of the player there (the record's
@@ -81,6 +82,8 @@ class RecordChecker:
         self.options_for = options_for
         self.keep_deals = keep_deals
         self._options: dict[str, dict] = {}
+        # variant -> (game, options) without options_for; variant -> game with it
+        self._games: dict[str, tuple[Game, dict] | Game] = {}
         if variant is not None:
             self._resolve(get_game(variant))
 
@@ -100,6 +103,11 @@ class RecordChecker:
 
     def game_and_options(self, record: DealRecord) -> tuple[Game, dict]:
         variant = record.variant or self.variant
+        known = self._games.get(variant)  # the hot path: a variant met before
+        if known is not None:
+            if self.options_for is not None:
+                return known, self.options_for(record, known)
+            return known
         if variant is None:
             raise RecordError("no variant: add a variant column or name the variant",
                               rule="variant", column="variant", setting="variant")
@@ -108,8 +116,12 @@ class RecordChecker:
         except UsageError as err:
             raise RecordError(str(err), rule="variant", column="variant") from None
         if self.options_for is not None:
-            return game, self.options_for(record, game)
-        return game, self._resolve(game)
+            options = self.options_for(record, game)
+            self._games[variant] = game
+            return game, options
+        options = self._resolve(game)
+        self._games[variant] = (game, options)
+        return game, options
 
     # ------------------------------------------------------------------ one deal
 
@@ -137,12 +149,13 @@ class RecordChecker:
                               rule="dealer", column="dealer")
         setup = record.setup()
         claimed = self._claimed_scores(game, record)
+        score_sheet = record.is_score_sheet
         try:
-            if record.is_score_sheet:
+            if score_sheet:
                 return game.check_score_sheet(setup, claimed, options)
             outcome = game.replay(setup, record.play or [], options)
         except IllegalMove as err:
-            column = "scores" if record.is_score_sheet else "play"
+            column = "scores" if score_sheet else "play"
             error = RecordError.from_illegal(err, column=column)
             error.by_rules = True
             raise error from None
@@ -167,9 +180,12 @@ class RecordChecker:
     def _claimed_scores(game: Game, record: DealRecord) -> list | None:
         if record.scores is None:
             return None
+        parse = game.parse_score
+        if getattr(parse, "__func__", None) is _PARSE_SCORE:
+            parse = int  # what Game.parse_score does, without a call of its own per score
         try:  # the hot path: every score parses, and none is a float
-            values = list(map(game.parse_score, record.scores))
-            if float not in map(type, values):
+            values = list(map(parse, record.scores))
+            if parse is int or float not in map(type, values):
                 return values
         except (ValueError, TypeError, ArithmeticError):
             pass
