@@ -35,7 +35,8 @@ PLAYERS = 40
 
 def snapshot(path: Path) -> dict[str, tuple[int, str]]:
     """Per table: row count and a digest of every row (DATETIME columns left out,
-    since a complete import stamps its own time)."""
+    since a complete import stamps its own time, and the event's content stamp,
+    a random number set afresh by every write)."""
     with sqlite3.connect(path) as db:
         tables = [r[0] for r in db.execute(
             "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
@@ -43,7 +44,8 @@ def snapshot(path: Path) -> dict[str, tuple[int, str]]:
         out = {}
         for table in tables:
             columns = [r[1] for r in db.execute(f'PRAGMA table_info("{table}")')
-                       if "DATE" not in (r[2] or "").upper() or r[2].upper() == "DATE"]
+                       if ("DATE" not in (r[2] or "").upper() or r[2].upper() == "DATE")
+                       and r[1] != "content_stamp"]
             quoted = ", ".join(f'"{c}"' for c in columns)
             rows = sorted(repr(row) for row in db.execute(f'SELECT {quoted} FROM "{table}"'))
             out[table] = (len(rows), hashlib.sha256("\n".join(rows).encode()).hexdigest())
