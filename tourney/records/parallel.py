@@ -93,7 +93,7 @@ def _cut(data, jobs: int) -> list[Part] | None:
     """``data``: the file's bytes (a mmap)."""
     if data[:4].startswith((b"PK\x03\x04", codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return None
-    if data.find(b'"') >= 0 or not _is_utf8(data):
+    if not _is_utf8_without_quotes(data):
         return None
     header_end = data.find(b"\n") + 1
     if not 0 < header_end <= MAX_LINE_BYTES:
@@ -122,11 +122,26 @@ def _cut(data, jobs: int) -> list[Part] | None:
     return parts
 
 
-def _is_utf8(data) -> bool:
+def _slices(data, start: int, end: int):
+    """Bytes ``start`` to ``end`` of the mapped file, a slice at a time, each slice's
+    pages let go of once read: scanning a big file must not map all of it into
+    this process's memory at once (its peak would grow with the file)."""
+    for at in range(start, end, _SCAN):
+        stop = min(at + _SCAN, end)
+        yield data[at:stop]
+        aligned = at - at % mmap.PAGESIZE
+        try:
+            data.madvise(mmap.MADV_DONTNEED, aligned, stop - aligned)
+        except (AttributeError, OSError, ValueError):
+            pass  # no madvise here: the pages stay mapped until the file is closed
+
+
+def _is_utf8_without_quotes(data) -> bool:
     decoder = codecs.getincrementaldecoder("utf-8")()
     try:
-        for at in range(0, len(data), _SCAN):
-            piece = data[at:at + _SCAN]
+        for piece in _slices(data, 0, len(data)):
+            if b'"' in piece:
+                return False
             if not piece.isascii() or decoder.getstate()[0]:
                 decoder.decode(piece)
         decoder.decode(b"", final=True)
@@ -136,7 +151,7 @@ def _is_utf8(data) -> bool:
 
 
 def _count(data, start: int, end: int, what: bytes) -> int:
-    return sum(data[at:min(at + _SCAN, end)].count(what) for at in range(start, end, _SCAN))
+    return sum(piece.count(what) for piece in _slices(data, start, end))
 
 
 def _match_start(data, at: int, delimiter: str, key_at: Sequence[int]) -> int | None:
