@@ -67,6 +67,13 @@ def rows_of(records, variant="spardame"):
     return list(csv.DictReader(io.StringIO(stream.getvalue())))
 
 
+def respell(rows, name, spelling):
+    """The rows with ``name`` spelt ``spelling`` in their players and dealer cells."""
+    for row in rows:
+        row["players"] = row["players"].replace(name, spelling)
+        row["dealer"] = row["dealer"].replace(name, spelling)
+
+
 def write_rows(path, rows, fieldnames=None):
     fieldnames = fieldnames or list(rows[0])
     with open(path, "w", encoding="utf-8", newline="") as stream:
@@ -768,9 +775,7 @@ def test_a_look_alike_of_a_seated_player_is_named_in_the_not_seated_error(db_url
     rows = csv_rows(write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, [seated],
                                                             deals=2), "spardame"))
     typed = f"asa  Oberg {slug}"  # the file's spelling: no accents, other case and spaces
-    for row in rows:
-        row["players"] = row["players"].replace(seated[0], typed)
-        row["dealer"] = row["dealer"].replace(seated[0], typed)
+    respell(rows, seated[0], typed)
     code, report, result = import_json(db_url, write_rows(tmp_path / "typed.csv", rows))
     assert code == 1, result.output
     error = report["errors"][0]
@@ -778,9 +783,7 @@ def test_a_look_alike_of_a_seated_player_is_named_in_the_not_seated_error(db_url
     assert error["message"].startswith(f"{typed} not seated at round 1, table 1")
     assert error["message"].endswith(f"(did you mean {seated[0]}?)")
     # a name like none seated gets no guess
-    for row in rows:
-        row["players"] = row["players"].replace(typed, f"{slug} stranger")
-        row["dealer"] = row["dealer"].replace(typed, f"{slug} stranger")
+    respell(rows, typed, f"{slug} stranger")
     code, report, result = import_json(db_url, write_rows(tmp_path / "other.csv", rows))
     assert code == 1 and "did you mean" not in report["errors"][0]["message"]
 
@@ -796,9 +799,7 @@ def test_a_misspelled_seated_name_gets_the_closest_seated_name(db_url, tmp_path)
     rows = csv_rows(write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, [seated],
                                                             deals=2), "spardame"))
     typed = f"Ingrid Falck {slug}"
-    for row in rows:
-        row["players"] = row["players"].replace(seated[1], typed)
-        row["dealer"] = row["dealer"].replace(seated[1], typed)
+    respell(rows, seated[1], typed)
     code, report, result = import_json(db_url, write_rows(tmp_path / "typo.csv", rows))
     assert code == 1, result.output
     error = report["errors"][0]
