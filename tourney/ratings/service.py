@@ -35,8 +35,9 @@ Decisions (the issue leaves these open):
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import Mapping, Sequence
 
 from sqlalchemy import and_, bindparam, delete, func, insert, select, update
@@ -346,26 +347,27 @@ def _replay(session: Session, pool: RatingPool, force_from: int | None = None) -
                   {p: n for p, (_, _, n) in state.items()})
     canonical = canonical_players(session)
     rated = 0
-    pool_id = pool.id
-    writer = _HistoryWriter(session)
+    writer = _HistoryWriter(session, pool.id)
+    add = writer.add
+    rate_all = rater.rate_all
+    none = ()
+    # A batch's matches are rated by one rate_all call (not one call per match), and
+    # each history row is built once, as the database takes it (see _HistoryWriter).
     for first in range(0, len(todo), _CHUNK):
         batch = todo[first:first + _CHUNK]
         rankings = _rankings(session, [m.version_id for m in batch], canonical)
-        for offset, item in enumerate(batch):
-            changes = rater.rate(rankings.get(item.version_id, ()))
-            if not changes:
-                continue
-            rated += 1
-            sequence = start + first + offset
-            match_id = item.match_id
-            version_id = item.version_id
-            writer.extend([(pool_id, sequence, match_id, version_id, *change)
-                           for change in changes])
+        results = rate_all([rankings.get(m.version_id, none) for m in batch])
+        sequence = start + first
+        for item, changes in zip(batch, results):
+            if changes:
+                rated += 1
+                add(sequence, item.match_id, item.version_id, changes)
+            sequence += 1
     writer.flush()
     counts = rater.match_counts()
     final = {player: (mu, sigma, counts[player])
              for player, (mu, sigma) in rater.ratings().items() if counts.get(player)}
-    _sync_ratings(session, pool_id, existing, final)
+    _sync_ratings(session, pool.id, existing, final)
     return rated
 
 
@@ -376,8 +378,7 @@ FAST_BULK_WRITES = True
 
 
 class _HistoryWriter:
-    """Buffers history rows (tuples in HISTORY_COLUMNS order, without ``rated_at``)
-    and writes them in batches.
+    """Buffers a pool's history rows and writes them in batches.
 
     SQLAlchemy's bulk insert processes every row's parameters in Python, which cost
     more than the database's own work: a 10,000-match recompute spent 1.1 s in
@@ -385,52 +386,78 @@ class _HistoryWriter:
     executemany) and 3.8 s on PostgreSQL, where psycopg runs an executemany as one
     INSERT per row (0.2 s with COPY). So on SQLite the rows go to the driver's
     executemany and with psycopg through COPY, both on the session's own
-    connection, inside its transaction. ``rated_at`` is converted once by the
-    column type's bind processor, so it is stored as SQLAlchemy would store it.
-    Other drivers get SQLAlchemy's bulk insert.
+    connection, inside its transaction. Other drivers get SQLAlchemy's bulk insert.
+
+    Each row is built once, as a tuple in HISTORY_COLUMNS order with the time of
+    rating already in the form the driver would give it: ``rated_at`` is the same
+    for every row, so it is converted once by the column type's bind processor and
+    then, on SQLite, by sqlite3's own adapter (executemany otherwise ran the
+    datetime adapter, ``isoformat``, for every row: about 10 us a match of four),
+    with psycopg to the text its COPY would write for the datetime (``str``, the
+    text dumper). The stored values are the same as when the datetime was passed.
     """
 
     BATCH = 20_000
 
-    def __init__(self, session: Session):
+    def __init__(self, session: Session, pool_id: int):
         self.session = session
+        self.pool_id = pool_id
         self.rows: list[tuple] = []
         connection = session.connection()
         dialect = connection.dialect
         process = HISTORY_T.c.rated_at.type.bind_processor(dialect)
-        self.now = process(utcnow()) if process else utcnow()
+        now = process(utcnow()) if process else utcnow()
         columns = ", ".join(f'"{c}"' for c in HISTORY_COLUMNS)
         self.mode = "sqlalchemy"
         if FAST_BULK_WRITES and dialect.name == "sqlite":
             self.mode = "executemany"
             marks = ", ".join("?" for _ in HISTORY_COLUMNS)
             self.sql = f'INSERT INTO "{HISTORY_T.name}" ({columns}) VALUES ({marks})'
+            now = _sqlite_adapted(now)
         elif FAST_BULK_WRITES and dialect.name == "postgresql" and dialect.driver == "psycopg":
             self.mode = "copy"
             self.sql = f'COPY "{HISTORY_T.name}" ({columns}) FROM STDIN'
+            if isinstance(now, datetime) and now.tzinfo is not None:
+                now = str(now)  # psycopg's text dumper of an aware datetime
+        self.now = now
 
-    def extend(self, rows: list[tuple]) -> None:
-        self.rows.extend(rows)
-        if len(self.rows) >= self.BATCH:
+    def add(self, sequence: int, match_id: int, version_id: int,
+            changes: Sequence[tuple]) -> None:
+        """One rated match's rows: the engine's changes, in its order."""
+        pool_id = self.pool_id
+        now = self.now
+        rows = self.rows
+        rows += [(pool_id, sequence, match_id, version_id, *change, now)
+                 for change in changes]
+        if len(rows) >= self.BATCH:
             self.flush()
 
     def flush(self) -> None:
         if not self.rows:
             return
-        now = self.now
         if self.mode == "executemany":
-            self.session.connection().exec_driver_sql(
-                self.sql, [(*row, now) for row in self.rows])
+            self.session.connection().exec_driver_sql(self.sql, self.rows)
         elif self.mode == "copy":
             driver = self.session.connection().connection.driver_connection
             with driver.cursor() as cursor, cursor.copy(self.sql) as copy:
+                write_row = copy.write_row
                 for row in self.rows:
-                    copy.write_row((*row, now))
+                    write_row(row)
         else:
             names = HISTORY_COLUMNS
-            self.session.execute(insert(HISTORY_T),
-                                 [dict(zip(names, (*row, now))) for row in self.rows])
+            self.session.execute(insert(HISTORY_T), [dict(zip(names, row)) for row in self.rows])
         self.rows = []
+
+
+def _sqlite_adapted(value):
+    """``value`` as sqlite3 binds it (its registered adapter applied), or as is when
+    sqlite3 has no adapter for it (it binds the value itself)."""
+    if isinstance(value, (int, float, str, bytes)) or value is None:
+        return value
+    try:
+        return sqlite3.adapt(value)
+    except sqlite3.ProgrammingError:
+        return value
 
 
 def _rewind(session: Session, pool_id: int, start: int):
