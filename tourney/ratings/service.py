@@ -527,14 +527,28 @@ def _rankings(session: Session, version_ids: Sequence[int],
     """The rankings of these versions: ``[(player_id, place)]`` by place, then seat
     (a fixed order, so every replay hands openskill the same lists); merged players
     as the player they were merged into."""
-    places: dict[int, list[tuple[int, int, int]]] = {}
     place_t = MatchPlace.__table__
-    rows = session.execute(
-        select(place_t.c.version_id, place_t.c.player_id, place_t.c.place, place_t.c.seat)
-        .where(place_t.c.version_id.in_(version_ids)))
-    for version_id, player_id, place, seat in rows:
+    query = select(place_t.c.version_id, place_t.c.player_id, place_t.c.place,
+                   place_t.c.seat).where(place_t.c.version_id.in_(version_ids))
+    rankings: dict[int, list[tuple[int, int]]] = {}
+    if not canonical:
+        # No merged players: a version names each player once (its unique key), so
+        # the database's order (version, place, seat, player) is the order below,
+        # and the rows go straight into the lists (fetched at once, not row by row).
+        rows = session.execute(query.order_by(
+            place_t.c.version_id, place_t.c.place, place_t.c.seat,
+            place_t.c.player_id)).all()
+        ranking = None
+        last = None
+        for version_id, player_id, place, _seat in rows:
+            if version_id != last:
+                last = version_id
+                ranking = rankings[version_id] = []
+            ranking.append((player_id, place))
+        return rankings
+    places: dict[int, list[tuple[int, int, int]]] = {}
+    for version_id, player_id, place, seat in session.execute(query).all():
         places.setdefault(version_id, []).append((place, seat, canonical.get(player_id, player_id)))
-    rankings = {}
     for version_id, items in places.items():
         items.sort()
         seen = set()
