@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import IO, Iterable, Iterator, Sequence
 
@@ -81,6 +81,11 @@ class DealRecord:
     passes: list[list[int]] | None = None
     play: list[str] | None = None
     scores: list[str] | None = None
+    # Which card cells (HANDS_AS_READ, STOCK_AS_READ, PASSES_AS_READ bits) the file
+    # gives in canonical spelling, nothing around them: parse_row knows it from
+    # the hot path that read them, so canonical_fields keeps them without testing
+    # the text again. Not content: two records with the same cards are equal.
+    as_read: int = field(default=0, compare=False, repr=False)
 
     @property
     def match_key(self) -> tuple[str | None, int, str]:
@@ -99,6 +104,10 @@ class DealRecord:
         dealer = self.dealer
         return DealSetup(len(self.players), None if dealer is None else self.players.index(dealer),
                          self.hands, self.secrets, self.stock, self.passes, self.deal)
+
+
+# DealRecord.as_read: these cells, exactly as the file gives them, are canonical.
+HANDS_AS_READ, STOCK_AS_READ, PASSES_AS_READ = 1, 2, 4
 
 
 # ------------------------------------------------------------------------- reading
@@ -246,8 +255,14 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
         raise RecordError(f"dealer {dealer!r} is not one of the players",
                           rule="dealer", column="dealer")
 
+    # A card cell read by the hot path (_canonical_cards, _seat_slices) is in
+    # canonical spelling: one separator between cards, seats by ';', every seat's
+    # or no seat's secret cards after one '|' (what canonical_fields writes); it
+    # is kept as read when nothing was stripped around it (as_read).
+    as_read = 0
     hands = secrets = None
-    hands_text = (get("hands") or "").strip()
+    cell = get("hands") or ""
+    hands_text = cell.strip()
     parsed = _canonical_cards(hands_text) if hands_text else None
     if parsed is not None:  # the hot path: see _canonical_cards
         cards, separators = parsed
@@ -256,6 +271,8 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
             hands = list(map(cards.__getitem__, where[0]))
             if where[1] is not None:
                 secrets = list(map(cards.__getitem__, where[1]))
+            if len(cell) == len(hands_text):
+                as_read = HANDS_AS_READ
     if hands_text and hands is None:
         hands, secrets = [], []
         any_secret = False
@@ -270,16 +287,28 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
         if not any_secret:
             secrets = None
 
-    stock_text = (get("stock") or "").strip()
-    stock = _cards(stock_text, "stock") if stock_text else None
+    stock = None
+    cell = get("stock") or ""
+    stock_text = cell.strip()
+    if stock_text:
+        parsed = _canonical_cards(stock_text)  # the hot path, as for hands (_cards)
+        if parsed is not None and not parsed[1].strip(b" "):
+            stock = parsed[0]
+            if len(cell) == len(stock_text):
+                as_read |= STOCK_AS_READ
+        else:
+            stock = _cards(stock_text, "stock")
 
     passes = None
-    passes_text = (get("passes") or "").strip()
+    cell = get("passes") or ""
+    passes_text = cell.strip()
     if passes_text:
         parsed = _canonical_cards(passes_text)  # the hot path, as for hands
         where = _seat_slices(parsed[1]) if parsed is not None else None
         if where is not None and where[1] is None and len(where[0]) == n:
             passes = list(map(parsed[0].__getitem__, where[0]))
+            if len(cell) == len(passes_text):
+                as_read |= PASSES_AS_READ
         else:
             seats = _split_seats(passes_text, n, "passes")
             try:
@@ -310,7 +339,7 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     return DealRecord(
         line, event, variant, _positive_int(get("round", ""), "round"), table,
         _positive_int(get("deal", ""), "deal"), players, dealer,
-        hands, secrets, stock, passes, play, scores,
+        hands, secrets, stock, passes, play, scores, as_read,
     )
 
 
@@ -478,21 +507,27 @@ def _seat_cards(seats: Sequence[Sequence[int]]) -> str:
 
 
 def canonical_fields(record: DealRecord, canonical_token=None, format_score=None,
-                     scores=None, read: Sequence[str] | None = None
+                     scores=None, read: Sequence[str] | None = None, play: str | None = None
                      ) -> tuple[str, str, str, str, str, str, str]:
     """A record's :data:`CONTENT_FIELDS` in canonical spelling, as a tuple (the
     importer's hot path; :func:`format_row` gives the whole row as a dict).
     Arguments as for :func:`format_row`; ``read``: the record's hands, stock and
-    passes cells as read, when known (text already canonical is kept as it is)."""
+    passes cells as read, when known (text already canonical is kept as it is);
+    ``play``: the play column already spelt canonically, when known."""
     hands = stock = passes = None
     if read is not None:  # text already canonical is kept as read
         hands_text, stock_text, passes_text = read
-        if record.hands is not None and (_CANONICAL_SEATS_SECRET if record.secrets is not None
-                                         else _CANONICAL_SEATS)(hands_text):
+        # as_read: parse_row read the cell as canonical (no need to test it again)
+        as_read = record.as_read
+        if record.hands is not None and (
+                as_read & HANDS_AS_READ
+                or (_CANONICAL_SEATS_SECRET if record.secrets is not None
+                    else _CANONICAL_SEATS)(hands_text)):
             hands = hands_text
-        if record.stock and _CANONICAL_CARDS(stock_text):
+        if record.stock and (as_read & STOCK_AS_READ or _CANONICAL_CARDS(stock_text)):
             stock = stock_text
-        if record.passes is not None and _CANONICAL_SEATS(passes_text):
+        if record.passes is not None and (as_read & PASSES_AS_READ
+                                          or _CANONICAL_SEATS(passes_text)):
             passes = passes_text
     if hands is not None:
         pass
@@ -508,13 +543,14 @@ def canonical_fields(record: DealRecord, canonical_token=None, format_score=None
         stock = " ".join(map(_CARD_NAME, record.stock)) if record.stock else ""
     if passes is None:
         passes = _seat_cards(record.passes) if record.passes is not None else ""
-    play = record.play
-    if not play:
+    if play is not None:
+        pass
+    elif not record.play:
         play = ""
     elif canonical_token is not None:
-        play = " ".join(map(canonical_token, play))
+        play = " ".join(map(canonical_token, record.play))
     else:
-        play = " ".join(play)
+        play = " ".join(record.play)
     if scores is None:
         scores = record.scores
     if scores is None:

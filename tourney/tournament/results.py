@@ -61,6 +61,8 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field, replace
+from itertools import compress
+from operator import eq
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from sqlalchemy import bindparam, func, insert, select, update
@@ -131,7 +133,8 @@ CONTENT_COLUMNS = ("deal",) + CONTENT_FIELDS
 def content_digest(rows: Iterable[Sequence[str]]) -> str:
     """sha256 of a match's canonical rows (deal order), each a tuple of
     :data:`CONTENT_COLUMNS`: every row's fields joined by US, each row ended by RS."""
-    text = "".join(["\x1f".join(row) + "\x1e" for row in rows])
+    rows = list(map("\x1f".join, rows))
+    text = "\x1e".join(rows) + "\x1e" if rows else ""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -834,7 +837,14 @@ class ResultImporter:
         cache = self._tokens.get(game.id)
         if cache is None or len(cache) >= TOKEN_CACHE_LIMIT:
             cache = self._tokens[game.id] = _TokenCache(game.canonical_token)
-        token, score = cache.__getitem__, game.format_score
+            # The tokens met that are their own canonical spelling (the cache's
+            # keys or fewer): a row of only those is joined as it is, one superset
+            # test instead of a cache lookup per token.
+            cache.spelt = set()
+        token, spelt = cache.__getitem__, cache.spelt
+        score = game.format_score
+        if getattr(score, "__func__", None) is Game.format_score:
+            score = str  # what Game.format_score does, without a call of its own per score
         cells = self._card_cells
         if cells is None:
             columns = self._reader.columns
@@ -843,12 +853,22 @@ class ResultImporter:
         hands, stock, passes = cells
         rows = []
         for check, raw in zip(ordered, raws):
+            record = check.record
+            play = record.play
+            if not play:
+                play = ""
+            elif spelt.issuperset(play):
+                play = " ".join(play)
+            else:
+                canonical = list(map(token, play))
+                spelt.update(compress(play, map(eq, play, canonical)))
+                play = " ".join(canonical)
             read = (raw[hands] if hands is not None else "",
                     raw[stock] if stock is not None else "",
                     raw[passes] if passes is not None else "")
-            rows.append((str(check.record.deal),)
-                        + canonical_fields(check.record, token, score,
-                                           scores=check.outcome.scores, read=read))
+            rows.append((str(record.deal),)
+                        + canonical_fields(record, None, score, scores=check.outcome.scores,
+                                           read=read, play=play))
         return rows
 
     def _stored_rows(self, stored: _Stored) -> list[tuple[str, ...]]:
