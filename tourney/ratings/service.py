@@ -40,6 +40,7 @@ import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from itertools import chain
 from typing import Mapping, Sequence
 
 from sqlalchemy import and_, bindparam, delete, func, insert, select, update
@@ -421,9 +422,16 @@ class _HistoryWriter:
     datetime adapter, ``isoformat``, for every row: about 10 us a match of four),
     with psycopg to the text its COPY would write for the datetime (``str``, the
     text dumper). The stored values are the same as when the datetime was passed.
+
+    On SQLite most rows go ``MULTI`` to a statement (one INSERT with that many
+    VALUES rows, the rest one a statement): each statement executed costs SQLite
+    its own work besides the row's (binding, stepping, halting, resetting), a third
+    of the insert. 20,000 rows: 625 M instructions one a statement, 402 M at 90.
+    90 rows of 11 columns are 990 parameters, under SQLite's oldest limit (999).
     """
 
     BATCH = 20_000
+    MULTI = 90
 
     def __init__(self, session: Session, pool_id: int):
         self.session = session
@@ -437,8 +445,9 @@ class _HistoryWriter:
         self.mode = "sqlalchemy"
         if FAST_BULK_WRITES and dialect.name == "sqlite":
             self.mode = "executemany"
-            marks = ", ".join("?" for _ in HISTORY_COLUMNS)
-            self.sql = f'INSERT INTO "{HISTORY_T.name}" ({columns}) VALUES ({marks})'
+            marks = "(" + ", ".join("?" for _ in HISTORY_COLUMNS) + ")"
+            self.sql = f'INSERT INTO "{HISTORY_T.name}" ({columns}) VALUES {marks}'
+            self.multi_sql = self.sql + ", " + ", ".join([marks] * (self.MULTI - 1))
             now = _sqlite_adapted(now)
         elif FAST_BULK_WRITES and dialect.name == "postgresql" and dialect.driver == "psycopg":
             self.mode = "copy"
@@ -462,7 +471,16 @@ class _HistoryWriter:
         if not self.rows:
             return
         if self.mode == "executemany":
-            self.session.connection().exec_driver_sql(self.sql, self.rows)
+            connection = self.session.connection()
+            rows = self.rows
+            multi = self.MULTI
+            whole = len(rows) - len(rows) % multi
+            if whole:
+                connection.exec_driver_sql(self.multi_sql, [
+                    tuple(chain.from_iterable(rows[first:first + multi]))
+                    for first in range(0, whole, multi)])
+            if whole < len(rows):
+                connection.exec_driver_sql(self.sql, rows[whole:])
         elif self.mode == "copy":
             driver = self.session.connection().connection.driver_connection
             with driver.cursor() as cursor, cursor.copy(self.sql) as copy:
