@@ -326,8 +326,7 @@ def child_insert(url: str, path: str) -> dict:
         "number INTEGER NOT NULL, players TEXT NOT NULL, dealer VARCHAR(200), "
         "hands TEXT NOT NULL, stock TEXT NOT NULL, passes TEXT NOT NULL, "
         "play TEXT NOT NULL, scores TEXT NOT NULL, claimed_scores BOOLEAN NOT NULL, "
-        "verified VARCHAR(10) NOT NULL, UNIQUE (version_id, number))")
-    cursor.execute("CREATE INDEX ix_floor_deal_version_id ON floor_deal (version_id)")
+        "verified VARCHAR(10) NOT NULL, UNIQUE (version_id, number))")  # as deal's (0006)
     raw.commit()
     mark = "?" if sqlite else "%s"
     statement = (f"INSERT INTO floor_deal ({', '.join(FLOOR_COLUMNS)}) VALUES "

@@ -115,9 +115,11 @@ class Seat(SQLModel, table=True):
 class Match(SQLModel, table=True):
     """One table's match in one round; its content lives in versions."""
 
+    # The unique constraint's index serves lookups by event_id too (its first
+    # column): an index of event_id alone would only cost every insert.
     __table_args__ = (UniqueConstraint("event_id", "round_number", "table"),)
     id: Optional[int] = Field(default=None, primary_key=True)
-    event_id: int = Field(foreign_key="event.id", index=True)
+    event_id: int = Field(foreign_key="event.id")
     round_number: int
     table: str = Field(max_length=20)
     current_version_id: Optional[int] = Field(default=None)
@@ -126,9 +128,9 @@ class Match(SQLModel, table=True):
 class MatchVersion(SQLModel, table=True):
     """One imported content of a match. Old versions stay, marked superseded."""
 
-    __table_args__ = (UniqueConstraint("match_id", "version"),)
+    __table_args__ = (UniqueConstraint("match_id", "version"),)  # serves match_id too
     id: Optional[int] = Field(default=None, primary_key=True)
-    match_id: int = Field(foreign_key="match.id", index=True)
+    match_id: int = Field(foreign_key="match.id")
     version: int
     content_sha256: str = Field(max_length=64)  # of the canonical rows
     source_file: Optional[str] = Field(default=None, max_length=500)
@@ -144,9 +146,9 @@ class MatchVersion(SQLModel, table=True):
 class MatchPlace(SQLModel, table=True):
     """A player's result in a match version: the rows standings are summed from."""
 
-    __table_args__ = (UniqueConstraint("version_id", "player_id"),)
+    __table_args__ = (UniqueConstraint("version_id", "player_id"),)  # serves version_id too
     id: Optional[int] = Field(default=None, primary_key=True)
-    version_id: int = Field(foreign_key="matchversion.id", index=True)
+    version_id: int = Field(foreign_key="matchversion.id")
     player_id: int = Field(foreign_key="player.id", index=True)
     seat: int  # seat in deal 1
     place: int
@@ -157,9 +159,12 @@ class MatchPlace(SQLModel, table=True):
 class Deal(SQLModel, table=True):
     """A deal of a match version, in canonical record spelling (docs/guide/records.md)."""
 
+    # The unique constraint's index serves lookups by version_id too; a second
+    # index of version_id alone cost every deal inserted (an import writes a
+    # million) a B-tree insert more.
     __table_args__ = (UniqueConstraint("version_id", "number"),)
     id: Optional[int] = Field(default=None, primary_key=True)
-    version_id: int = Field(foreign_key="matchversion.id", index=True)
+    version_id: int = Field(foreign_key="matchversion.id")
     number: int
     players: str = Field(sa_column=Column(Text, nullable=False))  # ';'-joined, seat order
     dealer: Optional[str] = Field(default=None, max_length=200)
@@ -227,9 +232,11 @@ class TableLink(SQLModel, table=True):
     type. A link answers only for its own event, round and table, and not after
     ``closed_at`` (the round is closed when the next round is seated)."""
 
+    # The unique constraint's index serves lookups by event_id too (its first
+    # column): an index of event_id alone would only cost every insert.
     __table_args__ = (UniqueConstraint("event_id", "round_number", "table"),)
     id: Optional[int] = Field(default=None, primary_key=True)
-    event_id: int = Field(foreign_key="event.id", index=True)
+    event_id: int = Field(foreign_key="event.id")
     round_number: int
     table: str = Field(max_length=20)
     token: str = Field(unique=True, max_length=64)
