@@ -163,8 +163,8 @@ def _print(kind: str, payload) -> None:
         echo(payload)
 
 
-def _check_in_parts(file: str, name: str, parts, checker: RecordChecker, as_json: bool,
-                    encoding: str | None) -> _Checked | None:
+def _check_in_parts(file: str, name: str, parts, jobs: int, checker: RecordChecker,
+                    as_json: bool, encoding: str | None) -> _Checked | None:
     """The file checked in parts, a process each, and printed in file order; None
     (nothing printed) when a match crosses parts: then one process checks it."""
 
@@ -175,7 +175,7 @@ def _check_in_parts(file: str, name: str, parts, checker: RecordChecker, as_json
         done.printed = printed
         return done
 
-    results = run_parts(file, name, parts, work, encoding=encoding)
+    results = run_parts(file, name, parts, work, encoding=encoding, jobs=jobs)
     if results is None:  # a process did not finish: one process checks the file
         return None
     stopped = next((i for i, r in enumerate(results) if r.error is not None), None)
@@ -232,8 +232,9 @@ def _event_checker(slug: str, db_url: str | None):
 @encoding_option
 @rule_option
 @click.option("--jobs", type=click.IntRange(1, 256), metavar="N",
-              help="Processes that check a big CSV file, each a part of it (default: one "
-                   "per core; a file under 2 MB is checked in one). Output is in file order.")
+              help="Processes that check a big CSV file at a time, each taking the next part "
+                   "of it as it ends (default: one per core; a file under 2 MB is checked "
+                   "in one). Output is in file order.")
 @json_option
 @db_option
 def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, db_url):
@@ -247,8 +248,8 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
     Unfilled score-sheet rows are skipped, their key columns still checked;
     --json reports each as {"kind": "skipped", "line": N, "reason": ...}.
 
-    A big CSV file is checked by one process per core (--jobs), each taking a
-    part of it; what is printed is the same, in the same order, as one process
+    A big CSV file is checked by one process per core (--jobs), each taking the
+    next part of it as it ends; what is printed is the same, in the same order, as one process
     prints.
 
     Without --event, the rules are the variant's defaults and any --rule; the
@@ -281,9 +282,10 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
     name = "<stdin>" if file == "-" else file
     checked = None
     if sheet is None:
-        parts = plan_parts(file, usable_cores() if jobs is None else jobs, encoding=encoding)
+        jobs = usable_cores() if jobs is None else jobs
+        parts = plan_parts(file, jobs, encoding=encoding)
         if parts is not None:
-            checked = _check_in_parts(file, name, parts, checker, as_json, encoding)
+            checked = _check_in_parts(file, name, parts, jobs, checker, as_json, encoding)
     if checked is None:
         checked = _Checked(name, as_json, _print)
         with open_source(file, encoding=encoding, sheet=sheet) as source:

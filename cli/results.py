@@ -84,9 +84,9 @@ def _print_errors(report) -> None:
 @click.option("--by", "imported_by", metavar="NAME",
               help="Who imports (default: the login name).")
 @click.option("--jobs", type=click.IntRange(1, 256), metavar="N",
-              help="Processes that check a big CSV file, each a part of it, while this "
-                   "one stores the matches in file order (default: one per core; a "
-                   "file under 2 MB is checked here).")
+              help="Processes that check a big CSV file at a time, each taking the next "
+                   "part of it as it ends, while this one stores the matches in file "
+                   "order (default: one per core; a file under 2 MB is checked here).")
 @yes_option
 @json_option
 @db_option

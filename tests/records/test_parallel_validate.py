@@ -1,6 +1,8 @@
 """`tourney validate --jobs`: a file checked in parts, a process each, prints what
 one process prints, in the same order (tourney.records.parallel)."""
 import json
+import os
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -57,7 +59,8 @@ def outputs(path, *args):
 
 def test_parts_start_where_a_match_starts_and_count_lines(season, small_parts):
     parts = plan_parts(str(season), 3)
-    assert parts is not None and len(parts) == 3
+    # parts enough for the processes to take the next one as each ends
+    assert parts is not None and len(parts) == 3 * parallel.PARTS_PER_JOB
     data = season.read_bytes()
     assert parts[0].start == data.index(b"\n") + 1 and parts[-1].end == len(data)
     for before, after in zip(parts, parts[1:]):
@@ -139,6 +142,30 @@ def test_run_parts_hands_back_results_in_order_and_raises_a_part_s_error(season,
 
     with pytest.raises(ValueError, match="part at"):
         parallel.run_parts(str(season), "season.csv", parts, fails_after_the_first)
+
+
+def test_parts_run_at_most_jobs_at_a_time_and_each_next_starts_as_one_ends(
+        season, small_parts, tmp_path):
+    parts = plan_parts(str(season), 2)
+    assert len(parts) > 2
+
+    def marked(source):
+        # each process marks itself running while it works: the most marks seen at
+        # once is how many ran at the same time
+        mark = tmp_path / f"running-{os.getpid()}"
+        mark.touch()
+        try:
+            seen = len(list(tmp_path.glob("running-*")))
+            time.sleep(0.05)
+            return os.getpid(), seen, [line for line, _cells in source.rows()]
+        finally:
+            mark.unlink()
+
+    results = parallel.run_parts(str(season), "season.csv", parts, marked, jobs=2)
+    assert len({pid for pid, _, _ in results}) == len(parts)  # a process a part
+    assert max(seen for _, seen, _ in results) == 2
+    assert [n for _, _, lines in results for n in lines] == [
+        line for line, _cells in parallel.Source(open(season, "rb"), "s").rows()]
 
 
 def test_a_part_whose_process_is_killed_sends_the_file_back_to_one_process(

@@ -123,7 +123,8 @@ def test_parts_store_what_one_process_stores(db_url, tmp_path, small_parts):
 
     report_one = import_file(engine, first, jobs=1)
     report_many = import_file(engine, second, jobs=3)
-    assert small_parts == [3]  # jobs=1 plans no parts; jobs=3 cut three
+    # jobs=1 plans no parts; jobs=3 cuts more parts than processes (each takes the next)
+    assert len(small_parts) == 1 and small_parts[0] > 3
     for field in ("added", "unchanged", "replaced", "rejected", "deals", "unfilled"):
         assert getattr(report_many, field) == getattr(report_one, field), field
     assert report_many.added == 2 * TABLES and report_many.committed

@@ -23,6 +23,7 @@ the one a single process gives.
 from __future__ import annotations
 
 import codecs
+import gc
 import io
 import mmap
 import os
@@ -38,6 +39,13 @@ from .sources import MAX_LINE_BYTES, Source, sniff_delimiter
 # A part is at least this big: below it, forking and reading the header again cost
 # more than the part's share of the work.
 MIN_PART_BYTES = 1 << 20
+# A file is cut into at least PARTS_PER_JOB parts per process, and parts of about
+# PART_BYTES when that gives more: the processes take the next part as each ends,
+# so they all stay busy to the end (no process waits on one last big part), and
+# the caller storing the parts in file order (the importer) works on each part
+# while the later ones are checked, not on one big last part once all are done.
+PARTS_PER_JOB = 4
+PART_BYTES = 8 << 20
 # How far past a cut a new match is looked for before that cut is given up.
 MAX_LINES_TO_MATCH_START = 2000
 _SCAN = 1 << 24  # bytes per slice when scanning the file
@@ -64,9 +72,9 @@ def usable_cores() -> int:
 
 
 def plan_parts(path: str, jobs: int, *, encoding: str | None = None) -> list[Part] | None:
-    """Up to ``jobs`` parts of the file at ``path``, none under
-    :data:`MIN_PART_BYTES`, or None when it is to be read in one process (see the
-    module's docstring for when)."""
+    """The parts of the file at ``path`` for ``jobs`` processes (see
+    :data:`PARTS_PER_JOB`), none under :data:`MIN_PART_BYTES`, or None when it is
+    to be read in one process (see the module's docstring for when)."""
     if jobs < 2 or path == "-":
         return None
     if encoding is not None:
@@ -79,18 +87,19 @@ def plan_parts(path: str, jobs: int, *, encoding: str | None = None) -> list[Par
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
             return None
-        jobs = min(jobs, info.st_size // MIN_PART_BYTES)
-        if jobs < 2:
+        count = min(max(jobs * PARTS_PER_JOB, -(-info.st_size // PART_BYTES)),
+                    info.st_size // MIN_PART_BYTES)
+        if count < 2:
             return None
         with open(path, "rb") as stream, mmap.mmap(stream.fileno(), 0,
                                                    access=mmap.ACCESS_READ) as data:
-            return _cut(data, jobs)
+            return _cut(data, count)
     except (OSError, ValueError):
         return None
 
 
-def _cut(data, jobs: int) -> list[Part] | None:
-    """``data``: the file's bytes (a mmap)."""
+def _cut(data, count: int) -> list[Part] | None:
+    """Up to ``count`` parts of ``data``, the file's bytes (a mmap)."""
     if data[:4].startswith((b"PK\x03\x04", codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return None
     if not _is_utf8_without_quotes(data):
@@ -107,8 +116,8 @@ def _cut(data, jobs: int) -> list[Part] | None:
     key_at = [names.index(c) if c in names else None for c in _KEY_COLUMNS] + [len(names)]
     size = len(data)
     cuts = [header_end]
-    for k in range(1, jobs):
-        cut = _match_start(data, header_end + (size - header_end) * k // jobs,
+    for k in range(1, count):
+        cut = _match_start(data, header_end + (size - header_end) * k // count,
                            delimiter, key_at)
         if cut is not None and cut > cuts[-1] + 1 and cut < size:
             cuts.append(cut)
@@ -225,15 +234,15 @@ def _run(path: str, name: str, parts: list[Part], index: int, encoding: str | No
 
 
 def run_parts(path: str, name: str, parts: list[Part], work: Callable[[Source], T], *,
-              encoding: str | None = None) -> list[T] | None:
-    """``work(source)`` for each part, every part in a forked process at the same
-    time (:func:`stream_parts`), and their results in order. None if a process did
+              encoding: str | None = None, jobs: int | None = None) -> list[T] | None:
+    """``work(source)`` for each part in forked processes, ``jobs`` at a time
+    (:func:`stream_parts`), and their results in order. None if a process did
     not hand back its result (it was killed): the caller then reads the file in one
     process. A process's exception is raised here."""
     try:
         return [value for _, done, value in
                 stream_parts(path, name, parts, lambda source, _send: work(source),
-                             encoding=encoding) if done]
+                             encoding=encoding, jobs=jobs) if done]
     except PartLost:
         return None
 
@@ -252,66 +261,122 @@ class PartLost(Exception):
 _LENGTH = struct.Struct("<Q")
 
 
+@dataclass
+class _Child:
+    """A part's process, as the parent sees it."""
+
+    pid: int
+    notices: int  # read end of the pipe that gets a byte per whole item
+    spool: object  # the unlinked temporary file the items are written to
+    ended: int | None  # read end of a pipe nobody writes: at end of file once it exits
+    status: int | None = None  # its wait status, once reaped
+
+
 def stream_parts(path: str, name: str, parts: list[Part],
                  work: Callable[[Source, Callable[[object], None]], T], *,
-                 encoding: str | None = None) -> Iterator[tuple[int, bool, object]]:
-    """``work(source, send)`` for every part at once, each in a forked process, and
-    what each sends, in file order: ``(part index, False, item)`` for each
+                 encoding: str | None = None,
+                 jobs: int | None = None) -> Iterator[tuple[int, bool, object]]:
+    """``work(source, send)`` for every part, each in a forked process, at most
+    ``jobs`` at a time (default: all at once; the next part starts as one ends),
+    and what each sends, in file order: ``(part index, False, item)`` for each
     ``send(item)``, then ``(part index, True, value)`` for the value ``work``
     returned. An exception of ``work`` is raised here in its place; a process that
     ends without its value raises :class:`PartLost`.
 
     Unlike :func:`run_parts`, the items stream: the caller works on the first
-    part's items while every part is still being checked. A part's items wait in
-    an unlinked temporary file (not in memory), so a big file keeps memory flat;
-    a pipe tells the reader that the next item is complete. Items are pickled.
-    Leaving the iteration early (or an error) kills the processes still running.
+    part's items while the later parts are still being checked. A part's items
+    wait in an unlinked temporary file (not in memory), so a big file keeps memory
+    flat; a pipe tells the reader that the next item is complete. Items are
+    pickled. Leaving the iteration early (or an error) kills the processes still
+    running.
     """
     import pickle
+    import select
     import tempfile
 
-    sys.stdout.flush()
-    sys.stderr.flush()
-    children = []  # (pid, notice pipe's read end, spool)
+    jobs = max(1, min(jobs or len(parts), len(parts)))
+    children: list[_Child] = []  # a part's process, by part index, in the order started
+
+    def start(index: int) -> None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        spool = tempfile.TemporaryFile(prefix="tourney-part-")
+        read_end, write_end = os.pipe()
+        ended_read, ended_write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: its part, item by item, and out
+            # What the parent built stays out of this process's collections: a
+            # collection touching each inherited object would copy the parent's
+            # pages (a part started late, the parent is big) for nothing.
+            gc.freeze()
+            os.close(read_end)
+            os.close(ended_read)
+            for other in children:  # the parent's ends of the others' pipes and spools
+                for fd in (other.notices, other.ended):
+                    if fd is not None:
+                        os.close(fd)
+                other.spool.close()
+            code = 0
+            try:
+                def send(kind: str, value) -> None:
+                    data = pickle.dumps((kind, value), pickle.HIGHEST_PROTOCOL)
+                    _write_all(spool.fileno(), _LENGTH.pack(len(data)) + data)
+                    os.write(write_end, b".")  # the item is whole: it may be read
+
+                try:
+                    value = _run(path, name, parts, index, encoding,
+                                 lambda source: work(source, lambda item: send("item", item)))
+                    send("done", value)
+                except BaseException as err:  # handed to the parent, raised there
+                    try:
+                        send("error", err)
+                    except Exception as failed:  # an error that does not pickle
+                        send("error", RuntimeError(f"{err!r} ({failed!r})"))
+            except BaseException:
+                code = 1  # the parent went away (a broken pipe): nothing to tell
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        os.close(ended_write)
+        children.append(_Child(pid, read_end, spool, ended_read))
+
+    def reap(child: _Child) -> None:
+        _, child.status = os.waitpid(child.pid, 0)
+        os.close(child.ended)
+        child.ended = None
+
+    def running() -> list[_Child]:
+        return [child for child in children if child.ended is not None]
+
+    def wait(index: int) -> None:
+        """Until part ``index``'s next item is whole or its process has ended,
+        starting a part whenever a process ends (``jobs`` stay busy)."""
+        while True:
+            busy = running()
+            while len(busy) < jobs and len(children) < len(parts):
+                start(len(children))
+                busy = running()
+            watched = [child.ended for child in busy]
+            if index < len(children):
+                watched.append(children[index].notices)
+            ready, _, _ = select.select(watched, [], [])
+            for child in busy:
+                if child.ended in ready:
+                    reap(child)
+            if index < len(children) and children[index].notices in ready:
+                return
+
     try:
         for index in range(len(parts)):
-            spool = tempfile.TemporaryFile(prefix="tourney-part-")
-            read_end, write_end = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the child: its part, item by item, and out
-                os.close(read_end)
-                for _, other_read, other_spool in children:
-                    os.close(other_read)
-                    os.close(other_spool.fileno())
-                code = 0
-                try:
-                    def send(kind: str, value) -> None:
-                        data = pickle.dumps((kind, value), pickle.HIGHEST_PROTOCOL)
-                        _write_all(spool.fileno(), _LENGTH.pack(len(data)) + data)
-                        os.write(write_end, b".")  # the item is whole: it may be read
-
-                    try:
-                        value = _run(path, name, parts, index, encoding,
-                                     lambda source: work(source, lambda item: send("item", item)))
-                        send("done", value)
-                    except BaseException as err:  # handed to the parent, raised there
-                        try:
-                            send("error", err)
-                        except Exception as failed:  # an error that does not pickle
-                            send("error", RuntimeError(f"{err!r} ({failed!r})"))
-                except BaseException:
-                    code = 1  # the parent went away (a broken pipe): nothing to tell
-                finally:
-                    os._exit(code)
-            os.close(write_end)
-            children.append((pid, read_end, spool))
-        for index, (pid, read_end, spool) in enumerate(children):
-            offset, fd = 0, spool.fileno()
+            offset = 0
             while True:
-                if not os.read(read_end, 1):  # the child ended before its value
-                    _, status = os.waitpid(pid, 0)
-                    children[index] = (None, read_end, spool)
-                    raise PartLost(index, status)
+                wait(index)
+                child = children[index]
+                if not os.read(child.notices, 1):  # the process ended before its value
+                    if child.ended is not None:
+                        reap(child)
+                    raise PartLost(index, child.status)
+                fd = child.spool.fileno()
                 (length,) = _LENGTH.unpack(_read_at(fd, _LENGTH.size, offset))
                 kind, value = pickle.loads(_read_at(fd, length, offset + _LENGTH.size))
                 offset += _LENGTH.size + length
@@ -322,16 +387,17 @@ def stream_parts(path: str, name: str, parts: list[Part],
                 else:
                     yield index, True, value
                     break
+            child.spool.close()  # read: its disk space goes back now, not at the end
     finally:
-        for pid, read_end, spool in children:
-            if pid is not None:
+        for child in children:
+            if child.ended is not None:
                 try:
-                    os.kill(pid, signal.SIGKILL)  # a no-op for one that already ended
+                    os.kill(child.pid, signal.SIGKILL)  # a no-op for one that already ended
                 except ProcessLookupError:
                     pass
-                os.waitpid(pid, 0)
-            os.close(read_end)
-            spool.close()
+                reap(child)
+            os.close(child.notices)
+            child.spool.close()
 
 
 def _write_all(fd: int, data: bytes) -> None:

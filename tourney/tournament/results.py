@@ -487,7 +487,7 @@ class ResultImporter:
         self.source_file = os.path.basename(name)[:500]
         parts = None
         if self.jobs != 1 and self.sheet is None:
-            parts = plan_parts(path, self.jobs or usable_cores(), encoding=self.encoding)
+            parts = plan_parts(path, self._processes(), encoding=self.encoding)
         try:
             if parts is None:
                 self._read_whole(path)
@@ -510,6 +510,10 @@ class ResultImporter:
             self._after_import()
             report.committed = True
         return report
+
+    def _processes(self) -> int:
+        """How many processes check a big file at a time (``--jobs``)."""
+        return self.jobs or usable_cores()
 
     def _read_whole(self, path: str) -> None:
         """The file read and checked here, in one process, match by match."""
@@ -570,7 +574,8 @@ class ResultImporter:
                 hasher.update(block)
         try:
             self._store_parts(stream_parts(path, name, parts, self._check_part,
-                                           encoding=self.encoding), parts)
+                                           encoding=self.encoding, jobs=self._processes()),
+                              parts)
         except PartLost as err:  # killed (out of memory?): what was stored goes too
             raise TourneyError(f"{name}: {err}; nothing was imported. Import it again, "
                                "or in one process", setting="jobs") from None
@@ -611,6 +616,9 @@ class ResultImporter:
         :meth:`_close`, sent in batches; returns the part's columns, notices and
         unfilled rows."""
         self._context = self._context_known  # no database here: the events read before
+        # A part started once storing began inherits the storing process's event
+        # contexts, which read the database: this process starts from none.
+        self._events = {}
         reader = RecordReader(source, filename=source.name, errors="yield")
         self._reader = reader
         batch, rows = [], 0
