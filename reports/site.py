@@ -68,7 +68,6 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import hashlib
 import json
 import os
@@ -90,6 +89,7 @@ from markupsafe import Markup
 from sqlalchemy.engine import Engine
 
 from tourney import __version__
+from tourney.collector import frozen
 from tourney.engines.presentation import Card, Cards, Message, Note, Seat
 from tourney.errors import TourneyError, UsageError
 from tourney.numbers import column_decimals, plain_number, shown_decimals
@@ -967,11 +967,8 @@ class SiteBuilder:
         # What was just read lives for the whole build (a big league's hundreds of
         # thousands of rows): out of the collector's sight, so that its collections,
         # which the build's many small objects set off, stop walking them each time.
-        gc.freeze()
-        try:
+        with frozen():
             self._build(replay_ids, pools, jobs, engine, automatic)
-        finally:
-            gc.unfreeze()
 
     def _build(self, replay_ids: set[int], pools: list[PoolData], jobs: int,
                engine: Engine | None, automatic: bool) -> None:
