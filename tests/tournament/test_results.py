@@ -608,6 +608,47 @@ def test_skip_invalid_stores_the_valid_matches(db_url, tmp_path):
     assert code == 0 and report["added"] == 1
 
 
+def test_skip_invalid_writes_every_row_of_a_match_the_database_refuses(db_url, tmp_path):
+    """Rows valid as read but refused against the database (a player not seated,
+    a stored match with other content) go to the rejects file whole, and the
+    file fixed imports them."""
+    engine, slug, seating = setup_event(db_url, tables=3)
+    source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating, deals=2),
+                       "spardame")
+    rows = csv_rows(source)
+    code, report, _ = import_json(db_url, write_rows(
+        tmp_path / "first.csv", [r for r in rows if r["table"] == "3"]))
+    assert code == 0 and report["added"] == 1
+    other = csv_rows(write_csv(tmp_path / "other.csv", simulate(
+        "spardame", slug, 1, seating, deals=2, seed=99), "spardame"))
+    rows = [r for r in rows if r["table"] != "3"] + [r for r in other if r["table"] == "3"]
+    stranger = seating[1][2]
+    for row in rows:
+        if row["table"] == "2":  # a typo in a name, in every row of the match
+            row["players"] = row["players"].replace(stranger, stranger + "x")
+            row["dealer"] = row["dealer"].replace(stranger, stranger + "x")
+    rejects = tmp_path / "rejects.csv"
+    code, report, result = import_json(db_url, write_rows(tmp_path / "mixed.csv", rows),
+                                       "--skip-invalid", str(rejects))
+    assert code == 0, result.output
+    assert (report["added"], report["rejected"]) == (1, 2), report
+    assert sorted(e["rule"] for e in report["errors"])[0] in ("match-changed", "not-seated")
+    rejected = csv_rows(rejects)
+    assert [(r["table"], r["deal"]) for r in rejected] == [
+        (r["table"], r["deal"]) for r in rows if r["table"] in ("2", "3")]
+    assert all(r["error"] for r in rejected)
+    assert any("not-seated" in r["error"] for r in rejected)
+    assert any("match-changed" in r["error"] for r in rejected)
+    # the rejects file, its typo fixed, imports table 2
+    fixed = [r for r in rejected if r["table"] == "2"]
+    for row in fixed:
+        del row["error"]
+        row["players"] = row["players"].replace(stranger + "x", stranger)
+        row["dealer"] = row["dealer"].replace(stranger + "x", stranger)
+    code, report, _ = import_json(db_url, write_rows(tmp_path / "fixed.csv", fixed))
+    assert code == 0 and report["added"] == 1
+
+
 def test_skip_invalid_with_nothing_rejected_writes_a_header(db_url, tmp_path):
     engine, slug, seating = setup_event(db_url, tables=1)
     source = write_csv(tmp_path / "r1.csv", simulate("spardame", slug, 1, seating, deals=2),

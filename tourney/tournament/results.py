@@ -680,8 +680,11 @@ class ResultImporter:
                 if err.line is not None:
                     by_line.setdefault(err.line, err)
             first = errors[0]
-            for check, raw in zip(match.deals, raws):
-                own = by_line.get(check.line)
+            # match.lines, not match.deals: a match valid as read has dropped its
+            # deal checks (_prepare) before the database refuses it (not seated,
+            # changed, withdrawn), and its rows must still be written.
+            for line, raw in zip(match.lines, raws):
+                own = by_line.get(line)
                 if own is not None:
                     text = error_text(own)
                 else:
