@@ -174,8 +174,10 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
     """Enter players in an event.
 
     Players must be registered (`tourney player add`) unless --add is given.
-    After a round has been seated, new entrants join from the next round.
-    Entering a player who withdrew lifts the withdrawal.
+    After a round has been seated, new entrants join from the next round;
+    once every round is seated no one new can enter.
+    Entering a player who withdrew lifts the withdrawal (also when every round
+    is seated): they play on in the rounds they are seated in.
 
     \b
     Examples:
@@ -187,22 +189,26 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
         event_row = service.get_event(session, slug)
         report = actions.enter_players(session, event_row, names, all_players=all_players,
                                        add=add, from_round=from_round)
-        last = service.last_seated_round(session, event_row)
     if report.added:
         message("registered: " + ", ".join(report.added))
     for warning in report.warnings:
         message(lookalike_message(warning))
     if report.already and not all_players:
         message("already entered: " + ", ".join(report.already))
-    if report.reentered:
-        message("entered again: " + ", ".join(report.reentered))
     when = f" from round {report.first_round}" if report.first_round > 1 else ""
+    parts = []
+    if report.entered or not report.reentered:
+        parts.append(f"{len(report.entered)} entered{when}")
+    if report.reentered:
+        parts.append(f"withdrawal lifted: {', '.join(report.reentered)} "
+                     f"{'plays' if len(report.reentered) == 1 else 'play'} on")
+    summary = f"{slug}: " + "; ".join(parts)
     report_change("event.enter", bool(report.entered or report.reentered or report.added),
-                  f"{slug}: {len(report.entered)} entered{when}", as_json, event=slug,
-                  **report.to_json())
-    if report.first_round <= last and (report.entered or report.reentered):
-        message(f"round {last} is seated without them: "
-                f"`tourney round reseat {slug} {last}` seats it again")
+                  summary, as_json, event=slug, **report.to_json())
+    if report.reseat:
+        message(f"round {report.reseat} is seated without "
+                f"{', '.join(report.unseated)}: "
+                f"`tourney round reseat {slug} {report.reseat}` seats it again")
 
 
 @event.command("withdraw")

@@ -19,13 +19,16 @@ Decisions:
 - The seed defaults to a number derived from the slug (CRC-32), so two events with
   the same field are not seated alike, and the same slug always seats the same way;
   ``event show`` prints it.
-- A late entry (after round L is seated) starts at round L + 1. Entering is refused
-  once every round of the event is seated.
+- A late entry (after round L is seated) starts at round L + 1. Entering a new
+  player is refused once every round of the event is seated.
 - Withdrawing takes effect from the next round to be seated: the player stays in
   every round already seated and keeps every result. A player withdrawn before
   being seated in any round is simply no longer entered (the entry is removed;
   the audit log keeps it). Entering a withdrawn player again lifts the
-  withdrawal.
+  withdrawal (it takes a mistaken withdrawal back): they play on in every round
+  they are seated in, also when every round is seated. Only a round they are not
+  seated in, none of whose results is in, is then to be reseated
+  (``EnterReport.reseat``).
 - Both can instead take effect from the latest seated round (``from_round``,
   ``--from-round``) while none of its results is in: for the player who arrives
   after the seat list was printed, or does not turn up. That round is then
@@ -368,6 +371,10 @@ class EnterReport:
     reentered: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)  # registered on the way (--add)
     first_round: int = 1
+    # the latest seated round, none of whose results is in, that the players
+    # entered (or entered again) can play but are not seated in: to be reseated
+    reseat: int | None = None
+    unseated: list[str] = field(default_factory=list)
     # names registered on the way that look like a registered player's (Lookalike.to_json)
     warnings: list[dict] = field(default_factory=list)
 
@@ -421,7 +428,8 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
         raise UsageError("name the players to enter, or enter them all", setting="all")
     lock_event(session, event)
     last = last_seated_round(session, event)
-    if event.rounds is not None and last >= event.rounds and from_round is None:
+    all_seated = event.rounds is not None and last >= event.rounds and from_round is None
+    if all_seated and all_players:
         raise TourneyError(f"{all_rounds_seated(event)}; no one can enter now")
     start = check_from_round(session, event, from_round)
     report = EnterReport(first_round=start)
@@ -454,6 +462,26 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
             key=lambda p: name_key(p.name)))
     current = {e.player_id: e for e in session.exec(
         select(Entry).where(Entry.event_id == event.id))}
+    last_open = bool(last) and not results_by_round(session, event).get(last)
+    seated_last = set(session.exec(
+        select(Seat.player_id).join(Round, Round.id == Seat.round_id)
+        .where(Round.event_id == event.id, Round.number == last))) if last else set()
+    if all_seated:
+        # Only a withdrawal can be lifted: a new entrant has no round left, nor
+        # has a withdrawn player not seated in the last round once it is played.
+        seated_after = set(session.exec(
+            select(Seat.player_id, Round.number).join(Round, Round.id == Seat.round_id)
+            .where(Round.event_id == event.id)).all())
+        for player in players:
+            entry = current.get(player.id)
+            if entry is None:
+                raise TourneyError(f"{all_rounds_seated(event)}; no one can enter now "
+                                   f"({player.name} is not entered)")
+            if entry.withdrawn_after is not None and not last_open and not any(
+                    pid == player.id and number > entry.withdrawn_after
+                    for pid, number in seated_after):
+                raise TourneyError(f"{all_rounds_seated(event)} and played without "
+                                   f"{player.name}: there is no round left to enter them in")
     done = set()
     for player in players:
         if player.id in done:
@@ -475,6 +503,13 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
             report.reentered.append(player.name)
         else:
             report.already.append(player.name)
+        if (last_open and player.id not in seated_last
+                and player.name in report.entered + report.reentered
+                and min(start, current[player.id].first_round if player.id in current
+                        else start) <= last):
+            report.unseated.append(player.name)
+    if report.unseated:
+        report.reseat = last
     session.flush()
     if report.entered:
         record_change(session, "event.enter", ", ".join(report.entered)[:300], None,

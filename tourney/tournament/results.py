@@ -60,6 +60,7 @@ import getpass
 import hashlib
 import json
 import os
+import shlex
 from dataclasses import dataclass, field, replace
 from itertools import compress
 from operator import eq
@@ -809,7 +810,9 @@ class ResultImporter:
             last = ctx.withdrawn.get(player_id)
             if last is not None and last < record.round:
                 raise RecordError(f"{name} withdrew after round {last} and cannot play "
-                                  f"round {record.round}", rule="withdrawn", column="players")
+                                  f"round {record.round}; if the withdrawal was a mistake, "
+                                  f"`tourney event enter {slug} {shlex.quote(name)}` "
+                                  f"takes it back", rule="withdrawn", column="players")
         return seats, aliases
 
     def _merged_aliases(self, players: list[str], seats: list[tuple[int, str]]) -> dict[str, str]:

@@ -1,0 +1,68 @@
+"""What a new organizer met taking back mistakes (the second walkthrough): each
+finding as a test that failed before it was fixed."""
+from __future__ import annotations
+
+from simulated_rounds import play_round
+
+NAMES = ["Anna Berg", "Bo Ek", "Cilla Dahl", "Dag Lund", "Eva Nord", "Finn Holm",
+         "Gun Sand", "Hans Wik"]
+
+
+def two_rounds_round_two_seated(tourney, tmp_path) -> dict:
+    """maja-1: 8 players, 2 rounds of one-deal spardame at tables of 4, round 1
+    played and imported, round 2 seated: its seating."""
+    tourney("player", "add", *NAMES)
+    tourney("event", "create", "maja-1", "--variant", "spardame", "--rounds", "2",
+            "--table-sizes", "4", "--rule", "deals=1")
+    tourney("event", "enter", "maja-1", "--all")
+    one = tourney("round", "seat", "maja-1", "--json").json
+    play_round(one, "maja-1", "spardame", {"deals": "1"}, 1, tmp_path / "r1.csv")
+    tourney("result", "import", str(tmp_path / "r1.csv"))
+    return tourney("round", "seat", "maja-1", "--json").json
+
+
+def seated(tourney, number: int) -> set[str]:
+    shown = tourney("round", "show", "maja-1", str(number), "--json").json
+    return {name for table in shown["tables"] for name in table["seats"]}
+
+
+def test_a_mistaken_withdrawal_is_taken_back_when_every_round_is_seated(tourney, tmp_path):
+    two = two_rounds_round_two_seated(tourney, tmp_path)
+    tourney("event", "withdraw", "maja-1", "Anna Berg")
+    play_round(two, "maja-1", "spardame", {"deals": "1"}, 2, tmp_path / "r2.csv")
+    refused = tourney("result", "import", str(tmp_path / "r2.csv"), exit_code=1)
+    assert "Anna Berg withdrew after round 1" in refused.stderr
+    assert "tourney event enter maja-1 'Anna Berg'" in refused.stderr
+    back = tourney("event", "enter", "maja-1", "Anna Berg", "--json")
+    assert back.json["changed"] is True
+    assert back.json["details"]["reentered"] == ["Anna Berg"]
+    assert back.json["details"]["reseat"] is None
+    assert "Anna Berg plays on" in back.json["summary"] and "0 entered" not in back.stderr
+    assert "reseat" not in back.stderr
+    assert "Anna Berg" in seated(tourney, 2)
+    tourney("result", "import", str(tmp_path / "r2.csv"))
+    # a new player still cannot enter once every round is seated
+    refused = tourney("event", "enter", "maja-1", "Ida Ros", "--add", exit_code=1)
+    assert "no one can enter now" in refused.stderr
+
+
+def test_taking_back_a_withdrawal_from_the_seated_round(tourney, tmp_path):
+    two_rounds_round_two_seated(tourney, tmp_path)
+    tourney("event", "withdraw", "maja-1", "Anna Berg")
+    back = tourney("event", "enter", "maja-1", "Anna Berg", "--from-round", "2")
+    assert "0 entered" not in back.stderr and "Anna Berg plays on" in back.stderr
+    assert "reseat" not in back.stderr  # she is in round 2's seating
+    assert "Anna Berg" in seated(tourney, 2)
+
+
+def test_taking_back_a_withdrawal_after_the_round_was_reseated(tourney, tmp_path):
+    two_rounds_round_two_seated(tourney, tmp_path)
+    tourney("event", "withdraw", "maja-1", "Anna Berg")
+    tourney("round", "reseat", "maja-1", "2")
+    assert "Anna Berg" not in seated(tourney, 2)
+    back = tourney("event", "enter", "maja-1", "Anna Berg", "--json")
+    assert back.json["details"]["reseat"] == 2
+    assert "round 2 is seated without Anna Berg" in back.stderr
+    assert "tourney round reseat maja-1 2" in back.stderr
+    tourney("round", "reseat", "maja-1", "2")
+    assert "Anna Berg" in seated(tourney, 2)
