@@ -100,6 +100,12 @@ _VALUES_ASC: tuple[int, ...] = tuple(sorted(POINTS))
 _UNSEEN_VALUE = sum(POINTS) / 52
 
 _DECK_SET = frozenset(range(52))
+# The deck check of the hot path, in C: the 52 dealt cards as bytes make a
+# translation table that marks each card dealt (bytes.maketrans), and the deck
+# translated by it is all marks exactly when every card is dealt; with 52 dealt,
+# then each is dealt once.
+_DECK_BYTES = bytes(range(52))
+_DEALT = b"\xff" * 52
 
 MAX_ROW = 7
 MAX_SECRET = 2
@@ -172,12 +178,16 @@ _PILE_MOVES: tuple[tuple[int, ...], ...] = tuple(
 def _places_low_best(scores: list[int]) -> list[int]:
     """Competition places (1, 2, 2, 4), lowest score best, as
     :func:`~tourney.engines.base.places_from_scores` gives them: the first index
-    of a score in the sorted list counts the scores below it."""
+    of a score in the sorted list counts the scores below it (behind one lower
+    number, the index is the place)."""
     ordered = sorted(scores)
-    return [ordered.index(score) + 1 for score in scores]
+    return list(map([ordered[0] - 1, *ordered].index, scores))
 
 
-# (a list's item lookup costs less than a tuple's)
+# Each card's points as a byte (a translation table: 256 bytes, past the cards 0):
+# a seat's cards as bytes, translated, are their points, summed in C. (Cards are
+# checked before: see RowGame._deal.)
+_POINTS_BYTES = bytes(POINTS).ljust(256, b"\0")
 _POINTS_LIST = list(POINTS)
 
 
@@ -185,11 +195,18 @@ def _outcome(rows: list[list[int]], secrets: list[list[int]] | None,
              events: list[DealEvent], moves: int) -> DealOutcome:
     """A finished deal's outcome from its final rows and secret cards (``None``
     without secret cards); events beyond ``events`` are built when read."""
-    points = _POINTS_LIST.__getitem__
-    if secrets is None:
-        scores = [sum(map(points, cards)) for cards in rows]
-    else:
-        scores = [sum(map(points, cards + secret)) for cards, secret in zip(rows, secrets)]
+    try:
+        if secrets is None:
+            scores = [sum(bytes(cards).translate(_POINTS_BYTES)) for cards in rows]
+        else:
+            scores = [sum(bytes(cards + secret).translate(_POINTS_BYTES))
+                      for cards, secret in zip(rows, secrets)]
+    except (TypeError, ValueError):  # not all ints 0-255: the list says what is wrong
+        points = _POINTS_LIST.__getitem__
+        if secrets is None:
+            scores = [sum(map(points, cards)) for cards in rows]
+        else:
+            scores = [sum(map(points, cards + secret)) for cards, secret in zip(rows, secrets)]
     return LazyEventsOutcome(scores, _places_low_best(scores), "moves", None, moves,
                              _deal_events, (events, rows, secrets, scores, moves))
 
@@ -375,8 +392,15 @@ class RowGame(Game):
                         f"deals {secret} (secret={secret})", rule="secret-size", column="hands")
         stock = setup.stock or []
         # The hands and secrets have their sizes: the count is theirs plus the stock's.
-        if (n * (row + secret) + len(stock) != 52
-                or set(chain(*hands, *secrets, stock)) != _DECK_SET):
+        if n * (row + secret) + len(stock) != 52:
+            self._deck_error(hands, secrets, stock)
+        try:  # cards as bytes: see _DEALT
+            dealt = bytes(chain(*hands, *secrets, stock))
+        except Exception:  # not all ints 0-255: the careful way
+            dealt = None
+        if (_DECK_BYTES.translate(bytes.maketrans(dealt, _DEALT)) != _DEALT
+                if dealt is not None and len(dealt) == 52
+                else set(chain(*hands, *secrets, stock)) != _DECK_SET):
             self._deck_error(hands, secrets, stock)
         return n, dealer, row, secret, hands, secrets, stock
 
