@@ -53,7 +53,7 @@ def init(as_json, db_url):
     existed = path is None or (os.path.exists(path) and os.path.getsize(path) > 0)
     before = schema.schema_status(open_engine(resolve_url(db_url), read_only=True)).state \
         if existed else "missing"
-    engine = open_db(db_url, create=True)
+    engine = open_db(db_url, create=True, announce=False)
     where = display_url(str(engine.url))
     created = before in ("missing", "empty")
     summary = (f"{where}: created a tourney database at schema {schema.head_revision()}"

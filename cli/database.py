@@ -9,7 +9,9 @@ Three ways to open it, by what the command does:
   not created.
 - ``open_db(url, create=True)``: the commands that may start a league
   (``db init``, ``player add``, ``player import``, ``event create``) create the
-  database when the file is missing or empty.
+  database when the file is missing or empty, and say so on stderr
+  (``created a new database tourny.db``: a mistyped --db shows at once);
+  ``db init`` reports it itself (``announce=False``).
 
 Whatever the mode, a database with tables that are not tourney's is never touched.
 """
@@ -25,6 +27,7 @@ from tourney.storage.db import open_engine, resolve_url, sqlite_file
 from tourney.storage.schema import SchemaError, ensure_schema, refusal, schema_status
 
 from .output import db_option  # noqa: F401  (defined with the light options: `validate --event`)
+from .output import message
 
 # The commands that create a database when there is none (named in messages).
 CREATING_COMMANDS = "`tourney db init` (or the first `player add`, `player import` or `event create`)"
@@ -34,7 +37,8 @@ def missing_database(path: str) -> UsageError:
                       "check --db or TOURNEY_DB, or the current folder")
 
 
-def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False) -> Engine:
+def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False,
+            announce: bool = True) -> Engine:
     """The engine a command uses, after checking the database is tourney's at the
     current schema (see the module's docstring for the modes)."""
     url = resolve_url(db_url)
@@ -46,6 +50,8 @@ def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False
             raise missing_database(path)
         engine = open_engine(url)
         ensure_schema(engine)  # creates it, under the migration lock
+        if announce:
+            message(f"created a new database {path}")
         return engine
     # First look without changing anything: a foreign file is refused before a
     # writing connection (which would switch a SQLite file to WAL) is opened.
@@ -62,6 +68,8 @@ def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False
     engine = open_engine(url)
     if status.state == "empty":
         ensure_schema(engine)
+        if announce:
+            message(f"created the tables of a new tourney database in {status.url}")
     return engine
 
 

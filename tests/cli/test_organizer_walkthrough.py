@@ -66,3 +66,16 @@ def test_taking_back_a_withdrawal_after_the_round_was_reseated(tourney, tmp_path
     assert "tourney round reseat maja-1 2" in back.stderr
     tourney("round", "reseat", "maja-1", "2")
     assert "Anna Berg" in seated(tourney, 2)
+
+
+def test_a_new_database_file_is_announced_once(run_cli, tmp_path):
+    mistyped = str(tmp_path / "tourny.db")
+    first = run_cli(mistyped, "player", "add", "X Y")
+    assert f"created a new database {mistyped}" in first.stderr
+    again = run_cli(mistyped, "player", "add", "Z W")
+    assert "created" not in again.stderr
+    other = str(tmp_path / "other.db")
+    made = run_cli(other, "db", "init")
+    assert made.stderr.count("created") == 1  # db init says it itself
+    refused = run_cli(str(tmp_path / "nope.db"), "event", "enter", "cup", "X Y", exit_code=2)
+    assert "no database at" in refused.stderr and "created" not in refused.stderr
