@@ -65,3 +65,22 @@ def lookalike_hint(given, known) -> str:
     keys = {lookalike_key(name) for name in given}
     alike = sorted({name for name in known if lookalike_key(name) in keys})
     return f" (did you mean {' or '.join(alike)}?)" if alike else ""
+
+
+def close_name_hint(strangers, known) -> str:
+    """`` (did you mean Ingrid Falk?)`` for a misspelling of a ``known`` name
+    (``Ingrid Falck``): the closest known name, if close (difflib)."""
+    import difflib
+
+    known = list(known)
+    guesses = [difflib.get_close_matches(name, known, n=1, cutoff=0.85) for name in strangers]
+    alike = sorted({guess[0] for guess in guesses if guess})
+    return f" (did you mean {' or '.join(alike)}?)" if alike else ""
+
+
+def name_hint(strangers, known) -> str:
+    """The one hint for names that find no player among ``known`` ones: a
+    look-alike (:func:`lookalike_hint`), else a close misspelling
+    (:func:`close_name_hint`); empty when neither."""
+    known = list(known)
+    return lookalike_hint(strangers, known) or close_name_hint(strangers, known)

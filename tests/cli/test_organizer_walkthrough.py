@@ -79,3 +79,19 @@ def test_a_new_database_file_is_announced_once(run_cli, tmp_path):
     assert made.stderr.count("created") == 1  # db init says it itself
     refused = run_cli(str(tmp_path / "nope.db"), "event", "enter", "cup", "X Y", exit_code=2)
     assert "no database at" in refused.stderr and "created" not in refused.stderr
+
+
+def test_validate_offers_the_close_name_the_import_offers(tourney, tmp_path):
+    tourney("player", "add", *NAMES)
+    tourney("event", "create", "maja-1", "--variant", "spardame", "--rounds", "2",
+            "--table-sizes", "4", "--rule", "deals=1")
+    tourney("event", "enter", "maja-1", "--all")
+    one = tourney("round", "seat", "maja-1", "--json").json
+    path = tmp_path / "r1.csv"
+    play_round(one, "maja-1", "spardame", {"deals": "1"}, 1, path)
+    path.write_text(path.read_text(encoding="utf-8").replace("Cilla Dahl", "Cilla Dhal"),
+                    encoding="utf-8")
+    checked = tourney("validate", str(path), "--event", "maja-1", exit_code=1)
+    assert "Cilla Dhal not entered in maja-1 (did you mean Cilla Dahl?)" in checked.stdout
+    imported = tourney("result", "import", str(path), exit_code=1)
+    assert "(did you mean Cilla Dahl?)" in imported.stderr

@@ -73,7 +73,7 @@ from sqlmodel import Session
 from ..engines.base import Game, MatchRules
 from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, located
-from ..names import lookalike_hint
+from ..names import name_hint
 from ..ordering import natural_key
 from ..engines.base import DealOutcome
 from ..records.csv_format import (CONTENT_FIELDS, ERROR_COLUMN, DealRecord, RecordReader,
@@ -159,16 +159,6 @@ def error_text(err: RecordError) -> str:
 
 def _clip(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def close_name_hint(strangers: list[str], seated: list[str]) -> str:
-    """`` (did you mean Ingrid Falk?)`` for a misspelling of a seated name
-    (``Ingrid Falck``): the closest seated name, if close (difflib)."""
-    import difflib
-
-    guesses = [difflib.get_close_matches(name, seated, n=1, cutoff=0.85) for name in strangers]
-    alike = sorted({guess[0] for guess in guesses if guess})
-    return f" (did you mean {' or '.join(alike)}?)" if alike else ""
 
 
 class _TokenCache(dict):
@@ -795,7 +785,7 @@ class ResultImporter:
                 raise RecordError(
                     f"{', '.join(strangers)} not seated at round {record.round}, table "
                     f"{record.table}, which seats {seated} ({seat_text(0)} first)"
-                    f"{lookalike_hint(strangers, names) or close_name_hint(strangers, names)}",
+                    f"{name_hint(strangers, names)}",
                     rule="not-seated", column="players",
                     seat=record.players.index(strangers[0]), player=strangers[0])
             raise RecordError(

@@ -61,11 +61,12 @@ def other_variant(slug: str, variant: str, record_variant: str) -> RecordError:
 
 def not_entered(strangers: list[str], slug: str, entered) -> RecordError:
     """Names in a row that find no player entered in the event; a look-alike of an
-    entered name (apart from case, accents or spaces) is offered."""
-    from ..names import lookalike_hint
+    entered name (apart from case, accents or spaces), else a close misspelling of
+    one, is offered as the result import offers it."""
+    from ..names import name_hint
 
     return RecordError(f"{', '.join(strangers)} not entered in {slug}"
-                       f"{lookalike_hint(strangers, entered)}",
+                       f"{name_hint(strangers, entered)}",
                        rule="not-entered", column="players")
 
 
