@@ -23,7 +23,8 @@ from .output import (confirm, emit_json, emit_table, json_option, message, repor
                    "standings, rounds and matches are published regardless.")
 @click.option("--lang", "langs", multiple=True, metavar="LANG",
               help="A language of the site (repeatable: en, sv, nb, fi). The first is the "
-                   "folder itself, each other one a subfolder. Default: the events' "
+                   "folder itself, each other one a subfolder. Default: the languages "
+                   "of the last publish into DIR; for a new site the events' "
                    "languages, else en.")
 @click.option("--no-replays", is_flag=True, help="Publish no deal replays at all.")
 @click.option("--jobs", type=int, default=0, metavar="N",
@@ -54,6 +55,9 @@ def publish(out, events, langs, no_replays, jobs, full, force, yes, as_json, db_
     (only the index says when the site was published), so a publish after one
     more round renders only what the round changed.
 
+    Without --lang the site keeps the languages of the last publish into DIR
+    (`--lang sv --lang en` once is enough); name --lang again to change them.
+
     Files in DIR that publish did not write (CNAME, .htaccess, robots.txt, a PDF
     beside an event's pages) are carried into the new site; publish refuses if
     one is where the new site puts a page, and --force drops them all. The
@@ -81,6 +85,9 @@ def publish(out, events, langs, no_replays, jobs, full, force, yes, as_json, db_
         message(f"dropped {count_text(len(report.dropped), 'file')} publish did not write "
                 f"({'--force' if force else 'symbolic links are never carried'}): "
                 + describe(report.dropped))
+    if report.languages_from == "last publish":
+        message(f"languages as in the last publish into {out}: "
+                f"{', '.join(report.languages)} (--lang chooses others)")
     if report.missing_catalogues:
         message("no translation yet for " + ", ".join(report.missing_catalogues)
                 + ": those pages show English text with local dates and numbers")

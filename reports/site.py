@@ -36,7 +36,10 @@ Decisions:
 - **Languages.** ``--lang`` is repeatable; the first language's tree is the folder
   itself and each further language is a tree in ``<lang>/`` with the same paths, so
   adding a language never moves a page. Every page links to itself in the other
-  languages. Without ``--lang`` the languages are those of the events published
+  languages. Without ``--lang`` the languages are those of the last publish into
+  the folder (its manifest, or for a site published before the manifest kept them,
+  its marker), so a publish after one with ``--lang sv --lang en`` does not drop a
+  language; a first publish takes the languages of the events published
   (``Event.lang``, the most common first), else English.
 - **Replays.** Every deal with moves gets a replay page, except that ``--event``
   limits the replays to the events it names (every event's standings, rounds and
@@ -264,6 +267,9 @@ class PublishReport:
     removed_files: int = 0
     jobs: int = 1
     replay_events: list[str] = field(default_factory=list)
+    # where the languages came from: "option" (--lang), "last publish" (the
+    # site replaced), "events" (their languages), "default" (English)
+    languages_from: str = "option"
     missing_catalogues: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # files publish did not write, carried
     dropped: list[str] = field(default_factory=list)  # the same, dropped (--force)
@@ -279,7 +285,8 @@ class PublishReport:
                     or self.dropped or self.removed_leftovers)
 
     def to_json(self) -> dict:
-        return {"out": str(self.out), "languages": self.languages, "events": self.events,
+        return {"out": str(self.out), "languages": self.languages,
+                "languages_from": self.languages_from, "events": self.events,
                 "players": self.players, "matches": self.matches, "pages": self.pages,
                 "rendered": self.rendered, "reused": self.pages - self.rendered,
                 "replays": self.replays, "replay_events": self.replay_events,
@@ -325,9 +332,14 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
         for slug in events:
             if slug not in known:
                 raise unknown_event(slug, sorted(known))
-        languages = choose_languages(langs, [known[s] for s in events] if events else infos)
+        published = [] if langs else previous_languages(target, previous)
+        chosen_for = [known[s] for s in events] if events else infos
+        languages = choose_languages(langs or published, chosen_for)
         settings = site_settings(session)
         report = PublishReport(target, languages)
+        report.languages_from = ("option" if langs else "last publish" if published
+                                 else "events" if any(e.lang for e in chosen_for)
+                                 else "default")
         report.removed_leftovers = [p.name for p in stale]
         report.missing_catalogues = [lang for lang in languages if not has_catalogue(lang)]
         replay_ids = ({known[s].id for s in events} if events else {e.id for e in infos}) \
@@ -450,6 +462,31 @@ def choose_languages(langs: Sequence[str], events: Sequence[EventInfo]) -> list[
         normalize_language(e.lang) for e in events if e.lang)))}
     found = sorted(counts, key=lambda lang: (-counts[lang], order[lang]))
     return found or ["en"]
+
+
+def previous_languages(target: Path, manifest: dict | None) -> list[str]:
+    """The languages of the site published in ``target`` (the default of the next
+    publish into it): its manifest's, else its marker's (a site published before
+    the manifest kept them); empty when there is no site or they are unreadable."""
+    found = manifest.get("languages") if manifest else None
+    if found is None and manifest is not None:
+        try:
+            with open(target / SITE_MARKER, encoding="utf-8") as stream:
+                marker = json.load(stream)
+            found = marker.get("languages") if isinstance(marker, dict) else None
+        except (OSError, ValueError):
+            found = None
+    if not isinstance(found, list):
+        return []
+    languages = []
+    for lang in found:
+        try:
+            code = normalize_language(lang) if isinstance(lang, str) else None
+        except UsageError:
+            code = None
+        if code and code not in languages:
+            languages.append(code)
+    return languages
 
 
 class Previous(NamedTuple):
@@ -900,6 +937,7 @@ class SiteBuilder:
     def write_manifest(self) -> None:
         """What this publish wrote, for the next one (:mod:`.folders`)."""
         manifest = {"format": 1, "generator": f"tourney {__version__}",
+                    "languages": self.languages,
                     "files": self.files, "events": self.event_records}
         write_file(os.path.join(self.build_dir, MANIFEST),
                    json.dumps(manifest, separators=(",", ":"), sort_keys=True).encode("utf-8"))

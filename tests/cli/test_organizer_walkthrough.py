@@ -95,3 +95,32 @@ def test_validate_offers_the_close_name_the_import_offers(tourney, tmp_path):
     assert "Cilla Dhal not entered in maja-1 (did you mean Cilla Dahl?)" in checked.stdout
     imported = tourney("result", "import", str(path), exit_code=1)
     assert "(did you mean Cilla Dahl?)" in imported.stderr
+
+
+def test_publish_keeps_the_languages_of_the_last_publish(tourney, tmp_path):
+    import json
+
+    from tourney.reports.folders import MANIFEST
+
+    tourney("player", "add", *NAMES)
+    tourney("event", "create", "maja-1", "--variant", "spardame", "--rounds", "2")
+    site = tmp_path / "site"
+    first = tourney("publish", "--out", str(site), "--lang", "sv", "--lang", "en", "--json")
+    assert first.json["details"]["languages"] == ["sv", "en"]
+    assert first.json["details"]["languages_from"] == "option"
+    again = tourney("publish", "--out", str(site), "--json")
+    assert again.json["details"]["languages"] == ["sv", "en"]
+    assert again.json["details"]["languages_from"] == "last publish"
+    assert again.json["details"]["removed_files"] == 0 and (site / "en").is_dir()
+    assert f"languages as in the last publish into {site}: sv, en" in again.stderr
+    # a site published before the manifest kept its languages: its marker's
+    manifest = json.loads((site / MANIFEST).read_text(encoding="utf-8"))
+    del manifest["languages"]
+    (site / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    assert tourney("publish", "--out", str(site), "--json").json["details"]["languages"] \
+        == ["sv", "en"]
+    only = tourney("publish", "--out", str(site), "--lang", "en", "--json")
+    assert only.json["details"]["languages"] == ["en"] and not (site / "en").exists()
+    new = tourney("publish", "--out", str(tmp_path / "new"), "--json").json["details"]
+    assert (new["languages"], new["languages_from"]) == (["en"], "default")
+    assert "languages of the last publish" in tourney("publish", "--help").stdout
