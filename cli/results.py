@@ -176,7 +176,8 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
 @click.option("--round", "round_number", type=COUNT,
               help="Only this round.")
 @click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Write here instead of stdout (- is stdout).")
+              help="Write here instead of stdout (- is stdout; an XLSX workbook goes "
+                   "to stdout only when it is piped or redirected).")
 @table_format_option
 @replace_option
 @json_option

@@ -124,3 +124,26 @@ def test_publish_keeps_the_languages_of_the_last_publish(tourney, tmp_path):
     new = tourney("publish", "--out", str(tmp_path / "new"), "--json").json["details"]
     assert (new["languages"], new["languages_from"]) == (["en"], "default")
     assert "languages of the last publish" in tourney("publish", "--help").stdout
+
+
+def test_a_workbook_is_not_written_to_a_terminal(tourney, db_url):
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    tourney("player", "add", *NAMES)
+    tourney("event", "create", "maja-1", "--variant", "spardame", "--rounds", "2")
+    command = [sys.executable, "-m", "tourney.cli.main", "result", "export", "maja-1",
+               "--format", "xlsx", "--out", "-", "--db", db_url]
+    primary, secondary = pty.openpty()
+    try:
+        run = subprocess.run(command, stdout=secondary, stderr=subprocess.PIPE, text=True,
+                             timeout=120)
+    finally:
+        os.close(secondary)
+        os.close(primary)
+    assert run.returncode == 2
+    assert "an XLSX workbook is binary" in run.stderr and "redirect" in run.stderr
+    piped = subprocess.run(command, capture_output=True, timeout=120)
+    assert piped.returncode == 0 and piped.stdout.startswith(b"PK")
