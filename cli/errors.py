@@ -35,6 +35,11 @@ def message(err: TourneyError) -> str:
     (``rounds`` is ``--rounds``, ``table_sizes`` is ``--table-sizes``) and another
     operation by its command (``event list`` is `tourney event list`)."""
     text = err.describe(flag(err.field)) if isinstance(err, InvalidValue) else str(err)
+    if err.setting is not None and err.operation is not None and ", or " in text:
+        # Two ways past it: the operation's first, the setting's after ", or "
+        # (tourney.errors.TourneyError); each named beside its own words.
+        first, other = text.rsplit(", or ", 1)
+        return f"{first} (`tourney {err.operation}`), or {other} ({flag(err.setting)})"
     hints = []
     if err.setting is not None:
         hints.append(flag(err.setting))

@@ -21,6 +21,9 @@ class TourneyError(Exception):
     does (``event``, ``force``); where it is another operation, ``operation`` names
     it (``event list``, ``round seat cup``). A caller shows them its own way: the
     command line as ``--force`` and `tourney event list` (:mod:`tourney.cli.errors`).
+    A message naming both offers two ways, the operation's first and the
+    setting's after its last ", or " ("import them first, or seat round 2
+    anyway"), so that each is shown beside its own words.
     """
 
     setting: str | None = None

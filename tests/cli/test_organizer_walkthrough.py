@@ -147,3 +147,14 @@ def test_a_workbook_is_not_written_to_a_terminal(tourney, db_url):
     assert "an XLSX workbook is binary" in run.stderr and "redirect" in run.stderr
     piped = subprocess.run(command, capture_output=True, timeout=120)
     assert piped.returncode == 0 and piped.stdout.startswith(b"PK")
+
+
+def test_seating_before_the_results_names_each_way_by_its_words(tourney):
+    tourney("player", "add", *NAMES)
+    tourney("event", "create", "four-1", "--variant", "spardame", "--rounds", "2",
+            "--table-sizes", "4")
+    tourney("event", "enter", "four-1", "--all")
+    tourney("round", "seat", "four-1")
+    refused = tourney("round", "seat", "four-1", exit_code=1).stderr
+    assert refused.endswith("import them first (`tourney result import`), or seat round 2 "
+                            "anyway (--force)\n")

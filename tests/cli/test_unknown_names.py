@@ -63,7 +63,9 @@ def test_the_library_names_settings_and_operations_the_cli_spells_them():
     refused = TourneyError("round 1 of cup has no result yet for table 2; import it first, "
                            "or seat round 2 anyway", setting="force", operation="result import")
     assert "--" not in str(refused) and "tourney" not in str(refused)
-    assert message(refused) == (f"{refused} (--force, `tourney result import`)")
+    assert message(refused) == ("round 1 of cup has no result yet for table 2; import it "
+                                "first (`tourney result import`), or seat round 2 anyway "
+                                "(--force)")
     record = RecordError("no event: add an event column or name the event", line=2,
                          column="event", setting="event")
     assert message(record) == ("line 2, event: no event: add an event column or name the event "
@@ -77,8 +79,8 @@ def test_hints_on_the_command_line(tourney, run_cli, tmp_path):
     assert tourney("event", "enter", "cup", exit_code=2).stderr == \
         "Error: name the players to enter, or enter them all (--all)\n"
     unknown = tourney("event", "enter", "cup", "Nobody", exit_code=2).stderr
-    assert unknown.endswith("; register it first, or have entering add it "
-                            "(--add, `tourney player add`)\n")
+    assert unknown.endswith("; register it first (`tourney player add`), or have "
+                            "entering add it (--add)\n")
     assert tourney("round", "seat", "cup", exit_code=1).stderr.endswith(
         "a table needs 4; enter players first (`tourney event enter`)\n")
     empty = tmp_path / "x.txt"
