@@ -41,7 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from itertools import chain
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from sqlalchemy import and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -205,8 +205,9 @@ def event_day(event_date: date | None, event_created) -> date:
     return event_created.date() if event_created is not None else date.min
 
 
-@dataclass(frozen=True)
-class OrderedMatch:
+class OrderedMatch(NamedTuple):
+    # A named tuple, not a frozen dataclass: the order holds one per match of the
+    # pool, and a frozen dataclass is built through object.__setattr__ per field.
     match_id: int
     version_id: int
 
@@ -572,26 +573,29 @@ def _rankings(session: Session, version_ids: Sequence[int],
     (a fixed order, so every replay hands openskill the same lists); merged players
     as the player they were merged into."""
     place_t = MatchPlace.__table__
-    query = select(place_t.c.version_id, place_t.c.player_id, place_t.c.place,
-                   place_t.c.seat).where(place_t.c.version_id.in_(version_ids))
     rankings: dict[int, list[tuple[int, int]]] = {}
     if not canonical:
         # No merged players: a version names each player once (its unique key), so
         # the database's order (version, place, seat, player) is the order below,
-        # and the rows go straight into the lists (fetched at once, not row by row).
-        rows = session.execute(query.order_by(
-            place_t.c.version_id, place_t.c.place, place_t.c.seat,
-            place_t.c.player_id)).all()
+        # and the rows go straight into the lists (fetched at once, not row by row;
+        # without the seat, which only orders them: each column fetched costs).
+        rows = session.execute(
+            select(place_t.c.version_id, place_t.c.player_id, place_t.c.place)
+            .where(place_t.c.version_id.in_(version_ids))
+            .order_by(place_t.c.version_id, place_t.c.place, place_t.c.seat,
+                      place_t.c.player_id)).all()
         ranking = None
         last = None
-        for version_id, player_id, place, _seat in rows:
+        for version_id, player_id, place in rows:
             if version_id != last:
                 last = version_id
                 ranking = rankings[version_id] = []
             ranking.append((player_id, place))
         return rankings
     places: dict[int, list[tuple[int, int, int]]] = {}
-    for version_id, player_id, place, seat in session.execute(query).all():
+    for version_id, player_id, place, seat in session.execute(
+            select(place_t.c.version_id, place_t.c.player_id, place_t.c.place, place_t.c.seat)
+            .where(place_t.c.version_id.in_(version_ids))).all():
         places.setdefault(version_id, []).append((place, seat, canonical.get(player_id, player_id)))
     for version_id, items in places.items():
         items.sort()
