@@ -9,7 +9,9 @@ Pages (every one works without JavaScript; forms post normally):
   ``/api/events/<slug>/standings``; without JavaScript the page reloads itself).
 - ``/org/...``: the organizer's pages, behind a login with the token printed when
   the server starts (or the password given to it): the current round, each table's
-  state, accept or reject a submission, close the round, seat the next round,
+  state and what it sent (the scores and places the engine worked out, or what is
+  wrong), accept or reject a submission, settle a conflict (a second, different
+  result of a table, shown beside the first), close the round, seat the next round,
   publish the static site, print the table links with QR codes.
 
 JSON API: ``POST /t/<token>`` with ``Content-Type: text/csv`` (the record rows of
@@ -302,6 +304,8 @@ class TableView:
     state: str
     errors: list[RecordError]
     note: str | None
+    # a different result sent through the link waits for the organizer
+    conflict: bool = False
     # the phone keyboard of the score boxes: "decimal" has no minus sign on iOS, so
     # "text" where the game (with the event's house rules) can score below 0
     score_inputmode: str = "text"
@@ -327,12 +331,13 @@ def table_view(session, link: TableLink) -> TableView:
     event = session.get(Event, link.event_id)
     rows = [r for r in score_sheet_rows(session, event, link.round_number)
             if r.table == link.table]
-    last = entry.latest_submission(session, link)
+    last = entry.latest_submission(session, link, entry.STATE_ROWS)
     errors = submissions.stored_errors(last) if last and last.state == entry.INVALID else []
     note = last.note if last and last.state == entry.REJECTED else None
     return TableView(link, event, rows[0].players if rows else [], rows,
                      entry.link_open(session, link), entry.table_state(session, link),
-                     errors, note, score_inputmode(event))
+                     errors, note, bool(entry.open_conflicts(session, link)),
+                     score_inputmode(event))
 
 
 def sheet_content(rows: list, form: dict) -> str:
@@ -658,6 +663,8 @@ class RoundView:
     number: int
     tables: list
     open: bool
+    # each table as the organizer reviews it (what it sent, its conflicts)
+    reviews: list = field(default_factory=list)
 
 
 def round_view(session, slug: str, number: int | None = None) -> RoundView:
@@ -669,7 +676,8 @@ def round_view(session, slug: str, number: int | None = None) -> RoundView:
     tables = entry.table_states(session, event, number)
     is_open = bool(tables) and number == last and all(
         t.link.closed_at is None for t in tables)
-    return RoundView(event, number, tables, is_open)
+    return RoundView(event, number, tables, is_open,
+                     submissions.review_tables(session, event, tables))
 
 
 def round_json(view: RoundView, base: str) -> dict:
@@ -677,7 +685,8 @@ def round_json(view: RoundView, base: str) -> dict:
             "tables": [{"table": t.table, "players": t.players, "state": t.state,
                         "code": t.link.code, "url": f"{base}/t/{t.link.token}",
                         "submission": t.submission.id if t.submission else None,
-                        "errors": t.errors} for t in view.tables]}
+                        "errors": t.errors, **review.to_json()}
+                       for t, review in zip(view.tables, view.reviews)]}
 
 
 def base_url(request: Request) -> str:
@@ -697,8 +706,12 @@ async def org_event(request: Request) -> Response:
     if wants_json(request):
         return JSONResponse(round_json(view, base_url(request)))
     flash = request.query_params.get("done")
-    return server.render(request, "org_event.html", server.language(request, view.event.lang),
-                         view=view, flash=flash, site_dir=server.config.site_dir)
+    lang = server.language(request, view.event.lang)
+    # what is wrong with each invalid result, said as the table was told
+    errors = {review.state.table: error_lines(review.sent.errors, lang, review.sent.lines)
+              for review in view.reviews if review.sent and review.sent.errors}
+    return server.render(request, "org_event.html", lang, view=view, flash=flash,
+                         error_lines=errors, site_dir=server.config.site_dir)
 
 
 async def org_links(request: Request) -> Response:
@@ -726,7 +739,9 @@ async def org_links(request: Request) -> Response:
 
 
 async def org_action(request: Request) -> Response:
-    """accept / reject a submission, close the round, seat the next, publish."""
+    """accept / reject a submission, settle a conflict (replace: store its result
+    instead, dismiss: leave the table's as it is), close the round, seat the next,
+    publish."""
     server: Server = request.app.state.server
     slug, action = request.path_params["slug"], request.path_params["action"]
     form = await server.checked_form(request)
@@ -736,7 +751,7 @@ async def org_action(request: Request) -> Response:
 
     def work(session):
         event = get_event(session, slug)
-        if action in ("accept", "reject"):
+        if action in ("accept", "reject", "replace", "dismiss"):
             try:
                 submission_id = int(form.get("submission", ""))
             except ValueError:
@@ -745,12 +760,17 @@ async def org_action(request: Request) -> Response:
             link = session.get(TableLink, submission.link_id)
             if link.event_id != event.id:
                 raise TourneyError(f"submission {submission_id} is not of {slug}")
-            if action == "accept":
-                errors = submissions.accept(session, submission, actor)
+            if action in ("accept", "replace"):
+                decide = submissions.accept if action == "accept" else submissions.replace
+                errors = decide(session, submission, actor)
                 if errors:
                     return {"done": "invalid", "errors": [submissions.error_json(e)
                                                           for e in errors]}
-                return {"done": "accepted", "table": link.table}
+                return {"done": "accepted" if action == "accept" else "replaced",
+                        "table": link.table}
+            if action == "dismiss":
+                submissions.dismiss(session, submission, actor, form.get("note", "").strip())
+                return {"done": "dismissed", "table": link.table}
             submissions.reject(session, submission, actor, form.get("note", "").strip())
             return {"done": "rejected", "table": link.table}
         if action == "close":

@@ -8,9 +8,14 @@ sending the same table at once are served one after the other):
 1. Every row must be of the link's own event, round and table (``other-table``):
    no link can touch another table's result.
 2. A table whose match already has a result: the same content is "already stored"
-   (nothing written); other content is a conflict the organizer settles.
+   (nothing written); other valid content is a conflict the organizer settles:
+   kept as a ``conflict`` submission beside the stored result (the phone is told
+   so), until the organizer stores it as a new version (:func:`replace`) or
+   dismisses it (:func:`dismiss`).
 3. A table with a submission waiting for the organizer: the same content is
-   "already received"; other content is a conflict.
+   "already received"; other valid content is a conflict, kept the same way.
+   Invalid content in cases 2 and 3 is answered with its errors and not kept:
+   the table's result stands.
 4. Otherwise the rows go through the result import (every deal replayed or its
    score sheet checked, the match rules, the seating). Invalid: kept as an
    ``invalid`` submission with its errors, nothing stored. Valid: stored at once
@@ -24,17 +29,21 @@ import json
 import os
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace as replaced
 
 from sqlmodel import Session
 
-from ..errors import RecordError
+from ..errors import RecordError, TourneyError
+from ..numbers import plain_number
 from ..records.csv_format import RecordReader
+from ..records.validation import DealCheck, MatchCheck, RecordChecker
 from ..storage.audit import record_change
 from ..storage.models import Event, Submission, TableLink
 from ..tournament import entry
 from ..tournament.entry import close_round, round_links  # noqa: F401  (use cases as they are)
 from ..tournament.results import ImportRejected
+from ..tournament.settings import event_settings
+from ..tournament.versions import match_detail
 from .results import import_results
 
 STORED, RECEIVED, UNCHANGED, PENDING, INVALID, CONFLICT, CLOSED = (
@@ -58,10 +67,17 @@ class Verdict:
         return {INVALID: 422, CONFLICT: 409, CLOSED: 410}.get(self.outcome, 200)
 
     def to_json(self) -> dict:
-        return {"outcome": self.outcome, "stored": self.stored, "event": self.event,
-                "round": self.round, "table": self.table, "submission": self.submission,
-                "valid": not self.errors and self.outcome != CONFLICT,
-                "errors": [error_json(e) for e in self.errors]}
+        answer = {"outcome": self.outcome, "stored": self.stored, "event": self.event,
+                  "round": self.round, "table": self.table, "submission": self.submission,
+                  "valid": not self.errors and self.outcome != CONFLICT,
+                  "errors": [error_json(e) for e in self.errors]}
+        if self.outcome == CONFLICT:
+            answer["message"] = CONFLICT_MESSAGE
+        return answer
+
+
+CONFLICT_MESSAGE = ("this table's result differs from the one already sent; both are kept "
+                    "and the organizer will compare them and decide which stands")
 
 
 def error_json(err: RecordError) -> dict:
@@ -143,10 +159,11 @@ def _scratch_folder() -> str:
 
 
 def import_match(session: Session, event_slug: str, content: str, *, name: str,
-                 actor: str, dry_run: bool) -> ImportOutcome:
+                 actor: str, dry_run: bool, replace: bool = False) -> ImportOutcome:
     """Check (``dry_run``) or store one match's record CSV through the result import
     (as ``tourney result import FILE --event SLUG``, ratings refreshed), inside the
-    caller's transaction. ``name`` is the file name the version and the audit log
+    caller's transaction; ``replace``: a different stored result becomes the old
+    version (``--replace``). ``name`` is the file name the version and the audit log
     show. A rejected import leaves nothing behind (its savepoint is rolled back)."""
     path = os.path.join(_scratch_folder(), name)
     try:
@@ -155,7 +172,7 @@ def import_match(session: Session, event_slug: str, content: str, *, name: str,
         savepoint = session.begin_nested()
         try:
             report = import_results(session, path, event=event_slug, dry_run=dry_run,
-                                    imported_by=actor)
+                                    replace=replace, imported_by=actor)
         except ImportRejected as rejected:
             savepoint.rollback()
             errors = rejected.report.errors
@@ -206,13 +223,18 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
         if not check.valid and any(e.rule != "match-changed" for e in check.errors):
             verdict.outcome, verdict.errors = INVALID, check.errors
             return verdict
-        verdict.outcome = CONFLICT
-        return verdict
+        return _keep_conflict(session, event, link, content, digest, verdict)
     waiting = entry.latest_submission(session, link, (entry.SUBMITTED,))
     if waiting is not None:
-        verdict.submission = waiting.id
-        verdict.outcome = PENDING if waiting.content_sha256 == digest else CONFLICT
-        return verdict
+        if waiting.content_sha256 == digest:
+            verdict.outcome, verdict.submission = PENDING, waiting.id
+            return verdict
+        check = import_match(session, event.slug, content, name=_file_name(link),
+                             actor=link_actor(link), dry_run=True)
+        if not check.valid:
+            verdict.outcome, verdict.errors = INVALID, check.errors
+            return verdict
+        return _keep_conflict(session, event, link, content, digest, verdict)
     outcome = import_match(session, event.slug, content, name=_file_name(link),
                                     actor=link_actor(link), dry_run=not auto_accept)
     if not outcome.valid:
@@ -230,6 +252,25 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
     row = entry.add_submission(session, link, content, entry.SUBMITTED)
     verdict.outcome, verdict.submission = RECEIVED, row.id
     return verdict
+
+
+def _keep_conflict(session: Session, event: Event, link: TableLink, content: str,
+                   digest: str, verdict: Verdict) -> Verdict:
+    """Keep a valid result that differs from the table's own for the organizer
+    (once: the same content again while its conflict is open is that conflict)."""
+    row = next((c for c in entry.open_conflicts(session, link)
+                if c.content_sha256 == digest), None)
+    if row is None:
+        row = entry.add_submission(session, link, content, entry.CONFLICT)
+        record_change(session, "submission.conflict", _subject(event, link), None,
+                      {"submission": row.id, "link": link.code}, event_id=event.id,
+                      actor=link_actor(link))
+    verdict.outcome, verdict.submission = CONFLICT, row.id
+    return verdict
+
+
+def _subject(event: Event, link: TableLink) -> str:
+    return f"{event.slug} round {link.round_number} table {link.table}"
 
 
 class DecisionRefused(Exception):
@@ -254,8 +295,7 @@ def accept(session: Session, submission: Submission, by: str) -> list[RecordErro
         return outcome.errors
     match = entry.stored_result(session, link)
     entry.decide(session, submission, entry.ACCEPTED, by, version_id=match.current_version_id)
-    record_change(session, "submission.accept",
-                  f"{event.slug} round {link.round_number} table {link.table}", None,
+    record_change(session, "submission.accept", _subject(event, link), None,
                   {"submission": submission.id, "link": link.code,
                    "version_id": match.current_version_id}, event_id=event.id, actor=by)
     return []
@@ -270,11 +310,261 @@ def reject(session: Session, submission: Submission, by: str, note: str | None) 
                               "not waiting for a decision")
     entry.decide(session, submission, entry.REJECTED, by, note=note)
     event = session.get(Event, link.event_id)
-    record_change(session, "submission.reject",
-                  f"{event.slug} round {link.round_number} table {link.table}", None,
+    record_change(session, "submission.reject", _subject(event, link), None,
+                  {"submission": submission.id, "link": link.code, "note": note},
+                  event_id=event.id, actor=by)
+
+
+def replace(session: Session, submission: Submission, by: str) -> list[RecordError]:
+    """Settle a conflict by storing its result: a new version of the table's match
+    (the one it replaces stays in the match's history), or, when the result it
+    differed from was still waiting, the match's result (the waiting one is then
+    rejected). The errors if it no longer passes the checks (it stays a conflict)."""
+    link = entry.lock_link(session, session.get(TableLink, submission.link_id))
+    session.refresh(submission)
+    if submission.state != entry.CONFLICT:
+        raise DecisionRefused(f"submission {submission.id} is {submission.state}, "
+                              "not a conflict waiting for a decision")
+    event = session.get(Event, link.event_id)
+    before = entry.stored_result(session, link)
+    replaced_version = before.current_version_id if before is not None else None
+    outcome = import_match(session, event.slug, submission.content, name=_file_name(link),
+                           actor=link_actor(link), dry_run=False,
+                           replace=before is not None)
+    if not outcome.valid:
+        submission.errors_json = json.dumps([_stored_error(e) for e in outcome.errors],
+                                            ensure_ascii=False)
+        session.add(submission)
+        session.flush()
+        return outcome.errors
+    waiting = entry.latest_submission(session, link, (entry.SUBMITTED,))
+    if waiting is not None:
+        entry.decide(session, waiting, entry.REJECTED, by,
+                     note=f"replaced by submission {submission.id}")
+    match = entry.stored_result(session, link)
+    entry.decide(session, submission, entry.ACCEPTED, by, version_id=match.current_version_id)
+    record_change(session, "submission.replace", _subject(event, link),
+                  {"version_id": replaced_version,
+                   "submission": waiting.id if waiting is not None else None},
+                  {"submission": submission.id, "link": link.code,
+                   "version_id": match.current_version_id}, event_id=event.id, actor=by)
+    return []
+
+
+def dismiss(session: Session, submission: Submission, by: str, note: str | None) -> None:
+    """Settle a conflict by leaving the table's result as it is."""
+    link = entry.lock_link(session, session.get(TableLink, submission.link_id))
+    session.refresh(submission)
+    if submission.state != entry.CONFLICT:
+        raise DecisionRefused(f"submission {submission.id} is {submission.state}, "
+                              "not a conflict waiting for a decision")
+    entry.decide(session, submission, entry.DISMISSED, by, note=note)
+    event = session.get(Event, link.event_id)
+    record_change(session, "submission.dismiss", _subject(event, link), None,
                   {"submission": submission.id, "link": link.code, "note": note},
                   event_id=event.id, actor=by)
 
 
 def stored_errors(submission: Submission) -> list[RecordError]:
     return [error_from_json(e) for e in json.loads(submission.errors_json or "[]")]
+
+
+# ---------------------------------------------------------------- what was sent
+
+# A result of up to this many deals is shown with each deal's scores at once; a
+# longer one behind a disclosure (its totals and places always show).
+COMPACT_DEALS = 12
+
+
+@dataclass
+class SentResult:
+    """One table's result as the organizer compares it: the players in seat order
+    (deal 1's), each deal's scores by player (canonical text, "" where a player
+    has none), and the totals and places the engine computed; the errors of a
+    result that does not pass."""
+
+    players: list[str]
+    deals: list[tuple[int, list[str]]] = field(default_factory=list)
+    totals: list[float | int | None] = field(default_factory=list)
+    places: list[int | None] = field(default_factory=list)
+    errors: list[RecordError] = field(default_factory=list)
+    lines: dict[int, int] = field(default_factory=dict)  # line of the CSV -> its deal
+
+    @property
+    def compact(self) -> bool:
+        return len(self.deals) <= COMPACT_DEALS
+
+    def differences(self, other: "SentResult | None") -> set[tuple]:
+        """The cells that differ from ``other``'s: ("player", seat), ("deal",
+        number, seat), ("total", seat), ("place", seat) (seats from 0)."""
+        if other is None:
+            return set()
+        out = set()
+        width = len(self.players)
+        for seat in range(width):
+            for kind, mine, theirs in (("player", self.players, other.players),
+                                       ("total", self.totals, other.totals),
+                                       ("place", self.places, other.places)):
+                if seat >= len(theirs) or mine[seat] != theirs[seat]:
+                    out.add((kind, seat))
+        theirs = dict(other.deals)
+        for number, scores in self.deals:
+            other_scores = theirs.get(number)
+            for seat in range(width):
+                if other_scores is None or seat >= len(other_scores) \
+                        or other_scores[seat] != scores[seat]:
+                    out.add(("deal", number, seat))
+        return out
+
+    @property
+    def error_cells(self) -> set[tuple]:
+        """The score cells the errors name (a deal and a seat), as :meth:`differences`."""
+        return {("deal", self.lines[e.line], e.seat) for e in self.errors
+                if e.line in self.lines and e.seat is not None}
+
+    def to_json(self) -> dict:
+        return {"players": [{"seat": seat + 1, "player": name, "total": self.totals[seat],
+                             "place": self.places[seat]}
+                            for seat, name in enumerate(self.players)],
+                "deals": [{"deal": number, "scores": scores} for number, scores in self.deals],
+                "errors": [error_json(e) for e in self.errors]}
+
+
+# sent_result's answers by (event, rules, content): a submission's content never
+# changes, and the organizer's page is reloaded often. Read-only once made.
+_SENT: dict[tuple, SentResult] = {}
+_SENT_KEPT = 512
+
+
+def sent_result(event: Event, content: str) -> SentResult:
+    """What a submission's record CSV says, worked out by the engine as the import
+    checks it (nothing is read from or written to the database). The answer is
+    shared: copy it (``dataclasses.replace``) before changing it."""
+    key = (event.slug, event.variant, event.rules_json, entry.content_sha256(content))
+    known = _SENT.get(key)
+    if known is None:
+        if len(_SENT) >= _SENT_KEPT:
+            _SENT.clear()
+        known = _SENT[key] = _sent_result(event, content)
+    return known
+
+
+def _sent_result(event: Event, content: str) -> SentResult:
+    settings = event_settings(event)
+    game, options = settings.game, settings.options
+    slug, variant = event.slug, event.variant
+
+    def resolve(record) -> None:
+        record.event = record.event or slug
+        record.variant = record.variant or variant
+
+    checker = RecordChecker(options_for=lambda record, game: options, keep_deals=True)
+    reader = RecordReader(io.BytesIO(content.encode("utf-8")), None, errors="yield")
+    match: MatchCheck | None = None
+    errors: list[RecordError] = []
+    try:
+        for item in checker.check_stream(reader, resolve=resolve):
+            if isinstance(item, MatchCheck) and match is None:
+                match = item
+            elif isinstance(item, DealCheck) and item.error is not None:
+                errors.append(item.error)
+    except RecordError as err:  # the whole text: header, size
+        return SentResult([], errors=[err])
+    deals = match.deals if match is not None else []
+    first = next((d.record for d in deals if d.record is not None), None)
+    if first is None:
+        return SentResult([], errors=errors)
+    players = list(first.players)
+    result = SentResult(players, errors=errors,
+                        lines={d.line: d.record.deal for d in deals if d.record is not None})
+    for check in sorted((d for d in deals if d.record is not None), key=lambda d: d.record.deal):
+        scores = dict.fromkeys(players, "")
+        if check.outcome is not None:
+            for name, value in zip(check.record.players, check.outcome.scores):
+                scores[name] = game.format_score(value)
+        elif check.record.scores:
+            scores.update(zip(check.record.players, check.record.scores))
+        result.deals.append((check.record.deal, [scores.get(n, "") for n in players]))
+    ranking = match.result if match is not None and match.valid else None
+    places = dict(ranking.ranking) if ranking is not None else {}
+    result.totals = [plain_number(ranking.totals[n]) if ranking and n in ranking.totals
+                     else None for n in players]
+    result.places = [places.get(n) for n in players]
+    if match is not None and match.error is not None and match.error.rule != "invalid-deals":
+        result.errors.append(match.error)
+    return result
+
+
+def stored_sent_result(session: Session, event: Event, link: TableLink) -> SentResult | None:
+    """The table's stored result (its current version) as :func:`sent_result` shows one."""
+    if entry.stored_result(session, link) is None:
+        return None
+    try:
+        detail = match_detail(session, event.slug, link.round_number, link.table)
+    except TourneyError:
+        return None
+    by_seat = sorted(detail["places"], key=lambda p: p["seat"])
+    players = [p["player"] for p in by_seat]
+    result = SentResult(players, totals=[p["total"] for p in by_seat],
+                        places=[p["place"] for p in by_seat])
+    for deal in detail["deals"]:
+        scores = dict(zip(deal["players"], (deal["scores"] or "").split(";")))
+        result.deals.append((deal["deal"], [scores.get(n, "") for n in players]))
+    return result
+
+
+@dataclass
+class Conflict:
+    """A result that differs from the table's own, beside the one it differs from
+    (``against``: ``stored`` or ``waiting``; None when the table has neither now)."""
+
+    submission: Submission
+    sent: SentResult
+    current: SentResult | None
+    against: str | None
+
+    @property
+    def differences(self) -> set[tuple]:
+        return self.sent.differences(self.current)
+
+
+@dataclass
+class TableReview:
+    """What the organizer sees of one table: its state, what it sent (a waiting
+    or invalid result), and its conflicts."""
+
+    state: entry.TableState
+    sent: SentResult | None = None
+    conflicts: list[Conflict] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"sent": self.sent.to_json() if self.sent else None,
+                "conflicts": [{"submission": c.submission.id, "against": c.against,
+                               "sent": c.sent.to_json(),
+                               "current": c.current.to_json() if c.current else None}
+                              for c in self.conflicts]}
+
+
+def review_tables(session: Session, event: Event,
+                  tables: list[entry.TableState]) -> list[TableReview]:
+    """Each table of a round as the organizer reviews it (see :class:`TableReview`)."""
+    reviews = []
+    for table in tables:
+        review = TableReview(table)
+        submission = table.submission
+        if submission is not None and table.state in (entry.SUBMITTED, entry.INVALID):
+            review.sent = sent_result(event, submission.content)
+            if table.state == entry.INVALID:  # the import's own words (seating too)
+                review.sent = replaced(review.sent, errors=stored_errors(submission))
+        if table.conflicts:
+            if table.state == entry.ACCEPTED:
+                current, against = stored_sent_result(session, event, table.link), "stored"
+            elif table.state == entry.SUBMITTED:
+                current, against = review.sent, "waiting"
+            else:
+                current, against = None, None
+            for row in table.conflicts:
+                review.conflicts.append(Conflict(row, sent_result(event, row.content),
+                                                 current, against))
+        reviews.append(review)
+    return reviews

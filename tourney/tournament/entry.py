@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlmodel import Session, select
@@ -42,6 +42,9 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
 WAITING, SUBMITTED, INVALID, ACCEPTED, REJECTED = (
     "waiting", "submitted", "invalid", "accepted", "rejected")
+CONFLICT, DISMISSED = "conflict", "dismissed"
+# The submissions a table's state is read from (a conflict row waits beside them).
+STATE_ROWS = (SUBMITTED, INVALID, ACCEPTED, REJECTED)
 
 
 def new_token() -> str:
@@ -142,6 +145,12 @@ def latest_submission(session: Session, link: TableLink,
     return session.exec(query.order_by(Submission.id.desc())).first()
 
 
+def open_conflicts(session: Session, link: TableLink) -> list[Submission]:
+    """The link's conflicts not yet settled, oldest first."""
+    return list(session.exec(select(Submission).where(
+        Submission.link_id == link.id, Submission.state == CONFLICT).order_by(Submission.id)))
+
+
 def add_submission(session: Session, link: TableLink, content: str, state: str,
                    errors: list[dict] | None = None, version_id: int | None = None,
                    decided_by: str | None = None) -> Submission:
@@ -183,6 +192,8 @@ class TableState:
     link: TableLink
     submission: Submission | None
     submitted_at: datetime | None
+    # results that differ from the table's own, waiting for the organizer
+    conflicts: list[Submission] = field(default_factory=list)
 
     @property
     def errors(self) -> list[dict]:
@@ -195,7 +206,7 @@ def table_state(session: Session, link: TableLink) -> str:
     """One table's state (see the module's decisions)."""
     if stored_result(session, link) is not None:
         return ACCEPTED
-    submission = latest_submission(session, link)
+    submission = latest_submission(session, link, STATE_ROWS)
     if submission is not None and submission.state in (SUBMITTED, INVALID):
         return submission.state
     return WAITING
@@ -214,11 +225,16 @@ def table_states(session: Session, event: Event, number: int) -> list[TableState
         Match.event_id == event.id, Match.round_number == number,
         Match.current_version_id.is_not(None))))
     latest: dict[int, Submission] = {}
+    conflicts: dict[int, list[Submission]] = {}
     link_ids = [link.id for link in links]
     if link_ids:
-        for row in session.exec(select(Submission).where(Submission.link_id.in_(link_ids))
-                                .order_by(Submission.id)):
-            latest[row.link_id] = row
+        for row in session.exec(select(Submission).where(
+                Submission.link_id.in_(link_ids), Submission.state != DISMISSED)
+                .order_by(Submission.id)):
+            if row.state == CONFLICT:
+                conflicts.setdefault(row.link_id, []).append(row)
+            else:
+                latest[row.link_id] = row
     states = []
     for link in links:
         submission = latest.get(link.id)
@@ -230,5 +246,6 @@ def table_states(session: Session, event: Event, number: int) -> list[TableState
             state = WAITING
         states.append(TableState(link.table, [names[p] for p in tables[link.table]], state,
                                  link, submission,
-                                 submission.submitted_at if submission else None))
+                                 submission.submitted_at if submission else None,
+                                 conflicts.get(link.id, [])))
     return states
