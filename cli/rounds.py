@@ -203,9 +203,10 @@ def sheet(slug, number, out_path, format_, deals, yes, as_json, db_url):
         heading, event_slug = f"{event.name}: round {number}", event.slug
     to_file = bool(out_path and out_path != "-")
     if as_json and not to_file:
+        numbers = ("round", "deal")  # numbers, as in `round show --json` and the export
         for record in rows:
             fields = format_row(record)
-            emit_jsonl({c: fields[c] for c in COLUMNS})
+            emit_jsonl({c: int(fields[c]) if c in numbers else fields[c] for c in COLUMNS})
     elif kind == "xlsx":
         with output_stream(out_path, binary=True) as stream:
             write_score_sheet_xlsx(stream, rows, title=f"Round {number}", heading=heading)
@@ -254,7 +255,8 @@ def links(slug, number, base_url, as_json, db_url):
     \b
     JSON (like `round show --json`: the round and its tables, each with its link):
       {"event": SLUG, "round": N,
-       "tables": [{"table": "1", "url": "...", "code": "K7QM4RXP"}]}
+       "tables": [{"table": "1", "url": "...", "code": "K7QM-4RXP"}]}
+    (the code as shown; the server takes it with or without the dash)
 
     \b
     Example:
@@ -266,13 +268,14 @@ def links(slug, number, base_url, as_json, db_url):
     engine = open_db(db_url)
     with transaction(engine) as session:
         event = get_event(session, slug)
-        rows = [{"table": link.table, "url": table_url(base_url, link.token), "code": link.code}
+        rows = [{"table": link.table, "url": table_url(base_url, link.token),
+                 "code": display_code(link.code)}
                 for link in round_links(session, event, number)]
     if as_json:
         emit_json({"event": slug, "round": number, "tables": rows})
         return
     for row in rows:
-        echo(f"table {row['table']}  {display_code(row['code'])}  {row['url']}")
+        echo(f"table {row['table']}  {row['code']}  {row['url']}")
 
 
 def register(group: click.Group) -> None:

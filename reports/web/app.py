@@ -683,7 +683,8 @@ def round_view(session, slug: str, number: int | None = None) -> RoundView:
 def round_json(view: RoundView, base: str) -> dict:
     return {"event": view.event.slug, "round": view.number, "open": view.open,
             "tables": [{"table": t.table, "players": t.players, "state": t.state,
-                        "code": t.link.code, "url": f"{base}/t/{t.link.token}",
+                        "code": entry.display_code(t.link.code),
+                        "url": f"{base}/t/{t.link.token}",
                         "submission": t.submission.id if t.submission else None,
                         "errors": t.errors, **review.to_json()}
                        for t, review in zip(view.tables, view.reviews)]}

@@ -54,7 +54,8 @@ def test_round_sheet_json_describes_the_file_or_prints_its_rows(tourney, tmp_pat
     assert out.exists()
     rows = [json.loads(line) for line in
             tourney("round", "sheet", "example-cup", "1", "--json").stdout.splitlines()]
-    assert len(rows) == 12 and rows[0]["round"] == "1" and rows[0]["scores"] == ""
+    assert len(rows) == 12 and rows[0]["round"] == 1 and rows[0]["scores"] == ""
+    assert rows[0]["deal"] == 1  # numbers, as in `round show --json` and the export
 
 
 def test_result_export_json_describes_the_file_or_prints_the_records(tourney, tmp_path):

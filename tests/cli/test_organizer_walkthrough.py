@@ -2,6 +2,8 @@
 finding as a test that failed before it was fixed."""
 from __future__ import annotations
 
+import json
+
 from simulated_rounds import play_round
 
 NAMES = ["Anna Berg", "Bo Ek", "Cilla Dahl", "Dag Lund", "Eva Nord", "Finn Holm",
@@ -98,8 +100,6 @@ def test_validate_offers_the_close_name_the_import_offers(tourney, tmp_path):
 
 
 def test_publish_keeps_the_languages_of_the_last_publish(tourney, tmp_path):
-    import json
-
     from tourney.reports.folders import MANIFEST
 
     tourney("player", "add", *NAMES)
@@ -158,3 +158,21 @@ def test_seating_before_the_results_names_each_way_by_its_words(tourney):
     refused = tourney("round", "seat", "four-1", exit_code=1).stderr
     assert refused.endswith("import them first (`tourney result import`), or seat round 2 "
                             "anyway (--force)\n")
+
+
+def test_round_json_gives_numbers_and_codes_as_shown(tourney):
+    tourney("player", "add", *NAMES)
+    tourney("event", "create", "maja-1", "--variant", "spardame", "--rounds", "2",
+            "--table-sizes", "4", "--rule", "deals=2")
+    tourney("event", "enter", "maja-1", "--all")
+    tourney("round", "seat", "maja-1")
+    rows = [json.loads(line) for line in
+            tourney("round", "sheet", "maja-1", "1", "--json").stdout.splitlines()]
+    assert {(row["round"], row["deal"]) for row in rows} == {(1, 1), (1, 2)}
+    assert tourney("round", "show", "maja-1", "1", "--json").json["round"] == 1
+    links = tourney("round", "links", "maja-1", "1", "--base-url", "http://x",
+                    "--json").json["tables"]
+    plain = tourney("round", "links", "maja-1", "1", "--base-url", "http://x").stdout
+    for link in links:
+        assert len(link["code"]) == 9 and link["code"][4] == "-"
+        assert f"table {link['table']}  {link['code']}  {link['url']}" in plain
