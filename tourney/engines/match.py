@@ -56,6 +56,11 @@ def check_match(rules: MatchRules, deals: Sequence[PlayedDeal]) -> MatchRanking:
     roster = set(first.players)
     tally = MatchTally(first.players)
     finished_at: int | None = None  # index of the deal that ended the match
+    # The common rules without a call per deal (the same tests as _check_dealer,
+    # MatchTally.add and match_is_over, inlined; anything else asks them).
+    rotate = rules.dealer == "rotate"
+    deals_rule = rules.deals
+    add, totals, lost = tally.add, tally.totals, tally.lost
 
     for index, deal in enumerate(deals):
         expected = index + 1
@@ -78,11 +83,30 @@ def check_match(rules: MatchRules, deals: Sequence[PlayedDeal]) -> MatchRanking:
             raise _error("the seat order changes within the match (deal 1 has "
                          f"{';'.join(first.players)})", deal, "same-players", "players")
         if index:
-            _check_dealer(rules, deals[index - 1], deal)
+            previous = deals[index - 1]
+            if not rotate or previous.dealer is None or deal.dealer is None:
+                _check_dealer(rules, previous, deal)
+            else:
+                players = previous.players
+                if deal.dealer != players[(players.index(previous.dealer) + 1) % len(players)]:
+                    _check_dealer(rules, previous, deal)  # says who should deal
 
-        tally.add(deal.players, deal.scores)
-        if tally.is_over(rules):
-            finished_at = index
+        if deals_rule is None:
+            add(deal.players, deal.scores)
+            if tally.is_over(rules):
+                finished_at = index
+        else:  # MatchTally.add, and over once `deals` deals are played
+            players, scores = deal.players, deal.scores
+            tally.played += 1
+            for player, score in zip(players, scores):
+                totals[player] += score
+            worst = max(scores)
+            if worst > 0:
+                for player, score in zip(players, scores):
+                    if score == worst:
+                        lost[player] += 1
+            if tally.played >= deals_rule:
+                finished_at = index
 
     if finished_at is None and has_end_rule(rules):
         raise _error(_unfinished_text(rules, tally.totals, tally.lost, len(deals)), deals[-1],

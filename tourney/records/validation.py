@@ -219,18 +219,22 @@ class RecordChecker:
                                lines=[d.line for d in deals])
         if self.keep_deals:
             match.deals = deals
-        bad = [d for d in deals if not d.valid]
+        bad = [d for d in deals if d.error is not None]  # not d.valid, without a call each
         if bad:
             lines = ", ".join(str(d.line) for d in bad)
             match.error = RecordError(f"the match has invalid deals "
                                       f"({plural_word(len(bad), 'line')} {lines})",
                                       rule="invalid-deals", line=bad[0].line)
             return match
-        twice = _deal_twice(deals)
+        numbers = [d.record.deal for d in deals]
+        # _deal_twice finds a number given twice (only then is it asked which)
+        twice = _deal_twice(deals) if len(set(numbers)) != len(numbers) else None
         if twice is not None:
             match.error = twice
             return match
-        ordered = sorted(deals, key=lambda d: d.record.deal)
+        # the deals in number order (a stable sort: as they are, when they are in order)
+        ordered = (deals if numbers == sorted(numbers)
+                   else sorted(deals, key=lambda d: d.record.deal))
         try:
             game, options = self.game_and_options(first)
             match.variant = game.id
