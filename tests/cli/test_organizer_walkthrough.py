@@ -34,7 +34,9 @@ def test_a_mistaken_withdrawal_is_taken_back_when_every_round_is_seated(tourney,
     play_round(two, "maja-1", "spardame", {"deals": "1"}, 2, tmp_path / "r2.csv")
     refused = tourney("result", "import", str(tmp_path / "r2.csv"), exit_code=1)
     assert "Anna Berg withdrew after round 1" in refused.stderr
-    assert "tourney event enter maja-1 'Anna Berg'" in refused.stderr
+    assert ("Anna Berg withdrew after round 1 and cannot play round 2; if the withdrawal "
+            "was a mistake, entering Anna Berg again takes it back "
+            "(`tourney event enter maja-1 'Anna Berg'`) [withdrawn]") in refused.stderr
     back = tourney("event", "enter", "maja-1", "Anna Berg", "--json")
     assert back.json["changed"] is True
     assert back.json["details"]["reentered"] == ["Anna Berg"]

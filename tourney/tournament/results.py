@@ -801,8 +801,9 @@ class ResultImporter:
             if last is not None and last < record.round:
                 raise RecordError(f"{name} withdrew after round {last} and cannot play "
                                   f"round {record.round}; if the withdrawal was a mistake, "
-                                  f"`tourney event enter {slug} {shlex.quote(name)}` "
-                                  f"takes it back", rule="withdrawn", column="players")
+                                  f"entering {name} again takes it back", rule="withdrawn",
+                                  column="players",
+                                  operation=f"event enter {slug} {shlex.quote(name)}")
         return seats, aliases
 
     def _merged_aliases(self, players: list[str], seats: list[tuple[int, str]]) -> dict[str, str]:
