@@ -277,14 +277,33 @@ class DecisionRefused(Exception):
     """The organizer's accept or reject no longer applies (shown as a message)."""
 
 
+def _still(session: Session, submission: Submission, state: str, waiting: str) -> TableLink:
+    """Lock the submission's table link (a decision at a time per table), read the
+    submission again and check it is still ``state`` (else DecisionRefused,
+    ``waiting`` saying what it should be); the link."""
+    link = entry.lock_link(session, session.get(TableLink, submission.link_id))
+    session.refresh(submission)
+    if submission.state != state:
+        raise DecisionRefused(f"submission {submission.id} is {submission.state}, "
+                              f"not {waiting}")
+    return link
+
+
+def _settle_unstored(session: Session, submission: Submission, state: str, waiting: str,
+                     decision: str, action: str, by: str, note: str | None) -> None:
+    """Decide a submission without storing its result (reject, dismiss)."""
+    link = _still(session, submission, state, waiting)
+    entry.decide(session, submission, decision, by, note=note)
+    event = session.get(Event, link.event_id)
+    record_change(session, action, _subject(event, link), None,
+                  {"submission": submission.id, "link": link.code, "note": note},
+                  event_id=event.id, actor=by)
+
+
 def accept(session: Session, submission: Submission, by: str) -> list[RecordError]:
     """Store a waiting submission through the import; the errors if it no longer
     passes (then it is marked invalid)."""
-    link = entry.lock_link(session, session.get(TableLink, submission.link_id))
-    session.refresh(submission)
-    if submission.state != entry.SUBMITTED:
-        raise DecisionRefused(f"submission {submission.id} is {submission.state}, "
-                              "not waiting for a decision")
+    link = _still(session, submission, entry.SUBMITTED, "waiting for a decision")
     event = session.get(Event, link.event_id)
     outcome = import_match(session, event.slug, submission.content,
                                     name=_file_name(link), actor=link_actor(link),
@@ -303,16 +322,8 @@ def accept(session: Session, submission: Submission, by: str) -> list[RecordErro
 
 def reject(session: Session, submission: Submission, by: str, note: str | None) -> None:
     """Refuse a waiting submission; the table can send again."""
-    link = entry.lock_link(session, session.get(TableLink, submission.link_id))
-    session.refresh(submission)
-    if submission.state != entry.SUBMITTED:
-        raise DecisionRefused(f"submission {submission.id} is {submission.state}, "
-                              "not waiting for a decision")
-    entry.decide(session, submission, entry.REJECTED, by, note=note)
-    event = session.get(Event, link.event_id)
-    record_change(session, "submission.reject", _subject(event, link), None,
-                  {"submission": submission.id, "link": link.code, "note": note},
-                  event_id=event.id, actor=by)
+    _settle_unstored(session, submission, entry.SUBMITTED, "waiting for a decision",
+                     entry.REJECTED, "submission.reject", by, note)
 
 
 def replace(session: Session, submission: Submission, by: str) -> list[RecordError]:
@@ -320,11 +331,7 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
     (the one it replaces stays in the match's history), or, when the result it
     differed from was still waiting, the match's result (the waiting one is then
     rejected). The errors if it no longer passes the checks (it stays a conflict)."""
-    link = entry.lock_link(session, session.get(TableLink, submission.link_id))
-    session.refresh(submission)
-    if submission.state != entry.CONFLICT:
-        raise DecisionRefused(f"submission {submission.id} is {submission.state}, "
-                              "not a conflict waiting for a decision")
+    link = _still(session, submission, entry.CONFLICT, "a conflict waiting for a decision")
     event = session.get(Event, link.event_id)
     before = entry.stored_result(session, link)
     replaced_version = before.current_version_id if before is not None else None
@@ -353,16 +360,8 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
 
 def dismiss(session: Session, submission: Submission, by: str, note: str | None) -> None:
     """Settle a conflict by leaving the table's result as it is."""
-    link = entry.lock_link(session, session.get(TableLink, submission.link_id))
-    session.refresh(submission)
-    if submission.state != entry.CONFLICT:
-        raise DecisionRefused(f"submission {submission.id} is {submission.state}, "
-                              "not a conflict waiting for a decision")
-    entry.decide(session, submission, entry.DISMISSED, by, note=note)
-    event = session.get(Event, link.event_id)
-    record_change(session, "submission.dismiss", _subject(event, link), None,
-                  {"submission": submission.id, "link": link.code, "note": note},
-                  event_id=event.id, actor=by)
+    _settle_unstored(session, submission, entry.CONFLICT, "a conflict waiting for a decision",
+                     entry.DISMISSED, "submission.dismiss", by, note)
 
 
 def stored_errors(submission: Submission) -> list[RecordError]:
