@@ -247,22 +247,12 @@ def _encoding_error(source: Source, line: int, message: str, before: str) -> Rec
     return err
 
 
-def _byte_lines(buffer: io.BufferedReader, source: Source) -> Iterator[tuple[int, bytes]]:
-    number = 0
-    while True:
-        raw = buffer.readline(MAX_LINE_BYTES + 1)
-        if not raw:
-            return
-        number += 1
-        if number == 2:
-            number += source.line_offset
-        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            err = RecordError(
-                f"line longer than {MAX_LINE_BYTES // 1024} kB; not a table of records",
-                rule="line-too-long", file=source.name, line=number)
-            err.text_before = raw.decode(source.encoding or "utf-8", errors="replace")
-            raise err
-        yield number, raw
+def _line_too_long(source: Source, number: int, raw: bytes) -> None:
+    err = RecordError(
+        f"line longer than {MAX_LINE_BYTES // 1024} kB; not a table of records",
+        rule="line-too-long", file=source.name, line=number)
+    err.text_before = raw.decode(source.encoding or "utf-8", errors="replace")
+    raise err
 
 
 def _check_nul(source: Source, number: int, text: str) -> str:
@@ -282,7 +272,17 @@ def _eight_bit_lines(buffer: io.BufferedReader, source: Source) -> Iterator[str]
     forced = source.encoding
     encoding = forced or "utf-8"
     settled = forced is not None  # decided once a non-ASCII line was decoded
-    for number, raw in _byte_lines(buffer, source):
+    readline = buffer.readline
+    number = 0
+    while True:  # each line's bytes, numbered, and bounded
+        raw = readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        if number == 2:
+            number += source.line_offset
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            _line_too_long(source, number, raw)
         if number == 1 and raw.startswith(codecs.BOM_UTF8) and encoding in ("utf-8", "utf-8-sig"):
             raw = raw[3:]
             settled = True
@@ -312,7 +312,9 @@ def _eight_bit_lines(buffer: io.BufferedReader, source: Source) -> Iterator[str]
             before = raw[:err.start].decode(encoding, errors="replace")
             raise _encoding_error(source, number, message, before) from None
         source.encoding = encoding
-        yield _check_nul(source, number, text)
+        if "\x00" in text:
+            _check_nul(source, number, text)  # raises
+        yield text
 
 
 def _utf16_lines(buffer: io.BufferedReader, source: Source, encoding: str) -> Iterator[str]:
@@ -536,7 +538,13 @@ class _CsvRows(Rows):
                 lines.locate(problem)  # a field over the limit: its column
                 raise problem from None
             end_line = lines.line
-            lines.record_done()
+            # lines.record_done(), without a call per row
+            lines.record_chars = 0
+            if lines.earlier:
+                lines.earlier = []
+            lines.record_line = end_line + 1
+            if end_line == 1:
+                lines.record_line += lines.source.line_offset
             if not row:
                 continue  # blank lines are ignored
             if not row[0] or row[0].isspace():  # most rows start with a value: one test
