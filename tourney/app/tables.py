@@ -300,6 +300,17 @@ def _settle_unstored(session: Session, submission: Submission, state: str, waiti
                   event_id=event.id, actor=by)
 
 
+def _stored(session: Session, submission: Submission, link: TableLink, event: Event,
+            by: str, action: str, before: dict | None) -> None:
+    """Mark a submission whose result was just stored accepted, with the version it
+    made, and write the audit entry (``before``: what it replaced, if anything)."""
+    match = entry.stored_result(session, link)
+    entry.decide(session, submission, entry.ACCEPTED, by, version_id=match.current_version_id)
+    record_change(session, action, _subject(event, link), before,
+                  {"submission": submission.id, "link": link.code,
+                   "version_id": match.current_version_id}, event_id=event.id, actor=by)
+
+
 def accept(session: Session, submission: Submission, by: str) -> list[RecordError]:
     """Store a waiting submission through the import; the errors if it no longer
     passes (then it is marked invalid)."""
@@ -312,11 +323,7 @@ def accept(session: Session, submission: Submission, by: str) -> list[RecordErro
         entry.decide(session, submission, entry.INVALID, by,
                      errors=[_stored_error(e) for e in outcome.errors])
         return outcome.errors
-    match = entry.stored_result(session, link)
-    entry.decide(session, submission, entry.ACCEPTED, by, version_id=match.current_version_id)
-    record_change(session, "submission.accept", _subject(event, link), None,
-                  {"submission": submission.id, "link": link.code,
-                   "version_id": match.current_version_id}, event_id=event.id, actor=by)
+    _stored(session, submission, link, event, by, "submission.accept", None)
     return []
 
 
@@ -348,13 +355,9 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
     if waiting is not None:
         entry.decide(session, waiting, entry.REJECTED, by,
                      note=f"replaced by submission {submission.id}")
-    match = entry.stored_result(session, link)
-    entry.decide(session, submission, entry.ACCEPTED, by, version_id=match.current_version_id)
-    record_change(session, "submission.replace", _subject(event, link),
-                  {"version_id": replaced_version,
-                   "submission": waiting.id if waiting is not None else None},
-                  {"submission": submission.id, "link": link.code,
-                   "version_id": match.current_version_id}, event_id=event.id, actor=by)
+    _stored(session, submission, link, event, by, "submission.replace",
+            {"version_id": replaced_version,
+             "submission": waiting.id if waiting is not None else None})
     return []
 
 
