@@ -22,3 +22,17 @@ def play_round(seating: dict, slug: str, variant: str, rules: dict, seed: int, p
     with open(path, "w", encoding="utf-8", newline="") as stream:
         write_records(stream, records, game_for=lambda r: game)
     return records
+
+
+def one_deal_event_round_one_played(tourney, tmp_path, slug: str, names, rounds: int) -> dict:
+    """Players ``names`` entered in ``slug`` (``rounds`` rounds of one-deal spardame
+    matches at tables of 4), round 1 seated, played by bots into
+    ``tmp_path/r1.csv`` and imported: round 1's seating (``round seat --json``)."""
+    tourney("player", "add", *names)
+    tourney("event", "create", slug, "--variant", "spardame", "--rounds", str(rounds),
+            "--table-sizes", "4", "--rule", "deals=1")
+    tourney("event", "enter", slug, "--all")
+    seating = tourney("round", "seat", slug, "--json").json
+    play_round(seating, slug, "spardame", {"deals": "1"}, 1, tmp_path / "r1.csv")
+    tourney("result", "import", str(tmp_path / "r1.csv"))
+    return seating

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from simulated_rounds import play_round
+from simulated_rounds import one_deal_event_round_one_played, play_round
 
 NAMES = ["Anna Berg", "Bo Ek", "Cilla Dahl", "Dag Lund", "Eva Nord", "Finn Holm",
          "Gun Sand", "Hans Wik"]
@@ -13,13 +13,7 @@ NAMES = ["Anna Berg", "Bo Ek", "Cilla Dahl", "Dag Lund", "Eva Nord", "Finn Holm"
 def two_rounds_round_two_seated(tourney, tmp_path) -> dict:
     """maja-1: 8 players, 2 rounds of one-deal spardame at tables of 4, round 1
     played and imported, round 2 seated: its seating."""
-    tourney("player", "add", *NAMES)
-    tourney("event", "create", "maja-1", "--variant", "spardame", "--rounds", "2",
-            "--table-sizes", "4", "--rule", "deals=1")
-    tourney("event", "enter", "maja-1", "--all")
-    one = tourney("round", "seat", "maja-1", "--json").json
-    play_round(one, "maja-1", "spardame", {"deals": "1"}, 1, tmp_path / "r1.csv")
-    tourney("result", "import", str(tmp_path / "r1.csv"))
+    one_deal_event_round_one_played(tourney, tmp_path, "maja-1", NAMES, rounds=2)
     return tourney("round", "seat", "maja-1", "--json").json
 
 
