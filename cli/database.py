@@ -11,19 +11,24 @@ Three ways to open it, by what the command does:
   (``db init``, ``player add``, ``player import``, ``event create``) create the
   database when the file is missing or empty, and say so on stderr
   (``created a new database tourny.db``: a mistyped --db shows at once);
-  ``db init`` reports it itself (``announce=False``).
+  ``db init`` reports it itself (``announce=False``). They open it through
+  :func:`starting_db`, which removes a file it created again when the command
+  then fails (``event create --variant spadame`` on a mistyped --db leaves no
+  stray empty league behind).
 
 Whatever the mode, a database with tables that are not tourney's is never touched.
 """
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
+from typing import Iterator
 
 from sqlalchemy.engine import Engine
 
 from tourney.errors import UsageError
 from tourney.files import check_not_existing, check_outputs
-from tourney.storage.db import open_engine, resolve_url, sqlite_file
+from tourney.storage.db import dispose_engines, open_engine, reading, resolve_url, sqlite_file
 from tourney.storage.schema import SchemaError, ensure_schema, refusal, schema_status
 
 from .output import db_option  # noqa: F401  (defined with the light options: `validate --event`)
@@ -71,6 +76,43 @@ def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False
         if announce:
             message(f"created the tables of a new tourney database in {status.url}")
     return engine
+
+
+@contextmanager
+def starting_db(db_url: str | None, *, announce: bool = True) -> Iterator[Engine]:
+    """``open_db(db_url, create=True)`` around the work of a command that may start
+    a league. When this call created the SQLite file and the command then fails
+    (an unknown variant, a bad player file), the file is removed again, and said
+    so, as long as it holds no player and no event (nothing else wrote to it)."""
+    path = sqlite_file(resolve_url(db_url))
+    new = path is not None and (not os.path.exists(path) or os.path.getsize(path) == 0)
+    engine = open_db(db_url, create=True, announce=announce)
+    try:
+        yield engine
+    except BaseException:
+        if new and _holds_nothing(engine):
+            dispose_engines()
+            for name in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+                try:
+                    os.remove(name)
+                except FileNotFoundError:
+                    pass
+            if announce:
+                message(f"removed the new database {path} again: nothing was stored in it")
+        raise
+
+
+def _holds_nothing(engine: Engine) -> bool:
+    from sqlalchemy import func, select
+
+    from tourney.storage.models import Event, Player
+
+    try:
+        with reading(engine) as session:
+            return not any(session.execute(select(func.count()).select_from(model)).scalar()
+                           for model in (Player, Event))
+    except Exception:  # unreadable now: not ours to remove
+        return False
 
 
 def refuse_overwrites(db_url: str | None, outputs: dict, inputs=(), *, replace: bool) -> None:

@@ -12,7 +12,7 @@ from tourney.numbers import count_text, number_text
 
 from .errors import lookalike_message
 from .completion import complete_event, complete_player, complete_variant
-from .database import db_option, open_db
+from .database import db_option, open_db, starting_db
 from .output import (COUNT, ROUND_NUMBER, SEED, echo, emit_json, emit_table, json_option, message,
                      parse_rules, report_change, rule_option)
 
@@ -71,8 +71,7 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
       tourney event create brade-cup --variant dam-brade --rounds 5 --date 2024-05-11
     """
     parsed_rules = parse_rules(rules)
-    engine = open_db(db_url, create=True)
-    with transaction(engine) as session:
+    with starting_db(db_url) as engine, transaction(engine) as session:
         created = actions.create_event(
             session, slug, variant, name=name, date=date, rules=parsed_rules,
             table_sizes=table_sizes, rounds=rounds, seating=seating, seed=seed,

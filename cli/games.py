@@ -14,6 +14,7 @@ from tourney.numbers import count_text, plural_word
 from tourney.records.csv_format import COLUMNS, RecordReader, canonical_rows, write_records
 from tourney.records.parallel import collides, plan_parts, run_parts, usable_cores
 from tourney.records.sources import open_source
+from tourney.records.spreadsheets import typed_cell
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
 
 from .completion import complete_event, complete_variant
@@ -333,7 +334,8 @@ def simulate(variant, nplayers, deals, tables, rounds, seed, skill, event, rules
     100 points); variants without one play --deals deals (default 4).
 
     With --json, the same records as JSON lines: one object per deal, keyed by
-    the record file's columns (as sqlite-utils' --nl).
+    the record file's columns (as sqlite-utils' --nl); round, table and deal are
+    numbers, as in `tourney result export --json`.
 
     \b
     Examples:
@@ -352,7 +354,7 @@ def simulate(variant, nplayers, deals, tables, rounds, seed, skill, event, rules
                               seed=seed, deals=deals, skill=skill, event=event)
     if as_json:
         for fields in canonical_rows(records, game_for=lambda record: game):
-            emit_jsonl({c: fields.get(c, "") for c in COLUMNS})
+            emit_jsonl({c: typed_cell(c, fields.get(c, "")) for c in COLUMNS})
     else:
         write_records(sys.stdout, records, game_for=lambda record: game)
 

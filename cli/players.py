@@ -12,7 +12,7 @@ from tourney.records.spreadsheets import open_table
 
 from .errors import lookalike_message, notice_message
 from .completion import complete_player
-from .database import db_option, open_db, refuse_overwrites
+from .database import db_option, open_db, refuse_overwrites, starting_db
 from tourney.numbers import count_text
 
 from .output import (confirm, emit_json, emit_table, encoding_option, json_option, message,
@@ -49,9 +49,8 @@ def add(names, club, email, as_json, db_url):
     Example:
       tourney player add "Anna Berg" "Bo Ek" --club Vasa
     """
-    engine = open_db(db_url, create=True)
     warnings: list = []
-    with transaction(engine) as session:
+    with starting_db(db_url) as engine, transaction(engine) as session:
         added = service.add_players(session, names, club=club, email=email,
                                     warnings=warnings)
         rows = [PlayerInfo.of(p).to_json() for p in added]
@@ -185,8 +184,7 @@ def import_(file, sheet, encoding, as_json, db_url):
     rows = service.read_player_csv(file, encoding=encoding, sheet=sheet, notices=notices)
     for notice in notices:
         message(notice_message(notice))
-    engine = open_db(db_url, create=True)
-    with transaction(engine) as session:
+    with starting_db(db_url) as engine, transaction(engine) as session:
         report = service.import_players(session, rows, source=file)
     for name in report.already:
         message(f"already registered: {name}")

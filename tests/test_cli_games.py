@@ -120,3 +120,19 @@ def test_validate_reads_stdin(tmp_path):
     path = simulated(tmp_path, "kortrad")
     result = run("validate", "-", input=path.read_bytes())
     assert result.exit_code == 0, result.output
+
+
+def test_simulate_json_gives_the_csv_records_with_numbers_as_numbers(tmp_path):
+    """`simulate --json` is the CSV's records, one JSON object a deal; round, table
+    and deal are numbers there, as in `result export --json` and `round sheet --json`."""
+    args = ["simulate", "kortrad", *SIM_ARGS["kortrad"], "--tables", "2", "--seed", "4"]
+    as_csv = read_records_text(run(*args).stdout)
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lines) == len(as_csv) == 4
+    for line, record in zip(lines, as_csv):
+        assert (line["round"], line["table"], line["deal"]) == (
+            record.round, int(record.table), record.deal)
+        assert line["play"] == " ".join(record.play)
+        assert line["players"] == ";".join(record.players)

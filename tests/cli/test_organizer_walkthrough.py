@@ -79,6 +79,20 @@ def test_a_new_database_file_is_announced_once(run_cli, tmp_path):
     assert "no database at" in refused.stderr and "created" not in refused.stderr
 
 
+def test_a_new_database_is_removed_again_when_the_command_that_made_it_fails(run_cli, tmp_path):
+    mistyped = tmp_path / "tourny.db"
+    failed = run_cli(str(mistyped), "event", "create", "cup", "--variant", "spadame",
+                     exit_code=2)
+    assert "did you mean spardame" in failed.stderr
+    assert f"removed the new database {mistyped} again" in failed.stderr
+    assert not any(tmp_path.iterdir())  # no database, no -wal or -shm beside it
+    # a database that holds something stays, whatever fails later
+    run_cli(str(mistyped), "player", "add", "X Y")
+    run_cli(str(mistyped), "event", "create", "cup", "--variant", "spadame", exit_code=2)
+    assert mistyped.exists()
+    assert [p["name"] for p in run_cli(str(mistyped), "player", "list", "--json").json] == ["X Y"]
+
+
 def test_validate_offers_the_close_name_the_import_offers(tourney, tmp_path):
     tourney("player", "add", *NAMES)
     tourney("event", "create", "maja-1", "--variant", "spardame", "--rounds", "2",

@@ -346,14 +346,14 @@ def test_refresh_inside_a_failed_transaction_leaves_nothing(engine, people):
 def test_history_is_stored_exactly_and_both_write_paths_agree(engine, people, monkeypatch):
     """History rows go through the driver (executemany / COPY) or SQLAlchemy's bulk
     insert; either way each player's last row holds the rating's exact floats."""
-    from tourney.ratings import service
+    from tourney.storage import bulk
 
     rng = random.Random(9)
     with transaction(engine) as session:
         season(session, people, rng, "w", dt.date(2024, 1, 1), rounds=5)
         recompute(session, VARIANT)
         fast = snapshot(session, VARIANT)
-    monkeypatch.setattr(service, "FAST_BULK_WRITES", False)
+    monkeypatch.setattr(bulk, "FAST_BULK_WRITES", False)
     with transaction(engine) as session:
         recompute(session, VARIANT)
         slow = snapshot(session, VARIANT)

@@ -191,13 +191,15 @@ def import_match(session: Session, event_slug: str, content: str, *, name: str,
     return ImportOutcome(added=report.added, unchanged=report.unchanged)
 
 
+# The code in a link's history and audit entries as people see it everywhere else
+# (the printed QR page, `round links`, the server's pages): 5JXB-NQ8H.
 def _file_name(link: TableLink) -> str:
     table = re.sub(r"[^A-Za-z0-9_-]", "_", link.table)
-    return f"table-{table}-round-{link.round_number}-link-{link.code}.csv"
+    return f"table-{table}-round-{link.round_number}-link-{entry.display_code(link.code)}.csv"
 
 
 def link_actor(link: TableLink) -> str:
-    return f"table {link.table} link {link.code}"
+    return f"table {link.table} link {entry.display_code(link.code)}"
 
 
 def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool) -> Verdict:
@@ -263,8 +265,8 @@ def _keep_conflict(session: Session, event: Event, link: TableLink, content: str
     if row is None:
         row = entry.add_submission(session, link, content, entry.CONFLICT)
         record_change(session, "submission.conflict", _subject(event, link), None,
-                      {"submission": row.id, "link": link.code}, event_id=event.id,
-                      actor=link_actor(link))
+                      {"submission": row.id, "link": entry.display_code(link.code)},
+                      event_id=event.id, actor=link_actor(link))
     verdict.outcome, verdict.submission = CONFLICT, row.id
     return verdict
 
@@ -296,7 +298,8 @@ def _settle_unstored(session: Session, submission: Submission, state: str, waiti
     entry.decide(session, submission, decision, by, note=note)
     event = session.get(Event, link.event_id)
     record_change(session, action, _subject(event, link), None,
-                  {"submission": submission.id, "link": link.code, "note": note},
+                  {"submission": submission.id, "link": entry.display_code(link.code),
+                   "note": note},
                   event_id=event.id, actor=by)
 
 
@@ -307,7 +310,7 @@ def _stored(session: Session, submission: Submission, link: TableLink, event: Ev
     match = entry.stored_result(session, link)
     entry.decide(session, submission, entry.ACCEPTED, by, version_id=match.current_version_id)
     record_change(session, action, _subject(event, link), before,
-                  {"submission": submission.id, "link": link.code,
+                  {"submission": submission.id, "link": entry.display_code(link.code),
                    "version_id": match.current_version_id}, event_id=event.id, actor=by)
 
 

@@ -35,10 +35,8 @@ Decisions (the issue leaves these open):
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
-from datetime import date, datetime
-from itertools import chain
+from datetime import date
 from typing import Mapping, NamedTuple, Sequence
 
 from sqlalchemy import and_, bindparam, delete, func, insert, select, update
@@ -49,6 +47,7 @@ from ..collector import paused
 from ..engines import unknown_variant, variant_ids
 from ..errors import InvalidValue, UsageError
 from ..ordering import name_key, natural_key
+from ..storage.bulk import BulkInsert
 from ..storage.merges import canonical_players
 from ..storage.models import (
     Event,
@@ -378,63 +377,26 @@ def _replay(session: Session, pool: RatingPool, force_from: int | None = None) -
     return rated
 
 
-# Whether history rows go to the database driver directly (SQLite's executemany,
-# psycopg's COPY) rather than through SQLAlchemy's bulk insert; a switch for the
-# tests, which run both ways.
-FAST_BULK_WRITES = True
-
-
 class _HistoryWriter:
-    """Buffers a pool's history rows and writes them in batches.
-
-    SQLAlchemy's bulk insert processes every row's parameters in Python, which cost
-    more than the database's own work: a 10,000-match recompute spent 1.1 s in
-    ``session.execute(insert(...), rows)`` on SQLite (0.15 s through the driver's
-    executemany) and 3.8 s on PostgreSQL, where psycopg runs an executemany as one
-    INSERT per row (0.2 s with COPY). So on SQLite the rows go to the driver's
-    executemany and with psycopg through COPY, both on the session's own
-    connection, inside its transaction. Other drivers get SQLAlchemy's bulk insert.
+    """Buffers a pool's history rows and writes them in batches
+    (:class:`~tourney.storage.bulk.BulkInsert`: SQLite's executemany of many VALUES
+    rows a statement, psycopg's COPY; SQLAlchemy's bulk insert processed every
+    row's parameters in Python, which cost more than the database's own work).
 
     Each row is built once, as a tuple in HISTORY_COLUMNS order with the time of
-    rating already in the form the driver would give it: ``rated_at`` is the same
-    for every row, so it is converted once by the column type's bind processor and
-    then, on SQLite, by sqlite3's own adapter (executemany otherwise ran the
-    datetime adapter, ``isoformat``, for every row: about 10 us a match of four),
-    with psycopg to the text its COPY would write for the datetime (``str``, the
-    text dumper). The stored values are the same as when the datetime was passed.
-
-    On SQLite most rows go ``MULTI`` to a statement (one INSERT with that many
-    VALUES rows, the rest one a statement): each statement executed costs SQLite
-    its own work besides the row's (binding, stepping, halting, resetting), a third
-    of the insert. 20,000 rows: 625 M instructions one a statement, 402 M at 90.
-    90 rows of 11 columns are 990 parameters, under SQLite's oldest limit (999).
+    rating already in the form the driver takes (``BulkInsert.bound``): ``rated_at``
+    is the same for every row, and executemany otherwise ran the datetime adapter,
+    ``isoformat``, for every row (about 10 us a match of four). The stored values
+    are the same as when the datetime was passed.
     """
 
     BATCH = 20_000
-    MULTI = 90
 
     def __init__(self, session: Session, pool_id: int):
-        self.session = session
         self.pool_id = pool_id
         self.rows: list[tuple] = []
-        connection = session.connection()
-        dialect = connection.dialect
-        process = HISTORY_T.c.rated_at.type.bind_processor(dialect)
-        now = process(utcnow()) if process else utcnow()
-        columns = ", ".join(f'"{c}"' for c in HISTORY_COLUMNS)
-        self.mode = "sqlalchemy"
-        if FAST_BULK_WRITES and dialect.name == "sqlite":
-            self.mode = "executemany"
-            marks = "(" + ", ".join("?" for _ in HISTORY_COLUMNS) + ")"
-            self.sql = f'INSERT INTO "{HISTORY_T.name}" ({columns}) VALUES {marks}'
-            self.multi_sql = self.sql + ", " + ", ".join([marks] * (self.MULTI - 1))
-            now = _sqlite_adapted(now)
-        elif FAST_BULK_WRITES and dialect.name == "postgresql" and dialect.driver == "psycopg":
-            self.mode = "copy"
-            self.sql = f'COPY "{HISTORY_T.name}" ({columns}) FROM STDIN'
-            if isinstance(now, datetime) and now.tzinfo is not None:
-                now = str(now)  # psycopg's text dumper of an aware datetime
-        self.now = now
+        self.bulk = BulkInsert(session, HISTORY_T, HISTORY_COLUMNS)
+        self.now = self.bulk.bound("rated_at", utcnow())
 
     def add(self, sequence: int, match_id: int, version_id: int,
             changes: Sequence[tuple]) -> None:
@@ -448,40 +410,8 @@ class _HistoryWriter:
             self.flush()
 
     def flush(self) -> None:
-        if not self.rows:
-            return
-        if self.mode == "executemany":
-            connection = self.session.connection()
-            rows = self.rows
-            multi = self.MULTI
-            whole = len(rows) - len(rows) % multi
-            if whole:
-                connection.exec_driver_sql(self.multi_sql, [
-                    tuple(chain.from_iterable(rows[first:first + multi]))
-                    for first in range(0, whole, multi)])
-            if whole < len(rows):
-                connection.exec_driver_sql(self.sql, rows[whole:])
-        elif self.mode == "copy":
-            driver = self.session.connection().connection.driver_connection
-            with driver.cursor() as cursor, cursor.copy(self.sql) as copy:
-                write_row = copy.write_row
-                for row in self.rows:
-                    write_row(row)
-        else:
-            names = HISTORY_COLUMNS
-            self.session.execute(insert(HISTORY_T), [dict(zip(names, row)) for row in self.rows])
+        self.bulk.write(self.rows)
         self.rows = []
-
-
-def _sqlite_adapted(value):
-    """``value`` as sqlite3 binds it (its registered adapter applied), or as is when
-    sqlite3 has no adapter for it (it binds the value itself)."""
-    if isinstance(value, (int, float, str, bytes)) or value is None:
-        return value
-    try:
-        return sqlite3.adapt(value)
-    except sqlite3.ProgrammingError:
-        return value
 
 
 def _rewind(session: Session, pool_id: int, start: int):

@@ -67,7 +67,6 @@ from operator import eq
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from sqlalchemy import bindparam, func, insert, select, update
-from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session
 
 from ..engines.base import Game, MatchRules
@@ -84,6 +83,7 @@ from ..records.spreadsheets import CsvTable, XlsxTable, typed_cell
 from ..records.validation import (MAX_DEALS_PER_MATCH, DealCheck, MatchCheck, RecordChecker,
                                   row_key_guesser)
 from ..seats import seat_text
+from ..storage.bulk import BulkInsert
 from ..storage.db import ConflictingChange
 from .settings import event_settings, other_event, other_variant
 from ..storage.merges import current_names, follow, merge_links, rename_players
@@ -113,6 +113,12 @@ BATCH_DEALS = 5000
 # The columns of the deal and place rows the importer writes, in tuple order.
 DEAL_COLUMNS = ("version_id", "number") + CONTENT_FIELDS + ("claimed_scores", "verified")
 PLACE_COLUMNS = ("version_id", "player_id", "seat", "place", "total", "match_points")
+MATCH_COLUMNS = ("event_id", "round_number", "table", "current_version_id")
+# A version row's columns: the match and the time of import first (the same for
+# every version of an import), then the keys of _Accepted.version_row.
+VERSION_COLUMNS = ("match_id", "imported_at", "version", "content_sha256", "source_file",
+                   "source_sha256", "imported_by", "superseded_at", "deals",
+                   "verified_moves", "ranking_json")
 # Errors kept for the report; the rest are counted (a file of a million bad rows
 # must not become a million-entry list).
 MAX_ERRORS_KEPT = 10_000
@@ -293,27 +299,35 @@ class _EventContext:
         return info
 
     def _load_round(self, number: int) -> _RoundInfo:
-        session, event_id = self.session, self.event.id
-        round_id = session.execute(select(Round.id).where(
-            Round.event_id == event_id, Round.number == number)).scalar()
+        # Core statements on the connection, not ORM queries through the session: a
+        # season file meets a thousand rounds, and the ORM's work per query cost
+        # three times the queries' own (0.73 -> 0.25 ms a round).
+        connection, event_id = self.session.connection(), self.event.id
+        round_id = connection.execute(_ROUND_ID, {"event": event_id, "number": number}).scalar()
         tables: dict[str, list[tuple[int, str]]] = {}
         if round_id is not None:
-            seats = session.execute(
-                select(Seat.table, Seat.seat, Seat.player_id, Player.name)
-                .join(Player, Player.id == Seat.player_id)
-                .where(Seat.round_id == round_id, Seat.table.is_not(None))
-                .order_by(Seat.table, Seat.seat))
-            for table, _seat, player_id, name in seats:
+            for table, player_id, name in connection.execute(_SEATED, {"round": round_id}):
                 tables.setdefault(table, []).append((player_id, name))
-        stored = {}
-        rows = session.execute(
-            select(Match.table, Match.id, Match.current_version_id,
-                   MatchVersion.content_sha256, MatchVersion.version)
-            .outerjoin(MatchVersion, MatchVersion.id == Match.current_version_id)
-            .where(Match.event_id == event_id, Match.round_number == number))
-        for table, match_id, version_id, sha, version in rows:
-            stored[table] = _Stored(match_id, version_id, sha, version)
+        stored = {table: _Stored(match_id, version_id, sha, version)
+                  for table, match_id, version_id, sha, version
+                  in connection.execute(_STORED, {"event": event_id, "number": number})}
         return _RoundInfo(round_id is not None, tables, stored)
+
+
+_ROUND_T, _SEAT_T, _PLAYER_T = Round.__table__, Seat.__table__, Player.__table__
+_ROUND_ID = select(_ROUND_T.c.id).where(_ROUND_T.c.event_id == bindparam("event"),
+                                        _ROUND_T.c.number == bindparam("number"))
+# A round's seated players by table, in seat order.
+_SEATED = (select(_SEAT_T.c.table, _SEAT_T.c.player_id, _PLAYER_T.c.name)
+           .join(_PLAYER_T, _PLAYER_T.c.id == _SEAT_T.c.player_id)
+           .where(_SEAT_T.c.round_id == bindparam("round"), _SEAT_T.c.table.is_not(None))
+           .order_by(_SEAT_T.c.table, _SEAT_T.c.seat))
+# A round's stored matches and their current versions.
+_STORED = (select(MATCH_T.c.table, MATCH_T.c.id, MATCH_T.c.current_version_id,
+                  VERSION_T.c.content_sha256, VERSION_T.c.version)
+           .outerjoin(VERSION_T, VERSION_T.c.id == MATCH_T.c.current_version_id)
+           .where(MATCH_T.c.event_id == bindparam("event"),
+                  MATCH_T.c.round_number == bindparam("number")))
 
 
 # --------------------------------------------------------------------- one match in a file
@@ -415,7 +429,9 @@ class ResultImporter:
         self._round_cache: OrderedDict = OrderedDict()
         self._pending: list[_Accepted] = []
         self._pending_deals = 0
-        self._version_ids: list[int] = []  # this import's versions, given the file's hash at the end
+        # this import's versions stored before the file's hash was known (read as it
+        # streams), given the hash at the end
+        self._version_ids: list[int] = []
         self._tokens: dict[str, dict[str, str]] = {}
         self.checker = RecordChecker(options_for=self._options_for, keep_deals=True)
         self._reader = None
@@ -424,6 +440,7 @@ class ResultImporter:
         self._card_cells: tuple[int | None, ...] | None = None  # hands, stock, passes
         self._current_names: dict[str, str] | None = None  # old name -> name now
         self._events_known: dict[str, Event] | None = None  # --jobs: every event, by slug
+        self._bulk: dict[str, BulkInsert] = {}  # table name -> its writer
 
     # -------------------------------------------------------------- events and rows
 
@@ -563,6 +580,8 @@ class ResultImporter:
             # the hash of what the parts read (a regular file, by plan_parts)
             for block in iter(lambda: stream.read(1 << 20), b""):
                 hasher.update(block)
+        # known before any match is stored: the versions are written with it
+        report.source_sha256 = hasher.hexdigest()
         try:
             self._store_parts(stream_parts(path, name, parts, self._check_part,
                                            encoding=self.encoding, jobs=self._processes()),
@@ -570,7 +589,6 @@ class ResultImporter:
         except PartLost as err:  # killed (out of memory?): what was stored goes too
             raise TourneyError(f"{name}: {err}; nothing was imported. Import it again, "
                                "or in one process", setting="jobs") from None
-        report.source_sha256 = hasher.hexdigest()
 
     def _store_parts(self, items, parts: list[Part]) -> None:
         """The matches :meth:`_check_part` sent, stored in file order."""
@@ -958,8 +976,8 @@ class ResultImporter:
                               scores, claimed, verified))
         version_row = {
             "version": version, "content_sha256": digest, "source_file": self.source_file,
-            "source_sha256": None, "imported_by": self.imported_by,
-            "imported_at": self.now, "superseded_at": None, "deals": len(rows),
+            "source_sha256": self.report.source_sha256 or None, "imported_by": self.imported_by,
+            "superseded_at": None, "deals": len(rows),
             "verified_moves": verified_moves,
             "ranking_json": json.dumps([[n, p] for n, p in result.ranking], ensure_ascii=False),
         }
@@ -985,18 +1003,17 @@ class ResultImporter:
         self._check_still_current([a for a in pending if a.match_id is not None])
         new = [a for a in pending if a.match_id is None]
         if new:
-            ids = execute(
-                insert(MATCH_T).returning(MATCH_T.c.id, sort_by_parameter_order=True),
-                [{"event_id": a.ctx.event.id, "round_number": a.round, "table": a.table,
-                  "current_version_id": None} for a in new],
-            ).scalars().all()
+            ids = self._writer(MATCH_T, MATCH_COLUMNS).write_new(
+                [(a.ctx.event.id, a.round, a.table, None) for a in new])
             for accepted, match_id in zip(new, ids):
                 accepted.match_id = match_id
-        version_ids = execute(
-            insert(VERSION_T).returning(VERSION_T.c.id, sort_by_parameter_order=True),
-            [dict(a.version_row, match_id=a.match_id) for a in pending],
-        ).scalars().all()
-        self._version_ids.extend(version_ids)
+        versions = self._writer(VERSION_T, VERSION_COLUMNS)
+        imported_at = versions.bound("imported_at", self.now)
+        version_ids = versions.write_new(
+            [(a.match_id, imported_at) + tuple(a.version_row[c] for c in VERSION_COLUMNS[2:])
+             for a in pending])
+        self._version_ids += [version_id for a, version_id in zip(pending, version_ids)
+                              if a.version_row["source_sha256"] is None]  # stamped at the end
         deals, places = [], []
         for accepted, version_id in zip(pending, version_ids):
             head = (version_id,)
@@ -1014,37 +1031,32 @@ class ResultImporter:
         if old:
             execute(update(VERSION_T).where(VERSION_T.c.id.in_(old))
                     .values(superseded_at=self.now))
-        execute(
-            update(MATCH_T).where(MATCH_T.c.id == bindparam("b_match"))
-            .values(current_version_id=bindparam("b_version")),
-            [{"b_match": a.match_id, "b_version": vid} for a, vid in zip(pending, version_ids)],
-        )
+        connection = self.session.connection()
+        dialect = connection.dialect
+        if dialect.name in ("sqlite", "postgresql"):
+            # the driver's executemany: SQLAlchemy's processed each row's parameters
+            mark = "?" if dialect.paramstyle == "qmark" else "%s"
+            target = dialect.identifier_preparer.format_table(MATCH_T)
+            connection.exec_driver_sql(
+                f"UPDATE {target} SET current_version_id = {mark} WHERE id = {mark}",
+                [(version_id, a.match_id) for a, version_id in zip(pending, version_ids)])
+        else:
+            execute(update(MATCH_T).where(MATCH_T.c.id == bindparam("b_match"))
+                    .values(current_version_id=bindparam("b_version")),
+                    [{"b_match": a.match_id, "b_version": version_id}
+                     for a, version_id in zip(pending, version_ids)])
+
+    def _writer(self, table, columns: tuple[str, ...]) -> BulkInsert:
+        """The importer's writer of ``table`` (one per table, made once)."""
+        writer = self._bulk.get(table.name)
+        if writer is None:
+            writer = self._bulk[table.name] = BulkInsert(self.session, table, columns)
+        return writer
 
     def _insert_rows(self, table, columns: tuple[str, ...], rows: list[tuple]) -> None:
         """Insert plain tuples into ``table`` in the session's transaction, by the
-        backend's fastest path: PostgreSQL's COPY (psycopg 3), else the driver's
-        executemany. Errors come out as SQLAlchemy's, as any statement's would."""
-        if not rows:
-            return
-        connection = self.session.connection()
-        dialect = connection.dialect
-        quote = dialect.identifier_preparer.quote
-        names = ", ".join(quote(c) for c in columns)
-        target = dialect.identifier_preparer.format_table(table)
-        if dialect.name == "postgresql" and dialect.driver == "psycopg":
-            statement = f"COPY {target} ({names}) FROM STDIN"
-            raw = connection.connection.driver_connection
-            try:
-                with raw.cursor() as cursor, cursor.copy(statement) as copy:
-                    write = copy.write_row
-                    for row in rows:
-                        write(row)
-            except dialect.loaded_dbapi.Error as err:
-                raise DBAPIError.instance(statement, None, err,
-                                          dialect.loaded_dbapi.Error) from None
-            return
-        marks = ", ".join(["?" if dialect.paramstyle == "qmark" else "%s"] * len(columns))
-        connection.exec_driver_sql(f"INSERT INTO {target} ({names}) VALUES ({marks})", rows)
+        backend's fastest path (:class:`~tourney.storage.bulk.BulkInsert`)."""
+        self._writer(table, columns).write(rows)
 
     def _check_still_current(self, replacing: list[_Accepted]) -> None:
         """Lock the stored matches about to get a new version and check that their

@@ -1,0 +1,166 @@
+"""Writing many rows of one table at once, by each backend's fastest path.
+
+The importer writes a million deal rows for a season and the ratings a history row
+per player per match; both go through :class:`BulkInsert`, on the session's own
+connection and inside its transaction:
+
+- PostgreSQL with psycopg 3: ``COPY ... FROM STDIN`` (an executemany there is one
+  INSERT per row; 10,000 history rows took 3.8 s, by COPY 0.2 s).
+- SQLite: the driver's executemany of one INSERT with :attr:`BulkInsert.per_statement`
+  VALUES rows (the rest, fewer, one row a statement). Each statement SQLite runs
+  costs its own binding, stepping and resetting besides the row's work, about a
+  third of a plain executemany: 1M deal rows 4.0 -> 2.8 s CPU, 20,000 history rows
+  625 M -> 402 M instructions. A statement takes at most 999 parameters (SQLite's
+  oldest limit; newer builds allow more).
+- Any other backend, or :data:`FAST_BULK_WRITES` off: SQLAlchemy's bulk insert,
+  which runs each row's parameters through Python (the slow, portable way).
+
+Rows are plain tuples in ``columns`` order, with values as the driver takes them.
+A refused row raises SQLAlchemy's error, as any statement's would.
+"""
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from itertools import chain
+from typing import Iterable, Sequence
+
+from sqlalchemy import func, insert, select, text
+from sqlalchemy.exc import DBAPIError
+
+# Whether rows go to the driver directly (SQLite's executemany, psycopg's COPY)
+# rather than through SQLAlchemy's bulk insert: a switch for the tests, which check
+# that both ways store the same rows.
+FAST_BULK_WRITES = True
+# Bound parameters one SQLite statement may have (SQLITE_MAX_VARIABLE_NUMBER before
+# 3.32; later builds default to 32,766).
+SQLITE_MAX_PARAMETERS = 999
+
+
+class BulkInsert:
+    """Inserts of plain tuples into ``table``'s ``columns`` on ``session``'s
+    connection (see the module's docstring for how, per backend)."""
+
+    def __init__(self, session, table, columns: Sequence[str]):
+        self.session = session
+        self.table = table
+        self.columns = tuple(columns)
+        self._with_id: BulkInsert | None = None  # the same columns and ``id`` (write_new)
+        connection = session.connection()
+        dialect = connection.dialect
+        preparer = dialect.identifier_preparer
+        names = ", ".join(preparer.quote(c) for c in self.columns)
+        target = preparer.format_table(table)
+        self.mode = "sqlalchemy"
+        if not FAST_BULK_WRITES:
+            return
+        if dialect.name == "postgresql" and dialect.driver == "psycopg":
+            self.mode = "copy"
+            self.sql = f"COPY {target} ({names}) FROM STDIN"
+        elif dialect.name == "sqlite":
+            self.mode = "sqlite"
+            marks = "(" + ", ".join("?" * len(self.columns)) + ")"
+            self.sql = f"INSERT INTO {target} ({names}) VALUES {marks}"
+            self.per_statement = max(1, SQLITE_MAX_PARAMETERS // len(self.columns))
+            self.multi_sql = "".join([self.sql] + [", " + marks] * (self.per_statement - 1))
+
+    def bound(self, column: str, value):
+        """``value`` of ``column`` as this writer's rows must hold it: as the column
+        type's bind processor and the driver's adapter give it (a time, say,
+        converted once for a batch of rows instead of once a row). SQLAlchemy's
+        bulk insert converts each row itself: there, ``value`` as it is."""
+        if self.mode == "sqlalchemy":
+            return value
+        process = self.table.c[column].type.bind_processor(self.session.connection().dialect)
+        if process is not None:
+            value = process(value)
+        if self.mode == "sqlite":
+            return _sqlite_adapted(value)
+        if isinstance(value, datetime) and value.tzinfo is not None:
+            return str(value)  # psycopg's text dumper of an aware datetime, as COPY writes it
+        return value
+
+    def write(self, rows: Sequence[tuple]) -> None:
+        if not rows:
+            return
+        connection = self.session.connection()
+        if self.mode == "sqlite":
+            per = self.per_statement
+            whole = len(rows) - len(rows) % per
+            if whole:
+                flat = chain.from_iterable
+                connection.exec_driver_sql(
+                    self.multi_sql,
+                    [tuple(flat(rows[first:first + per])) for first in range(0, whole, per)])
+            if whole < len(rows):
+                connection.exec_driver_sql(self.sql, list(rows[whole:]))
+        elif self.mode == "copy":
+            dbapi = connection.dialect.loaded_dbapi
+            raw = connection.connection.driver_connection
+            try:
+                with raw.cursor() as cursor, cursor.copy(self.sql) as copy:
+                    write_row = copy.write_row
+                    for row in rows:
+                        write_row(row)
+            except dbapi.Error as err:
+                raise DBAPIError.instance(self.sql, None, err, dbapi.Error) from None
+        else:
+            names = self.columns
+            self.session.execute(insert(self.table), [dict(zip(names, row)) for row in rows])
+
+
+    def write_new(self, rows: Sequence[tuple]) -> list[int]:
+        """Insert ``rows`` (tuples in the writer's columns, no ``id``) as new rows of
+        a table keyed by an integer ``id``; their ids, in row order.
+
+        The ids are taken first (SQLite: after the largest id there is, which is
+        what SQLite gives a new row itself, within the transaction's write lock;
+        PostgreSQL: from the table's sequence), so the rows go by the fast path
+        too; elsewhere SQLAlchemy's INSERT ... RETURNING in parameter order.
+        """
+        if not rows:
+            return []
+        if self.mode == "sqlalchemy":
+            id_column = self.table.c.id
+            names = self.columns
+            return list(self.session.execute(
+                insert(self.table).returning(id_column, sort_by_parameter_order=True),
+                [dict(zip(names, row)) for row in rows]).scalars())
+        ids = self._take_ids(len(rows))
+        if self._with_id is None:
+            self._with_id = BulkInsert(self.session, self.table, ("id",) + self.columns)
+        self._with_id.write([(new_id,) + row for new_id, row in zip(ids, rows)])
+        return ids
+
+    def _take_ids(self, count: int) -> list[int]:
+        connection = self.session.connection()
+        if self.mode == "sqlite":
+            # A BEGIN IMMEDIATE transaction (tourney.storage.db.transaction) holds
+            # the write lock: no other connection adds a row before this one does.
+            last = connection.execute(select(func.max(self.table.c.id))).scalar() or 0
+            return list(range(last + 1, last + 1 + count))
+        name = connection.dialect.identifier_preparer.format_table(self.table)
+        return sorted(connection.execute(
+            text("SELECT nextval(pg_get_serial_sequence(:table, 'id')) "
+                 "FROM generate_series(1, :count)"),
+            {"table": name, "count": count}).scalars())
+
+
+def _sqlite_adapted(value):
+    """``value`` as sqlite3 binds it (its registered adapter applied), or as is when
+    sqlite3 has no adapter for it (it binds the value itself)."""
+    if isinstance(value, (int, float, str, bytes)) or value is None:
+        return value
+    try:
+        return sqlite3.adapt(value)
+    except sqlite3.ProgrammingError:
+        return value
+
+
+def insert_rows(session, table, columns: Sequence[str], rows: Iterable[tuple]) -> None:
+    """Insert ``rows`` (tuples in ``columns`` order) into ``table`` at once."""
+    rows = rows if isinstance(rows, Sequence) else list(rows)
+    BulkInsert(session, table, columns).write(rows)
+
+
+__all__ = ["BulkInsert", "FAST_BULK_WRITES", "insert_rows"]
