@@ -10,7 +10,7 @@ benchmark's) is kept as a code block. A script that is missing, fails or runs pa
 its time limit is noted in the file with the end of its error output, and the
 others still run. Figures are those of this one run: where a benchmark has a peer
 or a floor (engines against OpenSpiel and py-draughts, the importer against
-parse + validate + a bare ``executemany``, the rating engine against a bare
+parse + validate + a bare insert, the rating engine against a bare
 openskill loop), its ratio was measured in the same run, on the same machine.
 
 Usage:  python bench/run_all.py [--quick] [--pg URL | --no-pg] [--only NAME,...]
@@ -118,7 +118,7 @@ BENCHES = [
           "bench_engines.py", [], ["--quick"]),
     Bench("validate", "tourney validate against OpenSpiel reading the same CSV (whole process)",
           "bench_validate.py", ["--repeats", "7"], ["--quick"], figures="bench_validate"),
-    Bench("import", "Result import against its floor (parse + validate + bare executemany)",
+    Bench("import", "Result import against its floor (parse + validate + bare insert)",
           "bench_import.py", [], ["--quick"], pg="db-url",
           pg_full=["--sizes", "10000,100000"], pg_quick=["--sizes", "10000"],
           figures="bench_import"),
