@@ -9,10 +9,11 @@ Pages (every one works without JavaScript; forms post normally):
   ``/api/events/<slug>/standings``; without JavaScript the page reloads itself).
 - ``/org/...``: the organizer's pages, behind a login with the token printed when
   the server starts (or the password given to it): the current round, each table's
-  state and what it sent (the scores and places the engine worked out, or what is
-  wrong), accept or reject a submission, settle a conflict (a second, different
-  result of a table, shown beside the first), close the round, seat the next round,
-  publish the static site, print the table links with QR codes.
+  state and what it sent or has stored (the scores and places the engine worked
+  out, or what is wrong), accept or reject a submission, settle a conflict (a
+  second, different result of a table, or an invalid one sent after its result was
+  stored, shown beside the first; dismissed with a reason), close the round, seat
+  the next round, publish the static site, print the table links with QR codes.
 
 JSON API: ``POST /t/<token>`` with ``Content-Type: text/csv`` (the record rows of
 the table's match) answers with the verdict as JSON; the organizer's actions
@@ -70,6 +71,7 @@ from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import standings_table
 
 from .messages import bad_cells, error_lines
+from .names import grid_name, short_names
 from .security import (
     SESSION_COOKIE,
     FailureLimit,
@@ -128,6 +130,7 @@ class Server:
         self.templates.newstyle_gettext = True
         self._renderers: dict = {}
         self.templates.globals["short_names"] = short_names
+        self.templates.filters["grid_name"] = grid_name
         for name in SITE_FILTERS:
             self.templates.filters[name] = self._site_filter(name)
 
@@ -306,20 +309,11 @@ class TableView:
     note: str | None
     # a different result sent through the link waits for the organizer
     conflict: bool = False
+    # ... one that does not pass the checks (kept beside the stored result)
+    invalid_conflict: bool = False
     # the phone keyboard of the score boxes: "decimal" has no minus sign on iOS, so
     # "text" where the game (with the event's house rules) can score below 0
     score_inputmode: str = "text"
-
-
-def short_names(players: list[str]) -> list[str]:
-    """The score grid's headers on a phone: the first name and initials ("Jörgen
-    L."), so 5 columns fit 375 px; the full names where two would read the same."""
-    shorts = []
-    for name in players:
-        parts = name.split()
-        shorts.append(name if len(parts) < 2 else
-                      parts[0] + " " + " ".join(p[0] + "." for p in parts[1:]))
-    return shorts if len(set(shorts)) == len(shorts) else list(players)
 
 
 def score_inputmode(event: Event) -> str:
@@ -334,10 +328,11 @@ def table_view(session, link: TableLink) -> TableView:
     last = entry.latest_submission(session, link, entry.STATE_ROWS)
     errors = submissions.stored_errors(last) if last and last.state == entry.INVALID else []
     note = last.note if last and last.state == entry.REJECTED else None
+    conflicts = entry.open_conflicts(session, link)
+    invalid = [bool(submissions.stored_errors(c)) for c in conflicts]
     return TableView(link, event, rows[0].players if rows else [], rows,
                      entry.link_open(session, link), entry.table_state(session, link),
-                     errors, note, bool(entry.open_conflicts(session, link)),
-                     score_inputmode(event))
+                     errors, note, not all(invalid), any(invalid), score_inputmode(event))
 
 
 def sheet_content(rows: list, form: dict) -> str:
@@ -508,8 +503,10 @@ async def table_post(request: Request) -> Response:
     if not pasted and verdict.outcome == submissions.INVALID:
         errors = await run_in_threadpool(form_errors, view.event, view.rows, form, errors)
     shown = error_lines(errors, lang, lines)
+    # an invalid result kept beside the stored one is told apart: nothing to correct
+    message = "invalid-kept" if verdict.beside else verdict.outcome
     return server.render(request, "table.html", lang, verdict.status_code, view=view,
-                         values=values, message=verdict.outcome, lines=lines,
+                         values=values, message=message, lines=lines,
                          error_lines=shown, bad_cells=bad_cells(shown))
 
 
@@ -711,8 +708,12 @@ async def org_event(request: Request) -> Response:
     # what is wrong with each invalid result, said as the table was told
     errors = {review.state.table: error_lines(review.sent.errors, lang, review.sent.lines)
               for review in view.reviews if review.sent and review.sent.errors}
+    # and of each result kept beside the table's own that does not pass
+    conflict_errors = {c.submission.id: error_lines(c.sent.errors, lang, c.sent.lines)
+                       for review in view.reviews for c in review.conflicts if c.invalid}
     return server.render(request, "org_event.html", lang, view=view, flash=flash,
-                         error_lines=errors, site_dir=server.config.site_dir)
+                         error_lines=errors, conflict_errors=conflict_errors,
+                         site_dir=server.config.site_dir)
 
 
 async def org_links(request: Request) -> Response:
@@ -769,10 +770,11 @@ async def org_action(request: Request) -> Response:
                                                           for e in errors]}
                 return {"done": "accepted" if action == "accept" else "replaced",
                         "table": link.table}
+            note = form.get("note", "")  # the organizer's reason, optional
             if action == "dismiss":
-                submissions.dismiss(session, submission, actor, form.get("note", "").strip())
+                submissions.dismiss(session, submission, actor, note)
                 return {"done": "dismissed", "table": link.table}
-            submissions.reject(session, submission, actor, form.get("note", "").strip())
+            submissions.reject(session, submission, actor, note)
             return {"done": "rejected", "table": link.table}
         if action == "close":
             number = last_seated_round(session, event)

@@ -1,6 +1,8 @@
 """The score grid at a phone's 375 px with 4 and 5 players (long names, Swedish,
-errors shown): no sideways scroll, every header shown; and at 1280 px the full
-names. Screenshots go to TOURNEY_SCREENSHOTS when set."""
+errors shown): no sideways scroll, every header shown, wrapped at its spaces and
+hyphens or hyphenated at a syllable, never cut mid-word; and at 1280 px the full
+names, none cut either; axe-core finds no serious or critical violation.
+Screenshots go to TOURNEY_SCREENSHOTS when set."""
 from __future__ import annotations
 
 import re
@@ -8,7 +10,8 @@ import re
 import pytest
 
 from serve_helpers import LiveServer, path_of
-from test_browser_serve import Phone, shots
+from test_browser_review import AXE, AXE_RUN
+from test_browser_serve import Phone, cut_words, shots
 
 pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
@@ -45,7 +48,9 @@ def test_the_grid_fits_a_phone(tourney, db_url, browser, tmp_path, players, back
                 " document.querySelector('.sheet .scroll').scrollWidth,"
                 " document.querySelector('.sheet .scroll').clientWidth]")
             assert overflow[0] <= overflow[1] and overflow[2] <= overflow[3], overflow
-            headers = page.locator(".sheet thead th.name").all_inner_texts()
+            # what is read (the soft hyphens marking the syllables are not)
+            headers = [text.replace("\u00ad", "") for text in
+                       page.locator(".sheet thead th.name").all_inner_texts()]
             for name, shown in zip(names, headers):
                 first, last = name.split()[0], name.split()[-1]
                 assert shown.startswith(first), (name, shown)
@@ -58,6 +63,16 @@ def test_the_grid_fits_a_phone(tourney, db_url, browser, tmp_path, players, back
                 "() => [...document.querySelectorAll('.sheet thead th')]"
                 ".filter(th => th.scrollWidth > th.clientWidth).length")
             assert clipped == 0
+            # and no name is cut mid-word (Margareta: "Mar-" / "gareta Ö.")
+            assert cut_words(page, ".sheet thead th") == [], width
             assert page.locator("input.bad[aria-invalid='true']").count() == players  # 125, "0;", blanks
             page.screenshot(path=str(folder / f"grid-{players}-{width}.png"), full_page=True)
             phone.close()
+            # axe-core, injected past the page's CSP (in a context of its own)
+            context = browser.new_context(bypass_csp=True,
+                                          viewport={"width": width, "height": 800})
+            checked = context.new_page()
+            checked.goto(live.url + path_of(link["url"]))
+            checked.add_script_tag(path=str(AXE))
+            assert checked.evaluate(AXE_RUN) == [], width
+            context.close()

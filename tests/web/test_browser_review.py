@@ -1,8 +1,10 @@
 """The organizer's round page in headless Chromium with a table waiting, an
-invalid one and a conflict (long names, English and Swedish): at a phone's 375 px
-nothing scrolls sideways and each result grid fits, at 1280 px the two results of
-the conflict stand side by side; axe-core finds no serious or critical violation.
-Screenshots go to TOURNEY_SCREENSHOTS when set."""
+invalid one, a conflict, an invalid result sent after the stored one and a table
+with its stored result (long names, English, Swedish, Norwegian): at a phone's
+375 px nothing scrolls sideways and each result grid fits, no name in a grid's
+header is cut mid-word, at 1280 px the two results of the conflict stand side by
+side; axe-core finds no serious or critical violation. Screenshots go to
+TOURNEY_SCREENSHOTS when set."""
 from __future__ import annotations
 
 import re
@@ -12,7 +14,7 @@ import httpx
 import pytest
 
 from serve_helpers import TOKEN, LiveServer, match_csv, path_of
-from test_browser_serve import shots
+from test_browser_serve import cut_words, shots
 
 pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
@@ -21,7 +23,10 @@ AXE = Path(__file__).resolve().parents[2] / ".cache" / "axe" / "node_modules" / 
     "axe.min.js"
 NAMES = ["Anna-Karin Bergström", "Bo Ekholm", "Cecilia Holmqvist", "Jörgen Lindqvist",
          "Margareta Öhrnberg", "Ulla-Britt Sjöström", "Gunnar Wikström", "Ingrid Falk",
-         "Karl-Henrik Åkesson", "Lena Nordqvist", "Maj-Lis Sandberg", "Per-Olof Björk"]
+         "Karl-Henrik Åkesson", "Lena Nordqvist", "Maj-Lis Sandberg", "Per-Olof Björk",
+         "Sven-Erik Ågren", "Britt-Marie Lundqvist", "Christoffer Wennerström",
+         "Ann-Sofie Hedlund", "Gunilla Bäckström", "Rolf Engström", "Solveig Dahlberg",
+         "Torbjörn Hellqvist"]
 AXE_RUN = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
   .filter(v => v.impact === "serious" || v.impact === "critical")
   .map(v => v.id + ": " + v.nodes.map(n => n.target.join(" ")).join(", "))"""
@@ -54,6 +59,13 @@ def test_the_review_page_fits_a_phone_and_shows_a_conflict_side_by_side(
                    headers=bearer)
         assert send("3", match_csv(tourney, "club", 1, "3", loser_seat=3, deals=5)
                     )["outcome"] == "conflict"
+        for table in ("4", "5"):  # accepted; table 4 then sends an invalid result
+            sent = send(table, match_csv(tourney, "club", 1, table, loser_seat=1, deals=5))
+            httpx.post(f"{live.url}/org/club/accept", data={"submission": sent["submission"]},
+                       headers=bearer)
+        two_losers = match_csv(tourney, "club", 1, "4", deals=5).replace("0;1;0;0", "0;1;1;0", 1)
+        late = send("4", two_losers)
+        assert late["outcome"] == "invalid" and late["submission"] is not None
         context = browser.new_context(bypass_csp=True, device_scale_factor=1)
         page = context.new_page()
         problems: list[str] = []
@@ -71,7 +83,7 @@ def test_the_review_page_fits_a_phone_and_shows_a_conflict_side_by_side(
                 "   t => t.getBoundingClientRect().right)]")
             assert sizes[0] <= sizes[1], (lang, width, sizes)
             assert all(right <= width + 0.5 for right in sizes[2:]), (lang, width, sizes)
-            assert page.locator("section.review").count() == 3
+            assert page.locator("section.review").count() == 5
             conflict = page.locator("section.review").nth(2)
             sides = conflict.locator(".versus .side")
             assert sides.count() == 2 and conflict.locator("mark").count() >= 10
@@ -84,6 +96,15 @@ def test_the_review_page_fits_a_phone_and_shows_a_conflict_side_by_side(
                                     "'table.result tbody th, table.result tfoot th')]"
                                     ".filter(th => th.scrollWidth > th.clientWidth).length")
             assert clipped == 0, (lang, width)
+            # the names wrap at spaces and hyphens, or are hyphenated: none is cut
+            assert cut_words(page, "table.result thead th") == [], (lang, width)
+            # the invalid result sent later: its errors, only a dismiss with its reason
+            late = page.locator("section.review").nth(3)
+            assert re.search(r"(deal|giv) 1", late.locator("ul.errors").inner_text())
+            assert late.locator("form[action$='/replace']").count() == 0
+            assert late.locator("form[action$='/dismiss'] label.note + input[name='note']").count() == 1
+            stored = page.locator("section.review").nth(4)  # as it is stored
+            assert stored.locator("table.result tfoot tr").count() == 2
             page.add_script_tag(path=str(AXE))
             assert page.evaluate(AXE_RUN) == [], (lang, width)
             page.screenshot(path=str(folder / f"organizer-review-{lang}-{width}.png"),

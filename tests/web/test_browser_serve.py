@@ -29,6 +29,38 @@ def shots(tmp_path) -> Path:
     return folder
 
 
+# Where a header's text goes on to a new line between two letters: a word cut in
+# two. A break after a space, a hyphen or a soft hyphen (drawn as "-") is no cut.
+# (The letter after a soft-hyphen break also reports the hyphen's box on the line
+# before: its own box is the last one.)
+CUT_WORDS = r"""(selector) => [...document.querySelectorAll(selector)].flatMap(cell => {
+  const cuts = [], letter = /[\p{L}\p{N}]/u;
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  let top = null, before = "";
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement.getClientRects().length) continue;  // not shown
+    for (let i = 0; i < node.data.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const box = [...range.getClientRects()].filter(r => r.width > 0).pop();
+      if (box) {
+        if (top !== null && box.top > top + 1 && letter.test(before) && letter.test(node.data[i]))
+          cuts.push(cell.innerText.replace(/\s+/g, " ") + ": " + before + "|" + node.data[i]);
+        top = box.top;
+      }
+      before = node.data[i];
+    }
+  }
+  return cuts;
+})"""
+
+
+def cut_words(page, selector: str) -> list[str]:
+    """The words cut across two lines in the cells ``selector`` names (see CUT_WORDS)."""
+    return page.evaluate(CUT_WORDS, selector)
+
+
 class Phone:
     """A fresh 375 px browser context; script errors and console errors (CSP
     violations among them) are collected."""

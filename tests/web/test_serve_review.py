@@ -1,14 +1,18 @@
 """`tourney serve`, the organizer's review: what each table sent (players in seat
-order, deal scores, totals and places, or what is wrong), and a second phone's
-different result kept as a conflict, shown beside the first and settled by the
-organizer (stored instead as a new version, or dismissed); on SQLite and PostgreSQL."""
+order, deal scores, totals and places, or what is wrong) and what an accepted table
+has stored, shown alike; a second phone's different result kept as a conflict,
+shown beside the first and settled by the organizer (stored instead as a new
+version, or dismissed, with a reason); an invalid result sent after the stored one
+kept beside it with its errors, never stored; on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import html
+import json
 import re
 
 from sqlmodel import select
 
+from tourney.reports.i18n import translations
 from tourney.storage.db import open_engine, reading
 from tourney.storage.models import AuditLog, Submission
 
@@ -22,12 +26,19 @@ def seats_of(tourney, table: str) -> list[str]:
     return next(t["seats"] for t in shown if t["table"] == table)
 
 
-def section(page: str, number: int) -> str:
-    """The text of the organizer page's review of the ``number``-th table."""
+def section_html(page: str, number: int) -> str:
+    """The organizer page's review of the ``number``-th table."""
     found = re.search(rf'<section class="review" id="table-{number}".*?</section>', page,
                       re.S)
     assert found, f"no review of table #{number}"
-    return html.unescape(re.sub(r"<[^>]+>", " ", found.group(0)))
+    return found.group(0)
+
+
+def section(page: str, number: int) -> str:
+    """The text of the organizer page's review of the ``number``-th table, as read
+    (without the soft hyphens that mark where a long name may break)."""
+    text = html.unescape(re.sub(r"<[^>]+>", " ", section_html(page, number)))
+    return text.replace("\u00ad", "")
 
 
 def words(text: str) -> str:
@@ -169,6 +180,179 @@ def test_what_the_tables_sent_is_text(tourney, db_url):
     send_csv(web, link, match_csv(tourney, "club", 1, "1", loser_seat=1))
     assert send_csv(web, link, match_csv(tourney, "club", 1, "1", loser_seat=2)
                     ).status_code == 409
+    # an invalid one after the stored result: its errors name the player
+    seat = seats_of(tourney, "1").index(hostile)
+    rows = match_csv(tourney, "club", 1, "1", loser_seat=1).splitlines()
+    scores = ["0"] * 4
+    scores[seat], scores[(seat + 1) % 4] = "2", "1"
+    rows[1] = re.sub(r",[0-9;]+$", "," + ";".join(scores), rows[1])
+    invalid = send_csv(web, link, "\n".join(rows) + "\n")
+    assert invalid.status_code == 422 and invalid.json()["submission"] is not None
     page = web.get("/org/club", headers={"Authorization": f"Bearer {TOKEN}"}).text
     assert "<img src=x" not in page
-    assert page.count("&lt;img src=x onerror=alert(1)&gt;") >= 3  # list, stored, sent later
+    # the list, the stored result, the two sent later, the error naming the player
+    assert page.count("&lt;img src=x onerror=alert(1)&gt;") >= 5
+    assert f"seat {seat + 1}, &lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def seat_order(tourney, table: str) -> str:
+    """A pattern of the grid's header: the table's players in seat order."""
+    return " ".join(f"{i}. {re.escape(n)}" for i, n in enumerate(seats_of(tourney, table), 1))
+
+
+def test_an_accepted_table_shows_the_result_it_has(tourney, db_url, tmp_path):
+    links = seated_event(tourney, lang="en")
+    web = client(db_url, auto_accept=True)
+    assert send_csv(web, links["1"], match_csv(tourney, "club", 1, "1", loser_seat=2)
+                    ).json()["outcome"] == "stored"
+    # table 2's result comes from a file, as `result import` stores it
+    sheet = tmp_path / "table-2.csv"
+    sheet.write_text(match_csv(tourney, "club", 1, "2", loser_seat=0), encoding="utf-8")
+    tourney("result", "import", str(sheet), "--event", "club")
+    page = logged_in(web).get("/org/club").text
+    for number, table, deal, total, place in (
+            (1, "1", "2 0 0 1 0", "Total 0 0 3 0", "Place 1 1 4 1"),
+            (2, "2", "2 1 0 0 0", "Total 3 0 0 0", "Place 4 1 1 1")):
+        shown = words(section(page, number))
+        assert f"Table {table}: accepted Stored result" in shown, shown
+        # as a waiting result is shown: the players in seat order, each deal, totals, places
+        assert re.search(seat_order(tourney, table), shown), shown
+        assert deal in shown and total in shown and place in shown
+        assert "Accept" not in shown and "Store this result" not in shown
+        assert f'<a href="#table-{number}">accepted</a>' in page  # the state list links it
+    # players as they are called now (a rename after the result was stored)
+    renamed = seats_of(tourney, "1")[0]
+    tourney("player", "rename", renamed, "Sara Q. Renamed")
+    shown = words(section(logged_in(web).get("/org/club").text, 1))
+    assert re.search(r"1\. Sara Q\. Renamed .*2\. .* 2 0 0 1 0 ", shown), shown
+    tables = web.get("/org/club", headers=BEARER).json()["tables"]
+    assert tables[0]["stored"]["players"][0]["player"] == "Sara Q. Renamed"
+    assert [p["place"] for p in tables[1]["stored"]["players"]] == [4, 1, 1, 1]
+    assert tables[0]["stored"]["deals"][0] == {"deal": 1, "scores": ["0", "0", "1", "0"]}
+    assert tables[0]["sent"] is None and tables[0]["conflicts"] == []
+
+
+def test_dismiss_and_reject_take_a_reason_kept_in_the_log(tourney, db_url):
+    links = seated_event(tourney, lang="en")
+    web = logged_in(client(db_url))  # review mode
+    first = send_csv(web, links["1"], match_csv(tourney, "club", 1, "1", loser_seat=1)).json()
+    web.post("/org/club/accept", data={"submission": first["submission"]}, headers=BEARER)
+    conflict = send_csv(web, links["1"], match_csv(tourney, "club", 1, "1", loser_seat=2))
+    waiting = send_csv(web, links["2"], match_csv(tourney, "club", 1, "2")).json()
+    labels = {"dismiss": "Reason, kept in the log (optional)",
+              "reject": "Reason, shown at the table (optional)"}
+    for lang in ("en", "sv", "nb", "fi"):
+        page = web.get(f"/org/club?lang={lang}").text
+        for action, label in labels.items():
+            form = re.search(rf'<form[^>]*action="/org/club/{action}".*?</form>', page, re.S)
+            assert form, (lang, action)
+            wanted = re.escape(translations(lang).gettext(label))
+            assert lang == "en" or translations(lang).gettext(label) != label
+            assert re.search(rf'<label class="note" for="(note-{action}-\d+)">{wanted}</label> '
+                             r'<input name="note" id="\1" maxlength="300"', form.group(0)), \
+                (lang, form.group(0))
+    page = web.get("/org/club?lang=en").text
+    why = "the <b>first</b> sheet is the one both signed"
+    done = web.post("/org/club/dismiss", data={
+        "submission": conflict.json()["submission"], "note": f"  {why} ",
+        "csrf": csrf_of(page)}, follow_redirects=False)
+    assert done.status_code == 303 and done.headers["location"].endswith("done=dismissed")
+    done = web.post("/org/club/reject", data={
+        "submission": waiting["submission"], "note": "deal 2: <two> losers",
+        "csrf": csrf_of(page)}, follow_redirects=False)
+    assert done.status_code == 303
+    log = {c["action"]: c for c in tourney("log", "--action", "submission", "--json").json}
+    assert log["submission.dismiss"]["after"]["note"] == why
+    assert log["submission.dismiss"]["subject"] == "club round 1 table 1"
+    assert log["submission.reject"]["after"]["note"] == "deal 2: <two> losers"
+    # the reason for sending back is shown at the table, as text
+    phone = web.get(path_of(links["2"]["url"])).text
+    assert "deal 2: &lt;two&gt; losers" in phone and "<two>" not in phone
+    # no reason: none kept
+    again = send_csv(web, links["1"], match_csv(tourney, "club", 1, "1", loser_seat=3)).json()
+    web.post("/org/club/dismiss", data={"submission": again["submission"], "note": " "},
+             headers=BEARER)
+    with reading(open_engine(db_url)) as session:
+        notes = [s.note for s in session.exec(select(Submission).where(
+            Submission.state == "dismissed").order_by(Submission.id))]
+    assert notes == [why, None]
+
+
+def test_an_invalid_result_after_the_stored_one_waits_beside_it(tourney, db_url):
+    links = seated_event(tourney, lang="en")
+    web = client(db_url, auto_accept=True)
+    stored = match_csv(tourney, "club", 1, "1", loser_seat=1)
+    assert send_csv(web, links["1"], stored).json()["outcome"] == "stored"
+    # deal 1: seat 4 scores 2, no score this game has
+    lines = stored.splitlines()
+    lines[1] = re.sub(r",0;1;0;0$", ",0;1;0;2", lines[1])
+    bad = "\n".join(lines) + "\n"
+    answer = send_csv(web, links["1"], bad)
+    assert answer.status_code == 422
+    verdict = answer.json()
+    assert verdict["outcome"] == "invalid" and verdict["stored"] is False
+    assert verdict["submission"] is not None
+    assert "stored result stands" in verdict["message"] and "organizer" in verdict["message"]
+    assert [e["rule"] for e in verdict["errors"]] == ["score-sheet-value"]
+    # the same again is the same submission, kept once
+    assert send_csv(web, links["1"], bad).json()["submission"] == verdict["submission"]
+    table = web.get("/org/club", headers=BEARER).json()["tables"][0]
+    assert table["state"] == "accepted"
+    [kept] = table["conflicts"]
+    assert kept["submission"] == verdict["submission"] and kept["valid"] is False
+    assert kept["against"] == "stored" and kept["sent"]["errors"][0]["seat"] == 4
+    assert [p["total"] for p in kept["current"]["players"]] == [0, 3, 0, 0]
+    # the organizer sees it beside the stored result, its errors named, and can
+    # only dismiss it
+    page = logged_in(web).get("/org/club").text
+    shown = words(section(page, 1))
+    player = seats_of(tourney, "1")[3]
+    assert "Table 1: accepted, invalid result sent later" in shown, shown
+    assert "does not pass the checks" in shown
+    assert re.search(rf"deal 1, scores, seat 4, {player} ?: This score is not possible",
+                     shown), shown
+    assert "Stored result" in shown and "Sent later" in shown
+    assert "Total 0 3 0 0" in shown and "1 0 1 0 2" in shown
+    review = section_html(page, 1)
+    assert "<td><mark>2</mark></td>" in review  # the score the error is about
+    assert "/org/club/dismiss" in review and "/org/club/replace" not in review
+    assert "invalid result sent later" in page.split("</table>")[0]  # in the state list
+    # storing it instead is refused: it goes through the checks again
+    refused = web.post("/org/club/replace", data={"submission": verdict["submission"]},
+                       headers=BEARER).json()
+    assert refused["done"] == "invalid" and refused["errors"][0]["rule"] == "score-sheet-value"
+    assert len(tourney("result", "history", "club", "1", "1", "--json").json) == 1
+    # the phone is told, in its language, that the stored result stands
+    csrf = csrf_of(web.get("/t").text)
+    told = web.post(path_of(links["1"]["url"]) + "?lang=sv",
+                    data={"record": bad, "csrf": csrf})
+    assert told.status_code == 422
+    assert "Bordets resultat är redan sparat" in told.text and "arrangören" in told.text
+    assert f"plats 4, {player}" in told.text
+    later = web.get(path_of(links["1"]["url"]) + "?lang=en").text
+    assert "The result of this table is stored." in later
+    assert "A result that does not pass the checks was also sent for this table" in later
+    assert "compare the two" not in later  # no valid result differs
+    # rows of another table sent through this link after its result: kept the same
+    # way, and never stored (the import would take them as table 2's)
+    other = send_csv(web, links["1"], match_csv(tourney, "club", 1, "2"))
+    assert other.status_code == 422 and other.json()["errors"][0]["rule"] == "other-table"
+    refused = web.post("/org/club/replace", data={"submission": other.json()["submission"]},
+                       headers=BEARER).json()
+    assert refused["done"] == "invalid" and refused["errors"][0]["rule"] == "other-table"
+    tables = web.get("/org/club", headers=BEARER).json()["tables"]
+    assert tables[1]["state"] == "waiting" and tables[1]["stored"] is None
+    assert [c["valid"] for c in tables[0]["conflicts"]] == [False, False]
+    # dismissed, the stored result is as it was
+    for row in tables[0]["conflicts"]:
+        assert web.post("/org/club/dismiss", data={"submission": row["submission"]},
+                        headers=BEARER).json() == {"done": "dismissed", "table": "1"}
+    assert web.get("/org/club", headers=BEARER).json()["tables"][0]["conflicts"] == []
+    assert len(tourney("result", "history", "club", "1", "1", "--json").json) == 1
+    with reading(open_engine(db_url)) as session:
+        states = [s.state for s in session.exec(select(Submission).order_by(Submission.id))]
+        kept = [json.loads(a.after_json)["valid"] for a in session.exec(
+            select(AuditLog).where(AuditLog.action == "submission.conflict")
+            .order_by(AuditLog.id))]
+    assert states == ["accepted", "dismissed", "dismissed"]
+    assert kept == [False, False]

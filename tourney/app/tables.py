@@ -11,11 +11,15 @@ sending the same table at once are served one after the other):
    (nothing written); other valid content is a conflict the organizer settles:
    kept as a ``conflict`` submission beside the stored result (the phone is told
    so), until the organizer stores it as a new version (:func:`replace`) or
-   dismisses it (:func:`dismiss`).
+   dismisses it (:func:`dismiss`). Content that does not pass the checks (rows
+   of another table included) is kept the same way, with its errors, and
+   answered ``invalid``: the stored result stands, the organizer sees what was
+   sent beside it and dismisses it (it can never be stored: :func:`replace`
+   runs it through the checks again).
 3. A table with a submission waiting for the organizer: the same content is
    "already received"; other valid content is a conflict, kept the same way.
-   Invalid content in cases 2 and 3 is answered with its errors and not kept:
-   the table's result stands.
+   Invalid content is answered with its errors and not kept: the waiting
+   result stands.
 4. Otherwise the rows go through the result import (every deal replayed or its
    score sheet checked, the match rules, the seating). Invalid: kept as an
    ``invalid`` submission with its errors, nothing stored. Valid: stored at once
@@ -33,7 +37,7 @@ from dataclasses import dataclass, field, replace as replaced
 
 from sqlmodel import Session
 
-from ..errors import RecordError, TourneyError
+from ..errors import RecordError
 from ..numbers import plain_number
 from ..records.csv_format import RecordReader
 from ..records.validation import DealCheck, MatchCheck, RecordChecker
@@ -43,7 +47,7 @@ from ..tournament import entry
 from ..tournament.entry import close_round, round_links  # noqa: F401  (use cases as they are)
 from ..tournament.results import ImportRejected
 from ..tournament.settings import event_settings
-from ..tournament.versions import match_detail
+from ..tournament.versions import round_results
 from .results import import_results
 
 STORED, RECEIVED, UNCHANGED, PENDING, INVALID, CONFLICT, CLOSED = (
@@ -61,6 +65,8 @@ class Verdict:
     stored: bool = False
     errors: list[RecordError] = field(default_factory=list)
     submission: int | None = None
+    # an invalid result kept beside the one the table has ("stored"), for the organizer
+    beside: str | None = None
 
     @property
     def status_code(self) -> int:
@@ -73,11 +79,16 @@ class Verdict:
                   "errors": [error_json(e) for e in self.errors]}
         if self.outcome == CONFLICT:
             answer["message"] = CONFLICT_MESSAGE
+        elif self.beside:
+            answer["message"] = KEPT_INVALID_MESSAGE
         return answer
 
 
 CONFLICT_MESSAGE = ("this table's result differs from the one already sent; both are kept "
                     "and the organizer will compare them and decide which stands")
+KEPT_INVALID_MESSAGE = ("this result does not pass the checks and was not stored: the "
+                        "table's stored result stands; what was sent is kept beside it and "
+                        "the organizer will decide")
 
 
 def error_json(err: RecordError) -> dict:
@@ -211,21 +222,23 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
         return verdict
     digest = entry.content_sha256(content)
     other = rows_of_other_tables(content, event, link)
+    if entry.stored_result(session, link) is not None:
+        if other:
+            errors = other
+        else:
+            check = import_match(session, event.slug, content, name=_file_name(link),
+                                 actor=link_actor(link), dry_run=True)
+            if check.valid and check.unchanged:
+                verdict.outcome = UNCHANGED
+                return verdict
+            # "match-changed" only says it differs from the stored result
+            errors = [e for e in check.errors if e.rule != "match-changed"]
+        return _keep_conflict(session, event, link, content, digest, verdict, errors)
     if other:
         row = entry.add_submission(session, link, content, entry.INVALID,
                                    [_stored_error(e) for e in other])
         verdict.outcome, verdict.errors, verdict.submission = INVALID, other, row.id
         return verdict
-    if entry.stored_result(session, link) is not None:
-        check = import_match(session, event.slug, content, name=_file_name(link),
-                                      actor=link_actor(link), dry_run=True)
-        if check.valid and check.unchanged:
-            verdict.outcome = UNCHANGED
-            return verdict
-        if not check.valid and any(e.rule != "match-changed" for e in check.errors):
-            verdict.outcome, verdict.errors = INVALID, check.errors
-            return verdict
-        return _keep_conflict(session, event, link, content, digest, verdict)
     waiting = entry.latest_submission(session, link, (entry.SUBMITTED,))
     if waiting is not None:
         if waiting.content_sha256 == digest:
@@ -257,17 +270,26 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
 
 
 def _keep_conflict(session: Session, event: Event, link: TableLink, content: str,
-                   digest: str, verdict: Verdict) -> Verdict:
-    """Keep a valid result that differs from the table's own for the organizer
-    (once: the same content again while its conflict is open is that conflict)."""
+                   digest: str, verdict: Verdict,
+                   errors: list[RecordError] | None = None) -> Verdict:
+    """Keep a result that differs from the table's own for the organizer (once:
+    the same content again while its conflict is open is that conflict). With
+    ``errors`` (it does not pass the checks) it is kept with them and answered
+    ``invalid``: the table's stored result stands."""
     row = next((c for c in entry.open_conflicts(session, link)
                 if c.content_sha256 == digest), None)
     if row is None:
-        row = entry.add_submission(session, link, content, entry.CONFLICT)
+        row = entry.add_submission(session, link, content, entry.CONFLICT,
+                                   [_stored_error(e) for e in errors or []])
         record_change(session, "submission.conflict", _subject(event, link), None,
-                      {"submission": row.id, "link": entry.display_code(link.code)},
+                      {"submission": row.id, "link": entry.display_code(link.code),
+                       "valid": not errors},
                       event_id=event.id, actor=link_actor(link))
-    verdict.outcome, verdict.submission = CONFLICT, row.id
+    verdict.submission = row.id
+    if errors:
+        verdict.outcome, verdict.errors, verdict.beside = INVALID, errors, "stored"
+    else:
+        verdict.outcome = CONFLICT
     return verdict
 
 
@@ -291,10 +313,15 @@ def _still(session: Session, submission: Submission, state: str, waiting: str) -
     return link
 
 
+NOTE_LENGTH = 300  # the longest reason kept with a decision (Submission.note)
+
+
 def _settle_unstored(session: Session, submission: Submission, state: str, waiting: str,
                      decision: str, action: str, by: str, note: str | None) -> None:
-    """Decide a submission without storing its result (reject, dismiss)."""
+    """Decide a submission without storing its result (reject, dismiss); ``note``,
+    the organizer's reason, is kept with it and in the audit entry."""
     link = _still(session, submission, state, waiting)
+    note = (note or "").strip()[:NOTE_LENGTH] or None
     entry.decide(session, submission, decision, by, note=note)
     event = session.get(Event, link.event_id)
     record_change(session, action, _subject(event, link), None,
@@ -345,9 +372,11 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
     event = session.get(Event, link.event_id)
     before = entry.stored_result(session, link)
     replaced_version = before.current_version_id if before is not None else None
-    outcome = import_match(session, event.slug, submission.content, name=_file_name(link),
-                           actor=link_actor(link), dry_run=False,
-                           replace=before is not None)
+    # a result kept with rows of another table never reaches the import
+    other = rows_of_other_tables(submission.content, event, link)
+    outcome = ImportOutcome(errors=other) if other else import_match(
+        session, event.slug, submission.content, name=_file_name(link),
+        actor=link_actor(link), dry_run=False, replace=before is not None)
     if not outcome.valid:
         submission.errors_json = json.dumps([_stored_error(e) for e in outcome.errors],
                                             ensure_ascii=False)
@@ -500,52 +529,60 @@ def _sent_result(event: Event, content: str) -> SentResult:
     return result
 
 
-def stored_sent_result(session: Session, event: Event, link: TableLink) -> SentResult | None:
-    """The table's stored result (its current version) as :func:`sent_result` shows one."""
-    if entry.stored_result(session, link) is None:
-        return None
-    try:
-        detail = match_detail(session, event.slug, link.round_number, link.table)
-    except TourneyError:
-        return None
-    by_seat = sorted(detail["places"], key=lambda p: p["seat"])
-    players = [p["player"] for p in by_seat]
-    result = SentResult(players, totals=[p["total"] for p in by_seat],
-                        places=[p["place"] for p in by_seat])
-    for deal in detail["deals"]:
-        scores = dict(zip(deal["players"], (deal["scores"] or "").split(";")))
-        result.deals.append((deal["deal"], [scores.get(n, "") for n in players]))
-    return result
+def stored_results(session: Session, event: Event, round_number: int) -> dict[str, SentResult]:
+    """The stored result (current version) of each table of a round that has one,
+    as :func:`sent_result` shows a submission."""
+    out = {}
+    for table, detail in round_results(session, event, round_number).items():
+        by_seat = sorted(detail["places"], key=lambda p: p["seat"])
+        players = [p["player"] for p in by_seat]
+        result = out[table] = SentResult(players, totals=[p["total"] for p in by_seat],
+                                         places=[p["place"] for p in by_seat])
+        for deal in detail["deals"]:
+            scores = dict(zip(deal["players"], (deal["scores"] or "").split(";")))
+            result.deals.append((deal["deal"], [scores.get(n, "") for n in players]))
+    return out
 
 
 @dataclass
 class Conflict:
     """A result that differs from the table's own, beside the one it differs from
-    (``against``: ``stored`` or ``waiting``; None when the table has neither now)."""
+    (``against``: ``stored`` or ``waiting``; None when the table has neither now).
+    ``invalid``: it does not pass the checks (``sent.errors`` say why), so it can
+    only be dismissed."""
 
     submission: Submission
     sent: SentResult
     current: SentResult | None
     against: str | None
+    invalid: bool = False
 
     @property
     def differences(self) -> set[tuple]:
         return self.sent.differences(self.current)
 
+    @property
+    def marks(self) -> set[tuple]:
+        """The cells to mark: the scores the errors are about for an invalid result,
+        else what differs from the other result."""
+        return self.sent.error_cells if self.invalid else self.differences
+
 
 @dataclass
 class TableReview:
     """What the organizer sees of one table: its state, what it sent (a waiting
-    or invalid result), and its conflicts."""
+    or invalid result), its stored result (an accepted table), and its conflicts."""
 
     state: entry.TableState
     sent: SentResult | None = None
+    stored: SentResult | None = None
     conflicts: list[Conflict] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"sent": self.sent.to_json() if self.sent else None,
+                "stored": self.stored.to_json() if self.stored else None,
                 "conflicts": [{"submission": c.submission.id, "against": c.against,
-                               "sent": c.sent.to_json(),
+                               "valid": not c.invalid, "sent": c.sent.to_json(),
                                "current": c.current.to_json() if c.current else None}
                               for c in self.conflicts]}
 
@@ -554,8 +591,11 @@ def review_tables(session: Session, event: Event,
                   tables: list[entry.TableState]) -> list[TableReview]:
     """Each table of a round as the organizer reviews it (see :class:`TableReview`)."""
     reviews = []
+    stored = (stored_results(session, event, tables[0].link.round_number)
+              if any(t.state == entry.ACCEPTED for t in tables) else {})
     for table in tables:
-        review = TableReview(table)
+        review = TableReview(table, stored=stored.get(table.table)
+                             if table.state == entry.ACCEPTED else None)
         submission = table.submission
         if submission is not None and table.state in (entry.SUBMITTED, entry.INVALID):
             review.sent = sent_result(event, submission.content)
@@ -563,13 +603,16 @@ def review_tables(session: Session, event: Event,
                 review.sent = replaced(review.sent, errors=stored_errors(submission))
         if table.conflicts:
             if table.state == entry.ACCEPTED:
-                current, against = stored_sent_result(session, event, table.link), "stored"
+                current, against = review.stored, "stored"
             elif table.state == entry.SUBMITTED:
                 current, against = review.sent, "waiting"
             else:
                 current, against = None, None
             for row in table.conflicts:
-                review.conflicts.append(Conflict(row, sent_result(event, row.content),
-                                                 current, against))
+                sent, errors = sent_result(event, row.content), stored_errors(row)
+                if errors:  # kept invalid, or no longer passing when stored: the import's words
+                    sent = replaced(sent, errors=errors)
+                review.conflicts.append(Conflict(row, sent, current, against,
+                                                 invalid=bool(errors)))
         reviews.append(review)
     return reviews

@@ -3,7 +3,8 @@
 Each import of new content for a match (event, round, table) stores a new
 :class:`~tourney.storage.models.MatchVersion` (see :mod:`.results`); the match points
 at its current one. :func:`match_history` lists the versions, :func:`match_detail`
-shows one, :func:`revert_match` makes an older one current again (the caller then
+shows one (:func:`round_results`: the current one of every match of a round),
+:func:`revert_match` makes an older one current again (the caller then
 refreshes the ratings: :func:`tourney.app.results.revert_result`).
 """
 from __future__ import annotations
@@ -153,13 +154,46 @@ def match_detail(session: Session, slug: str, round_number: int, table: str,
     detail = {"event": slug, "variant": event.variant, "round": round_number, "table": table}
     detail.update(VersionInfo.of(chosen, match.current_version_id).to_json())
     detail["deal_count"] = detail.pop("deals")
-    detail["places"] = [{"player": name, "seat": seat_number(p.seat), "place": p.place,
-                         "total": plain_number(p.total), "points": plain_number(p.match_points)}
-                        for p, name in places]
+    detail["places"] = [_place_json(p, name) for p, name in places]
     names = current_names(session)  # the deals keep the names as imported
-    detail["deals"] = [{"deal": d.number, "players": rename_players(d.players, names).split(";"),
-                        "dealer": rename_players(d.dealer, names), "scores": d.scores,
-                        "verified": d.verified}
-                       for d in deals]
+    detail["deals"] = [_deal_json(d, names) for d in deals]
     return detail
+
+
+def _place_json(place, name: str) -> dict:
+    return {"player": name, "seat": seat_number(place.seat), "place": place.place,
+            "total": plain_number(place.total), "points": plain_number(place.match_points)}
+
+
+def _deal_json(deal, names: dict[str, str]) -> dict:
+    return {"deal": deal.number, "players": rename_players(deal.players, names).split(";"),
+            "dealer": rename_players(deal.dealer, names), "scores": deal.scores,
+            "verified": deal.verified}
+
+
+def round_results(session: Session, event: Event, round_number: int) -> dict[str, dict]:
+    """The current result of every match of a round that has one, by table: its
+    ``places`` and ``deals`` as :func:`match_detail` gives them, read in a few
+    queries for the whole round (the organizer's page shows every table's)."""
+    current = (select(Match.current_version_id, Match.table)
+               .where(Match.event_id == event.id, Match.round_number == round_number,
+                      Match.current_version_id.is_not(None)))
+    tables = dict(session.execute(current).all())
+    if not tables:
+        return {}
+    out = {table: {"places": [], "deals": []} for table in tables.values()}
+    of_round = (Match.event_id == event.id, Match.round_number == round_number)
+    for place, name in session.execute(
+            select(MatchPlace, Player.name).join(Player, Player.id == MatchPlace.player_id)
+            .join(Match, Match.current_version_id == MatchPlace.version_id).where(*of_round)
+            .order_by(MatchPlace.version_id, MatchPlace.place, MatchPlace.seat)).all():
+        out[tables[place.version_id]]["places"].append(_place_json(place, name))
+    names = current_names(session)  # the deals keep the names as imported
+    for deal in session.execute(
+            select(Deal.version_id, Deal.number, Deal.players, Deal.dealer, Deal.scores,
+                   Deal.verified)
+            .join(Match, Match.current_version_id == Deal.version_id).where(*of_round)
+            .order_by(Deal.version_id, Deal.number)).all():
+        out[tables[deal.version_id]]["deals"].append(_deal_json(deal, names))
+    return out
 
