@@ -13,7 +13,7 @@ from tourney.storage.db import display_url, open_engine, reading, resolve_url, s
 from tourney.tournament.events import get_event
 
 from .database import db_option, missing_database, open_db, refuse_overwrites
-from .errors import INVALID
+from .errors import exit_code
 from .errors import message as error_message
 from .output import (COUNT, echo, emit_json, emit_table, json_option, message, replace_option,
                      report_change)
@@ -127,17 +127,18 @@ def status(as_json, db_url):
 
     Changes nothing. Exit status 0 when the database can be used as it is (or is
     empty: `tourney db init` sets it up), 1 when it needs `tourney db upgrade` or
-    cannot be used by this tourney, 2 when there is no such file.
+    cannot be used by this tourney, 2 when there is no such file or it is another
+    program's database: the status every other command would exit with.
     """
     path = sqlite_file(db_url)
     if path is not None and not os.path.exists(path):
         state = schema.SchemaStatus(path, None, schema.head_revision(), "missing",
                                     tuple(schema.history_revisions()))
-        problem = str(missing_database(path))
+        refused = missing_database(path)
     else:
         state = schema.schema_status(open_engine(resolve_url(db_url), read_only=True))
         refused = schema.refusal(state)
-        problem = None if refused is None else error_message(refused)
+    problem = None if refused is None else error_message(refused)
     if as_json:
         emit_json({**state.to_json(), "problem": problem})
     else:
@@ -153,8 +154,8 @@ def status(as_json, db_url):
             "missing": "no such file: `tourney db init` creates it",
         }
         echo(f"state: {words[state.state]}")
-    if problem:
-        raise SystemExit(INVALID)
+    if refused is not None:
+        raise SystemExit(exit_code(refused))
 
 
 @click.command("log")
@@ -190,8 +191,8 @@ def log(slug, action, limit, as_json, db_url):
 
 
 def utc_text(iso: str | None) -> str:
-    """A stored time as the log shows it: to the second, in UTC, saying so
-    ("2026-05-11 18:04:09 UTC"); JSON keeps the ISO time with its offset."""
+    """A time as the log's JSON has it (:func:`tourney.times.utc_iso`) as the log's
+    table shows it: to the second, in UTC, saying so ("2026-05-11 18:04:09 UTC")."""
     if not iso:
         return ""
     from datetime import datetime, timezone

@@ -29,7 +29,7 @@ from sqlalchemy.engine import Engine
 from tourney.errors import UsageError
 from tourney.files import check_not_existing, check_outputs
 from tourney.storage.db import dispose_engines, open_engine, reading, resolve_url, sqlite_file
-from tourney.storage.schema import SchemaError, ensure_schema, refusal, schema_status
+from tourney.storage.schema import ensure_schema, refusal, schema_status
 
 from .output import db_option  # noqa: F401  (defined with the light options: `validate --event`)
 from .output import message
@@ -63,9 +63,9 @@ def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False
     looking = open_engine(url, read_only=True)
     status = schema_status(looking)
     if status.state == "empty":
-        if not create:
-            raise SchemaError(f"{status.url} has no tables: {CREATING_COMMANDS} "
-                              "sets up a tourney database")
+        if not create:  # as a missing file: the call names no tourney database
+            raise UsageError(f"{status.url} has no tables: {CREATING_COMMANDS} "
+                             "sets up a tourney database")
     elif status.state != "current":
         raise refusal(status)
     if read_only:

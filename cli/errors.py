@@ -1,20 +1,40 @@
-"""Errors to messages and exit codes: the one place the command line decides them.
+"""Errors to messages, exit codes and JSON: the one place the command line decides them.
 
-0 success; 1 the data is invalid or the operation was refused (the database is
-unchanged); 2 a usage error (the call cannot work: unknown variant, event, player, option, file,
-a file that is not a record file). The library's errors say what kind they are
-(:mod:`tourney.errors`); this module says what that kind means to a shell.
+- 0 success;
+- 1 the data is invalid, or the operation was refused or failed as things stand
+  (invalid records, a name already registered, a round that cannot be seated
+  yet, the last round played, a database that needs `tourney db upgrade` or is
+  busy): the database is unchanged;
+- 2 a usage error, the call cannot work as given: an unknown command, option,
+  variant, event, player, round, table or version, a bad option value, a file
+  or database that is missing or not of the kind the command takes (not a
+  record file, not a database, another program's database, a folder);
+- 130 interrupted (Ctrl-C, 128 + SIGINT as shells count it): a writing command
+  changed nothing.
+
+The library's errors say what kind they are (:mod:`tourney.errors`); this module
+says what that kind means to a shell, and to a script reading ``--json``
+(:func:`error_json`: the one shape of every failure on stdout).
 """
 from __future__ import annotations
 
 import shlex
 import sys
 
-from tourney.errors import InvalidValue, TourneyError, UsageError
+from tourney.errors import InvalidValue, RecordError, TourneyError, UsageError
+from tourney.seats import seat_number
 
 OK = 0
 INVALID = 1
 USAGE = 2
+INTERRUPTED = 130  # 128 + SIGINT (2): what a shell reports for a command Ctrl-C stopped
+
+
+class NotConfirmed(TourneyError):
+    """The person at the keyboard answered no to a change: refused, nothing changed."""
+
+    def __init__(self):
+        super().__init__("not confirmed; nothing was changed")
 
 
 def exit_code(err: TourneyError) -> int:
@@ -68,5 +88,67 @@ def rule_message(err: TourneyError) -> str:
     return f"{message(err)} [{rule}]" if rule else message(err)
 
 
+def error_list(notices, errors, error_count: int, *, rules: bool = True) -> list[str]:
+    """The lines of a file's errors as an import lists them: how it was read (its
+    notices), each error kept (with its rule id unless ``rules`` is false), then
+    how many more were counted but not kept (a file of a million bad rows is
+    bounded alike everywhere)."""
+    shown = rule_message if rules else message
+    lines = [notice_message(notice) for notice in notices]
+    lines += [shown(err) for err in errors]
+    hidden = error_count - len(errors)
+    if hidden > 0:
+        from tourney.numbers import count_text
+
+        lines.append(f"... and {count_text(hidden, 'more error')}")
+    return lines
+
+
 def flag(field: str) -> str:
     return "--" + field.replace("_", "-")
+
+
+def interrupted_message(before=None) -> str:
+    """What a command interrupted by Ctrl-C left, in one line: ``before`` is
+    :data:`tourney.storage.db.WRITES` marked when it started (``None``: the
+    storage layer was not loaded yet). A command that writes, writes in one
+    transaction, so one stopped before its commit changed nothing."""
+    storage = sys.modules.get("tourney.storage.db")  # not loaded: it wrote nothing
+    if storage is None:
+        return "interrupted"
+    now = storage.WRITES
+    begun, committed = (before.begun, before.committed) if before is not None else (0, 0)
+    if now.committing:
+        return ("interrupted while its changes were being committed: they may or may "
+                "not be stored (`tourney log` lists the stored changes)")
+    if now.committed > committed:
+        return "interrupted after its changes were stored"
+    if now.begun > begun:
+        return "interrupted; nothing was changed"
+    return "interrupted"
+
+
+def error_json(text: str, code: int, err: BaseException | None = None) -> dict:
+    """The one JSON object a failed command prints on stdout under --json: ``error``
+    (the message, as stderr has it after "Error: "), ``exit_code``, and what the
+    error knows of where and why, each key only when known: ``file``, ``cell`` (a
+    workbook's), ``line``, ``column``, ``move``, ``seat`` (from 1), ``player``,
+    ``rule`` (a record error's id), ``setting`` (the flag that would change it:
+    ``--force``) and ``operation`` (the command that would help: ``tourney db
+    upgrade``)."""
+    data: dict = {"error": text, "exit_code": code}
+    if isinstance(err, RecordError):
+        data.update(file=err.file, cell=err.cell, **err.position())
+    elif isinstance(err, OSError):
+        data["file"] = err.filename
+    elif getattr(err, "seat", None) is not None:  # an engine's IllegalMove: 0-based
+        data["seat"] = seat_number(err.seat)
+    data["rule"] = getattr(err, "rule", None)
+    if isinstance(err, InvalidValue):
+        data["setting"] = flag(err.field)
+    if isinstance(err, TourneyError):
+        if err.setting is not None:
+            data["setting"] = flag(err.setting)
+        if err.operation is not None:
+            data["operation"] = f"tourney {err.operation}"
+    return {key: value for key, value in data.items() if value is not None}

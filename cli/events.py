@@ -13,19 +13,25 @@ from tourney.numbers import count_text, number_text
 from .errors import lookalike_message
 from .completion import complete_event, complete_player, complete_variant
 from .database import db_option, open_db, starting_db
-from .output import (COUNT, ROUND_NUMBER, SEED, echo, emit_json, emit_table, json_option, message,
-                     parse_rules, report_change, rule_option)
+from .output import (COUNT, ROUND_NUMBER, SEED, confirm, echo, emit_json, emit_table, json_option,
+                     message, parse_rules, report_change, rule_option, yes_option)
 
 
 @click.group("event")
 def event():
     """Create events and enter players in them.
 
+    An event's settings change with `event set` while that is safe (its help
+    says when), and an event created by mistake is removed with `event delete`
+    while it has no results.
+
     \b
     Examples:
       tourney event create club-1 --variant spardame --rounds 4 --date 2024-03-02
+      tourney event set club-1 --rule deals=4
       tourney event enter club-1 --all
       tourney event show club-1
+      tourney event delete club-x --yes
     """
 
 
@@ -136,7 +142,7 @@ def show(slug, as_json, db_url):
     if data["lang"]:
         echo(f"language: {data['lang']}")
     echo("rules:")
-    for rule in data["rules"]:
+    for rule in data["rule_details"]:
         # One line each: the value in force in words (`tourney variants VARIANT`
         # and --json give every option's whole description).
         value = "not set" if rule["value"] is None else rule["value"]
@@ -144,12 +150,20 @@ def show(slug, as_json, db_url):
         said = f": {rule['sentence']}" if rule["sentence"] else ""
         echo(f"  {rule['key']} = {value}{how}{said}")
     active = sum(1 for e in data["entrants"] if e["active"])
-    echo(f"entrants: {len(data['entrants'])} ({active} playing the next round)")
+    if data["current_round"] is not None:
+        playing = f"{active} playing round {data['current_round']}"
+    else:
+        playing = f"{active} in round {data['rounds_seated']}, the last"
+    echo(f"entrants: {len(data['entrants'])}" + (f" ({playing})" if data["entrants"] else ""))
     for entrant in data["entrants"]:
         notes = []
         if entrant["first_round"] > 1:
             notes.append(f"from round {entrant['first_round']}")
-        if entrant["withdrawn_after"] is not None:
+        if entrant["before_playing"]:
+            # still entered only until the round they left is reseated
+            notes.append("withdrew before playing" + "".join(
+                f"; still seated in round {n}" for n in entrant["to_reseat"]))
+        elif entrant["withdrawn_after"] is not None:
             notes.append(f"withdrew after round {entrant['withdrawn_after']}")
         echo(f"  {entrant['name']}" + (f" ({', '.join(notes)})" if notes else ""))
     for status in data["round_status"]:
@@ -202,6 +216,9 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
         parts.append(f"withdrawal lifted: {', '.join(report.reentered)} "
                      f"{'plays' if len(report.reentered) == 1 else 'play'} on")
     summary = f"{slug}: " + "; ".join(parts)
+    if all_players and not report.entered and not report.reentered and report.already:
+        summary += (f" (every registered player is entered already: "
+                    f"{count_text(len(report.already), 'player')})")
     report_change("event.enter", bool(report.entered or report.reentered or report.added),
                   summary, as_json, event=slug, **report.to_json())
     if report.reseat:
@@ -224,7 +241,10 @@ def withdraw(slug, name, from_round, as_json, db_url):
 
     A seated round none of whose results is in counts as not played: they are
     withdrawn from it, and it is to be reseated (`tourney round reseat`).
-    A withdrawal after the event's last round is played is refused (exit 2):
+    A player who withdraws before playing any round is no longer entered (as
+    though never entered: no standings row), once the round they leave is
+    reseated when it was seated.
+    A withdrawal after the event's last round is played is refused (exit 1):
     there is no round left to miss, and the standings keep every result.
 
     \b
@@ -237,10 +257,11 @@ def withdraw(slug, name, from_round, as_json, db_url):
         report = actions.withdraw_player(session, service.get_event(session, slug), name,
                                          from_round=from_round)
     name = report.player.name
-    if report.last_round is None:
+    if report.last_round is None and report.reseat:
+        summary = (f"{name} withdrew from {slug} before playing; no longer entered once "
+                   f"round {report.reseat} is reseated")
+    elif report.last_round is None:
         summary = f"{name} withdrew from {slug} before playing; no longer entered"
-    elif report.last_round == 0:
-        summary = f"{name} withdrew from {slug} before round 1"
     else:
         summary = f"{name} withdrew from {slug}: not seated after round {report.last_round}"
     report_change("event.withdraw", True, summary, as_json, event=slug, player=name,
@@ -248,6 +269,154 @@ def withdraw(slug, name, from_round, as_json, db_url):
     if report.reseat:
         message(f"round {report.reseat} is seated with them: "
                 f"`tourney round reseat {slug} {report.reseat}` seats it again")
+
+
+# `--unset` names as the options spell them -> the settings' names
+UNSET_NAMES = {setting.replace("_", "-"): setting for setting in service.UNSETTABLE}
+SETTING_LABELS = {"name": "name", "date": "date", "rules": "house rules",
+                  "table_sizes": "table sizes", "rounds": "rounds", "seating": "seating",
+                  "seed": "seed", "tiebreaks": "tie-breaks", "lang": "language",
+                  "points": "points", "bye_points": "bye points"}
+
+
+def setting_text(setting: str, value) -> str:
+    """A setting's value (as EventInfo.to_json spells it) the way `event show` words it."""
+    if setting == "table_sizes":
+        low, high, preferred = value["min"], value["max"], value["preferred"]
+        return f"{low}" if low == high else f"{low}-{high} (preferring {preferred})"
+    if setting == "rules":
+        return ", ".join(f"{k}={v}" for k, v in sorted(value.items())) or "the defaults"
+    if setting == "tiebreaks":
+        return ", ".join(value) or "the default order"
+    if value is None:
+        return {"rounds": "open-ended", "bye_points": "a win's worth"}.get(setting, "none")
+    if setting == "bye_points":
+        return number_text(value)
+    return str(value)
+
+
+@event.command("set")
+@click.argument("slug", shell_complete=complete_event)
+@click.option("--name", help="The event's title.")
+@click.option("--date", metavar="YYYY-MM-DD", help="The day it is played.")
+@rule_option
+@click.option("--unset-rule", "unset_rules", multiple=True, metavar="KEY",
+              help="Take a house rule back to the variant's default; repeatable.")
+@click.option("--table-sizes", metavar="N|MIN-MAX",
+              help="Players per table: 4, or a range such as 3-5.")
+@click.option("--rounds", type=click.IntRange(1, service.MAX_ROUNDS),
+              help=f"The number of rounds, 1 to {service.MAX_ROUNDS}, no fewer than are "
+                   "seated (`--unset rounds`: open-ended).")
+@click.option("--seating", type=click.Choice(service.SEATING_METHODS),
+              help="How rounds are seated (before round 1 is seated).")
+@click.option("--seed", type=SEED, help="Seed of the seating draws (before round 1 is seated).")
+@click.option("--tiebreaks", metavar="LIST", help="Comma-separated tiebreaks of the standings.")
+@click.option("--lang", type=click.Choice(service.LANGUAGES),
+              help="Language of the event's pages.")
+@click.option("--points", type=click.Choice(list(POINTS_SYSTEMS)),
+              help="Match points: share or place (`event create --help` says what they are).")
+@click.option("--bye-points", type=click.FloatRange(0, MAX_BYE_POINTS), metavar="X",
+              help="What a bye is worth.")
+@click.option("--unset", "unset", multiple=True, type=click.Choice(sorted(UNSET_NAMES)),
+              help="Take a setting back to its default: no date, no language, "
+                   "open-ended rounds, a bye worth a win, the default tiebreaks; "
+                   "repeatable.")
+@json_option
+@db_option
+def set_(slug, name, date, rules, unset_rules, table_sizes, rounds, seating, seed,
+         tiebreaks, lang, points, bye_points, unset, as_json, db_url):
+    """Change an event's settings; the variant never changes.
+
+    What may change depends on how far the event is:
+
+    \b
+      at any time        --name, --date, --lang, --table-sizes (used from the
+                         next seating or reseat on), --rounds (no fewer than
+                         the rounds seated)
+      before round 1 is seated
+                         --seating, --seed
+      while no result is stored
+                         --rule, --unset-rule, --points, --tiebreaks (results
+                         are checked and scored under them, ranked by them)
+      while no round that gave a bye has a result in
+                         --bye-points (the standings so far count byes);
+                         also --table-sizes where a bye is worth a win
+                         (place points: a win at the preferred size)
+
+    A change that is not possible now is refused (exit 1) with the reason, and
+    nothing is changed. Given only the values it has, nothing changes. A seated
+    round without results keeps its seating: the command says when a reseat
+    would seat it under the new table sizes, or when score sheets written before
+    follow the old rules.
+
+    \b
+    JSON: {"action": "event.set", "changed", "summary", "details": {"event",
+           "changes": {SETTING: {"before", "after"}}, "reseat": N or null,
+           "sheets": [N], "settings": {every setting, as `event create`}}}
+
+    \b
+    Examples:
+      tourney event set club-1 --rule deals=4
+      tourney event set club-1 --table-sizes 3-4 && tourney round reseat club-1 1
+      tourney event set club-1 --name "Club night, May" --unset date
+    """
+    parsed_rules = parse_rules(rules)
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event_row = service.get_event(session, slug)
+        report = actions.change_event(
+            session, event_row, name=name, date=date, rules=parsed_rules,
+            unset_rules=unset_rules, table_sizes=table_sizes, rounds=rounds,
+            seating=seating, seed=seed, tiebreaks=tiebreaks, lang=lang, points=points,
+            bye_points=bye_points, unset=[UNSET_NAMES[u] for u in unset])
+        data = report.to_json()
+    if report.changed:
+        summary = f"{slug}: " + "; ".join(
+            f"{SETTING_LABELS[k]}: {setting_text(k, after)} (was {setting_text(k, before)})"
+            for k, (before, after) in report.changed.items())
+    else:
+        summary = f"{slug}: nothing changed (it has these settings already)"
+    report_change("event.set", bool(report.changed), summary, as_json, event=slug, **data)
+    if report.reseat:
+        message(f"round {report.reseat} is seated at the old table sizes: "
+                f"`tourney round reseat {slug} {report.reseat}` seats it at the new ones")
+    for number in report.sheets:
+        message(f"score sheets of round {number} written before follow the old rules: "
+                f"`tourney round sheet {slug} {number} --out FILE` writes them again")
+
+
+@event.command("delete")
+@click.argument("slug", shell_complete=complete_event)
+@yes_option
+@json_option
+@db_option
+def delete(slug, yes, as_json, db_url):
+    """Delete an event created by mistake (one without results).
+
+    Its entries, seated rounds and table links go with it, and the next
+    `tourney publish` leaves it off the site. An event
+    with any stored result cannot be deleted (exit 1): its results are part of
+    the players' ratings and histories. The audit log (`tourney log`) keeps the
+    event's settings and everything done to it. On a terminal it asks first.
+
+    \b
+    JSON: {"action": "event.delete", "changed": true, "summary", "details":
+           {"event", "entrants": [names], "rounds": N seated, "links": N}}
+
+    \b
+    Example:
+      tourney event delete club-x --yes
+    """
+    engine = open_db(db_url)
+    with reading(engine) as session:
+        data = service.describe_event(session, service.get_event(session, slug))
+    confirm(f"Delete event {slug} with its {count_text(len(data['entrants']), 'entrant')} "
+            f"and {count_text(data['rounds_seated'], 'seated round')}?", yes)
+    with transaction(engine) as session:
+        report = actions.delete_event(session, service.get_event(session, slug))
+    summary = (f"deleted {slug} ({count_text(len(report.entrants), 'entrant')}, "
+               f"{count_text(report.rounds, 'seated round')}); `tourney log` keeps its history")
+    report_change("event.delete", True, summary, as_json, **report.to_json())
 
 
 def register(group: click.Group) -> None:

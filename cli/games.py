@@ -11,10 +11,9 @@ from tourney.engines.base import MAX_DEALS_PER_MATCH
 from tourney.engines.presentation import rules_sentence
 from tourney.errors import TourneyError, UsageError
 from tourney.numbers import count_text, plural_word
-from tourney.records.csv_format import COLUMNS, RecordReader, canonical_rows, write_records
+from tourney.records.csv_format import RecordReader, canonical_rows, typed_record, write_records
 from tourney.records.parallel import collides, plan_parts, run_parts, usable_cores
 from tourney.records.sources import open_source
-from tourney.records.spreadsheets import typed_cell
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
 
 from .completion import complete_event, complete_variant
@@ -76,6 +75,10 @@ def _match_json(match: MatchCheck) -> dict:
         "error": None if error is None else str(error),
         "rule": None if error is None else error.rule,
         **(NO_POSITION if error is None else error.position()),
+        # every error of the match (the first is the one above), each as an
+        # invalid deal's object gives its error
+        "errors": [{"error": str(err), "rule": err.rule, **err.position()}
+                   for err in match.errors],
     }
 
 
@@ -111,26 +114,26 @@ class _Checked:
                               on_skipped=lambda line, reason: self.skipped(source, line, reason))
         name, as_json, emit = self.name, self.as_json, self.emit
         for item in checker.check_stream(reader):
-            if item.error is not None:
-                source.locate(item.error)
             if isinstance(item, MatchCheck):
                 self.matches += 1
                 self.keys.append(item.key)
                 if not item.valid:
                     self.bad_matches += 1
                     self.by_rules += item.error.by_rules
-                if as_json:
-                    self.match_json.append(_match_json(item))
-                elif not item.valid and item.error.rule != "invalid-deals":
-                    error = item.error
+                for error in item.errors:
+                    source.locate(error)
                     if error.file is None:  # one prefix form: FILE, line N, column
                         error.file = name
-                    where = error.where()
-                    text = error_message(error)
-                    if where and text.startswith(f"{where}: "):
-                        text = text[len(where) + 2:]
-                    emit("echo", f"{where}: match round {item.round}, table {item.table}: {text}")
+                if as_json:
+                    self.match_json.append(_match_json(item))
+                else:
+                    # a match's errors read as the import lists them: the one form
+                    # of a record error (its rows' errors are printed already)
+                    for error in item.problems:
+                        emit("echo", error_message(error))
                 continue
+            if item.error is not None:
+                source.locate(item.error)
             self.deals += 1
             if not item.valid:
                 self.bad_deals += 1
@@ -246,6 +249,9 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
     Each deal is replayed move by move by its variant's engine (or, for a
     score-sheet row, its scores are checked for what is possible); each match is
     checked for deal numbering, same players, the dealer rule and its end rule.
+    Every error is listed, worded as `result import` words it: each row's, and
+    each problem of a match that can be told apart from the others (none that
+    follows from another; --json: the match's "errors").
     Unfilled score-sheet rows are skipped, their key columns still checked;
     --json reports each as {"kind": "skipped", "line": N, "reason": ...}.
 
@@ -334,8 +340,8 @@ def simulate(variant, nplayers, deals, tables, rounds, seed, skill, event, rules
     100 points); variants without one play --deals deals (default 4).
 
     With --json, the same records as JSON lines: one object per deal, keyed by
-    the record file's columns (as sqlite-utils' --nl); round, table and deal are
-    numbers, as in `tourney result export --json`.
+    the record file's columns (as sqlite-utils' --nl); round and deal are
+    numbers and the table a label, as in `tourney result export --json`.
 
     \b
     Examples:
@@ -354,7 +360,7 @@ def simulate(variant, nplayers, deals, tables, rounds, seed, skill, event, rules
                               seed=seed, deals=deals, skill=skill, event=event)
     if as_json:
         for fields in canonical_rows(records, game_for=lambda record: game):
-            emit_jsonl({c: typed_cell(c, fields.get(c, "")) for c in COLUMNS})
+            emit_jsonl(typed_record(fields))
     else:
         write_records(sys.stdout, records, game_for=lambda record: game)
 

@@ -1,8 +1,11 @@
 """The `tourney` command: commands grouped by noun, sqlite-utils style.
 
 Data goes to stdout (plain or ``--json``), messages to stderr. Exit codes:
-0 success, 1 the data is invalid or an operation failed on it, 2 usage errors
-(unknown variant, event, player, option or file, bad arguments).
+0 success, 1 the data is invalid or the operation was refused or failed (nothing
+changed), 2 usage errors (unknown names, options, bad arguments, a file or
+database that is missing or not of the kind the command takes), 130 interrupted.
+Every failure is handled here, once: one line on stderr and, under --json, one
+JSON object on stdout (:mod:`tourney.cli.errors` decides the codes and words).
 """
 from __future__ import annotations
 
@@ -16,9 +19,9 @@ import click
 from tourney import __version__
 from tourney.errors import TourneyError
 
-from .errors import INVALID, exit_code
+from .errors import INTERRUPTED, INVALID, error_json, exit_code, interrupted_message
 from .errors import message as error_message
-from .output import message, terminal_text
+from .output import JSON_REQUESTED, emit_jsonl, global_value, message, terminal_text
 
 # Each module registers its commands on the group via `register(group)`; a module
 # per noun keeps the CLI's files showing its structure. A module is imported only
@@ -102,26 +105,43 @@ class TourneyGroup(click.Group):
             formatter.write_dl(rows)
 
     def make_context(self, info_name, args, parent=None, **extra):
-        with _safe_click_errors():
-            return super().make_context(info_name, args, parent=parent, **extra)
+        # What was typed, for a usage error click finds before --json is parsed
+        self.typed = list(args)
+        try:
+            with _safe_click_errors():
+                return super().make_context(info_name, args, parent=parent, **extra)
+        except click.ClickException as err:
+            if _json_typed(self.typed):
+                emit_jsonl(click_error_json(err))
+            raise
 
     def invoke(self, ctx: click.Context):
+        storage = sys.modules.get("tourney.storage.db")
+        writes = storage.WRITES.mark() if storage is not None else None
         try:
-            return self._invoke(ctx)
-        finally:
-            # What a command committed goes from SQLite's log into the database
-            # file, so tourney.db alone holds it (copied, mailed, backed up).
-            storage = sys.modules.get("tourney.storage.db")
-            if storage is not None:
-                storage.checkpoint_written()
+            try:
+                return self._invoke(ctx)
+            finally:
+                # What a command committed goes from SQLite's log into the database
+                # file, so tourney.db alone holds it (copied, mailed, backed up).
+                storage = sys.modules.get("tourney.storage.db")
+                if storage is not None:
+                    storage.checkpoint_written()
+        except KeyboardInterrupt:  # Ctrl-C: what it left, in one line, no traceback
+            if sys.stderr.isatty():
+                sys.stderr.write("\n")  # past the ^C the terminal echoed
+            _fail(ctx, interrupted_message(writes), INTERRUPTED, prefix="")
 
     def _invoke(self, ctx: click.Context):
         try:
             with _safe_click_errors():
                 return super().invoke(ctx)
         except TourneyError as err:
-            message(f"Error: {error_message(err)}")
-            ctx.exit(exit_code(err))
+            _fail(ctx, error_message(err), exit_code(err), err)
+        except click.ClickException as err:  # click shows it and exits; JSON here
+            if _json_wanted(ctx) or _json_typed(getattr(self, "typed", ())):
+                emit_jsonl(click_error_json(err))
+            raise
         except BrokenPipeError:  # `tourney ... | head` is not an error
             sys.stderr.close()
             ctx.exit(0)
@@ -129,8 +149,45 @@ class TourneyGroup(click.Group):
             line = one_line_failure(err)
             if line is None:
                 raise
-            message(f"Error: {line}")
-            ctx.exit(INVALID)
+            _fail(ctx, line, INVALID, err)
+
+
+def _fail(ctx: click.Context, text: str, code: int, err: BaseException | None = None, *,
+          prefix: str = "Error: ") -> None:
+    """End a failed command: its one line on stderr and, under --json, its JSON
+    error object on stdout (:func:`tourney.cli.errors.error_json`); exit ``code``."""
+    message(f"{prefix}{text}")
+    if _json_wanted(ctx):
+        emit_jsonl(error_json(text, code, err))
+    ctx.exit(code)
+
+
+def _json_wanted(ctx: click.Context) -> bool:
+    """Whether the command was given --json (its own, or the global one)."""
+    return bool(ctx.meta.get(JSON_REQUESTED) or global_value(ctx, "as_json"))
+
+
+def _json_typed(args) -> bool:
+    """Whether --json was typed (before any ``--``): for a usage error click finds
+    while parsing, before the option itself is read."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg == "--json":
+            return True
+    return False
+
+
+def click_error_json(err: click.ClickException) -> dict:
+    """:func:`~tourney.cli.errors.error_json` of click's own usage errors (an
+    unknown option, a missing argument, a bad value), naming the option."""
+    data = error_json(terminal_text(err.format_message()), err.exit_code)
+    param = getattr(err, "param", None)
+    if isinstance(param, click.Option):
+        data["setting"] = max(param.opts, key=len)
+    elif getattr(err, "option_name", None):  # NoSuchOption, BadOptionUsage
+        data["setting"] = err.option_name
+    return data
 
 
 @contextmanager
@@ -173,6 +230,14 @@ def cli(ctx, db_url, as_json):
     --db or TOURNEY_DB names another (any SQLAlchemy URL, e.g.
     postgresql+psycopg://127.0.0.1/league). --db and --json may come before the
     command (tourney --db league.db --json standings club-1) or after it.
+
+    Exit status: 0 success; 1 the data is invalid or the operation was refused
+    (nothing was changed); 2 a usage error (an unknown name, option or value, a
+    file or database that is missing or not of the kind the command takes); 130
+    interrupted (Ctrl-C; stopped before storing its changes, a command changed
+    nothing, and says so). With --json a command that fails
+    prints one line of JSON on stdout, {"error", "exit_code", ...}, the message
+    staying on stderr.
     """
     ctx.ensure_object(dict).update(db_url=db_url, as_json=as_json)
 

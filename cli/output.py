@@ -22,8 +22,16 @@ def global_value(ctx: click.Context, name: str):
     return (ctx.find_root().obj or {}).get(name)
 
 
+# Set in the context's meta (shared by every context of one call) when the command
+# was given --json: a failure then prints its JSON error object (tourney.cli.main).
+JSON_REQUESTED = "tourney.json"
+
+
 def _json_flag(ctx: click.Context, _param, value: bool) -> bool:
-    return bool(value or global_value(ctx, "as_json"))
+    wanted = bool(value or global_value(ctx, "as_json"))
+    if wanted:
+        ctx.meta[JSON_REQUESTED] = True
+    return wanted
 
 
 def _db_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -200,16 +208,24 @@ def interactive() -> bool:
 
 
 def confirm(question: str, yes: bool) -> None:
-    """Ask before a change that is hard to undo; a "no" exits 1 with nothing changed.
+    """Ask before a change that is hard to undo; a "no" is refused
+    (:class:`~tourney.cli.errors.NotConfirmed`: exit 1, nothing changed).
 
     Asked only on a terminal and without --yes, so scripts, pipes and the tests
     run as before.
     """
     if yes or not interactive():
         return
-    if not click.confirm(terminal_text(question), default=False, err=True):
-        message("nothing was changed")
-        raise click.exceptions.Exit(1)
+    from .errors import NotConfirmed
+
+    try:
+        answer = click.confirm(terminal_text(question), default=False, err=True)
+    except click.Abort as err:  # click's word for Ctrl-C, and for no input left
+        if isinstance(err.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None  # interrupted (tourney.cli.main)
+        raise NotConfirmed() from None
+    if not answer:
+        raise NotConfirmed()
 
 
 # ------------------------------------------------------------------ what changed

@@ -1,21 +1,23 @@
 """`tourney player ...`: registering players, listing, renaming, merging, importing."""
 from __future__ import annotations
 
+import sys
+
 import click
 
 from tourney.app import players as service
 from tourney.storage.db import reading, transaction
 from tourney.ordering import terminal_language
-from tourney.tournament.players import PlayerInfo, list_players
+from tourney.tournament.players import PlayerFileRejected, PlayerInfo, list_players
 
 from tourney.records.spreadsheets import open_table
 
-from .errors import lookalike_message, notice_message
+from .errors import INVALID, error_list, lookalike_message, notice_message
 from .completion import complete_player
 from .database import db_option, open_db, refuse_overwrites, starting_db
 from tourney.numbers import count_text
 
-from .output import (confirm, emit_json, emit_table, encoding_option, json_option, message,
+from .output import (change_report, confirm, emit_json, emit_table, encoding_option, json_option, message,
                      replace_option, report_change, sheet_option, table_format_option, yes_option)
 
 
@@ -172,8 +174,9 @@ def import_(file, sheet, encoding, as_json, db_url):
     as `player list --format` writes them, are left out). Names already
     registered are left as they are and reported; importing the same file twice
     adds nothing the second time. A new name equal to a registered one (or one
-    earlier in the file) apart from case or accents is added with a warning. Any error (named by line, or sheet and cell)
-    imports nothing.
+    earlier in the file) apart from case or accents is added with a warning. The whole
+    file is checked and every error listed (each named by line, or sheet and cell;
+    a file that cannot be read at all stops at once); any error imports nothing.
 
     \b
     Examples:
@@ -181,7 +184,10 @@ def import_(file, sheet, encoding, as_json, db_url):
       tourney player import club.xlsx --sheet Members
     """
     notices: list[str] = []
-    rows = service.read_player_csv(file, encoding=encoding, sheet=sheet, notices=notices)
+    try:
+        rows = service.read_player_csv(file, encoding=encoding, sheet=sheet, notices=notices)
+    except PlayerFileRejected as rejected:
+        _rejected(rejected, as_json)
     for notice in notices:
         message(notice_message(notice))
     with starting_db(db_url) as engine, transaction(engine) as session:
@@ -193,6 +199,22 @@ def import_(file, sheet, encoding, as_json, db_url):
     report_change("player.import", bool(report.added),
                   f"{file}: {len(report.added)} added, {len(report.already)} already registered",
                   as_json, file=file, **report.to_json())
+
+
+def _rejected(rejected: PlayerFileRejected, as_json: bool) -> None:
+    """A player file with invalid rows: every error listed (as `result import`
+    lists a record file's, bounded alike), nothing imported, exit 1."""
+    from tourney.tournament.results import error_dict
+
+    for line in error_list(rejected.notices, rejected.errors, rejected.error_count,
+                           rules=False):
+        message(line)
+    message(f"Error: {rejected}; the database is unchanged")
+    if as_json:
+        emit_json(change_report("player.import", False, str(rejected), file=rejected.file,
+                                error_count=rejected.error_count,
+                                errors=[error_dict(err) for err in rejected.errors]))
+    sys.exit(INVALID)
 
 
 def register(group: click.Group) -> None:

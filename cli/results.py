@@ -7,8 +7,8 @@ from contextlib import ExitStack
 
 import click
 
-from tourney.numbers import (column_decimals, count_text, number_column, number_text,
-                             plain_number)
+from tourney.engines import get_game
+from tourney.numbers import count_text, fixed_text, number_column, number_text, plain_number
 from tourney.records.csv_format import COLUMNS
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
@@ -19,14 +19,15 @@ from tourney.tournament.results import ImportRejected, current_user
 from tourney.tournament.versions import match_detail, match_history
 from tourney.tournament.scoring import POINTS_SYSTEMS, event_bye_points
 from tourney.ordering import terminal_language
-from tourney.tournament.standings import TIEBREAKS, standings_table
+from tourney.tournament.standings import (TIEBREAKS, check_round_number, standing_decimals,
+                                          standings_table)
 
 from .completion import complete_event
-from .errors import INVALID, exit_code, notice_message, rule_message
+from .errors import INVALID, error_list, exit_code
 from .database import db_option, open_db, refuse_overwrites
 from .output import (COUNT, ROUND_NUMBER, CountingTable, JsonLinesTable, change_report, confirm, echo, emit_json, emit_table, encoding_option,
                      json_option, message, report_change, sheet_option, table_format_option,
-                     replace_option, yes_option)
+                     replace_option, terminal_text, yes_option)
 
 
 @click.group()
@@ -55,13 +56,8 @@ def _progress(path: str):
 
 
 def _print_errors(report) -> None:
-    for notice in report.notices:
-        message(notice_message(notice))
-    for err in report.errors:
-        message(rule_message(err))
-    hidden = report.error_count - len(report.errors)
-    if hidden > 0:
-        message(f"... and {hidden} more errors")
+    for line in error_list(report.notices, report.errors, report.error_count):
+        message(line)
 
 
 @result.command(name="import")
@@ -163,8 +159,9 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
     report_change("result.import", report.committed and bool(report.added or report.replaced),
                   report.summary(), as_json, **report.to_json())
     if rejects_path and report.rejected:
+        where = "on standard output" if rejects_path == "-" else f"in {rejects_path}"
         message(f"the rows of {count_text(report.rejected, 'rejected match', 'rejected matches')} "
-                f"are in {rejects_path}")
+                f"are {where}")
     if report.rejected and not (report.added or report.unchanged or report.replaced):
         # --skip-invalid with nothing valid: a script must not read it as success
         message(f"Error: every match of {file} was rejected; nothing was imported")
@@ -203,6 +200,8 @@ def export_cmd(slug, round_number, out, format_, yes, as_json, db_url):
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)  # an unknown event before any file is made
+        if round_number is not None:  # and a round it does not have
+            check_round_number(session, event, round_number)
         if as_json and not shown:
             counted = CountingTable(JsonLinesTable(COLUMNS), COLUMNS)
             export_results(session, slug, counted, round_number)
@@ -211,7 +210,8 @@ def export_cmd(slug, round_number, out, format_, yes, as_json, db_url):
                             widths=EXPORT_WIDTHS) as table:
                 counted = CountingTable(table, COLUMNS)
                 export_results(session, slug, counted, round_number)
-    message(f"{count_text(counted.rows, 'deal')} written" + (f" to {shown}" if shown else ""))
+    # the one wording of a table written (`round sheet` says it alike)
+    message(f"wrote {count_text(counted.rows, 'deal')} to {shown or 'standard output'}")
     if as_json and shown:
         emit_json({"action": "result.export", "file": shown,
                    "format": table_format(out, format_), "event": event.slug,
@@ -286,6 +286,13 @@ def revert_cmd(slug, round_number, table, version, actor, yes, as_json, db_url):
 def show_cmd(slug, round_number, table, version, as_json, db_url):
     """Show one match: its places, points and deal scores.
 
+    The places table lists the players by place, with their seats; the deals
+    table has a column of scores per player, in seat order, whatever order
+    each deal names its players in (in checkers the colours alternate: the
+    column named after the first colour says who had it in each game). A game
+    dealt by a dealer has a dealer column. --json gives each deal's players
+    and scores in the deal's own order, and by_seat in the match's seat order.
+
     \b
     Example:
       tourney result show club-1 2 3
@@ -306,8 +313,19 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
                [[p["place"], p["player"], p["seat"], totals[i], points[i]]
                 for i, p in enumerate(places)])
     echo("")
-    emit_table(["deal", "dealer", "scores", "verified"],
-               [[d["deal"], d["dealer"], d["scores"], d["verified"]] for d in detail["deals"]])
+    game = get_game(detail["variant"])
+    deals = detail["deals"]
+    seats = [s["player"] for s in deals[0]["by_seat"]] if deals else []
+    # a column of scores per player, alike in every row (tourney.numbers)
+    scores = [number_column([d["by_seat"][i]["score"] for d in deals]) for i in range(len(seats))]
+    # who had the first colour in each game, where seats have roles (dam-brade's Black)
+    role = game.seat_roles[0].lower() if game.seat_roles else None
+    emit_table(
+        ["deal", *(["dealer"] if game.uses_dealer else []), *([role] if role else []),
+         *[terminal_text(name, keep_newlines=False) for name in seats], "verified"],
+        [[d["deal"], *([d["dealer"]] if game.uses_dealer else []),
+          *([d["players"][0]] if role else []), *[column[i] for column in scores],
+          d["verified"]] for i, d in enumerate(deals)])
 
 
 @click.command()
@@ -329,9 +347,14 @@ def standings(slug, up_to_round, format_, out, yes, as_json, db_url):
     winner at a table of n gets n-1. A bye is worth the event's bye points (by
     default a win's worth). Players equal on points are ordered by the event's
     tie-breaks (default: opponents, score, wins); players equal on all of them
-    share a place. "decided by" names what separated a player from the one
-    above. The table is followed (on stderr) by what each column means.
-    --format csv or xlsx (or --out FILE) writes the table for a spreadsheet.
+    share a place, shown as "2=" (files: the shared column; JSON: "shared").
+    "decided by" names what separated a player from the one above ("shared":
+    nothing, they share the place); the number columns show enough decimals for
+    that difference to show. A player who withdrew is marked with the round
+    they withdrew after. The table is followed (on stderr) by what each column
+    means. --format csv or xlsx (or --out FILE) writes the table for a
+    spreadsheet: CSV with the decimals the terminal shows, XLSX cells as
+    numbers in full shown with those decimals. --json gives the numbers in full.
 
     \b
     Examples:
@@ -349,29 +372,41 @@ def standings(slug, up_to_round, format_, out, yes, as_json, db_url):
         return
     tiebreaks = list(rows[0].tiebreaks) if rows else []
     headers = ["place", "player", "points", *tiebreaks, "decided by"]
-    # every number column with its own decimals, alike in every row (tourney.numbers)
-    numbers = [[row.points for row in rows],
-               *[[row.tiebreaks[t] for row in rows] for t in tiebreaks]]
+    # every number column with its decimals, alike in every row, enough to show
+    # what decided each place (standing_decimals)
+    decimals = standing_decimals(rows)
+    numbers = {"points": [row.points for row in rows],
+               **{t: [row.tiebreaks[t] for row in rows] for t in tiebreaks}}
     if format_ or out:
-        decimals = [None, None, *[column_decimals(c) for c in numbers], None]
-        with open_table(out, headers, format=format_, title=f"{slug} standings",
-                        widths=[7, 30, 8, *[11] * len(tiebreaks), 24],
-                        decimals=decimals) as table:
-            for row in rows:
-                # Rounded as the terminal shows them: a club's sheet, not a ledger.
-                table.write([row.place, row.player, plain_number(row.points, 2),
-                             *[plain_number(row.tiebreaks[t], 2) for t in tiebreaks],
-                             row.decided_by or ""])
+        with open_table(out, [*headers, "shared", "withdrew after"], format=format_,
+                        title=f"{slug} standings",
+                        widths=[7, 30, 8, *[11] * len(tiebreaks), 24, 8, 14],
+                        decimals=[None, None, *[decimals[n] for n in numbers], None, None,
+                                  None]) as table:
+            for index, row in enumerate(rows):
+                # the values in full: an XLSX cell shows the column's decimals and
+                # keeps the rest, CSV writes the decimals the terminal shows
+                table.write([row.place, row.player,
+                             *[plain_number(column[index]) for column in numbers.values()],
+                             row.decided_by or "", "yes" if row.shared else "",
+                             row.withdrawn_after])
         return
-    texts = [number_column(c) for c in numbers]
+    texts = [[fixed_text(v, decimals[name]) for v in column] for name, column in numbers.items()]
+    withdrawn = any(row.withdrawn_after is not None for row in rows)
     emit_table(
-        headers,
-        [[row.place, row.player, *[column[i] for column in texts], row.decided_by or ""]
+        headers + (["withdrew after"] if withdrawn else []),
+        [[f"{row.place}=" if row.shared else row.place, row.player,
+          *[column[i] for column in texts], row.decided_by or "",
+          *([f"round {row.withdrawn_after}" if row.withdrawn_after is not None else ""]
+            if withdrawn else [])]
          for i, row in enumerate(rows)])
     message(f"points: {POINTS_SYSTEMS[event.points]}; a bye is worth "
             f"{number_text(event_bye_points(event))}")
     for tiebreak in tiebreaks:
         message(f"{tiebreak}: {TIEBREAKS[tiebreak]}")
+    if any(row.shared for row in rows):
+        message("=: a shared place (equal on points and every tie-break); "
+                "decided by \"shared\": nothing separates the player from the one above")
 
 
 

@@ -10,7 +10,7 @@ from tourney.engines.base import MAX_DEALS_PER_MATCH
 from tourney.app import rounds as actions
 from tourney.storage.db import reading, transaction
 from tourney.tournament.events import get_event
-from tourney.records.csv_format import COLUMNS, format_row
+from tourney.records.csv_format import COLUMNS, format_row, typed_record
 from tourney.seats import seat_number, seat_text
 from tourney.records.spreadsheets import (open_table, output_stream, table_format,
                                           write_score_sheet_xlsx)
@@ -36,24 +36,40 @@ def round_():
     """
 
 
+WITHDREW = " (withdrew)"  # beside a seated player who no longer plays the round
+
+
 def print_seating(seating: service.RoundSeating, title: str, variant: str) -> None:
-    """A seat list to print and pin up: by table, then by name."""
+    """A seat list to print and pin up: by table, then by name; a player who
+    withdrew since the round was seated is marked (the round is to be reseated)."""
+    gone = {(w.name, w.table) for w in seating.withdrawn}
+
+    def shown(name: str, table: str | None) -> str:
+        return name + (WITHDREW if (name, table) in gone else "")
+
     echo(title)
     echo("")
     for table in seating.tables:
-        seats = [f"{seat_number(i)}. {name}" for i, name in enumerate(table.seats)]
+        seats = [f"{seat_number(i)}. {shown(name, table.table)}"
+                 for i, name in enumerate(table.seats)]
         echo(f"Table {table.table}:  " + "   ".join(seats))
     if seating.byes:
-        echo("Bye:  " + ", ".join(seating.byes))
+        echo("Bye:  " + ", ".join(shown(name, None) for name in seating.byes))
     echo("")
     echo("By name:")
     rows = seating.by_name(terminal_language())
     width = max((len(name) for name, _, _ in rows), default=0)
     for name, table, seat in rows:
         where = "bye" if table is None else f"table {table}, {seat_text(seat)}"
-        echo(f"  {name.ljust(width)}  {where}")
+        echo(f"  {name.ljust(width)}  {where}"
+             + (WITHDREW if (name, table) in gone else ""))
     echo("")
     echo(get_game(variant).vocabulary.seat_note)
+
+
+def seating_warnings(seating: service.RoundSeating) -> None:
+    for warning in seating.warnings:
+        message(f"warning: {warning['message']}")
 
 
 def pairs_message(repeated: int) -> str:
@@ -62,9 +78,13 @@ def pairs_message(repeated: int) -> str:
 
 def seating_change(action: str, changed: bool, summary: str, slug: str, seating) -> dict:
     """`round seat|reseat --json`: the seating as it always was (round, tables, byes,
-    repeated_pairs) with the keys every changing command answers beside it."""
-    return {**seating.to_json(),
-            **change_report(action, changed, summary, event=slug, round=seating.number)}
+    repeated_pairs) with the keys every changing command answers beside it; the
+    details add the warnings (more than one bye) and, for a reseat, the players no
+    longer entered (they withdrew before playing)."""
+    details = {"event": slug, "round": seating.number, "warnings": list(seating.warnings)}
+    if action == "round.reseat":
+        details["no_longer_entered"] = list(seating.no_longer_entered)
+    return {**seating.to_json(), **change_report(action, changed, summary, **details)}
 
 
 @round_.command("seat")
@@ -81,11 +101,18 @@ def seat(slug, force, as_json, db_url):
     far. The next round is seated only when every table of the previous round has
     a result, unless --force.
 
+    More than one bye (each worth a win unless the event says otherwise) is
+    warned about on stderr, naming the players and what would help: other table
+    sizes (`tourney event set SLUG --table-sizes`, then `tourney round reseat`)
+    or, while it can still change, a bye worth less (--bye-points).
+
     \b
     JSON: {"round": N, "tables": [{"table": "1", "seats": [names, seat 1 first],
            "dealer": name}], "byes": [names], "repeated_pairs": K,
            "action": "round.seat", "changed": true, "summary": "...",
-           "details": {"event": SLUG, "round": N}}
+           "details": {"event": SLUG, "round": N, "warnings": [{"warning":
+           "byes", "message": "...", "players": [names], "table_sizes":
+           "3-4" or null, "bye_points_can_change": true}]}}
 
     \b
     Example:
@@ -104,6 +131,7 @@ def seat(slug, force, as_json, db_url):
     else:
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
     message(summary)
+    seating_warnings(seating)
 
 
 @round_.command("show")
@@ -112,18 +140,34 @@ def seat(slug, force, as_json, db_url):
 @json_option
 @db_option
 def show(slug, number, as_json, db_url):
-    """Show the seating of a round (the same data as `round seat` printed)."""
+    """Show the seating of a round (the same data as `round seat` printed).
+
+    A player who withdrew after the round was seated, and is still seated at a
+    table without a result (or has a bye), is marked "(withdrew)", and stderr
+    says what to do: reseat the round (`tourney round reseat`), or, once some
+    of its results are in, enter them again to play the table as seated.
+
+    \b
+    JSON: the seating as `round seat --json` has it, and "withdrawn": [{"name",
+    "table" (null: a bye)}], "reseat": whether the round is to be reseated
+    (it seats a player who withdrew, and none of its results is in).
+    """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)
         seating = service.round_seating(session, event, number)
+    note = service.withdrawn_note(seating, slug)
     if as_json:
-        emit_json(seating.to_json())
-        return
-    print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
-    if seating.tables:
-        message(f"results in for {len(seating.results)} of "
-                f"{count_text(len(seating.tables), 'table')}")
+        emit_json({**seating.to_json(),
+                   "withdrawn": [w.to_json() for w in seating.withdrawn],
+                   "reseat": bool(seating.withdrawn) and seating.reseatable})
+    else:
+        print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
+        if seating.tables:
+            message(f"results in for {len(seating.results)} of "
+                    f"{count_text(len(seating.tables), 'table')}")
+    if note:
+        message(note)
 
 
 @round_.command("reseat")
@@ -136,8 +180,10 @@ def reseat(slug, number, seed, as_json, db_url):
     """Seat the latest round again, before any of its results is in.
 
     Uses the players active now, so a late arrival or a withdrawal is taken into
-    account. With the same players and seed the seating comes out the same; give
-    --seed to draw again.
+    account (a player who withdrew before playing any round is then no longer
+    entered). With the same players and seed the seating comes out the same;
+    give --seed to draw again. More than one bye is warned about, as by
+    `tourney round seat`.
 
     \b
     Examples:
@@ -152,11 +198,15 @@ def reseat(slug, number, seed, as_json, db_url):
                f"{slug}: round {seating.number}: the seating is unchanged (same players, "
                "same seed); give --seed to draw again")
     summary += f"; {pairs_message(seating.repeated_pairs)}"
+    if seating.no_longer_entered:
+        summary += ("; no longer entered (withdrew before playing): "
+                    + ", ".join(seating.no_longer_entered))
     if as_json:
         emit_json(seating_change("round.reseat", changed, summary, slug, seating))
     else:
         print_seating(seating, f"{event.name}: round {seating.number} (reseated)", event.variant)
     message(summary)
+    seating_warnings(seating)
 
 
 @round_.command("sheet")
@@ -168,10 +218,14 @@ def reseat(slug, number, seed, as_json, db_url):
 @click.option("--deals", type=click.IntRange(1, MAX_DEALS_PER_MATCH),
               help="Rows per table where the match has no fixed number of deals, "
                    f"1 to {MAX_DEALS_PER_MATCH} (default {OPEN_ENDED_ROWS}).")
+@click.option("--force", is_flag=True,
+              help="Write the sheet even though the round seats a player who withdrew "
+                   "at a table still to be played (that table's result cannot be "
+                   "imported as seated).")
 @replace_option
 @json_option
 @db_option
-def sheet(slug, number, out_path, format_, deals, yes, as_json, db_url):
+def sheet(slug, number, out_path, format_, deals, force, yes, as_json, db_url):
     """Write a score-sheet template for a seated round (CSV or XLSX).
 
     One row per deal for every table, with event, variant, round, table, deal,
@@ -184,6 +238,10 @@ def sheet(slug, number, out_path, format_, deals, yes, as_json, db_url):
 
     The XLSX sheet prints on A4 with the header on every page, and checks what a
     spreadsheet can: one score per seat, the dealer one of the table's players.
+
+    A round that seats a player who withdrew since it was seated is refused
+    (exit 1) unless --force: reseat it first (`tourney round reseat`), since the
+    import refuses that player's table as seated.
 
     With --json and --out, stdout gets what was written: {"action":
     "round.sheet", "file", "format", "tables", "rows"}; with --json and no --out,
@@ -199,14 +257,14 @@ def sheet(slug, number, out_path, format_, deals, yes, as_json, db_url):
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)
+        if not force:
+            service.check_no_withdrawn(session, event, number, "write the sheet anyway")
         rows = score_sheet_rows(session, event, number, deals=deals)
         heading, event_slug = f"{event.name}: round {number}", event.slug
     to_file = bool(out_path and out_path != "-")
     if as_json and not to_file:
-        numbers = ("round", "deal")  # numbers, as in `round show --json` and the export
         for record in rows:
-            fields = format_row(record)
-            emit_jsonl({c: int(fields[c]) if c in numbers else fields[c] for c in COLUMNS})
+            emit_jsonl(typed_record(format_row(record)))
     elif kind == "xlsx":
         with output_stream(out_path, binary=True) as stream:
             write_score_sheet_xlsx(stream, rows, title=f"Round {number}", heading=heading)
@@ -216,7 +274,8 @@ def sheet(slug, number, out_path, format_, deals, yes, as_json, db_url):
                 fields = format_row(record)
                 table.write([fields[c] for c in COLUMNS])
     if to_file:
-        message(f"wrote {count_text(len(rows), 'row')} to {out_path}")
+        # one wording with `result export`: a score sheet's rows are its deals to fill in
+        message(f"wrote {count_text(len(rows), 'deal')} to {out_path}")
         if as_json:
             emit_json({"action": "round.sheet", "file": out_path, "format": kind,
                        "event": event_slug, "round": number,
@@ -242,15 +301,20 @@ def _base_url(ctx, param, value: str) -> str:
 @click.argument("number", type=COUNT, metavar="N")
 @click.option("--base-url", required=True, metavar="URL", callback=_base_url,
               help="Where players reach `tourney serve`, e.g. http://192.168.1.10:8000.")
+@click.option("--force", is_flag=True,
+              help="List the links even though the round seats a player who withdrew "
+                   "at a table still to be played.")
 @json_option
 @db_option
-def links(slug, number, base_url, as_json, db_url):
+def links(slug, number, base_url, force, as_json, db_url):
     """List each table's private link for entering its result (`tourney serve`).
 
     Each table of a seated round gets an unguessable link and a short code to
     type at BASE-URL/t (shown as 7AMQ-7AXW, as on the printed QR page; typed with
     or without the dash); made the first time they are asked for, the same after.
     A link takes results only for its own table, while its round is the latest.
+    A round that seats a player who withdrew since it was seated is refused
+    (exit 1) unless --force: reseat it first (`tourney round reseat`).
 
     \b
     JSON (like `round show --json`: the round and its tables, each with its link):
@@ -268,6 +332,8 @@ def links(slug, number, base_url, as_json, db_url):
     engine = open_db(db_url)
     with transaction(engine) as session:
         event = get_event(session, slug)
+        if not force:
+            service.check_no_withdrawn(session, event, number, "list the links anyway")
         rows = [{"table": link.table, "url": table_url(base_url, link.token),
                  "code": display_code(link.code)}
                 for link in round_links(session, event, number)]

@@ -36,6 +36,8 @@ from xml.etree import ElementTree
 
 from tourney import __version__
 from tourney.seats import seat_number
+from tourney.times import utc_iso
+from tourney.tournament.events import table_sizes_json
 
 from .data import EventData, EventInfo, PlayerInfo, PoolData
 
@@ -58,7 +60,9 @@ def dump(kind: str, body: dict) -> bytes:
 def _plain(value: Any):
     if isinstance(value, Fraction):
         return int(value) if value.denominator == 1 else float(value)
-    if isinstance(value, (dt.date, dt.datetime)):
+    if isinstance(value, dt.datetime):
+        return utc_iso(value)
+    if isinstance(value, dt.date):
         return value.isoformat()
     raise TypeError(f"not JSON: {type(value).__name__}")
 
@@ -74,11 +78,7 @@ def number(value):
 
 
 def moment(value: dt.datetime | None) -> str | None:
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=dt.UTC)
-    return value.astimezone(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return utc_iso(value)  # the one form of a time in tourney's JSON
 
 
 # ------------------------------------------------------------------------ event files
@@ -90,9 +90,8 @@ def event_files(info: EventInfo, data: EventData, event_dir: str) -> dict[str, d
         "event": {**ref, "variant": info.variant,
                   "date": info.date.isoformat() if info.date else None,
                   "status": info.status, "rounds_planned": info.rounds_planned,
-                  "rounds_seated": info.rounds_seated, "table_sizes": {
-                      "min": info.table_min, "max": info.table_max,
-                      "preferred": info.table_preferred},
+                  "rounds_seated": info.rounds_seated, "table_sizes": table_sizes_json(
+                      info.table_min, info.table_max, info.table_preferred),
                   "seating": info.seating, "rules": dict(info.rules),
                   "options": dict(info.options) if info.options is not None else None,
                   "tiebreaks": list(info.tiebreaks),
@@ -102,7 +101,7 @@ def event_files(info: EventInfo, data: EventData, event_dir: str) -> dict[str, d
                      for e in sorted(data.entries, key=lambda e: e.player_id)],
     }
     standings = {"event": ref, "tiebreaks": list(info.tiebreaks), "standings": [
-        {"place": row.place, "player": row.player_id, "name": row.player,
+        {"place": row.place, "shared": row.shared, "player": row.player_id, "name": row.player,
          "points": number(row.points), "matches": row.matches, "wins": row.wins,
          "byes": row.byes, "tiebreaks": {k: number(v) for k, v in row.tiebreaks.items()},
          "decided_by": row.decided_by, "withdrawn_after": row.withdrawn_after}

@@ -103,6 +103,7 @@ from tourney.storage.db import reading
 from tourney.storage.settings import SiteSettings, site_settings
 from tourney.tournament.events import unknown_event
 from tourney.tournament.sheets import sheet_deals, sheet_rows_per_table
+from tourney.tournament.standings import standing_decimals
 
 from . import charts, opendata
 from .data import (
@@ -558,6 +559,8 @@ class Renderer:
         env.filters["score_decimals"] = self.score_decimals
         env.filters["decimals"] = self.decimals  # a column's decimals, alike in every row
         env.filters["point_column"] = self.point_column
+        # the standings' columns: enough decimals to show what decided each place
+        env.filters["standing_decimals"] = standing_decimals
         env.globals.update(
             names=self.names, lang=self.html_lang, event_text=self.event_text,
             square_at=square_at,
@@ -598,14 +601,16 @@ class Renderer:
         return column_decimals(values)
 
     @staticmethod
-    def point_column(values) -> PointColumn:
+    def point_column(values, decimals: int | None = None) -> PointColumn:
         """How a column of match points is shown: as halves ("½", "1½", "2") when
-        every value is a whole or a half (a drawn game), else with the column's
-        decimals like any number."""
+        every value is a whole or a half (a drawn game), else with ``decimals``
+        (default: the column's, :func:`~tourney.numbers.column_decimals`; the
+        standings pass :func:`~tourney.tournament.standings.standing_decimals`)
+        like any number."""
         values = [v for v in values if v is not None]
         halves = all(float(2 * v).is_integer() for v in values)
         return PointColumn(halves and any(not float(v).is_integer() for v in values),
-                           column_decimals(values))
+                           column_decimals(values) if decimals is None else decimals)
 
     def match_points(self, value, column: PointColumn | None = None) -> str:
         """A match's points in its column (:meth:`point_column`; None: a column
@@ -1263,7 +1268,7 @@ class SiteBuilder:
                 bye_rounds.setdefault(pid, []).append(rnd.number)
         for row in data.standings:
             event_row = PlayerEvent(info.id, row.place, row.points, row.matches, size,
-                                    row.decided_by == "shared",
+                                    row.shared,
                                     tuple(bye_rounds.get(row.player_id, ())))
             self.player_events.setdefault(row.player_id, []).append(event_row)
             rows.append((row.player_id, event_row))

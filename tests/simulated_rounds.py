@@ -36,3 +36,17 @@ def one_deal_event_round_one_played(tourney, tmp_path, slug: str, names, rounds:
     play_round(seating, slug, "spardame", {"deals": "1"}, 1, tmp_path / "r1.csv")
     tourney("result", "import", str(tmp_path / "r1.csv"))
     return seating
+
+
+def brade_round_one_imported(tourney, tmp_path, records: str) -> None:
+    """A dam-brade event ``b`` of 2 games a match (colours alternate), Anna, Bo,
+    Cilla and Dag entered, round 1 seated (Anna v Bo, Cilla v Dag) and the record
+    CSV text ``records`` imported as its results."""
+    tourney("player", "add", "Anna", "Bo", "Cilla", "Dag")
+    tourney("event", "create", "b", "--variant", "dam-brade", "--rounds", "2",
+            "--rule", "games=2")
+    tourney("event", "enter", "b", "--all")
+    tourney("round", "seat", "b")
+    path = tmp_path / "r1.csv"
+    path.write_text(records, encoding="utf-8")
+    tourney("result", "import", str(path))

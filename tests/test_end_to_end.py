@@ -70,10 +70,11 @@ def test_an_event_from_entry_to_standings(tourney, tmp_path, variant, sizes, rul
         for index, row in enumerate(standings):
             sharing = [other for other in standings if other["place"] == row["place"]]
             assert row["place"] == 1 + standings.index(sharing[0])
-            if len(sharing) > 1:
-                assert row["decided_by"] == "shared"
-            elif index == 0:
+            assert row["shared"] is (len(sharing) > 1)
+            if index == 0:
                 assert row["decided_by"] is None
+            elif row is not sharing[0]:  # nothing separates it from the one above
+                assert row["decided_by"] == "shared"
             else:
                 assert row["decided_by"] in ("points", "opponents", "score", "wins")
 

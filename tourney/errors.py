@@ -2,11 +2,13 @@
 
 Every problem a user can cause (a bad record, an illegal move, an unknown option)
 surfaces as a :class:`TourneyError`. The class says what kind of problem it is: a
-:class:`UsageError` is a call that cannot work (an unknown variant, option or
-file), any other :class:`TourneyError` is data that is invalid or an operation
-refused on it. Exit codes are the command line's business: ``tourney.cli.errors``
-maps the kinds to them in one place (and a server to its own answers). Anything
-else escaping is a bug.
+:class:`UsageError` is a call that cannot work as given (an unknown name: variant,
+event, player, round, table, option; a file that is missing or not of the kind
+the call takes: :class:`UnreadableFile`), any other :class:`TourneyError` is data
+that is invalid or an operation refused on it in the state things are in. Exit
+codes are the command line's business: ``tourney.cli.errors`` maps the kinds to
+them in one place (and a server to its own answers). Anything else escaping is a
+bug.
 """
 from __future__ import annotations
 
@@ -36,7 +38,8 @@ class TourneyError(Exception):
 
 
 class UsageError(TourneyError):
-    """The command was called wrongly: unknown variant, option, unreadable file."""
+    """The command was called wrongly: an unknown name or option, a missing file or
+    one that is not of the kind the command takes."""
 
 
 class InvalidValue(UsageError):
@@ -90,6 +93,37 @@ def unknown_name(kind: str, name: str, known, *, quote: bool = False, cutoff: fl
     suggestion = (f" (did you mean {' or '.join(shown)}?)" if shown else
                   f" ({otherwise})" if otherwise else "")
     return UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}", **remedy)
+
+
+def no_round(event: str, number: int, seated: int) -> UnknownName:
+    """The one wording of a round an event does not have (``seated``: its rounds
+    seated so far, 1 to ``seated``): ``ev has no round 9: round 1 is seated``. A
+    usage error like any unknown name: the call names nothing."""
+    have = ("no round is seated yet" if seated < 1 else "round 1 is seated" if seated == 1
+            else f"rounds 1-{seated} are seated")
+    return UnknownName(f"{event} has no round {number}: {have}",
+                       operation=None if seated else f"round seat {event}")
+
+
+def no_table(event: str, number: int, table: str, tables) -> UnknownName:
+    """The one wording of a table a seated round does not have (``tables``: its
+    labels in table order): ``ev round 1 has no table 7: tables 1-2 are seated``."""
+    from .ordering import table_order
+
+    labels = sorted(tables, key=table_order)
+    numbered = [str(n) for n in range(1, len(labels) + 1)]
+    have = ("no table is seated" if not labels else f"table {labels[0]} is seated"
+            if len(labels) == 1 else f"tables 1-{len(labels)} are seated"
+            if labels == numbered else f"tables {', '.join(labels)} are seated")
+    return UnknownName(f"{event} round {number} has no table {table}: {have}")
+
+
+def no_version(event: str, number: int, table: str, version: int, versions) -> UnknownName:
+    """The one wording of a version a match does not have (``versions``: those it
+    has, oldest first)."""
+    known = ", ".join(str(v) for v in versions)
+    return UnknownName(f"{event} round {number}, table {table} has no version {version}"
+                       + (f" (its versions: {known})" if known else ""))
 
 
 class OptionError(UsageError):
@@ -211,6 +245,14 @@ class RecordError(TourneyError):
     def __str__(self) -> str:
         where = self.where()
         return f"{where}: {self.message}" if where else self.message
+
+
+class UnreadableFile(RecordError, UsageError):
+    """A file that cannot be read as records at all, so reading it stops: not text
+    in a known encoding, not a readable workbook, no header or one the format
+    does not know, a line, record or workbook beyond the reader's limits. A usage
+    error (the file given is not a file of the kind the command takes), located
+    like a record error; a problem of one row is a :class:`RecordError`."""
 
 
 def located(file: str | None, message: str, *, line: int | None = None,

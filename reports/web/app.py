@@ -50,7 +50,6 @@ from tourney.engines.base import DealSetup
 from tourney.errors import IllegalMove, RecordError, TourneyError
 from tourney.names import normalize_name
 from tourney.records.csv_format import write_records
-from tourney.numbers import column_decimals
 from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
 from tourney.storage.db import (
     ConflictingChange,
@@ -68,7 +67,7 @@ from tourney.tournament.events import get_event, last_seated_round, results_by_r
 from tourney.tournament.rounds import get_round, seated_keys
 from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
-from tourney.tournament.standings import standings_table
+from tourney.tournament.standings import standing_decimals, standings_table
 
 from .messages import bad_cells, error_lines
 from .names import grid_name, short_names
@@ -91,7 +90,7 @@ RETRYABLE = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization f
 ORGANIZER = "organizer"
 # The static site's filters the live pages use through its macros (macros.html).
 SITE_FILTERS = ("num", "dec1", "dec2", "date", "card", "cards", "score", "seat", "points",
-                "score_decimals", "decimals", "point_column")
+                "score_decimals", "decimals", "point_column", "standing_decimals")
 
 
 @dataclass
@@ -550,10 +549,11 @@ def standings_data(session, slug: str) -> dict:
     event = get_event(session, slug)
     rows = standings_table(session, event)
     # points stay raw numbers; points_decimals is how many decimals the column is
-    # shown with, alike in every row (tourney.numbers.column_decimals)
+    # shown with, alike in every row and enough to show what decided a place
+    # (tourney.tournament.standings.standing_decimals)
     return {"event": event.slug, "name": event.name,
             "standings": [row.to_json() for row in rows],
-            "points_decimals": column_decimals(row.points for row in rows)}
+            "points_decimals": standing_decimals(rows)["points"]}
 
 
 async def standings_json(request: Request) -> Response:

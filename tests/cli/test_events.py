@@ -34,7 +34,8 @@ def test_create_with_every_setting(tourney, db_url):
     assert created.json["details"] == {
         "slug": "club-2024-03", "name": "Klubbkväll mars", "variant": "spardame",
         "date": "2024-03-02", "rules": {"jd_bonus": "-50", "pass": "cycle"},
-        "table_sizes": [3, 5, 4], "rounds": 4, "seating": "random", "seed": 7,
+        "table_sizes": {"min": 3, "max": 5, "preferred": 4}, "rounds": 4,
+        "seating": "random", "seed": 7,
         "tiebreaks": ["buchholz", "wins"], "lang": "sv", "points": "share", "bye_points": None,
     }
     assert "created club-2024-03" in created.stderr
@@ -138,7 +139,8 @@ def test_show(tourney, db_url):
     tourney("event", "withdraw", "cup", "Bo", "--from-round", "2")
     add_result(db_url, "cup", 1, "1")
     data = tourney("event", "show", "cup", "--json").json
-    rules = {r["key"]: r for r in data["rules"]}
+    assert data["rules"] == {"pass": "cycle"}  # the house rules set, as everywhere
+    rules = {r["key"]: r for r in data["rule_details"]}
     spec = {s.key: s for s in get_game("spardame").option_specs}
     assert set(rules) == set(spec)
     assert rules["pass"]["value"] == "cycle" and rules["pass"]["set"] is True
@@ -246,6 +248,7 @@ def test_changes_from_the_latest_round_before_its_results(tourney, db_url):
     assert "round reseat cup 1" in left.stderr
     assert entries(db_url, "cup")["Anna"] == (1, 0)
     tourney("round", "reseat", "cup", "1")
+    assert "Anna" not in entries(db_url, "cup")  # she played nothing: no longer entered
     seated = tourney("round", "show", "cup", "1", "--json").json
     everyone = sorted([n for t in seated["tables"] for n in t["seats"]] + seated["byes"])
     assert everyone == ["Bo", "Cai", "Dag"]
@@ -254,3 +257,48 @@ def test_changes_from_the_latest_round_before_its_results(tourney, db_url):
     assert "has results in" in refused.stderr
     assert "Eva" not in entries(db_url, "cup")
     assert count(db_url, Round) == 1
+
+
+# ----------------------------------------------------------------- the organizer's small findings
+
+def test_show_after_the_last_round_names_no_next_round(tourney, db_url):
+    tourney("player", "add", "Anna", "Bo", "Cai", "Dag", "Eva")
+    tourney("event", "create", "cup", "--variant", "kortrad", "--table-sizes", "2",
+            "--rounds", "2")
+    tourney("event", "enter", "cup", "--all")
+    seated = tourney("round", "seat", "cup", "--json").json
+    assert "entrants: 5 (5 playing round 1)" in tourney("event", "show", "cup").stdout
+    for table in seated["tables"]:
+        add_result(db_url, "cup", 1, table["table"])
+    tourney("event", "withdraw", "cup", "Eva")
+    assert "entrants: 5 (4 playing round 2)" in tourney("event", "show", "cup").stdout
+    seated = tourney("round", "seat", "cup", "--json").json
+    for table in seated["tables"]:
+        add_result(db_url, "cup", 2, table["table"])
+    shown = tourney("event", "show", "cup")
+    assert "entrants: 5 (4 in round 2, the last)" in shown.stdout
+    assert "next round" not in shown.stdout
+    data = tourney("event", "show", "cup", "--json").json
+    assert data["current_round"] is None
+    assert [e["name"] for e in data["entrants"] if not e["active"]] == ["Eva"]
+
+
+def test_entering_everyone_when_no_one_is_registered_is_refused(run_cli, tmp_path):
+    league = str(tmp_path / "leage.db")
+    run_cli(league, "db", "init")
+    unknown = run_cli(league, "event", "enter", "liga-vt26", "--all", exit_code=2)
+    assert "unknown event 'liga-vt26'" in unknown.stderr
+    assert "`tourney event create`" in unknown.stderr
+    run_cli(league, "event", "create", "liga-vt26", "--variant", "spardame")
+    refused = run_cli(league, "event", "enter", "liga-vt26", "--all", exit_code=1)
+    assert "no player is registered yet" in refused.stderr
+    assert "`tourney player import`" in refused.stderr and "0 entered" not in refused.stderr
+
+
+def test_entering_everyone_again_says_they_are_entered(tourney):
+    tourney("player", "add", "Anna", "Bo")
+    tourney("event", "create", "cup", "--variant", "kortrad")
+    tourney("event", "enter", "cup", "--all")
+    again = tourney("event", "enter", "cup", "--all", "--json")
+    assert again.json["changed"] is False
+    assert "every registered player is entered already: 2 players" in again.stderr

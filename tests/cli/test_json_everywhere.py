@@ -42,7 +42,9 @@ def test_simulate_json_prints_the_records_as_json_lines(run_cli):
         assert len(lines) == len(plain) - 1 == 2
         header = plain[0].split(",")
         assert list(lines[0]) == header
-        assert lines[1]["deal"] == "2" and lines[0]["players"] == "P1;P2;P3;P4"
+        # round and deal numbers, the table a label: as `result export --json`
+        assert (lines[1]["round"], lines[1]["table"], lines[1]["deal"]) == (1, "1", 2)
+        assert lines[0]["players"] == "P1;P2;P3;P4"
 
 
 def test_round_sheet_json_describes_the_file_or_prints_its_rows(tourney, tmp_path):

@@ -22,7 +22,7 @@ def test_every_command_names_an_unknown_event_alike(tourney, tmp_path):
 
 def test_exit_codes_are_decided_by_the_kind_of_error():
     from tourney.cli.errors import exit_code
-    from tourney.errors import OptionError, RecordError, TourneyError
+    from tourney.errors import OptionError, RecordError, TourneyError, UnreadableFile
     from tourney.records.csv_format import HeaderError
     from tourney.tournament.results import ImportRejected, ImportReport
 
@@ -32,7 +32,9 @@ def test_exit_codes_are_decided_by_the_kind_of_error():
     report = ImportReport(file="r.csv", source_sha256="")
     assert exit_code(ImportRejected(report)) == 1
     assert exit_code(ImportRejected(report, HeaderError("unknown column"))) == 2
-    assert exit_code(ImportRejected(report, RecordError("not UTF-8"))) == 1
+    # a file that cannot be read at all is not a record file: a usage error
+    assert exit_code(ImportRejected(report, UnreadableFile("not UTF-8", rule="encoding"))) == 2
+    assert exit_code(ImportRejected(report, RecordError("plays spardame, not kortrad"))) == 1
 
 
 def test_library_names_the_field_and_the_cli_names_the_flag(tourney, db_url):

@@ -22,9 +22,11 @@ def test_withdrawing_from_a_seated_round_without_results(tourney):
     one_round_event(tourney)
     assert "Sofia Wik" in seated(tourney, 1)
     run = tourney("event", "withdraw", "kr-1", "Sofia Wik", "--json")
-    assert run.json["details"]["last_round"] == 0
+    # she played nothing: as though never entered, once round 1 is reseated
+    assert run.json["details"]["last_round"] is None
     assert run.json["details"]["reseat"] == 1
-    assert "before round 1" in run.json["summary"]
+    assert run.json["summary"] == ("Sofia Wik withdrew from kr-1 before playing; no longer "
+                                   "entered once round 1 is reseated")
     assert "tourney round reseat kr-1 1" in run.stderr
     help_text = tourney("event", "withdraw", "--help").stdout
     assert "latest seated round" in help_text and "while none of its" in help_text

@@ -52,7 +52,7 @@ def foreign(tmp_path):
 def test_a_foreign_database_is_never_modified(foreign, run_cli):
     before = digest(foreign)
     for command in READ_COMMANDS + WRITE_COMMANDS + CREATING_COMMANDS + [("db", "upgrade")]:
-        result = run_cli(str(foreign), *command, exit_code=1)
+        result = run_cli(str(foreign), *command, exit_code=2)  # the wrong --db: usage
         assert result.stderr.startswith(f"Error: {foreign} is not a tourney database"), (
             command, result.stderr)
         assert len(result.stderr.splitlines()) == 1
@@ -61,7 +61,7 @@ def test_a_foreign_database_is_never_modified(foreign, run_cli):
         assert connection.execute("PRAGMA journal_mode").fetchone() == ("delete",)
         assert [r[0] for r in connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")] == ["notes"]
-    status = run_cli(str(foreign), "db", "status", "--json", exit_code=1).json
+    status = run_cli(str(foreign), "db", "status", "--json", exit_code=2).json
     assert status["state"] == "foreign"
 
 
@@ -120,7 +120,7 @@ def test_bad_files_are_one_line(tmp_path, run_cli):
     csv_file.write_text("name,club\nAnna,Vasa\n")
     before = digest(csv_file)
     for command in (("player", "list"), ("player", "add", "Bo")):
-        result = run_cli(str(csv_file), *command, exit_code=1)
+        result = run_cli(str(csv_file), *command, exit_code=2)  # not a database: usage
         assert result.stderr == (f"Error: cannot open the database {csv_file}: "
                                  "file is not a database\n")
     assert digest(csv_file) == before

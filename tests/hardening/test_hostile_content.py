@@ -73,6 +73,18 @@ def one_line_error(run) -> str:
     return text
 
 
+def listed_errors(run, path) -> str:
+    """A file's errors, each on a line of its own naming the file (as `result
+    import` and `player import` list them), then one line "Error: ..."."""
+    lines = run.stderr.strip().splitlines()
+    assert lines[-1].startswith("Error: "), run.stderr
+    for line in lines[:-1]:
+        assert line.startswith(f"{path}, "), "one error a line (line breaks escaped)"
+    assert all(len(line) < 600 for line in lines), "a long name is not echoed whole"
+    assert "Traceback" not in run.stderr
+    return run.stderr
+
+
 def player_names(tourney) -> list[str]:
     return [p["name"] for p in tourney("player", "list", "--json").json]
 
@@ -140,17 +152,19 @@ def test_hostile_event_slugs_are_refused(tourney, raw_cli, slug):
     assert tourney("event", "list", "--json").json == []
 
 
-@pytest.mark.parametrize("content, phrase", [
-    (b"name\nAnna\x00Berg\n", "a NUL byte"),
-    (b"name\nAnna\nBo\x81Ek\n", "neither UTF-8 nor Windows-1252"),
-    (b"name\n" + b"n" * 10_000 + b"\n", "at most 200"),
-    (b"name\n=cmd|' /C calc'!A0\n", "formula"),
-    (b"name,club\n\"Anna\nBerg\",x\n", "control characters"),
+@pytest.mark.parametrize("content, phrase, code", [
+    (b"name\nAnna\x00Berg\n", "a NUL byte", 2),  # not a text file: a usage error
+    (b"name\nAnna\nBo\x81Ek\n", "neither UTF-8 nor Windows-1252", 2),
+    (b"name\n" + b"n" * 10_000 + b"\n", "at most 200", 1),
+    (b"name\n=cmd|' /C calc'!A0\n", "formula", 1),
+    (b"name,club\n\"Anna\nBerg\",x\n", "control characters", 1),
 ])
-def test_player_files_with_hostile_names(tourney, tmp_path, content, phrase):
+def test_player_files_with_hostile_names(tourney, tmp_path, content, phrase, code):
     path = tmp_path / "players.csv"
     path.write_bytes(content)
-    text = one_line_error(tourney("player", "import", str(path), exit_code=1))
+    run = tourney("player", "import", str(path), exit_code=code)
+    # a file that cannot be read stops at once; every bad row is listed
+    text = one_line_error(run) if code == 2 else listed_errors(run, path)
     assert phrase in text
     assert player_names(tourney) == []
 
@@ -220,6 +234,8 @@ def test_import_of_hostile_cells_is_refused_cleanly(tourney, tmp_path, column, v
     if "unknown event" in run.stderr:  # a usage error, said once for the file
         assert run.exit_code == 2 and column == "event"
         assert run.stderr.count("unknown event") == 1
+    elif "a NUL byte" in run.stderr:  # not a text file: reading stops, a usage error
+        assert run.exit_code == 2 and "the database is unchanged" in run.stderr
     else:
         assert run.exit_code == 1 and "the database is unchanged" in run.stderr
     # nothing was stored and nothing is held: the good file imports whole

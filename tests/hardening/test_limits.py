@@ -94,7 +94,7 @@ def write(tmp_path: Path, name: str, *parts: bytes | str) -> str:
 def test_a_header_of_a_million_columns(tmp_path):
     path = write(tmp_path, "wide-header.csv", HEADER, ",scores" * 1_000_000, "\n1,1,1,a;b,S0\n")
     assert_refused(run_measured(tmp_path, "validate", path, "--variant", "kortrad"),
-                   "line 1", f"line longer than {MAX_LINE_BYTES // 1024} kB")
+                   "line 1", f"line longer than {MAX_LINE_BYTES // 1024} kB", exit_code=2)
 
 
 def test_a_header_of_a_million_empty_columns_within_the_line_limit(tmp_path):
@@ -114,7 +114,7 @@ def test_a_row_of_a_million_columns(tmp_path):
 def test_a_row_of_100_mb_on_one_line(tmp_path):
     path = write(tmp_path, "long-row.csv", HEADER, "\n1,1,1,a;b,", b"S0 " * 35_000_000, "\n")
     assert_refused(run_measured(tmp_path, "validate", path, "--variant", "kortrad"),
-                   "line 2", f"line longer than {MAX_LINE_BYTES // 1024} kB")
+                   "line 2", f"line longer than {MAX_LINE_BYTES // 1024} kB", exit_code=2)
 
 
 def test_a_row_of_100_mb_of_short_quoted_multiline_fields(tmp_path):
@@ -123,7 +123,8 @@ def test_a_row_of_100_mb_of_short_quoted_multiline_fields(tmp_path):
     field = b'"' + b"a" * 60_000 + b"\n" + b"a" * 100 + b'"'
     path = write(tmp_path, "multiline-row.csv", HEADER, "\n", b",".join([field] * 1700), "\n")
     assert_refused(run_measured(tmp_path, "validate", path, "--variant", "kortrad"),
-                   "line 2", f"a record longer than {MAX_RECORD_CHARS // 1024} kB")
+                   "line 2", f"a record longer than {MAX_RECORD_CHARS // 1024} kB",
+                   exit_code=2)
 
 
 def test_a_deal_of_10000_moves(tmp_path):
@@ -136,14 +137,15 @@ def test_a_deal_of_10000_moves(tmp_path):
 def test_a_single_field_of_50_mb_on_one_line(tmp_path):
     path = write(tmp_path, "big-field.csv", HEADER, '\n1,1,1,a;b,"', b"x" * 50_000_000, '"\n')
     assert_refused(run_measured(tmp_path, "validate", path, "--variant", "kortrad"),
-                   "line 2", f"line longer than {MAX_LINE_BYTES // 1024} kB")
+                   "line 2", f"line longer than {MAX_LINE_BYTES // 1024} kB", exit_code=2)
 
 
 def test_a_single_field_of_50_mb_over_many_lines(tmp_path):
     path = write(tmp_path, "big-field-lines.csv", HEADER, '\n1,1,1,a;b,"',
                  (b"x" * 1000 + b"\n") * 50_000, '"\n')
     assert_refused(run_measured(tmp_path, "validate", path, "--variant", "kortrad"),
-                   "line 2", f"field larger than field limit ({MAX_FIELD_CHARS})")
+                   "line 2", f"field larger than field limit ({MAX_FIELD_CHARS})",
+                   exit_code=2)
 
 
 def test_a_move_token_of_60000_characters(tmp_path):

@@ -9,9 +9,9 @@ failed (``unknown column ''``) and such a row was charged to the match above it
 import io
 
 import pytest
-from tourney.errors import RecordError, TourneyError
+from tourney.errors import RecordError
 from tourney.records.csv_format import RecordReader
-from tourney.tournament.players import parse_player_csv
+from tourney.tournament.players import PlayerFileRejected, parse_player_csv
 
 HEADER = "round,table,deal,players,dealer,hands,play"
 ROW = "1,A,1,x;y,x,10h q♠ As|2c;KD 3D,S1"
@@ -56,6 +56,8 @@ def test_the_same_in_a_semicolon_file():
 def test_player_files_too():
     rows = parse_player_csv("name;club;;\nAnna;Vasa;;\n;;;\nBo;;;\n")
     assert [(r.name, r.club) for r in rows] == [("Anna", "Vasa"), ("Bo", None)]
-    with pytest.raises(TourneyError, match="a value in column 3, which has no name"):
+    with pytest.raises(PlayerFileRejected) as rejected:  # every bad row is listed
         parse_player_csv("name;club;;\nAnna;Vasa;x;\n")
+    [error] = rejected.value.errors
+    assert "a value in column 3, which has no name" in error.message
 

@@ -172,10 +172,10 @@ def test_db_upgrade_creates_a_new_database(empty_db_url, run_cli):
 
 
 def test_db_status_of_an_empty_database_changes_nothing(empty_db_url, run_cli):
-    # No SQLite file at all: "missing" (exit 1, creating nothing); an empty
-    # PostgreSQL database: "empty".
+    # No SQLite file at all: "missing" (exit 2, as for every command, creating
+    # nothing); an empty PostgreSQL database: "empty".
     missing = empty_db_url.startswith("sqlite")
-    status = run_cli(empty_db_url, "db", "status", "--json", exit_code=1 if missing else 0).json
+    status = run_cli(empty_db_url, "db", "status", "--json", exit_code=2 if missing else 0).json
     assert status["state"] == ("missing" if missing else "empty") and status["revision"] is None
     assert status["pending"] == schema.history_revisions()
     assert tables_of(empty_db_url) == set()

@@ -248,3 +248,29 @@ def test_cuts_fall_only_where_a_new_match_surely_begins(tmp_path):
     data = (header + "".join(same)).encode()
     cut = parallel._match_start(data, len(header) + 1, ",", key_at)
     assert data[cut:].startswith(lines[3].encode())
+
+
+def test_the_seating_of_an_invalid_match_is_said_first_in_parts_too(db_url, tmp_path,
+                                                                    small_parts):
+    """The rows are checked in the parts' processes, the seating in the storing one,
+    on the deal checks an invalid match keeps: a seat swap that breaks the dealer
+    rule in the file's order is said as the seating, as one process says it."""
+    engine = make_engine(db_url)
+    (slug, _), seating = twin_events(engine)
+    rows = rows_for(slug, seating)
+    last = [r for r in rows if r["table"] == str(TABLES)]
+    order = last[0]["players"].split(";")
+    swapped = ";".join([order[1], order[0]] + order[2:])
+    for index, row in enumerate(last):
+        row["players"] = swapped  # the names in another order, the dealers as printed
+        if index == 1:
+            row["dealer"] = order[3]  # and a dealer error the seating does not explain
+    path = write_rows(tmp_path / "swapped.csv", rows)
+    one, _ = rejected(engine, path, 1, slug)
+    many, _ = rejected(engine, path, 2, slug)
+    assert small_parts[-1] > 1 and many == one
+    line = 2 + rows.index(last[0])
+    assert [(e[0], e[2], e[3], e[4]) for e in one] == [
+        (line, "seat-order", 0, order[1]), (line + 1, "dealer-rotation", None, None)]
+    as_said = [name.replace(slug, "EVENT") for name in order]  # as rejected() gives them
+    assert one[1][5].startswith(f"{as_said[3]} deals, but {as_said[1]} should")

@@ -519,7 +519,7 @@ def test_encoding_errors_name_line_and_column(db_url, tmp_path):
     before = dump(engine)
     # --encoding utf-8 forces it (by default such a file is read as Windows-1252)
     code, report, result = import_json(db_url, bad, "--encoding", "utf-8")
-    assert code == 1 and dump(engine) == before
+    assert code == 2 and dump(engine) == before  # the file cannot be read: a usage error
     [error] = report["errors"]
     assert (error["rule"], error["line"], error["column"]) == ("encoding", 3, "players")
     assert "utf-8" in error["message"]
@@ -537,7 +537,7 @@ def test_a_huge_field_is_refused_quickly(tmp_path):
     huge = write_rows(tmp_path / "huge.csv", rows)
     before = dump(engine)
     code, report, result = import_json(db_url, huge)
-    assert code == 1 and dump(engine) == before
+    assert code == 2 and dump(engine) == before  # not a table of records
     [error] = report["errors"]
     assert (error["rule"], error["line"], error["column"]) == ("line-too-long", 3, "play")
 
@@ -550,7 +550,7 @@ def test_a_huge_quoted_field_over_many_lines(db_url, tmp_path):
     rows[1]["hands"] = "AS\n" * 100_000
     huge = write_rows(tmp_path / "huge.csv", rows)
     code, report, _ = import_json(db_url, huge)
-    assert code == 1
+    assert code == 2  # not valid CSV: reading stops, a usage error
     [error] = report["errors"]
     assert (error["rule"], error["line"], error["column"]) == ("csv", 3, "hands")
 

@@ -1,7 +1,10 @@
 """Standings: match points, tie-breaks in the event's order, shared places."""
 from __future__ import annotations
 
+import csv
+import io
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -19,7 +22,7 @@ from results_helpers import (
 from sqlalchemy import select
 from sqlmodel import Session
 
-from tourney.storage.models import Event, Match, MatchPlace, MatchVersion, Player
+from tourney.storage.models import Entry, Event, Match, MatchPlace, MatchVersion, Player
 from tourney.tournament.scoring import match_points
 from tourney.tournament.standings import (
     DEFAULT_TIEBREAKS,
@@ -86,11 +89,13 @@ def test_default_tiebreaks_and_shared_places(db_url):
     results.match(2, [("B", 1, 1.0), ("D", 2, 0.0)])
     results.match(2, [("E", 1, 0.5), ("F", 1, 0.5)])
     table, rows = results.table()
+    # the first of each pair says what put it below the player above
     assert table == [
-        (1, "A", 1, "shared"), (1, "B", 1, "shared"),
-        (3, "E", 0.5, "shared"), (3, "F", 0.5, "shared"),
-        (5, "C", 0, "shared"), (5, "D", 0, "shared"),
+        (1, "A", 1, None), (1, "B", 1, "shared"),
+        (3, "E", 0.5, "points"), (3, "F", 0.5, "shared"),
+        (5, "C", 0, "points"), (5, "D", 0, "shared"),
     ]
+    assert all(row.shared for row in rows)
     assert list(rows[0].tiebreaks) == list(DEFAULT_TIEBREAKS)
     assert rows[0].tiebreaks["score"] == Fraction(1, 2)
     assert rows[0].wins == 1 and rows[2].wins == 1  # a shared first place is a first place
@@ -128,8 +133,8 @@ def test_buchholz(db_url):
     assert by_name["A"].tiebreaks["buchholz"] == 1  # C won a match
     assert by_name["B"].tiebreaks["buchholz"] == 0  # D won none
     assert by_name["C"].tiebreaks["buchholz"] == 1  # A 1 + E 0
-    assert table[:4] == [(1, "A", 1, "shared"), (1, "C", 1, "shared"),
-                         (3, "B", 1, "shared"), (3, "F", 1, "shared")]
+    assert table[:4] == [(1, "A", 1, None), (1, "C", 1, "shared"),
+                         (3, "B", 1, "buchholz"), (3, "F", 1, "shared")]
 
 
 def test_wins(db_url):
@@ -223,7 +228,7 @@ def test_standings_cli_after_imports(db_url, tmp_path):
     assert sum(row["points"] for row in first) == pytest.approx(4, abs=0.05)  # 2 tables x 2
     past = run(db_url, "standings", slug, "--round", "3")
     assert past.exit_code == 2 and past.stdout == ""
-    assert f"{slug} has no round 3: it has rounds 1 to 2 seated" in past.stderr
+    assert f"{slug} has no round 3: rounds 1-2 are seated" in past.stderr
 
 
 # ----------------------------------------------------------------- fair across table sizes
@@ -328,3 +333,191 @@ def test_standings_explain_the_points_and_every_tiebreak(db_url):
     assert "points: the share of the table's other players finished ahead of" in shown.stderr
     for tiebreak in ("opponents:", "score:", "wins:"):
         assert tiebreak in shown.stderr
+
+
+# ----------------------------------------------------------------- what the standings show
+
+def _terminal_rows(text: str) -> tuple[list[str], list[list[str]]]:
+    """The standings table as printed: cells are apart by two spaces or more (a
+    name holds single spaces); an empty last cell is left off the line."""
+    lines = text.splitlines()
+    header = re.split(r"\s{2,}", lines[0].strip())
+    return header, [re.split(r"\s{2,}", line.strip()) for line in lines[1:]]
+
+
+def _cells(header, row) -> dict[str, str]:
+    return dict(zip(header, row + [""] * (len(header) - len(row))))
+
+
+def _decided_rows_read_apart(header, rows, data) -> int:
+    """Every row whose place a number column decided shows that column's value
+    apart from the row above; how many such rows there are."""
+    checked = 0
+    for index in range(1, len(data)):
+        decided = data[index]["decided_by"]
+        if decided in header and decided != "shared":
+            above, row = _cells(header, rows[index - 1]), _cells(header, rows[index])
+            assert row[decided] != above[decided], (decided, above, row)
+            checked += 1
+    return checked
+
+
+def test_a_league_shows_what_decided_every_place(db_url, tmp_path):
+    """The reported league: 40 players, 3 rounds of 2-deal spardame at tables of 4.
+    JSON and XLSX hold the tie-breaks in full, and the terminal and CSV show
+    enough decimals that what decided a place reads apart from the row above."""
+    from openpyxl import load_workbook
+    from simulated_rounds import play_round
+
+    from tourney.storage.db import open_engine
+
+    def cli(*args):
+        return run(db_url, *args, ok=True)
+
+    slug = unique("liga")
+    players = [f"{slug} Spelare {n}" for n in range(1, 41)]
+    cli("player", "add", *players)
+    cli("event", "create", slug, "--variant", "spardame", "--table-sizes", "4",
+        "--rounds", "3", "--rule", "deals=2", "--seed", "7")
+    cli("event", "enter", slug, *players)
+    for number in (1, 2, 3):
+        seating = json.loads(cli("round", "seat", slug, "--json").stdout)
+        path = tmp_path / f"r{number}.csv"
+        play_round(seating, slug, "spardame", {"deals": "2"}, number, path)
+        cli("result", "import", str(path))
+
+    data = json.loads(cli("standings", slug, "--json").stdout)
+    with Session(open_engine(db_url)) as session:
+        event = session.execute(select(Event).where(Event.slug == slug)).scalar_one()
+        exact = standings_table(session, event)
+    # JSON: the values as they are, not rounded to two decimals
+    assert [row["tiebreaks"]["opponents"] for row in data] == [
+        float(row.tiebreaks["opponents"]) for row in exact]
+    assert [row["points"] for row in data] == [row.points for row in exact]
+    assert all(row["withdrawn_after"] is None and row["shared"] is False for row in data)
+
+    header, rows = _terminal_rows(cli("standings", slug).stdout)
+    assert header == ["place", "player", "points", "opponents", "score", "wins",
+                      "decided by"]
+    assert [r[1] for r in rows] == [row["player"] for row in data]
+    assert _decided_rows_read_apart(header, rows, data) > 10
+    opponents = [_cells(header, r)["opponents"] for r in rows]
+    assert len({len(text.partition(".")[2]) for text in opponents}) == 1  # alike in every row
+
+    csv_text = cli("standings", slug, "--format", "csv").stdout
+    table = list(csv.reader(io.StringIO(csv_text)))
+    assert table[0] == [*header, "shared", "withdrew after"]
+    assert _decided_rows_read_apart(table[0], table[1:], data) > 10
+    assert [r[3] for r in table[1:]] == opponents  # as the terminal shows them
+
+    book = tmp_path / "standings.xlsx"
+    cli("standings", slug, "--out", str(book))
+    sheet = load_workbook(book).active
+    cells = [row[3] for row in sheet.iter_rows(min_row=2)]
+    # in full (as far as a workbook's 15 digits go), shown with the terminal's decimals
+    assert [c.value for c in cells] == pytest.approx(
+        [row["tiebreaks"]["opponents"] for row in data], rel=1e-14)
+    assert {c.number_format for c in cells} == {"0.000"}
+
+
+def test_a_difference_in_the_third_decimal_is_shown(db_url, tmp_path):
+    from openpyxl import load_workbook
+
+    results = Results(db_url, variant="spardame", tiebreaks=["score"], players="ABWX")
+    results.match(2, [("A", 1, 0), ("W", 2, 0.662)])   # A: -0.331
+    results.match(2, [("B", 1, 0), ("X", 2, 0.668)])   # B: -0.334, ahead (lower is better)
+    table, rows = results.table()
+    assert [t[1] for t in table[:2]] == ["B", "A"] and table[1][3] == "score"
+
+    header, shown = _terminal_rows(run(db_url, "standings", results.slug, ok=True).stdout)
+    assert [_cells(header, r)["score"] for r in shown[:2]] == ["-0.334", "-0.331"]
+    assert [_cells(header, r)["score"] for r in shown[2:]] == ["0.331", "0.334"]
+    csv_rows = list(csv.DictReader(io.StringIO(
+        run(db_url, "standings", results.slug, "--format", "csv", ok=True).stdout)))
+    assert [r["score"] for r in csv_rows] == ["-0.334", "-0.331", "0.331", "0.334"]
+    data = json.loads(run(db_url, "standings", results.slug, "--json", ok=True).stdout)
+    assert data[0]["tiebreaks"]["score"] == pytest.approx(-0.334, abs=1e-12)
+    book = tmp_path / "standings.xlsx"
+    run(db_url, "standings", results.slug, "--out", str(book), ok=True)
+    sheet = load_workbook(book).active
+    score = next(c for c in sheet[1] if c.value == "score").column - 1
+    cells = [row[score] for row in sheet.iter_rows(min_row=2)]
+    assert cells[0].value == pytest.approx(-0.334, abs=1e-12)
+    assert cells[0].number_format == "0.000"
+
+    from tourney.tournament.standings import standing_decimals
+
+    assert standing_decimals(rows) == {"points": 0, "score": 3}
+
+
+def test_the_first_of_a_shared_place_says_what_separated_it_from_above(db_url, tmp_path):
+    """Karin on -90, then Björn and Cilla equal on -50: Björn was separated from
+    Karin by score and shares place 2 with Cilla, who nothing separates from him."""
+    results = Results(db_url, variant="spardame", tiebreaks=["score"],
+                      players=["Karin", "Björn", "Cilla", "Dag", "Eva", "Fia"])
+    results.match(2, [("Karin", 1, 0), ("Dag", 2, 180)])    # Karin: -90
+    results.match(2, [("Björn", 1, 0), ("Eva", 2, 100)])    # Björn: -50
+    results.match(2, [("Cilla", 1, 0), ("Fia", 2, 100)])    # Cilla: -50
+    table, rows = results.table()
+    assert table[:3] == [(1, "Karin", 1, None), (2, "Björn", 1, "score"),
+                         (2, "Cilla", 1, "shared")]
+    assert [row.shared for row in rows[:3]] == [False, True, True]
+
+    header, shown = _terminal_rows(run(db_url, "standings", results.slug, ok=True).stdout)
+    cells = [_cells(header, r) for r in shown[:3]]
+    assert [(c["place"], c["score"], c["decided by"]) for c in cells] == [
+        ("1", "-90", ""), ("2=", "-50", "score"), ("2=", "-50", "shared")]
+    explained = run(db_url, "standings", results.slug, ok=True).stderr
+    assert "=: a shared place" in explained
+
+    data = json.loads(run(db_url, "standings", results.slug, "--json", ok=True).stdout)
+    assert [(r["place"], r["shared"], r["decided_by"]) for r in data[:3]] == [
+        (1, False, None), (2, True, "score"), (2, True, "shared")]
+    csv_rows = list(csv.DictReader(io.StringIO(
+        run(db_url, "standings", results.slug, "--format", "csv", ok=True).stdout)))
+    assert [(r["place"], r["shared"], r["decided by"]) for r in csv_rows[:3]] == [
+        ("1", "", ""), ("2", "yes", "score"), ("2", "yes", "shared")]
+
+    # the published standings: both marked as sharing, the open data the same
+    site = tmp_path / "site"
+    run(db_url, "publish", "--out", str(site), "--lang", "en", "--no-replays", ok=True)
+    page = (site / "events" / results.slug / "index.html").read_text(encoding="utf-8")
+    section = page.split('id="standings"')[1].split("</section>")[0]
+    places = re.findall(r'data-sort="\d+">(\d+(?:<span class="shared"[^>]*>=</span>)?)</td>',
+                        section)
+    assert [re.sub(r"<[^>]+>", "", p) for p in places[:3]] == ["1", "2=", "2="]
+    published = json.loads((site / "events" / results.slug / "standings.json")
+                           .read_text(encoding="utf-8"))["standings"]
+    assert [(r["place"], r["shared"], r["decided_by"]) for r in published[:3]] == [
+        (1, False, None), (2, True, "score"), (2, True, "shared")]
+
+
+def test_the_standings_mark_a_withdrawn_player(db_url, tmp_path):
+    from openpyxl import load_workbook
+
+    results = Results(db_url, tiebreaks=["wins"], players="ABC")
+    results.match(2, [("A", 1, 0), ("B", 2, 9), ("C", 3, 20)])
+    with Session(results.engine) as session:
+        entry = session.execute(
+            select(Entry).join(Player, Player.id == Entry.player_id)
+            .where(Player.name == results.name("B"))).scalar_one()
+        entry.withdrawn_after = 2
+        session.add(entry)
+        session.commit()
+
+    header, shown = _terminal_rows(run(db_url, "standings", results.slug, ok=True).stdout)
+    assert header[-1] == "withdrew after"
+    marks = {_cells(header, r)["player"]: _cells(header, r)["withdrew after"] for r in shown}
+    assert marks == {results.name("A"): "", results.name("B"): "round 2",
+                     results.name("C"): ""}
+    data = json.loads(run(db_url, "standings", results.slug, "--json", ok=True).stdout)
+    assert {r["player"]: r["withdrawn_after"] for r in data} == {
+        results.name("A"): None, results.name("B"): 2, results.name("C"): None}
+    csv_rows = list(csv.DictReader(io.StringIO(
+        run(db_url, "standings", results.slug, "--format", "csv", ok=True).stdout)))
+    assert [r["withdrew after"] for r in csv_rows] == ["", "2", ""]
+    book = tmp_path / "standings.xlsx"
+    run(db_url, "standings", results.slug, "--out", str(book), ok=True)
+    sheet = list(load_workbook(book).active.iter_rows(values_only=True))
+    column = sheet[0].index("withdrew after")
+    assert [row[column] for row in sheet[1:]] == [None, 2, None]  # a number

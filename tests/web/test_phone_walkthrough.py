@@ -128,8 +128,9 @@ def test_live_standings_read_like_the_static_site(tourney, db_url):
     assert sent.status_code == 200, sent.text
     tourney("event", "withdraw", "kvall", seats[0])
     page = web.get("/standings/kvall").text
-    # a shared place's points with a decimal comma, as on the Swedish site
-    assert "<td>0,5</td>" in page and "<td>1,0</td>" in page and "0.5" not in page
+    # points of wholes and halves as the Swedish site shows them: a half as ½
+    assert "<td>½</td>" in page and "<td>1</td>" in page
+    assert "0.5" not in page and "0,5" not in page
     assert "(drog sig ur efter rond 1)" in page
     progress = re.search(r'<p[^>]*id="progress"[^>]*>(.*?)</p>', page, re.S).group(1)
     assert "1 av 2" in progress and "rond 1" in progress

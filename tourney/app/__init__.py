@@ -7,7 +7,7 @@ leaves the rating pools in step. tournament and ratings never import each other:
 this layer is where they meet.
 
 - :mod:`.players`: add, import, rename, merge (the merge refreshes the ratings);
-- :mod:`.events`: create an event, enter and withdraw players;
+- :mod:`.events`: create an event, change or delete it, enter and withdraw players;
 - :mod:`.rounds`: seat the next round, reseat the latest;
 - :mod:`.results`: import a record file (new, replaced or skipped matches),
   revert a match to an older version; both refresh the ratings of the variants

@@ -115,6 +115,127 @@ def check_match(rules: MatchRules, deals: Sequence[PlayedDeal]) -> MatchRanking:
     return MatchRanking(totals=tally.totals, ranking=ranking, deals=len(deals), lost=tally.lost)
 
 
+def match_errors(rules: MatchRules | None, deals: Sequence[PlayedDeal], *,
+                 numbered: bool = True) -> list[RecordError]:
+    """Every problem of a match that can be told apart from the others, by line.
+
+    The careful path, for a match :func:`check_match` refused or one with a refused
+    deal (a valid match never comes here). ``deals``: the match's deals of distinct
+    numbers, in number order; a deal whose ``scores`` are None was refused (its
+    scores are not known), one whose ``players`` (``dealer``) are None had them
+    refused on its own row. ``numbered``: the deal number of every row of the match
+    is known (else a gap may be an unreadable row's number, and is not said).
+    ``rules`` None: the game is not known, only the numbering is checked.
+
+    A problem that may follow from one already found is not said (a follow-on is
+    no second mistake): each gap in the numbering is one; the players are
+    compared with the first deal's, and only the first deal that differs is said;
+    the dealer is compared only between consecutive deals whose players and dealer
+    are sound, and only the first broken turn is said (the next dealer follows
+    the wrong one or the right one, and either may be what the table did); the end
+    rule is checked only when every deal, its number and its players are sound
+    (a fixed number of deals: when the numbering is), and no dealer is judged
+    after the deal that ended the match.
+    """
+    errors: list[RecordError] = []
+    if not deals:
+        return errors
+    numbering_sound = numbered
+    if numbered:
+        expected = 1
+        for deal in deals:
+            if deal.number != expected:
+                errors.append(_error(f"deal {deal.number} where deal {expected} was due: "
+                                     "deals are numbered 1, 2, 3... without gaps", deal,
+                                     "deal-numbering", "deal"))
+                numbering_sound = False
+            expected = deal.number + 1
+    if rules is None:
+        return errors
+
+    # The players: each deal's as the first deal with sound players has them.
+    reference = next((d for d in deals if d.players is not None), None)
+    sound = [d.players is not None for d in deals]  # players as the reference says
+    roster_sound = reference is not None and all(sound)
+    if reference is not None:
+        roster = set(reference.players)
+        reversed_players = list(reversed(reference.players))
+        said = False
+        for index, deal in enumerate(deals):
+            if deal.players is None or deal is reference:
+                continue
+            if rules.alternate_colours:
+                due = (reference.players if (deal.number - reference.number) % 2 == 0
+                       else reversed_players)
+            else:
+                due = reference.players
+            if deal.players == due:
+                continue
+            sound[index] = False
+            if set(deal.players) != roster:
+                roster_sound = False
+            if said:
+                continue
+            said = True
+            if rules.alternate_colours:
+                errors.append(_error("colours alternate: this game's players must be the "
+                                     f"previous game's reversed ({';'.join(due)})",
+                                     deal, "colours-alternate", "players"))
+            elif set(deal.players) != roster:
+                errors.append(_error("the players change within the match (a match is one "
+                                     f"table's deals; deal {reference.number} has "
+                                     f"{';'.join(reference.players)})",
+                                     deal, "same-players", "players"))
+            else:
+                errors.append(_error(f"the seat order changes within the match (deal "
+                                     f"{reference.number} has {';'.join(reference.players)})",
+                                     deal, "same-players", "players"))
+
+    # The end rule, where everything it counts is sound; `last`: the deal that
+    # ended the match (no dealer is judged after it).
+    last: int | None = None
+    if (numbering_sound and roster_sound and has_end_rule(rules)
+            and all(d.scores is not None for d in deals)):
+        tally = MatchTally(reference.players)
+        for index, deal in enumerate(deals):
+            if last is not None:
+                errors.append(_error(_finished_text(rules, last + 1), deal,
+                                     "match-too-long", "deal"))
+                break
+            tally.add(deal.players, deal.scores)
+            if tally.is_over(rules):
+                last = index
+        else:
+            if last is None:
+                errors.append(_error(_unfinished_text(rules, tally.totals, tally.lost,
+                                                     len(deals)), deals[-1],
+                                     "match-incomplete", "deal"))
+    elif numbering_sound and rules.deals is not None:
+        if len(deals) > rules.deals:
+            last = rules.deals - 1
+            errors.append(_error(_finished_text(rules, rules.deals), deals[rules.deals],
+                                 "match-too-long", "deal"))
+        elif len(deals) < rules.deals:
+            errors.append(_error(_unfinished_text(rules, {}, {}, len(deals)), deals[-1],
+                                 "match-incomplete", "deal"))
+
+    if rules.dealer in ("rotate", "loser-deals"):
+        end = len(deals) if last is None else last + 1
+        for index in range(1, end):
+            previous, deal = deals[index - 1], deals[index]
+            if (deal.number != previous.number + 1 or not (sound[index - 1] and sound[index])
+                    or previous.dealer is None or deal.dealer is None
+                    or (rules.dealer == "loser-deals" and previous.scores is None)):
+                continue
+            try:
+                _check_dealer(rules, previous, deal)
+            except RecordError as err:
+                errors.append(err)
+                break
+    errors.sort(key=lambda err: (err.line is None, err.line or 0))
+    return errors
+
+
 class MatchTally:
     """Running totals and lost-deal counts of a match, by player name."""
 

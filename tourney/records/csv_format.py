@@ -23,8 +23,8 @@ from ..cards import CARD_NAMES, RANKS, SUITS, parse_card
 _CANONICAL = {name: card for card, name in enumerate(CARD_NAMES)}
 _CANONICAL_CARD = _CANONICAL.__getitem__
 from ..engines.base import DealSetup
-from ..errors import CardError, RecordError, TourneyError, UsageError, close_names
-from ..names import normalize_name
+from ..errors import CardError, RecordError, TourneyError, UnreadableFile, close_names
+from ..names import name_hint, normalize_name
 from ..numbers import count_text
 from .sources import (  # noqa: F401  (the bounds are part of this module's interface)
     MAX_FIELD_CHARS, MAX_LINE_BYTES, MAX_RECORD_CHARS, Source, formula_safe, open_source,
@@ -58,7 +58,7 @@ MAX_PLAYERS = 16
 MAX_NUMBER = 1_000_000
 
 
-class HeaderError(RecordError, UsageError):
+class HeaderError(UnreadableFile):
     """The header names a column the record format does not know, or lacks a required one:
     the file is not a record file (a usage error), located like a record error."""
 
@@ -252,8 +252,8 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     else:
         dealer = normalize_name(dealer) or None
     if dealer is not None and dealer not in players:
-        raise RecordError(f"dealer {dealer!r} is not one of the players",
-                          rule="dealer", column="dealer")
+        raise RecordError(f"dealer {dealer!r} is not one of the players"
+                          f"{name_hint([dealer], players)}", rule="dealer", column="dealer")
 
     # A card cell read by the hot path (_canonical_cards, _seat_slices) is in
     # canonical spelling: one separator between cards, seats by ';', every seat's
@@ -430,13 +430,22 @@ class RecordReader:
         rows = self._rows = self.source.rows(known=COLUMNS)
         self.columns = columns = self._header(rows)
         width = len(columns)
+        said_delimiter = 0  # the line of the first row told to have another delimiter
         for line, row in rows:
             # The fields of the row just read, for callers that write rows back
             # as given (the importer's rejects file). Additive: set before each yield.
             self.raw_row = row
             if len(row) != width:
-                err = RecordError(ragged_row_message(row, width), rule="ragged-row",
-                                  file=self.filename, line=line)
+                # a row written with another delimiter than the header: said in full
+                # once, then in short (a whole file of such rows)
+                hint, operation = getattr(rows, "delimiter_hint", lambda: ("", None))()
+                if hint and said_delimiter:
+                    hint, operation = (f"; this row too is separated by another delimiter "
+                                       f"than the header (see line {said_delimiter})"), None
+                elif hint:
+                    said_delimiter = line
+                err = RecordError(ragged_row_message(row, width) + hint, rule="ragged-row",
+                                  file=self.filename, line=line, operation=operation)
                 if self.errors == "raise":
                     raise err
                 yield err
@@ -463,8 +472,8 @@ class RecordReader:
 def ragged_row_message(row: Sequence[str], width: int) -> str:
     """What is wrong with a row of another length than the header; a value past the
     header's last column is named by its column number (that column has no name)."""
-    text = (f"{len(row)} fields where the header has {width} (a ragged row; check for "
-            "an unquoted delimiter)")
+    text = (f"{count_text(len(row), 'field')} where the header has {width} (a ragged row; "
+            "check for an unquoted delimiter)")
     extra = next((i for i in range(width, len(row)) if row[i].strip()), None)
     if extra is not None:
         text = (f"a value in column {extra + 1}, which has no name in the header: "
@@ -560,6 +569,19 @@ def canonical_fields(record: DealRecord, canonical_token=None, format_score=None
     else:
         scores = ";".join(scores)
     return (";".join(record.players), record.dealer or "", hands, stock, passes, play, scores)
+
+
+# The columns a record row holds as numbers outside CSV (JSON lines, workbooks):
+# the round and the deal. A table is a label ("1", "A", "12b") and stays text.
+NUMBER_FIELDS = ("round", "deal")
+
+
+def typed_record(fields: dict[str, str]) -> dict:
+    """A record row's fields (keyed by column, text as in the CSV) in
+    :data:`COLUMNS` order with the round and deal as numbers: the one shape of a
+    record in `--json` output (``simulate``, ``round sheet``, ``result export``)."""
+    return {c: int(fields[c]) if c in NUMBER_FIELDS and fields.get(c, "").isdigit()
+            else fields.get(c, "") for c in COLUMNS}
 
 
 def format_row(record: DealRecord, canonical_token=None, format_score=None,

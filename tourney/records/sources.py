@@ -33,7 +33,7 @@ import re
 import sys
 from typing import IO, Callable, Iterator, Sequence
 
-from ..errors import InvalidValue, RecordError, UsageError
+from ..errors import InvalidValue, RecordError, UnreadableFile, UsageError
 
 # Bounds that keep hostile files cheap to refuse (hardening): no real record comes
 # near them. A deal has at most 52 cards; the longest plausible play column (a long
@@ -242,13 +242,13 @@ def open_source(path: str, *, encoding: str | None = None, sheet: str | None = N
 
 def _encoding_error(source: Source, line: int, message: str, before: str) -> RecordError:
     """``before``: the line's text before the bad byte (the reader names its column)."""
-    err = RecordError(message, rule="encoding", file=source.name, line=line, setting="encoding")
+    err = UnreadableFile(message, rule="encoding", file=source.name, line=line, setting="encoding")
     err.text_before = before
     return err
 
 
 def _line_too_long(source: Source, number: int, raw: bytes) -> None:
-    err = RecordError(
+    err = UnreadableFile(
         f"line longer than {MAX_LINE_BYTES // 1024} kB; not a table of records",
         rule="line-too-long", file=source.name, line=number)
     err.text_before = raw.decode(source.encoding or "utf-8", errors="replace")
@@ -272,6 +272,8 @@ def _eight_bit_lines(buffer: io.BufferedReader, source: Source) -> Iterator[str]
     forced = source.encoding
     encoding = forced or "utf-8"
     settled = forced is not None  # decided once a non-ASCII line was decoded
+    guessed_at = 0  # the line whose bytes decided the encoding (not forced)
+    other_at = 0  # read as Windows-1252: the last line that is not UTF-8
     readline = buffer.readline
     number = 0
     while True:  # each line's bytes, numbered, and bounded
@@ -290,12 +292,32 @@ def _eight_bit_lines(buffer: io.BufferedReader, source: Source) -> Iterator[str]
             try:
                 raw.decode("utf-8")
                 settled = True
+                guessed_at = number  # the line that told UTF-8
             except UnicodeDecodeError:
                 encoding, settled = "cp1252", True
+                guessed_at = other_at = number  # the line that told Windows-1252
                 source.notices.append(Notice(
                     f"{source.name or 'the file'}: not UTF-8 (line {number}); read as "
                     "Windows-1252; give the file's encoding if it is another",
                     setting="encoding"))
+        elif (encoding == "cp1252" and forced is None and number != guessed_at
+              and not raw.isascii()):
+            # Windows-1252 text is next to never valid UTF-8 where it is not ASCII: a
+            # line that is, in a file told Windows-1252 by an earlier line, is a part
+            # in the other encoding (two files put together), whose names would all
+            # read garbled. Only lines that are not ASCII are tried.
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                other_at = number  # the last line read as Windows-1252 for certain
+            else:
+                at = next(i for i, byte in enumerate(raw) if byte > 0x7f)
+                raise _encoding_error(
+                    source, number, f"this line is UTF-8 (character {at + 1} on), but line "
+                    f"{other_at} is not, and the file is read as Windows-1252: two "
+                    "encodings in one file (parts put together?), changing between line "
+                    f"{other_at} and this one; {ENCODING_HINT}",
+                    raw[:at].decode("cp1252", "replace"))
         try:
             text = raw.decode(encoding)
         except UnicodeDecodeError as err:
@@ -303,9 +325,12 @@ def _eight_bit_lines(buffer: io.BufferedReader, source: Source) -> Iterator[str]
                 message = (f"byte 0x{raw[err.start]:02x} at character {err.start + 1} is "
                            f"neither UTF-8 nor Windows-1252; {ENCODING_HINT}")
             elif forced is None:
+                told = (f"line {guessed_at} is" if guessed_at else
+                        "the file begins with a UTF-8 byte-order mark")
                 message = (f"not UTF-8: byte 0x{raw[err.start]:02x} at character "
-                           f"{err.start + 1}, though earlier lines were UTF-8 (two encodings "
-                           f"in one file?); {ENCODING_HINT}")
+                           f"{err.start + 1}, though earlier lines were UTF-8 ({told}): two "
+                           "encodings in one file (parts put together?), changing by this "
+                           f"line; {ENCODING_HINT}")
             else:
                 message = (f"not {forced}: byte 0x{raw[err.start]:02x} at character "
                            f"{err.start + 1}; {ENCODING_HINT}")
@@ -332,7 +357,7 @@ def _utf16_lines(buffer: io.BufferedReader, source: Source, encoding: str) -> It
             return
         number += 1
         if len(text) > limit and not text.endswith("\n"):
-            raise RecordError(f"line longer than {MAX_LINE_BYTES // 1024} kB; not a table "
+            raise UnreadableFile(f"line longer than {MAX_LINE_BYTES // 1024} kB; not a table "
                               "of records", rule="line-too-long", file=source.name, line=number)
         if number == 1:
             text = text.lstrip("\ufeff")
@@ -403,7 +428,7 @@ class _RecordLines:
         self.last = text
         self.record_chars += len(text)
         if self.record_chars > MAX_RECORD_CHARS:
-            err = RecordError(
+            err = UnreadableFile(
                 f"a record longer than {MAX_RECORD_CHARS // 1024} kB (a quoted field left "
                 "open?); not a deal record", rule="record-too-large", file=self.source.name,
                 line=self.record_line)
@@ -488,7 +513,48 @@ def sniff_delimiter(header: str, known: Sequence[str] = ()) -> str:
     return best if score(best)[1] > 1 or not known_set else ","
 
 
+_DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+
+
+def other_delimiter(delimiter: str, header: Sequence[str], text: str) -> str | None:
+    """The delimiter a row's ``text`` is written with when it is not the header's
+    ``delimiter``: the row has none of the header's outside quotes but another,
+    one the header's cells do not hold; None otherwise (a row of the header's
+    delimiter holds ';' in its players cell: that is no sign)."""
+    outside = _unquoted(text)
+    if delimiter in outside:
+        return None
+    for other in DELIMITERS:
+        if other != delimiter and other in outside and not any(other in c for c in header):
+            return other
+    return None
+
+
+def _unquoted(text: str) -> str:
+    """The characters of a row's text outside quoted parts."""
+    return "".join(text.split('"')[0::2])
+
+
 class _CsvRows(Rows):
+    def delimiter_hint(self, text: str | None = None) -> tuple[str, str | None]:
+        """For a row that cannot be read (``text``: its text, by default the line
+        read last): when it is separated by another delimiter than the header,
+        what to add to its message and the operation that helps, else ``("",
+        None)``. A comma CSV opened in a spreadsheet whose list separator is ';'
+        (Excel in a Nordic language) is one column there; saved again, its rows
+        are ';'-separated under a header that still has commas."""
+        if text is None:
+            text = self._lines.last
+        other = other_delimiter(self.delimiter, self.header or (), text)
+        if other is None:
+            return "", None
+        return ((f"; the header is separated by {_DELIMITER_NAMES[self.delimiter]} but this "
+                 f"row by {_DELIMITER_NAMES[other]}: a spreadsheet that separates by "
+                 f"{_DELIMITER_NAMES[other]} (Excel in a Nordic language, say) opened it and "
+                 "saved it again; save it as CSV with one separator, or fill in the score "
+                 "sheet as XLSX, which keeps its columns in every spreadsheet"),
+                "round sheet SLUG ROUND --out FILE.xlsx")
+
     def __init__(self, source: Source, known: Sequence[str]):
         self.source = source
         self._lines = _RecordLines(text_lines(source), source)
@@ -504,7 +570,7 @@ class _CsvRows(Rows):
         try:
             header = next(self._reader, None)
         except csv.Error as err:
-            raise RecordError(f"the header is not valid CSV: {err}", rule="csv",
+            raise UnreadableFile(f"the header is not valid CSV: {err}", rule="csv",
                               file=self.source.name, line=1) from None
         self._lines.record_done()
         if header is not None:
@@ -533,8 +599,10 @@ class _CsvRows(Rows):
                 return
             except csv.Error as err:
                 # the line the broken record begins on, as for every record error
-                problem = RecordError(f"not valid CSV: {err}", rule="csv",
-                                      file=self.source.name, line=lines.record_line)
+                hint, operation = self.delimiter_hint("".join(lines.earlier) + lines.last)
+                problem = UnreadableFile(f"not valid CSV: {err}{hint}", rule="csv",
+                                      file=self.source.name, line=lines.record_line,
+                                      operation=operation)
                 lines.locate(problem)  # a field over the limit: its column
                 raise problem from None
             end_line = lines.line
@@ -606,7 +674,7 @@ class _XlsxRows(Rows):
                 break
             copied += len(chunk)
             if copied > MAX_XLSX_BYTES:
-                raise RecordError(f"a workbook larger than {MAX_XLSX_BYTES >> 20} MB; not a "
+                raise UnreadableFile(f"a workbook larger than {MAX_XLSX_BYTES >> 20} MB; not a "
                                   "table of records", rule="too-large", file=source.name)
             spool.write(chunk)
         spool.seek(0)
@@ -614,12 +682,12 @@ class _XlsxRows(Rows):
             with zipfile.ZipFile(spool) as archive:
                 for info in archive.infolist():
                     if info.file_size > MAX_XLSX_PART_BYTES:
-                        raise RecordError(
+                        raise UnreadableFile(
                             f"a part of the workbook unpacks to more than "
                             f"{MAX_XLSX_PART_BYTES >> 20} MB; not a table of records",
                             rule="too-large", file=source.name)
         except zipfile.BadZipFile:
-            raise RecordError("not a readable XLSX workbook (a damaged zip file)",
+            raise UnreadableFile("not a readable XLSX workbook (a damaged zip file)",
                               rule="xlsx", file=source.name) from None
         spool.seek(0)
         try:
@@ -627,7 +695,7 @@ class _XlsxRows(Rows):
 
             workbook = load_workbook(spool, read_only=True, data_only=True)
         except Exception as err:  # openpyxl raises many kinds for a damaged file
-            raise RecordError(f"not a readable XLSX workbook ({type(err).__name__}); save it "
+            raise UnreadableFile(f"not a readable XLSX workbook ({type(err).__name__}); save it "
                               "again from the spreadsheet, as .xlsx or CSV UTF-8",
                               rule="xlsx", file=source.name) from None
         self._workbook = workbook
@@ -639,7 +707,7 @@ class _XlsxRows(Rows):
             title = source.sheet
         else:
             if not names:
-                raise RecordError("the workbook has no sheet", rule="xlsx", file=source.name)
+                raise UnreadableFile("the workbook has no sheet", rule="xlsx", file=source.name)
             title = names[0]
         source.sheet_title = title
         return workbook[title]
@@ -673,7 +741,7 @@ class _XlsxRows(Rows):
                     cells += [""] * (width - len(cells))
                 for index, cell in enumerate(cells):
                     if len(cell) > MAX_FIELD_CHARS:
-                        raise RecordError(f"a cell of more than {MAX_FIELD_CHARS // 1024} k "
+                        raise UnreadableFile(f"a cell of more than {MAX_FIELD_CHARS // 1024} k "
                                           "characters; not a record", rule="csv",
                                           file=self.source.name, line=number)
                 self.line = number

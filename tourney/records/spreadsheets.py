@@ -63,10 +63,14 @@ NUMBER_COLUMNS = ("round", "table", "deal")
 
 def typed_cell(column: str, value):
     """A record cell as a workbook holds it: a whole number in a number column is
-    an int (a label such as "01" or "A" stays text), anything else as it is."""
-    if (column in NUMBER_COLUMNS and isinstance(value, str) and value.isdigit()
-            and str(int(value)) == value):
-        return int(value)
+    an int, spaces around it or not (as the reader takes it: a CSV typed by hand
+    has ``ev; 1; 2``); a label such as "01" or "A" stays text, and so does
+    anything else."""
+    if column in NUMBER_COLUMNS and isinstance(value, str):
+        digits = value.strip()
+        # ASCII digits only: "²" and "٣" are digits to isdigit(), and no number here
+        if digits.isascii() and digits.isdigit() and str(int(digits)) == digits:
+            return int(digits)
     return value
 
 

@@ -13,9 +13,11 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from ..engines import get_game
 from ..engines.base import MAX_DEALS_PER_MATCH as _MAX_DEALS
 from ..engines.base import DealOutcome, Game
-from ..engines.match import MatchRanking, PlayedDeal, check_match
+from ..engines.base import MatchRules
+from ..engines.match import MatchRanking, PlayedDeal, check_match, match_errors
 from ..errors import IllegalMove, RecordError, TourneyError, UsageError
 from ..numbers import plural_word
+from .csv_format import MAX_NUMBER as MAX_DEAL_NUMBER
 from .csv_format import DealRecord
 
 
@@ -25,6 +27,9 @@ class DealCheck:
     record: DealRecord | None
     outcome: DealOutcome | None = None
     error: RecordError | None = None
+    # A row that could not be read (no record): its deal cell, when that reads as a
+    # deal number (the match's numbering can still be judged with it).
+    number: int | None = None
 
     @property
     def valid(self) -> bool:
@@ -33,18 +38,34 @@ class DealCheck:
 
 @dataclass
 class MatchCheck:
+    """One match as checked. ``errors``: what is wrong with it as a match, by line
+    (:meth:`RecordChecker.check_match`); when some of its rows are refused, the
+    first is the ``invalid-deals`` summary naming their lines, the rows' own errors
+    being on their :class:`DealCheck`."""
+
     event: str | None
     round: int | None  # None (and table None): a file's first rows, none readable
     table: str | None
     variant: str | None
     lines: list[int] = field(default_factory=list)
     result: MatchRanking | None = None
-    error: RecordError | None = None
+    errors: list[RecordError] = field(default_factory=list)
     deals: list[DealCheck] = field(default_factory=list)
 
     @property
+    def error(self) -> RecordError | None:
+        """The first of :attr:`errors` (None: the match is valid)."""
+        return self.errors[0] if self.errors else None
+
+    @property
     def valid(self) -> bool:
-        return self.error is None
+        return not self.errors
+
+    @property
+    def problems(self) -> list[RecordError]:
+        """:attr:`errors` without the ``invalid-deals`` summary: the errors to list
+        beside the rows' own."""
+        return [err for err in self.errors if err.rule != "invalid-deals"]
 
     @property
     def key(self) -> tuple[str | None, int, str]:
@@ -53,6 +74,27 @@ class MatchCheck:
 
 OptionsFor = Callable[[DealRecord, Game], dict]
 _PARSE_SCORE = Game.parse_score
+# Where another row of the file is, for a message about two rows: "line 14" in a
+# CSV file, the cell ("rejects!D14") in a workbook (see :func:`row_place`).
+RowPlace = Callable[[int, "str | None"], str]
+# Rows refused for where they stand in the file, not for what they say: the rows
+# of a match that closed earlier. They are no match of their own, and nothing else
+# is checked of them as one (their numbering would be a follow-on).
+GROUPING_RULES = ("match-split",)
+
+
+def line_place(line: int, column: str | None = None) -> str:
+    return f"line {line}"
+
+
+def row_place(records) -> RowPlace:
+    """How messages name another row of ``records`` (a
+    :class:`~tourney.records.csv_format.RecordReader`, or any iterable): its cell
+    in a workbook, else its line."""
+    source = getattr(records, "source", None)
+    if source is not None and getattr(source, "kind", None) == "xlsx":
+        return lambda line, column=None: source.cell(line, column) or f"line {line}"
+    return line_place
 
 def name_player(err: RecordError, record: DealRecord) -> None:
     """Give an error about one seat the name of the player there (the record's
@@ -84,6 +126,7 @@ class RecordChecker:
         self._options: dict[str, dict] = {}
         # variant -> (game, options) without options_for; variant -> game with it
         self._games: dict[str, tuple[Game, dict] | Game] = {}
+        self.place: RowPlace = line_place  # set by check_stream for its file
         if variant is not None:
             self._resolve(get_game(variant))
 
@@ -208,7 +251,12 @@ class RecordChecker:
     def check_match(self, deals: list[DealCheck],
                     key: tuple[str | None, int | None, str | None] | None = None) -> MatchCheck:
         """Check one match's deals (any order) against the match rules. ``key``
-        names the match when no deal could be read (its rows all unreadable)."""
+        names the match when no deal could be read (its rows all unreadable).
+
+        A valid match is checked by :func:`~tourney.engines.match.check_match`
+        alone (the hot path); only a match it refuses, or one with a refused row,
+        or a deal number twice, is looked at again for every problem that can be
+        told apart (:meth:`match_problems`)."""
         first = next((d.record for d in deals if d.record is not None), None)
         if first is not None:
             match = MatchCheck(first.event, first.round, first.table,
@@ -222,15 +270,14 @@ class RecordChecker:
         bad = [d for d in deals if d.error is not None]  # not d.valid, without a call each
         if bad:
             lines = ", ".join(str(d.line) for d in bad)
-            match.error = RecordError(f"the match has invalid deals "
-                                      f"({plural_word(len(bad), 'line')} {lines})",
-                                      rule="invalid-deals", line=bad[0].line)
+            match.errors = [RecordError(f"the match has invalid deals "
+                                        f"({plural_word(len(bad), 'line')} {lines})",
+                                        rule="invalid-deals", line=bad[0].line)]
+            match.errors += self.match_problems(deals)
             return match
         numbers = [d.record.deal for d in deals]
-        # _deal_twice finds a number given twice (only then is it asked which)
-        twice = _deal_twice(deals) if len(set(numbers)) != len(numbers) else None
-        if twice is not None:
-            match.error = twice
+        if len(set(numbers)) != len(numbers):  # a number given twice: which, and what else
+            match.errors = self.match_problems(deals)
             return match
         # the deals in number order (a stable sort: as they are, when they are in order)
         ordered = (deals if numbers == sorted(numbers)
@@ -243,8 +290,21 @@ class RecordChecker:
             match.result = check_match(game.match_rules(options), played)
         except RecordError as err:
             err.by_rules = True  # the match rules (deals, target, dealer) decided it
-            match.error = err
+            match.errors = self.match_problems(deals) or [err]
         return match
+
+    def match_problems(self, deals: list[DealCheck]) -> list[RecordError]:
+        """Every problem of a match's rows as a match (:func:`match_problems`),
+        with the match rules of its game when a row of it was checked."""
+        rules = None
+        valid = next((d.record for d in deals if d.error is None), None)
+        if valid is not None:
+            try:
+                game, options = self.game_and_options(valid)
+                rules = game.match_rules(options)
+            except RecordError:
+                pass
+        return match_problems(deals, rules, place=self.place)
 
     # ------------------------------------------------------------------ a stream
 
@@ -282,12 +342,17 @@ class RecordChecker:
         count = 0  # rows of the open match
         closed: dict[tuple, int] = {}  # key -> first line of its first match
         check_deal = self.check_deal
-        if guess_key is None and hasattr(records, "raw_row"):
-            guess_key = row_key_guesser(records)
+        place = self.place = row_place(records)
+        deal_cell = None
+        if hasattr(records, "raw_row"):
+            deal_cell = raw_deal_number(records)
+            if guess_key is None:
+                guess_key = row_key_guesser(records)
         for item in records:
             if isinstance(item, RecordError):
                 key = guess_key(item) if guess_key is not None else None
-                check = DealCheck(item.line or 0, None, error=item)
+                check = DealCheck(item.line or 0, None, error=item,
+                                  number=deal_cell() if deal_cell is not None else None)
                 if key is None or key == current_key:
                     if not count:
                         current_key = None
@@ -326,7 +391,7 @@ class RecordChecker:
                 of = f" of {item.event}" if item.event else ""
                 check = DealCheck(item.line, item, error=RecordError(
                     f"the rows of match round {item.round}, table {item.table}{of} must "
-                    f"stand together; the match began at line {closed[key]}",
+                    f"stand together; the match began at {place(closed[key], 'table')}",
                     rule="match-split", line=item.line, column="table"))
             elif count > MAX_DEALS_PER_MATCH:
                 check = DealCheck(item.line, item, error=RecordError(
@@ -340,6 +405,21 @@ class RecordChecker:
                 current.append(check)
         if count:
             yield self.check_match(current, current_key)
+
+
+def raw_deal_number(reader) -> Callable[[], int | None]:
+    """The deal cell of the row ``reader`` just gave (a
+    :class:`~tourney.records.csv_format.RecordReader`), as a deal number when it
+    reads as one, for a row that could not be read otherwise."""
+    def number() -> int | None:
+        columns, raw = reader.columns, reader.raw_row
+        if "deal" not in columns or len(raw) != len(columns):
+            return None
+        text = raw[columns.index("deal")].strip()
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_DEAL_NUMBER:
+            return None
+        return int(text)
+    return number
 
 
 def row_key_guesser(reader, default_event: str | None = None
@@ -363,22 +443,103 @@ def row_key_guesser(reader, default_event: str | None = None
     return guess
 
 
-def _deal_twice(deals: list[DealCheck]) -> RecordError | None:
-    """A deal number given twice in one match: the same row twice, or two
-    different deals under one number."""
+def match_problems(deals: list[DealCheck], rules: MatchRules | None, *,
+                   place: RowPlace = line_place,
+                   seated: tuple[list[str], dict[str, str]] | None = None
+                   ) -> list[RecordError]:
+    """Every problem of a match's rows as a match that can be told apart from the
+    others, by line: each deal number given twice (:func:`deals_twice`), then what
+    :func:`~tourney.engines.match.match_errors` finds of the rows that were read,
+    a row's own refusal kept out of it (a row refused for its players is not
+    compared with the others' players, one refused for its dealer has no dealer
+    to judge, one refused by the rules has no scores). Nothing, when the rows
+    stand where no match can be (:data:`GROUPING_RULES`).
+
+    ``seated``: (the seated players in seat order, file name -> seated name),
+    to check the match as if its deal 1 were as seated: its players in seat order
+    (and every deal listing them as deal 1 does), seat 1 dealing it. The importer
+    asks it to tell the dealer and players errors that the seating explains.
+    """
+    if any(d.error is not None and d.error.rule in GROUPING_RULES for d in deals):
+        return []
+    read = [d for d in deals if d.record is not None]
+    errors = deals_twice(read, place)
+    # Each deal number once (its first row), an unreadable row's too when its deal
+    # cell reads (it counts for the numbering, not for the players or dealer).
+    numbered = [(d.record.deal if d.record is not None else d.number, d) for d in deals]
+    distinct, numbers = [], set()
+    for number, check in sorted((n for n in numbered if n[0] is not None),
+                                key=lambda n: n[0]):
+        if number not in numbers:
+            numbers.add(number)
+            distinct.append((number, check))
+    played = []
+    for number, check in distinct:
+        record, error = check.record, check.error
+        if record is None:
+            played.append(PlayedDeal(check.line, number, None, None, None))
+            continue
+        column = error.column if error is not None else None
+        scores = check.outcome.scores if check.outcome is not None else None
+        played.append(PlayedDeal(check.line, number,
+                                 None if column == "players" else record.players,
+                                 None if column in ("players", "dealer") else record.dealer,
+                                 scores))
+    if seated is not None and played and played[0].number == 1 and played[0].players:
+        played = _as_seated(played, *seated)
+    problems = match_errors(rules, played,
+                            numbered=all(number is not None for number, _ in numbered))
+    for err in problems:
+        err.by_rules = True  # the match rules (deals, target, dealer) decided it
+    errors += problems
+    errors.sort(key=lambda err: (err.line is None, err.line or 0))
+    return errors
+
+
+def _as_seated(played: list[PlayedDeal], names: list[str], aliases: dict[str, str]
+               ) -> list[PlayedDeal]:
+    """The deals with deal 1 as seated (see :func:`match_problems`): every deal
+    listing the players as deal 1 does lists them in seat order (scores going with
+    their players), and seat 1 deals deal 1."""
+    written = played[0].players
+    seated = set(names)
+    out = []
+    for deal in played:
+        players, dealer, scores = deal.players, deal.dealer, deal.scores
+        if players == written:
+            if dealer is not None:
+                dealer = aliases.get(dealer, dealer)
+                if dealer not in seated:
+                    dealer = None  # not at the table: not judged
+            if scores is not None:
+                by_name = {aliases.get(p, p): s for p, s in zip(players, scores)}
+                scores = [by_name[n] for n in names] if seated <= by_name.keys() else None
+            players = list(names)
+        if deal.number == 1 and dealer is not None:
+            dealer = names[0]
+        out.append(PlayedDeal(deal.line, deal.number, players, dealer, scores))
+    return out
+
+
+def deals_twice(deals: list[DealCheck], place: RowPlace = line_place) -> list[RecordError]:
+    """Each deal number given again in one match (the rows read, in file order):
+    the same row twice (``duplicate-row``), or two different deals under one
+    number (``duplicate-deal``); ``place`` names the earlier row."""
     seen: dict[int, DealCheck] = {}
+    errors = []
     for check in deals:
         number = check.record.deal
         other = seen.get(number)
         if other is None:
             seen[number] = check
             continue
+        where = place(other.line, "deal")
         if replace(other.record, line=check.record.line) == check.record:
-            text = f"a duplicate row: deal {number} of this match is also on line {other.line}"
+            text = f"a duplicate row: deal {number} of this match is also on {where}"
             rule = "duplicate-row"
         else:
             text = (f"deal {number} of this match appears twice with different content "
-                    f"(also on line {other.line})")
+                    f"(also on {where})")
             rule = "duplicate-deal"
-        return RecordError(text, rule=rule, line=check.line, column="deal")
-    return None
+        errors.append(RecordError(text, rule=rule, line=check.line, column="deal"))
+    return errors

@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from ..times import utc_iso
 from .models import AuditLog, Event
 
 
@@ -91,7 +92,7 @@ class Change:
 
     @classmethod
     def of(cls, row: AuditLog, event_slugs: dict[int, str] | None = None) -> "Change":
-        return cls(row.id, row.at.isoformat() if row.at else None, row.actor, row.action,
+        return cls(row.id, utc_iso(row.at), row.actor, row.action,
                    (event_slugs or {}).get(row.event_id) if row.event_id is not None else None,
                    row.subject, json.loads(row.before_json) if row.before_json else None,
                    json.loads(row.after_json) if row.after_json else None)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import urllib.parse
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Iterator
 
 from sqlalchemy import event
@@ -232,6 +233,21 @@ def open_failure(engine: Engine, err: BaseException) -> str:
     return f"cannot open the database {url}: {reason}"
 
 
+# SQLite's answers when the file given cannot be a database it opens (a CSV file,
+# a file it may not read): --db names the wrong file.
+_NOT_A_DATABASE = {"SQLITE_NOTADB", "SQLITE_CANTOPEN"}
+
+
+def open_error(engine: Engine, err: BaseException) -> TourneyError:
+    """The error for a database that could not be opened (:func:`open_failure`
+    says why): a :class:`UsageError` when the file given is not a database, like
+    any file that is not of the kind a command takes; else a failure of the
+    database itself (no server, no answer)."""
+    name = getattr(getattr(err, "orig", None), "sqlite_errorname", None)
+    kind = UsageError if name in _NOT_A_DATABASE else TourneyError
+    return kind(open_failure(engine, err))
+
+
 def first_line(err: BaseException) -> str:
     """The driver's own message of a database error, first line only: SQLAlchemy's
     text would add the statement and its bound parameters (player names, hands)."""
@@ -302,6 +318,25 @@ def _sqlstate(err: BaseException) -> str | None:
     return getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
 
 
+@dataclass
+class Writes:
+    """This process's :func:`transaction` s, for a caller that must say what an
+    interrupted command changed (the CLI on Ctrl-C): how many ``begun`` and
+    ``committed``, and whether a commit is under way (``committing``: an
+    interrupt then leaves undecided whether it is stored)."""
+
+    begun: int = 0
+    committed: int = 0
+    committing: bool = False
+
+    def mark(self) -> "Writes":
+        """The counts now, to compare with later ones."""
+        return Writes(self.begun, self.committed)
+
+
+WRITES = Writes()
+
+
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Session]:
     """A session whose work is committed together or not at all.
@@ -311,12 +346,22 @@ def transaction(engine: Engine) -> Iterator[Session]:
     :class:`DatabaseBusy` before it has read anything it would act on.
     """
     with busy_errors(engine), Session(engine, expire_on_commit=False) as session:
+        WRITES.begun += 1
+        WRITES.committing = False
         options = write_connection_options(engine)
         if options:
             session.connection(execution_options=options)
         try:
             yield session
-            session.commit()
+            WRITES.committing = True
+            try:
+                session.commit()
+            except BaseException as err:
+                # refused by the database: rolled back below; interrupted: undecided
+                WRITES.committing = isinstance(err, KeyboardInterrupt)
+                raise
+            WRITES.committing = False
+            WRITES.committed += 1
         except IntegrityError as err:
             session.rollback()
             reason = str(getattr(err, "orig", err)).strip().splitlines()

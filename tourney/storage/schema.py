@@ -44,9 +44,9 @@ if TYPE_CHECKING:  # alembic is imported only when a migration runs (it is slow 
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-from ..errors import TourneyError
+from ..errors import TourneyError, UsageError
 from . import models  # noqa: F401  (registers the tables)
-from .db import busy_errors, display_url, open_failure, write_connection_options
+from .db import busy_errors, display_url, open_error, write_connection_options
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 VERSION_TABLE = "alembic_version"
@@ -57,6 +57,12 @@ _PG_LOCK_KEY = 0x746F75726E6579
 
 class SchemaError(TourneyError):
     """The database's schema is not one this program can use as it is."""
+
+
+class ForeignDatabase(SchemaError, UsageError):
+    """The database is another program's: a usage error (the call names the wrong
+    database, like a file that is not of the kind a command takes), where one
+    that needs upgrading is refused as it stands."""
 
 
 @dataclass(frozen=True)
@@ -196,7 +202,7 @@ def schema_status(engine: Engine) -> SchemaStatus:
             status = _status(connection, url)
             connection.rollback()
     except DBAPIError as err:  # not a database file, no server, no answer
-        raise TourneyError(open_failure(engine, err)) from None
+        raise open_error(engine, err) from None
     return status
 
 
@@ -211,7 +217,7 @@ def refusal(status: SchemaStatus) -> SchemaError | None:
         return SchemaError("this database has tourney tables but no schema version; "
                            "upgrade it", operation="db upgrade")
     if status.state == "foreign":
-        return SchemaError(f"{status.url} is not a tourney database: it has tables, none "
+        return ForeignDatabase(f"{status.url} is not a tourney database: it has tables, none "
                            "of them tourney's (another program's database?); nothing was "
                            "changed")
     if status.state == "unknown":

@@ -22,9 +22,13 @@ Decisions:
 - A late entry (after round L is seated) starts at round L + 1. Entering a new
   player is refused once every round of the event is seated.
 - Withdrawing takes effect from the next round to be seated: the player stays in
-  every round already seated and keeps every result. A player withdrawn before
-  being seated in any round is simply no longer entered (the entry is removed;
-  the audit log keeps it). Entering a withdrawn player again lifts the
+  every round already seated and keeps every result. A player who withdraws
+  before playing any round is simply no longer entered (the entry is removed;
+  the audit log keeps it), whether or not the round they leave was seated: when
+  it was, the entry stays, withdrawn, until that round is reseated without them
+  (so the import refuses a sheet of the old seating with them at a table), and
+  the reseat removes it (:func:`drop_withdrawn_unseated`). Entering a withdrawn
+  player again lifts the
   withdrawal (it takes a mistaken withdrawal back): they play on in every round
   they are seated in, also when every round is seated. Only a round they are not
   seated in, none of whose results is in, is then to be reseated
@@ -35,7 +39,23 @@ Decisions:
   reseated (``tourney round reseat``); until then its seating stays as it was.
 - Unknown names are refused with a hint to ``tourney player add`` unless
   ``add=True`` (``--add``), which registers them first. With ``all_players=True``
-  every registered player not merged into another is entered.
+  every registered player not merged into another is entered (refused when no
+  player is registered: entering no one is not what was meant).
+- Changing an event's settings (:func:`change_event`, ``tourney event set``):
+  what only names or shows the event (name, date, language) changes at any time;
+  table sizes and the number of rounds change what is seated next (the number of
+  rounds never below the rounds seated); the seating method and seed only before
+  round 1 is seated (they draw every round, a perfect schedule round by round);
+  house rules, the points system and tie-breaks only while no result is stored
+  (results were checked and scored under them, and their places ranked by them);
+  a bye's points while no round that gave a bye has a result in. The variant
+  never changes.
+- Deleting an event (:func:`delete_event`, ``tourney event delete``) is refused
+  while it has any stored result (results are part of the players' ratings and
+  histories) or a result sent from a table that waits for the organizer; its
+  entries, seated rounds and table links go with it, the audit log keeps its
+  rows. On SQLite a new event never gets an id the audit log already names (a
+  deleted event's), so ``tourney log --event`` never mixes the two.
 """
 from __future__ import annotations
 
@@ -54,11 +74,13 @@ from ..engines.base import Game
 from ..errors import TourneyError, InvalidValue, UnknownName, UsageError, unknown_name
 from ..numbers import count_text
 from ..storage.audit import record_change
-from ..storage.models import Entry, Event, Match, Player, Round, Seat
+from ..storage.models import (AuditLog, Entry, Event, Match, Player, Round, Seat, Submission,
+                              TableLink)
 from ..pairing.seating import METHODS, default_method
 from .settings import event_settings
-from .standings import check_tiebreaks
-from .scoring import check_bye_points, check_points_system, event_bye_points
+from .standings import check_tiebreaks, tiebreaks_in_force
+from .scoring import (bye_points as bye_points_of, check_bye_points, check_points_system,
+                      event_bye_points)
 from ..names import normalize_name
 from ..ordering import name_key
 from .players import (add_players, clean_name, clean_title, player_by_name,
@@ -118,6 +140,11 @@ def parse_table_sizes(text: str | None, game: Game) -> tuple[int, int, int]:
             raise UsageError(f"{game.id} is played by {allowed} players; "
                              f"tables of {text.strip()} are not possible")
     return low, high, preferred_size(game, low, high)
+
+
+def table_sizes_json(low: int, high: int, preferred: int) -> dict:
+    """The one JSON shape of an event's table sizes, in every report of it."""
+    return {"min": low, "max": high, "preferred": preferred}
 
 
 def parse_tiebreaks(text: str | Sequence[str] | None) -> list[str]:
@@ -188,9 +215,9 @@ class EventInfo:
         return {
             "slug": self.slug, "name": self.name, "variant": self.variant,
             "date": self.date.isoformat() if self.date else None,
-            "rules": self.rules, "table_sizes": list(self.table_sizes),
+            "rules": self.rules, "table_sizes": table_sizes_json(*self.table_sizes),
             "rounds": self.rounds, "seating": self.seating, "seed": self.seed,
-            "tiebreaks": list(self.tiebreaks), "lang": self.lang,
+            "tiebreaks": tiebreaks_in_force(self.tiebreaks), "lang": self.lang,
             "points": self.points, "bye_points": self.bye_points,
         }
 
@@ -230,7 +257,7 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
     bye_points = check_bye_points(bye_points)
     if session.exec(select(Event).where(Event.slug == slug)).first() is not None:
         raise TourneyError(f"there is already an event {slug!r}")
-    event = Event(slug=slug, name=title, variant=game.id, date=day,
+    event = Event(id=_unused_event_id(session), slug=slug, name=title, variant=game.id, date=day,
                   rules_json=json.dumps(rules, ensure_ascii=False, sort_keys=True),
                   table_min=low, table_max=high, table_preferred=preferred,
                   rounds=rounds, seating=seating, seed=seed,
@@ -241,6 +268,19 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
     record_change(session, "event.create", slug, None, EventInfo.of(event).to_json(),
                   event_id=event.id)
     return event
+
+
+def _unused_event_id(session: Session) -> int | None:
+    """The id for a new event on SQLite, which gives a new row the highest id + 1:
+    once the newest event is deleted its id would come back to the next one, and
+    the audit log's rows of the deleted event would read as the new event's. So
+    the id is one no event and no audit row has had. ``None`` (the database's own
+    choice) elsewhere: PostgreSQL's sequence never gives an id twice."""
+    if session.get_bind().dialect.name != "sqlite":
+        return None
+    highest = max(session.exec(select(func.max(Event.id))).one() or 0,
+                  session.exec(select(func.max(AuditLog.event_id))).one() or 0)
+    return highest + 1
 
 
 # ------------------------------------------------------------------------- rounds state
@@ -334,29 +374,56 @@ def describe_rules(event: Event) -> list[dict]:
     return rows
 
 
+def current_round(session: Session, event: Event) -> int | None:
+    """The round the event's players are playing or play next: the latest seated
+    round while none of its results is in, else the next round; ``None`` once
+    every round is seated and the last one has results in."""
+    last = last_seated_round(session, event)
+    if last and not results_by_round(session, event).get(last):
+        return last
+    if event.rounds is not None and last >= event.rounds:
+        return None
+    return last + 1
+
+
 def describe_event(session: Session, event: Event) -> dict:
+    """The event as ``event show`` reports it. ``current_round``: see
+    :func:`current_round`; an entrant is ``active`` when they can play it (once the
+    event is over: the last round); ``before_playing``: withdrew before playing any
+    round (no longer entered once the round they left, ``to_reseat``, is reseated)."""
     game = event_settings(event).game
     last = last_seated_round(session, event)
     results = results_by_round(session, event)
     counts = round_tables_count(session, event)
+    current = current_round(session, event)
+    seated_in: dict[int, list[int]] = {}
+    for player_id, number in session.exec(
+            select(Seat.player_id, Round.number).join(Round, Round.id == Seat.round_id)
+            .where(Round.event_id == event.id).order_by(Round.number)):
+        seated_in.setdefault(player_id, []).append(number)
     entrants = []
     for entry, player in entries(session, event):
+        before_playing = (entry.withdrawn_after is not None
+                          and entry.withdrawn_after < entry.first_round)
         entrants.append({
             "name": player.name, "first_round": entry.first_round,
             "withdrawn_after": entry.withdrawn_after,
-            "active": entry_active(entry, last + 1) and player.merged_into_id is None,
+            "before_playing": before_playing,
+            # the seated rounds they left and are still on the seat list of
+            "to_reseat": seated_in.get(player.id, []) if before_playing else [],
+            "active": (entry_active(entry, current or last)
+                       and player.merged_into_id is None),
         })
     rounds = [{"round": n, "tables": counts[n][0], "byes": counts[n][1],
                "results": len(results.get(n, ()))} for n in sorted(counts)]
     return {
         **EventInfo.of(event).to_json(),
         "variant_name": game.name,
-        "rules": describe_rules(event),
-        "table_sizes": {"min": event.table_min, "max": event.table_max,
-                        "preferred": event.table_preferred},
+        "rule_details": describe_rules(event),
         "bye_points_in_force": event_bye_points(event),
         "entrants": entrants,
         "rounds_seated": last,
+        "current_round": current,
         "round_status": rounds,
         "results_in": sum(r["results"] for r in rounds),
     }
@@ -448,18 +515,21 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
                 raise unknown_player_error(session, unknown[0],
                                            "; register it first, or have entering add it",
                                            setting="add", operation="player add")
-            raise TourneyError("unknown players " + ", ".join(repr(u) for u in unknown)
-                               + "; register them first, or have entering add them",
-                               setting="add", operation="player add")
+            raise UnknownName("unknown players " + ", ".join(repr(u) for u in unknown)
+                              + "; register them first, or have entering add them",
+                              setting="add", operation="player add")
         found: list = []
         new = add_players(session, list(dict.fromkeys(unknown)), warnings=found)
         report.warnings = [w.to_json() for w in found]
         report.added = [p.name for p in new]
         players.extend(new)
     if all_players:
-        players.extend(sorted(
-            session.exec(select(Player).where(Player.merged_into_id.is_(None))).all(),
-            key=lambda p: name_key(p.name)))
+        registered = session.exec(select(Player).where(Player.merged_into_id.is_(None))).all()
+        if not registered and not players:
+            raise TourneyError(f"no player is registered yet, so entering every registered "
+                               f"player enters no one in {event.slug}; register them first",
+                               operation="player import")
+        players.extend(sorted(registered, key=lambda p: name_key(p.name)))
     current = {e.player_id: e for e in session.exec(
         select(Entry).where(Entry.event_id == event.id))}
     last_open = bool(last) and not results_by_round(session, event).get(last)
@@ -521,7 +591,9 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
 @dataclass
 class WithdrawReport:
     player: Player
-    last_round: int | None  # the last round they are in; None: no longer entered
+    # the last round they are in; None: they withdrew before playing any round, and
+    # are no longer entered (once ``reseat`` is reseated, when it is set)
+    last_round: int | None
     reseat: int | None = None  # a seated round they are still seated in but left
 
 
@@ -529,7 +601,9 @@ def withdraw_player(session: Session, event: Event, name: str, *,
                     from_round: int | None = None) -> WithdrawReport:
     """Withdraw a player from the latest seated round while none of its results is
     in (it is then to be reseated), else from the next round on; or from
-    ``from_round`` (see :func:`check_from_round`)."""
+    ``from_round`` (see :func:`check_from_round`). A player seated in no round
+    before the one they leave has played nothing: the entry goes (see the module
+    docstring; while a round to be reseated seats them, at its reseat)."""
     player = player_by_name(session, clean_name(name))
     if player is None:
         raise unknown_player_error(session, normalize_name(name))
@@ -541,29 +615,315 @@ def withdraw_player(session: Session, event: Event, name: str, *,
         raise TourneyError(f"{player.name!r} is not entered in {event.slug}")
     if entry.withdrawn_after is not None:
         raise TourneyError(f"{player.name!r} already withdrew from {event.slug} "
-                           f"after round {entry.withdrawn_after}")
+                           + ("before playing" if entry.withdrawn_after < entry.first_round
+                              else f"after round {entry.withdrawn_after}"))
     last_in = check_from_round(session, event, from_round, open_round_default=True) - 1
     if event.rounds is not None and last_in >= event.rounds:
         # Nothing left to miss: the site would say they withdrew after the last
         # round, though they played every one.
-        raise UsageError(f"the last round of {event.slug} (round {event.rounds}) is "
-                         f"played: {player.name!r} has no round left to withdraw from; "
-                         f"their results stay in the standings")
+        raise TourneyError(f"the last round of {event.slug} (round {event.rounds}) is "
+                           f"played: {player.name!r} has no round left to withdraw from; "
+                           f"their results stay in the standings")
     seated_rounds = set(session.exec(
         select(Round.number).join(Seat, Seat.round_id == Round.id)
         .where(Round.event_id == event.id, Seat.player_id == player.id)))
     before = {"first_round": entry.first_round, "withdrawn_after": None}
-    report = WithdrawReport(player, last_in)
-    if entry.first_round > last_in and not seated_rounds:
+    later = [n for n in seated_rounds if n > last_in]
+    report = WithdrawReport(player, last_in, reseat=max(later) if later else None)
+    played = any(n <= last_in for n in seated_rounds)
+    if not played and not later:
         session.delete(entry)
         after = None
         report.last_round = None
     else:
+        # Seated in a round they leave: withdrawn until that round is reseated, so
+        # that a result of the old seating with them is refused.
         entry.withdrawn_after = last_in
         session.add(entry)
         after = {"first_round": entry.first_round, "withdrawn_after": last_in}
-    later = [n for n in seated_rounds if n > last_in]
-    report.reseat = max(later) if later else None
+        if not played:
+            report.last_round = None
+            after["no_longer_entered_once_reseated"] = report.reseat
     session.flush()
     record_change(session, "event.withdraw", player.name, before, after, event_id=event.id)
+    return report
+
+
+def drop_withdrawn_unseated(session: Session, event: Event) -> list[str]:
+    """Remove the entries of players who withdrew and are seated in no round of the
+    event (they withdrew before playing, and the round they left has been reseated
+    without them): they are then as though never entered, like a player who
+    withdraws before round 1 is seated. Their names, by name."""
+    seated = set(session.exec(
+        select(Seat.player_id).join(Round, Round.id == Seat.round_id)
+        .where(Round.event_id == event.id)))
+    dropped = []
+    for entry, player in entries(session, event):
+        if entry.withdrawn_after is not None and entry.player_id not in seated:
+            session.delete(entry)
+            dropped.append(player.name)
+    session.flush()
+    return dropped
+
+
+# ------------------------------------------------------------------------- changing
+
+# The settings `change_event` can take back to their default (as create_event
+# leaves them when not given): no date, no language, open-ended rounds, a bye
+# worth a win, the default tie-breaks.
+UNSETTABLE = ("date", "lang", "rounds", "bye_points", "tiebreaks")
+
+
+@dataclass
+class EventChange:
+    """What :func:`change_event` changed: setting -> (before, after), as
+    :meth:`EventInfo.to_json` spells them (empty: the event had these settings)."""
+
+    event: Event
+    changed: dict[str, tuple] = field(default_factory=dict)
+    # the latest seated round, none of whose results is in, seated under the old
+    # table sizes: a reseat seats it under the new ones
+    reseat: int | None = None
+    # the seated rounds without results whose score sheets, written before, follow
+    # the old house rules
+    sheets: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"changes": {k: {"before": b, "after": a} for k, (b, a) in self.changed.items()},
+                "reseat": self.reseat, "sheets": list(self.sheets),
+                "settings": EventInfo.of(self.event).to_json()}
+
+
+def change_event(session: Session, event: Event, *, name: str | None = None,
+                 date: str | dt.date | None = None, rules: dict[str, str] | None = None,
+                 unset_rules: Sequence[str] = (), table_sizes: str | None = None,
+                 rounds: int | None = None, seating: str | None = None,
+                 seed: int | None = None, tiebreaks: str | Sequence[str] | None = None,
+                 lang: str | None = None, points: str | None = None,
+                 bye_points: float | None = None,
+                 unset: Sequence[str] = ()) -> EventChange:
+    """Change an event's settings (the module docstring says which can change
+    when); a setting given as ``None`` is kept. ``rules`` are set on top of the
+    event's house rules and ``unset_rules`` (option keys) go back to the variant's
+    default; ``unset`` takes settings of :data:`UNSETTABLE` back to their default.
+    Every value and every refusal is checked before anything is written; a
+    setting given its present value is no change."""
+    if not any(v is not None for v in (name, date, table_sizes, rounds, seating, seed,
+                                       tiebreaks, lang, points, bye_points)) \
+            and not (rules or unset_rules or unset):
+        raise UsageError(f"name a setting of {event.slug} to change")
+    settings = event_settings(event)
+    game = settings.game
+    unknown = [u for u in unset if u not in UNSETTABLE]
+    if unknown:
+        raise UsageError(f"{unknown[0]!r} cannot be unset (these can: {', '.join(UNSETTABLE)})")
+    given = {"date": date, "lang": lang, "rounds": rounds, "bye_points": bye_points,
+             "tiebreaks": tiebreaks}
+    both = [u for u in unset if given[u] is not None]
+    if both:
+        raise UsageError(f"{both[0]} is both given and unset; give one of them",
+                         setting=both[0])
+    before = EventInfo.of(event).to_json()
+    after = dict(before)
+    if name is not None:
+        after["name"] = clean_title(name, "event name")
+    if date is not None:
+        day = date if isinstance(date, dt.date) else parse_date(date)
+        if day is None:
+            raise UsageError("a date is written YYYY-MM-DD; unsetting the date removes it",
+                             setting="unset")
+        after["date"] = day.isoformat()
+    if rules or unset_rules:
+        merged = dict(settings.rules)
+        merged.update({k: str(v) for k, v in (rules or {}).items()})
+        keys = {spec.key for spec in game.option_specs}
+        for key in unset_rules:
+            if key not in keys:
+                raise UsageError(f"{game.id} has no house rule {key!r} (it has "
+                                 f"{', '.join(sorted(keys)) or 'none'})",
+                                 operation=f"variants {game.id}")
+            merged.pop(key, None)
+        game.resolve_options(merged)  # OptionError (a usage error) for a bad key or value
+        after["rules"] = merged
+    if table_sizes is not None:
+        after["table_sizes"] = table_sizes_json(*parse_table_sizes(table_sizes, game))
+    if rounds is not None:
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise InvalidValue("rounds", rounds, f"1 to {MAX_ROUNDS}")
+        after["rounds"] = rounds
+    if seating is not None:
+        if seating not in SEATING_METHODS:
+            raise UsageError(f"unknown seating {seating!r} (use {', '.join(SEATING_METHODS)})")
+        after["seating"] = seating
+    if seed is not None:
+        if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+            raise InvalidValue("seed", seed,
+                               f"a number from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
+        after["seed"] = seed
+    if tiebreaks is not None:
+        after["tiebreaks"] = tiebreaks_in_force(parse_tiebreaks(tiebreaks))
+    if lang is not None:
+        if lang not in LANGUAGES:
+            raise UsageError(f"unknown language {lang!r} (use {', '.join(LANGUAGES)})")
+        after["lang"] = lang
+    if points is not None:
+        after["points"] = check_points_system(points)
+    if bye_points is not None:
+        after["bye_points"] = check_bye_points(bye_points)
+    for setting in unset:
+        after[setting] = tiebreaks_in_force(()) if setting == "tiebreaks" else None
+    changed = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
+    lock_event(session, event)
+    refusals = change_refusals(session, event, after)
+    if refusals:
+        raise TourneyError(f"{event.slug}: " + "; ".join(refusals))
+    report = EventChange(event, changed)
+    if not changed:
+        return report
+
+    for key in ("name", "rounds", "seating", "seed", "lang", "points", "bye_points"):
+        if key in changed:
+            setattr(event, key, after[key])
+    if "date" in changed:
+        event.date = dt.date.fromisoformat(after["date"]) if after["date"] else None
+    if "rules" in changed:
+        event.rules_json = json.dumps(after["rules"], ensure_ascii=False, sort_keys=True)
+    if "tiebreaks" in changed:
+        event.tiebreaks_json = json.dumps(after["tiebreaks"])
+    if "table_sizes" in changed:
+        sizes = after["table_sizes"]
+        event.table_min, event.table_max, event.table_preferred = (
+            sizes["min"], sizes["max"], sizes["preferred"])
+    session.add(event)
+    session.flush()
+    open_rounds = _rounds_without_results(session, event)
+    last = last_seated_round(session, event)
+    if "table_sizes" in changed and last in open_rounds:
+        report.reseat = last
+    if "rules" in changed:
+        report.sheets = open_rounds
+    record_change(session, "event.set", event.slug,
+                  {k: b for k, (b, _) in changed.items()},
+                  {k: a for k, (_, a) in changed.items()}, event_id=event.id)
+    return report
+
+
+def _rounds_without_results(session: Session, event: Event) -> list[int]:
+    results = results_by_round(session, event)
+    return sorted(n for n in round_tables_count(session, event) if not results.get(n))
+
+
+def change_refusals(session: Session, event: Event, changes: dict) -> list[str]:
+    """Why the settings ``changes`` gives new values cannot change now (empty:
+    they all can; see the module docstring). ``changes``: setting -> value, keyed
+    and spelled as :meth:`EventInfo.to_json` (``{"bye_points": 0.5}``)."""
+    before = EventInfo.of(event).to_json()
+    after = {**before, **changes}
+    changed = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
+    results = results_by_round(session, event)
+    stored = sum(len(tables) for tables in results.values())
+    last = last_seated_round(session, event)
+    why = []
+    if "rules" in changed and stored:
+        why.append(f"its house rules cannot change: {count_text(stored, 'result')} "
+                   f"{'is' if stored == 1 else 'are'} stored, checked and scored under them")
+    if "points" in changed and stored:
+        why.append(f"its points system cannot change: the match points of the "
+                   f"{count_text(stored, 'stored result')} are {event.points} points")
+    if "tiebreaks" in changed and stored:
+        why.append(f"its tie-breaks cannot change: the standings of the "
+                   f"{count_text(stored, 'stored result')} are ranked by them")
+    def bye_worth(info: dict) -> float:
+        return bye_points_of(info["points"], info["bye_points"],
+                             info["table_sizes"]["preferred"])
+
+    # (a bye worth a win at place points is worth the preferred table size's win;
+    # a change of the points system is refused above once results are in)
+    if bye_worth(before) != bye_worth(after) and ({"bye_points", "table_sizes"} & set(changed)):
+        counts = round_tables_count(session, event)
+        played = [n for n in sorted(counts) if counts[n][1] and results.get(n)]
+        if played:
+            rounds = ", ".join(str(n) for n in played)
+            what = ("what a bye is worth" if "bye_points" in changed else
+                    "the table sizes, and with them what a bye is worth (a win at the "
+                    "preferred size),")
+            why.append(f"{what} cannot change: round{'s' if len(played) > 1 else ''} "
+                       f"{rounds} gave byes and {'have' if len(played) > 1 else 'has'} "
+                       "results in, and the standings so far count them")
+    if ("seating" in changed or "seed" in changed) and last:
+        what = [k for k in ("seating", "seed") if k in changed]
+        why.append(f"its {' and '.join(what)} cannot change once round 1 is seated: "
+                   f"{'they draw' if len(what) > 1 else 'it draws'} every round of the "
+                   "event (a reseat can draw the latest round with another seed)")
+    if "rounds" in changed and changed["rounds"][1] is not None and changed["rounds"][1] < last:
+        why.append(f"it cannot have fewer than {count_text(last, 'round')}: round {last} "
+                   "is seated")
+    return why
+
+
+# ------------------------------------------------------------------------- deleting
+
+@dataclass
+class DeleteReport:
+    """What :func:`delete_event` removed with the event."""
+
+    slug: str
+    entrants: list[str]
+    rounds: int  # rounds seated
+    links: int  # table links made (``tourney round links``)
+
+    def to_json(self) -> dict:
+        return {"event": self.slug, "entrants": list(self.entrants), "rounds": self.rounds,
+                "links": self.links}
+
+
+def delete_event(session: Session, event: Event) -> DeleteReport:
+    """Delete an event with no stored result: its entries, seated rounds and table
+    links go with it (the audit log keeps what it had). Refused while it has a
+    stored result or a result sent from a table waiting for the organizer."""
+    from .entry import CONFLICT, SUBMITTED  # (entry imports this module)
+
+    lock_event(session, event)
+    matches = session.exec(select(Match.round_number, Match.table)
+                           .where(Match.event_id == event.id)).all()
+    if matches:
+        rounds = sorted({number for number, _ in matches})
+        shown = ", ".join(str(n) for n in rounds)
+        raise TourneyError(
+            f"{event.slug} cannot be deleted: it has {count_text(len(matches), 'stored result')} "
+            f"(round{'s' if len(rounds) > 1 else ''} {shown}), and results are kept: they "
+            "are part of the players' ratings and histories (only an event without "
+            "results can be deleted)")
+    links = session.exec(select(TableLink).where(TableLink.event_id == event.id)).all()
+    sent = session.exec(select(Submission).where(
+        Submission.link_id.in_([link.id for link in links]))).all() if links else []
+    waiting = [s for s in sent if s.state in (SUBMITTED, CONFLICT)]
+    if waiting:
+        raise TourneyError(
+            f"{event.slug} cannot be deleted: {count_text(len(waiting), 'result')} sent "
+            "from the tables wait for the organizer (accept or reject them on the "
+            "organizer's pages of `tourney serve` first)")
+    names = [player.name for _, player in entries(session, event)]
+    report = DeleteReport(event.slug, names, last_seated_round(session, event), len(links))
+    before = {**EventInfo.of(event).to_json(), "entrants": names,
+              "rounds_seated": report.rounds, "table_links": len(links)}
+    event_id = event.id
+    for row in sent:
+        session.delete(row)
+    session.flush()
+    for link in links:
+        session.delete(link)
+    rounds = session.exec(select(Round).where(Round.event_id == event_id)).all()
+    for round_row in rounds:
+        for seat in session.exec(select(Seat).where(Seat.round_id == round_row.id)):
+            session.delete(seat)
+    session.flush()
+    for round_row in rounds:
+        session.delete(round_row)
+    for entry in session.exec(select(Entry).where(Entry.event_id == event_id)):
+        session.delete(entry)
+    session.flush()
+    session.delete(event)
+    session.flush()
+    record_change(session, "event.delete", report.slug, before, None, event_id=event_id)
     return report

@@ -20,11 +20,12 @@ from typing import IO, Iterator
 from sqlalchemy import select
 from sqlmodel import Session
 
-from ..records.csv_format import COLUMNS
+from ..records.csv_format import COLUMNS, typed_record
 from ..storage.merges import current_names, rename_players
 from ..storage.models import Deal, Event, Match
 from ..ordering import natural_key
 from .events import get_event
+from .standings import check_round_number
 
 EXPORT_CHUNK = 500  # matches whose deals are read in one query
 # XLSX column widths (characters) for COLUMNS: hands and play are long.
@@ -60,9 +61,11 @@ def iter_export_rows(session: Session, event: Event, round_number: int | None = 
 
 
 def export_results(session: Session, slug: str, table, round_number: int | None = None) -> int:
-    """Write an event's results (or one round's) to ``table`` (a table writer of
-    :mod:`tourney.records.spreadsheets` or anything with its ``write(row)``, its
-    header :data:`COLUMNS`; or a text stream, for CSV); the number of rows."""
+    """Write an event's results (or one round's: a round the event has, else the
+    :class:`~tourney.errors.UnknownName` of :func:`~.standings.check_round_number`)
+    to ``table`` (a table writer of :mod:`tourney.records.spreadsheets` or anything
+    with its ``write(row)``, its header :data:`COLUMNS`; or a text stream, for
+    CSV); the number of rows."""
     import io
 
     from ..records.spreadsheets import CsvTable
@@ -70,9 +73,11 @@ def export_results(session: Session, slug: str, table, round_number: int | None 
     if isinstance(table, io.IOBase):
         table = CsvTable(table, COLUMNS, bom=False)
     event = get_event(session, slug)
+    if round_number is not None:
+        check_round_number(session, event, round_number)
     count = 0
-    numbers = ("round", "deal")  # numbers in a workbook, as a spreadsheet types them
     for row in iter_export_rows(session, event, round_number):
-        table.write([int(row[c]) if c in numbers else row[c] for c in COLUMNS])
+        # round and deal as numbers, as a spreadsheet types them (typed_record)
+        table.write(list(typed_record(row).values()))
         count += 1
     return count

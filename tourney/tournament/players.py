@@ -19,7 +19,8 @@ Decisions:
   player, so records and commands using the old spelling keep working.
 - ``player import``: existing names are left as they are and reported as already
   registered (their club and email are not updated); a name twice in the file is an
-  error; the whole file is imported or nothing.
+  error; the whole file is imported or nothing, and every error of its rows is listed
+  (each cell on its own), as ``result import`` lists a record file's.
 - ``player merge``: refused when both players sat in the same round of an event
   (one person cannot have played two seats of a round). The duplicate's entries,
   seats and match places move to the kept player; an entry in an event both
@@ -40,6 +41,7 @@ from typing import Iterable, Sequence
 from sqlmodel import Session, select
 
 from ..errors import TourneyError, InvalidValue, UnknownName, UsageError, close_names, located, unknown_name
+from ..numbers import count_text
 from ..ordering import name_key
 from ..names import lookalike_key, lookalike_kind, normalize_name
 from ..storage.audit import record_change
@@ -458,10 +460,15 @@ def read_player_csv(path: str | Path, *, encoding: str | None = None,
     try:
         with source:
             rows = parse_player_rows(source.rows(known=IMPORT_COLUMNS), name, source)
+    except PlayerFileRejected as rejected:
+        rejected.notices = list(source.notices)  # how it was read explains much
+        raise
     except RecordError as err:
         cell = source.cell(err.line, None) if err.line else None
-        raise TourneyError(located(err.file or name, err.message, line=err.line, cell=cell,
-                                   column=err.column)) from None
+        # of the kind it is: a file that cannot be read at all is a usage error
+        kind = UsageError if isinstance(err, UsageError) else TourneyError
+        raise kind(located(err.file or name, err.message, line=err.line, cell=cell,
+                           column=err.column)) from None
     if notices is not None:
         notices.extend(source.notices)
     return rows
@@ -475,10 +482,44 @@ def parse_player_csv(text: str, source: str = "players.csv") -> list[PlayerRow]:
     return parse_player_rows(table.rows(known=IMPORT_COLUMNS), source, table)
 
 
+class PlayerFileRejected(TourneyError):
+    """A player file with invalid rows: nothing is imported. ``errors``: each
+    problem of a row (a :class:`~tourney.errors.RecordError` naming the file,
+    line or cell, and column), the first :data:`MAX_ERRORS_KEPT` of them;
+    ``error_count``: all of them; ``notices``: how the file was read."""
+
+    def __init__(self, file: str, errors: list, error_count: int):
+        self.file = file
+        self.errors = errors
+        self.error_count = error_count
+        self.notices: list[str] = []
+        super().__init__(f"{file}: nothing imported: {count_text(error_count, 'error')} "
+                         "in the file")
+
+
+# Row errors kept for the report of a player file, the rest counted: the bound
+# of the result import's list (one bound for every list of a file's errors).
+def _errors_kept() -> int:
+    from .results import MAX_ERRORS_KEPT
+
+    return MAX_ERRORS_KEPT
+
+
 def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
+    """The rows of a player file (see :func:`read_player_csv`). A problem of the
+    file as a whole (its header, its size) stops reading; every problem of a row
+    is listed (:class:`PlayerFileRejected`, raised once the whole file is read)."""
+    from ..errors import RecordError
+    from ..records.csv_format import COLUMNS as RECORD_COLUMNS
+    from ..records.csv_format import ragged_row_message
+
     def at(line: int, message: str, column: str | None = None) -> str:
         cell = table.cell(line, None) if table is not None else None
         return located(source, message, line=line, cell=cell, column=column)
+
+    def place(line: int) -> str:  # another row: its cell in a workbook
+        cell = table.cell(line, "name") if table is not None else None
+        return cell or f"line {line}"
 
     header = rows.read_header()
     if header is None or not any(h.strip() for h in header):
@@ -487,12 +528,25 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
     unknown = [h for h, c in zip(header, columns)
                if c not in IMPORT_COLUMNS and c not in LIST_ONLY_COLUMNS]
     if unknown:
+        # A column of the record file: a result file given here by mistake, not
+        # a misspelt player column ('deal' is not 'email').
+        records = [u for u in unknown if u.strip().lower() in RECORD_COLUMNS]
+
         def named(column: str) -> str:
-            close = close_names(column.strip().lower(), IMPORT_COLUMNS, limit=1)
+            close = ([] if column in records else
+                     close_names(column.strip().lower(), IMPORT_COLUMNS, limit=1))
             return repr(column[:40]) + (f" (did you mean {close[0]}?)" if close else "")
 
-        raise UsageError(at(1, "unknown column " + ", ".join(named(u) for u in unknown)
-                            + "; a player file has name, club and email"))
+        text = ("unknown column" + ("s " if len(unknown) > 1 else " ")
+                + ", ".join(named(u) for u in unknown) + "; a player file has name, club "
+                "and email")
+        if records:
+            named_records = ", ".join(repr(r[:40]) for r in records[:3])
+            raise UsageError(at(1, f"{text}; {named_records} "
+                                f"{'is a column' if len(records) == 1 else 'are columns'} "
+                                "of a result file: import that with result import"),
+                             operation="result import")
+        raise UsageError(at(1, text))
     for column in set(columns):
         if columns.count(column) > 1:
             raise UsageError(at(1, f"column {column!r} appears twice"))
@@ -501,34 +555,53 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
     if table is not None:
         table.set_columns(columns)
     result = []
+    errors: list[RecordError] = []
+    error_count = 0
+    kept = _errors_kept()
+
+    def refuse(line: int, message: str, column: str | None = None,
+               rule: str = "player-row") -> None:
+        nonlocal error_count
+        error_count += 1
+        if len(errors) < kept:
+            cell = table.cell(line, column) if table is not None else None
+            errors.append(RecordError(message, rule=rule, file=source, line=line,
+                                      column=column, cell=cell))
+
     seen: dict[str, int] = {}
+    filled = 0
     for line, values in rows:
         if not any(v.strip() for v in values):
             continue
-        if len(result) >= MAX_PLAYER_ROWS:
+        filled += 1
+        if filled > MAX_PLAYER_ROWS:
             raise TourneyError(at(line, f"more than {MAX_PLAYER_ROWS} players in one file; "
                                   "not a player list"))
         if len(values) != len(columns):
-            extra = next((i for i in range(len(columns), len(values)) if values[i].strip()),
-                         None)
-            where = (f"a value in column {extra + 1}, which has no name in the header: "
-                     if extra is not None else "")
-            raise TourneyError(at(line, f"{where}{len(values)} fields, the header has "
-                                        f"{len(columns)}"))
+            refuse(line, ragged_row_message(values, len(columns)), rule="ragged-row")
+            continue
         record = dict(zip(columns, values))
-        column = "name"
-        try:
-            name = clean_name(record["name"])
-            column = "club"
-            club = clean_club(record.get("club"))
-            column = "email"
-            email = clean_email(record.get("email"))
-        except TourneyError as err:
-            raise TourneyError(at(line, str(err), column)) from None
-        if name in seen:
-            raise TourneyError(at(line, f"{name!r} is already on line {seen[name]}", "name"))
-        seen[name] = line
-        result.append(PlayerRow(line, name, club, email))
+        # each cell on its own: a row with a bad name and a bad address has both said
+        cleaned = {}
+        for column, clean in (("name", clean_name), ("club", clean_club),
+                              ("email", clean_email)):
+            try:
+                cleaned[column] = clean(record.get(column))
+            except TourneyError as err:
+                refuse(line, str(err), column, rule=f"player-{column}")
+                continue
+            name = cleaned[column]
+            if column == "name" and name in seen:
+                refuse(line, f"{name!r} is already on {place(seen[name])}", "name",
+                       rule="player-twice")
+                del cleaned["name"]
+            elif column == "name":
+                seen[name] = line
+        if len(cleaned) == 3:
+            result.append(PlayerRow(line, cleaned["name"], cleaned["club"],
+                                    cleaned["email"]))
+    if error_count:
+        raise PlayerFileRejected(source, errors, error_count)
     return result
 
 

@@ -18,7 +18,11 @@ Decisions (the specs are silent):
   none of them withdrawn before the round. The dealer of deal 1 must be seat 0's
   player (the seating makes seat 0 deal first); a record with another first dealer
   is refused with a message naming who should deal, rather than accepted as a
-  re-seating nobody recorded.
+  re-seating nobody recorded. An invalid match is checked against the seating too,
+  and what it says is listed first: a table that wrote its players in another order
+  breaks the dealer rule in the file's order, and the dealer and players errors the
+  seating explains are left out (:meth:`ResultImporter._seating_first`;
+  docs/guide/records.md, "Every error at once").
 - A name in a record that belongs to a player merged (after the seating was
   printed) into the player now seated there is accepted as that player; the
   stored deals carry the kept name, so both spellings are the same content.
@@ -66,7 +70,7 @@ from itertools import compress
 from operator import eq
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlmodel import Session
 
 from ..engines.base import Game, MatchRules
@@ -80,8 +84,8 @@ from ..records.csv_format import (CONTENT_FIELDS, ERROR_COLUMN, DealRecord, Reco
 from ..records.parallel import Part, PartLost, plan_parts, stream_parts, usable_cores
 from ..records.sources import Source
 from ..records.spreadsheets import CsvTable, XlsxTable, typed_cell
-from ..records.validation import (MAX_DEALS_PER_MATCH, DealCheck, MatchCheck, RecordChecker,
-                                  row_key_guesser)
+from ..records.validation import (GROUPING_RULES, MAX_DEALS_PER_MATCH, DealCheck, MatchCheck,
+                                  RecordChecker, match_problems, row_key_guesser)
 from ..seats import seat_text
 from ..storage.bulk import BulkInsert
 from ..storage.db import ConflictingChange
@@ -128,6 +132,11 @@ TOKEN_CACHE_LIMIT = 200_000
 PROGRESS_EVERY = 2000  # rows between progress callbacks
 # Rows of matches a checking process hands over at a time (``--jobs``).
 PART_BATCH_ROWS = 2000
+
+# What the seating says of deal 1 (ResultImporter._check_seating), and the match
+# errors that may follow from it, checked again with deal 1 as seated.
+_DEAL_ONE_RULES = ("not-seated", "seat-order", "first-dealer")
+_FOLLOW_ON_RULES = ("dealer-rotation", "same-players", "colours-alternate")
 
 # The columns a match's content is made of, in the order they are hashed; a
 # canonical row is a tuple of them (the deal number as text).
@@ -736,19 +745,15 @@ class ResultImporter:
         database and stored, or rejected."""
         match, raws = read.match, read.raws
         self.report.deals += read.rows
-        errors = [c.error for c in match.deals if c.error is not None]
-        if not errors and match.error is not None:
-            errors = [match.error]
-        if errors:
-            self._reject(match, raws, errors)
+        if not match.valid:  # its rows' errors, then the match's, as validate lists them
+            errors = [c.error for c in match.deals if c.error is not None] + match.problems
+            self._reject(match, raws, self._seating_first(match, errors))
             return
         ctx = self._context(match.event)
         first = read.first
-        try:
-            seats, aliases = self._check_seating(ctx, first)
-        except RecordError as err:
-            err.line = err.line or first.line
-            self._reject(match, raws, [err])
+        seats, aliases, errors = self._check_seating(ctx, first)
+        if errors:
+            self._reject(match, raws, errors)
             return
         said = rows = read.canonical  # said: the players as the file names them
         digest = read.digest
@@ -779,50 +784,119 @@ class ResultImporter:
             return  # the import is rejected anyway: go on checking, stop preparing writes
         self._accept(ctx, first, seats, read.deals, rows, digest, match.result, stored)
 
-    def _check_seating(self, ctx: _EventContext, record: DealRecord) -> list[tuple[int, str]]:
-        """Deal 1 against the seating: the seated players in seat order, seat 0 dealing."""
+    def _check_seating(self, ctx: _EventContext, record: DealRecord, *,
+                       players: bool = True, dealer: bool = True
+                       ) -> tuple[list[tuple[int, str]] | None, dict[str, str],
+                                  list[RecordError]]:
+        """Deal 1 against the seating: the seated players in seat order, seat 0
+        dealing, none withdrawn. Returns the table's seats (None: no such seated
+        table), the record's names of merged duplicates (old name -> seated name)
+        and every error found, each on deal 1's line; ``players`` and ``dealer``
+        False leave out a check of the cell deal 1's own row was refused for."""
         slug = ctx.event.slug
         info = ctx.round(record.round)
         if not info.seated:
-            raise RecordError(f"round {record.round} of {slug} has not been seated",
-                              rule="round-not-seated", column="round",
-                              operation=f"round seat {slug}")
+            return None, {}, [RecordError(
+                f"round {record.round} of {slug} has not been seated",
+                rule="round-not-seated", column="round", line=record.line,
+                operation=f"round seat {slug}")]
         seats = info.tables.get(record.table)
         if seats is None:
             labels = ", ".join(sorted(info.tables, key=natural_key)) or "none"
-            raise RecordError(f"round {record.round} of {slug} has no table {record.table!r} "
-                              f"(its tables: {labels})", rule="unknown-table", column="table")
+            return None, {}, [RecordError(
+                f"round {record.round} of {slug} has no table {record.table!r} "
+                f"(its tables: {labels})", rule="unknown-table", column="table",
+                line=record.line)]
         names = [name for _, name in seats]
         aliases = {}
+        errors = []
+        strangers = ()
         if record.players != names:
             aliases = self._merged_aliases(record.players, seats)
-        if [aliases.get(p, p) for p in record.players] != names:
+        if players and [aliases.get(p, p) for p in record.players] != names:
             seated = ";".join(names)
             strangers = [p for p in record.players if aliases.get(p, p) not in names]
             if strangers:
-                raise RecordError(
+                errors.append(RecordError(
                     f"{', '.join(strangers)} not seated at round {record.round}, table "
                     f"{record.table}, which seats {seated} ({seat_text(0)} first)"
                     f"{name_hint(strangers, names)}",
-                    rule="not-seated", column="players",
-                    seat=record.players.index(strangers[0]), player=strangers[0])
-            raise RecordError(
-                f"the players of deal 1 must sit as seated: round {record.round}, table "
-                f"{record.table} seats {seated} ({seat_text(0)} first)", rule="seat-order",
-                column="players")
-        if ctx.game.uses_dealer and aliases.get(record.dealer, record.dealer) != names[0]:
-            raise RecordError(
-                f"{record.dealer} deals deal 1, but {names[0]} ({seat_text(0)}) deals first at a "
-                "seated table", rule="first-dealer", column="dealer")
+                    rule="not-seated", column="players", line=record.line,
+                    seat=record.players.index(strangers[0]), player=strangers[0]))
+            else:
+                # the first seat that differs, and who is seated there; or, when every
+                # name given sits where it should, who is missing
+                seat = next((i for i, p in enumerate(record.players)
+                             if aliases.get(p, p) != names[i]), None)
+                missing = [n for n in names if n not in
+                           {aliases.get(p, p) for p in record.players}]
+                which = (f"{names[seat]} is {seat_text(seat)}" if seat is not None else
+                         f"{', '.join(missing)} missing")
+                errors.append(RecordError(
+                    f"the players of deal 1 must sit as seated: round {record.round}, table "
+                    f"{record.table} seats {seated} ({seat_text(0)} first): {which}",
+                    rule="seat-order", column="players", line=record.line, seat=seat,
+                    player=record.players[seat] if seat is not None else None))
+        # A dealer who is one of the names not seated is that name's slip, said once.
+        if (dealer and ctx.game.uses_dealer and record.dealer not in strangers
+                and aliases.get(record.dealer, record.dealer) != names[0]):
+            errors.append(RecordError(
+                f"{record.dealer} deals deal 1, but {names[0]} ({seat_text(0)}) deals first "
+                "at a seated table", rule="first-dealer", column="dealer", line=record.line))
         for player_id, name in seats:
             last = ctx.withdrawn.get(player_id)
             if last is not None and last < record.round:
-                raise RecordError(f"{name} withdrew after round {last} and cannot play "
-                                  f"round {record.round}; if the withdrawal was a mistake, "
-                                  f"entering {name} again takes it back", rule="withdrawn",
-                                  column="players",
-                                  operation=f"event enter {slug} {shlex.quote(name)}")
-        return seats, aliases
+                errors.append(RecordError(
+                    f"{name} withdrew after round {last} and cannot play round "
+                    f"{record.round}; if the withdrawal was a mistake, entering {name} "
+                    f"again takes it back", rule="withdrawn", column="players",
+                    line=record.line, operation=f"event enter {slug} {shlex.quote(name)}"))
+        return seats, aliases, errors
+
+    def _seating_first(self, match: MatchCheck, errors: list[RecordError]
+                       ) -> list[RecordError]:
+        """An invalid match's ``errors`` with what the seating says of its deal 1
+        put first: the root cause of much else (a table that wrote its players in
+        another order, or let another seat deal first, breaks the dealer rule in
+        the file's order).
+
+        A dealer or players error is then judged again with the match as seated
+        (:func:`match_problems` with ``seated``): one the seating explains (the
+        match as seated has none of its rule) is a follow-on and left out, one it
+        does not is said as it is as seated (who should deal at the table as
+        seated), and none is added (a table that began with the wrong dealer and
+        went on from there made one mistake, said by the seating). Only the
+        database says this: the rows themselves were checked where the file was
+        read (another process with ``--jobs``), and an invalid match keeps its
+        deal checks for it."""
+        first = next((c for c in match.deals if c.record is not None and c.record.deal == 1),
+                     None)
+        if (first is None or match.event is None or first.record.event != match.event
+                or any(c.error is not None and c.error.rule in GROUPING_RULES
+                       for c in match.deals)):
+            return errors
+        column = first.error.column if first.error is not None else None
+        if column in ("event", "variant"):
+            return errors
+        try:
+            ctx = self._context(match.event)
+        except TourneyError:  # the event's rules unreadable: said on its rows
+            return errors
+        if ctx is None:
+            return errors
+        seats, aliases, seating = self._check_seating(
+            ctx, first.record, players=column != "players", dealer=column != "dealer")
+        if not seating:
+            return errors
+        if seats is not None and any(e.rule in _DEAL_ONE_RULES for e in seating):
+            follow_on = {e.rule for e in errors if e.rule in _FOLLOW_ON_RULES}
+            if follow_on:
+                as_seated = [e for e in match_problems(
+                    match.deals, ctx.rules, seated=([n for _, n in seats], aliases))
+                    if e.rule in follow_on]
+                errors = [e for e in errors if e.rule not in follow_on] + as_seated
+                errors.sort(key=lambda err: (err.line is None, err.line or 0))
+        return seating + errors
 
     def _merged_aliases(self, players: list[str], seats: list[tuple[int, str]]) -> dict[str, str]:
         """Names in a record that belong to duplicates merged into a seated player

@@ -19,23 +19,36 @@ Decisions:
   plays Black first).
 - Points and places so far come from
   :func:`tourney.tournament.standings.standings_table`.
+- A seated round that still seats a player who has since withdrawn (at a table
+  without a result, or with a bye) says so (``RoundSeating.withdrawn``): such a
+  table cannot be imported as seated, and a bye would still give its points.
+  While the round can be reseated that is the way out; score sheets and table
+  links of such a seating are refused unless forced
+  (:func:`check_no_withdrawn`).
+- Seating or reseating a round that gives more than one player a bye warns
+  (``RoundSeating.warnings``), naming them and the changes that would help that
+  the event can still take (:func:`bye_warning`).
 """
 from __future__ import annotations
 
 import datetime as dt
+import shlex
 from dataclasses import dataclass, field
 
 from sqlmodel import Session, select
 
-from ..errors import TourneyError
+from ..engines import get_game
+from ..errors import TourneyError, no_round
 from ..storage.audit import record_change
-from ..storage.models import Event, Match, Player, Round, Seat, utcnow
-from .events import (active_players, all_rounds_seated, last_seated_round, lock_event,
-                     results_by_round)
+from ..storage.models import Entry, Event, Match, Player, Round, Seat, utcnow
+from .events import (active_players, all_rounds_seated, change_refusals,
+                     drop_withdrawn_unseated, entry_active, last_seated_round, lock_event,
+                     preferred_size, results_by_round)
+from .scoring import event_bye_points
 from .standings import standings_table
 from ..ordering import name_key, name_order, table_order
-from ..pairing.seating import Entrant, PastRound, seat_round
-from ..numbers import count_text, plural_word
+from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
+from ..numbers import count_text, number_text, plural_word
 
 
 @dataclass
@@ -46,6 +59,18 @@ class SeatedTable:
     @property
     def dealer(self) -> str | None:
         return self.seats[0] if self.seats else None
+
+
+@dataclass(frozen=True)
+class WithdrawnSeat:
+    """A player seated in a round they no longer play (they withdrew), at a table
+    without a result (``table``) or with a bye (``table`` None)."""
+
+    name: str
+    table: str | None
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "table": self.table}
 
 
 @dataclass
@@ -61,6 +86,14 @@ class RoundSeating:
     results: set[str] = field(default_factory=set)  # tables whose result is in
     method: str = ""
     lang: str | None = None  # the event's language: how names sort
+    # players seated here who withdrew since (see the module's decisions)
+    withdrawn: list[WithdrawnSeat] = field(default_factory=list)
+    # whether the round can be reseated: the latest round, none of its results in
+    reseatable: bool = False
+    # what seating (or reseating) it has to say: bye_warning's
+    warnings: list[dict] = field(default_factory=list)
+    # a reseat's: players who withdrew before playing, no longer entered now
+    no_longer_entered: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -90,10 +123,7 @@ def get_round(session: Session, event: Event, number: int) -> Round:
     row = session.exec(select(Round).where(Round.event_id == event.id,
                                            Round.number == number)).first()
     if row is None:
-        last = last_seated_round(session, event)
-        seated = f"rounds 1-{last} are seated" if last > 1 else (
-            "round 1 is seated" if last == 1 else "no round is seated yet")
-        raise TourneyError(f"{event.slug} has no round {number} ({seated})")
+        raise no_round(event.slug, number, last_seated_round(session, event))
     return row
 
 
@@ -132,14 +162,79 @@ def round_seating(session: Session, event: Event, number: int) -> RoundSeating:
     tables, byes = seated_keys(session, row)
     players = _players_by_id(session, [*byes, *(p for t in tables.values() for p in t)])
     names = {pid: p.name for pid, p in players.items()}
+    results = results_by_round(session, event)
+    done = results.get(number, set())
+    # Seated here but not playing this round: withdrawn before it (or no longer
+    # entered at all), at a table still to be played or with a bye.
+    entered = {e.player_id: e for e in session.exec(
+        select(Entry).where(Entry.event_id == event.id))}
+    gone = {pid for pid in names
+            if pid not in entered or not entry_active(entered[pid], number)}
+    order = name_order(event.lang)
+    withdrawn = sorted(
+        [WithdrawnSeat(names[pid], label) for label, keys in tables.items()
+         if label not in done for pid in keys if pid in gone]
+        + [WithdrawnSeat(names[pid], None) for pid in byes if pid in gone],
+        key=lambda w: order(w.name))
     return RoundSeating(
         event=event.slug, number=number,
         tables=[SeatedTable(label, [names[pid] for pid in keys]) for label, keys in tables.items()],
-        byes=sorted((names[pid] for pid in byes), key=name_order(event.lang)),
+        byes=sorted((names[pid] for pid in byes), key=order),
         repeated_pairs=row.repeated_pairs, seated_at=row.seated_at,
-        results=results_by_round(session, event).get(number, set()),
-        lang=event.lang,
+        results=done, lang=event.lang, withdrawn=withdrawn,
+        reseatable=number == last_seated_round(session, event) and not done,
     )
+
+
+def withdrawn_text(withdrawn: list[WithdrawnSeat]) -> str:
+    """``Bo (table 2)``, ``Bo (table 2) and Cilla (bye)``."""
+    shown = [f"{w.name} ({'bye' if w.table is None else f'table {w.table}'})"
+             for w in withdrawn]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def withdrawn_note(seating: RoundSeating, slug: str) -> str | None:
+    """What to do about a round that seats players who withdrew (``None``: it
+    seats none): reseat it, or, once a result is in, enter them again."""
+    if not seating.withdrawn:
+        return None
+    who = withdrawn_text(seating.withdrawn)
+    if seating.reseatable:
+        return (f"round {seating.number} of {slug} seats {who}, who withdrew: "
+                f"`tourney round reseat {slug} {seating.number}` seats it again without them")
+    at_tables = sorted({w.table for w in seating.withdrawn if w.table is not None},
+                       key=table_order)
+    if not at_tables:
+        return None  # only byes, and the round can no longer be reseated: they stand
+    done = ", ".join(sorted(seating.results, key=table_order))
+    enter = " ".join(shlex.quote(w.name) for w in seating.withdrawn if w.table is not None)
+    return (f"round {seating.number} of {slug} seats {who}, who withdrew, and cannot be "
+            f"reseated (results are in for {plural_word(len(seating.results), 'table')} "
+            f"{done}): {plural_word(len(at_tables), 'table')} {', '.join(at_tables)} can be "
+            f"played as seated only if `tourney event enter {slug} {enter}` takes the "
+            f"withdrawal back")
+
+
+def check_no_withdrawn(session: Session, event: Event, number: int, anyway: str) -> None:
+    """Refuse a round whose seating seats a player who withdrew at a table still to
+    be played (or, while the round can be reseated, with a bye: the reseat seats
+    every table anew), naming them and the reseat; ``anyway`` says in words what the
+    caller's ``force`` does ("write the sheet anyway")."""
+    seating = round_seating(session, event, number)
+    at_tables = [w for w in seating.withdrawn if w.table is not None]
+    if not at_tables and not (seating.withdrawn and seating.reseatable):
+        return
+    who = withdrawn_text(seating.withdrawn if seating.reseatable else at_tables)
+    if seating.reseatable:
+        raise TourneyError(
+            f"round {number} of {event.slug} seats {who}, who withdrew: their table "
+            f"cannot be played as seated; reseat the round first, or {anyway}",
+            operation=f"round reseat {event.slug} {number}", setting="force")
+    names = " ".join(shlex.quote(w.name) for w in at_tables)
+    raise TourneyError(
+        f"round {number} of {event.slug} seats {who}, who withdrew, and results are "
+        f"in, so it cannot be reseated: take the withdrawal back, or {anyway}",
+        operation=f"event enter {event.slug} {names}", setting="force")
 
 
 def history(session: Session, event: Event, before: int) -> list[PastRound]:
@@ -208,6 +303,64 @@ def _seat_into(session: Session, event: Event, row: Round, seed: int) -> RoundSe
     return seating
 
 
+def fewer_byes_sizes(event: Event, players: int) -> tuple[int, int, int] | None:
+    """The table sizes closest to the event's (min, max, and the byes they leave)
+    that the variant allows and that leave fewer byes for ``players`` than the
+    event's sizes do; ``None`` when no allowed sizes do better."""
+    game = get_game(event.variant)
+    _, byes = plan_table_sizes(players, event.table_min, event.table_max,
+                               event.table_preferred)
+    best = None
+    for low in range(game.min_players, event.table_min + 1):
+        for high in range(event.table_max, game.max_players + 1):
+            _, left = plan_table_sizes(players, low, high, preferred_size(game, low, high))
+            widened = (event.table_min - low) + (high - event.table_max)
+            key = (left, widened, -low)
+            if left < byes and (best is None or key < best[0]):
+                best = (key, (low, high, left))
+    return best[1] if best else None
+
+
+def bye_warning(session: Session, event: Event, seating: RoundSeating) -> dict | None:
+    """A warning for a round that gives more than one player a bye (each worth a
+    win by default), naming them, with what would help that the event can still
+    take: other table sizes (``event set --table-sizes``, then a reseat) and, while
+    no round that gave byes has a result in, a bye worth less (``--bye-points``).
+    ``None`` for one bye or none."""
+    if len(seating.byes) < 2:
+        return None
+    players = sum(len(t.seats) for t in seating.tables) + len(seating.byes)
+    sizes = (f"exactly {event.table_min}" if event.table_min == event.table_max
+             else f"{event.table_min}-{event.table_max}")
+    text = (f"{count_text(len(seating.byes), 'player')} get a bye, each worth "
+            f"{number_text(event_bye_points(event))} "
+            f"point{'' if event_bye_points(event) == 1 else 's'}: "
+            f"{', '.join(seating.byes)} ({count_text(players, 'player')} at tables of {sizes})")
+    helps = []
+    suggested = fewer_byes_sizes(event, players)
+    if suggested is not None:
+        low, high, left = suggested
+        shown = f"{low}" if low == high else f"{low}-{high}"
+        leaves = "seat everyone" if not left else f"leave {count_text(left, 'bye')}"
+        helps.append(f"tables of {shown} {leaves}: `tourney event set {event.slug} "
+                     f"--table-sizes {shown}`, then `tourney round reseat {event.slug} "
+                     f"{seating.number}`")
+    # (a bye worth nothing stands for any other worth: change_refusals says whether
+    # what a bye is worth can change at all)
+    cheaper = bool(event_bye_points(event)) and not change_refusals(
+        session, event, {"bye_points": 0.0})
+    if cheaper:
+        helps.append(f"a bye can be worth less: `tourney event set {event.slug} "
+                     f"--bye-points X`")
+    if helps:
+        text += "; " + "; or ".join(helps)
+    return {"warning": "byes", "message": text, "players": list(seating.byes),
+            "table_sizes": None if suggested is None else
+            (f"{suggested[0]}" if suggested[0] == suggested[1]
+             else f"{suggested[0]}-{suggested[1]}"),
+            "bye_points_can_change": cheaper}
+
+
 def missing_results(session: Session, event: Event, number: int) -> list[str]:
     """Tables of a seated round without a result, in table order."""
     tables, _ = seated_keys(session, get_round(session, event, number))
@@ -238,7 +391,14 @@ def seat_next_round(session: Session, event: Event, *, force: bool = False) -> R
         after["forced"] = missing_results(session, event, last)
     record_change(session, "round.seat", f"{event.slug} round {number}", None, after,
                   event_id=event.id)
+    _add_warnings(session, event, seating)
     return seating
+
+
+def _add_warnings(session: Session, event: Event, seating: RoundSeating) -> None:
+    warning = bye_warning(session, event, seating)
+    if warning is not None:
+        seating.warnings.append(warning)
 
 
 def reseat_round(session: Session, event: Event, number: int, *,
@@ -267,6 +427,11 @@ def reseat_round(session: Session, event: Event, number: int, *,
     if seed is not None:
         after["seed"] = seed
     changed = before.to_json() != seating.to_json()
+    seating.no_longer_entered = drop_withdrawn_unseated(session, event)
+    if seating.no_longer_entered:
+        after["no_longer_entered"] = seating.no_longer_entered
+        changed = True
     record_change(session, "round.reseat", f"{event.slug} round {number}",
                   before.to_json(), after, event_id=event.id)
+    _add_warnings(session, event, seating)
     return seating, changed

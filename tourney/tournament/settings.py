@@ -59,15 +59,21 @@ def other_variant(slug: str, variant: str, record_variant: str) -> RecordError:
                        rule="variant", column="variant")
 
 
-def not_entered(strangers: list[str], slug: str, entered) -> RecordError:
+def not_entered(strangers: list[str], slug: str, entered,
+                players: list[str] | None = None) -> RecordError:
     """Names in a row that find no player entered in the event; a look-alike of an
     entered name (apart from case, accents or spaces), else a close misspelling of
-    one, is offered as the result import offers it."""
+    one, is offered as the result import offers it. With the row's ``players`` (in
+    seat order) the error names the first stranger's seat and name, as the
+    import's ``not-seated`` does."""
     from ..names import name_hint
 
+    seat = (players.index(strangers[0]) if players is not None and strangers[0] in players
+            else None)
     return RecordError(f"{', '.join(strangers)} not entered in {slug}"
                        f"{name_hint(strangers, entered)}",
-                       rule="not-entered", column="players")
+                       rule="not-entered", column="players", seat=seat,
+                       player=strangers[0] if seat is not None else None)
 
 
 def event_checker(settings: EventSettings, entered: dict[str, str] | None = None,
@@ -89,7 +95,7 @@ def event_checker(settings: EventSettings, entered: dict[str, str] | None = None
         if entered is not None:
             strangers = [p for p in record.players if p not in entered]
             if strangers:
-                raise not_entered(strangers, settings.slug, entered)
+                raise not_entered(strangers, settings.slug, entered, record.players)
         return settings.options
 
     return RecordChecker(variant=game_id, options_for=options_for, **kwargs)

@@ -37,10 +37,14 @@ Decisions (the specs are silent):
 - ``matches``: more matches played ranks higher (the player who played every round
   ahead of one who missed some, at equal points).
 - ``decided_by`` names what separated a player from the player just above: ``points``
-  or a tie-break id; ``shared`` when the place is shared; ``None`` for the leader
-  (nobody above).
+  or a tie-break id; ``shared`` when nothing did (the two share a place); ``None``
+  for the leader (nobody above). So the first player of a group sharing a place
+  still says what put the group below the player above it. ``shared`` (the flag)
+  marks every player of such a group, the first one too.
 - The relative score is computed exactly (fractions), so players whose scores are
-  equal are never separated by a rounding error; it is shown rounded to 2 places.
+  equal are never separated by a rounding error. Values are kept as they are (JSON
+  has them in full); where they are shown, :func:`standing_decimals` says with how
+  many decimals, enough that a difference which decided a place shows.
 """
 from __future__ import annotations
 
@@ -53,8 +57,8 @@ from sqlalchemy import func, select
 from sqlmodel import Session
 
 from ..engines import get_game
-from ..errors import UsageError
-from ..numbers import plain_number
+from ..errors import UsageError, no_round
+from ..numbers import column_decimals, fixed_text, plain_number
 from ..ordering import name_order
 from .settings import event_settings
 from ..storage.models import Entry, Event, Match, MatchPlace, Player, Round, Seat
@@ -89,8 +93,13 @@ def check_tiebreaks(ids: Sequence[str]) -> list[str]:
 
 def event_tiebreaks(event: Event) -> list[str]:
     """The event's tie-breaks in order, the default order when it names none."""
-    ids = event_settings(event).tiebreaks
-    return check_tiebreaks(ids) if ids else list(DEFAULT_TIEBREAKS)
+    return tiebreaks_in_force(event_settings(event).tiebreaks)
+
+
+def tiebreaks_in_force(ids) -> list[str]:
+    """The tie-breaks an event's stored ones put in force: the default order when
+    it names none (what every report of an event shows)."""
+    return check_tiebreaks(list(ids)) if ids else list(DEFAULT_TIEBREAKS)
 
 
 @dataclass
@@ -105,6 +114,7 @@ class StandingRow:
     wins: int = 0
     byes: int = 0
     withdrawn_after: int | None = None
+    shared: bool = False  # another player has the same place (equal on everything)
     sort_key: tuple = field(default=(), repr=False, compare=False)
 
     @property
@@ -112,9 +122,13 @@ class StandingRow:
         return self.place
 
     def to_json(self) -> dict:
-        return {"place": self.place, "player": self.player, "points": plain_number(self.points, 2),
-                "tiebreaks": {k: plain_number(v, 2) for k, v in self.tiebreaks.items()},
-                "decided_by": self.decided_by, "matches": self.matches, "byes": self.byes}
+        # the numbers as they are: a rounded copy would hide the differences
+        # that decided places (0.41358 and 0.40741 both read 0.41)
+        return {"place": self.place, "shared": self.shared, "player": self.player,
+                "points": plain_number(self.points),
+                "tiebreaks": {k: plain_number(v) for k, v in self.tiebreaks.items()},
+                "decided_by": self.decided_by, "matches": self.matches, "byes": self.byes,
+                "withdrawn_after": self.withdrawn_after}
 
 
 @dataclass
@@ -158,8 +172,7 @@ def check_round_number(session: Session, event: Event, number: int) -> None:
         session.execute(select(func.max(Match.round_number)).where(Match.event_id == event.id))
         .scalar() or 0)
     if not 1 <= number <= seated:
-        have = (f"rounds 1 to {seated}" if seated > 1 else "round 1" if seated else "no round")
-        raise UsageError(f"{event.slug} has no round {number}: it has {have} seated")
+        raise no_round(event.slug, number, seated)
 
 
 def standings_table(session: Session, event: Event, *, up_to_round: int | None = None,
@@ -255,16 +268,42 @@ def _assign_places(rows: list[StandingRow], tiebreaks: list[str]) -> None:
     for index, row in enumerate(rows):
         above = rows[index - 1] if index else None
         below = rows[index + 1] if index + 1 < len(rows) else None
-        if above is not None and above.sort_key == row.sort_key:
-            row.place = above.place
-        else:
-            row.place = index + 1
-        if (above is not None and above.sort_key == row.sort_key) or (
-                below is not None and below.sort_key == row.sort_key):
+        equal_above = above is not None and above.sort_key == row.sort_key
+        row.shared = equal_above or (below is not None and below.sort_key == row.sort_key)
+        row.place = above.place if equal_above else index + 1
+        if equal_above:
             row.decided_by = "shared"
         elif above is not None:
             row.decided_by = next(c for c, a, b in zip(criteria, above.sort_key, row.sort_key)
                                   if a != b)
+
+
+# The most decimals a standings column is widened to so that the difference that
+# decided a place shows; exact values this close apart are beyond what a float
+# tells apart anyway.
+MOST_DECIMALS = 12
+
+
+def standing_decimals(rows: Sequence[StandingRow]) -> dict[str, int]:
+    """The decimals each number column of the standings is shown with, by
+    ``points`` and tie-break id: the column's own (:func:`~tourney.numbers.column_decimals`:
+    the fewest, up to two, that show each value), more where a place was decided
+    by that column and its value would otherwise read the same as the one above
+    (0.41358 and 0.40741: 0.414 and 0.407, not 0.41 twice). The one rule for the
+    terminal, CSV and XLSX files and the site's pages."""
+    columns = {"points": [float(row.points) for row in rows]}
+    for tiebreak in (rows[0].tiebreaks if rows else ()):
+        columns[tiebreak] = [float(row.tiebreaks[tiebreak]) for row in rows]
+    decimals = {}
+    for name, values in columns.items():
+        decided = [(values[i - 1], values[i]) for i, row in enumerate(rows)
+                   if i and row.decided_by == name]
+        shown = column_decimals(values)
+        while shown < MOST_DECIMALS and any(fixed_text(above, shown) == fixed_text(value, shown)
+                                            for above, value in decided):
+            shown += 1
+        decimals[name] = shown
+    return decimals
 
 
 def _show_lots(rows: list[StandingRow]) -> None:

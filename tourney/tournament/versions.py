@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import timezone
 
 from sqlalchemy import select
 from sqlmodel import Session
 
-from ..errors import TourneyError
+from ..errors import TourneyError, no_table, no_version
 from ..numbers import plain_number
 from ..seats import seat_number
+from ..times import utc_iso
 from ..storage.audit import record_change
 from ..storage.merges import current_names, rename_players
 from ..storage.models import Deal, Event, Match, MatchPlace, MatchVersion, Player, utcnow
@@ -36,9 +36,28 @@ def find_match(session: Session, event: Event, round_number: int, table: str,
         query = query.with_for_update()
     match = session.execute(query).scalars().first()
     if match is None:
-        raise TourneyError(f"no result stored for {event.slug} round {round_number}, "
-                           f"table {table}")
+        raise no_match(session, event, round_number, table)
     return match
+
+
+def no_match(session: Session, event: Event, round_number: int, table: str) -> TourneyError:
+    """Why a table has no stored result: a round or table the event does not have
+    (a usage error, worded as everywhere: :func:`tourney.errors.no_round`,
+    :func:`~tourney.errors.no_table`), else a seated table whose result is not in
+    yet (refused)."""
+    from .rounds import get_round, seated_keys  # rounds reads results: imported late
+
+    tables, _ = seated_keys(session, get_round(session, event, round_number))
+    if table not in tables:
+        return no_table(event.slug, round_number, table, tables)
+    return TourneyError(f"{event.slug} round {round_number}, table {table} has no result "
+                        "stored yet; import it first", operation="result import")
+
+
+def _no_version(session: Session, match: Match, slug: str, version: int) -> TourneyError:
+    known = session.execute(select(MatchVersion.version).where(
+        MatchVersion.match_id == match.id).order_by(MatchVersion.version)).scalars().all()
+    return no_version(slug, match.round_number, match.table, version, known)
 
 
 @dataclass(frozen=True)
@@ -60,9 +79,9 @@ class VersionInfo:
 
     @classmethod
     def of(cls, version: MatchVersion, current_id: int | None) -> "VersionInfo":
-        return cls(version.version, version.id == current_id, _iso(version.imported_at),
+        return cls(version.version, version.id == current_id, utc_iso(version.imported_at),
                    version.imported_by, version.source_file, version.source_sha256,
-                   version.content_sha256, _iso(version.superseded_at), version.deals,
+                   version.content_sha256, utc_iso(version.superseded_at), version.deals,
                    version.verified_moves, json.loads(version.ranking_json or "[]"))
 
     def to_json(self) -> dict:
@@ -74,15 +93,6 @@ class VersionInfo:
             "deals": self.deals, "verified_moves": self.verified_moves,
             "ranking": self.ranking,
         }
-
-
-def _iso(moment) -> str | None:
-    """A stored time as ISO 8601 UTC with a Z, whether the driver gave it aware or not."""
-    if moment is None:
-        return None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
-    return moment.isoformat(timespec="seconds") + "Z"
 
 
 def match_history(session: Session, slug: str, round_number: int, table: str) -> list[dict]:
@@ -107,10 +117,7 @@ def revert_match(session: Session, slug: str, round_number: int, table: str, ver
     target = session.execute(select(MatchVersion).where(
         MatchVersion.match_id == match.id, MatchVersion.version == version)).scalars().first()
     if target is None:
-        known = session.execute(select(MatchVersion.version).where(
-            MatchVersion.match_id == match.id).order_by(MatchVersion.version)).scalars().all()
-        raise TourneyError(f"{slug} round {round_number}, table {table} has no version "
-                           f"{version} (versions: {', '.join(map(str, known))})")
+        raise _no_version(session, match, slug, version)
     if target.id == match.current_version_id:
         return False
     now = utcnow()
@@ -142,9 +149,11 @@ def match_detail(session: Session, slug: str, round_number: int, table: str,
     else:
         query = query.where(MatchVersion.version == version)
     chosen = session.execute(query).scalars().first()
-    if chosen is None:
-        raise TourneyError(f"{slug} round {round_number}, table {table} has no version "
-                           f"{version}")
+    if chosen is None and version is not None:
+        raise _no_version(session, match, slug, version)
+    if chosen is None:  # every version superseded: none is current
+        raise TourneyError(f"{slug} round {round_number}, table {table} has no current "
+                           "result; name a version", setting="version")
     places = session.execute(
         select(MatchPlace, Player.name).join(Player, Player.id == MatchPlace.player_id)
         .where(MatchPlace.version_id == chosen.id)
@@ -156,7 +165,7 @@ def match_detail(session: Session, slug: str, round_number: int, table: str,
     detail["deal_count"] = detail.pop("deals")
     detail["places"] = [_place_json(p, name) for p, name in places]
     names = current_names(session)  # the deals keep the names as imported
-    detail["deals"] = [_deal_json(d, names) for d in deals]
+    detail["deals"] = [_deal_json(d, names, detail["places"]) for d in deals]
     return detail
 
 
@@ -165,10 +174,29 @@ def _place_json(place, name: str) -> dict:
             "total": plain_number(place.total), "points": plain_number(place.match_points)}
 
 
-def _deal_json(deal, names: dict[str, str]) -> dict:
-    return {"deal": deal.number, "players": rename_players(deal.players, names).split(";"),
+def _deal_json(deal, names: dict[str, str], places: list[dict]) -> dict:
+    """A stored deal: its ``players`` and ``scores`` in the deal's own order (a
+    game's players in its colour order when colours alternate), and ``by_seat``
+    the same scores by the match's seats (``places``: :func:`_place_json`), so
+    every deal of a match reads in one order."""
+    players = rename_players(deal.players, names).split(";")
+    scores = dict(zip(players, deal.scores.split(";") if deal.scores else ()))
+    by_seat = [{"seat": place["seat"], "player": place["player"],
+                "score": _score(scores.get(place["player"]))}
+               for place in sorted(places, key=lambda place: place["seat"])]
+    return {"deal": deal.number, "players": players,
             "dealer": rename_players(deal.dealer, names), "scores": deal.scores,
-            "verified": deal.verified}
+            "by_seat": by_seat, "verified": deal.verified}
+
+
+def _score(text: str | None) -> int | float | str | None:
+    """A stored score (canonical text) as a number; ``None`` when the deal has none."""
+    if text is None or text == "":
+        return None
+    try:
+        return plain_number(float(text))
+    except ValueError:
+        return text
 
 
 def round_results(session: Session, event: Event, round_number: int) -> dict[str, dict]:
@@ -194,6 +222,7 @@ def round_results(session: Session, event: Event, round_number: int) -> dict[str
                    Deal.verified)
             .join(Match, Match.current_version_id == Deal.version_id).where(*of_round)
             .order_by(Deal.version_id, Deal.number)).all():
-        out[tables[deal.version_id]]["deals"].append(_deal_json(deal, names))
+        table = out[tables[deal.version_id]]
+        table["deals"].append(_deal_json(deal, names, table["places"]))
     return out
 

@@ -1,0 +1,109 @@
+"""Ctrl-C: exit 130 (128 + SIGINT, as shells count it), one line on stderr, no
+traceback. A command that writes says nothing was changed (it writes in one
+transaction, rolled back); one that reads just says it was interrupted.
+
+The import is interrupted for real: a subprocess sent SIGINT as soon as it has the
+record file open (inside its transaction, before its commit), as a person pressing
+Ctrl-C would (tests/hardening/test_crash_safety.py kills it the same way with
+SIGKILL). The other cases raise the interrupt in-process where it would land.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simulated_rounds import play_round
+
+DEALS = 200  # per match (the most the bots play): an import long enough to interrupt
+
+
+def _has_open(pid: int, path: str) -> bool:
+    try:
+        return any(os.readlink(f"/proc/{pid}/fd/{fd}") == path
+                   for fd in os.listdir(f"/proc/{pid}/fd"))
+    except OSError:  # the process ended, or closed the descriptor meanwhile
+        return False
+
+
+def _interrupted_import(db_url: str, records: Path, *extra: str) -> subprocess.CompletedProcess:
+    """`tourney result import RECORDS` in a subprocess, sent SIGINT once it is reading."""
+    command = [sys.executable, "-c", "from tourney.cli.main import main; main()",
+               "result", "import", str(records), "--db", db_url, *extra]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started = time.monotonic()
+    while not _has_open(child.pid, str(records)) and child.poll() is None:
+        assert time.monotonic() - started < 60, "the import never opened its file"
+        time.sleep(0.001)
+    child.send_signal(signal.SIGINT)
+    stdout, stderr = child.communicate(timeout=120)
+    return subprocess.CompletedProcess(command, child.returncode, stdout, stderr)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(),
+                    reason="needs /proc to see the import start")
+def test_ctrl_c_during_an_import_exits_130_and_changes_nothing(tourney, db_url, tmp_path):
+    names = [f"Player {n:02d}" for n in range(1, 41)]
+    tourney("player", "add", *names)
+    tourney("event", "create", "cup", "--variant", "kortrad", "--rounds", "1",
+            "--table-sizes", "4", "--rule", f"deals={DEALS}")
+    tourney("event", "enter", "cup", "--all")
+    seating = tourney("round", "seat", "cup", "--json").json
+    records = tmp_path / "round1.csv"
+    play_round(seating, "cup", "kortrad", {"deals": str(DEALS)}, 1, records)
+    before = [tourney("log", "--json").stdout, tourney("event", "show", "cup", "--json").stdout,
+              tourney("result", "export", "cup").stdout]
+
+    plain = _interrupted_import(db_url, records)
+    assert plain.returncode == 130, plain.stderr
+    assert plain.stderr == "interrupted; nothing was changed\n" and plain.stdout == ""
+    as_json = _interrupted_import(db_url, records, "--json")
+    assert as_json.returncode == 130, as_json.stderr
+    assert json.loads(as_json.stdout) == {"error": "interrupted; nothing was changed",
+                                          "exit_code": 130}
+
+    after = [tourney("log", "--json").stdout, tourney("event", "show", "cup", "--json").stdout,
+             tourney("result", "export", "cup").stdout]
+    assert after == before
+    # not interrupted, the same import stores every match: it was the interrupt
+    assert "added: 10 matches" in tourney("result", "import", str(records)).stderr
+
+
+def _interrupt(monkeypatch, module, name):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(module, name, interrupted)
+
+
+def test_a_read_command_just_says_interrupted(tourney, monkeypatch):
+    from tourney.cli import results
+
+    tourney("event", "create", "cup", "--variant", "kortrad")
+    _interrupt(monkeypatch, results, "standings_table")
+    run = tourney("standings", "cup", exit_code=130)
+    assert (run.stderr, run.stdout) == ("interrupted\n", "")
+
+
+def test_a_writing_command_interrupted_before_its_commit_changed_nothing(tourney, monkeypatch):
+    from tourney.app import players
+
+    _interrupt(monkeypatch, players, "rename_player")
+    tourney("player", "add", "Anna")
+    run = tourney("player", "rename", "Anna", "Anne", exit_code=130)
+    assert run.stderr == "interrupted; nothing was changed\n"
+    assert [p["name"] for p in tourney("player", "list", "--json").json] == ["Anna"]
+
+
+def test_an_interrupt_after_the_commit_says_the_changes_are_stored(tourney, monkeypatch):
+    from tourney.cli import players
+
+    _interrupt(monkeypatch, players, "report_change")  # the summary, printed after the commit
+    run = tourney("player", "add", "Anna", exit_code=130)
+    assert run.stderr == "interrupted after its changes were stored\n"
+    assert [p["name"] for p in tourney("player", "list", "--json").json] == ["Anna"]

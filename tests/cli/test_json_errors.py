@@ -1,0 +1,100 @@
+"""Under --json a failing command prints one JSON error object on stdout, in one
+shape (tourney.cli.errors.error_json), its message staying on stderr; a command
+with a failure report of its own (result import) prints that instead."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+
+def one_object(run) -> dict:
+    """The only line of stdout, as JSON."""
+    [line] = run.stdout.splitlines()
+    return json.loads(line)
+
+
+def test_a_refusal_prints_its_error_object(tourney):
+    tourney("player", "add", "Anna")
+    run = tourney("player", "add", "Anna", "--json", exit_code=1)
+    assert one_object(run) == {"error": "'Anna' is already registered", "exit_code": 1}
+    assert run.stderr == "Error: 'Anna' is already registered\n"
+    # the global --json, before the command, alike
+    assert one_object(tourney("--json", "player", "add", "Anna", exit_code=1))["exit_code"] == 1
+
+
+def test_a_missing_file_and_an_unknown_event_in_a_file(tourney, tmp_path):
+    missing = tourney("result", "import", str(tmp_path / "nofile.csv"), "--json", exit_code=2)
+    assert one_object(missing) == {
+        "error": f"{tmp_path / 'nofile.csv'}: cannot read the file: No such file or directory",
+        "exit_code": 2}
+    tourney("event", "create", "cup", "--variant", "kortrad")
+    records = tmp_path / "other.csv"
+    records.write_text("event,round,table,deal,players,play\nnope,1,1,1,A;B,S0\n")
+    unknown = one_object(tourney("result", "import", str(records), "--json", exit_code=2))
+    assert unknown["exit_code"] == 2 and "unknown event 'nope'" in unknown["error"]
+
+
+def test_the_error_says_where_and_what_would_help(tourney, tmp_path):
+    database = tmp_path / "league.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("CREATE TABLE t (x)")
+    error = one_object(tourney("validate", str(database), "--json", exit_code=2))
+    assert error["error"].startswith(f"{database}, line 1: a NUL byte")
+    assert error["error"].endswith("(--encoding)")  # as stderr words it
+    assert {k: error[k] for k in ("exit_code", "file", "line", "rule", "setting")} == {
+        "exit_code": 2, "file": str(database), "line": 1, "rule": "encoding",
+        "setting": "--encoding"}
+    tourney("player", "add", "A", "B", "C", "D")
+    tourney("event", "create", "cup", "--variant", "kortrad", "--table-sizes", "2")
+    tourney("event", "enter", "cup", "--all")
+    tourney("round", "seat", "cup")
+    refused = one_object(tourney("round", "seat", "cup", "--json", exit_code=1))
+    assert (refused["setting"], refused["operation"]) == ("--force", "tourney result import")
+    assert set(refused) == {"error", "exit_code", "setting", "operation"}  # only what is known
+
+
+@pytest.mark.parametrize("args, setting", [
+    (["event", "show", "cup", "--bogus", "--json"], "--bogus"),
+    (["--json", "standings", "cup", "--round", "0"], "--round"),
+    (["--json", "round", "show", "cup"], None),  # a missing argument
+])
+def test_click_usage_errors_print_the_error_object_too(tourney, args, setting):
+    run = tourney(*args, exit_code=2)
+    error = one_object(run)
+    assert error["exit_code"] == 2 and error.get("setting") == setting
+    assert error["error"] in run.stderr  # the same words as click's own message
+
+
+def test_an_invalid_import_prints_its_own_report_only(tourney, tmp_path):
+    tourney("event", "create", "cup", "--variant", "kortrad")
+    records = tmp_path / "bad.csv"
+    records.write_text("event,round,table,deal,players,play\ncup,1,1,1,A;B,S0\n")
+    run = tourney("result", "import", str(records), "--json", exit_code=1)
+    report = json.loads(run.stdout)  # one document: the report, no error object after it
+    assert report["action"] == "result.import" and report["details"]["committed"] is False
+
+
+def test_without_json_stdout_stays_empty(tourney):
+    tourney("player", "add", "Anna")
+    assert tourney("player", "add", "Anna", exit_code=1).stdout == ""
+
+
+def test_the_shape_of_every_kind_of_error():
+    from tourney.cli.errors import error_json
+    from tourney.errors import IllegalMove, InvalidValue, RecordError, TourneyError
+
+    located = RecordError("must follow suit", rule="follow-suit", file="r.csv", line=7,
+                          column="play", move=12, seat=1, token="KH", player="Bo")
+    assert error_json("text", 1, located) == {
+        "error": "text", "exit_code": 1, "file": "r.csv", "line": 7, "column": "play",
+        "move": 12, "seat": 2, "player": "Bo", "rule": "follow-suit"}
+    assert error_json("text", 1, IllegalMove("follow-suit", "must follow suit", seat=0)) == {
+        "error": "text", "exit_code": 1, "seat": 1, "rule": "follow-suit"}
+    assert error_json("text", 2, InvalidValue("table_sizes", "'5-3'", "a range"))["setting"] \
+        == "--table-sizes"
+    assert error_json("text", 1, TourneyError("x", operation="db upgrade")) == {
+        "error": "text", "exit_code": 1, "operation": "tourney db upgrade"}
+    assert error_json("text", 1, OSError(28, "No space left on device", "out.csv")) == {
+        "error": "text", "exit_code": 1, "file": "out.csv"}
