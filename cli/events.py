@@ -83,8 +83,7 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
             table_sizes=table_sizes, rounds=rounds, seating=seating, seed=seed,
             tiebreaks=tiebreaks, lang=lang, points=points, bye_points=bye_points)
         data = service.EventInfo.of(created).to_json()
-    sizes = (f"{created.table_min}" if created.table_min == created.table_max
-             else f"{created.table_min}-{created.table_max} (preferring {created.table_preferred})")
+    sizes = setting_text("table_sizes", data["table_sizes"])
     rounds = count_text(created.rounds, "round") if created.rounds else "open-ended rounds"
     report_change("event.create", True,
                   f"created {created.slug}: {created.variant}, tables of {sizes}, "

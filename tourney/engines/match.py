@@ -47,13 +47,36 @@ def _error(message: str, deal: PlayedDeal | None, rule: str, column: str | None 
     return RecordError(message, rule=rule, line=deal.line if deal else None, column=column)
 
 
+# The match rules' errors in words, one home for the fast check (check_match) and
+# the careful one (match_errors).
+
+def _numbering_error(deal: PlayedDeal, expected: int) -> RecordError:
+    return _error(f"deal {deal.number} where deal {expected} was due: deals are numbered "
+                  "1, 2, 3... without gaps", deal, "deal-numbering", "deal")
+
+
+def _colours_error(deal: PlayedDeal, due: list[str]) -> RecordError:
+    """Colours alternate: ``due`` is the players this game must have."""
+    return _error("colours alternate: this game's players must be the previous game's "
+                  f"reversed ({';'.join(due)})", deal, "colours-alternate", "players")
+
+
+def _players_error(deal: PlayedDeal, reference: PlayedDeal) -> RecordError:
+    """``deal``'s players are not ``reference``'s (another player, or another order)."""
+    had = f"deal {reference.number} has {';'.join(reference.players)}"
+    if set(deal.players) != set(reference.players):
+        return _error("the players change within the match (a match is one table's "
+                      f"deals; {had})", deal, "same-players", "players")
+    return _error(f"the seat order changes within the match ({had})", deal,
+                  "same-players", "players")
+
+
 def check_match(rules: MatchRules, deals: Sequence[PlayedDeal]) -> MatchRanking:
     """Check a match's deals against its rules; :class:`RecordError` on the first
     broken rule (with the line of the deal that breaks it), else the ranking."""
     if not deals:
         raise RecordError("a match needs at least one deal", rule="match-empty")
     first = deals[0]
-    roster = set(first.players)
     tally = MatchTally(first.players)
     finished_at: int | None = None  # index of the deal that ended the match
     # The common rules without a call per deal (the same tests as _check_dealer,
@@ -65,23 +88,15 @@ def check_match(rules: MatchRules, deals: Sequence[PlayedDeal]) -> MatchRanking:
     for index, deal in enumerate(deals):
         expected = index + 1
         if deal.number != expected:
-            raise _error(f"deal {deal.number} where deal {expected} was due: deals are "
-                         "numbered 1, 2, 3... without gaps", deal, "deal-numbering", "deal")
+            raise _numbering_error(deal, expected)
         if finished_at is not None:
             raise _error(_finished_text(rules, finished_at + 1), deal, "match-too-long", "deal")
         if index and rules.alternate_colours:
-            previous = deals[index - 1].players
-            if deal.players != list(reversed(previous)):
-                raise _error("colours alternate: this game's players must be the previous "
-                             f"game's reversed ({';'.join(reversed(previous))})",
-                             deal, "colours-alternate", "players")
+            due = list(reversed(deals[index - 1].players))
+            if deal.players != due:
+                raise _colours_error(deal, due)
         elif deal.players != first.players:
-            if set(deal.players) != roster:
-                raise _error("the players change within the match (a match is one table's "
-                             f"deals; deal 1 has {';'.join(first.players)})",
-                             deal, "same-players", "players")
-            raise _error("the seat order changes within the match (deal 1 has "
-                         f"{';'.join(first.players)})", deal, "same-players", "players")
+            raise _players_error(deal, first)
         if index:
             previous = deals[index - 1]
             if not rotate or previous.dealer is None or deal.dealer is None:
@@ -145,9 +160,7 @@ def match_errors(rules: MatchRules | None, deals: Sequence[PlayedDeal], *,
         expected = 1
         for deal in deals:
             if deal.number != expected:
-                errors.append(_error(f"deal {deal.number} where deal {expected} was due: "
-                                     "deals are numbered 1, 2, 3... without gaps", deal,
-                                     "deal-numbering", "deal"))
+                errors.append(_numbering_error(deal, expected))
                 numbering_sound = False
             expected = deal.number + 1
     if rules is None:
@@ -177,19 +190,8 @@ def match_errors(rules: MatchRules | None, deals: Sequence[PlayedDeal], *,
             if said:
                 continue
             said = True
-            if rules.alternate_colours:
-                errors.append(_error("colours alternate: this game's players must be the "
-                                     f"previous game's reversed ({';'.join(due)})",
-                                     deal, "colours-alternate", "players"))
-            elif set(deal.players) != roster:
-                errors.append(_error("the players change within the match (a match is one "
-                                     f"table's deals; deal {reference.number} has "
-                                     f"{';'.join(reference.players)})",
-                                     deal, "same-players", "players"))
-            else:
-                errors.append(_error(f"the seat order changes within the match (deal "
-                                     f"{reference.number} has {';'.join(reference.players)})",
-                                     deal, "same-players", "players"))
+            errors.append(_colours_error(deal, due) if rules.alternate_colours
+                          else _players_error(deal, reference))
 
     # The end rule, where everything it counts is sound; `last`: the deal that
     # ended the match (no dealer is judged after it).

@@ -222,6 +222,32 @@ class EventInfo:
         }
 
 
+# The checks of a setting's value, one home for creating and changing an event.
+
+def check_rounds(rounds: int) -> int:
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise InvalidValue("rounds", rounds, f"1 to {MAX_ROUNDS}")
+    return rounds
+
+
+def check_seating(seating: str) -> str:
+    if seating not in SEATING_METHODS:
+        raise UsageError(f"unknown seating {seating!r} (use {', '.join(SEATING_METHODS)})")
+    return seating
+
+
+def check_seed(seed: int) -> int:
+    if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+        raise InvalidValue("seed", seed, f"a number from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
+    return seed
+
+
+def check_lang(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise UsageError(f"unknown language {lang!r} (use {', '.join(LANGUAGES)})")
+    return lang
+
+
 def create_event(session: Session, slug: str, variant: str, *, name: str | None = None,
                  date: str | dt.date | None = None, rules: dict[str, str] | None = None,
                  table_sizes: str | None = None, rounds: int | None = None,
@@ -238,18 +264,12 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
     rules = {k: str(v) for k, v in (rules or {}).items()}
     game.resolve_options(rules)  # OptionError (exit 2) for unknown keys or values
     low, high, preferred = parse_table_sizes(table_sizes, game)
-    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-        raise InvalidValue("rounds", rounds, f"1 to {MAX_ROUNDS}")
-    if seating is None:
-        seating = default_method(low, high)
-    if seating not in SEATING_METHODS:
-        raise UsageError(f"unknown seating {seating!r} (use {', '.join(SEATING_METHODS)})")
-    if seed is None:
-        seed = default_seed(slug)
-    elif not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-        raise InvalidValue("seed", seed, f"a number from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
-    if lang is not None and lang not in LANGUAGES:
-        raise UsageError(f"unknown language {lang!r} (use {', '.join(LANGUAGES)})")
+    if rounds is not None:
+        check_rounds(rounds)
+    seating = check_seating(seating if seating is not None else default_method(low, high))
+    seed = default_seed(slug) if seed is None else check_seed(seed)
+    if lang is not None:
+        check_lang(lang)
     day = date if isinstance(date, dt.date) or date is None else parse_date(date)
     title = clean_title(name, "event name") if name is not None else slug
     tiebreak_list = parse_tiebreaks(tiebreaks)
@@ -748,24 +768,15 @@ def change_event(session: Session, event: Event, *, name: str | None = None,
     if table_sizes is not None:
         after["table_sizes"] = table_sizes_json(*parse_table_sizes(table_sizes, game))
     if rounds is not None:
-        if not 1 <= rounds <= MAX_ROUNDS:
-            raise InvalidValue("rounds", rounds, f"1 to {MAX_ROUNDS}")
-        after["rounds"] = rounds
+        after["rounds"] = check_rounds(rounds)
     if seating is not None:
-        if seating not in SEATING_METHODS:
-            raise UsageError(f"unknown seating {seating!r} (use {', '.join(SEATING_METHODS)})")
-        after["seating"] = seating
+        after["seating"] = check_seating(seating)
     if seed is not None:
-        if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-            raise InvalidValue("seed", seed,
-                               f"a number from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
-        after["seed"] = seed
+        after["seed"] = check_seed(seed)
     if tiebreaks is not None:
         after["tiebreaks"] = tiebreaks_in_force(parse_tiebreaks(tiebreaks))
     if lang is not None:
-        if lang not in LANGUAGES:
-            raise UsageError(f"unknown language {lang!r} (use {', '.join(LANGUAGES)})")
-        after["lang"] = lang
+        after["lang"] = check_lang(lang)
     if points is not None:
         after["points"] = check_points_system(points)
     if bye_points is not None:

@@ -87,7 +87,7 @@ from ..records.spreadsheets import CsvTable, XlsxTable, typed_cell
 from ..records.validation import (GROUPING_RULES, MAX_DEALS_PER_MATCH, DealCheck, MatchCheck,
                                   RecordChecker, match_problems, row_key_guesser)
 from ..seats import seat_text
-from ..storage.bulk import BulkInsert
+from ..storage.bulk import BulkInsert, set_by_id
 from ..storage.db import ConflictingChange
 from .settings import event_settings, other_event, other_variant
 from ..storage.merges import current_names, follow, merge_links, rename_players
@@ -1099,38 +1099,22 @@ class ResultImporter:
                                                       accepted.version_row["content_sha256"],
                                                       accepted.version)
             accepted.version_row["id"] = version_id
-        self._insert_rows(DEAL_T, DEAL_COLUMNS, deals)
-        self._insert_rows(PLACE_T, PLACE_COLUMNS, places)
+        self._writer(DEAL_T, DEAL_COLUMNS).write(deals)
+        self._writer(PLACE_T, PLACE_COLUMNS).write(places)
         old = [a.old_version_id for a in pending if a.old_version_id is not None]
         if old:
             execute(update(VERSION_T).where(VERSION_T.c.id.in_(old))
                     .values(superseded_at=self.now))
-        connection = self.session.connection()
-        dialect = connection.dialect
-        if dialect.name in ("sqlite", "postgresql"):
-            # the driver's executemany: SQLAlchemy's processed each row's parameters
-            mark = "?" if dialect.paramstyle == "qmark" else "%s"
-            target = dialect.identifier_preparer.format_table(MATCH_T)
-            connection.exec_driver_sql(
-                f"UPDATE {target} SET current_version_id = {mark} WHERE id = {mark}",
-                [(version_id, a.match_id) for a, version_id in zip(pending, version_ids)])
-        else:
-            execute(update(MATCH_T).where(MATCH_T.c.id == bindparam("b_match"))
-                    .values(current_version_id=bindparam("b_version")),
-                    [{"b_match": a.match_id, "b_version": version_id}
-                     for a, version_id in zip(pending, version_ids)])
+        set_by_id(self.session, MATCH_T, "current_version_id",
+                  [(version_id, a.match_id) for a, version_id in zip(pending, version_ids)])
 
     def _writer(self, table, columns: tuple[str, ...]) -> BulkInsert:
-        """The importer's writer of ``table`` (one per table, made once)."""
+        """The importer's writer of ``table`` in the session's transaction, by the
+        backend's fastest path (one per table, made once)."""
         writer = self._bulk.get(table.name)
         if writer is None:
             writer = self._bulk[table.name] = BulkInsert(self.session, table, columns)
         return writer
-
-    def _insert_rows(self, table, columns: tuple[str, ...], rows: list[tuple]) -> None:
-        """Insert plain tuples into ``table`` in the session's transaction, by the
-        backend's fastest path (:class:`~tourney.storage.bulk.BulkInsert`)."""
-        self._writer(table, columns).write(rows)
 
     def _check_still_current(self, replacing: list[_Accepted]) -> None:
         """Lock the stored matches about to get a new version and check that their

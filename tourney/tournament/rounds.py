@@ -338,6 +338,7 @@ def bye_warning(session: Session, event: Event, seating: RoundSeating) -> dict |
             f"{', '.join(seating.byes)} ({count_text(players, 'player')} at tables of {sizes})")
     helps = []
     suggested = fewer_byes_sizes(event, players)
+    shown = None  # the suggested table sizes as --table-sizes takes them
     if suggested is not None:
         low, high, left = suggested
         shown = f"{low}" if low == high else f"{low}-{high}"
@@ -355,9 +356,7 @@ def bye_warning(session: Session, event: Event, seating: RoundSeating) -> dict |
     if helps:
         text += "; " + "; or ".join(helps)
     return {"warning": "byes", "message": text, "players": list(seating.byes),
-            "table_sizes": None if suggested is None else
-            (f"{suggested[0]}" if suggested[0] == suggested[1]
-             else f"{suggested[0]}-{suggested[1]}"),
+            "table_sizes": shown,
             "bye_points_can_change": cheaper}
 
 
