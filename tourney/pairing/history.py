@@ -61,6 +61,8 @@ class Seating:
     byes: list[int]
     repeated_pairs: int
     method: str = ""
+    # Constraints (:mod:`.constraints`) this seating could not meet, with why.
+    unmet: list = field(default_factory=list)
 
 
 def pair(a: int, b: int) -> tuple[int, int]:

@@ -61,6 +61,7 @@ from typing import Sequence
 
 from ..errors import OptionError
 from . import swiss
+from .constraints import SeatingConstraints, unmet_constraints
 from .groups import (meeting_weights, order_seats, plan_rounds, split_into_tables,
                      table_size_costs)
 from .history import (Entrant, EventHistory, PastRound, Seating, bye_order, check_entrants)
@@ -138,6 +139,7 @@ def seat_round(
     seed: int,
     round_number: int,
     total_rounds: int | None = None,
+    constraints: SeatingConstraints | None = None,
 ) -> Seating:
     """Seat one round. See the module docstring for the methods and rules.
 
@@ -145,7 +147,20 @@ def seat_round(
     may appear in it; players who joined late simply have less of it).
     ``total_rounds`` (the event's length, if known) lets ``balanced`` plan the rest
     of the event at once for small fields (see :func:`follow_event_plan`).
+    ``constraints`` (:mod:`.constraints`) are the arbiter's: what could not be met is
+    listed in the result's ``unmet``.
     """
+    seating = _seat_round(entrants, history, min_size=min_size, max_size=max_size,
+                          preferred=preferred, method=method, seed=seed,
+                          round_number=round_number, total_rounds=total_rounds,
+                          constraints=constraints)
+    seating.unmet = unmet_constraints(seating.tables, seating.byes, constraints,
+                                      present=[e.key for e in entrants])
+    return seating
+
+
+def _seat_round(entrants, history, *, min_size, max_size, preferred, method, seed,
+                round_number, total_rounds, constraints) -> Seating:
     if method not in METHODS:
         raise OptionError(f"unknown seating method {method!r}; use one of {', '.join(METHODS)}")
     check_sizes(min_size, max_size, preferred)
