@@ -258,6 +258,22 @@ def test_replay_pages_show_the_deal(league):
     assert boards and all(len(b.find("tbody").findall("tr")) == 8 for b in boards)
 
 
+def test_every_event_on_every_replay_names_its_player(league):
+    """An event of a replay names its player by name, never "?": the step's events
+    were once rendered by a macro that could not see the seats' names."""
+    unnamed = re.compile(r"(^|[\s★(])\?($|[\s:,.)])")
+    named = 0
+    for page in sorted((league.site / "events").rglob("match-*-deal-*.html")):
+        tree = parse_page(page)
+        for item in tree.iter("li"):
+            if not any(c.startswith("ev-") for c in (item.get("class") or "").split()):
+                continue
+            words = text_of(item)
+            assert not unnamed.search(words), f"{page.relative_to(league.site)}: {words!r}"
+            named += any(name in words for name in PLAYERS)
+    assert named > 10  # the spardame and dam-stick events name their players
+
+
 def test_player_pages(league):
     pid = page_id(league.site, HOSTILE_PLAYER, league)
     tree = parse_page(league.site / "players" / f"{pid}.html")
