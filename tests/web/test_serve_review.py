@@ -90,6 +90,11 @@ def test_a_different_result_is_kept_and_the_organizer_stores_it_instead(tourney,
     answer = clash.json()
     assert answer["outcome"] == "conflict" and answer["stored"] is False
     assert answer["submission"] is not None and "organizer" in answer["message"]
+    # a valid result that differs: said so, with both versions, not "valid": false
+    assert answer["valid"] is True and answer["errors"] == []
+    assert answer["versions"]["against"] == "stored"
+    assert [p["total"] for p in answer["versions"]["current"]["players"]] == [0, 3, 0, 0]
+    assert [p["total"] for p in answer["versions"]["sent"]["players"]] == [0, 0, 3, 0]
     # the same different result again is the same conflict, not a second one
     assert send_csv(web, links["1"], second).json()["submission"] == answer["submission"]
     # the phone's page says so

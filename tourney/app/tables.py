@@ -67,6 +67,9 @@ class Verdict:
     submission: int | None = None
     # an invalid result kept beside the one the table has ("stored"), for the organizer
     beside: str | None = None
+    # a conflict: the two versions, the one the table has ("stored" when accepted,
+    # "waiting" when awaiting the organizer) and the one just sent
+    versions: dict | None = None
 
     @property
     def status_code(self) -> int:
@@ -75,10 +78,13 @@ class Verdict:
     def to_json(self) -> dict:
         answer = {"outcome": self.outcome, "stored": self.stored, "event": self.event,
                   "round": self.round, "table": self.table, "submission": self.submission,
-                  "valid": not self.errors and self.outcome != CONFLICT,
+                  # a conflict is a valid result that differs from the table's own:
+                  # the outcome says so, "valid" speaks of the result sent alone
+                  "valid": not self.errors,
                   "errors": [error_json(e) for e in self.errors]}
         if self.outcome == CONFLICT:
             answer["message"] = CONFLICT_MESSAGE
+            answer["versions"] = self.versions
         elif self.beside:
             answer["message"] = KEPT_INVALID_MESSAGE
         return answer
@@ -290,7 +296,22 @@ def _keep_conflict(session: Session, event: Event, link: TableLink, content: str
         verdict.outcome, verdict.errors, verdict.beside = INVALID, errors, "stored"
     else:
         verdict.outcome = CONFLICT
+        verdict.versions = conflict_versions(session, event, link, content)
     return verdict
+
+
+def conflict_versions(session: Session, event: Event, link: TableLink, content: str) -> dict:
+    """Both versions of a conflict as the organizer's review shows them: ``current``
+    (the table's stored result, or the one waiting: ``against``) and ``sent``."""
+    if entry.stored_result(session, link) is not None:
+        current = stored_results(session, event, link.round_number).get(link.table)
+        against = "stored"
+    else:
+        waiting = entry.latest_submission(session, link, (entry.SUBMITTED,))
+        current = sent_result(event, waiting.content) if waiting is not None else None
+        against = "waiting" if waiting is not None else None
+    return {"against": against, "current": current.to_json() if current else None,
+            "sent": sent_result(event, content).to_json()}
 
 
 def _subject(event: Event, link: TableLink) -> str:
