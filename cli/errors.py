@@ -122,10 +122,22 @@ def interrupted_message(before=None) -> str:
         return ("interrupted while its changes were being committed: they may or may "
                 "not be stored (`tourney log` lists the stored changes)")
     if now.committed > committed:
-        return "interrupted after its changes were stored"
+        stored = now.stored[len(before.stored) if before is not None else 0:]
+        return "interrupted after its changes were stored" + _what_was_stored(stored)
     if now.begun > begun:
         return "interrupted; nothing was changed"
     return "interrupted"
+
+
+def _what_was_stored(entries: list[tuple[str, str | None]], shown: int = 3) -> str:
+    """The audit entries an interrupted command committed, as `tourney log` names
+    them: ``: result.import cup: round-1.csv`` (the first few, then how many more)."""
+    if not entries:
+        return ""
+    words = [f"{action} {subject}" if subject else action for action, subject in entries]
+    more = len(words) - shown
+    return (": " + "; ".join(words[:shown]) + (f"; and {more} more" if more > 0 else "")
+            + " (`tourney log` lists them)")
 
 
 def error_json(text: str, code: int, err: BaseException | None = None) -> dict:

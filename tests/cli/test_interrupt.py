@@ -105,5 +105,46 @@ def test_an_interrupt_after_the_commit_says_the_changes_are_stored(tourney, monk
 
     _interrupt(monkeypatch, players, "report_change")  # the summary, printed after the commit
     run = tourney("player", "add", "Anna", exit_code=130)
-    assert run.stderr == "interrupted after its changes were stored\n"
+    assert run.stderr == ("interrupted after its changes were stored: player.add Anna "
+                          "(`tourney log` lists them)\n")
     assert [p["name"] for p in tourney("player", "list", "--json").json] == ["Anna"]
+
+
+def _seated_cup(tourney, tmp_path) -> Path:
+    tourney("player", "add", *[f"Player {n}" for n in range(1, 9)])
+    tourney("event", "create", "cup", "--variant", "kortrad", "--rounds", "1",
+            "--table-sizes", "4", "--rule", "deals=2")
+    tourney("event", "enter", "cup", "--all")
+    records = tmp_path / "round1.csv"
+    play_round(tourney("round", "seat", "cup", "--json").json, "cup", "kortrad",
+               {"deals": "2"}, 1, records)
+    return records
+
+
+@pytest.mark.parametrize("where", ["summary", "checkpoint"])
+def test_an_import_interrupted_after_its_commit_says_what_it_stored(tourney, tmp_path,
+                                                                    monkeypatch, where):
+    """The interrupt lands where a Ctrl-C after the commit would: while the summary
+    is printed, or while SQLite's log is copied into the file."""
+    from tourney.cli import results
+    from tourney.storage import db
+
+    records = _seated_cup(tourney, tmp_path)
+    _interrupt(monkeypatch, *((results, "report_change") if where == "summary"
+                              else (db, "checkpoint_written")))
+    run = tourney("result", "import", str(records), exit_code=130)
+    assert run.stderr.endswith("interrupted after its changes were stored: result.import "
+                               "cup: round1.csv (`tourney log` lists them)\n"), run.stderr
+    monkeypatch.undo()
+    assert len(tourney("result", "export", "cup", "--json").stdout.splitlines()) == 4
+
+
+def test_an_import_interrupted_before_its_commit_stored_nothing(tourney, tmp_path, monkeypatch):
+    from tourney.app import results
+
+    records = _seated_cup(tourney, tmp_path)
+    _interrupt(monkeypatch, results.ratings, "refresh_after_results")  # inside the transaction
+    run = tourney("result", "import", str(records), exit_code=130)
+    assert run.stderr.endswith("interrupted; nothing was changed\n"), run.stderr
+    monkeypatch.undo()
+    assert tourney("result", "export", "cup", "--json").stdout.strip() == ""

@@ -23,6 +23,7 @@ from typing import Any
 from sqlmodel import Session, select
 
 from ..times import utc_iso
+from .db import AUDITED
 from .models import AuditLog, Event
 
 
@@ -55,6 +56,8 @@ def record_change(session: Session, action: str, subject: str | None,
         actor=actor or current_actor(),
     )
     session.add(row)
+    # kept for the transaction's commit, which hands them to WRITES.stored
+    session.info.setdefault(AUDITED, []).append((action, row.subject))
     return row
 
 

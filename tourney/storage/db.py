@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import urllib.parse
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator
 
 from sqlalchemy import event
@@ -328,13 +328,17 @@ class Writes:
     begun: int = 0
     committed: int = 0
     committing: bool = False
+    # what the committed transactions stored, as their audit entries name it
+    # (action, subject): an interrupt after a commit can say what is stored
+    stored: list = field(default_factory=list)
 
     def mark(self) -> "Writes":
         """The counts now, to compare with later ones."""
-        return Writes(self.begun, self.committed)
+        return Writes(self.begun, self.committed, stored=list(self.stored))
 
 
 WRITES = Writes()
+AUDITED = "tourney.audited"  # session.info key: the audit entries a transaction adds
 
 
 @contextmanager
@@ -362,6 +366,7 @@ def transaction(engine: Engine) -> Iterator[Session]:
                 raise
             WRITES.committing = False
             WRITES.committed += 1
+            WRITES.stored.extend(session.info.pop(AUDITED, ()))
         except IntegrityError as err:
             session.rollback()
             reason = str(getattr(err, "orig", err)).strip().splitlines()
