@@ -242,6 +242,20 @@ def change_report(action: str, changed: bool, summary: str, **details) -> dict:
             "details": details}
 
 
+def report_written(out: str | None, count: int, noun: str, *, as_json: bool, action: str,
+                   **details) -> None:
+    """The one wording of a table written (``--out``, or standard output with
+    ``--format``): "wrote 14 players to standings.xlsx" on stderr; with ``--json``
+    and a file, what was written as a JSON object on stdout (the file's rows are
+    not on stdout then)."""
+    from tourney.numbers import count_text
+
+    shown = out if out and out != "-" else None
+    message(f"wrote {count_text(count, noun)} to {shown or 'standard output'}")
+    if as_json and shown:
+        emit_json({"action": action, "file": shown, **details})
+
+
 def report_change(action: str, changed: bool, summary: str, as_json: bool, **details) -> None:
     """Print what a changing command did: the summary on stderr and, with --json,
     :func:`change_report` on stdout."""

@@ -10,7 +10,7 @@ from tourney.storage.db import reading, transaction
 from tourney.ordering import terminal_language
 from tourney.tournament.players import PlayerFileRejected, PlayerInfo, list_players
 
-from tourney.records.spreadsheets import open_table
+from tourney.records.spreadsheets import open_table, table_format
 
 from .errors import INVALID, error_list, lookalike_message, notice_message
 from .completion import complete_player
@@ -18,7 +18,8 @@ from .database import db_option, open_db, refuse_overwrites, starting_db
 from tourney.numbers import count_text
 
 from .output import (change_report, confirm, emit_json, emit_table, encoding_option, json_option, message,
-                     replace_option, report_change, sheet_option, table_format_option, yes_option)
+                     replace_option, report_change, report_written, sheet_option,
+                     table_format_option, yes_option)
 
 
 @click.group("player")
@@ -88,7 +89,7 @@ def list_(include_merged, format_, out, yes, as_json, db_url):
     with reading(engine) as session:
         rows = list_players(session, include_merged=include_merged,
                             lang=terminal_language())
-    if as_json:
+    if as_json and not (out and out != "-"):
         emit_json(rows)
         return
     headers = ["name", "club", "email", "events"]
@@ -101,6 +102,8 @@ def list_(include_merged, format_, out, yes, as_json, db_url):
                         widths=[30, 24, 30, 40, 30][:len(headers)]) as sheet:
             for row in table:
                 sheet.write(row)
+        report_written(out, len(table), "player", as_json=as_json, action="player.list",
+                       format=table_format(out, format_), players=len(table))
         return
     emit_table(headers, table)
 

@@ -26,7 +26,7 @@ from .completion import complete_event
 from .errors import INVALID, error_list, exit_code
 from .database import db_option, open_db, refuse_overwrites
 from .output import (COUNT, ROUND_NUMBER, CountingTable, JsonLinesTable, change_report, confirm, echo, emit_json, emit_table, encoding_option,
-                     json_option, message, report_change, sheet_option, table_format_option,
+                     json_option, message, report_change, report_written, sheet_option, table_format_option,
                      replace_option, terminal_text, yes_option)
 
 
@@ -210,13 +210,9 @@ def export_cmd(slug, round_number, out, format_, yes, as_json, db_url):
                             widths=EXPORT_WIDTHS) as table:
                 counted = CountingTable(table, COLUMNS)
                 export_results(session, slug, counted, round_number)
-    # the one wording of a table written (`round sheet` says it alike)
-    message(f"wrote {count_text(counted.rows, 'deal')} to {shown or 'standard output'}")
-    if as_json and shown:
-        emit_json({"action": "result.export", "file": shown,
-                   "format": table_format(out, format_), "event": event.slug,
-                   "round": round_number, "matches": counted.matches,
-                   "deals": counted.rows})
+    report_written(out, counted.rows, "deal", as_json=as_json, action="result.export",
+                   format=table_format(out, format_), event=event.slug, round=round_number,
+                   matches=counted.matches, deals=counted.rows)
 
 
 @result.command(name="history")
@@ -367,7 +363,8 @@ def standings(slug, up_to_round, format_, out, yes, as_json, db_url):
         event = get_event(session, slug)
         rows = standings_table(session, event, up_to_round=up_to_round,
                                lang=terminal_language())
-    if as_json:
+    to_file = bool(out and out != "-")
+    if as_json and not to_file:
         emit_json([row.to_json() for row in rows])
         return
     tiebreaks = list(rows[0].tiebreaks) if rows else []
@@ -390,6 +387,9 @@ def standings(slug, up_to_round, format_, out, yes, as_json, db_url):
                              *[plain_number(column[index]) for column in numbers.values()],
                              row.decided_by or "", "yes" if row.shared else "",
                              row.withdrawn_after])
+        report_written(out, len(rows), "player", as_json=as_json, action="standings",
+                       format=table_format(out, format_), event=slug, round=up_to_round,
+                       players=len(rows))
         return
     texts = [[fixed_text(v, decimals[name]) for v in column] for name, column in numbers.items()]
     withdrawn = any(row.withdrawn_after is not None for row in rows)

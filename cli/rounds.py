@@ -22,7 +22,7 @@ from .database import db_option, open_db, refuse_overwrites
 from tourney.numbers import count_text
 
 from .output import (COUNT, SEED, change_report, echo, emit_json, emit_jsonl, json_option, message,
-                     replace_option, table_format_option)
+                     replace_option, report_written, table_format_option)
 
 
 @click.group("round")
@@ -273,14 +273,10 @@ def sheet(slug, number, out_path, format_, deals, force, yes, as_json, db_url):
             for record in rows:
                 fields = format_row(record)
                 table.write([fields[c] for c in COLUMNS])
-    if to_file:
-        # one wording with `result export`: a score sheet's rows are its deals to fill in
-        message(f"wrote {count_text(len(rows), 'deal')} to {out_path}")
-        if as_json:
-            emit_json({"action": "round.sheet", "file": out_path, "format": kind,
-                       "event": event_slug, "round": number,
-                       "tables": len({record.table for record in rows}),
-                       "rows": len(rows)})
+    if to_file:  # a score sheet's rows are its deals to fill in
+        report_written(out_path, len(rows), "deal", as_json=as_json, action="round.sheet",
+                       format=kind, event=event_slug, round=number,
+                       tables=len({record.table for record in rows}), rows=len(rows))
 
 
 def table_url(base_url: str, token: str) -> str:

@@ -1,0 +1,42 @@
+"""Every command that writes a table with --out says what it wrote (stderr), and
+with --json answers what it wrote (stdout) instead of the rows."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from simulated_rounds import play_round
+
+WRITERS = {
+    "standings": (["standings", "cup"], "player", 8),
+    "player list": (["player", "list"], "player", 8),
+    "result export": (["result", "export", "cup"], "deal", 4),
+    "round sheet": (["round", "sheet", "cup", "1", "--deals", "2"], "deal", 4),
+}
+
+
+@pytest.fixture
+def cup(tourney, tmp_path):
+    tourney("player", "add", *[f"Player {n}" for n in range(1, 9)])
+    tourney("event", "create", "cup", "--variant", "kortrad", "--rounds", "2",
+            "--table-sizes", "4", "--rule", "deals=2")
+    tourney("event", "enter", "cup", "--all")
+    records = tmp_path / "round1.csv"
+    play_round(tourney("round", "seat", "cup", "--json").json, "cup", "kortrad",
+               {"deals": "2"}, 1, records)
+    tourney("result", "import", str(records))  # standings and export have rows
+    return tourney
+
+
+@pytest.mark.parametrize("name", WRITERS)
+@pytest.mark.parametrize("suffix", ["csv", "xlsx"])
+def test_every_out_says_what_it_wrote(cup, tmp_path, name, suffix):
+    args, noun, rows = WRITERS[name]
+    out = tmp_path / f"{name.replace(' ', '-')}.{suffix}"
+    run = cup(*args, "--out", str(out))
+    assert run.stderr.strip().endswith(f"wrote {rows} {noun}s to {out}"), run.stderr
+    assert run.stdout == "" and out.stat().st_size > 0
+    as_json = cup(*args, "--out", str(out), "--yes", "--json")
+    answer = json.loads(as_json.stdout)
+    assert answer["file"] == str(out) and answer["format"] == suffix
