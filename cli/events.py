@@ -144,7 +144,7 @@ def show(slug, as_json, db_url):
     for rule in data["rule_details"]:
         # One line each: the value in force in words (`tourney variants VARIANT`
         # and --json give every option's whole description).
-        value = "not set" if rule["value"] is None else rule["value"]
+        value = rule["text"]
         how = "" if rule["set"] else " (default)"
         said = f": {rule['sentence']}" if rule["sentence"] else ""
         echo(f"  {rule['key']} = {value}{how}{said}")

@@ -44,7 +44,7 @@ def variants(variant, as_json):
         emit_json(games[0].describe() if variant else [g.describe() for g in games])
         return
     for game in games:
-        echo(f"{game.id}: {game.name} ({game.min_players}-{game.max_players} players)")
+        echo(f"{game.id}: {game.name} ({players_text(game.min_players, game.max_players)})")
         if variant:
             echo(textwrap.fill(game.summary, width=78, initial_indent="  ",
                                      subsequent_indent="  "))
@@ -52,8 +52,13 @@ def variants(variant, as_json):
         indent = "    " if variant else "  "
         for spec in game.option_specs:
             choices = f" [{'|'.join(str(c) for c in spec.choices)}]" if spec.choices else ""
-            default = "not set" if spec.default is None else spec.default
+            default = spec.format(spec.default)
             echo(f"{indent}{spec.key}{choices} (default: {default}): {spec.doc}")
+
+
+def players_text(least: int, most: int) -> str:
+    """ "2 players", "3-5 players"."""
+    return f"{least} players" if least == most else f"{least}-{most} players"
 
 
 def _deal_json(check: DealCheck) -> dict:

@@ -15,7 +15,7 @@ from tourney.app.ratings import (
 )
 from tourney.storage.db import reading, transaction
 
-from tourney.numbers import count_text
+from tourney.numbers import count_text, signed_text
 
 from .completion import complete_player, complete_variant
 from .database import db_option, open_db
@@ -123,7 +123,7 @@ def history(player, variant, db_url, as_json):
     rows = [[e.variant, e.event_date.isoformat() if e.event_date else "", e.event, e.round,
              e.table, f"{e.place}{'=' if e.shared else ''}/{e.players}",
              _num(e.mu_before), _num(e.sigma_before),
-             _num(e.mu_after), _num(e.sigma_after), f"{e.mu_after - e.mu_before:+.2f}"]
+             _num(e.mu_after), _num(e.sigma_after), signed_text(e.mu_after - e.mu_before, 2)]
             for e in entries]
     emit_table(["variant", "date", "event", "round", "table", "place", "mu before",
                 "sigma before", "mu after", "sigma after", "change"], rows)

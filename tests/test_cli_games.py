@@ -137,3 +137,24 @@ def test_simulate_json_gives_the_csv_records_with_numbers_as_numbers(tmp_path):
             record.round, record.table, record.deal)
         assert line["play"] == " ".join(record.play)
         assert line["players"] == ";".join(record.players)
+
+
+def test_variants_write_options_as_rule_takes_them(run_cli):
+    """true/false as `--rule KEY=VALUE` takes them and the docs write them; a
+    game for exactly two players reads "2 players"."""
+    out = run_cli(None, "variants").stdout
+    assert "(default: False)" not in out and "(default: True)" not in out
+    assert "spade_trump (default: false)" in out
+    assert "dam-brade: " in out and "(2 players)" in out and "2-2 players" not in out
+
+
+def test_event_show_says_every_option_in_words(tourney):
+    """Every option of every variant, set or default, is stated in a sentence (a
+    value that is not set reads "not set")."""
+
+    for variant in VARIANT_IDS:
+        tourney("event", "create", variant, "--variant", variant)
+        lines = tourney("event", "show", variant).stdout.split("rules:\n")[1].split("entrants:")[0]
+        for line in lines.strip().splitlines():
+            assert "False" not in line and "True" not in line, line
+            assert ": " in line or line.endswith("= not set (default)"), line

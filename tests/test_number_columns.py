@@ -10,7 +10,7 @@ import re
 import pytest
 from conftest import play_cup_round_one
 
-from tourney.numbers import column_decimals, number_column, number_text
+from tourney.numbers import column_decimals, number_column, number_text, signed_text
 
 NAMES = ["Ana Berg", "Bo Ek", "Cai Dahl", "Dan Falk", "Eva Gran"]
 
@@ -127,3 +127,12 @@ def test_a_page_number_takes_its_column_decimals():
     assert [swedish.match_points(v, halves) for v in (1, 0.5, 1.5, 0)] == ["1", "½", "1½", "0"]
     thirds = swedish.point_column([1, 2 / 3, 0.5])
     assert [swedish.match_points(v, thirds) for v in (1, 2 / 3, 0.5)] == ["1,00", "0,67", "0,50"]
+
+
+@pytest.mark.parametrize("value, text", [
+    (1.254, "+1.25"), (-0.5, "-0.50"), (-0.001, "0.00"), (0.004, "0.00"), (0, "0.00"),
+    (-0.0, "0.00"), (-2, "-2.00"),
+])
+def test_a_change_has_its_sign_and_never_minus_zero(value, text):
+    assert signed_text(value, 2) == text
+

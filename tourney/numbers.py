@@ -80,6 +80,13 @@ def fixed_text(value: float | int, decimals: int) -> str:
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
+def signed_text(value: float | int, decimals: int) -> str:
+    """A change with its sign: "+1.25", "-0.50", and "0.00" for one that rounds to
+    nothing (never "-0.00" or "+0.00")."""
+    text = fixed_text(value, decimals)
+    return "+" + text if value > 0 and text.strip("0.") else text
+
+
 def number_column(values: Sequence[float | int | None], digits: int = DECIMALS) -> list[str]:
     """A column of numbers as the terminal shows it: every value with the column's
     decimals (:func:`column_decimals`), an empty cell for ``None``."""

@@ -161,7 +161,7 @@ def test_event_show_states_each_rule_in_one_sentence(tourney):
     rules = shown.split("rules:\n")[1].split("entrants:")[0].splitlines()
     assert "  pass = left (default): Cards are passed to the left every deal." in rules
     assert "  deals = 3: A match is 3 deals, with no extra deals on a tie." in rules
-    assert "  jd_bonus = 0 (default)" in rules
+    assert "  jd_bonus = 0 (default): The jack of diamonds scores nothing." in rules
     assert all(line.count(".") <= 1 and "(cycle)" not in line for line in rules), rules
     as_json = tourney("event", "show", "cup", "--json").json["rule_details"]
     assert {r["key"]: r["sentence"] for r in as_json}["pass"] == (

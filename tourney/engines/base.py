@@ -92,6 +92,15 @@ class OptionSpec:
                 return c
         return text  # pragma: no cover
 
+    def format(self, value: Any) -> str:
+        """A value as ``--rule KEY=VALUE`` takes it: ``true``/``false``, a number, a
+        choice; ``not set`` for ``None``."""
+        if value is None:
+            return "not set"
+        if self.kind == "bool":
+            return "true" if value else "false"
+        return str(value)
+
     def describe(self) -> dict:
         return {
             "key": self.key,

@@ -328,8 +328,11 @@ def flag_sentence(on: str | None, off: str | None = None):
     return sentence
 
 
-def amount_sentence(msgid: str):
-    """The sentence of a points option, ``None`` while it is 0."""
+def amount_sentence(msgid: str, zero: str | None = None):
+    """The sentence of a points option: ``msgid`` with the amount, ``zero`` while it
+    is 0 (``None``: 0 states nothing)."""
     def sentence(value) -> Message | None:
-        return Message(msgid, {"n": value}) if value else None
+        if value:
+            return Message(msgid, {"n": value})
+        return Message(zero) if zero else None
     return sentence

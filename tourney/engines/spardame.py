@@ -210,7 +210,8 @@ class Spardame(TrickGame):
                           "at tables of 3 or 5, left, right and not at all.")
                        if value == "cycle" else N_("Cards are passed to the left every deal."))),
         OptionSpec("protect_ace_hearts", "bool", False, "the ace of hearts may not be passed either",
-                   sentence=flag_sentence(N_("The ace of hearts may not be passed."))),
+                   sentence=flag_sentence(N_("The ace of hearts may not be passed."),
+                                          N_("The ace of hearts may be passed."))),
         OptionSpec("qs_with_jd", "bool", False,
                    "the queen of spades may be passed, but only together with the jack of diamonds",
                    sentence=flag_sentence(
@@ -218,7 +219,9 @@ class Spardame(TrickGame):
                           "diamonds."),
                        N_("The queen of spades may not be passed."))),
         OptionSpec("three_no_twos", "bool", False, "with three players all four 2s are removed, 16 cards each",
-                   sentence=flag_sentence(N_("With three players all four twos are removed."))),
+                   sentence=flag_sentence(
+                       N_("With three players all four twos are removed."),
+                       N_("With three players the two of clubs is removed."))),
         OptionSpec("hearts_break", "bool", False,
                    "hearts may not be led until a heart has been discarded, unless the leader holds only hearts",
                    sentence=flag_sentence(
@@ -228,13 +231,16 @@ class Spardame(TrickGame):
                    "no heart or queen of spades on the first trick unless the hand holds nothing else",
                    sentence=flag_sentence(
                        N_("No heart or queen of spades on the first trick unless the hand "
-                          "holds nothing else."))),
+                          "holds nothing else."),
+                       N_("Hearts and the queen of spades may be played on the first trick."))),
         OptionSpec("jd_bonus", "int", 0, "the jack of diamonds scores this bonus (0, -50 or -100)",
                    choices=(0, -50, -100),
-                   sentence=amount_sentence(N_("The jack of diamonds scores %(n)s."))),
+                   sentence=amount_sentence(N_("The jack of diamonds scores %(n)s."),
+                                            N_("The jack of diamonds scores nothing."))),
         OptionSpec("no_trick_bonus", "int", 0, "a seat that takes no trick scores this bonus (0 or -50)",
                    choices=(0, -50),
-                   sentence=amount_sentence(N_("A player who takes no trick scores %(n)s."))),
+                   sentence=amount_sentence(N_("A player who takes no trick scores %(n)s."),
+                                            N_("Taking no trick scores nothing extra."))),
         deal_option("deals"),
         OptionSpec("target", "int", None, "the deal in which some seat's total reaches this is the last",
                    minimum=1, sentence=target_sentence),

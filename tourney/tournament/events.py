@@ -379,7 +379,8 @@ def list_events(session: Session) -> list[dict]:
 
 
 def describe_rules(event: Event) -> list[dict]:
-    """Every option of the variant: key, value in force, default, doc, whether the
+    """Every option of the variant: key, value in force (and as ``--rule`` writes
+    it: ``text``), default, doc, whether the
     event set it, and the value in force in one sentence (as the event's pages
     state it; ``None`` where the value states nothing, such as a bonus of 0)."""
     settings = event_settings(event)
@@ -388,8 +389,8 @@ def describe_rules(event: Event) -> list[dict]:
     for spec in game.option_specs:
         value = settings.options[spec.key]
         sentence = game.option_sentence(spec.key, value)
-        rows.append({"key": spec.key, "value": value, "default": spec.default,
-                     "doc": spec.doc, "set": spec.key in settings.rules,
+        rows.append({"key": spec.key, "value": value, "text": spec.format(value),
+                     "default": spec.default, "doc": spec.doc, "set": spec.key in settings.rules,
                      "sentence": sentence.english() if sentence is not None else None})
     return rows
 
