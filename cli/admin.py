@@ -15,11 +15,11 @@ from tourney.tournament.events import get_event
 from .database import db_option, missing_database, open_db, refuse_overwrites
 from .errors import exit_code
 from .errors import message as error_message
-from .output import (COUNT, echo, emit_json, emit_table, json_option, message, replace_option,
+from .output import (CommandGroup, COUNT, echo, emit_json, emit_table, json_option, message, replace_option,
                      report_change)
 
 
-@click.group("db")
+@click.group("db", cls=CommandGroup)
 def db():
     """The database itself: its schema version, upgrades and backups.
 

@@ -13,11 +13,11 @@ from tourney.numbers import count_text, number_text
 from .errors import lookalike_message
 from .completion import complete_event, complete_player, complete_variant
 from .database import db_option, open_db, starting_db
-from .output import (COUNT, ROUND_NUMBER, SEED, confirm, echo, emit_json, emit_table, json_option,
+from .output import (CommandGroup, COUNT, ROUND_NUMBER, SEED, confirm, echo, emit_json, emit_table, json_option,
                      message, parse_rules, report_change, rule_option, yes_option)
 
 
-@click.group("event")
+@click.group("event", cls=CommandGroup)
 def event():
     """Create events and enter players in them.
 

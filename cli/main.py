@@ -21,7 +21,7 @@ from tourney.errors import TourneyError
 
 from .errors import INTERRUPTED, INVALID, error_json, exit_code, interrupted_message
 from .errors import message as error_message
-from .output import JSON_REQUESTED, emit_jsonl, global_value, message, terminal_text
+from .output import JSON_REQUESTED, CommandGroup, emit_jsonl, global_value, message, terminal_text
 
 # Each module registers its commands on the group via `register(group)`; a module
 # per noun keeps the CLI's files showing its structure. A module is imported only
@@ -78,7 +78,7 @@ def one_line_failure(err: BaseException) -> str | None:
     return None
 
 
-class TourneyGroup(click.Group):
+class TourneyGroup(CommandGroup):
     """Turns the project's errors into one-line messages and exit codes; every
     message is printed terminal-safe (names from files and the database may hold
     control characters)."""

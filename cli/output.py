@@ -17,6 +17,22 @@ ROUND_NUMBER = click.IntRange(min=1, max=MAX_COUNT)
 COUNT = click.IntRange(min=1, max=MAX_COUNT)
 SEED = click.IntRange(min=-(2 ** 31), max=2 ** 31 - 1)
 
+class CommandGroup(click.Group):
+    """A group of commands whose mistyped name gets "did you mean", worded as every
+    unknown name is: ``unknown command 'standigns' (did you mean standings?)``."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand:
+            from tourney.errors import close_names
+
+            name = click.utils.make_str(args[0])
+            close = close_names(name, self.list_commands(ctx))
+            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+            raise click.UsageError(f"unknown command {name!r}{hint}", ctx) from None
+
+
 def global_value(ctx: click.Context, name: str):
     """The value of a global option (``tourney --db URL --json COMMAND ...``)."""
     return (ctx.find_root().obj or {}).get(name)

@@ -17,12 +17,12 @@ from .completion import complete_player
 from .database import db_option, open_db, refuse_overwrites, starting_db
 from tourney.numbers import count_text
 
-from .output import (change_report, confirm, emit_json, emit_table, encoding_option, json_option, message,
+from .output import (CommandGroup, change_report, confirm, emit_json, emit_table, encoding_option, json_option, message,
                      replace_option, report_change, report_written, sheet_option,
                      table_format_option, yes_option)
 
 
-@click.group("player")
+@click.group("player", cls=CommandGroup)
 def player():
     """Register and manage players (names are shared by every event).
 

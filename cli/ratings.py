@@ -19,7 +19,7 @@ from tourney.numbers import count_text, signed_text
 
 from .completion import complete_player, complete_variant
 from .database import db_option, open_db
-from .output import (MAX_COUNT, confirm, echo, emit_json, emit_table, json_option, message,
+from .output import (CommandGroup, MAX_COUNT, confirm, echo, emit_json, emit_table, json_option, message,
                      parse_assignments, report_change, yes_option)
 
 
@@ -27,7 +27,7 @@ def _num(value: float, digits: int = 2) -> str:
     return f"{value:.{digits}f}"
 
 
-@click.group("rating")
+@click.group("rating", cls=CommandGroup)
 def rating():
     """OpenSkill ratings: one pool per variant, updated as results are imported.
 

@@ -25,12 +25,12 @@ from tourney.tournament.standings import (TIEBREAKS, check_round_number, standin
 from .completion import complete_event
 from .errors import INVALID, error_list, exit_code
 from .database import db_option, open_db, refuse_overwrites
-from .output import (COUNT, ROUND_NUMBER, CountingTable, JsonLinesTable, change_report, confirm, echo, emit_json, emit_table, encoding_option,
+from .output import (CommandGroup, COUNT, ROUND_NUMBER, CountingTable, JsonLinesTable, change_report, confirm, echo, emit_json, emit_table, encoding_option,
                      json_option, message, report_change, report_written, sheet_option, table_format_option,
                      replace_option, terminal_text, yes_option)
 
 
-@click.group()
+@click.group(cls=CommandGroup)
 def result():
     """Import, export and inspect match results (deal records).
 

@@ -21,11 +21,11 @@ from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
 from tourney.numbers import count_text
 
-from .output import (COUNT, SEED, change_report, echo, emit_json, emit_jsonl, json_option, message,
+from .output import (CommandGroup, COUNT, SEED, change_report, echo, emit_json, emit_jsonl, json_option, message,
                      replace_option, report_written, table_format_option)
 
 
-@click.group("round")
+@click.group("round", cls=CommandGroup)
 def round_():
     """Seat an event's rounds at tables.
 

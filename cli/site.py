@@ -9,7 +9,7 @@ from tourney.storage.db import reading, transaction
 from .database import db_option, open_db
 from tourney.numbers import count_text
 
-from .output import (confirm, emit_json, emit_table, json_option, message, report_change,
+from .output import (CommandGroup, confirm, emit_json, emit_table, json_option, message, report_change,
                      yes_option)
 
 
@@ -120,7 +120,7 @@ def publish_summary(report) -> str:
             f"{', '.join(report.languages)}) to {report.out} in {report.seconds:.1f} s")
 
 
-@click.group("site")
+@click.group("site", cls=CommandGroup)
 def site():
     """The published site's settings, kept in the database: its title, the
     organisation behind it and its address on the web. `tourney publish` uses them.

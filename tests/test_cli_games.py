@@ -158,3 +158,15 @@ def test_event_show_says_every_option_in_words(tourney):
         for line in lines.strip().splitlines():
             assert "False" not in line and "True" not in line, line
             assert ": " in line or line.endswith("= not set (default)"), line
+
+
+@pytest.mark.parametrize("args, said", [
+    (["standigns", "cup"], "unknown command 'standigns' (did you mean standings?)"),
+    (["round", "sest"], "unknown command 'sest' (did you mean seat or sheet"),
+    (["reslut", "import"], "unknown command 'reslut' (did you mean result?)"),
+    (["zzz"], "unknown command 'zzz'\n"),
+])
+def test_a_mistyped_command_gets_did_you_mean(run_cli, args, said):
+    """As a mistyped event, player or dealer does: a usage error (exit 2)."""
+    run = run_cli(None, *args, exit_code=2)
+    assert said in run.stderr + "\n", run.stderr
