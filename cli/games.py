@@ -19,8 +19,8 @@ from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
 from .completion import complete_event, complete_variant
 from .errors import INVALID, OK, notice_message
 from .errors import message as error_message
-from .output import (db_option, echo, emit_json, emit_jsonl, encoding_option, json_option,
-                     message, parse_rules, rule_option, sheet_option)
+from .output import (COUNT, db_option, echo, emit_json, emit_jsonl, encoding_option,
+                     json_option, message, parse_rules, rule_option, sheet_option)
 
 
 @click.command()
@@ -324,25 +324,39 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
 
 
 @click.command()
-@click.argument("variant", shell_complete=complete_variant)
-@click.option("--players", "nplayers", type=click.IntRange(1, 100), required=True, help="Players per table.")
+@click.argument("variant", required=False, shell_complete=complete_variant)
+@click.option("--players", "nplayers", type=click.IntRange(1, 100),
+              help="Players per table (without --round).")
 @click.option("--deals", type=click.IntRange(1, MAX_DEALS_PER_MATCH),
               help=f"Deals per match, 1 to {MAX_DEALS_PER_MATCH} (for variants without "
                    "an end rule).")
-@click.option("--tables", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Tables per round.")
-@click.option("--rounds", type=click.IntRange(1, 100_000), default=1, show_default=True, help="Rounds.")
+@click.option("--tables", type=click.IntRange(1, 100_000), default=1, show_default=True,
+              help="Tables per round (without --round).")
+@click.option("--rounds", type=click.IntRange(1, 100_000), default=1, show_default=True,
+              help="Rounds (without --round).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--skill", type=float, default=1.0, show_default=True,
               help="Bot skill: the chance of a heuristic move rather than a random legal one.")
-@click.option("--event", help="Fill the event column.")
+@click.option("--event", help="Fill the event column; with --round, the event whose round "
+                              "is played.")
+@click.option("--round", "round_number", type=COUNT,
+              help="Play this seated round of --event: every table without a result, the "
+                   "players in their seats, the event's rules (needs the database).")
 @rule_option
 @json_option
-def simulate(variant, nplayers, deals, tables, rounds, seed, skill, event, rules, as_json):
+@db_option
+def simulate(variant, nplayers, deals, tables, rounds, seed, skill, event, round_number, rules,
+             as_json, db_url):
     """Play matches with bots and write a valid record CSV to stdout.
 
     Bots play legal moves: with probability --skill a simple heuristic, otherwise
     a random legal move. Matches follow the variant's end rule (e.g. dam-stick to
     100 points); variants without one play --deals deals (default 4).
+
+    With --event SLUG --round N, the bots play that seated round of the event:
+    every table that has no result yet, with the players in their seats (the
+    first seat deals first) and the event's rules, so `tourney result import`
+    takes the file as it is (a way to try an event out before the evening).
 
     With --json, the same records as JSON lines: one object per deal, keyed by
     the record file's columns (as sqlite-utils' --nl); round and deal are
@@ -352,22 +366,62 @@ def simulate(variant, nplayers, deals, tables, rounds, seed, skill, event, rules
     Examples:
       tourney simulate spardame --players 4 --deals 3 --seed 7 > sim.csv
       tourney validate sim.csv
+      tourney simulate --event club-1 --round 2 --seed 1 > round-2.csv
+      tourney result import round-2.csv
     """
-    game = get_game(variant)
-    if not game.min_players <= nplayers <= game.max_players:
-        raise UsageError(f"{variant} is played by {game.min_players}-{game.max_players} players")
-    if not 0.0 <= skill <= 1.0:
-        raise UsageError("--skill is a probability between 0 and 1")
-    from tourney.simulation import simulate_rounds
+    if round_number is not None:
+        records, game = _simulate_seated_round(variant, nplayers, event, round_number, rules,
+                                               seed, skill, deals, db_url)
+    else:
+        if variant is None:
+            raise UsageError("name the VARIANT to simulate, or --event SLUG --round N to "
+                             "play a seated round", setting="variant")
+        if nplayers is None:
+            raise UsageError("--players is needed (players per table)")
+        game = get_game(variant)
+        if not game.min_players <= nplayers <= game.max_players:
+            raise UsageError(f"{variant} is played by "
+                             f"{players_text(game.min_players, game.max_players)}")
+        if not 0.0 <= skill <= 1.0:
+            raise UsageError("--skill is a probability between 0 and 1")
+        from tourney.simulation import simulate_rounds
 
-    options = game.resolve_options(parse_rules(rules))
-    records = simulate_rounds(game, options, nplayers, rounds=rounds, tables=tables,
-                              seed=seed, deals=deals, skill=skill, event=event)
+        options = game.resolve_options(parse_rules(rules))
+        records = simulate_rounds(game, options, nplayers, rounds=rounds, tables=tables,
+                                  seed=seed, deals=deals, skill=skill, event=event)
     if as_json:
         for fields in canonical_rows(records, game_for=lambda record: game):
             emit_jsonl(typed_record(fields))
     else:
         write_records(sys.stdout, records, game_for=lambda record: game)
+
+
+def _simulate_seated_round(variant, nplayers, event, round_number, rules, seed, skill, deals,
+                           db_url):
+    """The records of a seated round (simulate --event --round) and its game."""
+    if event is None:
+        raise UsageError("--round needs --event SLUG (the event whose round is played)")
+    if nplayers is not None or rules:
+        raise UsageError("--round plays the event's tables with its rules: leave out "
+                         "--players and --rule")
+    if not 0.0 <= skill <= 1.0:
+        raise UsageError("--skill is a probability between 0 and 1")
+    from tourney.app.rounds import simulate_round
+    from tourney.storage.db import reading
+    from tourney.tournament.events import get_event
+
+    from .database import open_db
+
+    engine = open_db(db_url, read_only=True)
+    with reading(engine) as session:
+        played = get_event(session, event).variant
+        if variant is not None and variant != played:
+            raise UsageError(f"{event} is an event of {played}, not {variant}")
+        records = simulate_round(session, event, round_number, seed=seed, skill=skill,
+                                 deals=deals)
+    message(f"played {count_text(len({r.table for r in records}), 'table')} of {event} "
+            f"round {round_number}: {count_text(len(records), 'deal')}")
+    return records, get_game(played)
 
 
 def register(group: click.Group) -> None:

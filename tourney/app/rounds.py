@@ -6,6 +6,42 @@ and store what it returns. Seating touches no rating.
 """
 from __future__ import annotations
 
-from ..tournament.rounds import RoundSeating, reseat_round, seat_next_round
+import random
 
-__all__ = ["RoundSeating", "reseat_round", "seat_next_round"]
+from sqlmodel import Session
+
+from ..errors import TourneyError
+from ..records.csv_format import DealRecord
+from ..simulation import simulate_match
+from ..tournament.events import get_event
+from ..tournament.rounds import RoundSeating, reseat_round, round_seating, seat_next_round
+from ..tournament.settings import event_settings
+
+
+class NothingToSimulate(TourneyError):
+    """Every table of the round has its result: nothing is left to play."""
+
+
+def simulate_round(session: Session, slug: str, number: int, *, seed: int = 0,
+                   skill: float = 1.0, deals: int | None = None) -> list[DealRecord]:
+    """Bot-played records for every table of a seated round that has no result yet:
+    the players in their seats (the first seat deals first), the event's rules, the
+    event, round and table columns filled, so `result import` takes them as they
+    are. Reproducible from ``seed``."""
+    event = get_event(session, slug)
+    settings = event_settings(event)
+    seating = round_seating(session, event, number)
+    tables = [t for t in seating.tables if t.table not in seating.results]
+    if not tables:
+        raise NothingToSimulate(f"every table of {slug} round {number} has its result")
+    rng = random.Random(seed)
+    records: list[DealRecord] = []
+    for table in tables:
+        records += simulate_match(settings.game, settings.options, table.seats, rng,
+                                  event=event.slug, round_number=number, table=table.table,
+                                  deals=deals, skills=skill, first_dealer=0)
+    return records
+
+
+__all__ = ["NothingToSimulate", "RoundSeating", "reseat_round", "seat_next_round",
+           "simulate_round"]
