@@ -186,20 +186,9 @@ def log(slug, action, limit, as_json, db_url):
         emit_json(data)
         return
     emit_table(["id", "at", "actor", "action", "event", "subject"], [
-        [d["id"], utc_text(d["at"]), d["actor"], d["action"], d["event"], d["subject"]]
+        # the one form of a time, as `result history` and every JSON give it (Z: UTC)
+        [d["id"], d["at"], d["actor"], d["action"], d["event"], d["subject"]]
         for d in data])
-
-
-def utc_text(iso: str | None) -> str:
-    """A time as the log's JSON has it (:func:`tourney.times.utc_iso`) as the log's
-    table shows it: to the second, in UTC, saying so ("2026-05-11 18:04:09 UTC")."""
-    if not iso:
-        return ""
-    from datetime import datetime, timezone
-
-    at = datetime.fromisoformat(iso)
-    at = at.replace(tzinfo=timezone.utc) if at.tzinfo is None else at.astimezone(timezone.utc)
-    return at.strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def register(group: click.Group) -> None:

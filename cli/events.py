@@ -7,6 +7,7 @@ from tourney.app import events as actions
 from tourney.storage.db import reading, transaction
 from tourney.tournament import events as service
 from tourney.tournament.scoring import MAX_BYE_POINTS, POINTS_SYSTEMS, event_bye_points
+from tourney.tournament.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 
 from tourney.numbers import count_text, number_text
 
@@ -16,6 +17,10 @@ from .database import db_option, open_db, starting_db
 from .output import (CommandGroup, COUNT, ROUND_NUMBER, SEED, confirm, echo, emit_json, emit_table, json_option,
                      message, parse_rules, report_change, rule_option, yes_option)
 
+
+TIEBREAKS_HELP = ("The standings' tie-breaks, comma-separated, in order: "
+                  + ", ".join(TIEBREAKS) + f" (default: {','.join(DEFAULT_TIEBREAKS)}; "
+                  "the guide's scoring page says what each is).")
 
 @click.group("event", cls=CommandGroup)
 def event():
@@ -51,7 +56,7 @@ def event():
               help="How rounds are seated (default: swiss for two-player tables, "
                    "else balanced).")
 @click.option("--seed", type=SEED, help="Seed of the seating draws (default: from the slug).")
-@click.option("--tiebreaks", metavar="LIST", help="Comma-separated tiebreaks of the standings.")
+@click.option("--tiebreaks", metavar="LIST", help=TIEBREAKS_HELP)
 @click.option("--lang", type=click.Choice(service.LANGUAGES),
               help="Language of the event's pages.")
 @click.option("--points", type=click.Choice(list(POINTS_SYSTEMS)),
@@ -309,7 +314,7 @@ def setting_text(setting: str, value) -> str:
 @click.option("--seating", type=click.Choice(service.SEATING_METHODS),
               help="How rounds are seated (before round 1 is seated).")
 @click.option("--seed", type=SEED, help="Seed of the seating draws (before round 1 is seated).")
-@click.option("--tiebreaks", metavar="LIST", help="Comma-separated tiebreaks of the standings.")
+@click.option("--tiebreaks", metavar="LIST", help=TIEBREAKS_HELP)
 @click.option("--lang", type=click.Choice(service.LANGUAGES),
               help="Language of the event's pages.")
 @click.option("--points", type=click.Choice(list(POINTS_SYSTEMS)),

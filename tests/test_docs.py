@@ -109,3 +109,29 @@ def test_every_link_of_the_guide_and_readme_works_in_the_repository():
             if "://" in target or target.startswith("mailto:"):
                 continue
             assert (page.parent / target).exists(), f"{page.relative_to(ROOT)}: {target}"
+
+
+def test_the_score_ranges_the_guide_gives_are_the_engines():
+    """records.md: the row games' totals per number of cards a seat ends with."""
+    from tourney.engines.row_games import _REACHABLE
+
+    text = (ROOT / "docs" / "guide" / "records.md").read_text(encoding="utf-8")
+    said = re.search(r"seven cards score (\d+) to (\d+).*?five cards\s+(\d+) to (\d+)", text,
+                     re.S)
+    assert said, "records.md no longer gives the row games' score ranges"
+    low7, high7, low5, high5 = map(int, said.groups())
+    assert (low7, high7) == (min(_REACHABLE[7]), max(_REACHABLE[7]))
+    assert (low5, high5) == (min(_REACHABLE[5]), max(_REACHABLE[5]))
+
+
+def test_the_halves_the_guide_allows_are_the_ones_read():
+    """records.md: digits only, but for dam-brade's halves, which it lists."""
+    from tourney.engines import get_game
+
+    text = (ROOT / "docs" / "guide" / "records.md").read_text(encoding="utf-8")
+    brade = get_game("dam-brade")
+    for spelling in ("½", "1/2", "0,5"):
+        assert f"`{spelling}`" in text and brade.parse_score(spelling) == 0.5
+    for game in ("spardame", "kortrad", "dam-stick"):  # the card games: digits only
+        with pytest.raises(ValueError):
+            get_game(game).parse_score("½")

@@ -55,3 +55,18 @@ def test_only_the_tables_without_a_result_are_played(tourney, seated, tmp_path):
 ])
 def test_refusals(tourney, seated, args, said):
     assert said in tourney("simulate", *args, exit_code=2).stderr
+
+
+def test_result_history_names_players_as_they_are_called_now(tourney, seated, tmp_path):
+    """A rename shows in every version's ranking, as in `result show`."""
+    records = tmp_path / "r1.csv"
+    records.write_text(tourney("simulate", "--event", "club", "--round", "1").stdout,
+                       encoding="utf-8")
+    tourney("result", "import", str(records))
+    table = seated["tables"][0]
+    old = table["seats"][0]
+    tourney("player", "rename", old, "Renamed Player")
+    [version] = tourney("result", "history", "club", "1", table["table"], "--json").json
+    names = [name for name, _place in version["ranking"]]
+    assert "Renamed Player" in names and old not in names
+    assert "Renamed Player" in tourney("result", "history", "club", "1", table["table"]).stdout

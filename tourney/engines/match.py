@@ -281,12 +281,17 @@ def match_is_over(rules: MatchRules, totals: dict, lost: dict, played: int) -> b
     return False
 
 
+def _deals(count: int, what: str = "deal") -> str:
+    """``1 deal``, ``3 deals``, ``1 lost deal``."""
+    return f"{count} {what}" + ("" if count == 1 else "s")
+
+
 def _finished_text(rules: MatchRules, ended: int) -> str:
     if rules.deals is not None:
-        return f"the match is {rules.deals} deals; this deal is one too many"
+        return f"the match is {_deals(rules.deals)}; this deal is one too many"
     if rules.losses is not None:
         return (f"the match ended after deal {ended}, when a player reached "
-                f"{rules.losses} lost deals; the record goes on")
+                f"{_deals(rules.losses, 'lost deal')}; the record goes on")
     extra = " and the lowest total was not shared" if rules.tie_extra else ""
     return (f"the match ended after deal {ended}, when a total reached the target "
             f"{rules.target}{extra}; the record goes on")
@@ -294,15 +299,15 @@ def _finished_text(rules: MatchRules, ended: int) -> str:
 
 def _unfinished_text(rules: MatchRules, totals: dict, lost: dict, played: int) -> str:
     if rules.deals is not None:
-        return f"the match is {rules.deals} deals; the record has {played}"
+        return f"the match is {_deals(rules.deals)}; the record has {played}"
     if rules.losses is not None:
-        return (f"the match ends when a player has lost {rules.losses} deals; after "
-                f"{played} deals the most is {max(lost.values())}")
+        return (f"the match ends when a player has lost {_deals(rules.losses)}; after "
+                f"{_deals(played)} the most is {max(lost.values())}")
     if rules.tie_extra and max(totals.values()) >= rules.target:
         return (f"the target {rules.target} is reached but the lowest total is shared: "
                 "extra deals are played until one player alone has it")
     return (f"the match ends when a total reaches the target {rules.target}; after "
-            f"{played} deals the highest is {max(totals.values())}")
+            f"{_deals(played)} the highest is {max(totals.values())}")
 
 
 def _check_dealer(rules: MatchRules, previous: PlayedDeal, deal: PlayedDeal) -> None:

@@ -1009,7 +1009,7 @@ class ResultImporter:
                     differences.append(f"deal {old[0]} {name}: stored {_clip(before)!r}, "
                                        f"file {_clip(now)!r}")
         if len(deals) != len(rows):
-            differences.append(f"stored {len(deals)} deals, the file has {len(rows)}")
+            differences.append(f"stored {count_text(len(deals), 'deal')}, the file has {len(rows)}")
             column = column or "deal"
         shown = "; ".join(differences[:5])
         if len(differences) > 5:

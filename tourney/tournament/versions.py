@@ -10,7 +10,7 @@ refreshes the ratings: :func:`tourney.app.results.revert_result`).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlmodel import Session
@@ -101,7 +101,9 @@ def match_history(session: Session, slug: str, round_number: int, table: str) ->
     match = find_match(session, event, round_number, table)
     versions = session.execute(select(MatchVersion).where(MatchVersion.match_id == match.id)
                                .order_by(MatchVersion.version)).scalars().all()
-    return [VersionInfo.of(v, match.current_version_id).to_json() for v in versions]
+    names = current_names(session)  # the versions keep the names as imported
+    return [replace(info, ranking=[[names.get(name, name), place] for name, place in info.ranking])
+            .to_json() for info in (VersionInfo.of(v, match.current_version_id) for v in versions)]
 
 
 def revert_match(session: Session, slug: str, round_number: int, table: str, version: int,
