@@ -1,8 +1,12 @@
 """Commands that need no database: `variants`, `validate`, `simulate`."""
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import tempfile
 import textwrap
+from contextlib import ExitStack, contextmanager
 
 import click
 
@@ -14,7 +18,7 @@ from tourney.numbers import count_text, plural_word
 from tourney.records.csv_format import RecordReader, canonical_rows, typed_record, write_records
 from tourney.records.parallel import collides, plan_parts, run_parts, usable_cores
 from tourney.records.sources import open_source
-from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
+from tourney.records.validation import DealCheck, MatchCheck, RecordChecker, nothing_filled_in
 
 from .completion import complete_event, complete_variant
 from .errors import INVALID, OK, notice_message
@@ -235,8 +239,9 @@ def _event_checker(slug: str, db_url: str | None):
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--variant", shell_complete=complete_variant, help="The variant of rows without a variant column.")
 @click.option("--event", "event_slug", metavar="SLUG", shell_complete=complete_event,
-              help="Check with this event's variant, house rules and match rules, as "
-                   "`result import` would (reads the database, writes nothing).")
+              help="Check with this event's variant, house rules, match rules, seating "
+                   "and stored results: the verdict `result import` would give (reads the "
+                   "database, writes nothing).")
 @sheet_option
 @encoding_option
 @rule_option
@@ -292,6 +297,54 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
     else:
         checker, used = RecordChecker(variant=variant, rules=given), None
     name = "<stdin>" if file == "-" else file
+    with ExitStack() as spool:
+        if event_slug is not None and file == "-":
+            # read twice (the rows, then the import's own checks): spooled to a file
+            file = spool.enter_context(_spooled_stdin())
+        _validate(file, name, event_slug, checker, used, given, sheet, encoding, jobs, as_json,
+                  db_url)
+
+
+@contextmanager
+def _spooled_stdin():
+    """Standard input copied to a temporary file (its path), removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="tourney-validate-") as folder:
+        path = os.path.join(folder, "stdin")
+        with open(path, "wb") as stream:
+            shutil.copyfileobj(sys.stdin.buffer, stream, 1 << 20)
+        yield path
+
+
+def _import_errors(file: str, name: str, slug: str, db_url: str | None, sheet: str | None,
+                   encoding: str | None) -> list:
+    """What `result import FILE --event SLUG` would refuse the file for (nothing: it
+    would store it), found by the import itself in a dry run on the database opened
+    read-only: the seating, the entries, the stored results."""
+    from tourney.app.results import NothingFilledIn, import_results
+    from tourney.storage.db import reading
+    from tourney.tournament.results import ImportRejected
+
+    from .database import open_db
+
+    engine = open_db(db_url, read_only=True)
+    try:
+        with reading(engine) as session:
+            import_results(session, file, event=slug, dry_run=True, encoding=encoding,
+                           sheet=sheet, jobs=1)
+    except NothingFilledIn:
+        return []  # said by validate itself
+    except ImportRejected as rejected:
+        for error in rejected.report.errors:
+            if error.file is None or file != name:
+                error.file = name
+        return rejected.report.errors
+    finally:
+        engine.dispose()
+    return []
+
+
+def _validate(file, name, event_slug, checker, used, given, sheet, encoding, jobs, as_json,
+              db_url) -> None:
     checked = None
     if sheet is None:
         jobs = usable_cores() if jobs is None else jobs
@@ -320,6 +373,28 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
     if checked.by_rules and event_slug is None and not given:
         message(f"{name}: {used.english()}; if the file was played with house rules, "
                 "give them (--rule NAME=VALUE) or --event SLUG")
+    if event_slug is not None and not checked.bad_deals and not checked.bad_matches:
+        # valid by the rows alone: the seating, the entries and the stored results
+        # say the rest, as the import would (the one verdict of both commands)
+        refused = _import_errors(file, name, event_slug, db_url, sheet, encoding)
+        for error in refused:
+            if as_json:
+                emit_jsonl({"kind": "import", "valid": False, "error": str(error),
+                            "rule": error.rule, **error.position()})
+            else:
+                echo(error_message(error))
+        if refused:
+            message(f"{name}: result import would refuse it: "
+                    f"{count_text(len(refused), 'error')}")
+            sys.exit(INVALID)
+    if checked.unfilled and not checked.deals and not checked.bad_deals:
+        # an untouched score sheet: refused as `result import` refuses it
+        empty = nothing_filled_in(checked.unfilled)
+        if as_json:
+            emit_jsonl({"kind": "file", "file": name, "valid": False, "error": empty.message,
+                        "rule": empty.rule})
+        message(f"Error: {name}: {empty.message}")
+        sys.exit(INVALID)
     sys.exit(INVALID if checked.bad_deals or checked.bad_matches else OK)
 
 

@@ -59,11 +59,11 @@ def test_every_deal_number_given_twice_is_said():
     assert listed(match) == [("duplicate-row", 3), ("duplicate-row", 5)]
 
 
-def test_an_unreadable_row_keeps_its_deal_number_for_the_numbering():
-    # deal 2's dealer misspelt (the row cannot be read) and deal 4 missing
+def test_a_row_refused_for_its_dealer_keeps_its_deal_number_for_the_numbering():
+    # deal 2's dealer misspelt (the row is read, its deal refused) and deal 4 missing
     lines = [GOOD[0], row(2, "bo"), GOOD[2], GOOD[2]]
     deals, [match] = checked(lines)
-    assert deals[1].record is None and deals[1].number == 2
+    assert deals[1].record.deal == 2 and deals[1].error.rule == "dealer"
     assert "dealer 'bo' is not one of the players (did you mean Bo?)" in str(deals[1].error)
     assert match.errors[0].rule == "invalid-deals"
     assert listed(match) == [("match-incomplete", 4), ("duplicate-row", 5)]

@@ -13,7 +13,8 @@ from ..collector import frozen
 from ..ratings import service as ratings
 from ..tournament import results, versions
 from ..tournament.events import get_event
-from ..errors import RecordError, TourneyError
+from ..errors import TourneyError
+from ..records.validation import nothing_filled_in
 from ..tournament.results import ImportRejected, ImportReport, current_user
 
 # An import's collections: the youngest generation every 50,000 allocations
@@ -29,11 +30,7 @@ class NothingFilledIn(ImportRejected):
     as success)."""
 
     def __init__(self, report: ImportReport):
-        rows = report.unfilled
-        error = RecordError(
-            f"nothing is filled in: the score sheet's {rows} row{'s are' if rows != 1 else ' is'} "
-            "empty; fill in each deal's scores, save, and import it again",
-            rule="nothing-filled-in")
+        error = nothing_filled_in(report.unfilled)
         report.add_error(error)
         self.report, self.file_error = report, None
         TourneyError.__init__(self, f"{report.file}: {error.message}")

@@ -218,6 +218,15 @@ def _positive_int(text: str, column: str) -> int:
     return value
 
 
+def dealer_error(record: DealRecord) -> RecordError | None:
+    """A dealer who is not one of the record's players (said with the closest)."""
+    if record.dealer is None or record.dealer in record.players:
+        return None
+    return RecordError(f"dealer {record.dealer!r} is not one of the players"
+                       f"{name_hint([record.dealer], record.players)}", rule="dealer",
+                       column="dealer", line=record.line)
+
+
 def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     """One row's fields (already keyed by lower-case column) as a record."""
     get = fields.get
@@ -251,9 +260,9 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
         dealer = dealer.strip() or None
     else:
         dealer = normalize_name(dealer) or None
-    if dealer is not None and dealer not in players:
-        raise RecordError(f"dealer {dealer!r} is not one of the players"
-                          f"{name_hint([dealer], players)}", rule="dealer", column="dealer")
+    # A dealer who is not one of the players is refused when the deal is checked
+    # (dealer_error), not here: the row stays readable, so its players can still be
+    # checked against the seating (a typo in the players is the likelier slip).
 
     # A card cell read by the hot path (_canonical_cards, _seat_slices) is in
     # canonical spelling: one separator between cards, seats by ';', every seat's

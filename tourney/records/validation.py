@@ -18,7 +18,17 @@ from ..engines.match import MatchRanking, PlayedDeal, check_match, match_errors
 from ..errors import IllegalMove, RecordError, TourneyError, UsageError
 from ..numbers import plural_word
 from .csv_format import MAX_NUMBER as MAX_DEAL_NUMBER
-from .csv_format import DealRecord
+from .csv_format import DealRecord, dealer_error
+
+
+def nothing_filled_in(rows: int) -> RecordError:
+    """A score sheet with every row still empty: nothing to check or import (saying
+    "0 deals" or "added: 0" would read as success). One wording for validate and
+    import, which refuse it alike."""
+    return RecordError(
+        f"nothing is filled in: the score sheet's {rows} row{'s are' if rows != 1 else ' is'} "
+        "empty; fill in each deal's scores, save, and import it again",
+        rule="nothing-filled-in")
 
 
 @dataclass
@@ -190,6 +200,9 @@ class RecordChecker:
         if not game.uses_dealer and record.dealer is not None:
             raise RecordError(f"{game.id} has no dealer; leave the column empty",
                               rule="dealer", column="dealer")
+        wrong_dealer = dealer_error(record)
+        if wrong_dealer is not None:
+            raise wrong_dealer
         setup = record.setup()
         claimed = self._claimed_scores(game, record)
         score_sheet = record.is_score_sheet

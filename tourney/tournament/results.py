@@ -888,6 +888,12 @@ class ResultImporter:
             ctx, first.record, players=column != "players", dealer=column != "dealer")
         if not seating:
             return errors
+        if seats is not None and any(e.rule == "not-seated" for e in seating):
+            # a dealer seated at the table but missing from the players as written is
+            # the players' slip, said by the seating: not a dealer error of its own
+            seated_names = {name for _, name in seats}
+            errors = [e for e in errors if not (e.rule == "dealer" and e.line == first.line
+                                                 and first.record.dealer in seated_names)]
         if seats is not None and any(e.rule in _DEAL_ONE_RULES for e in seating):
             follow_on = {e.rule for e in errors if e.rule in _FOLLOW_ON_RULES}
             if follow_on:
