@@ -275,7 +275,8 @@ def validate(file, variant, event_slug, sheet, encoding, rules, jobs, as_json, d
     with that event's variant, house rules and match rules exactly as `tourney
     result import` checks them (a row of another event or variant is an error),
     and every name must be a player entered in the event (or an old name of
-    one); the seating itself is checked at import.
+    one); a file valid by its rows is then checked as the import checks it
+    (the seating, the results already stored), so both give one verdict.
 
     Exit status: 0 all valid, 1 some deal or match invalid, 2 usage error
     (unknown event, variant or option, unreadable file, unknown header, no
