@@ -311,3 +311,17 @@ def test_line_numbers_count_physical_lines():
                          .replace("Anna,\n\"Bo\"", "Anna,\n\n\"Bo\""))
     assert [str(e) for e in rejected.value.errors] == [
         "players.csv, line 5, name: 'Anna' is already on line 2"]
+
+
+def test_a_plain_list_of_names_imports(tourney, tmp_path):
+    """One name per line, no header, as a club keeps its list: every line a player."""
+    names = tmp_path / "names.txt"
+    names.write_text("Anna Berg\nBo Ek\n\nCai Dahl\n", encoding="utf-8")
+    run = tourney("player", "import", str(names))
+    assert "3 added" in run.stderr
+    assert [p["name"] for p in tourney("player", "list", "--json").json] == [
+        "Anna Berg", "Bo Ek", "Cai Dahl"]
+    # a file with a header is read as before, and a wrong header is still said
+    wrong = tmp_path / "wrong.csv"
+    wrong.write_text("nmae,club\nDag,Vasa\n", encoding="utf-8")
+    assert "did you mean name?" in tourney("player", "import", str(wrong), exit_code=2).stderr

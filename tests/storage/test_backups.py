@@ -54,8 +54,7 @@ def test_a_read_command_opens_no_writing_connection(tmp_path):
 def test_db_backup_copies_everything_into_one_file(tmp_path):
     db = tmp_path / "tourney.db"
     run_cli(str(db), "player", "add", "Anna", "Bo")
-    out = tmp_path / "backups" / "league.db"
-    out.parent.mkdir()
+    out = tmp_path / "backups" / "league.db"  # a folder made for it: as the guide says
     result = run_cli(str(db), "--json", "db", "backup", out)
     report = json.loads(result.stdout)
     assert report["action"] == "db.backup" and report["changed"] is True

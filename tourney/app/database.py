@@ -34,7 +34,8 @@ def backup_database(engine: Engine, path: str) -> int:
     The copy is made in a temporary file beside ``path`` and renamed into place
     when complete, so a failed backup leaves an older one as it was. The copy is a
     single file (rollback journal), ready to be mailed or opened with ``--db``.
-    A server database is refused: its own tools (pg_dump) back it up.
+    A missing folder of ``path`` is made. A server database is refused: its own
+    tools (pg_dump) back it up.
     """
     if engine.dialect.name != "sqlite":
         raise UsageError(f"`tourney db backup` copies a SQLite file; back up the "
@@ -42,6 +43,9 @@ def backup_database(engine: Engine, path: str) -> int:
                          "(pg_dump for PostgreSQL)")
     folder = os.path.dirname(os.path.abspath(path))
     try:
+        # a folder for the backups (backups/club-2026-05-11.db) is made when missing:
+        # a new folder holds nothing a typo could destroy
+        os.makedirs(folder, exist_ok=True)
         fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
                                     dir=folder)
     except OSError as err:

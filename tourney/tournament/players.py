@@ -32,6 +32,8 @@ Decisions:
 """
 from __future__ import annotations
 
+import itertools
+
 import io
 import unicodedata
 from dataclasses import dataclass, field
@@ -527,6 +529,11 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
     columns = [h.strip().lower() for h in header]
     unknown = [h for h, c in zip(header, columns)
                if c not in IMPORT_COLUMNS and c not in LIST_ONLY_COLUMNS]
+    first_row = ()
+    if len(columns) == 1 and unknown and columns[0] not in RECORD_COLUMNS:
+        # One column and no header: a plain list of names, one per line (as a club
+        # keeps it); its first line is a name too.
+        first_row, columns, unknown = ((1, header),), ["name"], []
     if unknown:
         # A column of the record file: a result file given here by mistake, not
         # a misspelt player column ('deal' is not 'email').
@@ -570,7 +577,7 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
 
     seen: dict[str, int] = {}
     filled = 0
-    for line, values in rows:
+    for line, values in itertools.chain(first_row, rows):
         if not any(v.strip() for v in values):
             continue
         filled += 1
