@@ -5,24 +5,38 @@
 # examples/round-1.csv for that table) to its link as text/csv, as a score app
 # or a phone would. The engines check every deal; the verdicts come back as JSON.
 #
-#   examples/serve-round.sh [FOLDER]        (PORT=8765 by default)
+#   examples/serve-round.sh [FOLDER]        (PORT=0 by default: a free port)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 WORK="${1:-$(mktemp -d "${TMPDIR:-/tmp}/tourney-serve.XXXXXX")}"
-PORT="${PORT:-8765}"
+PORT="${PORT:-0}"
 mkdir -p "$WORK"
 cd "$WORK"
 source "$HERE/example-event.sh"
 tourney round seat example-cup >/dev/null
 
-TOURNEY_SERVE_PASSWORD=example-password tourney serve --port "$PORT" &
+# PORT=0 (the default) takes a free port; the server prints the address it listens on,
+# and this script talks to that address only: never to whatever else holds a port.
+TOURNEY_SERVE_PASSWORD=example-password tourney serve --port "$PORT" 2> serve.log &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+URL=""
 for _ in $(seq 600); do  # wait for it to listen (at most a minute)
-    curl -fs -o /dev/null "http://127.0.0.1:$PORT/favicon.ico" && break
+    URL="$(sed -n 's|^tourney serve on \(http://[^ ]*\)/ .*|\1|p' serve.log | head -n1)"
+    [ -n "$URL" ] && break
+    if ! kill -0 "$SERVER" 2>/dev/null; then
+        echo "serve-round.sh: the server did not start:" >&2
+        cat serve.log >&2
+        exit 1
+    fi
     sleep 0.1
 done
+if [ -z "$URL" ]; then
+    echo "serve-round.sh: the server did not listen within a minute" >&2
+    exit 1
+fi
+PORT="${URL##*:}"
 
 tourney round links example-cup 1 --base-url "http://127.0.0.1:$PORT"
 tourney round links example-cup 1 --base-url "http://127.0.0.1:$PORT" --json > links.json

@@ -24,3 +24,18 @@ def test_serve_round_example_stores_every_table(tmp_path):
     assert "Øystein Nåvik" in done.stdout  # the standings after the round
     readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
     assert "examples/serve-round.sh" in readme
+
+
+def test_serve_round_example_fails_when_its_server_cannot_listen(tmp_path):
+    """A port held by another program: the script says the server did not start and
+    exits non-zero, instead of sending the tables' results to whatever holds it."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        env = dict(os.environ, PORT=str(taken.getsockname()[1]),
+                   PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+        env.pop("TOURNEY_DB", None)
+        done = subprocess.run(["bash", str(EXAMPLES / "serve-round.sh"), str(tmp_path / "w")],
+                              env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0
+    assert "the server did not start" in done.stderr and '"outcome"' not in done.stdout
