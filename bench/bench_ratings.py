@@ -218,6 +218,36 @@ def bench_db(url: str, count: int, players: int, seed: int, label: str) -> list[
     seconds, cpu, result = timed(engine, new_round)
     rows.append(("import of one new round (10 matches) + refresh", seconds, cpu, result))
 
+    def one_match(added: bool):
+        def action(session):
+            last = session.execute(select(func.max(Event.id))).scalar()
+            top = session.execute(select(func.max(Match.round_number))
+                                  .where(Match.event_id == last)).scalar()
+            ids = list(session.execute(select(Player.id).order_by(Player.id)).scalars())
+            seats = random.Random(seed + top).sample(ids, TABLE)
+            match = Match(event_id=last, round_number=top + 1, table="1")
+            session.add(match)
+            session.flush()
+            version = MatchVersion(match_id=match.id, version=1, content_sha256="2" * 64)
+            session.add(version)
+            session.flush()
+            session.execute(insert(MatchPlace.__table__), [
+                {"version_id": version.id, "player_id": p, "seat": i, "place": i + 1,
+                 "total": 0.0, "match_points": 0.0} for i, p in enumerate(seats)])
+            match.current_version_id = version.id
+            session.add(match)
+            session.flush()
+            return refresh_after_results(session, VARIANT,
+                                         added=[match.id] if added else ())
+        return action
+
+    # one new result: found by comparing the whole pool, then told (added=)
+    seconds, cpu, result = timed(engine, one_match(False))
+    rows.append(("one new match + refresh, found by comparing the pool", seconds, cpu, result))
+    seconds, cpu, result = timed(engine, one_match(True))
+    rows.append(("one new match + refresh, told which (rated on its own)", seconds, cpu,
+                 result))
+
     def corrected(session):
         correct_middle(session)
         return refresh_after_results(session, VARIANT)

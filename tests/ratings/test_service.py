@@ -367,3 +367,47 @@ def test_history_is_stored_exactly_and_both_write_paths_agree(engine, people, mo
         assert pure_ratings(session).ratings() == last
         stamps = session.execute(select(RatingHistory.rated_at)).scalars().all()
     assert stamps and all(s.utcoffset() == dt.timedelta(0) for s in stamps)
+
+
+def test_added_matches_after_the_last_rated_one_are_rated_on_their_own(engine, people,
+                                                                        monkeypatch):
+    """Tonight's results come after every rated match: rated alone (no replay, only
+    their players' ratings read), bit-identical to a recompute; a match that sorts
+    among the rated ones, or one rated already, goes through the replay."""
+    from tourney.ratings import service
+
+    rng = random.Random(5)
+    players = list(people.values())
+    with transaction(engine) as session:
+        season(session, people, rng, "early", dt.date(2024, 3, 1))
+        refresh_after_results(session, VARIANT)
+        late = add_event(session, "late", date=dt.date(2024, 4, 1), variant=VARIANT)
+    replays = []
+    real_replay = service._replay
+    monkeypatch.setattr(service, "_replay", lambda *a, **k: replays.append(a) or real_replay(*a, **k))
+    for number in (1, 2):
+        with transaction(engine) as session:
+            rng.shuffle(players)
+            added = [add_match(session, late, number, str(t + 1),
+                               [(p, place) for p, place in zip(players[4 * t:4 * t + 4],
+                                                               (1, 2, 3, 4))])
+                     for t in range(3)]
+            assert refresh_after_results(session, VARIANT, added=added) == 3
+    assert replays == []  # rated on their own
+    with transaction(engine) as session:
+        appended = snapshot(session, VARIANT)
+    with transaction(engine) as session:
+        recompute(session, VARIANT)
+        assert snapshot(session, VARIANT) == appended  # == on floats: bit-identical
+    # an event dated before the last rated match: its matches sort among the rated
+    replays.clear()
+    with transaction(engine) as session:
+        earlier = add_event(session, "earlier", date=dt.date(2024, 2, 1), variant=VARIANT)
+        added = [add_match(session, earlier, 1, "1", [(p, i + 1) for i, p in
+                                                      enumerate(players[:4])])]
+        refresh_after_results(session, VARIANT, added=added)
+        refreshed = snapshot(session, VARIANT)
+    assert len(replays) == 1
+    with transaction(engine) as session:
+        recompute(session, VARIANT)
+        assert snapshot(session, VARIANT) == refreshed

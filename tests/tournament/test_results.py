@@ -673,7 +673,7 @@ def test_batches_and_ratings_hook(db_url, tmp_path, monkeypatch):
     import tourney.ratings.service as ratings
 
     monkeypatch.setattr(ratings, "refresh_after_results",
-                        lambda session, variant: calls.append(variant))
+                        lambda session, variant, added=(): calls.append(variant))
     with transaction(engine) as session:
         import_results(session, str(source), dry_run=True)
     assert calls == []

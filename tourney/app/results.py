@@ -71,7 +71,8 @@ def import_results(session: Session, path: str, *, event: str | None = None,
         if report.unfilled and not report.deals and not report.error_count:
             raise NothingFilledIn(report)
         for variant in report.changed_variants:
-            ratings.refresh_after_results(session, variant)
+            ratings.refresh_after_results(session, variant,
+                                          added=report.added_matches.get(variant, ()))
     return report
 
 

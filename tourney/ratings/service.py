@@ -229,16 +229,111 @@ def rating_order(session: Session, variant: str) -> list[OrderedMatch]:
 
 # --------------------------------------------------------------- refresh and replay
 
-def refresh_after_results(session: Session, variant: str) -> int:
+def refresh_after_results(session: Session, variant: str, added: Sequence[int] = ()) -> int:
     """Bring the variant's pool in step with the stored results; matches rated.
 
     Called by the use cases inside their transaction, after storing. Finds the
     first match in rating order whose current version or presence differs from what
     the history holds (or whose players were merged since), deletes the history from
     there and replays. 0 when the pool was already in step.
+
+    ``added``: the matches the caller just stored, when that is all it changed in
+    the pool (no version replaced). When they all come after every rated match (the
+    usual case: tonight's results), they are rated on their own, reading only their
+    players' ratings: the cost of one result does not grow with the league.
     """
     pool = get_pool(session, check_variant(variant))
+    if added:
+        rated = _rate_appended(session, pool, added)
+        if rated is not None:
+            return rated
     return _replay(session, pool)
+
+
+def _order_key(day: date, event_id: int, round_number: int, table: str, match_id: int):
+    """A match's place in the rating order (:func:`rating_order` sorts by it)."""
+    return (day, event_id, round_number, natural_key(table), match_id)
+
+
+def _rate_appended(session: Session, pool: RatingPool, added: Sequence[int]) -> int | None:
+    """Rate ``added`` after the pool's last rated match, or None (nothing written)
+    when that is not what the full replay would do: a match among them rated
+    already, one that sorts before the last rated match, or a pool not in step
+    (the count of rated positions and matches disagrees)."""
+    match_t, event_t = Match.__table__, Event.__table__
+    rows = []
+    for chunk in _chunks(sorted(set(added))):
+        rows += session.execute(
+            select(match_t.c.id, match_t.c.current_version_id, match_t.c.event_id,
+                   match_t.c.round_number, match_t.c.table, event_t.c.date,
+                   event_t.c.created_at)
+            .join(event_t, event_t.c.id == match_t.c.event_id)
+            .where(match_t.c.id.in_(chunk), event_t.c.variant == pool.variant,
+                   match_t.c.current_version_id.is_not(None))).all()
+    if not rows:
+        return None
+    keyed = sorted((_order_key(event_day(day, created), event_id, number, table, match_id),
+                    match_id, version_id)
+                   for match_id, version_id, event_id, number, table, day, created in rows)
+    last = session.execute(
+        select(HISTORY_T.c.sequence, HISTORY_T.c.match_id)
+        .where(HISTORY_T.c.pool_id == pool.id)
+        .order_by(HISTORY_T.c.sequence.desc()).limit(1)).first()
+    done = 0
+    if last is not None:
+        done = last[0]
+        before = session.execute(
+            select(match_t.c.id, match_t.c.event_id, match_t.c.round_number, match_t.c.table,
+                   event_t.c.date, event_t.c.created_at)
+            .join(event_t, event_t.c.id == match_t.c.event_id)
+            .where(match_t.c.id == last[1])).first()
+        if before is None:
+            return None
+        match_id, event_id, number, table, day, created = before
+        if keyed[0][0] <= _order_key(event_day(day, created), event_id, number, table,
+                                      match_id):
+            return None  # one sorts among the rated matches: the replay places it
+    rated_already = session.execute(
+        select(HISTORY_T.c.match_id).where(
+            HISTORY_T.c.pool_id == pool.id,
+            HISTORY_T.c.match_id.in_([m for _, m, _ in keyed])).limit(1)).first()
+    if rated_already is not None:
+        return None
+    # In step: every match of the pool but the added ones has its rated position.
+    total = session.execute(
+        select(func.count()).select_from(match_t)
+        .join(event_t, event_t.c.id == match_t.c.event_id)
+        .where(event_t.c.variant == pool.variant,
+               match_t.c.current_version_id.is_not(None))).scalar()
+    if total != done + len(keyed):
+        return None
+    canonical = canonical_players(session)
+    rankings = _rankings(session, [v for _, _, v in keyed], canonical)
+    players = sorted({player for ranking in rankings.values() for player, _ in ranking})
+    existing = {}
+    for chunk in _chunks(players):
+        existing.update({r[1]: (r[0], r[2], r[3], r[4]) for r in session.execute(
+            select(RATING_T.c.id, RATING_T.c.player_id, RATING_T.c.mu, RATING_T.c.sigma,
+                   RATING_T.c.matches)
+            .where(RATING_T.c.pool_id == pool.id, RATING_T.c.player_id.in_(chunk)))})
+    rater = Rater(pool_spec(pool).build(),
+                  {p: (mu, sigma) for p, (_, mu, sigma, _) in existing.items()},
+                  {p: n for p, (_, _, _, n) in existing.items()})
+    writer = _HistoryWriter(session, pool.id)
+    rated = 0
+    with paused():
+        results = rater.rate_all([rankings.get(v, ()) for _, _, v in keyed])
+        for sequence, ((_, match_id, version_id), changes) in enumerate(
+                zip(keyed, results), done + 1):
+            if changes:
+                rated += 1
+                writer.add(sequence, match_id, version_id, changes)
+        writer.flush()
+    counts = rater.match_counts()
+    final = {player: (mu, sigma, counts[player])
+             for player, (mu, sigma) in rater.ratings().items() if counts.get(player)}
+    _sync_ratings(session, pool.id, existing, final)
+    return rated
 
 
 def recompute(session: Session, variant: str | None = None) -> dict[str, int]:

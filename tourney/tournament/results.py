@@ -210,6 +210,9 @@ class ImportReport:
     # Variants whose stored results this import changed (added or replaced
     # matches): the pools the caller refreshes. Not part of the JSON.
     changed_variants: list[str] = field(default_factory=list)
+    # Per variant with added matches and no replaced one: the new matches' ids (the
+    # ratings rate them on their own when they come after every rated match).
+    added_matches: dict[str, list[int]] = field(default_factory=dict)
 
     def add_error(self, err: RecordError) -> None:
         if err.file is None:
@@ -441,6 +444,7 @@ class ResultImporter:
         # this import's versions stored before the file's hash was known (read as it
         # streams), given the hash at the end
         self._version_ids: list[int] = []
+        self._added: dict[str, list[int]] = {}  # variant -> the matches this import made
         self._tokens: dict[str, dict[str, str]] = {}
         self.checker = RecordChecker(options_for=self._options_for, keep_deals=True)
         self._reader = None
@@ -1087,6 +1091,7 @@ class ResultImporter:
                 [(a.ctx.event.id, a.round, a.table, None) for a in new])
             for accepted, match_id in zip(new, ids):
                 accepted.match_id = match_id
+                self._added.setdefault(accepted.ctx.event.variant, []).append(match_id)
         versions = self._writer(VERSION_T, VERSION_COLUMNS)
         imported_at = versions.bound("imported_at", self.now)
         version_ids = versions.write_new(
@@ -1182,6 +1187,10 @@ class ResultImporter:
                  "added": ctx.touched["added"], "replaced": ctx.touched["replaced"]},
                 event_id=ctx.event.id, actor=self.imported_by)
         self.report.changed_variants = sorted(variants)
+        replaced = {ctx.event.variant for ctx in self._events.values()
+                    if ctx is not None and ctx.touched["replaced"]}
+        self.report.added_matches = {variant: ids for variant, ids in self._added.items()
+                                     if variant not in replaced}
 
 
 def import_results(session: Session, path: str, *, event: str | None = None,
