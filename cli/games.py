@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+import pickle
+from array import array
 import shutil
 import sys
 import tempfile
@@ -13,12 +15,13 @@ import click
 from tourney.engines import get_game, variant_ids
 from tourney.engines.base import MAX_DEALS_PER_MATCH
 from tourney.engines.presentation import rules_sentence
-from tourney.errors import TourneyError, UsageError
+from tourney.errors import RecordError, TourneyError, UsageError
 from tourney.numbers import count_text, plural_word
 from tourney.records.csv_format import RecordReader, canonical_rows, typed_record, write_records
-from tourney.records.parallel import collides, plan_parts, run_parts, usable_cores
+from tourney.records.parallel import collides, key_digest, plan_parts, run_parts, usable_cores
 from tourney.records.sources import open_source
-from tourney.records.validation import DealCheck, MatchCheck, RecordChecker, nothing_filled_in
+from tourney.records.validation import (MAX_MATCHES_PER_FILE, DealCheck, MatchCheck,
+                                        RecordChecker, nothing_filled_in, too_many_matches)
 
 from .completion import complete_event, complete_variant
 from .errors import INVALID, OK, notice_message
@@ -91,6 +94,47 @@ def _match_json(match: MatchCheck) -> dict:
     }
 
 
+class _Spool:
+    """Lines to print later (``(kind, payload)``), kept in a temporary file rather than
+    in memory: a part's output until its turn comes, the matches' JSON until every
+    deal is printed. A file of a million rows prints a million lines; holding them
+    took the process past a GB. Picklable once closed (a part hands it back)."""
+
+    def __init__(self):
+        fd, self.path = tempfile.mkstemp(prefix="tourney-validate-", suffix=".spool")
+        self.stream = os.fdopen(fd, "wb")
+
+    def add(self, kind: str, payload) -> None:
+        pickle.dump((kind, payload), self.stream, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def close(self) -> "_Spool":
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
+        return self
+
+    def replay(self, emit) -> None:
+        """Each line through ``emit(kind, payload)``, in order; the file is removed."""
+        self.close()
+        try:
+            with open(self.path, "rb") as stream:
+                while True:
+                    try:
+                        kind, payload = pickle.load(stream)
+                    except EOFError:
+                        break
+                    emit(kind, payload)
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        self.close()
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+
 # The position keys of a valid match (an invalid one has its error's).
 NO_POSITION = {"line": None, "column": None, "move": None, "seat": None, "player": None}
 
@@ -105,8 +149,8 @@ class _Checked:
         self.as_json = as_json
         self.emit = emit
         self.deals = self.bad_deals = self.matches = self.bad_matches = 0
-        self.match_json: list[dict] = []  # --json: printed after the deals
-        self.keys: list = []  # the matches' keys (a part's, to check parts apart)
+        self.match_json = _Spool() if as_json else None  # --json: printed after the deals
+        self.keys: list | None = None  # a part's matches' keys (to check parts apart)
         self.unfilled = 0
         self.notices: list[str] = []
         self.error: TourneyError | None = None  # a problem of the file: reading stopped
@@ -122,10 +166,21 @@ class _Checked:
         reader = RecordReader(source, filename=self.name, errors="yield",
                               on_skipped=lambda line, reason: self.skipped(source, line, reason))
         name, as_json, emit = self.name, self.as_json, self.emit
+        try:
+            self._check(source, checker, reader)
+        except RecordError as err:  # the file's own problem (too many matches): named
+            if err.file is None:
+                err.file = name
+            raise
+        return self
+
+    def _check(self, source, checker: RecordChecker, reader) -> None:
+        name, as_json, emit = self.name, self.as_json, self.emit
         for item in checker.check_stream(reader):
             if isinstance(item, MatchCheck):
                 self.matches += 1
-                self.keys.append(item.key)
+                if self.keys is not None:
+                    self.keys.append(key_digest(item.key))
                 if not item.valid:
                     self.bad_matches += 1
                     self.by_rules += item.error.by_rules
@@ -134,7 +189,7 @@ class _Checked:
                     if error.file is None:  # one prefix form: FILE, line N, column
                         error.file = name
                 if as_json:
-                    self.match_json.append(_match_json(item))
+                    self.match_json.add("json", _match_json(item))
                 else:
                     # a match's errors read as the import lists them: the one form
                     # of a record error (its rows' errors are printed already)
@@ -156,7 +211,6 @@ class _Checked:
         self.unfilled = reader.unfilled
         self.notices = list(source.notices)
         self.games = checker.games_used
-        return self
 
     def check_part(self, source, checker: RecordChecker) -> "_Checked":
         """:meth:`check` keeping what it printed and a problem of the file, to
@@ -182,10 +236,13 @@ def _check_in_parts(file: str, name: str, parts, jobs: int, checker: RecordCheck
     (nothing printed) when a match crosses parts: then one process checks it."""
 
     def work(source) -> _Checked:
-        printed: list = []
-        done = _Checked(name, as_json, lambda kind, payload: printed.append((kind, payload)))
+        printed = _Spool()
+        done = _Checked(name, as_json, printed.add)
+        done.keys = array("q")
         done.check_part(source, checker)
-        done.printed = printed
+        done.printed = printed.close()
+        if done.match_json is not None:
+            done.match_json.close()
         return done
 
     results = run_parts(file, name, parts, work, encoding=encoding, jobs=jobs)
@@ -193,25 +250,44 @@ def _check_in_parts(file: str, name: str, parts, jobs: int, checker: RecordCheck
         return None
     stopped = next((i for i, r in enumerate(results) if r.error is not None), None)
     if stopped is not None:
+        for result in results[stopped + 1:]:
+            _discard(result)
         results = results[:stopped + 1]  # a single process stops there too
+    if sum(r.matches for r in results) > MAX_MATCHES_PER_FILE:
+        for result in results:
+            _discard(result)
+        error = too_many_matches(None)
+        error.file = name
+        raise error
     if collides(r.keys for r in results):
+        for result in results:
+            _discard(result)
         return None
     total = _Checked(name, as_json, _print)
-    for result in results:
-        for kind, payload in result.printed:
-            _print(kind, payload)
+    for index, result in enumerate(results):
+        result.printed.replay(_print)
         total.deals += result.deals
         total.bad_deals += result.bad_deals
         total.matches += result.matches
         total.bad_matches += result.bad_matches
         total.by_rules += result.by_rules
-        total.match_json += result.match_json
+        if result.match_json is not None:
+            result.match_json.replay(total.match_json.add)
         total.unfilled += result.unfilled
         total.notices += [n for n in result.notices if n not in total.notices]
         total.games += [g for g in result.games if g not in total.games]
         if result.error is not None:
+            for rest in results[index + 1:]:
+                _discard(rest)
             raise result.error
     return total
+
+
+def _discard(result: "_Checked") -> None:
+    """A part's spooled output, not to be printed."""
+    result.printed.discard()
+    if result.match_json is not None:
+        result.match_json.discard()
 
 
 def _event_checker(slug: str, db_url: str | None):
@@ -354,13 +430,17 @@ def _validate(file, name, event_slug, checker, used, given, sheet, encoding, job
             checked = _check_in_parts(file, name, parts, jobs, checker, as_json, encoding)
     if checked is None:
         checked = _Checked(name, as_json, _print)
-        with open_source(file, encoding=encoding, sheet=sheet) as source:
-            checked.check(source, checker)
+        try:
+            with open_source(file, encoding=encoding, sheet=sheet) as source:
+                checked.check(source, checker)
+        except BaseException:
+            if checked.match_json is not None:
+                checked.match_json.discard()
+            raise
     for notice in checked.notices:
         message(notice_message(notice))
     if as_json:
-        for match in checked.match_json:
-            emit_jsonl(match)
+        checked.match_json.replay(lambda _kind, match: emit_jsonl(match))
     skipped_text = (f"; skipped {count_text(checked.unfilled, 'empty score-sheet row')}"
                     if checked.unfilled else "")
     if used is None:

@@ -47,6 +47,12 @@ MAX_RECORD_CHARS = MAX_LINE_BYTES  # one record, over all its lines
 MAX_XLSX_BYTES = 256 << 20
 MAX_XLSX_PART_BYTES = 1 << 30
 MAX_XLSX_COLUMNS = 64
+# openpyxl builds a whole row of a sheet (every cell, as a dict) before handing it
+# over, and holds the workbook's whole shared-strings table: a row of a million cells
+# took ~950 MB. A row past Excel's own width, or a strings table past this, is
+# refused before openpyxl reads it (found by a streaming pass over the sheet).
+MAX_XLSX_ROW_CELLS = 16_384
+MAX_XLSX_STRINGS_BYTES = 64 << 20
 
 READ_CHUNK = 1 << 16
 DELIMITERS = (",", ";", "\t")
@@ -650,6 +656,44 @@ def _xlsx_text(value) -> str:
     return str(value)
 
 
+def _check_row_widths(archive, path: str, source: Source) -> None:
+    """Refuse a sheet with a row of more than :data:`MAX_XLSX_ROW_CELLS` cells, found
+    by streaming its XML (nothing kept but a count) before openpyxl opens the
+    workbook (which takes hundreds of MB for such a row before any is read)."""
+    from xml.etree.ElementTree import ParseError, iterparse
+
+    sheet = path.rpartition("/")[2].removesuffix(".xml")
+    cells = 0
+    row = 0
+    rows_parent = None
+    try:
+        with archive.open(path) as stream:
+            for event, element in iterparse(stream, events=("start", "end")):
+                tag = element.tag.rpartition("}")[2]
+                if event == "start":
+                    if tag == "row":
+                        number = element.get("r")
+                        row = int(number) if number and number.isdigit() else row + 1
+                        cells = 0
+                    elif tag == "sheetData":
+                        rows_parent = element
+                    continue
+                if tag == "c":
+                    cells += 1
+                    if cells > MAX_XLSX_ROW_CELLS:
+                        raise UnreadableFile(
+                            f"row {row} of the workbook's {sheet} has more than "
+                            f"{MAX_XLSX_ROW_CELLS:,} cells; not a table of records",
+                            rule="too-large", file=source.name, line=row)
+                    element.clear()
+                elif tag == "row" and rows_parent is not None:
+                    rows_parent.remove(element)  # nothing of a row is kept
+    except ParseError:
+        raise UnreadableFile("not a readable XLSX workbook (a damaged sheet); save it again "
+                             "from the spreadsheet, as .xlsx or CSV UTF-8", rule="xlsx",
+                             file=source.name) from None
+
+
 class _XlsxRows(Rows):
     def __init__(self, source: Source):
         self.source = source
@@ -686,9 +730,20 @@ class _XlsxRows(Rows):
                             f"a part of the workbook unpacks to more than "
                             f"{MAX_XLSX_PART_BYTES >> 20} MB; not a table of records",
                             rule="too-large", file=source.name)
+                    if (info.filename.lower().endswith("sharedstrings.xml")
+                            and info.file_size > MAX_XLSX_STRINGS_BYTES):
+                        raise UnreadableFile(
+                            f"the workbook's text cells take more than "
+                            f"{MAX_XLSX_STRINGS_BYTES >> 20} MB; not a table of records",
+                            rule="too-large", file=source.name)
         except zipfile.BadZipFile:
             raise UnreadableFile("not a readable XLSX workbook (a damaged zip file)",
                               rule="xlsx", file=source.name) from None
+        spool.seek(0)
+        with zipfile.ZipFile(spool) as archive:
+            for info in archive.infolist():
+                if info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml"):
+                    _check_row_widths(archive, info.filename, source)
         spool.seek(0)
         try:
             from openpyxl import load_workbook
@@ -713,7 +768,8 @@ class _XlsxRows(Rows):
         return workbook[title]
 
     def read_header(self) -> list[str] | None:
-        self._rows = self._sheet.iter_rows(values_only=True)
+        # max_col: a sheet's declared size (its dimension) pads every row to it
+        self._rows = self._sheet.iter_rows(values_only=True, max_col=MAX_XLSX_COLUMNS + 1)
         first = next(self._rows, None)
         if first is None:
             self.header = None

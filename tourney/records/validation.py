@@ -15,10 +15,23 @@ from ..engines.base import MAX_DEALS_PER_MATCH as _MAX_DEALS
 from ..engines.base import DealOutcome, Game
 from ..engines.base import MatchRules
 from ..engines.match import MatchRanking, PlayedDeal, check_match, match_errors
-from ..errors import IllegalMove, RecordError, TourneyError, UsageError
+from ..errors import IllegalMove, RecordError, TourneyError, UnreadableFile, UsageError
 from ..numbers import plural_word
 from .csv_format import MAX_NUMBER as MAX_DEAL_NUMBER
 from .csv_format import DealRecord, dealer_error
+
+
+# The matches one file may hold: a season of a national league is tens of thousands
+# (a million deals at 20 a match: 50,000). Every match's key is kept while the file is
+# read (a match's rows must stand together), so a file of a million one-row
+# "matches" (garbage) would hold hundreds of MB; past this it is refused instead.
+MAX_MATCHES_PER_FILE = 200_000
+
+
+def too_many_matches(line: int | None) -> UnreadableFile:
+    return UnreadableFile(f"more than {MAX_MATCHES_PER_FILE:,} matches in one file; not one "
+                          "season's records (split the file, or check that it is a record "
+                          "file)", rule="too-large", line=line)
 
 
 def nothing_filled_in(rows: int) -> RecordError:
@@ -373,6 +386,8 @@ class RecordChecker:
                 else:
                     if count:
                         closed.setdefault(current_key, current[0].line)
+                        if len(closed) > MAX_MATCHES_PER_FILE:
+                            raise too_many_matches(item.line)
                         yield self.check_match(current, current_key)
                     current, count, current_key = [], 0, key
                 yield check
@@ -395,6 +410,8 @@ class RecordChecker:
             if key != current_key or not count:
                 if count:
                     closed.setdefault(current_key, current[0].line)
+                    if len(closed) > MAX_MATCHES_PER_FILE:
+                        raise too_many_matches(item.line)
                     yield self.check_match(current, current_key)
                 current, count, current_key = [], 0, key
             count += 1

@@ -84,7 +84,8 @@ from ..records.csv_format import (CONTENT_FIELDS, ERROR_COLUMN, DealRecord, Reco
 from ..records.parallel import Part, PartLost, plan_parts, stream_parts, usable_cores
 from ..records.sources import Source
 from ..records.spreadsheets import CsvTable, XlsxTable, typed_cell
-from ..records.validation import (GROUPING_RULES, MAX_DEALS_PER_MATCH, DealCheck, MatchCheck,
+from ..records.validation import (GROUPING_RULES, MAX_DEALS_PER_MATCH, MAX_MATCHES_PER_FILE,
+                                  DealCheck, MatchCheck, too_many_matches,
                                   RecordChecker, match_problems, row_key_guesser)
 from ..seats import seat_text
 from ..storage.bulk import BulkInsert, set_by_id
@@ -251,6 +252,10 @@ class ImportRejected(TourneyError):
         self.file_error = file_error
         if file_error is not None:
             text = f"{report.file}: nothing imported: the file cannot be read as records"
+            if not any(e is file_error for e in report.errors):
+                # a file stopped late (too many matches): its own error came after the
+                # rows' errors that the list keeps, so it is said here
+                text += f" ({file_error.message})"
         else:
             text = (f"{report.file}: nothing imported: {count_text(report.error_count, 'error')} "
                     f"in {count_text(report.rejected, 'match')}")
@@ -627,6 +632,8 @@ class ResultImporter:
                     read = self._split_off(read, closed[key])
                 else:
                     closed[key] = read.match.lines[0]
+                    if len(closed) > MAX_MATCHES_PER_FILE:
+                        raise too_many_matches(read.match.lines[0])
                 self._close(read)
             if on_progress is not None:
                 on_progress(parts[index].start + bytes_read)
