@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from tourney.errors import OptionError, UsageError
 from tourney.pairing.schedules import (GaloisField, check_schedule, perfect_schedule,
                                           round_bound, stored_schedules, transversal_design)
-from tourney.pairing.seating import (Entrant, PastRound, Seating, default_method,
-                                        plan_table_sizes, seat_round)
+from tourney.pairing.seating import (SPLITS_TRIED, Entrant, PastRound, Seating, default_method,
+                                        plan_table_sizes, seat_round, size_splits)
 
 VARIANTS = [  # (min, max, preferred)
     (3, 5, 4),  # spardame
@@ -57,8 +57,12 @@ def check_round(entrants, history, seating: Seating, min_size, max_size, preferr
     # As few byes as possible: no legal split seats more players.
     n = len(keys)
     assert not any(representable(n - b, allowed) for b in range(len(seating.byes)))
-    assert sorted((len(t) for t in seating.tables), reverse=True) == plan_table_sizes(
-        n, min_size, max_size, preferred)[0]
+    # The planned split, or (balanced, sizes that may differ) one of the next closest
+    # to the preferred size, taken for meeting fewer pairs again.
+    planned = plan_table_sizes(n, min_size, max_size, preferred)[0]
+    taken = sorted((len(t) for t in seating.tables), reverse=True)
+    assert taken in size_splits(len(seated), min_size, max_size, preferred, SPLITS_TRIED,
+                                first=planned)
     # Byes: nobody seated ranks strictly before a bye receiver in the bye order.
     listed = Counter(k for past in history for k in past.byes)
     had = {e.key: max(e.byes, listed[e.key]) for e in entrants}
@@ -432,7 +436,8 @@ def test_every_player_gets_a_bye_before_anyone_gets_two():
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_balanced_shares_out_table_sizes(n, seed):
     """Over an event every player sits at each table size a number of times within
-    one of everyone else's (random seating gives 14 players spreads of 4 and 5)."""
+    three of everyone else's, as far as the fewest repeated pairs allow (they come
+    first); random seating gives 14 players spreads of 4 and 5."""
     variant = (3, 5, 4)
     history = [s for _, _, s in play_event(n, 6, variant, "balanced", seed, total_rounds=6)]
     at_size = Counter((k, len(t)) for s in history for t in s.tables for k in t)
@@ -440,7 +445,7 @@ def test_balanced_shares_out_table_sizes(n, seed):
     assert len(sizes) > 1
     for size in sizes:
         counts = [at_size[k, size] for k in range(1000, 1000 + n)]
-        assert max(counts) - min(counts) <= 1, (size, sorted(counts))
+        assert max(counts) - min(counts) <= 3, (size, sorted(counts))
     # and repeats stay far below random seating's
     repeats = sum(s.repeated_pairs for s in history)
     random_repeats = sum(s.repeated_pairs for _, _, s in play_event(n, 6, variant, "random", seed))
@@ -506,3 +511,19 @@ def test_two_hundred_players_twelve_rounds_seat_fast():
         assert seating.repeated_pairs == 0
         history.append(PastRound(seating.tables, seating.byes))
     assert worst < 1.0
+
+
+def test_mixed_sizes_meet_the_fewest_pairs_again():
+    """13 players at 3-5: round 1 is 5+4+4 (no history: the preferred size), and
+    round 2 then repeats one pair, the fewest possible (every split of 13 has a table
+    of four or five, which takes two players of one round-1 table); 5+4+4 again
+    would repeat at least three. Over four rounds a handful, not the 24 of a seating
+    that kept the preferred split. At 4-6 (only 5+4+4 exists) round 2 repeats 4."""
+    def rounds(variant):
+        return [s for _, _, s in play_event(13, 4, variant, "balanced", 1)]
+
+    at_3_5 = rounds((3, 5, 4))
+    assert [len(t) for t in at_3_5[0].tables] == [5, 4, 4]
+    assert at_3_5[1].repeated_pairs == 1
+    assert sum(s.repeated_pairs for s in at_3_5) <= 4
+    assert rounds((4, 6, 5))[1].repeated_pairs <= 4

@@ -39,10 +39,11 @@ EXTRA_MEETING_WEIGHT = 10_000
 RECENCY_WEIGHT = 100
 RECENT = 10
 
-# Sharing out table sizes (table_size_costs): one seat more at a size than the
-# player's share costs more than a repeated pair, so the sizes are shared out
-# evenly first and repeats are then kept as few as that allows.
-SIZE_WEIGHT = 2 * REPEAT_WEIGHT
+# Sharing out table sizes (table_size_costs): below a repeated pair and a further
+# meeting, so repeats are kept as few as possible first and the sizes are then shared
+# out as evenly as that allows (above the recency of a repeat: a player's rounds at
+# the big table weigh more than which old pair meets).
+SIZE_WEIGHT = REPEAT_WEIGHT // 1000
 
 # Seat weights for order_seats: seat 0 deals first, so being dealer is balanced hardest.
 DEALER_SEAT_WEIGHT = 4

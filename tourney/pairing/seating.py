@@ -128,6 +128,41 @@ def plan_table_sizes(n_players: int, min_size: int, max_size: int,
     raise AssertionError("unreachable: seating nobody is always legal")
 
 
+# Table-size splits searched per round when sizes may differ (see _seat_round), and
+# the fields they are searched for (beyond, one search: a big field has room enough).
+SPLITS_TRIED = 4
+SPLIT_SEARCH_MAX_PLAYERS = 200
+
+
+def size_splits(seated: int, min_size: int, max_size: int, preferred: int, limit: int,
+                *, first: Sequence[int]) -> list[list[int]]:
+    """``first`` (:func:`plan_table_sizes`' split), then the other splits of ``seated``
+    players into tables of ``min_size..max_size``, closest to the preferred size
+    first (sum of squared distances, then fewer tables): ``limit`` in all, one for a
+    field past SPLIT_SEARCH_MAX_PLAYERS or sizes that cannot differ."""
+    splits = [list(first)]
+    if min_size == max_size or seated > SPLIT_SEARCH_MAX_PLAYERS or not first:
+        return splits
+    found: list[tuple[int, int, list[int]]] = []
+
+    def extend(left: int, largest: int, sizes: list[int]) -> None:
+        if left == 0:
+            found.append((sum((x - preferred) ** 2 for x in sizes), len(sizes), sizes[:]))
+            return
+        for size in range(min(largest, left), min_size - 1, -1):
+            sizes.append(size)
+            extend(left - size, size, sizes)
+            sizes.pop()
+            if len(found) > 10_000:  # a guard: fields this size have a few hundred
+                return
+
+    extend(seated, max_size, [])
+    for _, _, split in sorted(found):
+        if split != splits[0] and len(splits) < limit:
+            splits.append(split)
+    return splits
+
+
 def seat_round(
     entrants: Sequence[Entrant],
     history: Sequence[PastRound],
@@ -196,9 +231,22 @@ def _seat_round(entrants, history, *, min_size, max_size, preferred, method, see
             tables = follow_event_plan(keys, sizes, history, seed, total_rounds)
     if tables is None:
         weights = meeting_weights(keys, past)
-        groups = split_into_tables(sizes, weights, rng,
-                                   seat_costs=table_size_costs(keys, sizes, past))
-        tables = [[keys[i] for i in group] for group in groups]
+        best = None
+        # Repeated pairs first, the preferred size after: with tables of several sizes
+        # allowed, the splits closest to the preferred size are each searched and the
+        # one meeting the fewest pairs again is kept (13 players at 3-5 after a round
+        # of 5+4+4: 5+4+4 again repeats at least 3 pairs, 4+3+3+3 can repeat 1).
+        for rank, split in enumerate(size_splits(len(keys), min_size, max_size, preferred,
+                                                 SPLITS_TRIED, first=sizes)):
+            groups = split_into_tables(split, weights, rng,
+                                       seat_costs=table_size_costs(keys, split, past))
+            tried = [[keys[i] for i in group] for group in groups]
+            score = (past.repeated_pairs(tried), rank)
+            if best is None or score < best[0]:
+                best = (score, tried)
+            if score[0] == 0:
+                break  # no repeat: nothing beats the closest split to the preferred size
+        tables = best[1]
     seated = [order_seats(table, past, rng) for table in tables]
     return Seating(seated, byes, past.repeated_pairs(seated), used)
 
