@@ -150,7 +150,7 @@ def generate_season(rows: int, seed: int, csv_path: Path, db_path: Path) -> dict
     from tourney.storage.schema import ensure_schema
     from tourney.tournament.events import create_event, enter_players
     from tourney.tournament.players import add_players
-    from tourney.tournament.rounds import round_seating, seat_next_round
+    from tourney.tournament.rounds import seat_next_round
 
     CACHE.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
@@ -228,9 +228,9 @@ def _usage() -> dict:
 
 def child_import(url: str, path: str, profile: str | None, jobs: int | None) -> dict:
     import tourney.ratings.service as rating_service
+    from tourney.app.results import import_results
     from tourney.storage.db import open_engine, transaction
     from tourney.storage.schema import ensure_schema
-    from tourney.app.results import import_results
 
     engine = open_engine(url)
     ensure_schema(engine)

@@ -40,12 +40,12 @@ from pathlib import Path
 
 from figures import write_figures
 from sqlalchemy import insert
-from tourney.reports.site import publish
 
 from tourney.engines import get_game
 from tourney.engines.base import places_from_scores
 from tourney.ratings.service import recompute
 from tourney.records.csv_format import format_row
+from tourney.reports.site import publish
 from tourney.simulation import simulate_match
 from tourney.storage.db import open_engine, transaction
 from tourney.storage.models import (
@@ -270,8 +270,8 @@ def existing_counts(url: str) -> dict:
 
     engine = open_engine(url)
     with transaction(engine) as session:
-        count = lambda model: session.execute(
-            select(func.count()).select_from(model)).scalar_one()
+        def count(model) -> int:
+            return session.execute(select(func.count()).select_from(model)).scalar_one()
         counts = {"players": count(Player), "events": count(Event), "matches": count(Match),
                   "deals": count(Deal)}
     return counts

@@ -28,6 +28,7 @@ import sys
 import time
 
 from figures import write_figures
+
 from tourney.pairing.schedules import round_bound
 from tourney.pairing.seating import Entrant, PastRound, seat_round
 

@@ -56,8 +56,8 @@ import json
 import os
 import random
 import resource
-import subprocess
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from figures import OUT, write_figures
+
 from tourney.pairing.history import BLACK, WHITE, Entrant, PastRound
 from tourney.pairing.seating import seat_round
 

@@ -57,8 +57,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="3 seeds")
     args = parser.parse_args()
     seeds = range(1, (3 if args.quick else args.seeds) + 1)
-    print(f"| players | method | short-seat spread mean | worst | worst spread at any size "
-          f"| short seats per player (worst seed) | repeated pairs mean | s/event |")
+    print("| players | method | short-seat spread mean | worst | worst spread at any size "
+          "| short seats per player (worst seed) | repeated pairs mean | s/event |")
     print("|---|---|---|---|---|---|---|---|")
     for n in FIELDS:
         for method in ("balanced", "random"):

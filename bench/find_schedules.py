@@ -166,8 +166,8 @@ def orbit(n: int, rounds: int, seed: int, steps: int):
     m = rounds
     fixed = n - 3 * m
     if fixed not in (1, 3) or (m - fixed) % 4 or (fixed == 3 and m % 3 == 0):
-        raise SystemExit(f"orbit needs n = 3m + 1 or 3m + 3 (m not a multiple of 3) "
-                         f"with m - 1 or m - 3 a multiple of 4")
+        raise SystemExit("orbit needs n = 3m + 1 or 3m + 3 (m not a multiple of 3) "
+                         "with m - 1 or m - 3 a multiple of 4")
     size = 3 * m
     head = 1 if fixed == 1 else 3
     for attempt in range(seed, seed + 200):

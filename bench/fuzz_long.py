@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import json
-import os
 import random
 import sys
 import tempfile
@@ -126,6 +124,7 @@ def _exception_kind(text: str) -> str:
 
 def structured(session: Session, seconds: float, seed: int) -> None:
     import fuzz_support as fz
+
     from tourney.engines import VARIANT_IDS
 
     rng = random.Random(seed)

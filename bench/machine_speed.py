@@ -57,6 +57,7 @@ def pure_python() -> float:
 
 def openskill_loop(matches: int) -> float:
     from bench_ratings import bare_loop, random_matches
+
     from tourney.ratings.models import DEFAULT_SPEC
 
     pool = random_matches(matches, max(40, matches // 25), random.Random(7))

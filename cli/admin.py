@@ -15,8 +15,16 @@ from tourney.tournament.events import get_event
 from .database import db_option, missing_database, open_db, refuse_overwrites
 from .errors import exit_code
 from .errors import message as error_message
-from .output import (CommandGroup, COUNT, echo, emit_json, emit_table, json_option, message, replace_option,
-                     report_change)
+from .output import (
+    COUNT,
+    CommandGroup,
+    echo,
+    emit_json,
+    emit_table,
+    json_option,
+    replace_option,
+    report_change,
+)
 
 
 @click.group("db", cls=CommandGroup)

@@ -31,8 +31,10 @@ from tourney.files import check_not_existing, check_outputs
 from tourney.storage.db import dispose_engines, open_engine, reading, resolve_url, sqlite_file
 from tourney.storage.schema import ensure_schema, refusal, schema_status
 
-from .output import db_option  # noqa: F401  (defined with the light options: `validate --event`)
-from .output import message
+from .output import (
+    db_option,  # noqa: F401  (defined with the light options: `validate --event`)
+    message,
+)
 
 # The commands that create a database when there is none (named in messages).
 CREATING_COMMANDS = "`tourney db init` (or the first `player add`, `player import` or `event create`)"

@@ -4,19 +4,30 @@ from __future__ import annotations
 import click
 
 from tourney.app import events as actions
+from tourney.numbers import count_text, number_text
 from tourney.storage.db import reading, transaction
 from tourney.tournament import events as service
 from tourney.tournament.scoring import MAX_BYE_POINTS, POINTS_SYSTEMS, event_bye_points
 from tourney.tournament.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 
-from tourney.numbers import count_text, number_text
-
-from .errors import lookalike_message
 from .completion import complete_event, complete_player, complete_variant
 from .database import db_option, open_db, starting_db
-from .output import (CommandGroup, COUNT, ROUND_NUMBER, SEED, confirm, echo, emit_json, emit_table, json_option,
-                     message, parse_rules, report_change, rule_option, yes_option)
-
+from .errors import lookalike_message
+from .output import (
+    ROUND_NUMBER,
+    SEED,
+    CommandGroup,
+    confirm,
+    echo,
+    emit_json,
+    emit_table,
+    json_option,
+    message,
+    parse_rules,
+    report_change,
+    rule_option,
+    yes_option,
+)
 
 TIEBREAKS_HELP = ("The standings' tie-breaks, comma-separated, in order: "
                   + ", ".join(TIEBREAKS) + f" (default: {','.join(DEFAULT_TIEBREAKS)}; "

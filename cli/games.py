@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import os
 import pickle
-from array import array
 import shutil
 import sys
 import tempfile
 import textwrap
+from array import array
 from contextlib import ExitStack, contextmanager
 
 import click
@@ -20,14 +20,31 @@ from tourney.numbers import count_text, plural_word
 from tourney.records.csv_format import RecordReader, canonical_rows, typed_record, write_records
 from tourney.records.parallel import collides, key_digest, plan_parts, run_parts, usable_cores
 from tourney.records.sources import open_source
-from tourney.records.validation import (MAX_MATCHES_PER_FILE, DealCheck, MatchCheck,
-                                        RecordChecker, nothing_filled_in, too_many_matches)
+from tourney.records.validation import (
+    MAX_MATCHES_PER_FILE,
+    DealCheck,
+    MatchCheck,
+    RecordChecker,
+    nothing_filled_in,
+    too_many_matches,
+)
 
 from .completion import complete_event, complete_variant
 from .errors import INVALID, OK, notice_message
 from .errors import message as error_message
-from .output import (COUNT, db_option, echo, emit_json, emit_jsonl, encoding_option,
-                     json_option, message, parse_rules, rule_option, sheet_option)
+from .output import (
+    COUNT,
+    db_option,
+    echo,
+    emit_json,
+    emit_jsonl,
+    encoding_option,
+    json_option,
+    message,
+    parse_rules,
+    rule_option,
+    sheet_option,
+)
 
 
 @click.command()
@@ -165,7 +182,7 @@ class _Checked:
     def check(self, source, checker: RecordChecker) -> "_Checked":
         reader = RecordReader(source, filename=self.name, errors="yield",
                               on_skipped=lambda line, reason: self.skipped(source, line, reason))
-        name, as_json, emit = self.name, self.as_json, self.emit
+        name = self.name
         try:
             self._check(source, checker, reader)
         except RecordError as err:  # the file's own problem (too many matches): named

@@ -6,20 +6,31 @@ import sys
 import click
 
 from tourney.app import players as service
-from tourney.storage.db import reading, transaction
+from tourney.numbers import count_text
 from tourney.ordering import terminal_language
+from tourney.records.spreadsheets import open_table, table_format
+from tourney.storage.db import reading, transaction
 from tourney.tournament.players import PlayerFileRejected, PlayerInfo, list_players
 
-from tourney.records.spreadsheets import open_table, table_format
-
-from .errors import INVALID, error_list, lookalike_message, notice_message
 from .completion import complete_player
 from .database import db_option, open_db, refuse_overwrites, starting_db
-from tourney.numbers import count_text
-
-from .output import (CommandGroup, change_report, confirm, emit_json, emit_table, encoding_option, json_option, message,
-                     replace_option, report_change, report_written, sheet_option,
-                     table_format_option, yes_option)
+from .errors import INVALID, error_list, lookalike_message, notice_message
+from .output import (
+    CommandGroup,
+    change_report,
+    confirm,
+    emit_json,
+    emit_table,
+    encoding_option,
+    json_option,
+    message,
+    replace_option,
+    report_change,
+    report_written,
+    sheet_option,
+    table_format_option,
+    yes_option,
+)
 
 
 @click.group("player", cls=CommandGroup)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from tourney.ratings.models import MODEL_NAMES, ModelSpec, param_text
 from tourney.app.ratings import (
     configure_pool,
     pool_settings,
@@ -13,14 +12,25 @@ from tourney.app.ratings import (
     rating_list,
     recompute_changes,
 )
-from tourney.storage.db import reading, transaction
-
 from tourney.numbers import count_text, signed_text
+from tourney.ratings.models import MODEL_NAMES, ModelSpec, param_text
+from tourney.storage.db import reading, transaction
 
 from .completion import complete_player, complete_variant
 from .database import db_option, open_db
-from .output import (CommandGroup, MAX_COUNT, confirm, echo, emit_json, emit_table, json_option, message,
-                     parse_assignments, report_change, yes_option)
+from .output import (
+    MAX_COUNT,
+    CommandGroup,
+    confirm,
+    echo,
+    emit_json,
+    emit_table,
+    json_option,
+    message,
+    parse_assignments,
+    report_change,
+    yes_option,
+)
 
 
 def _num(value: float, digits: int = 2) -> str:

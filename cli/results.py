@@ -7,27 +7,50 @@ from contextlib import ExitStack
 
 import click
 
+from tourney.app.results import NothingFilledIn, import_results, revert_result
 from tourney.engines import get_game
 from tourney.numbers import count_text, fixed_text, number_column, number_text, plain_number
+from tourney.ordering import terminal_language
 from tourney.records.csv_format import COLUMNS
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
-from tourney.tournament.export import EXPORT_WIDTHS, export_results
-from tourney.app.results import NothingFilledIn, import_results, revert_result
 from tourney.tournament.events import get_event
+from tourney.tournament.export import EXPORT_WIDTHS, export_results
 from tourney.tournament.results import ImportRejected, current_user
-from tourney.tournament.versions import match_detail, match_history
 from tourney.tournament.scoring import POINTS_SYSTEMS, event_bye_points
-from tourney.ordering import terminal_language
-from tourney.tournament.standings import (TIEBREAKS, check_round_number, standing_decimals,
-                                          standings_table)
+from tourney.tournament.standings import (
+    TIEBREAKS,
+    check_round_number,
+    standing_decimals,
+    standings_table,
+)
+from tourney.tournament.versions import match_detail, match_history
 
 from .completion import complete_event
-from .errors import INVALID, error_list, exit_code
 from .database import db_option, open_db, refuse_overwrites
-from .output import (CommandGroup, COUNT, ROUND_NUMBER, CountingTable, JsonLinesTable, change_report, confirm, echo, emit_json, emit_table, encoding_option,
-                     json_option, message, report_change, report_written, sheet_option, table_format_option,
-                     replace_option, terminal_text, yes_option)
+from .errors import INVALID, error_list, exit_code
+from .output import (
+    COUNT,
+    ROUND_NUMBER,
+    CommandGroup,
+    CountingTable,
+    JsonLinesTable,
+    change_report,
+    confirm,
+    echo,
+    emit_json,
+    emit_table,
+    encoding_option,
+    json_option,
+    message,
+    replace_option,
+    report_change,
+    report_written,
+    sheet_option,
+    table_format_option,
+    terminal_text,
+    yes_option,
+)
 
 
 @click.group(cls=CommandGroup)

@@ -1,28 +1,42 @@
 """`tourney round ...`: seating rounds, showing and reseating them."""
 from __future__ import annotations
 
-
 import click
 
-from tourney.engines import get_game
-from tourney.ordering import terminal_language
-from tourney.engines.base import MAX_DEALS_PER_MATCH
 from tourney.app import rounds as actions
-from tourney.storage.db import reading, transaction
-from tourney.tournament.events import get_event
+from tourney.engines import get_game
+from tourney.engines.base import MAX_DEALS_PER_MATCH
+from tourney.numbers import count_text
+from tourney.ordering import terminal_language
 from tourney.records.csv_format import COLUMNS, format_row, typed_record
+from tourney.records.spreadsheets import (
+    open_table,
+    output_stream,
+    table_format,
+    write_score_sheet_xlsx,
+)
 from tourney.seats import seat_number, seat_text
-from tourney.records.spreadsheets import (open_table, output_stream, table_format,
-                                          write_score_sheet_xlsx)
+from tourney.storage.db import reading, transaction
 from tourney.tournament import rounds as service
+from tourney.tournament.events import get_event
 from tourney.tournament.sheets import OPEN_ENDED_ROWS, score_sheet_rows
 
 from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
-from tourney.numbers import count_text
-
-from .output import (CommandGroup, COUNT, SEED, change_report, echo, emit_json, emit_jsonl, json_option, message,
-                     replace_option, report_written, table_format_option)
+from .output import (
+    COUNT,
+    SEED,
+    CommandGroup,
+    change_report,
+    echo,
+    emit_json,
+    emit_jsonl,
+    json_option,
+    message,
+    replace_option,
+    report_written,
+    table_format_option,
+)
 
 
 @click.group("round", cls=CommandGroup)

@@ -2,15 +2,23 @@
 from __future__ import annotations
 
 import click
+
 from tourney.app.publish import describe, publish_site
 from tourney.app.site import SETTINGS, set_setting, site_settings
+from tourney.numbers import count_text
 from tourney.storage.db import reading, transaction
 
 from .database import db_option, open_db
-from tourney.numbers import count_text
-
-from .output import (CommandGroup, confirm, emit_json, emit_table, json_option, message, report_change,
-                     yes_option)
+from .output import (
+    CommandGroup,
+    confirm,
+    emit_json,
+    emit_table,
+    json_option,
+    message,
+    report_change,
+    yes_option,
+)
 
 
 @click.command()

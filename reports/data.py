@@ -44,8 +44,8 @@ from tourney.storage.models import (
     Round,
     Seat,
 )
-from tourney.tournament.settings import event_settings
 from tourney.tournament.scoring import event_bye_points
+from tourney.tournament.settings import event_settings
 from tourney.tournament.standings import StandingRow, event_tiebreaks, standings_table
 
 PLAYERS_PER_QUERY = 500  # player ids in one IN (...) list

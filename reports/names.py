@@ -16,6 +16,7 @@ are red through the stylesheet.
 from __future__ import annotations
 
 from gettext import NullTranslations
+
 from markupsafe import Markup
 
 from tourney.cards import SUIT_SYMBOLS

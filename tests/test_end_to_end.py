@@ -102,17 +102,21 @@ def test_the_example_records_fit_the_seating_the_tool_produces(tourney):
             "--rule", "deals=3")
     tourney("event", "enter", "example-cup", "--all")
     short_seats = {}
+    repeats = 0
     for number in (1, 2, 3):
         seating = tourney("round", "seat", "example-cup", "--json").json
         assert sorted(len(t["seats"]) for t in seating["tables"]) == [3, 3, 4, 4]
+        repeats += seating["repeated_pairs"]
         for table in seating["tables"]:
             for name in table["seats"]:
                 short_seats[name] = short_seats.get(name, 0) + (len(table["seats"]) == 3)
         report = tourney("result", "import", str(EXAMPLES / f"round-{number}.csv"),
                          "--event", "example-cup", "--json").json["details"]
         assert (report["added"], report["rejected"]) == (4, 0)
-    # 14 players, 6 seats at tables of 3 a round: everyone sits at one once or twice
-    assert len(short_seats) == 14 and set(short_seats.values()) == {1, 2}
+    # 14 players, 6 seats at tables of 3 a round: no pair meets twice (that comes
+    # first), and the short tables are shared out as far as that allows
+    assert repeats == 0
+    assert len(short_seats) == 14 and max(short_seats.values()) <= 3
     standings = tourney("standings", "example-cup", "--json").json
     assert len(standings) == 14
     # shares: a table of n hands out n/2 points; 2 + 2 + 1.5 + 1.5 a round

@@ -26,7 +26,7 @@ from tourney.engines.base import (
     dealer_option,
     places_from_scores,
 )
-from tourney.engines.presentation import Message, N_, deals_sentence
+from tourney.engines.presentation import N_, Message, deals_sentence
 from tourney.errors import IllegalMove, RecordError
 from tourney.records.csv_format import read_records_text, write_records
 from tourney.simulation import simulate_match

@@ -79,6 +79,7 @@ def _char_codes(char: str, rules: str | None) -> tuple[int, ...]:
     codes = table.get(char)
     if codes is None:
         import unicodedata
+
         from .names import PLAIN_LETTERS
 
         tail = _NORDIC.get(rules, {})

@@ -46,6 +46,9 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from tourney.app import tables as submissions
+from tourney.app.publish import publish_site
+from tourney.app.rounds import seat_next_round
 from tourney.engines.base import DealSetup
 from tourney.errors import IllegalMove, RecordError, TourneyError
 from tourney.names import normalize_name
@@ -59,9 +62,6 @@ from tourney.storage.db import (
     transaction,
 )
 from tourney.storage.models import Event, TableLink
-from tourney.app import tables as submissions
-from tourney.app.publish import publish_site
-from tourney.app.rounds import seat_next_round
 from tourney.tournament import entry
 from tourney.tournament.events import get_event, last_seated_round, results_by_round
 from tourney.tournament.rounds import get_round, seated_keys

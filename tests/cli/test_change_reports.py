@@ -2,10 +2,8 @@
 details (``round seat`` and ``round reseat`` keep their seating keys beside them)."""
 from __future__ import annotations
 
-
 import pytest
 from conftest import play_cup_round_one
-
 
 SHAPE = {"action", "changed", "summary", "details"}
 NAMES = ["Ana Berg", "Bo Ek", "Cai Dahl", "Dan Falk", "Eva Gran"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from simulated_rounds import play_round
 from sqlmodel import Session, select
 
 import tourney.cli.output as output
-from simulated_rounds import play_round
 from tourney.storage.db import open_engine
 from tourney.storage.models import AuditLog, Entry, Event, Round, Seat, TableLink
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-
 from simulated_rounds import one_deal_event_round_one_played
 
 NAMES = ["Anna", "Bo", "Cilla", "Dag", "Eva", "Fia", "Gun", "Hans"]

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from simulated_rounds import play_round
 
 DEALS = 200  # per match (the most the bots play): an import long enough to interrupt

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import click
-
 from conftest import seat_example_cup
+
 from tourney.cli.main import cli
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

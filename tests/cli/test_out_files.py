@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from simulated_rounds import play_round
 
 WRITERS = {

@@ -10,8 +10,18 @@ from sqlmodel import Session, select
 from tourney.errors import TourneyError
 from tourney.names import normalize_name
 from tourney.storage.db import open_engine
-from tourney.storage.models import (AuditLog, Entry, Event, MatchPlace, Player, Rating,
-                                    RatingHistory, RatingPool, Round, Seat)
+from tourney.storage.models import (
+    AuditLog,
+    Entry,
+    Event,
+    MatchPlace,
+    Player,
+    Rating,
+    RatingHistory,
+    RatingPool,
+    Round,
+    Seat,
+)
 from tourney.tournament.players import PlayerFileRejected, clean_name, parse_player_csv
 
 

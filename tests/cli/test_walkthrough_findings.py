@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import io
 import os
 import re
 import subprocess
@@ -13,9 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from openpyxl import Workbook, load_workbook
-
 from conftest import seat_example_cup
+from openpyxl import Workbook, load_workbook
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -6,6 +6,7 @@ import random
 from functools import partial
 
 import pytest
+import trick_helpers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,8 +14,6 @@ from tourney.cards import CARD_NAMES, QS, cards_of, parse_card, parse_cards
 from tourney.engines import get_game
 from tourney.engines.base import DealSetup, Game
 from tourney.errors import IllegalMove, OptionError
-
-import trick_helpers
 
 GAME = get_game("dam-stick")
 QUEENS = {parse_card(q): v for q, v in [("QS", 10), ("QH", 5), ("QD", 5), ("QC", 5)]}

@@ -13,6 +13,7 @@ import dataclasses
 import random
 
 import pytest
+import trick_helpers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,8 +45,6 @@ from tourney.engines.svarta_maja import HALF_CACHE_SIZE
 from tourney.engines.trick_play import TrickState, play_cards, play_whole_deal
 from tourney.errors import IllegalMove, RecordError
 from tourney.simulation import finish_deal
-
-import trick_helpers
 
 DAM_STICK = get_game("dam-stick")
 SPARDAME = get_game("spardame")

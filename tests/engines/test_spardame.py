@@ -6,6 +6,7 @@ import random
 from functools import partial
 
 import pytest
+import trick_helpers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +23,6 @@ from tourney.cards import (
 from tourney.engines import get_game
 from tourney.engines.base import DealSetup, Game
 from tourney.errors import IllegalMove, OptionError
-
-import trick_helpers
 
 GAME = get_game("spardame")
 HEARTS = SUIT_MASKS[1]

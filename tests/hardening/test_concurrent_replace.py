@@ -19,10 +19,10 @@ import os
 import random
 import threading
 
+from event_setup import seated_event, simulate_tables, write_file
 from sqlalchemy import select
 from sqlmodel import Session
 
-from event_setup import seated_event, simulate_tables, write_file
 from tourney.app.results import import_results
 from tourney.errors import TourneyError
 from tourney.storage.db import open_engine, transaction

@@ -22,10 +22,9 @@ import time
 from pathlib import Path
 
 import pytest
+from event_setup import cli_on, seated_event, simulate_tables, write_file
 
 from tourney.storage.db import dispose_engines
-
-from event_setup import cli_on, seated_event, simulate_tables, write_file
 
 KILLS = 14
 VARIANT = "kortrad"

@@ -2,7 +2,6 @@
 and rows of delimiters only (`;;;;;;`) are nothing (tests/records/test_excel_artefacts.py
 for the reader)."""
 from conftest import cli_on_url
-
 from event_setup import seated_round_file
 
 

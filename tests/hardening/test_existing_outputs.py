@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 from conftest import cli_on_url
-
 from event_setup import seated_round_file
 
 VARIANT = "kortrad"

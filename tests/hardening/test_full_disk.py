@@ -13,9 +13,9 @@ import hashlib
 import sqlite3
 
 from conftest import cli_on_url
+from event_setup import seated_round_file
 from sqlalchemy import event
 
-from event_setup import seated_round_file
 from tourney.storage.db import dispose_engines, open_engine
 
 VARIANT = "kortrad"

@@ -8,6 +8,7 @@ move (so ``canonical_token`` is idempotent and a written file reads back).
 from __future__ import annotations
 
 import pytest
+from fuzz_support import token_pool
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +16,6 @@ from tourney.cards import CARD_NAMES, RANKS, SUIT_SYMBOLS, SUITS, card_name, par
 from tourney.engines import VARIANT_IDS, get_game
 from tourney.errors import CardError, IllegalMove, TourneyError
 from tourney.records.csv_format import MAX_TOKEN_CHARS
-
-from fuzz_support import token_pool
 
 FUZZ = settings(max_examples=300, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])

@@ -13,16 +13,20 @@ from __future__ import annotations
 import io
 import random
 
+from fuzz_support import (
+    all_samples,
+    check_bytes,
+    mutate_bytes,
+    mutate_text,
+    respell_token,
+    to_csv,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tourney.names import normalize_name
 from tourney.engines import get_game
+from tourney.names import normalize_name
 from tourney.records.csv_format import COLUMNS, read_records_text, write_records
-
-from fuzz_support import (
-    all_samples, check_bytes, mutate_bytes, mutate_text, respell_token, to_csv,
-)
 
 FUZZ = settings(max_examples=200, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

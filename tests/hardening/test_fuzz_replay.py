@@ -14,13 +14,12 @@ from __future__ import annotations
 import copy
 
 import pytest
+from fuzz_support import check_deal_record, check_item, mutate_record, samples, token_pool
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tourney.engines import VARIANT_IDS
 from tourney.records.validation import RecordChecker
-
-from fuzz_support import check_deal_record, check_item, mutate_record, samples, token_pool
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # Tokens of the other notations: legal-looking, but of the wrong game.

@@ -18,14 +18,13 @@ import re
 from pathlib import Path
 
 import pytest
+from event_setup import seated_event, simulate_tables, write_file
 from sqlmodel import Session
 
 from tourney.cli.output import terminal_text
 from tourney.storage.db import open_engine
 from tourney.storage.models import Event
 from tourney.storage.schema import ensure_schema
-
-from event_setup import seated_event, simulate_tables, write_file
 
 # name -> must it be refused? (None: either is fine, as long as it is clean)
 PLAYER_NAMES = {

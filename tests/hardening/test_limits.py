@@ -17,13 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from fuzz_support import samples, to_csv
 
 from tourney.records.csv_format import (
-    COLUMNS, MAX_FIELD_CHARS, MAX_LINE_BYTES, MAX_RECORD_CHARS, MAX_TOKEN_CHARS, MAX_TOKENS,
+    COLUMNS,
+    MAX_FIELD_CHARS,
+    MAX_LINE_BYTES,
+    MAX_RECORD_CHARS,
+    MAX_TOKEN_CHARS,
+    MAX_TOKENS,
 )
 from tourney.records.validation import MAX_DEALS_PER_MATCH
-
-from fuzz_support import samples, to_csv
 
 # A refusal must not hang or crawl: a child still running after this long fails
 # the test. A bound, not a timing (timings are the benchmarks'; a loaded machine

@@ -15,8 +15,8 @@ import stat
 
 import pytest
 from conftest import cli_on_url
-
 from event_setup import seated_round_file
+
 from tourney.files import atomic_write
 
 VARIANT = "kortrad"

@@ -9,9 +9,15 @@ from itertools import combinations
 import pytest
 
 from tourney.pairing import schedules
-from tourney.pairing.schedules import (SCHEDULE_FILE, ScheduleDataError, check_schedule,
-                                       perfect_schedules, read_schedule_file, round_bound,
-                                       stored_schedules)
+from tourney.pairing.schedules import (
+    SCHEDULE_FILE,
+    ScheduleDataError,
+    check_schedule,
+    perfect_schedules,
+    read_schedule_file,
+    round_bound,
+    stored_schedules,
+)
 from tourney.pairing.seating import Entrant, PastRound, seat_round
 
 # Fields at tables of 4 with a stored schedule, and its rounds (issue 19 asks for 24 x 6,

@@ -17,10 +17,24 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tourney.errors import OptionError, UsageError
-from tourney.pairing.schedules import (GaloisField, check_schedule, perfect_schedule,
-                                          round_bound, stored_schedules, transversal_design)
-from tourney.pairing.seating import (SPLITS_TRIED, Entrant, PastRound, Seating, default_method,
-                                        plan_table_sizes, seat_round, size_splits)
+from tourney.pairing.schedules import (
+    GaloisField,
+    check_schedule,
+    perfect_schedule,
+    round_bound,
+    stored_schedules,
+    transversal_design,
+)
+from tourney.pairing.seating import (
+    SPLITS_TRIED,
+    Entrant,
+    PastRound,
+    Seating,
+    default_method,
+    plan_table_sizes,
+    seat_round,
+    size_splits,
+)
 
 VARIANTS = [  # (min, max, preferred)
     (3, 5, 4),  # spardame

@@ -18,9 +18,9 @@ from rating_helpers import (
 )
 from sqlalchemy import select
 
-from tourney.ordering import natural_key
 from tourney.app.ratings import predict_names, rating_history
 from tourney.errors import TourneyError, UsageError
+from tourney.ordering import natural_key
 from tourney.ratings.engine import rate_matches
 from tourney.ratings.models import ModelSpec
 from tourney.ratings.service import (

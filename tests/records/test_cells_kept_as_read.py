@@ -16,8 +16,13 @@ from hypothesis import strategies as st
 
 from tourney.cards import CARD_NAMES
 from tourney.errors import RecordError
-from tourney.records.csv_format import (HANDS_AS_READ, PASSES_AS_READ, STOCK_AS_READ,
-                                        canonical_fields, parse_row)
+from tourney.records.csv_format import (
+    HANDS_AS_READ,
+    PASSES_AS_READ,
+    STOCK_AS_READ,
+    canonical_fields,
+    parse_row,
+)
 
 PLAYERS = ["Anna", "Bo", "Cai", "Dag"]
 CARDS = list(CARD_NAMES) + ["10H", "qs", "Q♠", "XX", ""]

@@ -6,7 +6,12 @@ import pytest
 from tourney.cards import parse_card
 from tourney.errors import RecordError, UsageError
 from tourney.records.csv_format import (
-    COLUMNS, HeaderError, RecordReader, format_row, read_records_text, write_records,
+    COLUMNS,
+    HeaderError,
+    RecordReader,
+    format_row,
+    read_records_text,
+    write_records,
 )
 
 HEADER = "event,variant,round,table,deal,players,dealer,hands,stock,passes,play,scores\n"

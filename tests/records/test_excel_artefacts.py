@@ -9,6 +9,7 @@ failed (``unknown column ''``) and such a row was charged to the match above it
 import io
 
 import pytest
+
 from tourney.errors import RecordError
 from tourney.records.csv_format import RecordReader
 from tourney.tournament.players import PlayerFileRejected, parse_player_csv

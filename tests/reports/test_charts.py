@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from tourney.reports.charts import HEIGHT, WIDTH, nice_step, rating_chart, series
 from tourney.reports.data import HistoryPoint
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+
 from simulated_rounds import brade_round_one_imported
 
 # Anna beats Bo in both games; Cilla and Dag draw both, so their match is

@@ -13,6 +13,8 @@ from babel.numbers import format_decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
+
+from tourney.errors import UsageError
 from tourney.reports import i18n
 from tourney.reports.i18n import (
     NumberFormat,
@@ -21,8 +23,6 @@ from tourney.reports.i18n import (
     template_callables,
 )
 from tourney.reports.names import CARD_NAME_IDS, Names
-
-from tourney.errors import UsageError
 
 REPORTS = Path(i18n.__file__).resolve().parent
 

@@ -6,6 +6,7 @@ import datetime as dt
 from pathlib import Path
 
 from conftest import seat_example_cup
+
 from tourney.reports.site import publish
 from tourney.storage.db import open_engine
 

@@ -19,11 +19,10 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 from site_helpers import EVENTS, PLAYERS, EventSpec, build_league, play_rounds
-from tourney.reports import folders, site
-from tourney.reports.folders import MANIFEST, SITE_MARKER, leftovers, prepare_target
-from tourney.storage.db import open_engine
 
 from tourney.errors import UsageError
+from tourney.reports import folders, site
+from tourney.reports.folders import MANIFEST, SITE_MARKER, leftovers, prepare_target
 
 CUP = EventSpec("cup", "spardame", "The cup", 1, {"deals": "1"}, "4", "2024-05-11", "en")
 

@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 from site_helpers import PLAYERS, EventSpec, build_league
+from sqlalchemy import select
+
 from tourney.engines import get_game
 from tourney.records.csv_format import write_records
 from tourney.reports.folders import MANIFEST, SITE_MARKER
 from tourney.simulation import simulate_match
 from tourney.storage.db import open_engine
 from tourney.storage.models import Player
-from sqlalchemy import select
 
 A = EventSpec("ev-a", "spardame", "Event A", 1, {"deals": "1"}, "4", "2024-03-01",
               players=PLAYERS[:4])

@@ -5,6 +5,8 @@ import datetime as dt
 import os
 
 import pytest
+
+from tourney.errors import TourneyError, UsageError
 from tourney.reports import folders as folders_module
 from tourney.reports.data import EventInfo, event_status
 from tourney.reports.folders import (
@@ -15,8 +17,6 @@ from tourney.reports.folders import (
     swap_into_place,
 )
 from tourney.reports.site import Links, check_relpath, choose_languages, root_of
-
-from tourney.errors import TourneyError, UsageError
 
 
 def info(event_id=1, slug="club-1", lang=None, **counts) -> EventInfo:

@@ -6,12 +6,12 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tourney.reports.replay import build_replay, square_at
 
 from tourney.cards import QS, QUEEN
 from tourney.engines import VARIANT_IDS, get_game
 from tourney.engines.dam_brade import DamBrade
 from tourney.records.csv_format import format_row
+from tourney.reports.replay import build_replay, square_at
 from tourney.simulation import simulate_match
 
 TABLE = {"svarta-maja": 4, "kortrad": 3, "sju-dolda": 5, "dam-stick": 4, "spardame": 4,

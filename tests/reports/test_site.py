@@ -26,6 +26,7 @@ from site_helpers import (
     table_rows,
     text_of,
 )
+
 from tourney.reports import i18n
 from tourney.reports.folders import MANIFEST, SITE_MARKER
 

@@ -25,10 +25,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_ARGS
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 from click.testing import CliRunner
+from conftest import CHROMIUM, CHROMIUM_ARGS
 from jinja2 import Environment, FileSystemLoader, nodes
 from site_helpers import (
     EVENTS,
@@ -39,6 +39,7 @@ from site_helpers import (
     play_rounds,
     publish_site,
 )
+
 from tourney.reports.i18n import EXTRACT_COMMAND, catalogue_path, translations
 from tourney.reports.names import CARD_NAME_IDS
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import text
+
 from tourney.storage.db import open_engine
 
 WRITES = [

@@ -16,8 +16,8 @@ from typing import Sequence
 from click.testing import CliRunner
 from sqlalchemy import func, select
 from sqlmodel import Session
-from tourney.cli.main import cli
 
+from tourney.cli.main import cli
 from tourney.engines import get_game
 from tourney.records.csv_format import DealRecord, write_records
 from tourney.simulation import simulate_match

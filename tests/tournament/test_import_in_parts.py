@@ -13,7 +13,14 @@ import os
 import signal
 
 import pytest
-from results_helpers import create_event, make_engine, names, seat_round, simulate, unique, write_csv
+from results_helpers import (
+    create_event,
+    make_engine,
+    names,
+    seat_round,
+    simulate,
+    unique,
+)
 from sqlalchemy import select
 from sqlmodel import Session
 

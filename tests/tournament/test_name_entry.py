@@ -5,8 +5,16 @@ from __future__ import annotations
 import json
 import unicodedata
 
-from results_helpers import create_event, import_json, make_engine, run, seat_round, simulate, \
-    unique, write_csv
+from results_helpers import (
+    create_event,
+    import_json,
+    make_engine,
+    run,
+    seat_round,
+    simulate,
+    unique,
+    write_csv,
+)
 
 from tourney.records.csv_format import parse_row
 

@@ -791,6 +791,7 @@ def test_dam_brade_alternating_colours(db_url, tmp_path):
 
 def test_help_texts():
     from click.testing import CliRunner
+
     from tourney.cli.main import cli
 
     for command in (["result", "--help"], ["result", "import", "--help"],

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import json
 
-from results_helpers import (create_event, import_json, make_engine, names, run, seat_round,
-                             simulate, tables_of, unique, write_csv)
+from results_helpers import (
+    create_event,
+    import_json,
+    make_engine,
+    names,
+    run,
+    seat_round,
+    simulate,
+    tables_of,
+    unique,
+    write_csv,
+)
 
 from tourney.engines import get_game
 

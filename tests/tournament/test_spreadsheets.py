@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from openpyxl import Workbook, load_workbook
-
 from conftest import cli_on_url, run_cli, seat_example_cup
+from openpyxl import Workbook, load_workbook
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ROUND_1 = EXAMPLES / "round-1.csv"

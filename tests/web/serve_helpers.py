@@ -7,9 +7,9 @@ import re
 
 from starlette.testclient import TestClient
 
+from tourney.reports.web.app import ServerConfig, create_app
 from tourney.storage.db import open_engine
 from tourney.storage.schema import ensure_schema
-from tourney.reports.web.app import ServerConfig, create_app
 
 NAMES = ["Anna", "Bo", "Cecilia", "Dag", "Eva", "Frans", "Gun", "Hans",
          "Ida", "Johan", "Karin", "Lars", "Maja", "Nils", "Åsa", "Örjan"]
@@ -129,9 +129,9 @@ def big_event(run, slug: str, tables: int) -> dict[str, dict]:
 
 def post_all(base: str, requests: list[tuple[str, str]], workers: int) -> list:
     """POST each (path, csv) at once from ``workers`` threads; (status, json, seconds)."""
+    import threading
     import time
     from concurrent.futures import ThreadPoolExecutor
-    import threading
 
     import httpx
 

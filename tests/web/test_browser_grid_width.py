@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from serve_helpers import LiveServer, path_of
 from test_browser_review import AXE, AXE_RUN
 from test_browser_serve import Phone, cut_words, shots

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from serve_helpers import TOKEN, LiveServer, match_csv, path_of
 from test_browser_serve import cut_words, shots
 

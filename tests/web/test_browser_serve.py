@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from serve_helpers import TOKEN, LiveServer, match_csv, path_of, seated_event
 
 pytest.importorskip("playwright.sync_api")  # the module skips without Playwright

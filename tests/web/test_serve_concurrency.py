@@ -11,13 +11,12 @@ import sys
 import time
 
 import httpx
+from serve_helpers import LiveServer, big_event, match_csv, path_of, post_all, seated_event
 from sqlalchemy import func
 from sqlmodel import select
 
 from tourney.storage.db import open_engine, reading
 from tourney.storage.models import Match, MatchVersion, Submission
-
-from serve_helpers import LiveServer, big_event, match_csv, path_of, post_all, seated_event
 
 TABLES = 100
 

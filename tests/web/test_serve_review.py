@@ -10,13 +10,12 @@ import html
 import json
 import re
 
+from serve_helpers import TOKEN, client, csrf_of, match_csv, path_of, seated_event, send_csv
 from sqlmodel import select
 
 from tourney.reports.i18n import translations
 from tourney.storage.db import open_engine, reading
 from tourney.storage.models import AuditLog, Submission
-
-from serve_helpers import TOKEN, client, csrf_of, match_csv, path_of, seated_event, send_csv
 
 BEARER = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
 

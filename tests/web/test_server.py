@@ -2,12 +2,20 @@
 pages, CSRF, rate limits, headers; on SQLite and PostgreSQL."""
 from __future__ import annotations
 
-from tourney.storage.db import open_engine, reading
-from tourney.storage.models import AuditLog, MatchVersion, Submission
+from serve_helpers import (
+    TOKEN,
+    client,
+    csrf_of,
+    match_csv,
+    path_of,
+    seated_event,
+    send_csv,
+    sheet_form,
+)
 from sqlmodel import select
 
-from serve_helpers import (TOKEN, client, csrf_of, match_csv, path_of, seated_event, send_csv,
-                           sheet_form)
+from tourney.storage.db import open_engine, reading
+from tourney.storage.models import AuditLog, MatchVersion, Submission
 
 
 def test_round_links_are_stable_unguessable_and_per_table(tourney):

@@ -9,7 +9,6 @@ import tempfile
 from sqlalchemy.engine import Engine
 
 from ..errors import UsageError
-
 from ..storage import schema
 from ..storage.audit import record_change
 from ..storage.db import transaction

@@ -8,8 +8,15 @@ services themselves, gathered here so that callers have one surface.
 """
 from __future__ import annotations
 
-from ..tournament.events import (change_event, create_event, delete_event, enter_players,
-                                 get_event, last_seated_round, withdraw_player)
+from ..tournament.events import (
+                                 change_event,
+                                 create_event,
+                                 delete_event,
+                                 enter_players,
+                                 get_event,
+                                 last_seated_round,
+                                 withdraw_player,
+)
 
 __all__ = ["change_event", "create_event", "delete_event", "enter_players", "get_event",
            "last_seated_round", "withdraw_player"]

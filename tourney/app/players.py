@@ -13,8 +13,13 @@ from sqlmodel import Session
 
 from ..ratings import service as ratings
 from ..tournament import players
-from ..tournament.players import (add_players, find_player, import_players, read_player_csv,
-                                  rename_player)
+from ..tournament.players import (
+    add_players,
+    find_player,
+    import_players,
+    read_player_csv,
+    rename_player,
+)
 
 __all__ = ["add_players", "find_player", "import_players", "read_player_csv",
            "rename_player", "merge_players", "PlayerMerge"]

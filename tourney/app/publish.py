@@ -4,6 +4,7 @@ takes the engine rather than a session."""
 from __future__ import annotations
 
 from ..reports.folders import describe
-from ..reports.site import PublishReport, publish as publish_site
+from ..reports.site import PublishReport
+from ..reports.site import publish as publish_site
 
 __all__ = ["PublishReport", "describe", "publish_site"]

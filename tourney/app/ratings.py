@@ -6,10 +6,19 @@ from typing import Sequence
 
 from sqlmodel import Session
 
-from ..ratings.service import (HistoryEntry, TablePrediction, check_variant, configure_pool,
-                               player_history, pool_settings, predict_table, rating_list,
-                               recompute, recompute_changes)
 from ..errors import UsageError
+from ..ratings.service import (
+    HistoryEntry,
+    TablePrediction,
+    check_variant,
+    configure_pool,
+    player_history,
+    pool_settings,
+    predict_table,
+    rating_list,
+    recompute,
+    recompute_changes,
+)
 from ..storage.models import Player
 from ..tournament.players import find_player
 

@@ -10,11 +10,11 @@ from typing import IO, Callable
 from sqlmodel import Session
 
 from ..collector import frozen
+from ..errors import TourneyError
 from ..ratings import service as ratings
+from ..records.validation import nothing_filled_in
 from ..tournament import results, versions
 from ..tournament.events import get_event
-from ..errors import TourneyError
-from ..records.validation import nothing_filled_in
 from ..tournament.results import ImportRejected, ImportReport, current_user
 
 # An import's collections: the youngest generation every 50,000 allocations

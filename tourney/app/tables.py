@@ -33,7 +33,8 @@ import json
 import os
 import re
 import tempfile
-from dataclasses import dataclass, field, replace as replaced
+from dataclasses import dataclass, field
+from dataclasses import replace as replaced
 
 from sqlmodel import Session
 

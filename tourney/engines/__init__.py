@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import re
 
-from ..errors import UnknownName, UsageError, unknown_name
+from ..errors import UnknownName, unknown_name
 from .base import DealEvent, DealOutcome, DealSetup, Game, MatchRules, OptionSpec
 
 # variant id -> (module, attribute). The row games share one engine with presets.

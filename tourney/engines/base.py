@@ -30,7 +30,6 @@ from .presentation import (
     deals_sentence,
 )
 
-
 # --------------------------------------------------------------------------- options
 
 # No match comes near it (a dam-stick match to 100 takes some 20 deals); the

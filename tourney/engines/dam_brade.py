@@ -63,7 +63,6 @@ Decisions (the rules are silent or leave them to the engine):
 from __future__ import annotations
 
 import math
-
 import random
 import re
 
@@ -77,7 +76,7 @@ from .base import (
     OptionSpec,
     places_from_scores,
 )
-from .presentation import BOARD_GAME_WORDS, Message, N_, Note, Ply, ReplaySteps, Seat
+from .presentation import BOARD_GAME_WORDS, N_, Message, Note, Ply, ReplaySteps, Seat
 
 __all__ = [
     "BLACK",

@@ -26,6 +26,7 @@ from itertools import combinations
 
 from ..cards import CARD_NAMES, QS, QUEEN, cards_of, make_card
 from ..errors import IllegalMove, RecordError
+from ..numbers import count_text
 from ..seats import seat_text
 from .base import (
     DealEvent,
@@ -38,7 +39,7 @@ from .base import (
     dealer_option,
     places_from_scores,
 )
-from .presentation import Cards, Message, N_, Note, flag_sentence, target_tie_extra_sentence
+from .presentation import N_, Cards, Message, Note, flag_sentence, target_tie_extra_sentence
 from .trick_play import (
     TrickGame,
     TrickState,
@@ -50,7 +51,6 @@ from .trick_play import (
     names,
     places_low_best,
 )
-from ..numbers import count_text
 
 QUEEN_CARDS = tuple(make_card(QUEEN, suit) for suit in range(4))
 QUEENS_MASK = sum(1 << q for q in QUEEN_CARDS)

@@ -54,6 +54,7 @@ from itertools import chain, count, cycle
 
 from ..cards import ACE, CARD_NAMES, JACK, KH, KING, QUEEN, rank_of
 from ..errors import IllegalMove, RecordError
+from ..numbers import count_text
 from ..seats import seat_numbers, seat_text
 from .base import (
     DealEvent,
@@ -67,8 +68,7 @@ from .base import (
     dealer_option,
     places_from_scores,
 )
-from .presentation import Card, Message, N_, Note, ReplaySteps, Seat, Turn, target_sentence
-from ..numbers import count_text
+from .presentation import N_, Card, Message, Note, ReplaySteps, Seat, Turn, target_sentence
 
 # ------------------------------------------------------------------------ card points
 
@@ -129,11 +129,11 @@ def _reachable_sums(ncards: int) -> frozenset[int]:
     # sums[j] = set of totals of j cards chosen so far
     sums: list[set[int]] = [set() for _ in range(ncards + 1)]
     sums[0].add(0)
-    for value, count in counts.items():
+    for value, copies in counts.items():
         new = [set(s) for s in sums]
         for j in range(ncards + 1):
             for total in sums[j]:
-                for take in range(1, min(count, ncards - j) + 1):
+                for take in range(1, min(copies, ncards - j) + 1):
                     new[j + take].add(total + take * value)
         sums = new
     return frozenset(sums[ncards])

@@ -59,8 +59,8 @@ from .base import (
     places_from_scores,
 )
 from .presentation import (
-    Message,
     N_,
+    Message,
     Note,
     Seat,
     amount_sentence,
@@ -434,8 +434,8 @@ class Spardame(TrickGame):
                     raise RecordError("the queen of spades may not be passed (QS is passed)",
                                       rule="qs-not-passed", column="passes", seat=seat)
                 if not mask & JD_BIT:
-                    raise RecordError(f"the queen of spades may be passed only together with the jack of "
-                                      f"diamonds (qs_with_jd): QS is passed without JD",
+                    raise RecordError("the queen of spades may be passed only together with the jack of "
+                                      "diamonds (qs_with_jd): QS is passed without JD",
                                       rule="qs-with-jd", column="passes", seat=seat)
             if mask & AH_BIT and options.get("protect_ace_hearts"):
                 raise RecordError("the ace of hearts may not be passed (protect_ace_hearts): AH is passed",

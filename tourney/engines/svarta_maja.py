@@ -136,7 +136,7 @@ from .base import (
     deal_option,
     dealer_option,
 )
-from .presentation import Exchange, Message, N_, ReplaySteps, display_hand, flag_sentence
+from .presentation import N_, Exchange, Message, ReplaySteps, display_hand, flag_sentence
 
 QS_BIT = 1 << QS
 SUIT_MASK = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))

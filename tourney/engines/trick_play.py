@@ -32,7 +32,7 @@ from ..cards import (
 from ..errors import CardError, IllegalMove, RecordError
 from ..seats import seat_text
 from .base import DealEvent, DealSetup, Game
-from .presentation import Cards, Message, N_, Note, ReplaySteps, Seat, Trick, display_hand
+from .presentation import N_, Cards, Message, Note, ReplaySteps, Seat, Trick, display_hand
 
 HEARTS_MASK = SUIT_MASKS[HEARTS]
 NOT_HEARTS_MASK = FULL_DECK_MASK ^ HEARTS_MASK

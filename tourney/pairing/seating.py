@@ -62,9 +62,8 @@ from typing import Sequence
 from ..errors import OptionError
 from . import swiss
 from .constraints import SeatingConstraints, unmet_constraints
-from .groups import (meeting_weights, order_seats, plan_rounds, split_into_tables,
-                     table_size_costs)
-from .history import (Entrant, EventHistory, PastRound, Seating, bye_order, check_entrants)
+from .groups import meeting_weights, order_seats, plan_rounds, split_into_tables, table_size_costs
+from .history import Entrant, EventHistory, PastRound, Seating, bye_order, check_entrants
 from .schedules import perfect_schedules
 
 METHODS = ("balanced", "swiss", "random")

@@ -64,8 +64,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from .groups import meeting_weights, order_seats, split_into_tables
-from .history import (BLACK, WHITE, Entrant, EventHistory, Seating, bye_order,
-                      standing_order)
+from .history import BLACK, WHITE, Entrant, EventHistory, Seating, bye_order, standing_order
 
 FULL_GRAPH_MAX = 200
 CHUNK = 50

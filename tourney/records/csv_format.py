@@ -19,16 +19,21 @@ from functools import lru_cache
 from typing import IO, Iterable, Iterator, Sequence
 
 from ..cards import CARD_NAMES, RANKS, SUITS, parse_card
-
-_CANONICAL = {name: card for card, name in enumerate(CARD_NAMES)}
-_CANONICAL_CARD = _CANONICAL.__getitem__
 from ..engines.base import DealSetup
 from ..errors import CardError, RecordError, TourneyError, UnreadableFile, close_names
 from ..names import name_hint, normalize_name
 from ..numbers import count_text
 from .sources import (  # noqa: F401  (the bounds are part of this module's interface)
-    MAX_FIELD_CHARS, MAX_LINE_BYTES, MAX_RECORD_CHARS, Source, formula_safe, open_source,
+    MAX_FIELD_CHARS,
+    MAX_LINE_BYTES,
+    MAX_RECORD_CHARS,
+    Source,
+    formula_safe,
+    open_source,
 )
+
+_CANONICAL = {name: card for card, name in enumerate(CARD_NAMES)}
+_CANONICAL_CARD = _CANONICAL.__getitem__
 
 COLUMNS = (
     "event", "variant", "round", "table", "deal", "players", "dealer",

@@ -22,10 +22,9 @@ the one a single process gives.
 """
 from __future__ import annotations
 
-import hashlib
-
 import codecs
 import gc
+import hashlib
 import io
 import mmap
 import os

@@ -31,7 +31,7 @@ import io
 import os
 import re
 import sys
-from typing import IO, Callable, Iterator, Sequence
+from typing import IO, Iterator, Sequence
 
 from ..errors import InvalidValue, RecordError, UnreadableFile, UsageError
 
@@ -703,9 +703,8 @@ class _XlsxRows(Rows):
         self._sheet = self._open(source)
 
     def _open(self, source: Source):
-        import zipfile
-
         import tempfile
+        import zipfile
 
         # A zip is read from its end: the stream (a pipe too) is copied to a
         # temporary file first, hashed as it goes, and bounded.

@@ -12,14 +12,12 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..engines import get_game
 from ..engines.base import MAX_DEALS_PER_MATCH as _MAX_DEALS
-from ..engines.base import DealOutcome, Game
-from ..engines.base import MatchRules
+from ..engines.base import DealOutcome, Game, MatchRules
 from ..engines.match import MatchRanking, PlayedDeal, check_match, match_errors
 from ..errors import IllegalMove, RecordError, TourneyError, UnreadableFile, UsageError
 from ..numbers import plural_word
 from .csv_format import MAX_NUMBER as MAX_DEAL_NUMBER
 from .csv_format import DealRecord, dealer_error
-
 
 # The matches one file may hold: a season of a national league is tens of thousands
 # (a million deals at 20 a match: 50,000). Every match's key is kept while the file is

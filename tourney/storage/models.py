@@ -19,7 +19,6 @@ from typing import Optional
 from sqlalchemy import BigInteger, Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-
 # Constraint names spelled the same on every backend, so a later migration can
 # drop or alter a constraint by name (SQLite's batch mode needs names too).
 # (Added by the storage helper; must be set before the first table is defined.)

@@ -33,9 +33,9 @@ from datetime import datetime
 from sqlmodel import Session, select
 
 from ..errors import TourneyError
+from ..ordering import table_order
 from ..storage.models import Event, Match, Submission, TableLink, utcnow
 from .events import last_seated_round
-from ..ordering import table_order
 from .rounds import get_round, seated_keys
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

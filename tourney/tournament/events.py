@@ -71,20 +71,35 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..engines.base import Game
-from ..errors import TourneyError, InvalidValue, UnknownName, UsageError, unknown_name
+from ..errors import InvalidValue, TourneyError, UnknownName, UsageError, unknown_name
+from ..names import normalize_name
 from ..numbers import count_text
-from ..storage.audit import record_change
-from ..storage.models import (AuditLog, Entry, Event, Match, Player, Round, Seat, Submission,
-                              TableLink)
+from ..ordering import name_key
 from ..pairing.seating import METHODS, default_method
+from ..storage.audit import record_change
+from ..storage.models import (
+    AuditLog,
+    Entry,
+    Event,
+    Match,
+    Player,
+    Round,
+    Seat,
+    Submission,
+    TableLink,
+)
+from .players import (
+    add_players,
+    clean_name,
+    clean_title,
+    player_by_name,
+    resolve_merged,
+    unknown_player_error,
+)
+from .scoring import bye_points as bye_points_of
+from .scoring import check_bye_points, check_points_system, event_bye_points
 from .settings import event_settings
 from .standings import check_tiebreaks, tiebreaks_in_force
-from .scoring import (bye_points as bye_points_of, check_bye_points, check_points_system,
-                      event_bye_points)
-from ..names import normalize_name
-from ..ordering import name_key
-from .players import (add_players, clean_name, clean_title, player_by_name,
-                      resolve_merged, unknown_player_error)
 
 SLUG_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 MAX_SLUG = 100

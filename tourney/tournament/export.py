@@ -15,15 +15,15 @@ off again, so the round trip holds.
 """
 from __future__ import annotations
 
-from typing import IO, Iterator
+from typing import Iterator
 
 from sqlalchemy import select
 from sqlmodel import Session
 
+from ..ordering import natural_key
 from ..records.csv_format import COLUMNS, typed_record
 from ..storage.merges import current_names, rename_players
 from ..storage.models import Deal, Event, Match
-from ..ordering import natural_key
 from .events import get_event
 from .standings import check_round_number
 

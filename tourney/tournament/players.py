@@ -32,9 +32,8 @@ Decisions:
 """
 from __future__ import annotations
 
-import itertools
-
 import io
+import itertools
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,10 +41,18 @@ from typing import Iterable, Sequence
 
 from sqlmodel import Session, select
 
-from ..errors import TourneyError, InvalidValue, UnknownName, UsageError, close_names, located, unknown_name
+from ..errors import (
+    InvalidValue,
+    TourneyError,
+    UnknownName,
+    UsageError,
+    close_names,
+    located,
+    unknown_name,
+)
+from ..names import lookalike_key, lookalike_kind, normalize_name
 from ..numbers import count_text
 from ..ordering import name_key
-from ..names import lookalike_key, lookalike_kind, normalize_name
 from ..storage.audit import record_change
 from ..storage.merges import follow, merge_links
 from ..storage.models import Entry, Event, MatchPlace, Player, Round, Seat

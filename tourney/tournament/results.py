@@ -58,13 +58,12 @@ Decisions (the specs are silent):
 """
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import getpass
 import hashlib
 import json
 import os
 import shlex
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from itertools import compress
 from operator import eq
@@ -73,26 +72,38 @@ from typing import IO, Callable, Iterable, Iterator, Sequence
 from sqlalchemy import bindparam, func, select, update
 from sqlmodel import Session
 
-from ..engines.base import Game, MatchRules
+from ..engines.base import DealOutcome, Game, MatchRules
 from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, located
 from ..names import name_hint
+from ..numbers import count_text
 from ..ordering import natural_key
-from ..engines.base import DealOutcome
-from ..records.csv_format import (CONTENT_FIELDS, ERROR_COLUMN, DealRecord, RecordReader,
-                                  canonical_fields, open_records)
+from ..records.csv_format import (
+    CONTENT_FIELDS,
+    ERROR_COLUMN,
+    DealRecord,
+    RecordReader,
+    canonical_fields,
+    open_records,
+)
 from ..records.parallel import Part, PartLost, plan_parts, stream_parts, usable_cores
 from ..records.sources import Source
 from ..records.spreadsheets import CsvTable, XlsxTable, typed_cell
-from ..records.validation import (GROUPING_RULES, MAX_DEALS_PER_MATCH, MAX_MATCHES_PER_FILE,
-                                  DealCheck, MatchCheck, too_many_matches,
-                                  RecordChecker, match_problems, row_key_guesser)
+from ..records.validation import (
+    GROUPING_RULES,
+    MAX_DEALS_PER_MATCH,
+    MAX_MATCHES_PER_FILE,
+    DealCheck,
+    MatchCheck,
+    RecordChecker,
+    match_problems,
+    row_key_guesser,
+    too_many_matches,
+)
 from ..seats import seat_text
 from ..storage.bulk import BulkInsert, set_by_id
 from ..storage.db import ConflictingChange
-from .settings import event_settings, other_event, other_variant
 from ..storage.merges import current_names, follow, merge_links, rename_players
-from .scoring import match_points
 from ..storage.models import (
     Deal,
     Entry,
@@ -105,7 +116,8 @@ from ..storage.models import (
     Seat,
     utcnow,
 )
-from ..numbers import count_text
+from .scoring import match_points
+from .settings import event_settings, other_event, other_variant
 
 MATCH_T = Match.__table__
 VERSION_T = MatchVersion.__table__

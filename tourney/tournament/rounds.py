@@ -39,16 +39,24 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..errors import TourneyError, no_round
-from ..storage.audit import record_change
-from ..storage.models import Entry, Event, Match, Player, Round, Seat, utcnow
-from .events import (active_players, all_rounds_seated, change_refusals,
-                     drop_withdrawn_unseated, entry_active, last_seated_round, lock_event,
-                     preferred_size, results_by_round)
-from .scoring import event_bye_points
-from .standings import standings_table
+from ..numbers import count_text, number_text, plural_word
 from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
-from ..numbers import count_text, number_text, plural_word
+from ..storage.audit import record_change
+from ..storage.models import Entry, Event, Match, Player, Round, Seat, utcnow
+from .events import (
+    active_players,
+    all_rounds_seated,
+    change_refusals,
+    drop_withdrawn_unseated,
+    entry_active,
+    last_seated_round,
+    lock_event,
+    preferred_size,
+    results_by_round,
+)
+from .scoring import event_bye_points
+from .standings import standings_table
 
 
 @dataclass

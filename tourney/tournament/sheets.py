@@ -23,8 +23,8 @@ from sqlmodel import Session
 from ..engines.base import MatchRules
 from ..records.csv_format import DealRecord
 from ..storage.models import Event
-from .settings import event_settings
 from .rounds import seated_tables
+from .settings import event_settings
 
 # Rows per table where the match ends by a target or by losses: enough for most
 # club matches; unfilled rows are skipped on import.

@@ -60,9 +60,9 @@ from ..engines import get_game
 from ..errors import UsageError, no_round
 from ..numbers import column_decimals, fixed_text, plain_number
 from ..ordering import name_order
-from .settings import event_settings
 from ..storage.models import Entry, Event, Match, MatchPlace, Player, Round, Seat
 from .scoring import event_bye_points
+from .settings import event_settings
 
 TIEBREAKS: dict[str, str] = {
     "opponents": "opponents' strength: the average of the opponents' average share "

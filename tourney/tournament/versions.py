@@ -18,10 +18,10 @@ from sqlmodel import Session
 from ..errors import TourneyError, no_table, no_version
 from ..numbers import plain_number
 from ..seats import seat_number
-from ..times import utc_iso
 from ..storage.audit import record_change
 from ..storage.merges import current_names, rename_players
 from ..storage.models import Deal, Event, Match, MatchPlace, MatchVersion, Player, utcnow
+from ..times import utc_iso
 from .events import get_event
 from .results import current_user
 

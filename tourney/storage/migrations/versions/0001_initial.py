@@ -10,9 +10,8 @@ Create Date: 2026-11-29 18:13:31.768395
 """
 from typing import Sequence, Union
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = '0001'

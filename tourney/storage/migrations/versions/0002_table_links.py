@@ -9,9 +9,8 @@ Create Date: 2026-12-01 15:02:54.930614
 """
 from typing import Sequence, Union
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = '0002'

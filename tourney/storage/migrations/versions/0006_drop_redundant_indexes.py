@@ -13,7 +13,6 @@ from typing import Sequence, Union
 
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision: str = '0006'
 down_revision: Union[str, Sequence[str], None] = '0005'
