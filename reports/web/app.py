@@ -26,6 +26,7 @@ runs in a worker thread, one transaction each.
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import io
@@ -93,6 +94,11 @@ SITE_FILTERS = ("num", "dec1", "dec2", "date", "card", "cards", "score", "seat",
                 "score_decimals", "decimals", "point_column", "standing_decimals")
 
 
+# The most fields a form of this server has (a score sheet of 200 deals at 6 seats is
+# 1,200): more is refused with a 400, not parsed.
+MAX_FORM_FIELDS = 4000
+
+
 @dataclass
 class ServerConfig:
     engine: Engine
@@ -105,6 +111,9 @@ class ServerConfig:
     link_failures: int = 20
     login_failures: int = 5
     failure_window: float = 60.0
+    # every wrong link, code, login or token waits this long before its answer, so
+    # guessing is slow from any number of addresses (others are served meanwhile)
+    failure_delay: float = 0.2
     poll_seconds: int = POLL_SECONDS  # how often the live standings ask for news
 
 
@@ -229,12 +238,25 @@ class Server:
     def client(request: Request) -> str:
         return request.client.host if request.client else "?"
 
-    def too_many(self, limit: FailureLimit, request: Request) -> Response | None:
+    async def refused(self, limit: FailureLimit, request: Request) -> Response | None:
+        """A wrong credential (link, code, login, token): counted against the client's
+        address, answered after ``failure_delay``; a 429 once the address is over
+        ``limit``. A right credential is never refused: the limit is checked only
+        here, after a credential has been found wrong (a phone at a table shares its
+        address with every guesser on the venue's Wi-Fi)."""
         wait = limit.retry_after(self.client(request))
+        limit.fail(self.client(request))
+        if self.config.failure_delay:
+            await asyncio.sleep(self.config.failure_delay)
         if not wait:
             return None
         return Response("Too many attempts; wait a minute and try again.\n", status_code=429,
                         media_type="text/plain", headers={"Retry-After": str(wait)})
+
+    def bearer(self, request: Request) -> str | None:
+        """The organizer's token as an ``Authorization: Bearer`` header gives it."""
+        auth = request.headers.get("authorization", "")
+        return auth[7:].strip() if auth.lower().startswith("bearer ") else None
 
     def is_organizer(self, request: Request) -> bool:
         auth = request.headers.get("authorization", "")
@@ -252,15 +274,14 @@ class Server:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             return Response("The form is not UTF-8.\n", status_code=400, media_type="text/plain")
-        return dict(parse_qsl(text, keep_blank_values=True, max_num_fields=4000))
+        try:
+            return dict(parse_qsl(text, keep_blank_values=True, max_num_fields=MAX_FORM_FIELDS))
+        except ValueError:  # more fields than any page of this server posts
+            return Response(f"The form has more than {MAX_FORM_FIELDS} fields.\n",
+                            status_code=400, media_type="text/plain")
 
-    async def checked_form(self, request: Request,
-                           limit: FailureLimit | None = None) -> dict[str, str] | Response:
-        """The posted form once its CSRF token is checked (and the client is not
-        over ``limit``); a Response when refused."""
-        limited = self.too_many(limit, request) if limit is not None else None
-        if limited:
-            return limited
+    async def checked_form(self, request: Request) -> dict[str, str] | Response:
+        """The posted form once its CSRF token is checked; a Response when refused."""
         form = await self.form(request)
         if isinstance(form, Response):
             return form
@@ -414,9 +435,6 @@ def line_deals(rows: list) -> dict[int, int]:
 
 async def table_page(request: Request) -> Response:
     server: Server = request.app.state.server
-    limited = server.too_many(server.link_limit, request)
-    if limited:
-        return limited
     token = request.path_params["token"]
 
     def load(session):
@@ -425,8 +443,8 @@ async def table_page(request: Request) -> Response:
 
     view = await run_in_threadpool(_read, server.config.engine, load)
     if view is None:
-        server.link_limit.fail(server.client(request))
-        return server.render(request, "unknown_link.html", server.language(request), 404)
+        return (await server.refused(server.link_limit, request)
+                or server.render(request, "unknown_link.html", server.language(request), 404))
     lang = server.language(request, view.event.lang)
     lines = line_deals(view.rows)
     shown = error_lines(view.errors, lang, lines)
@@ -442,9 +460,6 @@ def _read(engine: Engine, work):
 
 async def table_post(request: Request) -> Response:
     server: Server = request.app.state.server
-    limited = server.too_many(server.link_limit, request)
-    if limited:
-        return limited
     token = request.path_params["token"]
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     api = content_type == "text/csv"
@@ -487,7 +502,9 @@ async def table_post(request: Request) -> Response:
                 "message": str(err)}
         return JSONResponse(body, status_code=503, headers={"Retry-After": "2"})
     if verdict is None:
-        server.link_limit.fail(server.client(request))
+        limited = await server.refused(server.link_limit, request)
+        if limited:
+            return limited
         if api:
             return JSONResponse({"outcome": "unknown-link", "stored": False, "valid": False,
                                  "errors": []}, status_code=404)
@@ -520,15 +537,14 @@ def secret_form(template: str, limit: str, refused: int, accept):
 
     async def post(request: Request) -> Response:
         server: Server = request.app.state.server
-        limiter = getattr(server, limit)
-        form = await server.checked_form(request, limiter)
+        form = await server.checked_form(request)
         if isinstance(form, Response):
             return form
         answer = await accept(server, request, form)
         if answer is None:
-            limiter.fail(server.client(request))
-            return server.render(request, template, server.language(request), refused,
-                                 error=True)
+            return (await server.refused(getattr(server, limit), request)
+                    or server.render(request, template, server.language(request), refused,
+                                     error=True))
         return answer
 
     return page, post
@@ -638,6 +654,11 @@ async def logout_post(request: Request) -> Response:
 def organizer_only(handler):
     async def guarded(request: Request) -> Response:
         server: Server = request.app.state.server
+        token = server.bearer(request)
+        if token is not None and not secret_ok(server.config.secret, token):
+            # a wrong token is a wrong login: slowed and limited alike
+            limited = await server.refused(server.login_limit, request)
+            return limited or JSONResponse({"error": "wrong token"}, status_code=401)
         if not server.is_organizer(request):
             if wants_json(request) or request.method != "GET":
                 return JSONResponse({"error": "log in first"}, status_code=401)

@@ -177,8 +177,41 @@ def test_wrong_links_and_logins_are_rate_limited(tourney, db_url):
     page = web.get("/login")
     for _ in range(2):
         web.post("/login", data={"token": "x", "csrf": csrf_of(page.text)})
-    limited = web.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)})
+    limited = web.post("/login", data={"token": "y", "csrf": csrf_of(page.text)})
     assert limited.status_code == 429 and "Retry-After" in limited.headers
+
+
+def test_a_right_credential_works_from_an_address_that_guessed_wrong(tourney, db_url):
+    """One Wi-Fi address for the whole venue: wrong links, codes and logins from it
+    are slowed and then refused (429), but a table's own link and the organizer's
+    right login or token still work; a wrong Bearer token counts as a wrong login."""
+    links = seated_event(tourney)
+    web = client(db_url, link_failures=2, login_failures=2)
+    for _ in range(4):
+        web.get("/t/not-a-real-token")
+    assert web.get("/t/not-a-real-token").status_code == 429
+    assert web.get(path_of(links["1"]["url"])).status_code == 200
+    page = web.get("/t")
+    assert web.post("/t", data={"code": links["2"]["code"], "csrf": csrf_of(page.text)},
+                    follow_redirects=False).status_code == 303
+    for _ in range(3):
+        web.get("/org", headers={"Authorization": "Bearer wrong"})
+    assert web.get("/org", headers={"Authorization": "Bearer wrong"}).status_code == 429
+    assert web.get("/org", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+    page = web.get("/login")
+    logged = web.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)},
+                      follow_redirects=False)
+    assert logged.status_code == 303
+
+
+def test_a_form_of_too_many_fields_is_a_400(tourney, db_url):
+    links = seated_event(tourney)
+    web = client(db_url)
+    page = web.get(path_of(links["1"]["url"]))
+    fields = "&".join(f"f{i}=1" for i in range(5000)) + f"&csrf={csrf_of(page.text)}"
+    answer = web.post(path_of(links["1"]["url"]), content=fields,
+                      headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert answer.status_code == 400 and "more than 4000 fields" in answer.text
 
 
 def test_security_headers_and_body_limit(tourney, db_url):
