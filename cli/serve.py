@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 
 import click
@@ -26,9 +27,13 @@ from .output import emit_jsonl, json_option, message
               help="Languages of the published site (repeatable), as for `tourney publish`.")
 @click.option("--secure-cookies", is_flag=True,
               help="Mark cookies Secure (behind an HTTPS proxy).")
+@click.option("--base-url", metavar="URL",
+              help="Where phones reach the server (behind a reverse proxy, or a name on the "
+                   "venue's network), e.g. https://dam.example.org/; used in every link and "
+                   "QR code (default: the address printed at start).")
 @json_option
 @db_option
-def serve(host, port, review, site_dir, langs, secure_cookies, as_json, db_url):
+def serve(host, port, review, site_dir, langs, secure_cookies, base_url, as_json, db_url):
     """Run the venue's web server: players enter results at their tables.
 
     Each table of a seated round gets a private link (QR code and short code on
@@ -56,6 +61,8 @@ def serve(host, port, review, site_dir, langs, secure_cookies, as_json, db_url):
 
     from tourney.reports.web.app import ServerConfig, create_app, organizer_secret
 
+    if base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", base_url):
+        raise UsageError(f"--base-url {base_url!r} is not an http:// or https:// address")
     engine = open_db(db_url)
     secret, made = organizer_secret(os.environ.get("TOURNEY_SERVE_PASSWORD"))
     app = create_app(ServerConfig(engine=engine, secret=secret, auto_accept=not review,
@@ -65,10 +72,10 @@ def serve(host, port, review, site_dir, langs, secure_cookies, as_json, db_url):
     # (and a port in use is a one-line error).
     sock = listening_socket(host, port)
     port = sock.getsockname()[1]
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    shown = f"[{shown}]" if ":" in shown else shown
-    url = f"http://{shown}:{port}/"
-    message(f"tourney serve on {url} (organizer pages: /org)")
+    url = base_url.rstrip("/") + "/" if base_url else local_url(host, port)
+    app.state.server.config.base_url = url
+    everywhere = "listening on every address of this machine; " if host in ("0.0.0.0", "::") else ""
+    message(f"tourney serve on {url} ({everywhere}organizer pages: /org)")
     if made:
         message(f"organizer token: {secret}")
     if as_json:
@@ -78,6 +85,32 @@ def serve(host, port, review, site_dir, langs, secure_cookies, as_json, db_url):
                                            proxy_headers=False))
     with sock:
         server.run(sockets=[sock])
+
+
+def local_url(host: str, port: int) -> str:
+    """The server's address as people type it: localhost for the loopback, and for
+    every address (0.0.0.0), this machine's address on its network, which phones on
+    the venue's Wi-Fi can reach (0.0.0.0 is nobody's address)."""
+    if host in ("127.0.0.1", "::1", "localhost"):
+        shown = "localhost"
+    elif host in ("0.0.0.0", "::"):
+        shown = _network_address() or socket.gethostname()
+    else:
+        shown = host
+    shown = f"[{shown}]" if ":" in shown else shown
+    return f"http://{shown}:{port}/"
+
+
+def _network_address() -> str | None:
+    """The address this machine reaches other machines from (a UDP 'connection'
+    sends nothing; it only picks the route), or None without a network."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("0.") else address
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

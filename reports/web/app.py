@@ -115,6 +115,8 @@ class ServerConfig:
     # guessing is slow from any number of addresses (others are served meanwhile)
     failure_delay: float = 0.2
     poll_seconds: int = POLL_SECONDS  # how often the live standings ask for news
+    # where phones reach the server (links, QR codes); None: the request's own URL
+    base_url: str | None = None
 
 
 class Server:
@@ -709,7 +711,11 @@ def round_json(view: RoundView, base: str) -> dict:
 
 
 def base_url(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+    """Where phones reach the server: the configured address (``tourney serve`` always
+    gives one: --base-url, else the address it prints), never the request's Host
+    header, which anyone can set (a link or QR code pointing elsewhere)."""
+    configured = request.app.state.server.config.base_url
+    return configured.rstrip("/") if configured else str(request.base_url).rstrip("/")
 
 
 async def org_event(request: Request) -> Response:

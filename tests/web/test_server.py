@@ -288,3 +288,40 @@ def test_a_pasted_record_goes_through_the_same_checks(tourney, db_url):
                                                          "record": record})
     assert stored.status_code == 200 and "checked and stored" in stored.text
     assert tourney("result", "show", "club", "1", "1", "--json").json["deal_count"] == 3
+
+
+def test_links_use_the_base_url_never_the_host_header(tourney, db_url):
+    """The links page and its JSON name the configured address; a forged Host header
+    reaches no link (a QR code pointing to another site)."""
+    seated_event(tourney)
+    web = client(db_url, base_url="https://dam.example.org/")
+    bearer = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
+    forged = {**bearer, "Host": "evil.example"}
+    tables = web.get("/org/club", headers=forged).json()["tables"]
+    assert tables and all(t["url"].startswith("https://dam.example.org/t/") for t in tables)
+    page = web.get("/org/club/round/1/links", headers={"Authorization": f"Bearer {TOKEN}",
+                                                        "Host": "evil.example"}).text
+    assert "https://dam.example.org/t" in page and "evil.example" not in page
+
+
+def test_serve_on_every_address_prints_a_reachable_url(db_url):
+    """--host 0.0.0.0 prints this machine's network address (or its name), never
+    0.0.0.0, which no phone can open; --base-url is printed as given."""
+    import subprocess
+    import sys
+
+    for args, expect in ((["--host", "0.0.0.0"], None),
+                         (["--base-url", "https://dam.example.org"], "https://dam.example.org/")):
+        server = subprocess.Popen(
+            [sys.executable, "-m", "tourney.cli.main", "serve", "--port", "0", *args,
+             "--db", db_url], env={**__import__("os").environ, "TOURNEY_SERVE_PASSWORD": "x"},
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            first = server.stderr.readline()
+        finally:
+            server.kill()
+            server.wait(10)
+        assert first.startswith("tourney serve on "), first
+        assert "0.0.0.0" not in first
+        if expect:
+            assert f"tourney serve on {expect} " in first
