@@ -325,3 +325,21 @@ def test_serve_on_every_address_prints_a_reachable_url(db_url):
         assert "0.0.0.0" not in first
         if expect:
             assert f"tourney serve on {expect} " in first
+
+
+def test_a_phone_sending_bad_results_in_a_loop_stores_a_few(tourney, db_url):
+    """The same invalid result again is the one kept; different ones are kept up to
+    the latest few per table, so a looping phone cannot grow the database."""
+    from tourney.app.tables import INVALID_KEPT_PER_TABLE
+
+    links = seated_event(tourney)
+    web = client(db_url)
+    for _ in range(3):
+        assert send_csv(web, links["1"], "event,round,table,deal\nclub,1,1,x\n").status_code == 422
+    for n in range(INVALID_KEPT_PER_TABLE + 4):
+        send_csv(web, links["1"], f"event,round,table,deal\nclub,1,1,x{n}\n")
+    with reading(open_engine(db_url)) as session:
+        kept = session.exec(select(Submission).where(Submission.state == "invalid")).all()
+    assert len(kept) == INVALID_KEPT_PER_TABLE
+    assert {s.content for s in kept} == {f"event,round,table,deal\nclub,1,1,x{n}\n" for n in
+                                        range(4, INVALID_KEPT_PER_TABLE + 4)}

@@ -242,8 +242,7 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
             errors = [e for e in check.errors if e.rule != "match-changed"]
         return _keep_conflict(session, event, link, content, digest, verdict, errors)
     if other:
-        row = entry.add_submission(session, link, content, entry.INVALID,
-                                   [_stored_error(e) for e in other])
+        row = _keep_invalid(session, link, content, digest, other)
         verdict.outcome, verdict.errors, verdict.submission = INVALID, other, row.id
         return verdict
     waiting = entry.latest_submission(session, link, (entry.SUBMITTED,))
@@ -260,8 +259,7 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
     outcome = import_match(session, event.slug, content, name=_file_name(link),
                                     actor=link_actor(link), dry_run=not auto_accept)
     if not outcome.valid:
-        row = entry.add_submission(session, link, content, entry.INVALID,
-                                   [_stored_error(e) for e in outcome.errors])
+        row = _keep_invalid(session, link, content, digest, outcome.errors)
         verdict.outcome, verdict.errors, verdict.submission = INVALID, outcome.errors, row.id
         return verdict
     if auto_accept:
@@ -274,6 +272,24 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
     row = entry.add_submission(session, link, content, entry.SUBMITTED)
     verdict.outcome, verdict.submission = RECEIVED, row.id
     return verdict
+
+
+# The invalid results a table link keeps (the latest ones): a phone in a loop sending
+# bad results must not grow the database without end (each may be a whole match).
+INVALID_KEPT_PER_TABLE = 5
+
+
+def _keep_invalid(session: Session, link: TableLink, content: str, digest: str,
+                  errors: list[RecordError]) -> Submission:
+    """Keep an invalid result for the organizer: the same one sent again is the row
+    already kept; of a table's invalid results only the latest few are kept."""
+    latest = entry.latest_submission(session, link)
+    if latest is not None and latest.state == entry.INVALID and latest.content_sha256 == digest:
+        return latest
+    row = entry.add_submission(session, link, content, entry.INVALID,
+                               [_stored_error(e) for e in errors])
+    entry.prune_submissions(session, link, entry.INVALID, INVALID_KEPT_PER_TABLE)
+    return row
 
 
 def _keep_conflict(session: Session, event: Event, link: TableLink, content: str,

@@ -30,6 +30,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from sqlalchemy import delete
 from sqlmodel import Session, select
 
 from ..errors import TourneyError
@@ -161,6 +162,17 @@ def add_submission(session: Session, link: TableLink, content: str, state: str,
     session.add(row)
     session.flush()
     return row
+
+
+def prune_submissions(session: Session, link: TableLink, state: str, keep: int) -> int:
+    """Delete all but the latest ``keep`` submissions of ``link`` in ``state``; how
+    many went."""
+    ids = list(session.exec(select(Submission.id).where(
+        Submission.link_id == link.id, Submission.state == state)
+        .order_by(Submission.id.desc()).offset(keep)))
+    if ids:
+        session.exec(delete(Submission).where(Submission.id.in_(ids)))
+    return len(ids)
 
 
 def decide(session: Session, submission: Submission, state: str, by: str, *,
