@@ -74,7 +74,8 @@ from ..engines.base import Game
 from ..errors import TourneyError, InvalidValue, UnknownName, UsageError, unknown_name
 from ..numbers import count_text
 from ..storage.audit import record_change
-from ..storage.models import (AuditLog, Entry, Event, Match, Player, Round, Seat, Submission,
+from ..storage.models import (EntryStatus, EventOptions, Notification, PlayerLink,
+                              SignupRequest, AuditLog, Entry, Event, Match, Player, Round, Seat, Submission,
                               TableLink)
 from ..pairing.seating import METHODS, default_method
 from .settings import event_settings
@@ -925,6 +926,10 @@ def delete_event(session: Session, event: Event) -> DeleteReport:
     session.flush()
     for link in links:
         session.delete(link)
+    # the players' evening: private links, check-in and fee, sign-ups, e-mails sent
+    for model in (PlayerLink, EntryStatus, EventOptions, SignupRequest, Notification):
+        for row in session.exec(select(model).where(model.event_id == event.id)):
+            session.delete(row)
     rounds = session.exec(select(Round).where(Round.event_id == event_id)).all()
     for round_row in rounds:
         for seat in session.exec(select(Seat).where(Seat.round_id == round_row.id)):
