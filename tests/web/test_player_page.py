@@ -30,6 +30,10 @@ def test_the_player_page_shows_seat_results_and_marked_row(tourney, db_url):
         assert "No results yet" not in html and "Ingen" not in html
     assert "zed@example.org" not in html and "@" not in html.split("<main")[-1]
     assert page.headers["cache-control"] == "no-store"
+    assert "Dina resultat" in html  # the event's language (sv)
+    for lang, words in (("nb", "Dine resultater"), ("fi", "Omat tuloksesi"),
+                        ("en", "Your results")):
+        assert words in web.get(own["Anna"]["url"] + f"?lang={lang}").text
     assert "<script" not in html or "src=" in html  # works without JavaScript
 
 
