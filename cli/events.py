@@ -424,4 +424,7 @@ def delete(slug, yes, as_json, db_url):
 
 
 def register(group: click.Group) -> None:
+    from .evening import add_commands
+
+    add_commands(event)
     group.add_command(event)

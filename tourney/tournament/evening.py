@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 
 from ..errors import TourneyError
 from ..storage.audit import record_change
-from ..storage.models import Event, Player, PlayerLink, utcnow
+from ..storage.models import EntryStatus, Event, EventOptions, Player, PlayerLink, utcnow
 from .events import entries
 
 
@@ -82,3 +82,75 @@ def link_by_token(session: Session, token: str) -> tuple[PlayerLink, Player, Eve
     if link is None or link.revoked_at is not None:
         return None
     return link, session.get(Player, link.player_id), session.get(Event, link.event_id)
+
+
+# ---------------------------------------------------------------- check-in and fee
+
+def event_options(session: Session, event: Event) -> EventOptions:
+    """The event's evening options (a default row, not stored, when none is)."""
+    row = session.exec(select(EventOptions).where(EventOptions.event_id == event.id)).first()
+    return row if row is not None else EventOptions(event_id=event.id)
+
+
+def set_checkin_required(session: Session, event: Event, required: bool) -> bool:
+    """Require check-in before seating (or not); whether anything changed."""
+    row = event_options(session, event)
+    if row.checkin == required and row.id is not None:
+        return False
+    before = row.checkin
+    row.checkin = required
+    session.add(row)
+    session.flush()
+    record_change(session, "event.checkin.required", event.slug, {"checkin": before},
+                  {"checkin": required}, event_id=event.id)
+    return before != required
+
+
+def _status(session: Session, event: Event, player: Player) -> EntryStatus:
+    row = session.exec(select(EntryStatus).where(EntryStatus.event_id == event.id,
+                                                 EntryStatus.player_id == player.id)).first()
+    return row if row is not None else EntryStatus(event_id=event.id, player_id=player.id)
+
+
+def _entered(session: Session, event: Event, names) -> list[Player]:
+    by_name = {p.name: p for _, p in entries(session, event) if p.merged_into_id is None}
+    unknown = [name for name in names if name not in by_name]
+    if unknown:
+        raise TourneyError(f"not entered in {event.slug}: {', '.join(unknown)}")
+    return [by_name[name] for name in names]
+
+
+def mark(session: Session, event: Event, names, what: str, undo: bool = False) -> list[str]:
+    """Mark the entered players ``names`` checked in (``what="checkin"``) or paid
+    (``"paid"``), or take the mark back; the names whose mark changed."""
+    column = {"checkin": "checked_in_at", "paid": "paid_at"}[what]
+    changed = []
+    for player in _entered(session, event, names):
+        row = _status(session, event, player)
+        has = getattr(row, column) is not None
+        if has == (not undo):
+            continue
+        setattr(row, column, None if undo else utcnow())
+        session.add(row)
+        changed.append(player.name)
+    session.flush()
+    if changed:
+        record_change(session, f"event.{what}" + (".undo" if undo else ""), ", ".join(changed),
+                      None, {"players": changed}, event_id=event.id)
+    return changed
+
+
+def entry_marks(session: Session, event: Event) -> dict[int, EntryStatus]:
+    """player id -> the entry's check-in and paid marks."""
+    return {row.player_id: row for row in session.exec(
+        select(EntryStatus).where(EntryStatus.event_id == event.id))}
+
+
+def seatable(session: Session, event: Event, players: list) -> list:
+    """The players a round may seat: all of them, or, when the event requires
+    check-in, those checked in."""
+    if not event_options(session, event).checkin:
+        return players
+    marks = entry_marks(session, event)
+    return [p for p in players
+            if p.id in marks and marks[p.id].checked_in_at is not None]
