@@ -125,7 +125,11 @@ def show(slug, as_json, db_url):
     """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
-        data = service.describe_event(session, service.get_event(session, slug))
+        event_row = service.get_event(session, slug)
+        data = service.describe_event(session, event_row)
+        from tourney.tournament.evening import evening_json
+
+        data["evening"] = evening_json(session, event_row)
     if as_json:
         emit_json(data)
         return

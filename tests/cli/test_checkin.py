@@ -29,6 +29,9 @@ def test_only_players_checked_in_are_seated_when_required(db_url, run_cli):
     assert not again["changed"]  # checked in already
     run_cli(db_url, "round", "seat", "club-1")
     assert seated(run_cli, db_url) == ["A1", "A2", "A3", "A4"]
+    evening = run_cli(db_url, "event", "show", "club-1", "--json").json["evening"]
+    assert evening["checkin_required"] is True
+    assert sorted(evening["checked_in"]) == ["A1", "A2", "A3", "A4"] and evening["paid"] == []
 
 
 def test_without_the_requirement_everyone_is_seated(db_url, run_cli):
@@ -47,6 +50,8 @@ def test_paid_and_unknown_names(db_url, run_cli):
     with reading(open_engine(db_url)) as session:
         rows = session.exec(select(EntryStatus)).all()
     assert len(rows) == 1 and rows[0].paid_at is not None and rows[0].checked_in_at is None
+    shown = run_cli(db_url, "event", "show", "club-1", "--json").json["evening"]
+    assert shown["paid"] == ["A2"] and shown["checkin_required"] is False
     run_cli(db_url, "event", "paid", "club-1", "A2", "--undo")
     with reading(open_engine(db_url)) as session:
         assert session.exec(select(EntryStatus)).one().paid_at is None

@@ -154,3 +154,15 @@ def seatable(session: Session, event: Event, players: list) -> list:
     marks = entry_marks(session, event)
     return [p for p in players
             if p.id in marks and marks[p.id].checked_in_at is not None]
+
+
+def evening_json(session: Session, event: Event) -> dict:
+    """The event's evening for ``event show --json``: check-in required or not,
+    the fee, and who is checked in and who paid (names only; never addresses)."""
+    options = event_options(session, event)
+    marks = entry_marks(session, event)
+    names = {p.id: p.name for _, p in entries(session, event)}
+    return {"checkin_required": options.checkin, "signup": options.signup, "fee": options.fee,
+            "checked_in": [names[i] for i, m in marks.items()
+                           if m.checked_in_at is not None and i in names],
+            "paid": [names[i] for i, m in marks.items() if m.paid_at is not None and i in names]}
