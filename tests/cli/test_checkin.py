@@ -55,3 +55,14 @@ def test_paid_and_unknown_names(db_url, run_cli):
     run_cli(db_url, "event", "paid", "club-1", "A2", "--undo")
     with reading(open_engine(db_url)) as session:
         assert session.exec(select(EntryStatus)).one().paid_at is None
+
+
+def test_fee_and_signup_are_event_settings(db_url, run_cli):
+    setup(run_cli, db_url)
+    done = run_cli(db_url, "event", "set", "club-1", "--fee", "50", "--signup", "open", "--json")
+    assert done.json["changed"] and "fee: 50" in done.stderr
+    evening = run_cli(db_url, "event", "show", "club-1", "--json").json["evening"]
+    assert (evening["fee"], evening["signup"]) == (50.0, "open")
+    again = run_cli(db_url, "event", "set", "club-1", "--fee", "50", "--json")
+    assert not again.json["changed"]
+    run_cli(db_url, "event", "set", "club-1", "--fee", "-1", exit_code=2)

@@ -166,3 +166,25 @@ def evening_json(session: Session, event: Event) -> dict:
             "checked_in": [names[i] for i, m in marks.items()
                            if m.checked_in_at is not None and i in names],
             "paid": [names[i] for i, m in marks.items() if m.paid_at is not None and i in names]}
+
+
+def set_evening(session: Session, event: Event, *, fee: float | None = None,
+                signup: str | None = None) -> dict:
+    """Set the entry fee and open or close sign-up; {setting: (before, after)} of
+    what changed."""
+    if signup is not None and signup not in ("open", "closed"):
+        raise TourneyError(f"sign-up is open or closed, not {signup!r}")
+    if fee is not None and not (fee >= 0):
+        raise TourneyError(f"a fee is 0 or more, not {fee}")
+    row = event_options(session, event)
+    changed = {}
+    for key, value in (("fee", fee), ("signup", signup)):
+        if value is not None and getattr(row, key) != value:
+            changed[key] = (getattr(row, key), value)
+            setattr(row, key, value)
+    if changed:
+        session.add(row)
+        session.flush()
+        record_change(session, "event.set", event.slug, {k: b for k, (b, _) in changed.items()},
+                      {k: a for k, (_, a) in changed.items()}, event_id=event.id)
+    return changed
