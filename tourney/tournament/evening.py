@@ -19,7 +19,8 @@ from sqlmodel import Session, select
 
 from ..errors import TourneyError
 from ..storage.audit import record_change
-from ..storage.models import EntryStatus, Event, EventOptions, Player, PlayerLink, utcnow
+from ..storage.models import (EntryStatus, Event, EventOptions, Player, PlayerLink,
+                              SignupRequest, utcnow)
 from .events import entries
 
 
@@ -188,3 +189,34 @@ def set_evening(session: Session, event: Event, *, fee: float | None = None,
         record_change(session, "event.set", event.slug, {k: b for k, (b, _) in changed.items()},
                       {k: a for k, (_, a) in changed.items()}, event_id=event.id)
     return changed
+
+
+# ---------------------------------------------------------------- sign-up
+
+def signups(session: Session, event: Event) -> list[SignupRequest]:
+    return list(session.exec(select(SignupRequest).where(SignupRequest.event_id == event.id)
+                             .order_by(SignupRequest.id)))
+
+
+def decide_signup(session: Session, event: Event, request_id: int, approve: bool) -> str:
+    """Approve a pending sign-up (the player is registered when new, with club and
+    e-mail, and entered) or reject it; the name."""
+    from .events import enter_players
+    from .players import add_players, player_by_name
+
+    row = session.get(SignupRequest, request_id)
+    if row is None or row.event_id != event.id:
+        raise TourneyError(f"no sign-up {request_id} for {event.slug}")
+    if row.status != "pending":
+        raise TourneyError(f"sign-up {request_id} ({row.name}) is {row.status} already")
+    if approve:
+        if player_by_name(session, row.name) is None:
+            add_players(session, [row.name], club=row.club, email=row.email, warnings=[])
+        enter_players(session, event, [row.name])
+    row.status = "approved" if approve else "rejected"
+    row.decided_at = utcnow()
+    session.add(row)
+    session.flush()
+    record_change(session, f"event.signup.{row.status}", row.name, None, None,
+                  event_id=event.id)
+    return row.name
