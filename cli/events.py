@@ -136,7 +136,11 @@ def show(slug, as_json, db_url):
     """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
-        data = service.describe_event(session, service.get_event(session, slug))
+        event_row = service.get_event(session, slug)
+        data = service.describe_event(session, event_row)
+        from tourney.tournament.evening import evening_json
+
+        data["evening"] = evening_json(session, event_row)
     if as_json:
         emit_json(data)
         return
@@ -291,7 +295,8 @@ UNSET_NAMES = {setting.replace("_", "-"): setting for setting in service.UNSETTA
 SETTING_LABELS = {"name": "name", "date": "date", "rules": "house rules",
                   "table_sizes": "table sizes", "rounds": "rounds", "seating": "seating",
                   "seed": "seed", "tiebreaks": "tie-breaks", "lang": "language",
-                  "points": "points", "bye_points": "bye points"}
+                  "points": "points", "bye_points": "bye points",
+                  "fee": "fee", "signup": "sign-up"}
 
 
 def setting_text(setting: str, value) -> str:
@@ -336,10 +341,14 @@ def setting_text(setting: str, value) -> str:
               help="Take a setting back to its default: no date, no language, "
                    "open-ended rounds, a bye worth a win, the default tiebreaks; "
                    "repeatable.")
+@click.option("--fee", type=click.FloatRange(0), metavar="AMOUNT",
+              help="The entry fee (`tourney event paid` notes who paid).")
+@click.option("--signup", type=click.Choice(["open", "closed"]),
+              help="Open or close sign-up.")
 @json_option
 @db_option
 def set_(slug, name, date, rules, unset_rules, table_sizes, rounds, seating, seed,
-         tiebreaks, lang, points, bye_points, unset, as_json, db_url):
+         tiebreaks, lang, points, bye_points, unset, fee, signup, as_json, db_url):
     """Change an event's settings; the variant never changes.
 
     What may change depends on how far the event is:
@@ -379,12 +388,25 @@ def set_(slug, name, date, rules, unset_rules, table_sizes, rounds, seating, see
     engine = open_db(db_url)
     with transaction(engine) as session:
         event_row = service.get_event(session, slug)
-        report = actions.change_event(
-            session, event_row, name=name, date=date, rules=parsed_rules,
-            unset_rules=unset_rules, table_sizes=table_sizes, rounds=rounds,
-            seating=seating, seed=seed, tiebreaks=tiebreaks, lang=lang, points=points,
-            bye_points=bye_points, unset=[UNSET_NAMES[u] for u in unset])
+        others = (name, date, table_sizes, rounds, seating, seed, tiebreaks, lang, points,
+                  bye_points)
+        if (fee is not None or signup is not None) and not (
+                parsed_rules or unset_rules or unset or any(v is not None for v in others)):
+            report = service.EventChange(event_row)  # only the evening's settings
+        else:
+            report = actions.change_event(
+                session, event_row, name=name, date=date, rules=parsed_rules,
+                unset_rules=unset_rules, table_sizes=table_sizes, rounds=rounds,
+                seating=seating, seed=seed, tiebreaks=tiebreaks, lang=lang, points=points,
+                bye_points=bye_points, unset=[UNSET_NAMES[u] for u in unset])
         data = report.to_json()
+        from tourney.tournament.evening import set_evening
+
+        evening = set_evening(session, event_row, fee=fee, signup=signup)
+    if evening:
+        report.changed.update(evening)
+        data["changes"] = {**data.get("changes", {}),
+                           **{k: {"before": b, "after": a} for k, (b, a) in evening.items()}}
     if report.changed:
         summary = f"{slug}: " + "; ".join(
             f"{SETTING_LABELS[k]}: {setting_text(k, after)} (was {setting_text(k, before)})"
@@ -435,4 +457,7 @@ def delete(slug, yes, as_json, db_url):
 
 
 def register(group: click.Group) -> None:
+    from .evening import add_commands
+
+    add_commands(event)
     group.add_command(event)

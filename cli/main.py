@@ -52,6 +52,8 @@ COMMAND_MODULES = {
     "db": ("admin", "The database itself: its schema version, upgrades and backups."),
     "log": ("admin", "Show the audit log: every change to players, events, seating and "
                      "results."),
+    "notify": ("notify", "E-mail each seated player with an address their table, seat and "
+                         "link."),
     "serve": ("serve", "Run the venue's web server: players enter results at their "
                        "tables."),
 }

@@ -12,7 +12,7 @@ from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
 from tourney.tournament.players import PlayerFileRejected, PlayerInfo, list_players
 
-from .completion import complete_player
+from .completion import complete_event, complete_player
 from .database import db_option, open_db, refuse_overwrites, starting_db
 from .errors import INVALID, error_list, lookalike_message, notice_message
 from .output import (
@@ -229,6 +229,42 @@ def _rejected(rejected: PlayerFileRejected, as_json: bool) -> None:
                                 error_count=rejected.error_count,
                                 errors=[error_dict(err) for err in rejected.errors]))
     sys.exit(INVALID)
+
+
+@player.command("links")
+@click.argument("slug", shell_complete=complete_event)
+@click.option("--base-url", default="", metavar="URL",
+              help="The address players reach `tourney serve` at (e.g. "
+                   "http://192.168.1.20:8000); without it the links are paths.")
+@click.option("--renew", multiple=True, metavar="PLAYER",
+              help="Give this player a new link; the old one stops working (repeatable).")
+@json_option
+@db_option
+def links(slug, base_url, renew, as_json, db_url):
+    """Each entered player's private link to their own page of the event.
+
+    `tourney serve` shows at /p/TOKEN the player's table and seat this round,
+    their results, the standings with their row marked and their rating; no
+    login, so hand each player their own link. Links are made on first use and
+    stay the same on every run; --renew PLAYER revokes a player's link (a lost
+    phone, a link passed on) and makes a new one. E-mail addresses are never
+    printed.
+
+    \b
+    Examples:
+      tourney player links club-1 --base-url http://192.168.1.20:8000
+      tourney player links club-1 --renew "Anna Berg" --json
+    """
+    from tourney.tournament.evening import player_links
+    from tourney.tournament.events import get_event
+
+    with transaction(open_db(db_url)) as session:
+        rows = player_links(session, get_event(session, slug), tuple(renew))
+        data = [row.to_json(base_url) for row in rows]
+    if as_json:
+        emit_json(data)
+    else:
+        emit_table(["player", "link"], [[r["player"], r["url"]] for r in data])
 
 
 def register(group: click.Group) -> None:

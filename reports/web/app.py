@@ -836,6 +836,76 @@ def _publish(server: Server) -> dict:
     return {"done": "published", "pages": report.pages, "out": str(report.out)}
 
 
+# ---------------------------------------------------------------- a player's own page
+
+@dataclass
+class PlayerView:
+    event: Event
+    player: str
+    player_id: int
+    round: int
+    table: str | None  # None: a bye, or not seated this round
+    seat: int | None
+    tablemates: list
+    table_url: str | None
+    results: list  # (round, table, place, total, match points)
+    rows: list  # the standings
+
+
+def player_view(session, token: str) -> PlayerView | None:
+    from sqlmodel import select
+
+    from tourney.storage.models import Match, MatchPlace, Player
+    from tourney.tournament.evening import link_by_token
+    from tourney.tournament.rounds import seated_tables
+
+    found = link_by_token(session, token)
+    if found is None:
+        return None
+    _, player, event = found
+    number = last_seated_round(session, event)
+    table = seat = url = None
+    mates: list = []
+    if number:
+        for label, players in seated_tables(session, event, number).items():
+            ids = [p.id for p in players]
+            if player.id in ids:
+                table, seat = label, ids.index(player.id) + 1
+                mates = [p.name for p in players if p.id != player.id]
+        if table is not None:
+            link = session.exec(select(TableLink).where(
+                TableLink.event_id == event.id, TableLink.round_number == number,
+                TableLink.table == table)).first()
+            url = f"/t/{link.token}" if link is not None else None
+    results = session.exec(
+        select(Match.round_number, Match.table, MatchPlace.place, MatchPlace.total,
+               MatchPlace.match_points)
+        .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
+        .where(Match.event_id == event.id, MatchPlace.player_id == player.id)
+        .order_by(Match.round_number)).all()
+    name = session.get(Player, player.id).name
+    return PlayerView(event, name, player.id, number, table, seat, mates, url,
+                      [tuple(r) for r in results], standings_table(session, event))
+
+
+async def player_page(request: Request) -> Response:
+    """A player's own page (``tourney player links``): this round's table and seat,
+    their results, the standings with their row marked. No login: the token is the
+    key; a wrong one counts against the link rate limit."""
+    server: Server = request.app.state.server
+    token = request.path_params["token"]
+    view = await run_in_threadpool(_read, server.config.engine,
+                                   lambda s: player_view(s, token))
+    if view is None:
+        return (await server.refused(server.link_limit, request)
+                or server.render(request, "unknown_link.html", server.language(request), 404))
+    lang = server.language(request, view.event.lang)
+    response = server.render(request, "player_own.html", lang, view=view)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
 # ---------------------------------------------------------------- the app
 
 def create_app(config: ServerConfig) -> Starlette:
@@ -846,6 +916,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/t", code_post, methods=["POST"]),
         Route("/t/{token}", table_page),
         Route("/t/{token}", table_post, methods=["POST"]),
+        Route("/p/{token}", player_page),
         Route("/standings/{slug}", standings_page),
         Route("/api/events/{slug}/standings", standings_json),
         Route("/login", login_page),

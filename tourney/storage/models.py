@@ -270,3 +270,76 @@ class SiteSetting(SQLModel, table=True):
     key: str = Field(unique=True, max_length=40)
     value: str = Field(sa_column=Column(Text, nullable=False))
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+# ---------------------------------------------------------------- players' evening
+# (private player links, check-in, fee, sign-up, notifications: migration 0007_players)
+
+
+class PlayerLink(SQLModel, table=True):
+    """The private link of one entered player of one event (``tourney player
+    links``): an unguessable token for the URL, no login. Renewing a link revokes
+    the old token (``revoked_at``) and makes a new row."""
+
+    __table_args__ = (Index("ix_playerlink_event_player", "event_id", "player_id"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id")
+    player_id: int = Field(foreign_key="player.id")
+    token: str = Field(unique=True, max_length=64)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: Optional[datetime] = None
+
+
+class EntryStatus(SQLModel, table=True):
+    """What the organizer notes about an entered player on the evening: checked
+    in (``tourney event checkin``), paid the fee (``tourney event paid``)."""
+
+    __table_args__ = (UniqueConstraint("event_id", "player_id"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id")
+    player_id: int = Field(foreign_key="player.id")
+    checked_in_at: Optional[datetime] = None
+    paid_at: Optional[datetime] = None
+
+
+class EventOptions(SQLModel, table=True):
+    """An event's evening settings: check-in required before seating, sign-up
+    open or closed, the entry fee (None: no fee)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", unique=True)
+    checkin: bool = False
+    signup: str = Field(default="closed", max_length=10)  # open | closed
+    fee: Optional[float] = None
+
+
+class SignupRequest(SQLModel, table=True):
+    """A sign-up sent from the event's sign-up page, awaiting the organizer
+    (``pending``), entered (``approved``) or turned down (``rejected``)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    name: str = Field(max_length=200)
+    club: Optional[str] = Field(default=None, max_length=200)
+    email: Optional[str] = Field(default=None, max_length=320)
+    status: str = Field(default="pending", max_length=10)
+    created_at: datetime = Field(default_factory=utcnow)
+    decided_at: Optional[datetime] = None
+
+
+class Notification(SQLModel, table=True):
+    """One e-mail sent (or tried) to a player by ``tourney notify``: a re-run
+    sends nothing already ``sent`` for the same player, event, round and kind."""
+
+    __table_args__ = (Index("ix_notification_key", "event_id", "round_number", "what",
+                            "player_id"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id")
+    player_id: int = Field(foreign_key="player.id")
+    round_number: int
+    what: str = Field(max_length=20)  # seating | results
+    address: str = Field(max_length=320)
+    message_id: str = Field(max_length=300)
+    sent_at: datetime = Field(default_factory=utcnow)
+    status: str = Field(max_length=10)  # sent | failed | dry-run
+    error: Optional[str] = Field(default=None, max_length=500)

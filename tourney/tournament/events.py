@@ -80,11 +80,16 @@ from ..storage.audit import record_change
 from ..storage.models import (
     AuditLog,
     Entry,
+    EntryStatus,
     Event,
+    EventOptions,
     Match,
+    Notification,
     Player,
+    PlayerLink,
     Round,
     Seat,
+    SignupRequest,
     Submission,
     TableLink,
 )
@@ -940,6 +945,10 @@ def delete_event(session: Session, event: Event) -> DeleteReport:
     session.flush()
     for link in links:
         session.delete(link)
+    # the players' evening: private links, check-in and fee, sign-ups, e-mails sent
+    for model in (PlayerLink, EntryStatus, EventOptions, SignupRequest, Notification):
+        for row in session.exec(select(model).where(model.event_id == event.id)):
+            session.delete(row)
     rounds = session.exec(select(Round).where(Round.event_id == event_id)).all()
     for round_row in rounds:
         for seat in session.exec(select(Seat).where(Seat.round_id == round_row.id)):

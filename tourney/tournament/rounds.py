@@ -268,6 +268,8 @@ def standings_points(session: Session, event: Event) -> dict[int, tuple[float, i
 
 def _seat(session: Session, event: Event, number: int, seed: int) -> tuple[list[list[int]], list[int], int, str]:
     players = active_players(session, event, number)
+    from .evening import seatable  # check-in, when the event requires it
+    players = seatable(session, event, players)
     if len(players) < event.table_min:
         raise TourneyError(
             f"only {count_text(len(players), 'player')} can play in "

@@ -1,0 +1,67 @@
+"""`tourney notify`: e-mail each entered player their seating."""
+from __future__ import annotations
+
+import click
+
+from tourney.storage.db import transaction
+
+from .completion import complete_event
+from .database import db_option, open_db
+from .output import json_option, report_change
+
+
+@click.command()
+@click.argument("slug", shell_complete=complete_event)
+@click.option("--round", "number", type=click.IntRange(1), required=True,
+              help="The round whose seating to send.")
+@click.option("--what", type=click.Choice(["seating"]), default="seating", show_default=True,
+              help="What to send: each player's table, seat and private link.")
+@click.option("--smtp", "smtp_url", metavar="URL",
+              help="smtp://HOST:PORT, smtp+starttls://USER@HOST:587 or smtps://USER@HOST "
+                   "(password in the URL or in TOURNEY_SMTP_PASSWORD).")
+@click.option("--from", "sender", default="tourney@localhost", show_default=True,
+              metavar="ADDR", help="The From address.")
+@click.option("--base-url", default="", metavar="URL",
+              help="Where players reach `tourney serve`, for their private links.")
+@click.option("--dry-run", metavar="DIR", type=click.Path(file_okay=False),
+              help="Write the messages as .eml files here instead of sending them.")
+@click.option("--resend", is_flag=True, help="Send again to players sent to before.")
+@json_option
+@db_option
+def notify(slug, number, what, smtp_url, sender, base_url, dry_run, resend, as_json, db_url):
+    """E-mail each seated player with an address their table, seat and link.
+
+    One message per player, in the event's language, with a text and an HTML
+    part. What was sent is logged: running it again sends nothing twice unless
+    --resend. An address that fails does not stop the rest; the summary names
+    it and the exit code is 1.
+
+    \b
+    Examples:
+      tourney notify club-1 --round 1 --what seating --smtp smtp://mail.example.org:25 \\
+          --from club@example.org --base-url http://192.168.1.20:8000
+      tourney notify club-1 --round 1 --dry-run outbox/
+    """
+    from tourney.app.notify import notify_seating
+    from tourney.errors import UsageError
+    from tourney.tournament.events import get_event
+
+    if not smtp_url and not dry_run:
+        raise UsageError("give --smtp URL, or --dry-run DIR")
+    with transaction(open_db(db_url)) as session:
+        report = notify_seating(session, get_event(session, slug), number,
+                                smtp_url=smtp_url, sender=sender, base_url=base_url,
+                                dry_run=dry_run, resend=resend)
+    summary = (f"{slug} round {number}: {len(report.sent)} "
+               f"{'written' if dry_run else 'sent'}, {len(report.skipped)} sent before, "
+               f"{len(report.no_address)} without an address")
+    if report.failed:
+        summary += "; failed: " + "; ".join(f"{k} ({v})" for k, v in report.failed.items())
+    report_change("notify", bool(report.sent), summary, as_json, event=slug, round=number,
+                  what=what, **report.to_json())
+    if report.failed:
+        raise SystemExit(1)
+
+
+def register(group: click.Group) -> None:
+    group.add_command(notify)
