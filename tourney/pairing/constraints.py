@@ -4,10 +4,11 @@ Plain data, no database. Player keys are the same ints the seating uses
 (:class:`.history.Entrant.key`); tables are indexes into the round's tables, in the
 order :func:`.seating.seat_round` returns them (0 = the first table, printed as 1).
 
-The seating honours the constraints while it can: a kept-apart pair is weighed above
-any repeated meeting, a fixed player is placed at their table before the search
-starts. What could not be met is listed in :attr:`.history.Seating.unmet`, each with
-the reason, so that the seat list can say so.
+The seating honours the constraints while it can (:func:`honour_constraints`, after
+the search, by trading places of two players): a fixed player is moved to their
+table, and a kept-apart pair is split, weighed above any repeated meeting. What
+could not be met is listed in :attr:`.history.Seating.unmet`, each with the reason,
+so that the seat list can say so.
 """
 from __future__ import annotations
 
@@ -78,3 +79,83 @@ def unmet_constraints(tables: Sequence[Sequence[int]], byes: Sequence[int],
         if a in table_of and table_of.get(b) == table_of[a]:
             found.append(Unmet("apart", (a, b), table_of[a], "not-found"))
     return found
+
+
+def honour_constraints(tables: list[list[int]], constraints: SeatingConstraints | None,
+                       met: Mapping[tuple[int, int], int]) -> list[list[int]]:
+    """``tables`` with the constraints met where a swap of two players can do it.
+
+    Fixed players first: each seated one not at their table trades places with a
+    player there who is not fixed to it. Then each kept-apart pair at one table: one
+    of the two trades places with a player of another table, the swap breaking the
+    fewest constraints and then repeating the fewest pairs (``met``) kept. A kept-apart
+    pair weighs above any repeat; a swap never moves a fixed player off their table.
+    What cannot be met stays, for :func:`unmet_constraints` to list.
+    """
+    if not constraints:
+        return tables
+    tables = [list(t) for t in tables]
+    fixed = {k: t for k, t in constraints.fixed.items() if 0 <= t < len(tables)}
+    apart_of: dict[int, set[int]] = {}
+    for a, b in constraints.apart:
+        apart_of.setdefault(a, set()).add(b)
+        apart_of.setdefault(b, set()).add(a)
+
+    def where() -> dict[int, int]:
+        return {key: t for t, table in enumerate(tables) for key in table}
+
+    def movable(key: int, to: int) -> bool:
+        return key not in fixed or fixed[key] == to
+
+    def cost(key: int, t: int, without: int) -> tuple[int, int]:
+        """(kept-apart partners, repeated meetings) of ``key`` at table ``t``."""
+        others = [o for o in tables[t] if o != without and o != key]
+        return (sum(o in apart_of.get(key, ()) for o in others),
+                sum(pair(key, o) in met for o in others))
+
+    for key, want in sorted(fixed.items()):
+        table_of = where()
+        if key not in table_of or table_of[key] == want:
+            continue
+        here = table_of[key]
+        best = None
+        for other in tables[want]:
+            if not movable(other, here):
+                continue
+            a, b = cost(key, want, other), cost(other, here, key)
+            score = (a[0] + b[0], a[1] + b[1], other)
+            if best is None or score < best[0]:
+                best = (score, other)
+        if best is not None:
+            other = best[1]
+            tables[here][tables[here].index(key)] = other
+            tables[want][tables[want].index(other)] = key
+
+    for a, b in sorted(constraints.apart):
+        table_of = where()
+        if a not in table_of or table_of.get(b) != table_of[a]:
+            continue
+        here = table_of[a]
+        best = None
+        for mover in (a, b):
+            if not movable(mover, -1):
+                continue
+            before = cost(mover, here, -1)
+            for t, table in enumerate(tables):
+                if t == here:
+                    continue
+                for other in table:
+                    if not movable(other, -1):
+                        continue
+                    now_mover, now_other = cost(mover, t, other), cost(other, here, mover)
+                    was_other = cost(other, t, -1)
+                    score = (now_mover[0] + now_other[0] - before[0] - was_other[0],
+                             now_mover[1] + now_other[1] - before[1] - was_other[1],
+                             mover, other)
+                    if score[0] < 0 and (best is None or score < best[0]):
+                        best = (score, mover, other, t)
+        if best is not None:
+            _, mover, other, t = best
+            tables[here][tables[here].index(mover)] = other
+            tables[t][tables[t].index(other)] = mover
+    return tables

@@ -61,7 +61,7 @@ from typing import Sequence
 
 from ..errors import OptionError
 from . import swiss
-from .constraints import SeatingConstraints, unmet_constraints
+from .constraints import SeatingConstraints, honour_constraints, unmet_constraints
 from .groups import meeting_weights, order_seats, plan_rounds, split_into_tables, table_size_costs
 from .history import Entrant, EventHistory, PastRound, Seating, bye_order, check_entrants
 from .schedules import perfect_schedules
@@ -218,6 +218,7 @@ def _seat_round(entrants, history, *, min_size, max_size, preferred, method, see
         for size in sizes:
             tables.append(keys[start:start + size])
             start += size
+        tables = honour_constraints(tables, constraints, past.met)
         return Seating(tables, byes, past.repeated_pairs(tables), "random")
 
     tables = follow_perfect_schedule(keys, sizes, history, seed)
@@ -246,6 +247,11 @@ def _seat_round(entrants, history, *, min_size, max_size, preferred, method, see
             if score[0] == 0:
                 break  # no repeat: nothing beats the closest split to the preferred size
         tables = best[1]
+    if constraints:
+        honoured = honour_constraints(tables, constraints, past.met)
+        if honoured != tables:
+            used = "balanced"  # a perfect schedule's round changed is one no longer
+        tables = honoured
     seated = [order_seats(table, past, rng) for table in tables]
     return Seating(seated, byes, past.repeated_pairs(seated), used)
 
