@@ -329,10 +329,7 @@ def _rate_appended(session: Session, pool: RatingPool, added: Sequence[int]) -> 
                 rated += 1
                 writer.add(sequence, match_id, version_id, changes)
         writer.flush()
-    counts = rater.match_counts()
-    final = {player: (mu, sigma, counts[player])
-             for player, (mu, sigma) in rater.ratings().items() if counts.get(player)}
-    _sync_ratings(session, pool.id, existing, final)
+    _store_ratings(session, pool.id, rater, existing)
     return rated
 
 
@@ -465,10 +462,7 @@ def _replay(session: Session, pool: RatingPool, force_from: int | None = None) -
                     add(sequence, item.match_id, item.version_id, changes)
                 sequence += 1
         writer.flush()
-    counts = rater.match_counts()
-    final = {player: (mu, sigma, counts[player])
-             for player, (mu, sigma) in rater.ratings().items() if counts.get(player)}
-    _sync_ratings(session, pool.id, existing, final)
+    _store_ratings(session, pool.id, rater, existing)
     return rated
 
 
@@ -544,6 +538,15 @@ def _rewind(session: Session, pool_id: int, start: int):
         session.execute(delete(HISTORY_T).where(HISTORY_T.c.pool_id == pool_id,
                                                 HISTORY_T.c.sequence >= start))
     return state, existing
+
+
+def _store_ratings(session: Session, pool_id: int, rater: Rater,
+                   existing: Mapping[int, tuple]) -> None:
+    """The rater's players' ratings (those with a rated match) into the pool's rows."""
+    counts = rater.match_counts()
+    final = {player: (mu, sigma, counts[player])
+             for player, (mu, sigma) in rater.ratings().items() if counts.get(player)}
+    _sync_ratings(session, pool_id, existing, final)
 
 
 def _sync_ratings(session: Session, pool_id: int, existing: Mapping[int, tuple],
