@@ -632,7 +632,7 @@ async def _log_in(server: Server, request: Request, form) -> Response | None:
     # A new session id on login (no fixation), organizer from now on.
     old_sid, _ = server.session_of(request)
     server.sessions.drop(old_sid)
-    sid, session = server.sessions.get(None)
+    sid, session = server.sessions.start()
     session["organizer"] = True
     response = RedirectResponse("/org", status_code=303)
     response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="strict",

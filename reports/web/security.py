@@ -43,23 +43,48 @@ SECURITY_HEADERS = [
 
 
 class Sessions:
+    """The organizer's logged-in sessions, kept on the server; everyone else's
+    (phones at the tables, the venue screen) are kept nowhere.
+
+    A visitor's cookie is ``a.NONCE``: their CSRF token is an HMAC of the nonce under
+    a key of this server, so a form can be checked without storing anything. A flood
+    of cookie-less requests therefore creates no server state and cannot push the
+    organizer's session out (it did: the store held 10,000 and dropped the oldest)."""
+
     def __init__(self, limit: int = MAX_SESSIONS):
         self.limit = limit
         self._data: OrderedDict[str, dict] = OrderedDict()
         self._lock = threading.Lock()
+        self._key = secrets.token_bytes(32)
 
     def get(self, sid: str | None) -> tuple[str, dict]:
-        """The session of a cookie value, or a new one."""
+        """The session of a cookie value: the organizer's stored one, a visitor's
+        (computed, not stored), or a new visitor's."""
         with self._lock:
             if sid and sid in self._data:
                 self._data.move_to_end(sid)
                 return sid, self._data[sid]
+        nonce = sid[2:] if sid and sid.startswith("a.") and 16 <= len(sid) <= 64 else None
+        if nonce is None:
+            nonce = secrets.token_urlsafe(18)
+        return "a." + nonce, {"csrf": self._visitor_csrf(nonce), "organizer": False}
+
+    def _visitor_csrf(self, nonce: str) -> str:
+        return hmac.new(self._key, nonce.encode(), "sha256").hexdigest()
+
+    def start(self) -> tuple[str, dict]:
+        """A new stored session (an organizer logging in); the oldest stored one goes
+        past ``limit`` (only logins fill the store, and they are rate-limited)."""
+        with self._lock:
             sid = secrets.token_urlsafe(24)
-            data = {"csrf": secrets.token_urlsafe(24), "organizer": False, "new": True}
+            data = {"csrf": secrets.token_urlsafe(24), "organizer": False}
             self._data[sid] = data
             while len(self._data) > self.limit:
                 self._data.popitem(last=False)
             return sid, data
+
+    def __len__(self) -> int:
+        return len(self._data)
 
     def drop(self, sid: str) -> None:
         with self._lock:

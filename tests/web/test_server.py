@@ -343,3 +343,29 @@ def test_a_phone_sending_bad_results_in_a_loop_stores_a_few(tourney, db_url):
     assert len(kept) == INVALID_KEPT_PER_TABLE
     assert {s.content for s in kept} == {f"event,round,table,deal\nclub,1,1,x{n}\n" for n in
                                         range(4, INVALID_KEPT_PER_TABLE + 4)}
+
+
+def test_requests_without_a_cookie_keep_nothing_on_the_server(tourney, db_url):
+    """A flood of plain GETs (or a phone's every first visit) stores no session, so
+    it cannot push the organizer's out; a visitor's form still checks its CSRF."""
+    links = seated_event(tourney)
+    web = client(db_url)
+    page = web.get("/login")
+    assert web.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)},
+                    follow_redirects=False).status_code == 303
+    sessions = web.app.state.server.sessions
+    assert len(sessions) == 1
+    from starlette.testclient import TestClient
+
+    flood = TestClient(web.app, base_url="http://testserver")  # the same server
+    for _ in range(300):
+        flood.cookies.clear()
+        assert flood.get("/t").status_code == 200
+    assert len(sessions) == 1
+    assert web.get("/org").status_code == 200  # still logged in
+    # a visitor's form: the CSRF token of its cookie is checked, a forged one refused
+    table = flood.get(path_of(links["1"]["url"]))
+    good = flood.post("/t", data={"code": links["1"]["code"], "csrf": csrf_of(table.text)},
+                      follow_redirects=False)
+    assert good.status_code == 303
+    assert flood.post("/t", data={"code": links["1"]["code"], "csrf": "forged"}).status_code == 403
