@@ -37,5 +37,6 @@ def test_serve_round_example_fails_when_its_server_cannot_listen(tmp_path):
         env.pop("TOURNEY_DB", None)
         done = subprocess.run(["bash", str(EXAMPLES / "serve-round.sh"), str(tmp_path / "w")],
                               env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode != 0
-    assert "the server did not start" in done.stderr and '"outcome"' not in done.stdout
+    said = f"exit {done.returncode}\nstdout: {done.stdout[-1500:]}\nstderr: {done.stderr[-1500:]}"
+    assert done.returncode != 0, said
+    assert "the server did not start" in done.stderr and '"outcome"' not in done.stdout, said
