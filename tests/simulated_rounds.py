@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from tourney.engines import get_game
 from tourney.records.csv_format import write_records
@@ -21,6 +22,20 @@ def play_round(seating: dict, slug: str, variant: str, rules: dict, seed: int, p
                                   first_dealer=0)
     with open(path, "w", encoding="utf-8", newline="") as stream:
         write_records(stream, records, game_for=lambda r: game)
+    return records
+
+
+def kortrad_cup_seated(tourney, tmp_path, rounds: int = 1) -> Path:
+    """Eight players entered in ``cup`` (kortrad, matches of two deals, tables of 4,
+    ``rounds`` rounds), round 1 seated and played by the bots into
+    ``tmp_path/round1.csv`` (not imported): that file."""
+    tourney("player", "add", *[f"Player {n}" for n in range(1, 9)])
+    tourney("event", "create", "cup", "--variant", "kortrad", "--rounds", str(rounds),
+            "--table-sizes", "4", "--rule", "deals=2")
+    tourney("event", "enter", "cup", "--all")
+    records = tmp_path / "round1.csv"
+    play_round(tourney("round", "seat", "cup", "--json").json, "cup", "kortrad",
+               {"deals": "2"}, 1, records)
     return records
 
 

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from simulated_rounds import play_round
+from simulated_rounds import kortrad_cup_seated, play_round
 
 DEALS = 200  # per match (the most the bots play): an import long enough to interrupt
 
@@ -109,17 +109,6 @@ def test_an_interrupt_after_the_commit_says_the_changes_are_stored(tourney, monk
     assert [p["name"] for p in tourney("player", "list", "--json").json] == ["Anna"]
 
 
-def _seated_cup(tourney, tmp_path) -> Path:
-    tourney("player", "add", *[f"Player {n}" for n in range(1, 9)])
-    tourney("event", "create", "cup", "--variant", "kortrad", "--rounds", "1",
-            "--table-sizes", "4", "--rule", "deals=2")
-    tourney("event", "enter", "cup", "--all")
-    records = tmp_path / "round1.csv"
-    play_round(tourney("round", "seat", "cup", "--json").json, "cup", "kortrad",
-               {"deals": "2"}, 1, records)
-    return records
-
-
 @pytest.mark.parametrize("where", ["summary", "checkpoint"])
 def test_an_import_interrupted_after_its_commit_says_what_it_stored(tourney, tmp_path,
                                                                     monkeypatch, where):
@@ -128,7 +117,7 @@ def test_an_import_interrupted_after_its_commit_says_what_it_stored(tourney, tmp
     from tourney.cli import results
     from tourney.storage import db
 
-    records = _seated_cup(tourney, tmp_path)
+    records = kortrad_cup_seated(tourney, tmp_path)
     _interrupt(monkeypatch, *((results, "report_change") if where == "summary"
                               else (db, "checkpoint_written")))
     run = tourney("result", "import", str(records), exit_code=130)
@@ -141,7 +130,7 @@ def test_an_import_interrupted_after_its_commit_says_what_it_stored(tourney, tmp
 def test_an_import_interrupted_before_its_commit_stored_nothing(tourney, tmp_path, monkeypatch):
     from tourney.app import results
 
-    records = _seated_cup(tourney, tmp_path)
+    records = kortrad_cup_seated(tourney, tmp_path)
     _interrupt(monkeypatch, results.ratings, "refresh_after_results")  # inside the transaction
     run = tourney("result", "import", str(records), exit_code=130)
     assert run.stderr.endswith("interrupted; nothing was changed\n"), run.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from simulated_rounds import play_round
+from simulated_rounds import kortrad_cup_seated
 
 WRITERS = {
     "standings": (["standings", "cup"], "player", 8),
@@ -17,13 +17,7 @@ WRITERS = {
 
 @pytest.fixture
 def cup(tourney, tmp_path):
-    tourney("player", "add", *[f"Player {n}" for n in range(1, 9)])
-    tourney("event", "create", "cup", "--variant", "kortrad", "--rounds", "2",
-            "--table-sizes", "4", "--rule", "deals=2")
-    tourney("event", "enter", "cup", "--all")
-    records = tmp_path / "round1.csv"
-    play_round(tourney("round", "seat", "cup", "--json").json, "cup", "kortrad",
-               {"deals": "2"}, 1, records)
+    records = kortrad_cup_seated(tourney, tmp_path, rounds=2)
     tourney("result", "import", str(records))  # standings and export have rows
     return tourney
 
