@@ -38,8 +38,11 @@ Decisions (the rules of the games say nothing about seating):
 
 - Table sizes: the fewest byes first; then as many tables of the preferred size as
   possible; the rest split into the other allowed sizes with the smallest sum of
-  squared distances from the preferred size, then the fewest tables. Sizes are listed
-  largest first, and tables come back in that order.
+  squared distances from the preferred size, then the fewest tables
+  (:func:`plan_table_sizes`). ``balanced`` with sizes that may differ then searches the
+  SPLITS_TRIED splits closest to that one (:func:`size_splits`) and keeps the one
+  meeting the fewest pairs again: repeated pairs first, the preferred size after.
+  Sizes are listed largest first, and tables come back in that order.
 - Repeated meetings are weighed per pair (see :func:`.groups.meeting_weights`): first
   the number of pairs that met before, then how often they met, then how recently.
   Without ``total_rounds`` only the round being seated is optimised. With it, and a
