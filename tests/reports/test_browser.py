@@ -21,7 +21,7 @@ import pytest
 from conftest import run_cli
 from site_helpers import HOSTILE_CLUB, HOSTILE_EVENT, HOSTILE_PLAYER, league_site
 
-pytest.importorskip("playwright.sync_api")  # the module skips without Playwright
+expect = pytest.importorskip("playwright.sync_api").expect  # the module skips without Playwright
 
 pytestmark = pytest.mark.browser
 
@@ -313,7 +313,8 @@ def test_checkers_replay_is_one_board_stepped_by_links_keys_and_the_move_list(si
     last = ids[-1]
     p.locator(f"ol.moves a[href='#{last}']").click()
     assert _shown(p, ".steps > .step") == [last]
-    assert p.locator(f"ol.moves a[href='#{last}']").get_attribute("aria-current") == "step"
+    # aria-current follows the hashchange event, which fires after the click returns.
+    expect(p.locator(f"ol.moves a[href='#{last}']")).to_have_attribute("aria-current", "step")
     assert p.locator(f"#{last} table.board").is_visible()
     # From the keyboard alone: Tab reaches the step links, Enter follows them.
     p.goto(url_of(replay))
