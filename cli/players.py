@@ -78,39 +78,47 @@ def add(names, club, email, as_json, db_url):
 @player.command("list")
 @click.option("--all", "include_merged", is_flag=True,
               help="Include duplicates merged into another player.")
+@click.option("--with-email", is_flag=True,
+              help="Show the e-mail addresses too (left out unless asked for: a list is often shared).")
 @table_format_option
 @click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the table here (with --format; - is stdout).")
 @replace_option
 @json_option
 @db_option
-def list_(include_merged, format_, out, yes, as_json, db_url):
-    """List players by name: club, e-mail and the events entered.
+def list_(include_merged, with_email, format_, out, yes, as_json, db_url):
+    """List players by name: club and the events entered (and e-mail with --with-email).
 
     --format csv or xlsx writes the list for a spreadsheet (a file with --out;
-    `tourney player import` reads it back).
+    `tourney player import` reads it back: add --with-email to carry the
+    addresses along).
 
     \b
     Examples:
       tourney player list --json | jq '.[] | select(.club == "Vasa") | .name'
-      tourney player list --format xlsx --out players.xlsx
+      tourney player list --format xlsx --with-email --out players.xlsx
     """
     refuse_overwrites(db_url, {"--out": out}, replace=yes)
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         rows = list_players(session, include_merged=include_merged,
                             lang=terminal_language())
+    if not with_email:
+        for row in rows:
+            row.pop("email", None)
     if as_json and not (out and out != "-"):
         emit_json(rows)
         return
-    headers = ["name", "club", "email", "events"]
+    headers = ["name", "club"] + (["email"] if with_email else []) + ["events"]
     if include_merged:
         headers.append("merged into")
-    table = [[r["name"], r["club"], r["email"], ", ".join(r["events"])]
-             + ([r["merged_into"]] if include_merged else []) for r in rows]
+    table = [[r["name"], r["club"]] + ([r["email"]] if with_email else [])
+             + [", ".join(r["events"])] + ([r["merged_into"]] if include_merged else [])
+             for r in rows]
     if format_ or out:
+        widths = {"name": 30, "club": 24, "email": 30, "events": 40, "merged into": 30}
         with open_table(out, headers, format=format_, title="players",
-                        widths=[30, 24, 30, 40, 30][:len(headers)]) as sheet:
+                        widths=[widths[h] for h in headers]) as sheet:
             for row in table:
                 sheet.write(row)
         report_written(out, len(table), "player", as_json=as_json, action="player.list",

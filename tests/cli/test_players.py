@@ -42,15 +42,19 @@ def audit(db_url, action=None):
 def test_add_and_list(tourney, db_url):
     tourney("player", "add", "  Åsa Öberg ", "Bo", "--club", "Vasa")
     tourney("player", "add", "Cai", "--email", "cai@example.org")
-    listing = tourney("player", "list", "--json", env={"LC_ALL": "sv_SE.UTF-8"}).json
+    listing = tourney("player", "list", "--json", "--with-email", env={"LC_ALL": "sv_SE.UTF-8"}).json
     assert listing == [  # Å after Z in Swedish
         {"name": "Bo", "club": "Vasa", "email": None, "events": []},
         {"name": "Cai", "club": None, "email": "cai@example.org", "events": []},
         {"name": "Åsa Öberg", "club": "Vasa", "email": None, "events": []},
     ]
-    plain = tourney("player", "list", env={"LC_ALL": "sv_SE.UTF-8"}).stdout.splitlines()
+    plain = tourney("player", "list", "--with-email", env={"LC_ALL": "sv_SE.UTF-8"}).stdout.splitlines()
     assert plain[0].split() == ["name", "club", "email", "events"]
     assert plain[1].split() == ["Bo", "Vasa"]
+    # Addresses only when asked for: a player list is often passed on.
+    assert "email" not in tourney("player", "list", "--json").json[1]
+    assert "cai@example.org" not in tourney("player", "list").stdout
+    assert tourney("player", "list").stdout.splitlines()[0].split() == ["name", "club", "events"]
     assert [a.subject for a in audit(db_url, "player.add")] == ["Åsa Öberg", "Bo", "Cai"]
 
 
@@ -267,7 +271,8 @@ def test_import_is_idempotent(tourney, tmp_path, db_url):
     assert second["details"] == {"file": str(path), "added": [],
                                  "already_registered": ["Anna", "Bo", "Berg, Cai"],
                                  "warnings": []}
-    listing = {p["name"]: (p["club"], p["email"]) for p in tourney("player", "list", "--json").json}
+    listing = {p["name"]: (p["club"], p["email"]) for p in tourney("player", "list", "--json",
+                                                                         "--with-email").json}
     assert listing == {"Anna": ("Vasa", "anna@x.se"), "Bo": ("Old club", None),
                        "Berg, Cai": (None, None)}
     [row] = audit(db_url, "player.import")
