@@ -48,6 +48,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tourney.app import tables as submissions
+from tourney.app.evening import organizer_evening
 from tourney.app.publish import publish_site
 from tourney.app.rounds import seat_next_round
 from tourney.engines.base import DealSetup
@@ -64,6 +65,7 @@ from tourney.storage.db import (
 )
 from tourney.storage.models import Event, TableLink
 from tourney.tournament import entry
+from tourney.tournament.evening import decide_signup, mark, set_checkin_required, set_evening
 from tourney.tournament.events import get_event, last_seated_round, results_by_round
 from tourney.tournament.rounds import get_round, seated_keys
 from tourney.tournament.settings import event_settings
@@ -738,9 +740,11 @@ async def org_event(request: Request) -> Response:
     # and of each result kept beside the table's own that does not pass
     conflict_errors = {c.submission.id: error_lines(c.sent.errors, lang, c.sent.lines)
                        for review in view.reviews for c in review.conflicts if c.invalid}
+    evening = await run_in_threadpool(
+        _read, server.config.engine, lambda s: organizer_evening(s, get_event(s, slug)))
     return server.render(request, "org_event.html", lang, view=view, flash=flash,
                          error_lines=errors, conflict_errors=conflict_errors,
-                         site_dir=server.config.site_dir)
+                         site_dir=server.config.site_dir, evening=evening)
 
 
 async def org_links(request: Request) -> Response:
@@ -765,6 +769,32 @@ async def org_links(request: Request) -> Response:
                       "qr": qr.svg_data_uri(scale=4, border=2)})
     return server.render(request, "org_links.html", server.language(request, view.event.lang),
                          view=view, cards=cards, base=base)
+
+
+async def org_player_links(request: Request) -> Response:
+    """Each entered player's private link as a card to print or hand out: name,
+    QR code and address (made on first ask, as `tourney player links` does)."""
+    import segno
+
+    from tourney.tournament.evening import player_links
+
+    server: Server = request.app.state.server
+    slug = request.path_params["slug"]
+    try:
+        event, links = await run_in_threadpool(
+            server.in_transaction,
+            lambda s: (lambda e: (e, player_links(s, e)))(get_event(s, slug)))
+    except TourneyError as err:
+        return server.render(request, "message.html", server.language(request), 404,
+                             text=str(err))
+    base = base_url(request)
+    cards = [{"player": link.player, "url": base + link.path(),
+              "qr": segno.make(base + link.path(), error="m").svg_data_uri(scale=3, border=2)}
+             for link in links]
+    response = server.render(request, "org_player_links.html",
+                             server.language(request, event.lang), event=event, cards=cards)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 async def org_action(request: Request) -> Response:
@@ -803,6 +833,25 @@ async def org_action(request: Request) -> Response:
                 return {"done": "dismissed", "table": link.table}
             submissions.reject(session, submission, actor, note)
             return {"done": "rejected", "table": link.table}
+        if action in ("checkin", "uncheckin", "paid", "unpaid"):
+            name = form.get("player", "")
+            what = action.removeprefix("un")
+            changed = mark(session, event, [name], what, undo=action.startswith("un"),
+                           actor=actor)
+            return {"done": action, "player": name, "changed": bool(changed)}
+        if action == "checkin-required":
+            set_checkin_required(session, event, form.get("value") == "on")
+            return {"done": action, "checkin_required": form.get("value") == "on"}
+        if action == "signup":
+            set_evening(session, event, signup=form.get("value", ""))
+            return {"done": action, "signup": form.get("value")}
+        if action in ("approve", "decline"):
+            try:
+                request_id = int(form.get("signup", ""))
+            except ValueError:
+                raise TourneyError("no sign-up named") from None
+            name = decide_signup(session, event, request_id, approve=action == "approve")
+            return {"done": "approved" if action == "approve" else "declined", "player": name}
         if action == "close":
             number = last_seated_round(session, event)
             return {"done": "closed", "round": number,
@@ -825,7 +874,12 @@ async def org_action(request: Request) -> Response:
                              text=str(err), back=f"/org/{slug}")
     if wants_json(request):
         return JSONResponse(result)
-    return RedirectResponse(f"/org/{slug}?done={result['done']}", status_code=303)
+    anchor = "#evening" if action in EVENING_ACTIONS else ""
+    return RedirectResponse(f"/org/{slug}?done={result['done']}{anchor}", status_code=303)
+
+
+EVENING_ACTIONS = ("checkin", "uncheckin", "paid", "unpaid", "approve", "decline",
+                   "checkin-required", "signup")
 
 
 def _publish(server: Server) -> dict:
@@ -838,72 +892,94 @@ def _publish(server: Server) -> dict:
 
 # ---------------------------------------------------------------- a player's own page
 
-@dataclass
-class PlayerView:
-    event: Event
-    player: str
-    player_id: int
-    round: int
-    table: str | None  # None: a bye, or not seated this round
-    seat: int | None
-    tablemates: list
-    table_url: str | None
-    results: list  # (round, table, place, total, match points)
-    rows: list  # the standings
-
-
-def player_view(session, token: str) -> PlayerView | None:
-    from sqlmodel import select
-
-    from tourney.storage.models import Match, MatchPlace, Player
-    from tourney.tournament.evening import link_by_token
-    from tourney.tournament.rounds import seated_tables
-
-    found = link_by_token(session, token)
-    if found is None:
-        return None
-    _, player, event = found
-    number = last_seated_round(session, event)
-    table = seat = url = None
-    mates: list = []
-    if number:
-        for label, players in seated_tables(session, event, number).items():
-            ids = [p.id for p in players]
-            if player.id in ids:
-                table, seat = label, ids.index(player.id) + 1
-                mates = [p.name for p in players if p.id != player.id]
-        if table is not None:
-            link = session.exec(select(TableLink).where(
-                TableLink.event_id == event.id, TableLink.round_number == number,
-                TableLink.table == table)).first()
-            url = f"/t/{link.token}" if link is not None else None
-    results = session.exec(
-        select(Match.round_number, Match.table, MatchPlace.place, MatchPlace.total,
-               MatchPlace.match_points)
-        .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
-        .where(Match.event_id == event.id, MatchPlace.player_id == player.id)
-        .order_by(Match.round_number)).all()
-    name = session.get(Player, player.id).name
-    return PlayerView(event, name, player.id, number, table, seat, mates, url,
-                      [tuple(r) for r in results], standings_table(session, event))
-
-
 async def player_page(request: Request) -> Response:
     """A player's own page (``tourney player links``): this round's table and seat,
-    their results, the standings with their row marked. No login: the token is the
-    key; a wrong one counts against the link rate limit."""
+    their results, the standings with their row marked, their rating; an "I am
+    here" button while check-in is required. No login: the token is the key; a
+    wrong one counts against the link rate limit."""
+    from tourney.app.evening import player_evening
+
     server: Server = request.app.state.server
     token = request.path_params["token"]
     view = await run_in_threadpool(_read, server.config.engine,
-                                   lambda s: player_view(s, token))
+                                   lambda s: player_evening(s, token))
     if view is None:
         return (await server.refused(server.link_limit, request)
                 or server.render(request, "unknown_link.html", server.language(request), 404))
     lang = server.language(request, view.event.lang)
-    response = server.render(request, "player_own.html", lang, view=view)
+    response = server.render(request, "player_own.html", lang, view=view, token=token,
+                             flash=request.query_params.get("done"),
+                             chart=server.site_renderer(lang).chart)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+async def player_checkin(request: Request) -> Response:
+    """The player's own "I am here" (while the event requires check-in)."""
+    from tourney.app.evening import check_in_by_link
+
+    server: Server = request.app.state.server
+    token = request.path_params["token"]
+    form = await server.checked_form(request)
+    if isinstance(form, Response):
+        return form
+    name = await run_in_threadpool(server.in_transaction, lambda s: check_in_by_link(s, token))
+    if name is None:
+        return (await server.refused(server.link_limit, request)
+                or server.render(request, "unknown_link.html", server.language(request), 404))
+    if wants_json(request):
+        return JSONResponse({"done": "checked-in", "player": name})
+    return RedirectResponse(f"/p/{token}?done=checked-in", status_code=303)
+
+
+# ---------------------------------------------------------------- sign-up
+
+async def signup_page(request: Request) -> Response:
+    """The event's public sign-up form (while ``event set --signup open``)."""
+    return await _signup(request, None)
+
+
+async def signup_post(request: Request) -> Response:
+    form = await request.app.state.server.checked_form(request)
+    if isinstance(form, Response):
+        return form
+    return await _signup(request, form)
+
+
+async def _signup(request: Request, form: dict | None) -> Response:
+    from tourney.tournament.evening import SignupRefused, add_signup, event_options
+
+    server: Server = request.app.state.server
+    slug = request.path_params["slug"]
+
+    def work(session):
+        event = get_event(session, slug)
+        is_open = event_options(session, event).signup == "open"
+        if form is None or not is_open:
+            return event, is_open, None, None
+        try:
+            row, new = add_signup(session, event, form.get("name", ""), form.get("club", ""),
+                                  form.get("email", ""))
+        except SignupRefused as refused:
+            return event, is_open, None, refused
+        return event, is_open, row.name, None
+
+    try:
+        event, is_open, signed, refused = await run_in_threadpool(
+            server.in_transaction if form is not None else functools.partial(
+                _read, server.config.engine), work)
+    except TourneyError:
+        return server.render(request, "unknown_link.html", server.language(request), 404)
+    lang = server.language(request, event.lang)
+    status = 409 if refused is not None and refused.reason != "field" else (
+        422 if refused is not None else 200)
+    if wants_json(request) and form is not None:
+        if refused is not None:
+            return JSONResponse({"error": refused.reason, "field": refused.field}, status_code=status)
+        return JSONResponse({"done": "signed-up", "name": signed})
+    return server.render(request, "signup.html", lang, status, event=event, is_open=is_open,
+                         signed=signed, refused=refused, form=form or {})
 
 
 # ---------------------------------------------------------------- the app
@@ -917,6 +993,9 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/t/{token}", table_page),
         Route("/t/{token}", table_post, methods=["POST"]),
         Route("/p/{token}", player_page),
+        Route("/p/{token}/checkin", player_checkin, methods=["POST"]),
+        Route("/signup/{slug}", signup_page),
+        Route("/signup/{slug}", signup_post, methods=["POST"]),
         Route("/standings/{slug}", standings_page),
         Route("/api/events/{slug}/standings", standings_json),
         Route("/login", login_page),
@@ -925,6 +1004,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/org", organizer_only(org_index)),
         Route("/org/{slug}", organizer_only(org_event)),
         Route("/org/{slug}/round/{number:int}/links", organizer_only(org_links)),
+        Route("/org/{slug}/players/links", organizer_only(org_player_links)),
         Route("/org/{slug}/{action}", organizer_only(org_action), methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]

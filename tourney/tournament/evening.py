@@ -120,7 +120,8 @@ def _entered(session: Session, event: Event, names) -> list[Player]:
     return [by_name[name] for name in names]
 
 
-def mark(session: Session, event: Event, names, what: str, undo: bool = False) -> list[str]:
+def mark(session: Session, event: Event, names, what: str, undo: bool = False,
+         actor: str | None = None) -> list[str]:
     """Mark the entered players ``names`` checked in (``what="checkin"``) or paid
     (``"paid"``), or take the mark back; the names whose mark changed."""
     column = {"checkin": "checked_in_at", "paid": "paid_at"}[what]
@@ -136,7 +137,7 @@ def mark(session: Session, event: Event, names, what: str, undo: bool = False) -
     session.flush()
     if changed:
         record_change(session, f"event.{what}" + (".undo" if undo else ""), ", ".join(changed),
-                      None, {"players": changed}, event_id=event.id)
+                      None, {"players": changed}, event_id=event.id, actor=actor)
     return changed
 
 
@@ -219,3 +220,53 @@ def decide_signup(session: Session, event: Event, request_id: int, approve: bool
     record_change(session, f"event.signup.{row.status}", row.name, None, None,
                   event_id=event.id)
     return row.name
+
+
+MAX_PENDING_SIGNUPS = 500  # per event: a sign-up page left open is not a database to fill
+
+
+class SignupRefused(TourneyError):
+    """A sign-up the page cannot take, typed for the caller to word: ``reason`` is
+    ``closed`` (sign-up is not open), ``field`` (``field`` names the one that is
+    wrong: ``name``, ``club``, ``email``), ``entered`` (that name is entered
+    already) or ``full`` (too many sign-ups wait for the organizer)."""
+
+    def __init__(self, reason: str, field: str | None = None, detail: str = ""):
+        self.reason, self.field, self.detail = reason, field, detail
+        super().__init__(detail or f"sign-up refused: {reason}" + (f" ({field})" if field else ""))
+
+
+def add_signup(session: Session, event: Event, name: str, club: str | None,
+               email: str | None) -> tuple[SignupRequest, bool]:
+    """A sign-up from the event's page, waiting for the organizer; the row and
+    whether it is new (the same name sent again while it waits is the one kept,
+    with the club and address sent last)."""
+    from .players import clean_club, clean_email, clean_name
+
+    if event_options(session, event).signup != "open":
+        raise SignupRefused("closed")
+    checked = {}
+    for field_name, clean, value in (("name", clean_name, name), ("club", clean_club, club),
+                                     ("email", clean_email, email)):
+        try:
+            checked[field_name] = clean(value)
+        except TourneyError as err:
+            raise SignupRefused("field", field_name, str(err)) from None
+    if checked["email"] is None:
+        raise SignupRefused("field", "email", "an e-mail address is needed to sign up")
+    if any(p.name == checked["name"] for _, p in entries(session, event)):
+        raise SignupRefused("entered")
+    waiting = [r for r in signups(session, event) if r.status == "pending"]
+    row = next((r for r in waiting if r.name == checked["name"]), None)
+    new = row is None
+    if new:
+        if len(waiting) >= MAX_PENDING_SIGNUPS:
+            raise SignupRefused("full")
+        row = SignupRequest(event_id=event.id, name=checked["name"])
+    row.club, row.email = checked["club"], checked["email"]
+    session.add(row)
+    session.flush()
+    if new:  # the address stays out of the log, as out of every list
+        record_change(session, "event.signup", row.name, None, {"club": row.club},
+                      event_id=event.id, actor="sign-up page")
+    return row, new

@@ -1,0 +1,177 @@
+"""The players' evening in `tourney serve`: the player checks in from their own
+page, signs up on the event's sign-up page, and sees their rating and its history."""
+from __future__ import annotations
+
+from serve_helpers import TOKEN, client, csrf_of, match_csv, path_of, seated_event, send_csv
+from sqlmodel import select
+
+from tourney.storage.db import open_engine, reading
+from tourney.storage.models import AuditLog
+
+
+def _own_links(tourney) -> dict:
+    return {r["player"]: path_of(r["url"])
+            for r in tourney("player", "links", "club", "--base-url", "http://testserver",
+                             "--json").json}
+
+
+def test_a_player_checks_in_from_their_own_page(tourney, db_url):
+    seated_event(tourney)
+    own = _own_links(tourney)
+    web = client(db_url)
+    # No check-in asked for: no button.
+    assert "I am here" not in web.get(own["Anna"] + "?lang=en").text
+    tourney("event", "checkin", "club", "--required", "on")
+    page = web.get(own["Anna"] + "?lang=en")
+    assert "I am here" in page.text
+    # A form from elsewhere (no CSRF token) is refused and changes nothing.
+    assert web.post(own["Anna"] + "/checkin", data={}).status_code == 403
+    assert tourney("event", "show", "club", "--json").json["evening"]["checked_in"] == []
+    done = web.post(own["Anna"] + "/checkin", data={"csrf": csrf_of(page.text)},
+                    follow_redirects=False)
+    assert done.status_code == 303 and done.headers["location"].endswith("?done=checked-in")
+    assert tourney("event", "show", "club", "--json").json["evening"]["checked_in"] == ["Anna"]
+    after = web.get(done.headers["location"] + "&lang=en").text
+    assert "You are checked in." in after and "I am here" not in after
+    # Twice is once; the log says the player did it.
+    web.post(own["Anna"] + "/checkin", data={"csrf": csrf_of(page.text)})
+    with reading(open_engine(db_url)) as session:
+        rows = session.exec(select(AuditLog).where(AuditLog.action == "event.checkin")).all()
+    assert [(r.subject, r.actor) for r in rows] == [("Anna", "player (own link)")]
+    # A wrong link checks nobody in.
+    assert web.post("/p/not-a-token/checkin", data={"csrf": csrf_of(page.text)}).status_code == 404
+
+
+def test_the_player_page_shows_the_rating_and_its_history(tourney, db_url):
+    links = seated_event(tourney)
+    own = _own_links(tourney)
+    web = client(db_url, auto_accept=True)
+    before = web.get(own["Anna"] + "?lang=en").text
+    assert "No rated match yet." in before and "<svg" not in before
+    shown = tourney("round", "show", "club", "1", "--json").json["tables"]
+    anna_table = next(t["table"] for t in shown if "Anna" in t["seats"])
+    send_csv(web, links[anna_table], match_csv(tourney, "club", 1, anna_table))
+    rating = tourney("rating", "history", "Anna", "--json").json
+    [entry] = rating["history"] if isinstance(rating, dict) else rating
+    page = web.get(own["Anna"] + "?lang=en").text
+    section = page.split('id="rating"')[1]
+    assert "1 rated match" in section and "<svg" in section
+    shown = f"{entry['ordinal_after']:.1f}"
+    assert f"<strong>{shown}</strong>" in section
+    change = entry["ordinal_after"] - entry["ordinal_before"]
+    assert f"{'+' if change >= 0 else '−'}{abs(change):.1f}" in section
+
+
+def test_sign_up_page_sends_a_request_the_organizer_approves(tourney, db_url):
+    seated_event(tourney)
+    web = client(db_url)
+    closed = web.get("/signup/club?lang=en")
+    assert closed.status_code == 200 and "Sign-up for this event is closed." in closed.text
+    assert web.get("/signup/no-such-event").status_code == 404
+    tourney("event", "set", "club", "--signup", "open")
+    page = web.get("/signup/club?lang=en")
+    assert 'name="email"' in page.text
+    csrf = csrf_of(page.text)
+    # A form without the page's token is refused.
+    assert web.post("/signup/club", data={"name": "Pia", "email": "pia@x.se"}).status_code == 403
+    # Each field is checked; what was typed stays in the form.
+    bad = web.post("/signup/club?lang=en", data={"csrf": csrf, "name": "Pia", "email": "nope"})
+    assert bad.status_code == 422 and 'value="Pia"' in bad.text
+    assert 'type="email" value="nope" maxlength="320" autocomplete="email" required aria-invalid="true"' in bad.text
+    formula = web.post("/signup/club?lang=en", data={"csrf": csrf, "name": "=1+1",
+                                                     "email": "pia@x.se"})
+    assert formula.status_code == 422 and "Give your name" in formula.text
+    entered = web.post("/signup/club?lang=en", data={"csrf": csrf, "name": "Anna",
+                                                     "email": "a@x.se"})
+    assert entered.status_code == 409 and "entered already" in entered.text
+    ok = web.post("/signup/club?lang=en", data={"csrf": csrf, "name": " Pia ", "club": "Vasa",
+                                                "email": "pia@x.se"})
+    assert ok.status_code == 200 and "Thank you, Pia" in ok.text
+    # The same name again is the same request (the address sent last is kept).
+    again = web.post("/signup/club", data={"csrf": csrf, "name": "Pia", "club": "Vasa",
+                                           "email": "pia@y.se"},
+                     headers={"Accept": "application/json"})
+    assert again.json() == {"done": "signed-up", "name": "Pia"}
+    listed = tourney("event", "signups", "club", "--json", "--with-email").json
+    assert [(r["name"], r["club"], r["email"], r["status"]) for r in listed] == [
+        ("Pia", "Vasa", "pia@y.se", "pending")]
+    assert "pia@" not in tourney("event", "signups", "club", "--json").stdout
+    tourney("event", "approve", "club", str(listed[0]["id"]))
+    entrants = tourney("event", "show", "club", "--json").json["entrants"]
+    assert "Pia" in [p["name"] for p in entrants]
+    tourney("event", "set", "club", "--signup", "closed")
+    late = web.post("/signup/club?lang=en", data={"csrf": csrf, "name": "Ulf", "email": "u@x.se"})
+    assert "Sign-up for this event is closed." in late.text
+    assert len(tourney("event", "signups", "club", "--json").json) == 1
+
+
+def _organizer(db_url):
+    web = client(db_url)
+    page = web.get("/login")
+    web.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)})
+    return web
+
+
+def test_the_organizer_checks_in_marks_paid_and_enters_sign_ups_from_the_page(tourney, db_url):
+    seated_event(tourney)
+    tourney("event", "set", "club", "--fee", "50")
+    web = _organizer(db_url)
+    page = web.get("/org/club?lang=en").text
+    evening = page.split('id="evening"')[1]
+    assert "Check-in is not required" in evening and "Entry fee: 50." in evening
+    assert "0 of 8 paid." in evening and "Sign-up is closed." in evening
+    csrf = csrf_of(page)
+
+    def act(action, **form):
+        done = web.post(f"/org/club/{action}", data={"csrf": csrf, **form}, follow_redirects=False)
+        assert done.status_code == 303 and done.headers["location"].endswith("#evening"), done.text
+        return web.get(done.headers["location"].split("#")[0] + "&lang=en").text
+
+    page = act("checkin-required", value="on")
+    assert "0 of 8 checked in." in page and "Stop requiring check-in" in page
+    page = act("checkin", player="Bo")
+    assert "1 of 8 checked in." in page and "Checked in." in page
+    page = act("paid", player="Bo")
+    assert "1 of 8 paid." in page
+    page = act("unpaid", player="Bo")
+    assert "0 of 8 paid." in page
+    shown = tourney("event", "show", "club", "--json").json["evening"]
+    assert (shown["checkin_required"], shown["checked_in"], shown["paid"]) == (True, ["Bo"], [])
+    page = act("signup", value="open")
+    assert "Sign-up is open at" in page and 'href="/signup/club"' in page
+    # A visitor signs up; the organizer enters them from the page.
+    visitor = client(db_url)
+    form = visitor.get("/signup/club").text
+    visitor.post("/signup/club", data={"csrf": csrf_of(form), "name": "Pia", "email": "p@x.se"})
+    visitor.post("/signup/club", data={"csrf": csrf_of(form), "name": "Ulf", "email": "u@x.se"})
+    page = web.get("/org/club?lang=en").text
+    assert "p@x.se" not in page  # names only on the page
+    ids = {r["name"]: r["id"] for r in tourney("event", "signups", "club", "--json").json}
+    page = act("approve", signup=str(ids["Pia"]))
+    assert "Entered in the event." in page
+    act("decline", signup=str(ids["Ulf"]))
+    assert {r["name"]: r["status"] for r in tourney("event", "signups", "club", "--json").json} == {
+        "Pia": "approved", "Ulf": "rejected"}
+    assert "Pia" in [p["name"] for p in tourney("event", "show", "club", "--json").json["entrants"]]
+    # Deciding twice is refused, and says why.
+    again = web.post("/org/club/approve", data={"csrf": csrf, "signup": str(ids["Pia"])})
+    assert again.status_code == 409 and "approved already" in again.text
+    # Not a player of the event: refused, nothing marked.
+    assert web.post("/org/club/checkin", data={"csrf": csrf, "player": "Nobody"}).status_code == 409
+    # A visitor cannot do any of it.
+    assert visitor.post("/org/club/checkin", data={"csrf": csrf_of(form), "player": "Anna"},
+                        follow_redirects=False).status_code in (401, 303)
+    assert tourney("event", "show", "club", "--json").json["evening"]["checked_in"] == ["Bo"]
+
+
+def test_the_players_links_page_has_a_qr_code_per_player(tourney, db_url):
+    seated_event(tourney)
+    web = _organizer(db_url)
+    page = web.get("/org/club/players/links?lang=en")
+    assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
+    own = {r["player"]: r["url"] for r in tourney("player", "links", "club", "--base-url",
+                                                   "http://testserver", "--json").json}
+    assert page.text.count('<img src="data:image/svg+xml') == len(own) == 8
+    for name, url in own.items():
+        assert url in page.text and f"<bdi>{name}</bdi>" in page.text
+    assert client(db_url).get("/org/club/players/links", follow_redirects=False).status_code == 303

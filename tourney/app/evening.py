@@ -1,0 +1,195 @@
+"""A player's own evening, as their private link shows it (``tourney serve``'s
+``/p/TOKEN``) and the results e-mail tells it (``tourney notify --what results``).
+
+One read model, :class:`PlayerEvening`, serves both: this round's table and seat,
+the player's results, the standings with their row, their rating in the event's
+game and its history. Ratings are read here, where tournament and ratings meet
+(the application layer), never by the tournament services.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from ..ratings.engine import ordinal
+from ..ratings.service import HistoryEntry, player_history
+from ..storage.models import Event, Match, MatchPlace, Player, TableLink
+from ..tournament.evening import entry_marks, event_options, link_by_token, mark
+from ..tournament.events import last_seated_round
+from ..tournament.rounds import seated_tables
+from ..tournament.standings import StandingRow, standings_table
+
+__all__ = ["PlayerEvening", "RoundResult", "player_evening", "evening_of", "check_in_by_link"]
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """The player's match of one round: their place at the table, score and match points."""
+
+    round: int
+    table: str
+    place: int
+    players: int
+    total: float
+    match_points: float
+
+
+@dataclass
+class PlayerEvening:
+    event: Event
+    player: str
+    player_id: int
+    round: int  # the latest seated round (0: none yet)
+    table: str | None  # None: a bye, or not seated this round
+    seat: int | None
+    tablemates: list[str]
+    table_url: str | None  # the table's result link (a path)
+    results: list[RoundResult]
+    rows: list[StandingRow]  # the standings
+    history: list[HistoryEntry] = field(default_factory=list)  # rated matches, this game
+    checkin_required: bool = False
+    checked_in: bool = False
+
+    @property
+    def standing(self) -> StandingRow | None:
+        return next((r for r in self.rows if r.player_id == self.player_id), None)
+
+    @property
+    def rating(self) -> float | None:
+        """The displayed rating (mu - 3 sigma) after the latest rated match."""
+        if not self.history:
+            return None
+        last = self.history[-1]
+        return ordinal(last.mu_after, last.sigma_after)
+
+    def rating_change(self, number: int) -> tuple[float, float] | None:
+        """(before, after) of the rating across this event's round ``number``."""
+        for entry in self.history:
+            if entry.event == self.event.slug and entry.round == number:
+                return (ordinal(entry.mu_before, entry.sigma_before),
+                        ordinal(entry.mu_after, entry.sigma_after))
+        return None
+
+    def result_of(self, number: int) -> RoundResult | None:
+        return next((r for r in self.results if r.round == number), None)
+
+
+def player_evening(session: Session, token: str) -> PlayerEvening | None:
+    """The evening of the player whose private link ``token`` is (None: no such
+    link, or a revoked one)."""
+    found = link_by_token(session, token)
+    if found is None:
+        return None
+    _, player, event = found
+    return evening_of(session, event, session.get(Player, player.id))
+
+
+def evening_of(session: Session, event: Event, player: Player, *,
+               up_to_round: int | None = None) -> PlayerEvening:
+    """``player``'s evening in ``event``: standings up to ``up_to_round`` (all)."""
+    number = up_to_round or last_seated_round(session, event)
+    table = seat = url = None
+    mates: list[str] = []
+    if number:
+        for label, players in seated_tables(session, event, number).items():
+            ids = [p.id for p in players]
+            if player.id in ids:
+                table, seat = label, ids.index(player.id) + 1
+                mates = [p.name for p in players if p.id != player.id]
+        if table is not None:
+            link = session.exec(select(TableLink).where(
+                TableLink.event_id == event.id, TableLink.round_number == number,
+                TableLink.table == table)).first()
+            url = f"/t/{link.token}" if link is not None else None
+    results = _results(session, event, player)
+    if up_to_round is not None:
+        results = [r for r in results if r.round <= up_to_round]
+    marks = entry_marks(session, event).get(player.id)
+    return PlayerEvening(
+        event, player.name, player.id, number, table, seat, mates, url, results,
+        standings_table(session, event, up_to_round=up_to_round),
+        player_history(session, player, event.variant),
+        event_options(session, event).checkin,
+        marks is not None and marks.checked_in_at is not None)
+
+
+def _results(session: Session, event: Event, player: Player) -> list[RoundResult]:
+    rows = session.exec(
+        select(Match.round_number, Match.table, MatchPlace.place, MatchPlace.total,
+               MatchPlace.match_points, Match.current_version_id)
+        .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
+        .where(Match.event_id == event.id, MatchPlace.player_id == player.id)
+        .order_by(Match.round_number)).all()
+    sizes = {}
+    versions = [r[5] for r in rows]
+    if versions:
+        from sqlalchemy import func
+
+        sizes = dict(session.exec(
+            select(MatchPlace.version_id, func.count()).where(MatchPlace.version_id.in_(versions))
+            .group_by(MatchPlace.version_id)).all())
+    return [RoundResult(r[0], r[1], r[2], sizes.get(r[5], 0), r[3], r[4]) for r in rows]
+
+
+def check_in_by_link(session: Session, token: str) -> str | None:
+    """Check in the player of a private link (the player's own "I am here"); their
+    name, or None for no such link. Checking in twice changes nothing."""
+    found = link_by_token(session, token)
+    if found is None:
+        return None
+    _, player, event = found
+    mark(session, event, [player.name], "checkin", actor="player (own link)")
+    return player.name
+
+
+@dataclass(frozen=True)
+class EntryMarks:
+    name: str
+    checked_in: bool
+    paid: bool
+
+
+@dataclass
+class OrganizerEvening:
+    """The evening on the organizer's page: the settings, each entered player's
+    marks, the sign-ups waiting. Names only: addresses stay out of pages."""
+
+    checkin_required: bool
+    signup: str
+    fee: float | None
+    players: list[EntryMarks]
+    waiting: list  # SignupRequest rows, pending
+
+    @property
+    def checked_in(self) -> int:
+        return sum(p.checked_in for p in self.players)
+
+    @property
+    def paid(self) -> int:
+        return sum(p.paid for p in self.players)
+
+    def to_json(self) -> dict:
+        return {"checkin_required": self.checkin_required, "signup": self.signup,
+                "fee": self.fee,
+                "players": [{"name": p.name, "checked_in": p.checked_in, "paid": p.paid}
+                            for p in self.players],
+                "signups_waiting": [{"id": r.id, "name": r.name, "club": r.club}
+                                    for r in self.waiting]}
+
+
+def organizer_evening(session: Session, event: Event) -> OrganizerEvening:
+    from ..tournament.evening import signups
+    from ..tournament.events import entries
+
+    options = event_options(session, event)
+    marks = entry_marks(session, event)
+    players = []
+    for entry, player in entries(session, event):
+        if player.merged_into_id is not None or entry.withdrawn_after is not None:
+            continue
+        row = marks.get(player.id)
+        players.append(EntryMarks(player.name, row is not None and row.checked_in_at is not None,
+                                  row is not None and row.paid_at is not None))
+    return OrganizerEvening(options.checkin, options.signup, options.fee, players,
+                            [r for r in signups(session, event) if r.status == "pending"])
