@@ -93,3 +93,84 @@ def test_dry_run_writes_messages_and_sends_nothing(db_url, run_cli, tmp_path):
     parsed = [email.message_from_bytes(f.read_bytes(), policy=policy.default) for f in files]
     assert {str(m["To"]) for m in parsed} == {"anna@example.org", "bounce@example.org",
                                              "cai@example.org"}
+
+
+def _play_round(run_cli, db_url, tmp_path, number=1):
+    records = run_cli(db_url, "simulate", "--event", "club-1", "--round", str(number),
+                      "--seed", "3").stdout
+    path = tmp_path / f"round-{number}.csv"
+    path.write_text(records, encoding="utf-8")
+    run_cli(db_url, "result", "import", str(path))
+
+
+def test_results_tell_each_player_their_match_standing_and_rating(db_url, run_cli, smtp_server,
+                                                                  tmp_path):
+    inbox, url = smtp_server
+    setup(run_cli, db_url)
+    # Before any result there is nothing to tell.
+    early = run_cli(db_url, "notify", "club-1", "--round", "1", "--what", "results",
+                    "--smtp", url, exit_code=1)
+    assert "has no results yet" in early.stderr and inbox.messages == []
+    _play_round(run_cli, db_url, tmp_path)
+    result = run_cli(db_url, "notify", "club-1", "--round", "1", "--what", "results",
+                     "--smtp", url, "--from", "club@example.org", "--base-url",
+                     "http://venue:8000", "--json", exit_code=1).json["details"]
+    assert sorted(result["sent"]) == ["Anna", "Cai"] and list(result["failed"]) == ["Bo"]
+    anna = next(m for m in inbox.messages if str(m["To"]) == "anna@example.org")
+    assert anna["Subject"] == "Klubbkväll, rond 1: ditt resultat"
+    text = anna.get_body(("plain",)).get_content()
+    html = anna.get_body(("html",)).get_content()
+    # Worked out here from the CLI's own answers, not from the message.
+    rows = run_cli(db_url, "standings", "club-1", "--json").json
+    mine = next(r for r in rows if r["player"] == "Anna")
+    assert f"Efter rond 1 ligger du {mine['place']} av 4 med " in text
+    [entry] = run_cli(db_url, "rating", "history", "Anna", "--json").json
+    change = entry["ordinal_after"] - entry["ordinal_before"]
+    after = f"{entry['ordinal_after']:.1f}".replace(".", ",").replace("-", "−")
+    sign = "+" if change > 0 else "−"
+    assert f"Din rating: {after} ({sign}{abs(change):.1f})".replace(".", ",") in text.replace(
+        "\xa0", " ").replace("-", "−")
+    assert f"kom du {entry['place']} av 4 vid bord 1" in text
+    assert "Toppen av ställningen:" in text
+    top = [line for line in text.splitlines() if line[:2] in ("1.", "2.", "3.", "4.")]
+    assert [line.split(". ", 1)[1].split(":")[0] for line in top] == [r["player"] for r in rows]
+    links = {r["player"]: r["url"] for r in run_cli(db_url, "player", "links", "club-1",
+                                                    "--base-url", "http://venue:8000",
+                                                    "--json").json}
+    assert links["Anna"] in text and f'href="{links["Anna"]}"' in html
+    assert "<ol><li>" in html and "Hej Anna" in html
+    # Results and seating are logged apart: the seating can still be sent, results not twice.
+    again = run_cli(db_url, "notify", "club-1", "--round", "1", "--what", "results",
+                    "--smtp", url, "--json", exit_code=1).json["details"]
+    assert again["sent"] == [] and sorted(again["skipped"]) == ["Anna", "Cai"]
+    seating = run_cli(db_url, "notify", "club-1", "--round", "1", "--what", "seating",
+                      "--smtp", url, "--json", exit_code=1).json["details"]
+    assert sorted(seating["sent"]) == ["Anna", "Cai"]
+
+
+def test_results_wait_for_a_table_whose_result_is_not_in(db_url, run_cli, smtp_server, tmp_path):
+    inbox, url = smtp_server
+    names = [f"P{i}" for i in range(8)]
+    for name in names:
+        run_cli(db_url, "player", "add", name, "--email", f"{name.lower()}@example.org")
+    run_cli(db_url, "event", "create", "club-1", "--variant", "svarta-maja",
+            "--table-sizes", "4", "--name", "Club night")
+    run_cli(db_url, "event", "enter", "club-1", "--all")
+    run_cli(db_url, "round", "seat", "club-1")
+    records = run_cli(db_url, "simulate", "--event", "club-1", "--round", "1", "--seed", "3").stdout
+    lines = records.splitlines()
+    header, rows = lines[0], lines[1:]
+    table_column = header.split(",").index("table")
+    first = [r for r in rows if r.split(",")[table_column] == "1"]
+    path = tmp_path / "table-1.csv"
+    path.write_text("\n".join([header, *first]) + "\n", encoding="utf-8")
+    run_cli(db_url, "result", "import", str(path))
+    tables = {t["table"]: t["seats"] for t in
+              run_cli(db_url, "round", "show", "club-1", "1", "--json").json["tables"]}
+    report = run_cli(db_url, "notify", "club-1", "--round", "1", "--what", "results",
+                     "--smtp", url, "--json").json["details"]
+    assert sorted(report["sent"]) == sorted(tables["1"])
+    assert sorted(report["not_ready"]) == sorted(tables["2"])
+    assert sorted(str(m["To"]).split("@")[0] for m in inbox.messages) == sorted(
+        n.lower() for n in tables["1"])
+    assert inbox.messages[0]["Subject"] == "Club night, round 1: your result"

@@ -51,8 +51,7 @@ def test_the_player_page_shows_the_rating_and_its_history(tourney, db_url):
     shown = tourney("round", "show", "club", "1", "--json").json["tables"]
     anna_table = next(t["table"] for t in shown if "Anna" in t["seats"])
     send_csv(web, links[anna_table], match_csv(tourney, "club", 1, anna_table))
-    rating = tourney("rating", "history", "Anna", "--json").json
-    [entry] = rating["history"] if isinstance(rating, dict) else rating
+    [entry] = tourney("rating", "history", "Anna", "--json").json
     page = web.get(own["Anna"] + "?lang=en").text
     section = page.split('id="rating"')[1]
     assert "1 rated match" in section and "<svg" in section

@@ -1,13 +1,16 @@
 """E-mail to the players (``tourney notify``): each entered player with an e-mail
 address gets one message per round and kind, in the event's language.
 
-``seating``: their table, seat and private link. Messages have a text and an HTML
+``seating``: their table, seat and private link; ``results``: their match of the
+round, their place in the standings after it, their rating change, the top of the
+standings and their link. Messages have a text and an HTML
 part, a Date, a Message-ID and a From. Every message tried is logged
 (:class:`~tourney.storage.models.Notification`); a re-run sends nothing already
 sent unless ``resend``. One failing address does not stop the rest.
 """
 from __future__ import annotations
 
+import functools
 import html
 import os
 import smtplib
@@ -18,16 +21,18 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from babel.numbers import format_decimal
 from sqlmodel import Session, select
 
 from ..errors import TourneyError, UsageError
 from ..files import atomic_write
-from ..storage.models import Event, Notification, utcnow
+from ..storage.models import Event, Match, MatchPlace, Notification, utcnow
 from ..tournament.evening import player_links
 from ..tournament.events import entries
 from ..tournament.rounds import seated_tables
+from .evening import evening_of
 
-TEXTS = {
+SEATING_TEXTS = {
     "en": ("{event}, round {round}: table {table}", "Hello {player},",
            "in round {round} of {event} you play at table {table}, seat {seat}.",
            "Your page (table, results, standings): {link}"),
@@ -42,6 +47,46 @@ TEXTS = {
            "Oma sivusi (pöytä, tulokset, tilanne): {link}"),
 }
 
+# The results message, one sentence a line: subject, greeting, the player's match,
+# no match this round, the standings, the rating, the top of the standings, the page.
+RESULTS_TEXTS = {
+    "en": ("{event}, round {round}: your result", "Hello {player},",
+           "in round {round} of {event} you came {place} of {players} at table {table}: "
+           "score {total}, {points} match points.",
+           "you had no match in round {round} of {event}.",
+           "After round {round} you are {standing} of {entrants} with {standing_points} points.",
+           "Your rating: {rating_after} ({rating_change}).",
+           "The top of the standings:",
+           "Your page (table, results, standings): {link}"),
+    "sv": ("{event}, rond {round}: ditt resultat", "Hej {player},",
+           "i rond {round} av {event} kom du {place} av {players} vid bord {table}: "
+           "poäng {total}, {points} matchpoäng.",
+           "du spelade ingen match i rond {round} av {event}.",
+           "Efter rond {round} ligger du {standing} av {entrants} med {standing_points} poäng.",
+           "Din rating: {rating_after} ({rating_change}).",
+           "Toppen av ställningen:",
+           "Din sida (bord, resultat, ställning): {link}"),
+    "nb": ("{event}, runde {round}: ditt resultat", "Hei {player},",
+           "i runde {round} av {event} ble du nummer {place} av {players} ved bord {table}: "
+           "poeng {total}, {points} matchpoeng.",
+           "du spilte ingen kamp i runde {round} av {event}.",
+           "Etter runde {round} ligger du som nummer {standing} av {entrants} med "
+           "{standing_points} poeng.",
+           "Din rating: {rating_after} ({rating_change}).",
+           "Toppen av stillingen:",
+           "Din side (bord, resultater, stilling): {link}"),
+    "fi": ("{event}, kierros {round}: tuloksesi", "Hei {player},",
+           "{event}, kierros {round}: sijoituit {place}/{players} pöydässä {table}: "
+           "pisteet {total}, {points} ottelupistettä.",
+           "sinulla ei ollut ottelua kierroksella {round} ({event}).",
+           "Kierroksen {round} jälkeen olet sijalla {standing}/{entrants}, "
+           "{standing_points} pistettä.",
+           "Rankingisi: {rating_after} ({rating_change}).",
+           "Tilanteen kärki:",
+           "Oma sivusi (pöytä, tulokset, tilanne): {link}"),
+}
+TOP_SHOWN = 5  # the top of the standings in a results message
+
 
 @dataclass
 class NotifyReport:
@@ -49,31 +94,101 @@ class NotifyReport:
     skipped: list[str] = field(default_factory=list)  # sent before
     failed: dict[str, str] = field(default_factory=dict)  # player: reason
     no_address: list[str] = field(default_factory=list)
+    not_ready: list[str] = field(default_factory=list)  # results: their table has none yet
 
     def to_json(self) -> dict:
         return {"sent": self.sent, "skipped": self.skipped, "failed": self.failed,
-                "no_address": self.no_address}
+                "no_address": self.no_address, "not_ready": self.not_ready}
 
 
-def seating_message(event: Event, player: str, address: str, number: int, table: str,
-                    seat: int, link: str, sender: str) -> EmailMessage:
-    subject, hello, body, page = TEXTS.get(event.lang or "en", TEXTS["en"])
-    values = {"event": event.name, "round": number, "table": table, "seat": seat,
-              "player": player, "link": link}
-    lines = [hello.format(**values), "", body.format(**values), "", page.format(**values)]
+def _message(subject: str, paragraphs: list[str], address: str, sender: str,
+             link_line: tuple[str, dict] | None = None, listing: list[str] = ()) -> EmailMessage:
+    """One message of plain sentences: a text part and the same as HTML (each
+    value escaped there; the link a link)."""
     message = EmailMessage()
-    message["Subject"] = subject.format(**values)
+    message["Subject"] = subject
     message["From"] = sender
     message["To"] = address
     message["Date"] = format_datetime(utcnow())
     message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or "tourney")
-    message.set_content("\n".join(lines) + "\n")
-    esc = {k: html.escape(str(v)) for k, v in values.items()}
-    link_html = f'<a href="{esc["link"]}">{esc["link"]}</a>'
-    message.add_alternative(
-        f"<p>{hello.format(**esc)}</p><p>{body.format(**esc)}</p>"
-        f"<p>{page.format(**dict(esc, link=link_html))}</p>\n", subtype="html")
+    text = list(paragraphs)
+    html_parts = [f"<p>{html.escape(p)}</p>" for p in paragraphs]
+    if listing:
+        text.append("\n".join(listing))
+        html_parts.append("<ol>" + "".join(f"<li>{html.escape(line)}</li>" for line in listing)
+                          + "</ol>")
+    if link_line is not None:
+        template, values = link_line
+        text.append(template.format(**values))
+        esc = {k: html.escape(str(v)) for k, v in values.items()}
+        esc["link"] = f'<a href="{esc["link"]}">{esc["link"]}</a>'
+        html_parts.append(f"<p>{template.format(**{**esc})}</p>")
+    message.set_content("\n\n".join(text) + "\n")
+    message.add_alternative("".join(html_parts) + "\n", subtype="html")
     return message
+
+
+def seating_message(event: Event, player: str, address: str, number: int, table: str,
+                    seat: int, link: str, sender: str) -> EmailMessage:
+    subject, hello, body, page = SEATING_TEXTS.get(event.lang or "en", SEATING_TEXTS["en"])
+    values = {"event": event.name, "round": number, "table": table, "seat": seat,
+              "player": player, "link": link}
+    return _message(subject.format(**values),
+                    [hello.format(**values), body.format(**values)], address, sender,
+                    (page, values))
+
+
+def results_message(evening, number: int, address: str, link: str,
+                    sender: str) -> EmailMessage:
+    """A player's round ``number``: their match, their place in the standings after
+    it, their rating change, the top of the standings and their page."""
+    event = evening.event
+    lang = event.lang or "en"
+    (subject, hello, played, no_match, standing, rating, top,
+     page) = RESULTS_TEXTS.get(lang, RESULTS_TEXTS["en"])
+    number_text = functools.partial(_number, lang)
+    values = {"event": event.name, "round": number, "player": evening.player, "link": link,
+              "entrants": len(evening.rows)}
+    result = evening.result_of(number)
+    lines = [hello.format(**values)]
+    if result is not None:
+        lines.append(played.format(**values, place=result.place, players=result.players,
+                                   table=result.table, total=number_text(result.total),
+                                   points=number_text(result.match_points)))
+    else:
+        lines.append(no_match.format(**values))
+    row = evening.standing
+    if row is not None:
+        lines.append(standing.format(**values, standing=row.place,
+                                     standing_points=number_text(row.points)))
+    change = evening.rating_change(number)
+    if change is not None:
+        before, after = change
+        lines.append(rating.format(rating_after=number_text(after, 1),
+                                   rating_change=signed(after - before, lang)))
+    listing = [f"{r.place}. {r.player}: {number_text(r.points)}"
+               for r in evening.rows[:TOP_SHOWN]]
+    if listing:
+        lines.append(top)
+    return _message(subject.format(**values), lines, address, sender, (page, values), listing)
+
+
+def _number(lang: str, value: float, decimals: int | None = None) -> str:
+    """A number as the event's language writes it (1,5 in Swedish)."""
+    pattern = "#,##0.##" if decimals is None else "#,##0." + "0" * decimals
+    return format_decimal(value, format=pattern, locale=_LOCALES.get(lang, "en"))
+
+
+def signed(value: float, lang: str) -> str:
+    """+1.3 / -0.4 with one decimal (the language's minus sign); 0.0 for a change that rounds to nothing (as
+    :func:`tourney.numbers.signed_text`, in the language's digits)."""
+    shown = _number(lang, abs(value), 1)
+    if not shown.strip("0.,"):
+        return shown
+    return "+" + shown if value > 0 else _number(lang, value, 1)  # the language's minus
+
+
+_LOCALES = {"sv": "sv_SE", "nb": "nb_NO", "fi": "fi_FI", "en": "en"}
 
 
 def connect(url: str) -> smtplib.SMTP:
@@ -99,38 +214,58 @@ def connect(url: str) -> smtplib.SMTP:
     return client
 
 
-def notify_seating(session: Session, event: Event, number: int, *, smtp_url: str | None,
-                   sender: str, base_url: str = "", dry_run: str | None = None,
-                   resend: bool = False) -> NotifyReport:
-    """Send (or, with ``dry_run``, write as .eml files to that folder) each seated
-    player's seating of round ``number``."""
+def notify_players(session: Session, event: Event, number: int, what: str, *,
+                   smtp_url: str | None, sender: str, base_url: str = "",
+                   dry_run: str | None = None, resend: bool = False) -> NotifyReport:
+    """Send (or, with ``dry_run``, write as .eml files to that folder) each player's
+    ``what`` of round ``number``: ``seating`` (their table, seat and link) or
+    ``results`` (their result, standing, rating change and link)."""
+    if what not in ("seating", "results"):
+        raise UsageError(f"notify sends seating or results, not {what!r}")
     report = NotifyReport()
     tables = seated_tables(session, event, number)
+    if not tables:
+        raise TourneyError(f"round {number} of {event.slug} is not seated")
     seat_of = {p.id: (label, index + 1) for label, players in tables.items()
                for index, p in enumerate(players)}
     links = {row.player: row.to_json(base_url)["url"] for row in player_links(session, event)}
     sent_before = {row.player_id for row in session.exec(select(Notification).where(
         Notification.event_id == event.id, Notification.round_number == number,
-        Notification.what == "seating", Notification.status == "sent"))}
+        Notification.what == what, Notification.status == "sent"))}
+    with_result = set()
+    if what == "results":
+        with_result = _players_with_a_result(session, event, number)
+        if not with_result:
+            raise TourneyError(f"round {number} of {event.slug} has no results yet")
     client = None
     try:
         for _, player in entries(session, event):
             if player.id not in seat_of or player.merged_into_id is not None:
                 continue
+            if what == "results" and player.id not in with_result:
+                table = seat_of[player.id][0]
+                if table is not None and len(tables[table]) > 1:
+                    report.not_ready.append(player.name)  # their table's result is not in
+                    continue
             if not player.email:
                 report.no_address.append(player.name)
                 continue
             if player.id in sent_before and not resend:
                 report.skipped.append(player.name)
                 continue
-            table, seat = seat_of[player.id]
-            message = seating_message(event, player.name, player.email, number, table, seat,
-                                      links[player.name], sender)
+            if what == "seating":
+                table, seat = seat_of[player.id]
+                message = seating_message(event, player.name, player.email, number, table,
+                                          seat, links[player.name], sender)
+            else:
+                evening = evening_of(session, event, player, up_to_round=number)
+                message = results_message(evening, number, player.email, links[player.name],
+                                          sender)
             status, error = "sent", None
             if dry_run is not None:
                 folder = Path(dry_run)
                 folder.mkdir(parents=True, exist_ok=True)
-                path = folder / f"round-{number}-seating-{player.id}.eml"
+                path = folder / f"round-{number}-{what}-{player.id}.eml"
                 with atomic_write(path, "wb", newline=None, encoding=None) as out:
                     out.write(bytes(message))
                 status = "dry-run"
@@ -144,7 +279,7 @@ def notify_seating(session: Session, event: Event, number: int, *, smtp_url: str
                     if isinstance(err, (smtplib.SMTPServerDisconnected, OSError)):
                         client = None
             session.add(Notification(event_id=event.id, player_id=player.id,
-                                     round_number=number, what="seating",
+                                     round_number=number, what=what,
                                      address=player.email, message_id=message["Message-ID"],
                                      status=status, error=error))
             if status == "failed":
@@ -158,6 +293,15 @@ def notify_seating(session: Session, event: Event, number: int, *, smtp_url: str
                 client.quit()
             except (smtplib.SMTPException, OSError):
                 pass
-    if not tables:
-        raise TourneyError(f"round {number} of {event.slug} is not seated")
     return report
+
+
+def notify_seating(session: Session, event: Event, number: int, **options) -> NotifyReport:
+    return notify_players(session, event, number, "seating", **options)
+
+
+def _players_with_a_result(session: Session, event: Event, number: int) -> set[int]:
+    return set(session.exec(
+        select(MatchPlace.player_id)
+        .join(Match, MatchPlace.version_id == Match.current_version_id)
+        .where(Match.event_id == event.id, Match.round_number == number)).all())
