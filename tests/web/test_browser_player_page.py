@@ -23,6 +23,9 @@ def test_the_player_page_on_a_phone(tourney, db_url, browser, tmp_path):
                             content=match_csv(tourney, "club", 1, "1"),
                             headers={"Content-Type": "text/csv"})
         assert stored.status_code == 200, stored.text
+        tourney("event", "checkin", "club", "--required", "on")
+        rated = next(name for name in own if name in
+                     tourney("round", "show", "club", "1", "--json").json["tables"][0]["seats"])
         for js in (True, False):
             phone = Phone(browser, js)
             page = phone.page
@@ -35,6 +38,11 @@ def test_the_player_page_on_a_phone(tourney, db_url, browser, tmp_path):
             assert int(weight) >= 600  # the player's own row stands out
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 375, f"the page is {width} px wide at 375"
+            assert page.get_by_role("button", name="Jag är här").is_visible()
+            page.goto(f"{live.url}{own[rated]['url']}")  # a player whose table has a result
+            chart = page.locator("#rating svg")
+            assert chart.is_visible() and chart.bounding_box()["width"] <= 375
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375
             page.screenshot(path=str(folder / f"player-sv-{'js' if js else 'nojs'}-375.png"),
                             full_page=True)
             phone.close()
