@@ -79,6 +79,11 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
              + (WITHDREW if (name, table) in gone else ""))
     echo("")
     echo(get_game(variant).vocabulary.seat_note)
+    if seating.unmet:
+        echo("")
+        echo("Not met:")
+        for unmet in seating.unmet:
+            echo(f"  {unmet['message']}")
 
 
 def seating_warnings(seating: service.RoundSeating) -> None:
@@ -98,7 +103,18 @@ def seating_change(action: str, changed: bool, summary: str, slug: str, seating)
     details = {"event": slug, "round": seating.number, "warnings": list(seating.warnings)}
     if action == "round.reseat":
         details["no_longer_entered"] = list(seating.no_longer_entered)
-    return {**seating.to_json(), **change_report(action, changed, summary, **details)}
+    return {**seating.to_json(), "unmet": list(seating.unmet),
+            **change_report(action, changed, summary, **details)}
+
+
+def unmet_messages(seating: service.RoundSeating) -> None:
+    """On stderr: the constraints the seating could not meet (the seat list on
+    stdout lists them too, for the wall; a --json reader has them as "unmet")."""
+    if seating.unmet:
+        shown = [u["message"] for u in seating.unmet[:3]]
+        more = len(seating.unmet) - len(shown)
+        message(f"warning: {count_text(len(seating.unmet), 'seating constraint')} not met: "
+                + "; ".join(shown) + (f"; and {more} more" if more > 0 else ""))
 
 
 @round_.command("seat")
@@ -126,7 +142,13 @@ def seat(slug, force, as_json, db_url):
            "action": "round.seat", "changed": true, "summary": "...",
            "details": {"event": SLUG, "round": N, "warnings": [{"warning":
            "byes", "message": "...", "players": [names], "table_sizes":
-           "3-4" or null, "bye_points_can_change": true}]}}
+           "3-4" or null, "bye_points_can_change": true}]},
+           "unmet": [{"kind": "apart"|"fixed", "players": [names], "table": T,
+           "reason", "club": name or null, "message": "..."}]}
+
+    "unmet" lists the event's seating constraints (`tourney event set
+    --keep-apart/--fix`) the seating could not meet, each with why; they are
+    also printed under the seat list and warned about on stderr.
 
     \b
     Example:
@@ -146,6 +168,7 @@ def seat(slug, force, as_json, db_url):
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
     message(summary)
     seating_warnings(seating)
+    unmet_messages(seating)
 
 
 @round_.command("show")
@@ -174,7 +197,8 @@ def show(slug, number, as_json, db_url):
     if as_json:
         emit_json({**seating.to_json(),
                    "withdrawn": [w.to_json() for w in seating.withdrawn],
-                   "reseat": bool(seating.withdrawn) and seating.reseatable})
+                   "reseat": bool(seating.withdrawn) and seating.reseatable,
+                   "unmet": list(seating.unmet)})
     else:
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
         if seating.tables:
@@ -221,6 +245,7 @@ def reseat(slug, number, seed, as_json, db_url):
         print_seating(seating, f"{event.name}: round {seating.number} (reseated)", event.variant)
     message(summary)
     seating_warnings(seating)
+    unmet_messages(seating)
 
 
 @round_.command("sheet")
