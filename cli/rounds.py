@@ -248,6 +248,102 @@ def reseat(slug, number, seed, as_json, db_url):
     unmet_messages(seating)
 
 
+reason_option = click.option(
+    "--reason", metavar="TEXT",
+    help="Why (kept in the audit log with who did it: `tourney log`).")
+
+
+def print_change(change, as_json: bool) -> None:
+    """A swap's or move's answer: the summary on stderr, the new seat list (or,
+    with --json, the change and the seating) on stdout."""
+    from tourney.tournament.seat_changes import change_text
+
+    summary = change_text(change)
+    if as_json:
+        emit_json({**change.seating.to_json(), "unmet": list(change.seating.unmet),
+                   **change_report(change.action, True, summary, **change.to_json())})
+    message(summary)
+    unmet_messages(change.seating)
+
+
+@round_.command("swap")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("number", type=COUNT, metavar="ROUND")
+@click.argument("first", metavar="PLAYER")
+@click.argument("second", metavar="PLAYER")
+@reason_option
+@json_option
+@db_option
+def swap(slug, number, first, second, reason, as_json, db_url):
+    """Swap two players' seats in a seated round (tables without a result).
+
+    The two trade table and seat (or a bye); no table's size changes. A table
+    whose result is in, that was forfeited, or whose result sent from its link
+    waits for the organizer is refused (exit 1). The summary says how many pairs
+    meet again in the round (and which the swap makes meet again), and the
+    seating constraints the round then breaks.
+
+    \b
+    JSON: the round's seating as `round show --json` has it, "unmet", and
+          {"action": "round.swap", "changed", "summary", "details": {"event",
+          "round", "moved": [{"player", "from": {"table", "seat"}, "to": {...}}],
+          "repeated_pairs_before", "repeated_pairs", "meet_again": [[names]],
+          "forced": [], "unmet"}}
+
+    \b
+    Example:
+      tourney round swap club-1 2 "Anna Berg" "Bo Ek" --reason "spouses"
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event = get_event(session, slug)
+        change = actions.swap_players(session, event, number, first, second, reason=reason)
+    print_change(change, as_json)
+    if not as_json:
+        print_seating(change.seating, f"{event.name}: round {number}", event.variant)
+
+
+@round_.command("move")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("number", type=COUNT, metavar="ROUND")
+@click.argument("player", metavar="PLAYER")
+@click.option("--table", "table", required=True, metavar="T",
+              help="The table to move to (the next number opens a new table).")
+@click.option("--force", is_flag=True,
+              help="Move even though a table's size leaves the event's table sizes "
+                   "(the variant's own player counts hold all the same).")
+@reason_option
+@json_option
+@db_option
+def move(slug, number, player, table, force, reason, as_json, db_url):
+    """Move a player of a seated round to another table (tables without a result).
+
+    The player takes the last seat of table T; the players after them at their
+    old table move up one seat. A table left below the event's smallest size
+    (and not emptied), or joined beyond its largest, is refused (exit 1) unless
+    --force. Tables played (a result in, a forfeit, a result waiting for the
+    organizer) are refused as by `tourney round swap`. The summary says how
+    many pairs meet again.
+
+    \b
+    JSON: as `round swap --json`, "action": "round.move"; "forced" lists the
+    table sizes --force went past.
+
+    \b
+    Examples:
+      tourney round move club-1 2 "Late Arrival" --table 3
+      tourney round move club-1 2 "Bo Ek" --table 4 --force --reason "wheelchair"
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event = get_event(session, slug)
+        change = actions.move_player(session, event, number, player, table, force=force,
+                                     reason=reason)
+    print_change(change, as_json)
+    if not as_json:
+        print_seating(change.seating, f"{event.name}: round {number}", event.variant)
+
+
 @round_.command("sheet")
 @click.argument("slug", shell_complete=complete_event)
 @click.argument("number", type=COUNT, metavar="N")
