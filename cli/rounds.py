@@ -34,6 +34,7 @@ from .output import (
     json_option,
     message,
     replace_option,
+    report_change,
     report_written,
     table_format_option,
 )
@@ -69,6 +70,8 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
         echo(f"Table {table.table}:  " + "   ".join(seats))
     if seating.byes:
         echo("Bye:  " + ", ".join(shown(name, None) for name in seating.byes))
+    if seating.absent:
+        echo("Absent:  " + ", ".join(seating.absent))
     echo("")
     echo("By name:")
     rows = seating.by_name(terminal_language())
@@ -198,7 +201,7 @@ def show(slug, number, as_json, db_url):
         emit_json({**seating.to_json(),
                    "withdrawn": [w.to_json() for w in seating.withdrawn],
                    "reseat": bool(seating.withdrawn) and seating.reseatable,
-                   "unmet": list(seating.unmet)})
+                   "unmet": list(seating.unmet), "absent": list(seating.absent)})
     else:
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
         if seating.tables:
@@ -342,6 +345,52 @@ def move(slug, number, player, table, force, reason, as_json, db_url):
     print_change(change, as_json)
     if not as_json:
         print_seating(change.seating, f"{event.name}: round {number}", event.variant)
+
+
+@round_.command("absent")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("number", type=COUNT, metavar="ROUND")
+@click.argument("player", metavar="PLAYER")
+@click.option("--undo", is_flag=True, help="Take the absence back.")
+@reason_option
+@json_option
+@db_option
+def absent(slug, number, player, undo, reason, as_json, db_url):
+    """Leave a player out of one round (not seated in it; back the next).
+
+    ROUND is the next round to be seated (or a later one), or the latest
+    seated round while none of its results is in: it is then to be reseated
+    (`tourney round reseat`). Once a result of the round is in, the player's
+    table is scored without them by `tourney result forfeit` instead (the
+    refusal names it). An absent player scores nothing for the round (no bye).
+
+    \b
+    JSON: {"action": "round.absent", "changed", "summary", "details": {"event",
+           "player", "round", "undo", "reseat": N or null}}
+
+    \b
+    Examples:
+      tourney round absent club-1 3 "Bo Ek" --reason "away on the 3rd"
+      tourney round absent club-1 3 "Bo Ek" --undo
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event = get_event(session, slug)
+        report = actions.mark_absent(session, event, number, player, undo=undo,
+                                     reason=reason)
+    if not report.changed:
+        summary = (f"{slug}: {report.player} is not marked absent from round {number}"
+                   if undo else f"{slug}: {report.player} is marked absent from round "
+                   f"{number} already")
+    elif undo:
+        summary = f"{slug}: {report.player} plays round {number} after all"
+    else:
+        summary = f"{slug}: {report.player} absent from round {number}, back the next"
+    report_change("round.absent" + (".undo" if undo else ""), report.changed, summary,
+                  as_json, event=slug, **report.to_json())
+    if report.reseat:
+        message(f"round {report.reseat} is seated {'without' if undo else 'with'} them: "
+                f"`tourney round reseat {slug} {report.reseat}` seats it again")
 
 
 @round_.command("sheet")

@@ -29,7 +29,7 @@ from ..numbers import count_text
 from ..ordering import table_order
 from ..pairing.constraints import SeatingConstraints, unmet_constraints
 from ..storage.audit import record_change
-from ..storage.models import Entry, Event, Player, SeatingRule
+from ..storage.models import Absence, Entry, Event, Player, SeatingRule
 from .events import lock_event
 from .players import find_player
 
@@ -54,6 +54,13 @@ def _names(session: Session, ids) -> dict[int, str]:
     if not ids:
         return {}
     return {p.id: p.name for p in session.exec(select(Player).where(Player.id.in_(ids)))}
+
+
+def absent_players(session: Session, event: Event, number: int) -> set[int]:
+    """The ids of the players marked absent from round ``number``
+    (``tourney round absent``): not seated in it."""
+    return set(session.exec(select(Absence.player_id).where(
+        Absence.event_id == event.id, Absence.round_number == number)).all())
 
 
 # ------------------------------------------------------------------- constraints

@@ -44,7 +44,7 @@ from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
 from ..storage.audit import record_change
 from ..storage.models import Entry, Event, Match, Player, Round, Seat, utcnow
-from .arbiter import event_constraints, unmet_report
+from .arbiter import absent_players, event_constraints, unmet_report
 from .events import (
     active_players,
     all_rounds_seated,
@@ -106,6 +106,8 @@ class RoundSeating:
     # the event's seating constraints this seating breaks, each with why
     # (:func:`tourney.tournament.arbiter.unmet_report`)
     unmet: list[dict] = field(default_factory=list)
+    # the players marked absent from the round (`tourney round absent`), by name
+    absent: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -169,6 +171,10 @@ def _players_by_id(session: Session, ids) -> dict[int, Player]:
     return {p.id: p for p in session.exec(select(Player).where(Player.id.in_(ids)))}
 
 
+def _names_of(session: Session, ids) -> list[str]:
+    return [p.name for p in _players_by_id(session, ids).values()]
+
+
 def round_seating(session: Session, event: Event, number: int) -> RoundSeating:
     row = get_round(session, event, number)
     tables, byes = seated_keys(session, row)
@@ -196,6 +202,7 @@ def round_seating(session: Session, event: Event, number: int) -> RoundSeating:
         results=done, lang=event.lang, withdrawn=withdrawn,
         reseatable=number == last_seated_round(session, event) and not done,
         unmet=unmet_report(session, event, tables, byes),
+        absent=sorted(_names_of(session, absent_players(session, event, number)), key=order),
     )
 
 
@@ -275,6 +282,8 @@ def _seat(session: Session, event: Event, number: int, seed: int) -> tuple[list[
     players = active_players(session, event, number)
     from .evening import seatable  # check-in, when the event requires it
     players = seatable(session, event, players)
+    absent = absent_players(session, event, number)  # `tourney round absent`
+    players = [p for p in players if p.id not in absent]
     if len(players) < event.table_min:
         raise TourneyError(
             f"only {count_text(len(players), 'player')} can play in "

@@ -1,5 +1,6 @@
 """The arbiter's changes to a seated round: swapping two players, moving one to
-another table (``tourney round swap`` / ``round move``), issue 31.
+another table (``tourney round swap`` / ``round move``), a player absent from one
+round (``tourney round absent``), issue 31.
 
 Decisions:
 
@@ -19,9 +20,15 @@ Decisions:
 - Each says how many pairs meet again in the round after the change (they met
   in an earlier round) and which pairs the change makes meet again; the round's
   stored count of repeated pairs follows.
+- An absent player is not seated in that round and is back in the next; they
+  score nothing for it (no bye). Marking the latest seated round while none of its
+  results is in leaves its seating as it is until it is reseated (as a withdrawal
+  from it does); once a result of it is in, the player's table is scored without
+  them by a forfeit (``tourney result forfeit``) instead.
 """
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 
 from sqlmodel import Session, select
@@ -32,9 +39,19 @@ from ..numbers import plural_word
 from ..ordering import table_order
 from ..pairing.history import EventHistory, pair
 from ..storage.audit import record_change
-from ..storage.models import Event, Forfeit, Player, Round, Seat, Submission, TableLink
+from ..storage.models import (
+    Absence,
+    Entry,
+    Event,
+    Forfeit,
+    Player,
+    Round,
+    Seat,
+    Submission,
+    TableLink,
+)
 from .arbiter import entered_player
-from .events import lock_event, results_by_round
+from .events import entry_active, last_seated_round, lock_event, results_by_round
 from .rounds import RoundSeating, get_round, history, round_seating, seated_keys
 
 WAITING_STATES = ("submitted", "conflict")  # a result sent from a table, not decided
@@ -44,10 +61,10 @@ def played_tables(session: Session, event: Event, number: int) -> dict[str, str]
     """Table label -> why the round's table can no longer change: ``"result"``
     (its result is in), ``"forfeit"``, ``"sent"`` (a result sent from its link
     waits for the organizer)."""
-    why = {label: "result" for label in results_by_round(session, event).get(number, ())}
-    for label in session.exec(select(Forfeit.table).where(
-            Forfeit.event_id == event.id, Forfeit.round_number == number)).all():
-        why.setdefault(label, "forfeit")
+    why = {label: "forfeit" for label in session.exec(select(Forfeit.table).where(
+        Forfeit.event_id == event.id, Forfeit.round_number == number)).all()}
+    for label in results_by_round(session, event).get(number, ()):
+        why.setdefault(label, "result")  # (results_by_round counts forfeits too)
     sent = session.exec(select(TableLink.table).join(Submission, Submission.link_id == TableLink.id)
                         .where(TableLink.event_id == event.id, TableLink.round_number == number,
                                Submission.state.in_(WAITING_STATES))).all()
@@ -241,3 +258,83 @@ def change_text(change: SeatChange) -> str:
 def table_list(labels) -> str:
     labels = sorted(labels, key=table_order)
     return f"{plural_word(len(labels), 'table')} {', '.join(labels)}"
+
+
+# ------------------------------------------------------------------- absence
+
+@dataclass
+class AbsenceReport:
+    """What :func:`mark_absent` did: ``changed`` (False: they were marked so
+    already), and ``reseat``: the seated round, none of whose results is in, that
+    still seats them (or, undone, that is seated without them): a reseat seats it
+    anew."""
+
+    player: str
+    number: int
+    undo: bool
+    changed: bool
+    reseat: int | None = None
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "round": self.number, "undo": self.undo,
+                "reseat": self.reseat}
+
+
+def mark_absent(session: Session, event: Event, number: int, name: str, *,
+                undo: bool = False, reason: str | None = None) -> AbsenceReport:
+    """Mark a player absent from one round (not seated in it; back the next), or
+    take it back (``undo``). The round is the next to be seated or a later one, or
+    the latest seated round while none of its results is in (it is then to be
+    reseated); a round with results in is refused, naming the forfeit that scores
+    the player's table without them."""
+    lock_event(session, event)
+    player = entered_player(session, event, name)
+    entry = session.exec(select(Entry).where(Entry.event_id == event.id,
+                                             Entry.player_id == player.id)).one()
+    if event.rounds is not None and number > event.rounds:
+        raise UsageError(f"{event.slug} has {plural_word(event.rounds, 'round')} "
+                         f"1-{event.rounds}, so there is no round {number}")
+    if not entry_active(entry, number):
+        raise TourneyError(f"{player.name} does not play round {number} of {event.slug} "
+                           + (f"(entered from round {entry.first_round})"
+                              if entry.first_round > number else
+                              f"(withdrew after round {entry.withdrawn_after})"))
+    last = last_seated_round(session, event)
+    if number < last:
+        raise TourneyError(f"round {number} of {event.slug} is over: round {last} is seated")
+    seat = None
+    if number == last:
+        row = get_round(session, event, number)
+        seat = session.exec(select(Seat).where(Seat.round_id == row.id,
+                                               Seat.player_id == player.id)).first()
+        played = played_tables(session, event, number)
+        if played and seat is not None and not undo:
+            if seat.table in played:
+                refuse_played(event, number, seat.table, played, "an absence")
+            where = f"table {seat.table}" if seat.table is not None else "a bye"
+            forfeit = (f"result forfeit {event.slug} {number} {seat.table} --absent "
+                       f"{shlex.quote(player.name)}" if seat.table is not None else None)
+            raise TourneyError(
+                f"round {number} of {event.slug} has results in and cannot be reseated; "
+                f"{player.name} is seated there ({where})"
+                + (": a forfeit scores their table without them" if forfeit else ""),
+                operation=forfeit)
+    marked = session.exec(select(Absence).where(
+        Absence.event_id == event.id, Absence.round_number == number,
+        Absence.player_id == player.id)).first()
+    report = AbsenceReport(player.name, number, undo, changed=(marked is None) != undo)
+    if not report.changed:
+        return report
+    if undo:
+        session.delete(marked)
+    else:
+        session.add(Absence(event_id=event.id, round_number=number, player_id=player.id))
+    session.flush()
+    if number == last and not played_tables(session, event, number) \
+            and (seat is not None) != undo:
+        report.reseat = number
+    record_change(session, "round.absent" + (".undo" if undo else ""),
+                  f"{event.slug} round {number}: {player.name}",
+                  None, {"player": player.name, "round": number, "reason": reason},
+                  event_id=event.id)
+    return report
