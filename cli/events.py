@@ -141,6 +141,9 @@ def show(slug, as_json, db_url):
         from tourney.tournament.evening import evening_json
 
         data["evening"] = evening_json(session, event_row)
+        from tourney.tournament.arbiter import constraints_json, constraints_text
+
+        data["constraints"] = constraints_json(session, event_row)
     if as_json:
         emit_json(data)
         return
@@ -160,6 +163,9 @@ def show(slug, as_json, db_url):
         echo("tiebreaks: " + ", ".join(data["tiebreaks"]))
     if data["lang"]:
         echo(f"language: {data['lang']}")
+    kept = constraints_text(data["constraints"])
+    if kept:
+        echo("seating constraints: " + "; ".join(kept))
     echo("rules:")
     for rule in data["rule_details"]:
         # One line each: the value in force in words (`tourney variants VARIANT`
@@ -296,7 +302,16 @@ SETTING_LABELS = {"name": "name", "date": "date", "rules": "house rules",
                   "table_sizes": "table sizes", "rounds": "rounds", "seating": "seating",
                   "seed": "seed", "tiebreaks": "tie-breaks", "lang": "language",
                   "points": "points", "bye_points": "bye points",
-                  "fee": "fee", "signup": "sign-up"}
+                  "fee": "fee", "signup": "sign-up", "constraints": "seating constraints"}
+
+
+def reseatable_round(session, event_row) -> int | None:
+    """The latest seated round while none of its results is in (a reseat would
+    seat it under settings changed now), else None."""
+    last = service.last_seated_round(session, event_row)
+    if last and not service.results_by_round(session, event_row).get(last):
+        return last
+    return None
 
 
 def setting_text(setting: str, value) -> str:
@@ -312,6 +327,10 @@ def setting_text(setting: str, value) -> str:
         return {"rounds": "open-ended", "bye_points": "a win's worth"}.get(setting, "none")
     if setting == "bye_points":
         return number_text(value)
+    if setting == "constraints":
+        from tourney.tournament.arbiter import constraints_text
+
+        return "; ".join(constraints_text(value)) or "none"
     return str(value)
 
 
@@ -345,10 +364,23 @@ def setting_text(setting: str, value) -> str:
               help="The entry fee (`tourney event paid` notes who paid).")
 @click.option("--signup", type=click.Choice(["open", "closed"]),
               help="Open or close sign-up.")
+@click.option("--keep-apart", "keep_apart", multiple=True, metavar="club|NAME,NAME",
+              help="Seat apart, while it can be avoided: `club` (players of one club), "
+                   "or named players (\"Ann,Bo\"; every pair of a longer list); "
+                   "repeatable.")
+@click.option("--no-keep-apart", "clear_apart", is_flag=True,
+              help="Drop every kept-apart constraint (before any --keep-apart given "
+                   "with it).")
+@click.option("--fix", "fix", multiple=True, metavar="NAME=TABLE",
+              help="Seat a player always at one table (\"Ann=3\": wheelchair access, "
+                   "a scorer); repeatable.")
+@click.option("--unfix", "unfix", multiple=True, metavar="NAME",
+              help="Take a player's fixed table back; repeatable.")
 @json_option
 @db_option
 def set_(slug, name, date, rules, unset_rules, table_sizes, rounds, seating, seed,
-         tiebreaks, lang, points, bye_points, unset, fee, signup, as_json, db_url):
+         tiebreaks, lang, points, bye_points, unset, fee, signup, keep_apart, clear_apart,
+         fix, unfix, as_json, db_url):
     """Change an event's settings; the variant never changes.
 
     What may change depends on how far the event is:
@@ -390,7 +422,8 @@ def set_(slug, name, date, rules, unset_rules, table_sizes, rounds, seating, see
         event_row = service.get_event(session, slug)
         others = (name, date, table_sizes, rounds, seating, seed, tiebreaks, lang, points,
                   bye_points)
-        if (fee is not None or signup is not None) and not (
+        constraints = bool(keep_apart or clear_apart or fix or unfix)
+        if (fee is not None or signup is not None or constraints) and not (
                 parsed_rules or unset_rules or unset or any(v is not None for v in others)):
             report = service.EventChange(event_row)  # only the evening's settings
         else:
@@ -403,6 +436,14 @@ def set_(slug, name, date, rules, unset_rules, table_sizes, rounds, seating, see
         from tourney.tournament.evening import set_evening
 
         evening = set_evening(session, event_row, fee=fee, signup=signup)
+        if constraints:
+            from tourney.app.events import set_constraints
+
+            evening.update(set_constraints(session, event_row, keep_apart=keep_apart,
+                                           fix=fix, clear_apart=clear_apart, unfix=unfix))
+            if "constraints" in evening:
+                report.reseat = report.reseat or reseatable_round(session, event_row)
+                data["reseat"] = report.reseat
     if evening:
         report.changed.update(evening)
         data["changes"] = {**data.get("changes", {}),
@@ -414,9 +455,12 @@ def set_(slug, name, date, rules, unset_rules, table_sizes, rounds, seating, see
     else:
         summary = f"{slug}: nothing changed (it has these settings already)"
     report_change("event.set", bool(report.changed), summary, as_json, event=slug, **data)
-    if report.reseat:
+    if report.reseat and "table_sizes" in report.changed:
         message(f"round {report.reseat} is seated at the old table sizes: "
                 f"`tourney round reseat {slug} {report.reseat}` seats it at the new ones")
+    elif report.reseat:
+        message(f"round {report.reseat} is seated under the old seating constraints: "
+                f"`tourney round reseat {slug} {report.reseat}` seats it under the new ones")
     for number in report.sheets:
         message(f"score sheets of round {number} written before follow the old rules: "
                 f"`tourney round sheet {slug} {number} --out FILE` writes them again")

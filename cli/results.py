@@ -370,7 +370,12 @@ def standings(slug, up_to_round, format_, out, yes, as_json, db_url):
     "decided by" names what separated a player from the one above ("shared":
     nothing, they share the place); the number columns show enough decimals for
     that difference to show. A player who withdrew is marked with the round
-    they withdrew after. The table is followed (on stderr) by what each column
+    they withdrew after. The arbiter's adjustments (`tourney result adjust`)
+    are counted in the points and listed beside them with their reasons
+    ("adjustments" column; JSON: "adjustments": [{"id", "points", "reason",
+    "round"}]); forfeits (`tourney result forfeit`) give 0 to the absent and a
+    bye's points to the table's others (JSON: "forfeits", "forfeit_wins").
+    The table is followed (on stderr) by what each column
     means. --format csv or xlsx (or --out FILE) writes the table for a
     spreadsheet: CSV with the decimals the terminal shows, XLSX cells as
     numbers in full shown with those decimals. --json gives the numbers in full.
@@ -398,39 +403,177 @@ def standings(slug, up_to_round, format_, out, yes, as_json, db_url):
     numbers = {"points": [row.points for row in rows],
                **{t: [row.tiebreaks[t] for row in rows] for t in tiebreaks}}
     if format_ or out:
-        with open_table(out, [*headers, "shared", "withdrew after"], format=format_,
+        # the arbiter's adjustments, when there are any: a column of their own
+        adjusted = any(row.adjustments for row in rows)
+        extra = ["adjustments"] if adjusted else []
+        with open_table(out, [*headers, "shared", "withdrew after", *extra], format=format_,
                         title=f"{slug} standings",
-                        widths=[7, 30, 8, *[11] * len(tiebreaks), 24, 8, 14],
+                        widths=[7, 30, 8, *[11] * len(tiebreaks), 24, 8, 14,
+                                *[40] * len(extra)],
                         decimals=[None, None, *[decimals[n] for n in numbers], None, None,
-                                  None]) as table:
+                                  None, *[None] * len(extra)]) as table:
             for index, row in enumerate(rows):
                 # the values in full: an XLSX cell shows the column's decimals and
                 # keeps the rest, CSV writes the decimals the terminal shows
                 table.write([row.place, row.player,
                              *[plain_number(column[index]) for column in numbers.values()],
                              row.decided_by or "", "yes" if row.shared else "",
-                             row.withdrawn_after])
+                             row.withdrawn_after,
+                             *([adjustment_text(row.adjustments)] if adjusted else [])])
         report_written(out, len(rows), "player", as_json=as_json, action="standings",
                        format=table_format(out, format_), event=slug, round=up_to_round,
                        players=len(rows))
         return
     texts = [[fixed_text(v, decimals[name]) for v in column] for name, column in numbers.items()]
     withdrawn = any(row.withdrawn_after is not None for row in rows)
+    adjusted = any(row.adjustments for row in rows)
     emit_table(
-        headers + (["withdrew after"] if withdrawn else []),
+        headers + (["withdrew after"] if withdrawn else [])
+        + (["adjustments"] if adjusted else []),
         [[f"{row.place}=" if row.shared else row.place, row.player,
           *[column[i] for column in texts], row.decided_by or "",
           *([f"round {row.withdrawn_after}" if row.withdrawn_after is not None else ""]
-            if withdrawn else [])]
+            if withdrawn else []),
+          *([adjustment_text(row.adjustments)] if adjusted else [])]
          for i, row in enumerate(rows)])
     message(f"points: {POINTS_SYSTEMS[event.points]}; a bye is worth "
             f"{number_text(event_bye_points(event))}")
     for tiebreak in tiebreaks:
         message(f"{tiebreak}: {TIEBREAKS[tiebreak]}")
+    if adjusted:
+        message("adjustments: match points given or taken by the arbiter, counted in the "
+                "points (`tourney result adjust`); never in a rating")
     if any(row.shared for row in rows):
         message("=: a shared place (equal on points and every tie-break); "
                 "decided by \"shared\": nothing separates the player from the one above")
 
+
+
+def adjustment_text(items) -> str:
+    """A player's adjustments as the standings show them beside the points:
+    ``slow play (round 2, #3): -1``."""
+    return "; ".join(
+        f"{a['reason']} ({'round ' + str(a['round']) + ', ' if a['round'] is not None else ''}"
+        f"#{a['id']}): {'+' if a['points'] > 0 else ''}{number_text(a['points'])}"
+        for a in items)
+
+
+@result.command(name="forfeit")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER)
+@click.argument("table")
+@click.option("--absent", "absent", multiple=True, metavar="PLAYER",
+              help="A player of the table who did not play (or left); repeatable.")
+@click.option("--undo", is_flag=True, help="Take the table's forfeit back.")
+@click.option("--reason", metavar="TEXT",
+              help="Why (kept in the audit log with who did it: `tourney log`).")
+@json_option
+@db_option
+def forfeit_cmd(slug, round_number, table, absent, undo, reason, as_json, db_url):
+    """Score a table whose match was not played (or not finished) as forfeited.
+
+    Each player named --absent gets 0 match points for the round; each other
+    player of the table gets the event's bye points (by default a win's worth),
+    as though they had a bye: counted in the points, not as a match played
+    (no tie-break counts it), and no rating changes. The table then counts as
+    played: the next round can be seated, and a result for it is refused by
+    `tourney result import` until the forfeit is taken back (--undo). A table
+    whose result is in (or waits for the organizer) cannot be forfeited (exit 1).
+
+    \b
+    JSON: {"action": "result.forfeit", "changed": true, "summary", "details":
+           {"event", "round", "table", "absent": [names], "others": [names],
+           "absent_points": 0, "others_points": X, "undo": false}}
+
+    \b
+    Examples:
+      tourney result forfeit club-1 2 3 --absent "Bo Ek" --reason "left at 21:00"
+      tourney result forfeit club-1 2 3 --undo
+    """
+    from tourney.app.results import forfeit_table
+    from tourney.tournament.forfeits import forfeit_text
+
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        report = forfeit_table(session, get_event(session, slug), round_number, table,
+                               list(absent), undo=undo, reason=reason)
+    action = "result.forfeit" + (".undo" if undo else "")
+    report_change(action, True, forfeit_text(report), as_json, **report.to_json())
+
+
+@result.command(name="adjust")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("player", required=False)
+@click.option("--points", type=float, metavar="X",
+              help="Match points to give (negative: to take), e.g. -1.")
+@click.option("--reason", metavar="TEXT", help="Why; shown beside the standings.")
+@click.option("--round", "round_number", type=ROUND_NUMBER, metavar="N",
+              help="The round it belongs to (the standings after an earlier round "
+                   "leave it out; default: the whole event).")
+@click.option("--remove", "remove_id", type=COUNT, metavar="ID",
+              help="Take adjustment ID back (`tourney result adjust SLUG --list`).")
+@click.option("--list", "list_all", is_flag=True, help="List the event's adjustments.")
+@json_option
+@db_option
+def adjust_cmd(slug, player, points, reason, round_number, remove_id, list_all, as_json,
+               db_url):
+    """Give or take match points, with a reason: a penalty or a correction.
+
+    The points count in the standings (beside them, with the reason, in the
+    terminal, --json, CSV/XLSX and the published site) and nowhere else: no
+    tie-break, no rating (ratings come from the matches played). Each
+    adjustment gets an id; --remove ID takes it back, --list lists them. Every
+    one is in the audit log with who did it.
+
+    \b
+    JSON: {"action": "result.adjust", "changed": true, "summary", "details":
+           {"event", "id", "player", "points", "reason", "round", "actor", "at"}}
+    (--list --json: [{"id", "player", "points", "reason", "round", "actor", "at"}])
+
+    \b
+    Examples:
+      tourney result adjust club-1 "Bo Ek" --points -1 --reason "slow play" --round 2
+      tourney result adjust club-1 --remove 1
+      tourney result adjust club-1 --list
+    """
+    from tourney.app.results import adjust_points, adjustments, remove_adjustment
+    from tourney.errors import UsageError
+
+    if list_all:
+        if player or points is not None or remove_id:
+            raise UsageError("--list takes no player, --points or --remove")
+        with reading(open_db(db_url, read_only=True)) as session:
+            rows = [a.to_json() for a in adjustments(session, get_event(session, slug))]
+        if as_json:
+            emit_json(rows)
+        else:
+            emit_table(["id", "player", "points", "round", "reason", "by"],
+                       [[r["id"], r["player"], number_text(r["points"]), r["round"],
+                         r["reason"], r["actor"]] for r in rows])
+        return
+    if remove_id is not None:
+        if player or points is not None or reason or round_number:
+            raise UsageError("--remove takes only the adjustment's id", setting="remove")
+        with transaction(open_db(db_url)) as session:
+            info = remove_adjustment(session, get_event(session, slug), remove_id)
+        report_change("result.adjust.remove", True,
+                      f"{slug}: adjustment {info.id} taken back ({info.player}, "
+                      f"{number_text(info.points)}: {info.reason})", as_json, event=slug,
+                      **info.to_json())
+        return
+    if not player or points is None:
+        raise UsageError("name the player and the points (--points X --reason TEXT)",
+                         setting="points")
+    with transaction(open_db(db_url)) as session:
+        info = adjust_points(session, get_event(session, slug), player, points, reason,
+                             round_number=round_number)
+    sign = "+" if info.points > 0 else ""
+    report_change("result.adjust", True,
+                  f"{slug}: {info.player} {sign}{number_text(info.points)} "
+                  f"point{'' if abs(info.points) == 1 else 's'} ({info.reason})"
+                  + (f", round {info.round}" if info.round is not None else "")
+                  + f"; adjustment {info.id} (`--remove {info.id}` takes it back)",
+                  as_json, event=slug, **info.to_json())
 
 
 def register(group: click.Group) -> None:

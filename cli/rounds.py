@@ -34,6 +34,7 @@ from .output import (
     json_option,
     message,
     replace_option,
+    report_change,
     report_written,
     table_format_option,
 )
@@ -69,6 +70,8 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
         echo(f"Table {table.table}:  " + "   ".join(seats))
     if seating.byes:
         echo("Bye:  " + ", ".join(shown(name, None) for name in seating.byes))
+    if seating.absent:
+        echo("Absent:  " + ", ".join(seating.absent))
     echo("")
     echo("By name:")
     rows = seating.by_name(terminal_language())
@@ -79,6 +82,11 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
              + (WITHDREW if (name, table) in gone else ""))
     echo("")
     echo(get_game(variant).vocabulary.seat_note)
+    if seating.unmet:
+        echo("")
+        echo("Not met:")
+        for unmet in seating.unmet:
+            echo(f"  {unmet['message']}")
 
 
 def seating_warnings(seating: service.RoundSeating) -> None:
@@ -98,7 +106,18 @@ def seating_change(action: str, changed: bool, summary: str, slug: str, seating)
     details = {"event": slug, "round": seating.number, "warnings": list(seating.warnings)}
     if action == "round.reseat":
         details["no_longer_entered"] = list(seating.no_longer_entered)
-    return {**seating.to_json(), **change_report(action, changed, summary, **details)}
+    return {**seating.to_json(), "unmet": list(seating.unmet),
+            **change_report(action, changed, summary, **details)}
+
+
+def unmet_messages(seating: service.RoundSeating) -> None:
+    """On stderr: the constraints the seating could not meet (the seat list on
+    stdout lists them too, for the wall; a --json reader has them as "unmet")."""
+    if seating.unmet:
+        shown = [u["message"] for u in seating.unmet[:3]]
+        more = len(seating.unmet) - len(shown)
+        message(f"warning: {count_text(len(seating.unmet), 'seating constraint')} not met: "
+                + "; ".join(shown) + (f"; and {more} more" if more > 0 else ""))
 
 
 @round_.command("seat")
@@ -126,7 +145,13 @@ def seat(slug, force, as_json, db_url):
            "action": "round.seat", "changed": true, "summary": "...",
            "details": {"event": SLUG, "round": N, "warnings": [{"warning":
            "byes", "message": "...", "players": [names], "table_sizes":
-           "3-4" or null, "bye_points_can_change": true}]}}
+           "3-4" or null, "bye_points_can_change": true}]},
+           "unmet": [{"kind": "apart"|"fixed", "players": [names], "table": T,
+           "reason", "club": name or null, "message": "..."}]}
+
+    "unmet" lists the event's seating constraints (`tourney event set
+    --keep-apart/--fix`) the seating could not meet, each with why; they are
+    also printed under the seat list and warned about on stderr.
 
     \b
     Example:
@@ -146,6 +171,7 @@ def seat(slug, force, as_json, db_url):
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
     message(summary)
     seating_warnings(seating)
+    unmet_messages(seating)
 
 
 @round_.command("show")
@@ -174,7 +200,8 @@ def show(slug, number, as_json, db_url):
     if as_json:
         emit_json({**seating.to_json(),
                    "withdrawn": [w.to_json() for w in seating.withdrawn],
-                   "reseat": bool(seating.withdrawn) and seating.reseatable})
+                   "reseat": bool(seating.withdrawn) and seating.reseatable,
+                   "unmet": list(seating.unmet), "absent": list(seating.absent)})
     else:
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
         if seating.tables:
@@ -221,6 +248,149 @@ def reseat(slug, number, seed, as_json, db_url):
         print_seating(seating, f"{event.name}: round {seating.number} (reseated)", event.variant)
     message(summary)
     seating_warnings(seating)
+    unmet_messages(seating)
+
+
+reason_option = click.option(
+    "--reason", metavar="TEXT",
+    help="Why (kept in the audit log with who did it: `tourney log`).")
+
+
+def print_change(change, as_json: bool) -> None:
+    """A swap's or move's answer: the summary on stderr, the new seat list (or,
+    with --json, the change and the seating) on stdout."""
+    from tourney.tournament.seat_changes import change_text
+
+    summary = change_text(change)
+    if as_json:
+        emit_json({**change.seating.to_json(), "unmet": list(change.seating.unmet),
+                   **change_report(change.action, True, summary, **change.to_json())})
+    message(summary)
+    unmet_messages(change.seating)
+
+
+@round_.command("swap")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("number", type=COUNT, metavar="ROUND")
+@click.argument("first", metavar="PLAYER")
+@click.argument("second", metavar="PLAYER")
+@reason_option
+@json_option
+@db_option
+def swap(slug, number, first, second, reason, as_json, db_url):
+    """Swap two players' seats in a seated round (tables without a result).
+
+    The two trade table and seat (or a bye); no table's size changes. A table
+    whose result is in, that was forfeited, or whose result sent from its link
+    waits for the organizer is refused (exit 1). The summary says how many pairs
+    meet again in the round (and which the swap makes meet again), and the
+    seating constraints the round then breaks.
+
+    \b
+    JSON: the round's seating as `round show --json` has it, "unmet", and
+          {"action": "round.swap", "changed", "summary", "details": {"event",
+          "round", "moved": [{"player", "from": {"table", "seat"}, "to": {...}}],
+          "repeated_pairs_before", "repeated_pairs", "meet_again": [[names]],
+          "forced": [], "unmet"}}
+
+    \b
+    Example:
+      tourney round swap club-1 2 "Anna Berg" "Bo Ek" --reason "spouses"
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event = get_event(session, slug)
+        change = actions.swap_players(session, event, number, first, second, reason=reason)
+    print_change(change, as_json)
+    if not as_json:
+        print_seating(change.seating, f"{event.name}: round {number}", event.variant)
+
+
+@round_.command("move")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("number", type=COUNT, metavar="ROUND")
+@click.argument("player", metavar="PLAYER")
+@click.option("--table", "table", required=True, metavar="T",
+              help="The table to move to (the next number opens a new table).")
+@click.option("--force", is_flag=True,
+              help="Move even though a table's size leaves the event's table sizes "
+                   "(the variant's own player counts hold all the same).")
+@reason_option
+@json_option
+@db_option
+def move(slug, number, player, table, force, reason, as_json, db_url):
+    """Move a player of a seated round to another table (tables without a result).
+
+    The player takes the last seat of table T; the players after them at their
+    old table move up one seat. A table left below the event's smallest size
+    (and not emptied), or joined beyond its largest, is refused (exit 1) unless
+    --force. Tables played (a result in, a forfeit, a result waiting for the
+    organizer) are refused as by `tourney round swap`. The summary says how
+    many pairs meet again.
+
+    \b
+    JSON: as `round swap --json`, "action": "round.move"; "forced" lists the
+    table sizes --force went past.
+
+    \b
+    Examples:
+      tourney round move club-1 2 "Late Arrival" --table 3
+      tourney round move club-1 2 "Bo Ek" --table 4 --force --reason "wheelchair"
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event = get_event(session, slug)
+        change = actions.move_player(session, event, number, player, table, force=force,
+                                     reason=reason)
+    print_change(change, as_json)
+    if not as_json:
+        print_seating(change.seating, f"{event.name}: round {number}", event.variant)
+
+
+@round_.command("absent")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("number", type=COUNT, metavar="ROUND")
+@click.argument("player", metavar="PLAYER")
+@click.option("--undo", is_flag=True, help="Take the absence back.")
+@reason_option
+@json_option
+@db_option
+def absent(slug, number, player, undo, reason, as_json, db_url):
+    """Leave a player out of one round (not seated in it; back the next).
+
+    ROUND is the next round to be seated (or a later one), or the latest
+    seated round while none of its results is in: it is then to be reseated
+    (`tourney round reseat`). Once a result of the round is in, the player's
+    table is scored without them by `tourney result forfeit` instead (the
+    refusal names it). An absent player scores nothing for the round (no bye).
+
+    \b
+    JSON: {"action": "round.absent", "changed", "summary", "details": {"event",
+           "player", "round", "undo", "reseat": N or null}}
+
+    \b
+    Examples:
+      tourney round absent club-1 3 "Bo Ek" --reason "away on the 3rd"
+      tourney round absent club-1 3 "Bo Ek" --undo
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event = get_event(session, slug)
+        report = actions.mark_absent(session, event, number, player, undo=undo,
+                                     reason=reason)
+    if not report.changed:
+        summary = (f"{slug}: {report.player} is not marked absent from round {number}"
+                   if undo else f"{slug}: {report.player} is marked absent from round "
+                   f"{number} already")
+    elif undo:
+        summary = f"{slug}: {report.player} plays round {number} after all"
+    else:
+        summary = f"{slug}: {report.player} absent from round {number}, back the next"
+    report_change("round.absent" + (".undo" if undo else ""), report.changed, summary,
+                  as_json, event=slug, **report.to_json())
+    if report.reseat:
+        message(f"round {report.reseat} is seated {'without' if undo else 'with'} them: "
+                f"`tourney round reseat {slug} {report.reseat}` seats it again")
 
 
 @round_.command("sheet")

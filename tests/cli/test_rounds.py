@@ -45,7 +45,7 @@ def test_seat_json_and_text(tourney, db_url):
     result = tourney("round", "seat", "cup", "--json")
     data = result.json
     # the seating (issue 15) and, beside it, what every changing command answers
-    assert set(data) == {"round", "tables", "byes", "repeated_pairs",
+    assert set(data) == {"round", "tables", "byes", "repeated_pairs", "unmet",
                          "action", "changed", "summary", "details"}
     assert (data["action"], data["changed"]) == ("round.seat", True)
     assert data["round"] == 1 and data["repeated_pairs"] == 0 and data["byes"] == []
@@ -59,7 +59,8 @@ def test_seat_json_and_text(tourney, db_url):
     seating = {k: data[k] for k in ("round", "tables", "byes", "repeated_pairs")}
     shown = tourney("round", "show", "cup", "1", "--json").json
     # the same seating, and whom of it withdrew since (no one)
-    assert shown == {**seating, "withdrawn": [], "reseat": False}
+    assert shown == {**seating, "withdrawn": [], "reseat": False, "unmet": [],
+                     "absent": []}
     plain = tourney("round", "show", "cup", "1").stdout
     by_name = plain.split("By name:")[1].strip().splitlines()
     assert [line.split()[0] for line in by_name[:len(NAMES)]] == NAMES

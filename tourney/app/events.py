@@ -1,5 +1,5 @@
 """Use cases on events: create one, change its settings, delete it, enter and
-withdraw players.
+withdraw players, set the arbiter's seating constraints.
 
 None of them touches a result or a rating (an event with results cannot be
 deleted, nor its house rules or points changed), so they are the tournament
@@ -8,6 +8,7 @@ services themselves, gathered here so that callers have one surface.
 """
 from __future__ import annotations
 
+from ..tournament.arbiter import set_constraints
 from ..tournament.events import (
                                  change_event,
                                  create_event,
@@ -19,4 +20,4 @@ from ..tournament.events import (
 )
 
 __all__ = ["change_event", "create_event", "delete_event", "enter_players", "get_event",
-           "last_seated_round", "withdraw_player"]
+           "last_seated_round", "set_constraints", "withdraw_player"]

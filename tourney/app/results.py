@@ -1,7 +1,10 @@
-"""Use cases on results: importing a record file, reverting a match.
+"""Use cases on results: importing a record file, reverting a match; the
+arbiter's forfeits and point adjustments.
 
-Both change stored results and then refresh the rating pools of the variants they
-changed, in the same transaction.
+Import and revert change stored results and then refresh the rating pools of the
+variants they changed, in the same transaction. Forfeits and adjustments are the
+standings' only (:mod:`tourney.tournament.forfeits`): no match is played, so no
+rating changes.
 """
 from __future__ import annotations
 
@@ -15,13 +18,23 @@ from ..ratings import service as ratings
 from ..records.validation import nothing_filled_in
 from ..tournament import results, versions
 from ..tournament.events import get_event
+from ..tournament.forfeits import (
+    AdjustmentInfo,
+    ForfeitReport,
+    adjust_points,
+    adjustments,
+    forfeit_table,
+    remove_adjustment,
+)
 from ..tournament.results import ImportRejected, ImportReport, current_user
 
 # An import's collections: the youngest generation every 50,000 allocations
 # (tourney.collector): 100,000-row import, storing process 5.8 -> 4.6 s CPU.
 BULK_YOUNG = 50_000
 
-__all__ = ["import_results", "revert_result", "ImportReport", "NothingFilledIn"]
+__all__ = ["import_results", "revert_result", "ImportReport", "NothingFilledIn",
+           "AdjustmentInfo", "ForfeitReport", "adjust_points", "adjustments", "forfeit_table",
+           "remove_adjustment"]
 
 
 class NothingFilledIn(ImportRejected):

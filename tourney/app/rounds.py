@@ -1,4 +1,6 @@
-"""Use cases on rounds: seat the next round, reseat the latest one.
+"""Use cases on rounds: seat the next round, reseat the latest one, the arbiter's
+changes to a seated round (swap two players, move one), a player absent from a
+round.
 
 The seating itself is pure (:mod:`tourney.pairing`); the services in
 :mod:`tourney.tournament.rounds` gather its inputs (players, history, standings)
@@ -15,6 +17,7 @@ from ..records.csv_format import DealRecord
 from ..simulation import simulate_match
 from ..tournament.events import get_event
 from ..tournament.rounds import RoundSeating, reseat_round, round_seating, seat_next_round
+from ..tournament.seat_changes import AbsenceReport, SeatChange, mark_absent, move_player, swap_players
 from ..tournament.settings import event_settings
 
 
@@ -43,5 +46,5 @@ def simulate_round(session: Session, slug: str, number: int, *, seed: int = 0,
     return records
 
 
-__all__ = ["NothingToSimulate", "RoundSeating", "reseat_round", "seat_next_round",
-           "simulate_round"]
+__all__ = ["AbsenceReport", "NothingToSimulate", "RoundSeating", "SeatChange", "mark_absent",
+           "move_player", "reseat_round", "seat_next_round", "simulate_round", "swap_players"]

@@ -95,6 +95,9 @@ class Round(SQLModel, table=True):
     number: int
     repeated_pairs: int = 0
     seated_at: datetime = Field(default_factory=utcnow)
+    # the clock (`tourney round start`, migration 0008_arbiter): None until started
+    started_at: Optional[datetime] = None
+    ends_at: Optional[datetime] = None
 
 
 class Seat(SQLModel, table=True):
@@ -343,3 +346,64 @@ class Notification(SQLModel, table=True):
     sent_at: datetime = Field(default_factory=utcnow)
     status: str = Field(max_length=10)  # sent | failed | dry-run
     error: Optional[str] = Field(default=None, max_length=500)
+
+
+# ---------------------------------------------------------------- the arbiter's hand
+# (seating constraints, absences, forfeits, adjustments, the clock: migration 0008_arbiter)
+
+
+class SeatingRule(SQLModel, table=True):
+    """One of the arbiter's seating constraints on an event (``tourney event set
+    --keep-apart`` / ``--fix``): ``kind`` ``club`` (players of one club apart; no
+    players), ``apart`` (``player_id`` and ``other_id`` apart, the smaller id first)
+    or ``fixed`` (``player_id`` always at table ``table_number``, counted from 1)."""
+
+    __table_args__ = (Index("ix_seatingrule_event", "event_id"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id")
+    kind: str = Field(max_length=10)
+    player_id: Optional[int] = Field(default=None, foreign_key="player.id")
+    other_id: Optional[int] = Field(default=None, foreign_key="player.id")
+    table_number: Optional[int] = None
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Absence(SQLModel, table=True):
+    """A player not seated in one round (``tourney round absent``), back the next."""
+
+    __table_args__ = (UniqueConstraint("event_id", "round_number", "player_id"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id")
+    round_number: int
+    player_id: int = Field(foreign_key="player.id")
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Forfeit(SQLModel, table=True):
+    """A player who did not play (or left) their table's match of one round
+    (``tourney result forfeit``): 0 match points; the table's others score as the
+    guide says (a bye's points each)."""
+
+    __table_args__ = (UniqueConstraint("event_id", "round_number", "player_id"),
+                      Index("ix_forfeit_table", "event_id", "round_number", "table"))
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id")
+    round_number: int
+    table: str = Field(max_length=20)
+    player_id: int = Field(foreign_key="player.id")
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Adjustment(SQLModel, table=True):
+    """Match points given or taken by the arbiter (``tourney result adjust``), with
+    the reason; a standings matter only (never a rating)."""
+
+    __table_args__ = (Index("ix_adjustment_event", "event_id"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id")
+    player_id: int = Field(foreign_key="player.id")
+    round_number: Optional[int] = None
+    points: float
+    reason: str = Field(sa_column=Column(Text, nullable=False))
+    actor: Optional[str] = Field(default=None, max_length=100)
+    created_at: datetime = Field(default_factory=utcnow)

@@ -78,17 +78,21 @@ from ..ordering import name_key
 from ..pairing.seating import METHODS, default_method
 from ..storage.audit import record_change
 from ..storage.models import (
+    Absence,
+    Adjustment,
     AuditLog,
     Entry,
     EntryStatus,
     Event,
     EventOptions,
+    Forfeit,
     Match,
     Notification,
     Player,
     PlayerLink,
     Round,
     Seat,
+    SeatingRule,
     SignupRequest,
     Submission,
     TableLink,
@@ -351,12 +355,15 @@ def active_players(session: Session, event: Event, round_number: int) -> list[Pl
 
 
 def results_by_round(session: Session, event: Event) -> dict[int, set[str]]:
-    """Round number -> the tables whose match has a current result."""
+    """Round number -> the tables whose match has a current result, or that were
+    forfeited (``tourney result forfeit``: scored without a match)."""
     rows = session.exec(
         select(Match.round_number, Match.table)
         .where(Match.event_id == event.id, Match.current_version_id.is_not(None))).all()
+    forfeited = session.exec(select(Forfeit.round_number, Forfeit.table)
+                             .where(Forfeit.event_id == event.id)).all()
     out: dict[int, set[str]] = {}
-    for number, table in rows:
+    for number, table in [*rows, *forfeited]:
         out.setdefault(number, set()).add(table)
     return out
 
@@ -946,7 +953,9 @@ def delete_event(session: Session, event: Event) -> DeleteReport:
     for link in links:
         session.delete(link)
     # the players' evening: private links, check-in and fee, sign-ups, e-mails sent
-    for model in (PlayerLink, EntryStatus, EventOptions, SignupRequest, Notification):
+    # and the arbiter's: constraints, absences, forfeits, adjustments
+    for model in (PlayerLink, EntryStatus, EventOptions, SignupRequest, Notification,
+                  SeatingRule, Absence, Forfeit, Adjustment):
         for row in session.exec(select(model).where(model.event_id == event.id)):
             session.delete(row)
     rounds = session.exec(select(Round).where(Round.event_id == event_id)).all()

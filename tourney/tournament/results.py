@@ -108,6 +108,7 @@ from ..storage.models import (
     Deal,
     Entry,
     Event,
+    Forfeit,
     Match,
     MatchPlace,
     MatchVersion,
@@ -293,6 +294,7 @@ class _RoundInfo:
     seated: bool
     tables: dict[str, list[tuple[int, str]]]  # label -> [(player id, name)] seat order
     stored: dict[str, _Stored]
+    forfeited: frozenset = frozenset()  # tables scored by a forfeit (`result forfeit`)
 
 
 class _EventContext:
@@ -340,12 +342,19 @@ class _EventContext:
         stored = {table: _Stored(match_id, version_id, sha, version)
                   for table, match_id, version_id, sha, version
                   in connection.execute(_STORED, {"event": event_id, "number": number})}
-        return _RoundInfo(round_id is not None, tables, stored)
+        forfeited = frozenset(connection.execute(_FORFEITED, {"event": event_id,
+                                                               "number": number}).scalars())
+        return _RoundInfo(round_id is not None, tables, stored, forfeited)
 
 
 _ROUND_T, _SEAT_T, _PLAYER_T = Round.__table__, Seat.__table__, Player.__table__
 _ROUND_ID = select(_ROUND_T.c.id).where(_ROUND_T.c.event_id == bindparam("event"),
                                         _ROUND_T.c.number == bindparam("number"))
+_FORFEIT_T = Forfeit.__table__
+# A round's tables scored by a forfeit.
+_FORFEITED = (select(_FORFEIT_T.c.table).distinct()
+              .where(_FORFEIT_T.c.event_id == bindparam("event"),
+                     _FORFEIT_T.c.round_number == bindparam("number")))
 # A round's seated players by table, in seat order.
 _SEATED = (select(_SEAT_T.c.table, _SEAT_T.c.player_id, _PLAYER_T.c.name)
            .join(_PLAYER_T, _PLAYER_T.c.id == _SEAT_T.c.player_id)
@@ -830,6 +839,12 @@ class ResultImporter:
                 f"round {record.round} of {slug} has no table {record.table!r} "
                 f"(its tables: {labels})", rule="unknown-table", column="table",
                 line=record.line)]
+        if record.table in info.forfeited:
+            return None, {}, [RecordError(
+                f"round {record.round}, table {record.table} of {slug} was forfeited: its "
+                "result is the forfeit's until that is taken back", rule="forfeited",
+                column="table", line=record.line,
+                operation=f"result forfeit {slug} {record.round} {record.table} --undo")]
         names = [name for _, name in seats]
         aliases = {}
         errors = []

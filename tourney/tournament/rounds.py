@@ -44,6 +44,7 @@ from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
 from ..storage.audit import record_change
 from ..storage.models import Entry, Event, Match, Player, Round, Seat, utcnow
+from .arbiter import absent_players, event_constraints, unmet_report
 from .events import (
     active_players,
     all_rounds_seated,
@@ -102,6 +103,11 @@ class RoundSeating:
     warnings: list[dict] = field(default_factory=list)
     # a reseat's: players who withdrew before playing, no longer entered now
     no_longer_entered: list[str] = field(default_factory=list)
+    # the event's seating constraints this seating breaks, each with why
+    # (:func:`tourney.tournament.arbiter.unmet_report`)
+    unmet: list[dict] = field(default_factory=list)
+    # the players marked absent from the round (`tourney round absent`), by name
+    absent: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -165,6 +171,10 @@ def _players_by_id(session: Session, ids) -> dict[int, Player]:
     return {p.id: p for p in session.exec(select(Player).where(Player.id.in_(ids)))}
 
 
+def _names_of(session: Session, ids) -> list[str]:
+    return [p.name for p in _players_by_id(session, ids).values()]
+
+
 def round_seating(session: Session, event: Event, number: int) -> RoundSeating:
     row = get_round(session, event, number)
     tables, byes = seated_keys(session, row)
@@ -191,6 +201,8 @@ def round_seating(session: Session, event: Event, number: int) -> RoundSeating:
         repeated_pairs=row.repeated_pairs, seated_at=row.seated_at,
         results=done, lang=event.lang, withdrawn=withdrawn,
         reseatable=number == last_seated_round(session, event) and not done,
+        unmet=unmet_report(session, event, tables, byes),
+        absent=sorted(_names_of(session, absent_players(session, event, number)), key=order),
     )
 
 
@@ -270,6 +282,8 @@ def _seat(session: Session, event: Event, number: int, seed: int) -> tuple[list[
     players = active_players(session, event, number)
     from .evening import seatable  # check-in, when the event requires it
     players = seatable(session, event, players)
+    absent = absent_players(session, event, number)  # `tourney round absent`
+    players = [p for p in players if p.id not in absent]
     if len(players) < event.table_min:
         raise TourneyError(
             f"only {count_text(len(players), 'player')} can play in "
@@ -285,9 +299,11 @@ def _seat(session: Session, event: Event, number: int, seed: int) -> tuple[list[
     entrants = [Entrant(key=p.id, points=points.get(p.id, (0.0, 0))[0],
                         rank=points.get(p.id, (0.0, 0))[1], byes=byes_had.get(p.id, 0))
                 for p in players]
+    constraints = event_constraints(session, event)
     seating = seat_round(entrants, past, min_size=event.table_min, max_size=event.table_max,
                          preferred=event.table_preferred, method=event.seating, seed=seed,
-                         round_number=number, total_rounds=event.rounds)
+                         round_number=number, total_rounds=event.rounds,
+                         constraints=constraints.for_seating() if constraints else None)
     return seating.tables, seating.byes, seating.repeated_pairs, seating.method
 
 
@@ -398,6 +414,8 @@ def seat_next_round(session: Session, event: Event, *, force: bool = False) -> R
     after = seating.to_json()
     if force and last:
         after["forced"] = missing_results(session, event, last)
+    if seating.unmet:
+        after["unmet"] = seating.unmet
     record_change(session, "round.seat", f"{event.slug} round {number}", None, after,
                   event_id=event.id)
     _add_warnings(session, event, seating)
@@ -435,6 +453,8 @@ def reseat_round(session: Session, event: Event, number: int, *,
     after = seating.to_json()
     if seed is not None:
         after["seed"] = seed
+    if seating.unmet:
+        after["unmet"] = seating.unmet
     changed = before.to_json() != seating.to_json()
     seating.no_longer_entered = drop_withdrawn_unseated(session, event)
     if seating.no_longer_entered:

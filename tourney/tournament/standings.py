@@ -60,7 +60,17 @@ from ..engines import get_game
 from ..errors import UsageError, no_round
 from ..numbers import column_decimals, fixed_text, plain_number
 from ..ordering import name_order
-from ..storage.models import Entry, Event, Match, MatchPlace, Player, Round, Seat
+from ..storage.models import (
+    Adjustment,
+    Entry,
+    Event,
+    Forfeit,
+    Match,
+    MatchPlace,
+    Player,
+    Round,
+    Seat,
+)
 from .scoring import event_bye_points
 from .settings import event_settings
 
@@ -116,6 +126,12 @@ class StandingRow:
     withdrawn_after: int | None = None
     shared: bool = False  # another player has the same place (equal on everything)
     sort_key: tuple = field(default=(), repr=False, compare=False)
+    # the arbiter's (tourney.tournament.forfeits): tables this player forfeited (0
+    # points), tables forfeited against them (a bye's points each), and the point
+    # adjustments ({"id", "points", "reason", "round"}) counted in ``points``
+    forfeits: int = 0
+    forfeit_wins: int = 0
+    adjustments: list = field(default_factory=list)
 
     @property
     def rank(self) -> int:
@@ -128,7 +144,10 @@ class StandingRow:
                 "points": plain_number(self.points),
                 "tiebreaks": {k: plain_number(v) for k, v in self.tiebreaks.items()},
                 "decided_by": self.decided_by, "matches": self.matches, "byes": self.byes,
-                "withdrawn_after": self.withdrawn_after}
+                "withdrawn_after": self.withdrawn_after, "forfeits": self.forfeits,
+                "forfeit_wins": self.forfeit_wins,
+                "adjustments": [dict(a, points=plain_number(a["points"]))
+                                for a in self.adjustments]}
 
 
 @dataclass
@@ -231,6 +250,15 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
         if player_id in tallies:
             tallies[player_id].points += count * per_bye
 
+    forfeits, forfeit_wins = _forfeits(session, event, up_to_round)
+    for player_id, count in forfeit_wins.items():
+        if player_id in tallies:
+            tallies[player_id].points += count * per_bye
+    adjusted = _adjustments(session, event, up_to_round)
+    for player_id, items in adjusted.items():
+        if player_id in tallies:
+            tallies[player_id].points += sum((_exact(a["points"]) for a in items), Fraction(0))
+
     score_sign = -1 if higher_is_better else 1
     rows = []
     for player_id, tally in tallies.items():
@@ -255,12 +283,56 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
             points=float(tally.points), tiebreaks={t: values[t] for t in tiebreaks},
             decided_by=None, matches=tally.matches, wins=tally.wins,
             byes=byes.get(player_id, 0), withdrawn_after=withdrawn.get(player_id),
-            sort_key=sort_key))
+            sort_key=sort_key, forfeits=forfeits.get(player_id, 0),
+            forfeit_wins=forfeit_wins.get(player_id, 0),
+            adjustments=adjusted.get(player_id, [])))
     order = name_order(event.lang or lang)
     rows.sort(key=lambda r: (r.sort_key, order(r.player)))
     _assign_places(rows, tiebreaks)
     _show_lots(rows)
     return rows
+
+
+def _forfeits(session: Session, event: Event, up_to_round: int | None
+              ) -> tuple[dict[int, int], dict[int, int]]:
+    """Player id -> tables they forfeited, and -> tables forfeited against them
+    (the table's other players), in the rounds counted."""
+    query = select(Forfeit.round_number, Forfeit.table, Forfeit.player_id).where(
+        Forfeit.event_id == event.id)
+    if up_to_round is not None:
+        query = query.where(Forfeit.round_number <= up_to_round)
+    rows = session.execute(query).all()
+    if not rows:
+        return {}, {}
+    lost: dict[int, int] = {}
+    gone = {(number, table, pid) for number, table, pid in rows}
+    for _, _, pid in gone:
+        lost[pid] = lost.get(pid, 0) + 1
+    tables = {(number, table) for number, table, _ in rows}
+    won: dict[int, int] = {}
+    for number, table, pid in session.execute(
+            select(Round.number, Seat.table, Seat.player_id).join(Round, Round.id == Seat.round_id)
+            .where(Round.event_id == event.id, Round.number.in_({n for n, _ in tables}),
+                   Seat.table.in_({t for _, t in tables}))):
+        if (number, table) in tables and (number, table, pid) not in gone:
+            won[pid] = won.get(pid, 0) + 1
+    return lost, won
+
+
+def _adjustments(session: Session, event: Event, up_to_round: int | None
+                 ) -> dict[int, list[dict]]:
+    """Player id -> the adjustments counted (one of a later round than
+    ``up_to_round`` is not), oldest first."""
+    query = (select(Adjustment.id, Adjustment.player_id, Adjustment.points,
+                    Adjustment.reason, Adjustment.round_number)
+             .where(Adjustment.event_id == event.id).order_by(Adjustment.id))
+    out: dict[int, list[dict]] = {}
+    for adjustment_id, player_id, points, reason, number in session.execute(query):
+        if up_to_round is not None and number is not None and number > up_to_round:
+            continue
+        out.setdefault(player_id, []).append(
+            {"id": adjustment_id, "points": points, "reason": reason, "round": number})
+    return out
 
 
 def _assign_places(rows: list[StandingRow], tiebreaks: list[str]) -> None:

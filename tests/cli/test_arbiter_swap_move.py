@@ -1,0 +1,99 @@
+"""`tourney round swap` and `round move` (issue 31): tables without a result only,
+the pairs meeting again said, table sizes kept unless --force, in the audit log."""
+from arbiter_helpers import add_result, setup, tables
+
+
+def repeats(round_one, tables_now):
+    """The pairs sharing a table now who shared one in round 1."""
+    met = {frozenset((a, b)) for t in round_one.values() for a in t for b in t if a != b}
+    return {frozenset((a, b)) for t in tables_now.values() for a in t for b in t
+            if a != b and frozenset((a, b)) in met}
+
+
+def test_swap_trades_seats_and_says_the_pairs_meeting_again(tourney, db_url):
+    setup(tourney, names=[f"P{i:02}" for i in range(1, 17)])
+    tourney("round", "seat", "ev")
+    one, _ = tables(tourney, 1)
+    for label in one:
+        add_result(db_url, 1, label)
+    tourney("round", "seat", "ev")
+    two, _ = tables(tourney, 2)
+    before = repeats(one, two)
+    assert tourney("round", "show", "ev", "2", "--json").json["repeated_pairs"] == len(before)
+    # a player of round 2's table 1 and one of table 2 trade seats
+    a, b = two["1"][0], two["2"][0]
+    done = tourney("round", "swap", "ev", "2", a, b, "--reason", "spouses", "--json")
+    data = done.json
+    assert data["action"] == "round.swap" and data["changed"]
+    details = data["details"]
+    assert [m["player"] for m in details["moved"]] == [a, b]
+    assert details["moved"][0]["to"] == details["moved"][1]["from"] == {"table": "2", "seat": 1}
+    after, _ = tables(tourney, 2)
+    assert after["1"][0] == b and after["2"][0] == a
+    expected = repeats(one, after)
+    assert details["repeated_pairs_before"] == len(before)
+    assert details["repeated_pairs"] == data["repeated_pairs"] == len(expected) == \
+        tourney("round", "show", "ev", "2", "--json").json["repeated_pairs"]
+    assert {frozenset(p) for p in details["meet_again"]} == expected - before
+    assert f"{len(expected)} pair" in done.stderr and f"(was {len(before)})" in done.stderr
+    log = [c for c in tourney("log", "--json").json if c["action"] == "round.swap"]
+    assert log[-1]["after"]["reason"] == "spouses" and log[-1]["actor"]
+    assert [s["player"] for s in log[-1]["before"]["seats"]] == [a, b]
+    # swapping them back makes no pair meet again that did not before
+    back = tourney("round", "swap", "ev", "2", a, b, "--json").json["details"]
+    assert back["repeated_pairs"] == len(before)
+    assert {frozenset(p) for p in back["meet_again"]} == before - expected
+    assert tables(tourney, 2)[0] == two
+
+
+def test_a_swap_or_move_after_a_result_is_refused(tourney, db_url):
+    setup(tourney)
+    tourney("round", "seat", "ev")
+    seated, _ = tables(tourney)
+    add_result(db_url, 1, "1")
+    before = tables(tourney)
+    refused = tourney("round", "swap", "ev", "1", seated["1"][0], seated["2"][0], "--json",
+                      exit_code=1)
+    assert "table 1" in refused.json["error"] and "result is in" in refused.json["error"]
+    moved = tourney("round", "move", "ev", "1", seated["2"][0], "--table", "1", "--force",
+                    exit_code=1)
+    assert "result is in" in moved.stderr and "Traceback" not in moved.stderr
+    assert tables(tourney) == before
+    # the table without a result still changes: two of its players trade seats
+    tourney("round", "swap", "ev", "1", seated["2"][0], seated["2"][1])
+    assert tables(tourney)[0]["2"][:2] == [seated["2"][1], seated["2"][0]]
+
+
+def test_move_keeps_table_sizes_unless_forced(tourney):
+    setup(tourney, names=["Ann", "Bo", "Cy", "Di", "Ed", "Fi", "Gu", "Hj", "Ib"],
+          sizes="4-5")
+    tourney("round", "seat", "ev")
+    seated, _ = tables(tourney)
+    big = next(label for label, names in seated.items() if len(names) == 5)
+    small = next(label for label, names in seated.items() if len(names) == 4)
+    mover = seated[small][1]
+    refused = tourney("round", "move", "ev", "1", mover, "--table", big, "--json", exit_code=1)
+    assert "breaks the table sizes" in refused.json["error"]
+    assert refused.json["setting"] == "--force"
+    assert tables(tourney)[0] == seated
+    done = tourney("round", "move", "ev", "1", mover, "--table", big, "--force",
+                   "--reason", "wheelchair", "--json").json
+    assert done["details"]["forced"] and done["details"]["moved"][0]["to"] == {
+        "table": big, "seat": 6}
+    now, _ = tables(tourney)
+    assert now[big][-1] == mover and len(now[big]) == 6 and len(now[small]) == 3
+    assert now[small] == [n for n in seated[small] if n != mover]  # moved up one seat
+    # back: 5 and 4 again, no force needed
+    back = tourney("round", "move", "ev", "1", mover, "--table", small, "--json").json
+    assert back["details"]["forced"] == []
+    # unknown players and tables are usage errors
+    tourney("round", "move", "ev", "1", "Nobody", "--table", "1", exit_code=2)
+    tourney("round", "move", "ev", "1", mover, "--table", "9", exit_code=2)
+
+
+def test_a_swap_needs_two_seated_players(tourney):
+    setup(tourney)
+    tourney("round", "seat", "ev")
+    same = tourney("round", "swap", "ev", "1", "Ann", "Ann", exit_code=2)
+    assert "twice" in same.stderr
+    tourney("round", "swap", "ev", "2", "Ann", "Bo", exit_code=2)  # no round 2

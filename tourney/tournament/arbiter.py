@@ -1,0 +1,293 @@
+"""The arbiter's hand: seating constraints, changes to a seated round, absences,
+forfeits, point adjustments and the round clock (issue 31).
+
+The seating and the results stay the engines' and the algorithms' (:mod:`tourney.pairing`
+seats, honouring the constraints while it can); the arbiter decides, and every
+decision is written to the audit log with who and why.
+
+Decisions:
+
+- Constraints (``tourney event set --keep-apart`` / ``--fix``) are the event's and
+  apply from the next seating or reseat on; a round already seated keeps its seats,
+  and what it breaks of them is said whenever it is shown (:func:`unmet_report`).
+  ``club`` keeps the players of one club (the same club name, case and surrounding
+  spaces aside) apart; a named group ``Ann,Bo,Cy`` keeps every pair of it apart;
+  ``Ann=3`` fixes Ann to table 3. A player fixed to another table is moved there
+  (fixing a player twice keeps the last).
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Sequence
+
+from sqlmodel import Session, select
+
+from ..errors import TourneyError, UsageError
+from ..names import normalize_name
+from ..numbers import count_text
+from ..ordering import table_order
+from ..pairing.constraints import SeatingConstraints, unmet_constraints
+from ..storage.audit import record_change
+from ..storage.models import Absence, Entry, Event, Player, SeatingRule
+from .events import lock_event
+from .players import find_player
+
+CLUB = "club"  # the word that keeps each club's players apart
+
+
+# ------------------------------------------------------------------- players
+
+def entered_player(session: Session, event: Event, name: str) -> Player:
+    """The player ``name`` finds, who must be entered in ``event``."""
+    player = find_player(session, name)
+    entry = session.exec(select(Entry).where(Entry.event_id == event.id,
+                                             Entry.player_id == player.id)).first()
+    if entry is None:
+        raise TourneyError(f"{player.name} is not entered in {event.slug}",
+                           operation=f"event enter {event.slug}")
+    return player
+
+
+def _names(session: Session, ids) -> dict[int, str]:
+    ids = {i for i in ids if i is not None}
+    if not ids:
+        return {}
+    return {p.id: p.name for p in session.exec(select(Player).where(Player.id.in_(ids)))}
+
+
+def absent_players(session: Session, event: Event, number: int) -> set[int]:
+    """The ids of the players marked absent from round ``number``
+    (``tourney round absent``): not seated in it."""
+    return set(session.exec(select(Absence.player_id).where(
+        Absence.event_id == event.id, Absence.round_number == number)).all())
+
+
+# ------------------------------------------------------------------- constraints
+
+def _rules(session: Session, event: Event) -> list[SeatingRule]:
+    return list(session.exec(select(SeatingRule).where(SeatingRule.event_id == event.id)
+                             .order_by(SeatingRule.id)))
+
+
+def constraints_json(session: Session, event: Event) -> dict:
+    """The event's constraints as ``event show --json`` has them: ``keep_apart_clubs``,
+    ``keep_apart`` (pairs of names, each pair and the list in name order) and
+    ``fixed`` ([{"player", "table"}], by table then name)."""
+    rules = _rules(session, event)
+    names = _names(session, [i for r in rules for i in (r.player_id, r.other_id)])
+    pairs = sorted(sorted([names[r.player_id], names[r.other_id]])
+                   for r in rules if r.kind == "apart")
+    fixed = sorted(({"player": names[r.player_id], "table": r.table_number}
+                    for r in rules if r.kind == "fixed"),
+                   key=lambda f: (f["table"], f["player"]))
+    return {"keep_apart_clubs": any(r.kind == CLUB for r in rules),
+            "keep_apart": pairs, "fixed": fixed}
+
+
+def parse_fix(text: str) -> tuple[str, int]:
+    """``"Ann=3"`` -> ``("Ann", 3)``."""
+    name, eq, table = text.rpartition("=")
+    name = normalize_name(name)
+    if not eq or not name or not table.strip().isdigit() or int(table) < 1:
+        raise UsageError(f"a fixed seat is NAME=TABLE (Ann=3, tables from 1), not {text!r}",
+                         setting="fix")
+    return name, int(table)
+
+
+def parse_apart(text: str) -> list[str] | None:
+    """``"club"`` -> None (each club apart); ``"Ann,Bo"`` -> the names (two or more)."""
+    if text.strip().casefold() == CLUB:
+        return None
+    names = [normalize_name(n) for n in text.split(",")]
+    if len(names) < 2 or any(not n for n in names):
+        raise UsageError(f"keep apart takes {CLUB!r} or two or more names separated by "
+                         f"commas (\"Ann,Bo\"), not {text!r}", setting="keep_apart")
+    return names
+
+
+def set_constraints(session: Session, event: Event, *, keep_apart: Sequence[str] = (),
+                    fix: Sequence[str] = (), clear_apart: bool = False,
+                    unfix: Sequence[str] = ()) -> dict:
+    """Change the event's seating constraints: ``clear_apart`` first drops every
+    kept-apart rule, then ``keep_apart`` items (``club`` or ``"Ann,Bo"``) are added,
+    ``unfix`` names lose their fixed table and ``fix`` items (``"Ann=3"``) are set.
+    Returns ``{"constraints": (before, after)}`` when anything changed, else ``{}``."""
+    lock_event(session, event)
+    before = constraints_json(session, event)
+    rules = _rules(session, event)
+    wanted_apart: list[tuple[int, int]] = []
+    wanted_club = False
+    for item in keep_apart:
+        names = parse_apart(item)
+        if names is None:
+            wanted_club = True
+            continue
+        players = [entered_player(session, event, n) for n in names]
+        ids = sorted({p.id for p in players})
+        if len(ids) < 2:
+            raise UsageError(f"{names[0]} cannot be kept apart from themselves",
+                             setting="keep_apart")
+        wanted_apart += list(itertools.combinations(ids, 2))
+    fixes: dict[int, int] = {}
+    for item in fix:
+        name, table = parse_fix(item)
+        fixes[entered_player(session, event, name).id] = table
+    unfixed = {entered_player(session, event, name).id for name in unfix}
+    both = unfixed & set(fixes)
+    if both:
+        name = _names(session, both)[min(both)]
+        raise UsageError(f"{name} is both fixed and unfixed; give one of them", setting="fix")
+    missing = [name for name, pid in ((n, entered_player(session, event, n).id) for n in unfix)
+               if not any(r.kind == "fixed" and r.player_id == pid for r in rules)]
+    if missing:
+        raise TourneyError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not "
+                           f"fixed to a table in {event.slug}")
+    for rule in rules:
+        drop = ((clear_apart and rule.kind in ("apart", CLUB))
+                or (rule.kind == "fixed" and (rule.player_id in unfixed
+                                              or rule.player_id in fixes)))
+        if drop:
+            session.delete(rule)
+    session.flush()
+    kept = _rules(session, event)
+    have_pairs = {(r.player_id, r.other_id) for r in kept if r.kind == "apart"}
+    if wanted_club and not any(r.kind == CLUB for r in kept):
+        session.add(SeatingRule(event_id=event.id, kind=CLUB))
+    for a, b in dict.fromkeys(wanted_apart):
+        if (a, b) not in have_pairs:
+            session.add(SeatingRule(event_id=event.id, kind="apart", player_id=a, other_id=b))
+    for pid, table in fixes.items():
+        session.add(SeatingRule(event_id=event.id, kind="fixed", player_id=pid,
+                                table_number=table))
+    session.flush()
+    after = constraints_json(session, event)
+    if after == before:
+        return {}
+    record_change(session, "event.set", event.slug, {"constraints": before},
+                  {"constraints": after}, event_id=event.id)
+    return {"constraints": (before, after)}
+
+
+def _club_key(club: str | None) -> str | None:
+    key = (club or "").strip().casefold()
+    return key or None
+
+
+@dataclass
+class EventConstraints:
+    """An event's constraints by player id: the pairs kept apart (with the club
+    that keeps each apart, None for a named pair) and the fixed tables (from 1)."""
+
+    apart: dict[tuple[int, int], str | None]
+    fixed: dict[int, int]
+
+    def __bool__(self) -> bool:
+        return bool(self.apart or self.fixed)
+
+    def for_seating(self, labels: Sequence[str] | None = None) -> SeatingConstraints:
+        """As :mod:`tourney.pairing.constraints` takes them: fixed tables as indexes
+        into ``labels`` (the round's table labels in order; default "1", "2", ...);
+        a table the round does not have gets an index past its last."""
+        if labels is None:
+            index = {pid: table - 1 for pid, table in self.fixed.items()}
+        else:
+            where = {label: i for i, label in enumerate(labels)}
+            index = {pid: where.get(str(table), len(labels) + table)
+                     for pid, table in self.fixed.items()}
+        return SeatingConstraints.build(apart=list(self.apart), fixed=index)
+
+
+def event_constraints(session: Session, event: Event) -> EventConstraints:
+    """The event's constraints over its entered players."""
+    rules = _rules(session, event)
+    apart: dict[tuple[int, int], str | None] = {}
+    if any(r.kind == CLUB for r in rules):
+        players = session.exec(select(Player).join(Entry, Entry.player_id == Player.id)
+                               .where(Entry.event_id == event.id)).all()
+        by_club: dict[str, list[Player]] = {}
+        for player in players:
+            key = _club_key(player.club)
+            if key is not None:
+                by_club.setdefault(key, []).append(player)
+        for members in by_club.values():
+            ids = sorted(p.id for p in members)
+            for pair in itertools.combinations(ids, 2):
+                apart[pair] = members[0].club.strip()
+    for rule in rules:
+        if rule.kind == "apart":
+            apart[(rule.player_id, rule.other_id)] = None  # named: said as named
+    fixed = {r.player_id: r.table_number for r in rules if r.kind == "fixed"}
+    return EventConstraints(apart, fixed)
+
+
+def unmet_report(session: Session, event: Event, tables: dict[str, list[int]],
+                 byes: Sequence[int]) -> list[dict]:
+    """What a seated round (table label -> player ids, and the byes) breaks of the
+    event's constraints, each with the reason in words: ``{"kind": "apart" |
+    "fixed", "players": [names], "table": label or the fixed table, "reason",
+    "club" (apart: the club keeping them apart, null for a named pair),
+    "message"}``."""
+    constraints = event_constraints(session, event)
+    if not constraints:
+        return []
+    labels = list(tables)
+    present = [pid for keys in tables.values() for pid in keys] + list(byes)
+    found = unmet_constraints(list(tables.values()), list(byes),
+                              constraints.for_seating(labels), present=present)
+    names = _names(session, [pid for u in found for pid in u.players])
+    # players of each club seated in the round: more of them than tables, and some
+    # must share one (the pigeonhole: no seating can meet every pair)
+    members: dict[str, set[int]] = {}
+    seated = {pid for keys in tables.values() for pid in keys}
+    for (a, b), club in constraints.apart.items():
+        if club is not None:
+            members.setdefault(club, set()).update(p for p in (a, b) if p in seated)
+    out = []
+    for unmet in found:
+        who = [names[pid] for pid in unmet.players]
+        if unmet.kind == "apart":
+            label = labels[unmet.table]
+            club = constraints.apart.get(tuple(sorted(unmet.players)))
+            why = f"both of club {club}" if club else "kept apart"
+            reason = unmet.reason
+            if club and len(members.get(club, ())) > len(labels):
+                reason = "unavoidable"
+                how = (f"club {club} has {count_text(len(members[club]), 'player')} in "
+                       f"the round at {count_text(len(labels), 'table')}, so some share one")
+            else:
+                how = "no seating found kept them apart with every table's size kept"
+            text = f"{who[0]} and {who[1]} ({why}) share table {label}: {how}"
+            out.append({"kind": "apart", "players": who, "table": label,
+                        "reason": reason, "club": club, "message": text})
+            continue
+        want = constraints.fixed[unmet.players[0]]
+        seated_at = next((label for label, keys in tables.items()
+                          if unmet.players[0] in keys), None)
+        if unmet.reason == "no-such-table":
+            text = (f"{who[0]} is fixed to table {want}, but the round has "
+                    f"{count_text(len(labels), 'table')}")
+        elif unmet.reason == "bye":
+            text = f"{who[0]} is fixed to table {want}, but has a bye"
+        else:
+            text = (f"{who[0]} is fixed to table {want}, but sits at table {seated_at}: "
+                    f"every seat at table {want} is held by a player fixed there")
+        out.append({"kind": "fixed", "players": who, "table": str(want),
+                    "reason": unmet.reason, "club": None, "message": text})
+    return out
+
+
+def constraints_text(data: dict) -> list[str]:
+    """The lines ``event show`` prints for :func:`constraints_json`'s data."""
+    lines = []
+    if data["keep_apart_clubs"]:
+        lines.append("players of one club kept apart")
+    for a, b in data["keep_apart"]:
+        lines.append(f"{a} and {b} kept apart")
+    for fixed in data["fixed"]:
+        lines.append(f"{fixed['player']} always at table {fixed['table']}")
+    return lines
+
+
+def sorted_labels(labels) -> list[str]:
+    return sorted(labels, key=table_order)

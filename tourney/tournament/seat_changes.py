@@ -1,0 +1,340 @@
+"""The arbiter's changes to a seated round: swapping two players, moving one to
+another table (``tourney round swap`` / ``round move``), a player absent from one
+round (``tourney round absent``), issue 31.
+
+Decisions:
+
+- Only tables still to be played change: a table with a result in, a forfeit, or
+  a result sent from its link that waits for the organizer is refused, naming it
+  (:func:`played_tables`). A bye counts as a table still to be played while the
+  round has a table without a result.
+- A swap trades the two players' seats (table and seat; a player with a bye and
+  a seated one trade the bye too), so no table's size changes. Two players of one
+  table trade seats (who deals first changes).
+- A move takes the player from their seat (the players after them move up one
+  seat) to the last seat of the table named; a table the round does not have
+  yet may be named by the next number (a new table). The table left must keep
+  the event's smallest table size, or be empty (it is then gone), and the table
+  joined may not exceed its largest, unless forced (an arbiter may build a new
+  table one move at a time); the variant's largest table is never exceeded.
+- Each says how many pairs meet again in the round after the change (they met
+  in an earlier round) and which pairs the change makes meet again; the round's
+  stored count of repeated pairs follows.
+- An absent player is not seated in that round and is back in the next; they
+  score nothing for it (no bye). Marking the latest seated round while none of its
+  results is in leaves its seating as it is until it is reseated (as a withdrawal
+  from it does); once a result of it is in, the player's table is scored without
+  them by a forfeit (``tourney result forfeit``) instead.
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from ..engines import get_game
+from ..errors import TourneyError, UsageError, no_table
+from ..numbers import plural_word
+from ..ordering import table_order
+from ..pairing.history import EventHistory, pair
+from ..storage.audit import record_change
+from ..storage.models import (
+    Absence,
+    Entry,
+    Event,
+    Forfeit,
+    Player,
+    Round,
+    Seat,
+    Submission,
+    TableLink,
+)
+from .arbiter import entered_player
+from .events import entry_active, last_seated_round, lock_event, results_by_round
+from .rounds import RoundSeating, get_round, history, round_seating, seated_keys
+
+WAITING_STATES = ("submitted", "conflict")  # a result sent from a table, not decided
+
+
+def played_tables(session: Session, event: Event, number: int) -> dict[str, str]:
+    """Table label -> why the round's table can no longer change: ``"result"``
+    (its result is in), ``"forfeit"``, ``"sent"`` (a result sent from its link
+    waits for the organizer)."""
+    why = {label: "forfeit" for label in session.exec(select(Forfeit.table).where(
+        Forfeit.event_id == event.id, Forfeit.round_number == number)).all()}
+    for label in results_by_round(session, event).get(number, ()):
+        why.setdefault(label, "result")  # (results_by_round counts forfeits too)
+    sent = session.exec(select(TableLink.table).join(Submission, Submission.link_id == TableLink.id)
+                        .where(TableLink.event_id == event.id, TableLink.round_number == number,
+                               Submission.state.in_(WAITING_STATES))).all()
+    for label in sent:
+        why.setdefault(label, "sent")
+    return why
+
+
+PLAYED_WORDS = {"result": "its result is in", "forfeit": "it was forfeited",
+                "sent": "a result sent from it waits for the organizer"}
+
+
+def refuse_played(event: Event, number: int, label: str | None, why: dict[str, str],
+                  doing: str) -> None:
+    """Refuse ``doing`` at table ``label`` of a round when it is played."""
+    if label is not None and label in why:
+        raise TourneyError(f"{event.slug} round {number}, table {label}: {doing} is refused: "
+                           f"{PLAYED_WORDS[why[label]]}")
+
+
+@dataclass
+class SeatChange:
+    """What a swap or move did: each player's seat before and after
+    (``{"player", "from": {"table", "seat"}, "to": {...}}``; a bye has table None,
+    seats count from 1), the round's repeated pairs before and after, the pairs the
+    change makes meet again, and the round's seating after."""
+
+    action: str
+    event: str
+    number: int
+    moved: list[dict]
+    repeated_before: int
+    repeated_after: int
+    again: list[list[str]]
+    seating: RoundSeating
+    forced: list[str] = field(default_factory=list)  # the table sizes forced past
+
+    def to_json(self) -> dict:
+        return {"event": self.event, "round": self.number, "moved": self.moved,
+                "repeated_pairs_before": self.repeated_before,
+                "repeated_pairs": self.repeated_after, "meet_again": self.again,
+                "forced": list(self.forced), "unmet": list(self.seating.unmet)}
+
+
+def _place(seat: Seat) -> dict:
+    return {"table": seat.table, "seat": None if seat.seat is None else seat.seat + 1}
+
+
+def _seat_of(session: Session, event: Event, row: Round, player: Player) -> Seat:
+    seat = session.exec(select(Seat).where(Seat.round_id == row.id,
+                                           Seat.player_id == player.id)).first()
+    if seat is None:
+        raise TourneyError(f"{player.name} is not seated in {event.slug} round {row.number}")
+    return seat
+
+
+def _pairs(tables: dict[str, list[int]]) -> set[tuple[int, int]]:
+    return {pair(a, b) for keys in tables.values() for i, a in enumerate(keys)
+            for b in keys[i + 1:]}
+
+
+def _finish(session: Session, event: Event, row: Round, action: str, before_tables,
+            moved: list[dict], reason: str | None, forced: list[str]) -> SeatChange:
+    session.flush()
+    past = EventHistory(history(session, event, row.number))
+    after_tables, _ = seated_keys(session, row)
+    before_count = past.repeated_pairs(before_tables.values())
+    after_count = past.repeated_pairs(after_tables.values())
+    new = sorted(p for p in _pairs(after_tables) - _pairs(before_tables) if p in past.met)
+    names = {p.id: p.name for p in session.exec(select(Player).where(
+        Player.id.in_({i for p in new for i in p})))} if new else {}
+    again = [sorted([names[a], names[b]]) for a, b in new]
+    row.repeated_pairs = after_count
+    session.add(row)
+    session.flush()
+    seating = round_seating(session, event, row.number)
+    change = SeatChange(action, event.slug, row.number, moved, before_count, after_count,
+                        again, seating, forced)
+    record_change(session, action, f"{event.slug} round {row.number}",
+                  {"seats": [{"player": m["player"], **m["from"]} for m in moved]},
+                  {"seats": [{"player": m["player"], **m["to"]} for m in moved],
+                   "meet_again": again, "forced": forced, "reason": reason},
+                  event_id=event.id)
+    return change
+
+
+def swap_players(session: Session, event: Event, number: int, first: str, second: str, *,
+                 reason: str | None = None) -> SeatChange:
+    """Trade the seats of two players of a seated round (see the module's decisions)."""
+    lock_event(session, event)
+    row = get_round(session, event, number)
+    players = [entered_player(session, event, name) for name in (first, second)]
+    if players[0].id == players[1].id:
+        raise UsageError(f"name two players to swap, not {players[0].name} twice")
+    seats = [_seat_of(session, event, row, p) for p in players]
+    why = played_tables(session, event, number)
+    for seat in seats:
+        refuse_played(event, number, seat.table, why, "a swap")
+    if all(seat.table is None for seat in seats):
+        raise TourneyError(f"{players[0].name} and {players[1].name} both have a bye in "
+                           f"{event.slug} round {number}: a swap changes nothing")
+    before_tables, _ = seated_keys(session, row)
+    moved = [{"player": p.name, "from": _place(s)} for p, s in zip(players, seats)]
+    places = [(s.table, s.seat) for s in seats]
+    seats[0].table, seats[0].seat = places[1]
+    seats[1].table, seats[1].seat = places[0]
+    for seat in seats:
+        session.add(seat)
+    for entry, seat in zip(moved, seats):
+        entry["to"] = _place(seat)
+    return _finish(session, event, row, "round.swap", before_tables, moved, reason, [])
+
+
+def move_player(session: Session, event: Event, number: int, name: str, table: str, *,
+                force: bool = False, reason: str | None = None) -> SeatChange:
+    """Move a player of a seated round to the last seat of table ``table`` (see
+    the module's decisions); ``force`` goes past the event's table sizes."""
+    lock_event(session, event)
+    row = get_round(session, event, number)
+    player = entered_player(session, event, name)
+    seat = _seat_of(session, event, row, player)
+    tables, _ = seated_keys(session, row)
+    table = str(table).strip()
+    new_label = str(len(tables) + 1)
+    if table not in tables and table != new_label:
+        raise no_table(event.slug, number, table, tables)
+    if seat.table == table:
+        raise TourneyError(f"{player.name} sits at table {table} of {event.slug} round "
+                           f"{number} already")
+    why = played_tables(session, event, number)
+    refuse_played(event, number, seat.table, why, "a move")
+    refuse_played(event, number, table, why, "a move")
+    game = get_game(event.variant)
+    joined = len(tables.get(table, [])) + 1
+    left = len(tables[seat.table]) - 1 if seat.table is not None else None
+    forced = []
+    if joined > game.max_players:
+        raise TourneyError(f"{game.id} is played by at most {game.max_players} players: "
+                           f"table {table} cannot seat {joined}")
+    if joined > event.table_max:
+        forced.append(f"table {table} seats {joined}, more than the event's "
+                      f"{event.table_max}")
+    if joined < event.table_min:
+        forced.append(f"table {table} seats {joined}, fewer than the event's "
+                      f"{event.table_min}")
+    if left is not None and 0 < left < event.table_min:
+        forced.append(f"table {seat.table} is left with {left}, fewer than the event's "
+                      f"{event.table_min}")
+    if forced and not force:
+        raise TourneyError(f"{event.slug} round {number}: moving {player.name} to table "
+                           f"{table} breaks the table sizes ({'; '.join(forced)}); move "
+                           "another player too, or move anyway", setting="force")
+    before_tables = {label: list(keys) for label, keys in tables.items()}
+    moved = [{"player": player.name, "from": _place(seat)}]
+    if seat.table is not None:
+        for other in session.exec(select(Seat).where(
+                Seat.round_id == row.id, Seat.table == seat.table,
+                Seat.seat > seat.seat)).all():
+            other.seat -= 1
+            session.add(other)
+    seat.table, seat.seat = table, joined - 1
+    session.add(seat)
+    moved[0]["to"] = _place(seat)
+    return _finish(session, event, row, "round.move", before_tables, moved, reason, forced)
+
+
+def change_text(change: SeatChange) -> str:
+    """The summary line of a swap or move."""
+    def where(place: dict) -> str:
+        return "a bye" if place["table"] is None else \
+            f"table {place['table']}, seat {place['seat']}"
+
+    if change.action == "round.swap":
+        a, b = change.moved
+        done = (f"{change.event} round {change.number}: {a['player']} ({where(a['from'])}) "
+                f"and {b['player']} ({where(b['from'])}) swapped")
+    else:
+        m = change.moved[0]
+        done = (f"{change.event} round {change.number}: {m['player']} moved from "
+                f"{where(m['from'])} to {where(m['to'])}")
+    pairs = change.repeated_after
+    done += (f"; {pairs} pair{'s meet' if pairs != 1 else ' meets'} again"
+             f" (was {change.repeated_before})")
+    if change.again:
+        done += " (this change: " + ", ".join(" and ".join(p) for p in change.again) + ")"
+    if change.forced:
+        done += "; forced: " + "; ".join(change.forced)
+    return done
+
+
+def table_list(labels) -> str:
+    labels = sorted(labels, key=table_order)
+    return f"{plural_word(len(labels), 'table')} {', '.join(labels)}"
+
+
+# ------------------------------------------------------------------- absence
+
+@dataclass
+class AbsenceReport:
+    """What :func:`mark_absent` did: ``changed`` (False: they were marked so
+    already), and ``reseat``: the seated round, none of whose results is in, that
+    still seats them (or, undone, that is seated without them): a reseat seats it
+    anew."""
+
+    player: str
+    number: int
+    undo: bool
+    changed: bool
+    reseat: int | None = None
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "round": self.number, "undo": self.undo,
+                "reseat": self.reseat}
+
+
+def mark_absent(session: Session, event: Event, number: int, name: str, *,
+                undo: bool = False, reason: str | None = None) -> AbsenceReport:
+    """Mark a player absent from one round (not seated in it; back the next), or
+    take it back (``undo``). The round is the next to be seated or a later one, or
+    the latest seated round while none of its results is in (it is then to be
+    reseated); a round with results in is refused, naming the forfeit that scores
+    the player's table without them."""
+    lock_event(session, event)
+    player = entered_player(session, event, name)
+    entry = session.exec(select(Entry).where(Entry.event_id == event.id,
+                                             Entry.player_id == player.id)).one()
+    if event.rounds is not None and number > event.rounds:
+        raise UsageError(f"{event.slug} has {plural_word(event.rounds, 'round')} "
+                         f"1-{event.rounds}, so there is no round {number}")
+    if not entry_active(entry, number):
+        raise TourneyError(f"{player.name} does not play round {number} of {event.slug} "
+                           + (f"(entered from round {entry.first_round})"
+                              if entry.first_round > number else
+                              f"(withdrew after round {entry.withdrawn_after})"))
+    last = last_seated_round(session, event)
+    if number < last:
+        raise TourneyError(f"round {number} of {event.slug} is over: round {last} is seated")
+    seat = None
+    if number == last:
+        row = get_round(session, event, number)
+        seat = session.exec(select(Seat).where(Seat.round_id == row.id,
+                                               Seat.player_id == player.id)).first()
+        played = played_tables(session, event, number)
+        if played and seat is not None and not undo:
+            if seat.table in played:
+                refuse_played(event, number, seat.table, played, "an absence")
+            where = f"table {seat.table}" if seat.table is not None else "a bye"
+            forfeit = (f"result forfeit {event.slug} {number} {seat.table} --absent "
+                       f"{shlex.quote(player.name)}" if seat.table is not None else None)
+            raise TourneyError(
+                f"round {number} of {event.slug} has results in and cannot be reseated; "
+                f"{player.name} is seated there ({where})"
+                + (": a forfeit scores their table without them" if forfeit else ""),
+                operation=forfeit)
+    marked = session.exec(select(Absence).where(
+        Absence.event_id == event.id, Absence.round_number == number,
+        Absence.player_id == player.id)).first()
+    report = AbsenceReport(player.name, number, undo, changed=(marked is None) != undo)
+    if not report.changed:
+        return report
+    if undo:
+        session.delete(marked)
+    else:
+        session.add(Absence(event_id=event.id, round_number=number, player_id=player.id))
+    session.flush()
+    if number == last and not played_tables(session, event, number) \
+            and (seat is not None) != undo:
+        report.reseat = number
+    record_change(session, "round.absent" + (".undo" if undo else ""),
+                  f"{event.slug} round {number}: {player.name}",
+                  None, {"player": player.name, "round": number, "reason": reason},
+                  event_id=event.id)
+    return report
