@@ -303,7 +303,7 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
 
     --from-rating sets each entrant's handicap to FACTOR x (best rating - the
     player's rating), rounded to 2 decimals: a rating is the displayed one (`tourney
-    rating list`) in the pool of the series' variant, "best" the highest among the
+    rating show`) in the pool of the series' variant, "best" the highest among the
     series' rated entrants (who gets 0). Unrated entrants keep theirs. A handicap
     set by hand afterwards wins until the next --from-rating.
 
@@ -517,7 +517,7 @@ def _emit_teams(table, *, format_, out, as_json) -> None:
                               "yes" if row.shared else "", row.decided_by or ""])
         report_written(out, len(rows), "team", as_json=as_json, action="team.standings",
                        format=table_format(out, format_), scope=table.scope,
-                       teams=table.teams, count=table.count)
+                       teams=table.teams, players_counted=table.count)
         return
     emit_table(["place", "team", "total", "players", "counted", "decided by"], [
         [f"{row.place}=" if row.shared else row.place, row.team,

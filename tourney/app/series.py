@@ -10,7 +10,7 @@ variants), each entrant of the series' events with a rating gets
     handicap = factor x (best rating - the player's rating)
 
 rounded to 2 decimals, where a rating is the displayed one (the ordinal, mu - 3
-sigma: ``tourney rating list``) and "best" is the highest among the series'
+sigma: ``tourney rating show``) and "best" is the highest among the series'
 rated entrants (so the best player gets 0, and every weaker player gets the points
 that close a share of the gap, added to each event counted). ``factor`` defaults
 to :data:`DEFAULT_FACTOR` (a tenth of a point per rating point); pick one to suit
