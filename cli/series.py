@@ -328,7 +328,7 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
         report_change("series.handicap", bool(report.changes),
                       f"{slug}: {count_text(len(report.handicaps), 'handicap')} from the "
                       f"{report.variant} ratings (factor {report.factor:g}), "
-                      f"{count_text(len(report.changes), 'changed')}{unrated}",
+                      f"{len(report.changes)} changed{unrated}",
                       as_json, **report.to_json())
         return
     if variant is not None or factor is not None:

@@ -180,7 +180,8 @@ class TeamStandings:
             if self.count else "every player of a team counts"
         left = (f"; {count_text(self.left_out, 'player')} with no "
                 f"{'club' if self.teams == 'club' else 'team'} left out") if self.left_out else ""
-        return f"teams by {TEAM_KINDS[self.teams]}; {counts}{left}"
+        kind = "club" if self.teams == "club" else "declared team (team add)"
+        return f"teams by {kind}; {counts}{left}"
 
 
 def team_standings(session: Session, slug: str, teams: str = "club", *,
