@@ -78,9 +78,16 @@ def exact(value) -> Fraction:
     """A stored or typed number as the fraction it stands for (thirds, tenths)."""
     if isinstance(value, Fraction):
         return value
-    if isinstance(value, int):
-        return Fraction(value)
-    return Fraction(value).limit_denominator(10_000)
+    found = _EXACT.get(value)
+    if found is None:
+        found = Fraction(value) if isinstance(value, int) else \
+            Fraction(value).limit_denominator(10_000)
+        if len(_EXACT) < 100_000:  # a season has few distinct values (thirds, halves...)
+            _EXACT[value] = found
+    return found
+
+
+_EXACT: dict = {}
 
 
 @dataclass(frozen=True)
@@ -200,13 +207,22 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
         net = gross + handicap * len(kept) if rules.handicap else None
         qualified = len(played) >= rules.min_events
         total = gross if net is None else net
-        countback = tuple(-c.value for c in sorted(played, key=lambda c: -c.value))
-        sort_key = (not qualified, -total, -len(played), countback,
-                    lot(rules.seed, player_id))
+        countback = tuple(sorted((-c.value for c in played)))
+        sort_key = (not qualified, -total, -len(played), countback)
         rows.append(SeriesRow(player_id, names[player_id], None, qualified, len(played),
                               row_cells, gross, handicap, net, sort_key=sort_key))
-    order = name_order(lang)
-    rows.sort(key=lambda r: (r.sort_key, order(r.player)))
+    rows.sort(key=lambda r: r.sort_key)
+    # the lot, drawn only where it decides (a draw costs more than the rest of a row)
+    start = 0
+    for end in range(1, len(rows) + 1):
+        if end == len(rows) or rows[end].sort_key != rows[start].sort_key:
+            group = rows[start:end]
+            for row in group:
+                row.sort_key += (lot(rules.seed, row.player_id) if len(group) > 1 else 0.0,)
+            if len(group) > 1:
+                order = name_order(lang)
+                rows[start:end] = sorted(group, key=lambda r: (r.sort_key, order(r.player)))
+            start = end
     criteria = ("qualified", "total", "events", "countback", "lot")
     place = 0
     for index, row in enumerate(rows):
