@@ -131,18 +131,23 @@ def in_process(url: str, repeats: int) -> dict:
         finally:
             spent["events"] += time.perf_counter() - start
 
+    runs = []
+
     def run():
         spent["events"] = 0.0
+        start = time.perf_counter()
         with Session(engine) as session:
-            return series_standings(session, get_series(session, "league"))
+            result = series_standings(session, get_series(session, "league"))
+        runs.append((time.perf_counter() - start, spent["events"]))
+        return result
 
     series_module.event_results = counting
     try:
         seconds, standings = timed(run, repeats)
-        run()  # the share of the last run: the events' own standings
     finally:
         series_module.event_results = original
     engine.dispose()
+    seconds, spent["events"] = min(runs)  # the best run and its share
     return {"seconds": seconds, "rows": len(standings.rows),
             "qualified": sum(r.qualified for r in standings.rows),
             "events_share": spent["events"]}

@@ -457,7 +457,10 @@ def event_results(session: Session, event: Event, *, lang: str | None = None
     place in the event's own standings."""
     return [EventResult(row.player_id, row.player, row.points, row.place)
             for row in standings_table(session, event, lang=lang)
-            if row.matches or row.byes]
+            if row.matches or row.byes
+            # a table forfeited, for or against, counts as played where the
+            # standings know forfeits (the arbiter's)
+            or getattr(row, "forfeits", 0) or getattr(row, "forfeit_wins", 0)]
 
 
 def series_standings(session: Session, series: Series, *, lang: str | None = None
