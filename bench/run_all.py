@@ -135,6 +135,9 @@ BENCHES = [
     Bench("publish", "Publishing the site: 1,000 and 10,000 players (incremental)",
           "bench_publish.py", ["--sizes", "1000,10000", "--incremental-only"], ["--quick"],
           figures="bench_publish"),
+    Bench("series", "Series standings: 10,000 players over 40 events (target: under 2 s)",
+          "bench_series.py", ["--repeats", "1"], ["--quick"], pg="db-url",
+          pg_full=["--repeats", "1"], pg_quick=["--quick"]),
     Bench("serve", "tourney serve: every table of a round sends its result at once",
           "bench_serve.py", ["--tables", "100"], ["--quick"], pg="postgres"),
     # bbpPairings (bench-only, built from source) is found through BBP_PAIRINGS.

@@ -43,6 +43,10 @@ COMMAND_MODULES = {
     "result": ("results", "Import, export and inspect match results (deal records)."),
     "standings": ("results", "Show an event's standings: place, player, match points, "
                              "tie-breaks."),
+    "series": ("series", "A season: events whose standings add up (best N, placing points, "
+                         "handicaps)."),
+    "team": ("series", "Declared teams of an event or a series (team standings: `tourney "
+                       "standings SLUG --teams declared`)."),
     "rating": ("ratings", "OpenSkill ratings: one pool per variant, updated as results "
                           "are imported."),
     "publish": ("site", "Publish standings, seat lists, results, replays and ratings as "

@@ -9,6 +9,7 @@ import click
 
 from tourney.app.results import NothingFilledIn, import_results, revert_result
 from tourney.engines import get_game
+from tourney.errors import UsageError
 from tourney.numbers import count_text, fixed_text, number_column, number_text, plain_number
 from tourney.ordering import terminal_language
 from tourney.records.csv_format import COLUMNS
@@ -51,6 +52,7 @@ from .output import (
     terminal_text,
     yes_option,
 )
+from .series import count_option, is_series, show_standings, teams_option
 
 
 @click.group(cls=CommandGroup)
@@ -351,13 +353,15 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
 @click.argument("slug", shell_complete=complete_event)
 @click.option("--round", "up_to_round", type=COUNT,
               help="The standings after this round.")
+@teams_option
+@count_option
 @table_format_option
 @click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the table here (with --format; - is stdout).")
 @replace_option
 @json_option
 @db_option
-def standings(slug, up_to_round, format_, out, yes, as_json, db_url):
+def standings(slug, up_to_round, teams, count, format_, out, yes, as_json, db_url):
     """Show an event's standings: place, player, match points, tie-breaks.
 
     Match points follow the event's points system: by default (share) a match
@@ -380,11 +384,22 @@ def standings(slug, up_to_round, format_, out, yes, as_json, db_url):
     spreadsheet: CSV with the decimals the terminal shows, XLSX cells as
     numbers in full shown with those decimals. --json gives the numbers in full.
 
+    --teams club|declared gives the team standings of the event (or of a
+    series: SLUG may name one, `tourney series standings`): a team's players'
+    points add up, its best N with --count N.
+
     \b
     Examples:
       tourney standings club-1 --json
       tourney standings club-1 --out club-1-standings.xlsx
+      tourney standings club-1 --teams club --count 2
     """
+    if teams is not None or count is not None or up_to_round is None and is_series(db_url, slug):
+        if up_to_round is not None:
+            raise UsageError("--round and --teams do not go together: team standings "
+                             "count the event as it stands")
+        return show_standings(slug, teams=teams, count=count, format_=format_, out=out,
+                              yes=yes, as_json=as_json, db_url=db_url, kind="any")
     refuse_overwrites(db_url, {"--out": out}, replace=yes)
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:

@@ -194,6 +194,12 @@ class Links:
         return f"players/{int(player_id)}.html"
 
     @staticmethod
+    def series(slug: str) -> str:
+        if not SAFE_SLUG.fullmatch(slug):
+            raise TourneyError(f"not a series slug: {slug!r}")
+        return f"series/{slug}.html"
+
+    @staticmethod
     def ratings(variant: str) -> str:
         if not SAFE_SLUG.fullmatch(variant):
             raise TourneyError(f"not a variant id: {variant!r}")
@@ -1067,7 +1073,10 @@ class SiteBuilder:
             self._render_pages(pending)
         timings["players"] = time.perf_counter() - t0
         self.rating_pages(pools)
-        self.index_page(pools)
+        t0 = time.perf_counter()
+        series = self.series_pages()
+        timings["series"] = time.perf_counter() - t0
+        self.index_page(pools, series)
         self.site_data_files(pools)
         self.static_files()
 
@@ -1232,7 +1241,7 @@ class SiteBuilder:
 
     # ---- index and ratings
 
-    def index_page(self, pools: list[PoolData]) -> None:
+    def index_page(self, pools: list[PoolData], series: Sequence[dict] = ()) -> None:
         groups = {status: [e for e in self.events if e.status == status]
                   for status in STATUS_ORDER}
         boards = []
@@ -1245,7 +1254,78 @@ class SiteBuilder:
                            "established": len(pool.leaderboard) - provisional,
                            "provisional_count": provisional})
         self.page("index.html", "index.html", groups=groups, boards=boards,
-                  status_order=STATUS_ORDER, ordinal=ordinal)
+                  status_order=STATUS_ORDER, ordinal=ordinal, series=series)
+
+    # ---- series
+
+    def series_pages(self) -> list[dict]:
+        """A page per series: its standings, one column an event (a link to it),
+        dropped events in brackets, qualifiers marked, and its teams. The page is
+        reused while its key is unchanged: the series' settings, handicaps and
+        declared teams, its events' infos (with their content stamps, which change
+        with any write to their results) and the players' names; otherwise the
+        standings are computed from the events' (:mod:`tourney.tournament.series`).
+        The series for the index, by name."""
+        from sqlalchemy import select
+
+        from tourney.storage.models import (
+            Series,
+            SeriesEvent,
+            SeriesHandicap,
+            Team,
+            TeamMember,
+        )
+        from tourney.tournament.series import SeriesInfo, series_standings
+        from tourney.tournament.teams import team_standings
+
+        session = self.reader.session
+        listed = []
+        for series in session.execute(select(Series).order_by(Series.name)).scalars():
+            path = self.links.series(series.slug)
+            info = SeriesInfo.of(series).to_json()
+            event_ids = list(session.execute(
+                select(SeriesEvent.event_id).where(SeriesEvent.series_id == series.id)
+                .order_by(SeriesEvent.position, SeriesEvent.id)).scalars())
+            events = [self.events_by_id[i] for i in event_ids if i in self.events_by_id]
+            handicaps = sorted(session.execute(
+                select(SeriesHandicap.player_id, SeriesHandicap.value)
+                .where(SeriesHandicap.series_id == series.id)).all())
+            teams = sorted(session.execute(
+                select(Team.name, TeamMember.player_id).join(
+                    TeamMember, TeamMember.team_id == Team.id)
+                .where(Team.series_id == series.id)).all())
+            key = content_key(self.site_key, "series", info, events, handicaps, teams,
+                              self._names(self.players))
+            listed.append({"name": series.name, "path": path, "events": len(events)})
+            if self._reuse_page(path, key):
+                continue
+            standings = series_standings(session, series)
+            rows = standings.rows
+            by = "declared" if teams else "club"
+            team_rows = team_standings(session, series.slug, by).rows
+            if by == "club" and len(team_rows) < 2:
+                team_rows = []  # one club is no team standings
+            decimals = [column_decimals([float(r.cells[i].value) for r in rows
+                                         if r.cells[i] is not None])
+                        for i in range(len(events))]
+            self.page("series.html", path, key=key, series=info, events=events, rows=rows,
+                      decimals=decimals,
+                      total_decimals=column_decimals(
+                          [float(r.gross) for r in rows]
+                          + [float(r.net) for r in rows if r.net is not None]),
+                      handicap_decimals=column_decimals(
+                          [float(r.handicap) for r in rows if r.handicap is not None]),
+                      teams=team_rows, teams_by=by,
+                      team_decimals=column_decimals([float(t.total) for t in team_rows]))
+        return listed
+
+    def _reuse_page(self, path: str, key: str) -> bool:
+        """Whether the old site's page (every language) had ``key``, and is reused."""
+        if self.previous is None:
+            return False
+        rels = [renderer.prefix + path for renderer in self.renderers]
+        old = self.previous.manifest["files"]
+        return all(old.get(rel) == key for rel in rels) and self.reuse(rels, key)
 
     def rating_pages(self, pools: list[PoolData]) -> None:
         for pool in pools:

@@ -407,3 +407,65 @@ class Adjustment(SQLModel, table=True):
     reason: str = Field(sa_column=Column(Text, nullable=False))
     actor: Optional[str] = Field(default=None, max_length=100)
     created_at: datetime = Field(default_factory=utcnow)
+
+# ---------------------------------------------------------------- a season
+# (series standings over events, handicaps, declared teams: migration 0009_series)
+
+
+class Series(SQLModel, table=True):
+    """A season: events whose standings add up (``tourney series``). What a series
+    counts is computed from its events' standings whenever it is read, never
+    stored, so a corrected result changes the series at once."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, max_length=100)
+    name: str = Field(max_length=200)
+    best: Optional[int] = None  # a player's best N events count (None: all)
+    min_events: int = 0  # events a player must play to qualify
+    scoring: str = Field(default="points", max_length=10)  # points | placing
+    # placing scoring: the points of place 1, 2, 3... (a JSON list of numbers)
+    placing_json: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    handicap: bool = False  # ranked by net points (gross + handicaps)
+    seed: int = 0  # the drawing of lots of the last tie-break
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class SeriesEvent(SQLModel, table=True):
+    """An event counted in a series, ``position`` its column (order added)."""
+
+    __table_args__ = (UniqueConstraint("series_id", "event_id"),)  # serves series_id too
+    id: Optional[int] = Field(default=None, primary_key=True)
+    series_id: int = Field(foreign_key="series.id")
+    event_id: int = Field(foreign_key="event.id", index=True)
+    position: int
+
+
+class SeriesHandicap(SQLModel, table=True):
+    """A player's handicap in a series: points added to each event counted."""
+
+    __table_args__ = (UniqueConstraint("series_id", "player_id"),)  # serves series_id too
+    id: Optional[int] = Field(default=None, primary_key=True)
+    series_id: int = Field(foreign_key="series.id")
+    player_id: int = Field(foreign_key="player.id", index=True)
+    value: float
+    source: str = Field(default="hand", max_length=10)  # hand | rating
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Team(SQLModel, table=True):
+    """A declared team of an event or of a series (exactly one of the two)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    series_id: Optional[int] = Field(default=None, foreign_key="series.id", index=True)
+    event_id: Optional[int] = Field(default=None, foreign_key="event.id", index=True)
+    name: str = Field(max_length=200)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class TeamMember(SQLModel, table=True):
+    """A player of a declared team."""
+
+    __table_args__ = (UniqueConstraint("team_id", "player_id"),)  # serves team_id too
+    id: Optional[int] = Field(default=None, primary_key=True)
+    team_id: int = Field(foreign_key="team.id")
+    player_id: int = Field(foreign_key="player.id", index=True)

@@ -93,6 +93,7 @@ from ..storage.models import (
     Round,
     Seat,
     SeatingRule,
+    Series,
     SignupRequest,
     Submission,
     TableLink,
@@ -301,6 +302,8 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
     bye_points = check_bye_points(bye_points)
     if session.exec(select(Event).where(Event.slug == slug)).first() is not None:
         raise TourneyError(f"there is already an event {slug!r}")
+    if session.exec(select(Series.id).where(Series.slug == slug)).first() is not None:
+        raise TourneyError(f"{slug!r} is a series' slug; an event needs a slug of its own")
     event = Event(id=_unused_event_id(session), slug=slug, name=title, variant=game.id, date=day,
                   rules_json=json.dumps(rules, ensure_ascii=False, sort_keys=True),
                   table_min=low, table_max=high, table_preferred=preferred,
@@ -958,6 +961,9 @@ def delete_event(session: Session, event: Event) -> DeleteReport:
                   SeatingRule, Absence, Forfeit, Adjustment):
         for row in session.exec(select(model).where(model.event_id == event.id)):
             session.delete(row)
+    from .series import forget_event  # (series imports this module)
+
+    forget_event(session, event)  # out of every series, its declared teams gone
     rounds = session.exec(select(Round).where(Round.event_id == event_id)).all()
     for round_row in rounds:
         for seat in session.exec(select(Seat).where(Seat.round_id == round_row.id)):

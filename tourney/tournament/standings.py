@@ -51,6 +51,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Sequence
 
 from sqlalchemy import func, select
@@ -158,18 +159,27 @@ class _Tally:
     wins: int = 0
     matches: int = 0
     opponents: list[int] = field(default_factory=list)
+    average: Fraction | None = None  # average_share, once the tally is complete
 
     def average_share(self) -> Fraction:
-        return self.shares / self.matches if self.matches else Fraction(0)
+        """The average share per match; asked for once the tally is complete (every
+        opponent asks for it: computed once)."""
+        if self.average is None:
+            self.average = self.shares / self.matches if self.matches else Fraction(0)
+        return self.average
 
 
+@lru_cache(maxsize=4096)
 def _exact(points: float) -> Fraction:
-    """A stored match-point value as the fraction it stands for (thirds, quarters...)."""
+    """A stored match-point value as the fraction it stands for (thirds, quarters...);
+    an event has few distinct values, each worked out once."""
     return Fraction(points).limit_denominator(10_000)
 
 
-def _exact_shares(places: list[int]) -> list[Fraction]:
-    """:func:`.scoring.place_shares` as fractions: averages of them never drift."""
+@lru_cache(maxsize=4096)
+def _exact_shares(places: tuple[int, ...]) -> list[Fraction]:
+    """:func:`.scoring.place_shares` as fractions: averages of them never drift.
+    Cached by the table's places (a tuple; the list returned is never changed)."""
     n = len(places)
     if n < 2:
         return [Fraction(1)] * n
@@ -223,7 +233,7 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
 
     for seats in tables.values():
         mean = sum(Fraction(total) for _, _, total, _ in seats) / len(seats)
-        shares = _exact_shares([place for _, place, _, _ in seats])
+        shares = _exact_shares(tuple(place for _, place, _, _ in seats))
         for (player_id, place, total, points), share in zip(seats, shares):
             tally = tallies.get(player_id)
             if tally is None:  # a result for a player no longer entered

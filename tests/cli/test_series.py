@@ -1,0 +1,323 @@
+"""`tourney series` and `tourney team` on both databases: series standings (best N,
+min-events, placing points, handicaps) and team standings, each worked out by hand
+here from the results stored; corrections show at once; bad input is a clear error;
+read commands change nothing."""
+from __future__ import annotations
+
+import csv
+import json
+
+import openpyxl
+import pytest
+from season_helpers import RESULTS, correct, make_season
+from sqlalchemy import func, select
+from sqlmodel import Session
+
+from tourney.storage.db import open_engine
+from tourney.storage.models import (
+    AuditLog,
+    Series,
+    SeriesEvent,
+    SeriesHandicap,
+    Team,
+    TeamMember,
+)
+
+
+@pytest.fixture
+def season(tourney, db_url):
+    return make_season(tourney, db_url)
+
+
+def reference(results, best=None, min_events=0, placing=None, handicaps=None):
+    """The series worked out the plain way: per player the values of the events
+    played (placing points by place when ``placing``), the best ``best`` summed,
+    plus the handicap for each counted; qualified players by total, then events
+    played, then the best single result; the rest after, unplaced."""
+    values: dict[str, list] = {}
+    for tables in results.values():
+        for table in tables:
+            for name, place, points in table:
+                value = (placing[place - 1] if place <= len(placing) else 0) if placing \
+                    else points
+                values.setdefault(name, []).append(value + (handicaps or {}).get(name, 0))
+    rows = []
+    for name, got in values.items():
+        kept = sorted(got, reverse=True)[:best] if best else got
+        rows.append((name, sum(kept), len(got), max(got)))
+    qualified = sorted([r for r in rows if r[2] >= min_events],
+                       key=lambda r: (-r[1], -r[2], -r[3]))
+    others = sorted([r for r in rows if r[2] < min_events], key=lambda r: (-r[1], -r[2], -r[3]))
+    return ([(place, name, total) for place, (name, total, _, _) in enumerate(qualified, 1)]
+            + [(None, name, total) for name, total, _, _ in others])
+
+
+def got(run):
+    return [(r["place"], r["player"], r["total"]) for r in run.json["standings"]]
+
+
+def test_best_n_and_min_events(season):
+    data = season("series", "standings", "season", "--json").json
+    assert got(season("series", "standings", "season", "--json")) == reference(
+        RESULTS, best=2, min_events=2) == [
+        (1, "Anna", 5.5), (2, "Bo", 5), (3, "Cai", 3), (4, "Eva", 1.5), (None, "Dag", 0)]
+    anna = data["standings"][0]
+    assert anna["events"]["ev2"] == {"place": 3, "points": 1, "counted": False}
+    assert anna["events_played"] == 3 and anna["events_counted"] == 2
+    assert data["standings"][-1]["qualified"] is False
+    assert [e["slug"] for e in data["events"]] == ["ev1", "ev2", "ev3"]
+    assert [e["variant"] for e in data["events"]] == ["spardame", "spardame", "dam-brade"]
+    text = season("series", "standings", "season")
+    lines = text.stdout.splitlines()
+    assert lines[0].split() == ["place", "player", "events", "ev1", "ev2", "ev3", "total",
+                                "decided", "by"]
+    assert lines[1].split()[:7] == ["1", "Anna", "3", "3", "(1)", "2.5", "5.5"]
+    assert lines[-1].split()[:5] == ["-", "Dag", "1", "0", "-"]
+    assert "dropped" in text.stderr and "not qualified" in text.stderr
+    # every event counts, nobody short
+    season("series", "set", "season", "--unset", "best", "--min-events", "0")
+    assert got(season("series", "standings", "season", "--json")) == reference(RESULTS)
+
+
+def test_placing_points(season):
+    season("series", "set", "season", "--scoring", "placing", "--placing-points", "10,6,4")
+    assert got(season("series", "standings", "season", "--json")) == reference(
+        RESULTS, best=2, min_events=2, placing=[10, 6, 4]) == [
+        (1, "Anna", 20), (2, "Bo", 16), (3, "Cai", 10), (4, "Eva", 6), (None, "Dag", 0)]
+
+
+def test_handicaps_by_hand(season):
+    season("series", "set", "season", "--handicap")
+    season("series", "handicap", "season", "Bo", "1")
+    season("series", "handicap", "season", "Eva", "2.5")
+    season("series", "handicap", "season", "Cai", "-0.5")  # a negative one reads as a value
+    data = season("series", "standings", "season", "--json").json
+    assert got(season("series", "standings", "season", "--json")) == reference(
+        RESULTS, best=2, min_events=2, handicaps={"Bo": 1, "Eva": 2.5, "Cai": -0.5}) == [
+        (1, "Bo", 7), (2, "Eva", 6.5), (3, "Anna", 5.5), (4, "Cai", 2), (None, "Dag", 0)]
+    bo = data["standings"][0]
+    assert (bo["gross"], bo["handicap"], bo["net"]) == (5, 1, 7)
+    assert bo["events"]["ev1"] == {"place": 2, "points": 2, "net": 3, "counted": True}
+    header = season("series", "standings", "season").stdout.splitlines()[0].split()
+    assert header[-5:] == ["gross", "handicap", "net", "decided", "by"]
+    listed = season("series", "handicap", "season", "--json").json
+    assert listed == [{"player": "Bo", "handicap": 1, "source": "hand"},
+                      {"player": "Cai", "handicap": -0.5, "source": "hand"},
+                      {"player": "Eva", "handicap": 2.5, "source": "hand"}]
+    season("series", "handicap", "season", "Eva", "--remove")
+    assert got(season("series", "standings", "season", "--json"))[1] == (2, "Anna", 5.5)
+    logged = season("log", "--json").json
+    assert [e["action"] for e in logged].count("series.handicap") == 4
+
+
+def test_handicaps_from_the_rating(season):
+    season("rating", "recompute")
+    ratings = {e["player"]: e["ordinal"]
+               for e in season("rating", "show", "--variant", "spardame", "--json").json}
+    report = season("series", "handicap", "season", "--from-rating", "--variant", "spardame",
+                    "--factor", "0.5", "--json").json
+    best = max(ratings.values())
+    expected = {name: round(0.5 * (best - value), 2) for name, value in ratings.items()}
+    assert report["details"]["handicaps"] == pytest.approx(expected)
+    assert report["details"]["best_rating"] == pytest.approx(best)
+    assert min(expected.values()) == 0 and max(expected.values()) > 0
+    listed = {r["player"]: (r["handicap"], r["source"])
+              for r in season("series", "handicap", "season", "--json").json}
+    assert listed == {name: (pytest.approx(value), "rating") for name, value in expected.items()}
+    # the series has two variants: the pool must be named
+    failed = season("series", "handicap", "season", "--from-rating", exit_code=2)
+    assert "--variant" in failed.stderr and "Traceback" not in failed.stderr
+
+
+def test_a_correction_changes_the_series_at_once(season, db_url):
+    before = got(season("series", "standings", "season", "--json"))
+    assert before[0] == (1, "Anna", 5.5)
+    # ev1 corrected: Dag won, Anna last
+    fixed = [("Dag", 1, 3), ("Bo", 2, 2), ("Cai", 3, 1), ("Anna", 4, 0)]
+    correct(db_url, "ev1", fixed)
+    after = got(season("series", "standings", "season", "--json"))
+    assert after == reference({**RESULTS, "ev1": [fixed]}, best=2, min_events=2)
+    assert after[0] == (1, "Bo", 5) and (2, "Anna", 3.5) in after
+    assert (None, "Dag", 3) in after
+
+
+def test_team_standings_by_club_and_declared(season):
+    # the series: Anna 5.5, Bo 5 (Vasa); Cai 3, Eva 1.5 (Göta); Dag no club
+    data = season("series", "standings", "season", "--teams", "club", "--json").json
+    assert [(r["place"], r["team"], r["total"]) for r in data["standings"]] == [
+        (1, "Vasa", 10.5), (2, "Göta", 4.5)]
+    assert data["left_out"] == 1
+    data = season("standings", "season", "--teams", "club", "--count", "1", "--json").json
+    assert [(r["team"], r["total"]) for r in data["standings"]] == [("Vasa", 5.5), ("Göta", 3)]
+    assert data["standings"][0]["not_counted"] == [{"player": "Bo", "points": 5}]
+    # one event: its standings points (ev1: Anna 3, Bo 2, Cai 1)
+    data = season("standings", "ev1", "--teams", "club", "--json").json
+    assert data["event"] == "ev1"
+    assert [(r["team"], r["total"]) for r in data["standings"]] == [("Vasa", 5), ("Göta", 1)]
+    # declared teams
+    season("team", "add", "season", "North", "Anna", "Cai")
+    season("team", "add", "season", "South", "Bo", "Dag", "Eva")
+    refused = season("team", "add", "season", "South", "Anna", exit_code=1)
+    assert "North" in refused.stderr
+    assert season("team", "list", "season", "--json").json == [
+        {"team": "North", "players": ["Anna", "Cai"]},
+        {"team": "South", "players": ["Bo", "Dag", "Eva"]}]
+    rows = season("standings", "season", "--teams", "declared", "--json").json["standings"]
+    assert [(r["team"], r["total"], r["players"]) for r in rows] == [
+        ("North", 8.5, 2), ("South", 6.5, 3)]
+    rows = season("series", "standings", "season", "--teams", "declared", "--count", "1",
+                  "--json").json["standings"]
+    assert [(r["team"], r["total"]) for r in rows] == [("North", 5.5), ("South", 5)]
+    season("team", "remove", "season", "South", "Bo")
+    rows = season("standings", "season", "--teams", "declared", "--json").json["standings"]
+    assert [(r["team"], r["total"]) for r in rows] == [("North", 8.5), ("South", 1.5)]
+    season("team", "remove", "season", "South")
+    assert [t["team"] for t in season("team", "list", "season", "--json").json] == ["North"]
+    # an event's own declared teams
+    season("team", "add", "ev1", "Pair", "Anna", "Dag")
+    rows = season("standings", "ev1", "--teams", "declared", "--json").json["standings"]
+    assert [(r["team"], r["total"]) for r in rows] == [("Pair", 3)]
+    text = season("standings", "ev1", "--teams", "club")
+    assert text.stdout.splitlines()[1].split()[:3] == ["1", "Vasa", "5"]
+
+
+def test_spreadsheets(season, tmp_path):
+    out = tmp_path / "season.csv"
+    run = season("series", "standings", "season", "--out", str(out), "--json")
+    assert run.json["file"] == str(out) and "wrote 5 players" in run.stderr
+    with open(out, encoding="utf-8-sig", newline="") as stream:
+        rows = list(csv.DictReader(stream))
+    assert [r["player"] for r in rows] == ["Anna", "Bo", "Cai", "Eva", "Dag"]
+    assert rows[0]["ev2"] == "1" and rows[0]["dropped"] == "ev2" and rows[0]["total"] == "5.5"
+    assert rows[4]["place"] == "" and rows[4]["qualified"] == "no" and rows[4]["ev2"] == ""
+    # never overwrites without --yes
+    season("series", "standings", "season", "--out", str(out), exit_code=2)
+    xlsx = tmp_path / "teams.xlsx"
+    season("series", "standings", "season", "--teams", "club", "--out", str(xlsx))
+    sheet = openpyxl.load_workbook(xlsx).active
+    values = list(sheet.iter_rows(values_only=True))
+    assert values[0][:3] == ("place", "team", "total")
+    assert values[1][:3] == (1, "Vasa", 10.5)
+    xlsx = tmp_path / "season.xlsx"
+    season("series", "standings", "season", "--out", str(xlsx))
+    values = list(openpyxl.load_workbook(xlsx).active.iter_rows(values_only=True))
+    assert values[1][:2] == (1, "Anna") and 5.5 in values[1]
+
+
+def test_show_list_set_remove_delete(season):
+    shown = season("series", "show", "season", "--json").json
+    assert shown["best"] == 2 and shown["min_events"] == 2 and shown["scoring"] == "points"
+    assert [e["slug"] for e in shown["events"]] == ["ev1", "ev2", "ev3"]
+    assert "best 2 events count" in season("series", "show", "season").stdout
+    listed = season("series", "list", "--json").json
+    assert [(s["slug"], s["events"]) for s in listed] == [("season", 3)]
+    same = season("series", "set", "season", "--best", "2", "--json").json
+    assert same["changed"] is False
+    changed = season("series", "set", "season", "--best", "1", "--json").json
+    assert changed["details"]["changes"] == {"best": {"before": 2, "after": 1}}
+    removed = season("series", "remove", "season", "ev3", "--json").json
+    assert removed["details"]["removed"] == ["ev3"] and removed["changed"] is True
+    # without ev3, the best one counts: Anna 3 (of 3, 1), Bo 3 (of 2, 3): Bo's second
+    # best decides (countback)
+    rows = season("series", "standings", "season", "--json").json["standings"]
+    assert [(r["player"], r["total"], r["decided_by"]) for r in rows[:2]] == [
+        ("Bo", 3, None), ("Anna", 3, "countback")]
+    season("series", "add", "season", "ev3")
+    assert [e["slug"] for e in season("series", "show", "season", "--json").json["events"]] \
+        == ["ev1", "ev2", "ev3"]
+    actions = [e["action"] for e in season("log", "--json").json]
+    for action in ("series.create", "series.add", "series.set", "series.remove"):
+        assert action in actions
+    season("team", "add", "season", "North", "Anna")
+    season("series", "handicap", "season", "Anna", "2")
+    deleted = season("series", "delete", "season", "--yes", "--json").json
+    assert deleted["details"]["events"] == ["ev1", "ev2", "ev3"]
+    assert season("series", "list", "--json").json == []
+    assert len(season("event", "list", "--json").json) == 3  # the events stay
+
+
+def test_deleting_an_event_takes_it_out_of_the_series(season):
+    season("event", "create", "ev4", "--variant", "spardame")
+    season("series", "add", "season", "ev4")
+    season("team", "add", "ev4", "Solo", "Anna")
+    season("event", "delete", "ev4", "--yes")
+    assert [e["slug"] for e in season("series", "show", "season", "--json").json["events"]] \
+        == ["ev1", "ev2", "ev3"]
+
+
+def test_slugs_of_series_and_events_never_collide(season):
+    failed = season("series", "create", "ev1", exit_code=1)
+    assert "event" in failed.stderr
+    failed = season("event", "create", "season", "--variant", "spardame", exit_code=1)
+    assert "series" in failed.stderr
+    # `tourney standings SERIES` shows the series
+    assert got(season("standings", "season", "--json"))[0] == (1, "Anna", 5.5)
+
+
+@pytest.mark.parametrize("args,code,words", [
+    (("series", "standings", "nope"), 2, "unknown series 'nope'"),
+    (("series", "standings", "seasn"), 2, "did you mean season"),
+    (("series", "create", "Bad Slug"), 2, "lower-case"),
+    (("series", "create", "s2", "--placing-points", "25,x"), 2, "--scoring"),
+    (("series", "create", "s2", "--scoring", "placing", "--placing-points", "25,x"), 2,
+     "--placing-points"),
+    (("series", "create", "s2", "--scoring", "placing", "--placing-points", "25,-1"), 2,
+     "--placing-points"),
+    (("series", "create", "season"), 1, "already"),
+    (("series", "add", "season", "nope"), 2, "unknown event 'nope'"),
+    (("series", "handicap", "season", "Nobody", "1"), 2, "Nobody"),
+    (("series", "handicap", "season", "Anna", "lots"), 2, "not 'lots'"),
+    (("series", "handicap", "season", "Anna"), 2, "VALUE"),
+    (("series", "handicap", "season", "Anna", "1e9"), 2, "--handicap"),
+    (("series", "standings", "season", "--count", "2"), 2, "--teams"),
+    (("standings", "ev1", "--round", "1", "--teams", "club"), 2, "--round"),
+    (("team", "add", "nope", "T", "Anna"), 2, "unknown event or series"),
+    (("team", "remove", "season", "Nope"), 2, "unknown team"),
+    (("series", "set", "season", "--placing-points", "3,2"), 2, "--scoring"),
+])
+def test_bad_input_is_a_clear_error(season, args, code, words):
+    run = season(*args, "--json", exit_code=code)
+    assert words in run.stderr
+    assert run.json["exit_code"] == code
+    assert "Traceback" not in run.stderr
+
+
+def snapshot(db_url):
+    engine = open_engine(db_url)
+    with Session(engine) as session:
+        counts = [session.execute(select(func.count()).select_from(model)).scalar()
+                  for model in (AuditLog, Series, SeriesEvent, SeriesHandicap, Team, TeamMember)]
+        settings = session.execute(select(Series.best, Series.min_events, Series.scoring,
+                                          Series.handicap)).all()
+    engine.dispose()
+    return counts, settings
+
+
+def test_read_commands_change_nothing(season, db_url, tmp_path):
+    season("team", "add", "season", "North", "Anna")
+    season("series", "handicap", "season", "Anna", "1")
+    before = snapshot(db_url)
+    for args in (("series", "standings", "season"), ("series", "standings", "season", "--json"),
+                 ("series", "standings", "season", "--teams", "club"),
+                 ("series", "show", "season"), ("series", "list"), ("series", "handicap", "season"),
+                 ("team", "list", "season"), ("standings", "ev1", "--teams", "declared"),
+                 ("standings", "season")):
+        season(*args)
+    season("series", "standings", "season", "--out", str(tmp_path / "s.xlsx"))
+    assert snapshot(db_url) == before
+
+
+def test_every_series_command_answers_json(season):
+    """Changing commands answer in the one shape; the read ones in JSON."""
+    for args in (("series", "create", "s2", "--scoring", "placing"),
+                 ("series", "add", "s2", "ev1"), ("series", "remove", "s2", "ev1"),
+                 ("series", "set", "s2", "--name", "Two"),
+                 ("series", "handicap", "s2", "Anna", "1"),
+                 ("team", "add", "s2", "T", "Anna"), ("team", "remove", "s2", "T"),
+                 ("series", "delete", "s2", "--yes")):
+        data = season(*args, "--json").json
+        assert set(data) == {"action", "changed", "summary", "details"}, args
+        assert data["action"] == f"{args[0]}.{args[1]}"
+    created = json.loads(season("series", "create", "s3", "--scoring", "placing", "--json")
+                         .stdout)
+    assert created["details"]["placing_points"] == [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]

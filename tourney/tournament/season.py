@@ -1,0 +1,290 @@
+"""A season's tables, computed: series standings and team standings from the
+events' results. Pure: no database (:mod:`.series` reads the events' standings and
+calls this), so the rules below are tested alone.
+
+Series standings
+----------------
+
+Each event of a series gives every player who played in it (a match or a bye) a
+*result*:
+
+- scoring ``points``: the player's points in the event's own standings (match
+  points, byes included: the event's standings total);
+- scoring ``placing``: the points of the player's place in the event's standings,
+  from the series' placing table (place 1 gets the first number, place 2 the
+  second...; a place past the table's end gets 0; players sharing a place each get
+  that place's points).
+
+With handicaps (a series created with ``handicap``), each result also has a *net*
+value: the result plus the player's handicap (0 for a player without one). The
+*gross* value is the result itself; both are shown.
+
+A player's total counts their best N results (``best``; all of them when the
+series has no ``best``); the others are *dropped* (and marked). Among equal
+results the earlier event (the series' column order) counts. Adding a handicap
+adds the same amount to each result, so the same results count gross and net.
+
+A player *qualifies* with at least ``min_events`` events played. Qualified players
+come first, with places 1, 2, 3...; players who have not qualified (yet) are shown
+after them, in the same order, without a place.
+
+The order (the tie-break chain), what ``decided_by`` names:
+
+1. ``total``: the total, higher first (net with handicaps, else gross);
+2. ``events``: events played, more first;
+3. ``countback``: the best single result, then the second best, and so on (every
+   result played, counted or dropped; net with handicaps);
+4. ``lot``: a drawing of lots, seeded by the series' seed and the player
+   (reproducible; a player's lot does not change when others join).
+
+The lot always separates two players, so no place is shared. Values are summed
+exactly (fractions), so equal totals are never told apart by a rounding error.
+
+Team standings
+--------------
+
+A team's members each bring one value (in an event: their standings points; in a
+series: their series total, net with handicaps). The team's total is the sum of its
+best ``count`` members' values (all members without a count; a team with fewer
+members counts those it has). Teams are ordered by total, then by countback over
+the counted values (best member first); teams equal on both share a place and are
+listed by name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+from ..numbers import plain_number
+from ..ordering import name_order
+from .standings import lot_draw
+
+SCORING = {
+    "points": "each event's standings points (match points, byes included)",
+    "placing": "points for the place in each event, from the placing table",
+}
+# Placing scoring's table unless the series names one (the motor-racing table).
+DEFAULT_PLACING = (25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
+ORDER = {
+    "total": "the total of the events counted (net with handicaps), higher first",
+    "events": "events played, more first",
+    "countback": "the best single result, then the second best, and so on",
+    "lot": "a drawing of lots seeded by the series' seed",
+}
+
+
+def exact(value) -> Fraction:
+    """A stored or typed number as the fraction it stands for (thirds, tenths)."""
+    if isinstance(value, Fraction):
+        return value
+    found = _EXACT.get(value)
+    if found is None:
+        found = Fraction(value) if isinstance(value, int) else \
+            Fraction(value).limit_denominator(10_000)
+        if len(_EXACT) < 100_000:  # a season has few distinct values (thirds, halves...)
+            _EXACT[value] = found
+    return found
+
+
+_EXACT: dict = {}
+
+
+@dataclass(frozen=True)
+class SeriesRules:
+    best: int | None = None
+    min_events: int = 0
+    scoring: str = "points"
+    placing: tuple = DEFAULT_PLACING
+    handicap: bool = False
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class EventResult:
+    """One player's line in one event's standings (a player who played)."""
+
+    player_id: int
+    player: str
+    points: float | Fraction
+    place: int
+
+
+@dataclass
+class SeriesCell:
+    """A player's result in one event of the series."""
+
+    place: int  # in the event's standings
+    gross: Fraction
+    net: Fraction | None  # None without handicaps
+    counted: bool = True
+
+    @property
+    def value(self) -> Fraction:
+        return self.gross if self.net is None else self.net
+
+    def to_json(self) -> dict:
+        data = {"place": self.place, "points": plain_number(self.gross),
+                "counted": self.counted}
+        if self.net is not None:
+            data["net"] = plain_number(self.net)
+        return data
+
+
+@dataclass
+class SeriesRow:
+    player_id: int
+    player: str
+    place: int | None  # None: not qualified
+    qualified: bool
+    played: int
+    cells: list[SeriesCell | None]  # one per event, in column order
+    gross: Fraction
+    handicap: Fraction | None  # None without handicaps
+    net: Fraction | None
+    decided_by: str | None = None
+    sort_key: tuple = field(default=(), repr=False, compare=False)
+
+    @property
+    def total(self) -> Fraction:
+        return self.gross if self.net is None else self.net
+
+    @property
+    def counted(self) -> int:
+        return sum(1 for cell in self.cells if cell is not None and cell.counted)
+
+    def to_json(self, events: Sequence[str]) -> dict:
+        data = {"place": self.place, "player": self.player, "qualified": self.qualified,
+                "events_played": self.played, "events_counted": self.counted,
+                "gross": plain_number(self.gross)}
+        if self.net is not None:
+            data["handicap"] = plain_number(self.handicap)
+            data["net"] = plain_number(self.net)
+        data["total"] = plain_number(self.total)
+        data["decided_by"] = self.decided_by
+        data["events"] = {slug: (cell.to_json() if cell is not None else None)
+                          for slug, cell in zip(events, self.cells)}
+        return data
+
+
+def placing_value(place: int, table: Sequence) -> Fraction:
+    """The placing points of ``place`` (1-based) from ``table``; 0 past its end."""
+    return exact(table[place - 1]) if 1 <= place <= len(table) else Fraction(0)
+
+
+def lot(seed: int, player_id: int) -> float:
+    """A player's lot in a series (the events' drawing of lots, seeded by the series)."""
+    return lot_draw(seed, player_id)
+
+
+def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
+                 handicaps: dict[int, float] | None = None, *,
+                 lang: str | None = None) -> list[SeriesRow]:
+    """The series standings from each event's results (``events`` in column order:
+    the players who played each event), best first: qualified players with their
+    places, then the others without one (the module's rules)."""
+    handicaps = handicaps or {}
+    names: dict[int, str] = {}
+    cells: dict[int, list[SeriesCell | None]] = {}
+    for index, results in enumerate(events):
+        for result in results:
+            names[result.player_id] = result.player
+            row = cells.setdefault(result.player_id, [None] * len(events))
+            gross = (placing_value(result.place, rules.placing) if rules.scoring == "placing"
+                     else exact(result.points))
+            net = gross + exact(handicaps.get(result.player_id, 0)) if rules.handicap else None
+            row[index] = SeriesCell(result.place, gross, net)
+    rows = []
+    for player_id, row_cells in cells.items():
+        played = [c for c in row_cells if c is not None]
+        # best N: the highest results; among equal ones the earlier event
+        ranked = sorted(range(len(played)), key=lambda i: (-played[i].value, i))
+        kept = set(ranked[:rules.best] if rules.best else ranked)
+        for i, cell in enumerate(played):
+            cell.counted = i in kept
+        gross = sum((c.gross for c in played if c.counted), Fraction(0))
+        handicap = exact(handicaps.get(player_id, 0)) if rules.handicap else None
+        net = gross + handicap * len(kept) if rules.handicap else None
+        qualified = len(played) >= rules.min_events
+        total = gross if net is None else net
+        countback = tuple(sorted((-c.value for c in played)))
+        sort_key = (not qualified, -total, -len(played), countback)
+        rows.append(SeriesRow(player_id, names[player_id], None, qualified, len(played),
+                              row_cells, gross, handicap, net, sort_key=sort_key))
+    rows.sort(key=lambda r: r.sort_key)
+    # the lot, drawn only where it decides (a draw costs more than the rest of a row)
+    start = 0
+    for end in range(1, len(rows) + 1):
+        if end == len(rows) or rows[end].sort_key != rows[start].sort_key:
+            group = rows[start:end]
+            for row in group:
+                row.sort_key += (lot(rules.seed, row.player_id) if len(group) > 1 else 0.0,)
+            if len(group) > 1:
+                order = name_order(lang)
+                rows[start:end] = sorted(group, key=lambda r: (r.sort_key, order(r.player)))
+            start = end
+    criteria = ("qualified", "total", "events", "countback", "lot")
+    place = 0
+    for index, row in enumerate(rows):
+        if row.qualified:
+            place += 1
+            row.place = place
+        if index:
+            above = rows[index - 1].sort_key
+            row.decided_by = next((c for c, a, b in zip(criteria, above, row.sort_key)
+                                   if a != b), "shared")
+    return rows
+
+
+# ----------------------------------------------------------------------- teams
+
+@dataclass
+class TeamRow:
+    team: str
+    place: int
+    shared: bool
+    total: Fraction
+    counted: list[tuple[str, Fraction]]  # (player, value), best first
+    others: list[tuple[str, Fraction]]  # members beyond the count
+    decided_by: str | None = None
+    sort_key: tuple = field(default=(), repr=False, compare=False)
+
+    @property
+    def players(self) -> int:
+        return len(self.counted) + len(self.others)
+
+    def to_json(self) -> dict:
+        return {"place": self.place, "shared": self.shared, "team": self.team,
+                "total": plain_number(self.total), "players": self.players,
+                "counted": [{"player": p, "points": plain_number(v)} for p, v in self.counted],
+                "not_counted": [{"player": p, "points": plain_number(v)}
+                                for p, v in self.others],
+                "decided_by": self.decided_by}
+
+
+def team_table(teams: dict[str, Sequence[tuple[str, float | Fraction]]],
+               count: int | None = None, *, lang: str | None = None) -> list[TeamRow]:
+    """Team standings from each team's members' values (``teams``: team name ->
+    [(player, value)]): the sum of the best ``count`` values (all without one),
+    then countback; equal teams share a place, listed by name."""
+    order = name_order(lang)
+    rows = []
+    for team, members in teams.items():
+        ranked = sorted(((p, exact(v)) for p, v in members), key=lambda m: (-m[1], order(m[0])))
+        counted = ranked[:count] if count else ranked
+        others = ranked[len(counted):]
+        total = sum((v for _, v in counted), Fraction(0))
+        rows.append(TeamRow(team, 0, False, total, counted, others,
+                            sort_key=(-total, tuple(-v for _, v in counted))))
+    rows.sort(key=lambda r: (r.sort_key, order(r.team)))
+    criteria = ("total", "countback")
+    for index, row in enumerate(rows):
+        above = rows[index - 1] if index else None
+        below = rows[index + 1] if index + 1 < len(rows) else None
+        equal_above = above is not None and above.sort_key == row.sort_key
+        row.shared = equal_above or (below is not None and below.sort_key == row.sort_key)
+        row.place = above.place if equal_above else index + 1
+        if above is not None:
+            row.decided_by = "shared" if equal_above else next(
+                c for c, a, b in zip(criteria, above.sort_key, row.sort_key) if a != b)
+    return rows

@@ -1,0 +1,488 @@
+"""Series in the database: a season of events whose standings add up.
+
+A series names its events (in the order they were added: the columns of its
+standings), how each event scores (:data:`.season.SCORING`), how many events count
+(``best``), how many a player must play to qualify (``min_events``), and whether
+handicaps give net points beside gross. Its standings are computed from the
+events' own standings (:func:`.standings.standings_table`) each time they are read
+(:func:`series_standings`; the rules are :mod:`.season`'s): nothing is cached, so a
+corrected result, a late import or a withdrawn player shows at once.
+
+Events of different variants may form one series: each event's standings are the
+event's own (its points system, its tie-breaks, so its places).
+
+A player who *played* an event is one with a match or a bye in it: entering an
+event and never playing it is not an event played.
+
+Handicaps are stored per series and player (:class:`SeriesHandicap`), set by hand
+or derived from a rating (:mod:`tourney.app.series`, which may read ratings).
+"""
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+from typing import Sequence
+
+from sqlalchemy import delete, func, select
+from sqlmodel import Session
+
+from ..errors import InvalidValue, TourneyError, UsageError, unknown_name
+from ..numbers import count_text, plain_number
+from ..storage.audit import record_change
+from ..storage.merges import canonical_players
+from ..storage.models import (
+    Event,
+    Player,
+    Series,
+    SeriesEvent,
+    SeriesHandicap,
+    Team,
+    TeamMember,
+    utcnow,
+)
+from .events import MAX_SLUG, SEED_RANGE, SLUG_PATTERN, get_event
+from .players import clean_title, find_player
+from .season import (
+    DEFAULT_PLACING,
+    SCORING,
+    EventResult,
+    SeriesRow,
+    SeriesRules,
+    series_table,
+)
+from .standings import standings_table
+
+MAX_PLACING = 1000  # places in a placing table
+MAX_POINTS = 1_000_000  # a placing value or a handicap, either way
+
+
+# ------------------------------------------------------------------- checking input
+
+def check_series_slug(slug: str) -> str:
+    slug = (slug or "").strip()
+    if not SLUG_PATTERN.fullmatch(slug) or len(slug) > MAX_SLUG:
+        raise UsageError(f"a series slug is lower-case letters, digits and dashes "
+                         f"of at most {MAX_SLUG} characters (e.g. club-2025), "
+                         f"not {slug[:60]!r}{'...' if len(slug) > 60 else ''}")
+    return slug
+
+
+def check_best(best: int | None) -> int | None:
+    if best is not None and not 1 <= best <= MAX_PLACING:
+        raise InvalidValue("best", best, f"a number of events from 1 to {MAX_PLACING}")
+    return best
+
+
+def check_min_events(count: int | None) -> int:
+    count = 0 if count is None else count
+    if not 0 <= count <= MAX_PLACING:
+        raise InvalidValue("min_events", count, f"a number of events from 0 to {MAX_PLACING}")
+    return count
+
+
+def check_scoring(scoring: str | None) -> str:
+    scoring = scoring or "points"
+    if scoring not in SCORING:
+        raise InvalidValue("scoring", repr(scoring), " or ".join(SCORING))
+    return scoring
+
+
+def parse_placing(text: str | Sequence | None) -> tuple:
+    """A placing table from ``"25,18,15"`` (or a list of numbers): the points of
+    place 1, 2, 3...; numbers from 0 up, at least one."""
+    if text is None:
+        return DEFAULT_PLACING
+    items = text.split(",") if isinstance(text, str) else list(text)
+    allowed = "comma-separated points of place 1, 2, 3... (e.g. 25,18,15,12)"
+    values = []
+    for item in items:
+        try:
+            value = float(str(item).strip())
+        except ValueError:
+            raise InvalidValue("placing_points", repr(text), allowed) from None
+        if not 0 <= value <= MAX_POINTS:
+            raise InvalidValue("placing_points", repr(text),
+                               f"points from 0 to {MAX_POINTS} for each place")
+        values.append(plain_number(value))
+    if not values or len(values) > MAX_PLACING:
+        raise InvalidValue("placing_points", repr(text), allowed)
+    return tuple(values)
+
+
+def check_handicap_value(value: float) -> float:
+    if not -MAX_POINTS <= value <= MAX_POINTS or value != value:
+        raise InvalidValue("handicap", value, f"points from {-MAX_POINTS} to {MAX_POINTS}")
+    return plain_number(value)
+
+
+def default_seed(slug: str) -> int:
+    return zlib.crc32(("series:" + slug).encode()) & 0x7FFFFFFF
+
+
+def check_seed(seed: int) -> int:
+    if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
+        raise InvalidValue("seed", seed, f"a number from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
+    return seed
+
+
+# ------------------------------------------------------------------------ the series
+
+def get_series(session: Session, slug: str) -> Series:
+    """The series named ``slug``; every command names an unknown series this way."""
+    found = find_series(session, slug)
+    if found is None:
+        known = list(session.execute(select(Series.slug).order_by(Series.slug)).scalars())
+        raise unknown_name("series", slug, known,
+                           otherwise="" if known else "there are no series yet",
+                           operation=None if known else "series create")
+    return found
+
+
+def find_series(session: Session, slug: str) -> Series | None:
+    return session.execute(select(Series).where(Series.slug == slug)).scalar()
+
+
+@dataclass(frozen=True)
+class SeriesInfo:
+    """A series' settings as commands report them and the audit log keeps them."""
+
+    slug: str
+    name: str
+    best: int | None
+    min_events: int
+    scoring: str
+    placing: tuple
+    handicap: bool
+    seed: int
+
+    @classmethod
+    def of(cls, series: Series) -> "SeriesInfo":
+        return cls(series.slug, series.name, series.best, series.min_events, series.scoring,
+                   tuple(json.loads(series.placing_json) or DEFAULT_PLACING),
+                   series.handicap, series.seed)
+
+    def rules(self) -> SeriesRules:
+        return SeriesRules(best=self.best, min_events=self.min_events, scoring=self.scoring,
+                           placing=self.placing, handicap=self.handicap, seed=self.seed)
+
+    def to_json(self) -> dict:
+        return {"slug": self.slug, "name": self.name, "best": self.best,
+                "min_events": self.min_events, "scoring": self.scoring,
+                "placing_points": list(self.placing) if self.scoring == "placing" else None,
+                "handicap": self.handicap, "seed": self.seed}
+
+
+def create_series(session: Session, slug: str, *, name: str | None = None,
+                  best: int | None = None, min_events: int | None = None,
+                  scoring: str | None = None, placing: str | Sequence | None = None,
+                  handicap: bool = False, seed: int | None = None) -> Series:
+    """Create a series; every setting is checked before anything is written. A
+    series' slug is never an event's (``team add SLUG`` names either)."""
+    slug = check_series_slug(slug)
+    title = clean_title(name, "series name") if name is not None else slug
+    best = check_best(best)
+    min_events = check_min_events(min_events)
+    scoring = check_scoring(scoring)
+    if placing is not None and scoring != "placing":
+        raise UsageError("a placing table is for placing scoring (scoring placing)",
+                         setting="scoring")
+    table = parse_placing(placing)
+    seed = default_seed(slug) if seed is None else check_seed(seed)
+    if find_series(session, slug) is not None:
+        raise TourneyError(f"there is already a series {slug!r}")
+    if session.execute(select(Event.id).where(Event.slug == slug)).first() is not None:
+        raise TourneyError(f"{slug!r} is an event's slug; a series needs a slug of its own")
+    series = Series(slug=slug, name=title, best=best, min_events=min_events, scoring=scoring,
+                    placing_json=json.dumps(list(table) if scoring == "placing" else []),
+                    handicap=bool(handicap), seed=seed)
+    session.add(series)
+    session.flush()
+    record_change(session, "series.create", slug, None, SeriesInfo.of(series).to_json())
+    return series
+
+
+def lock_series(session: Session, series: Series) -> None:
+    """Serialise changes to one series (PostgreSQL; SQLite's writes are serial)."""
+    session.execute(select(Series.id).where(Series.id == series.id).with_for_update()).first()
+
+
+SETTINGS = ("name", "best", "min_events", "scoring", "placing_points", "handicap", "seed")
+
+
+def change_series(session: Session, series: Series, *, name: str | None = None,
+                  best: int | None = None, min_events: int | None = None,
+                  scoring: str | None = None, placing: str | Sequence | None = None,
+                  handicap: bool | None = None, seed: int | None = None,
+                  unset: Sequence[str] = ()) -> dict[str, tuple]:
+    """Change a series' settings (any of them, at any time: the standings are
+    computed when read). ``unset``: ``best`` (every event counts again). The
+    changes, ``{setting: (before, after)}``; empty when nothing changed."""
+    lock_series(session, series)
+    for setting in unset:
+        if setting != "best":
+            raise UsageError(f"only best can be unset, not {setting!r}", setting="unset")
+    before = SeriesInfo.of(series).to_json()
+    if name is not None:
+        series.name = clean_title(name, "series name")
+    if best is not None:
+        series.best = check_best(best)
+    elif "best" in unset:
+        series.best = None
+    if min_events is not None:
+        series.min_events = check_min_events(min_events)
+    if scoring is not None:
+        series.scoring = check_scoring(scoring)
+    if placing is not None:
+        if series.scoring != "placing":
+            raise UsageError("a placing table is for placing scoring (scoring placing)",
+                             setting="scoring")
+        series.placing_json = json.dumps(list(parse_placing(placing)))
+    elif series.scoring == "placing" and not json.loads(series.placing_json):
+        series.placing_json = json.dumps(list(DEFAULT_PLACING))
+    if handicap is not None:
+        series.handicap = bool(handicap)
+    if seed is not None:
+        series.seed = check_seed(seed)
+    after = SeriesInfo.of(series).to_json()
+    changes = {k: (before[k], after[k]) for k in after if before[k] != after[k]}
+    if changes:
+        session.add(series)
+        session.flush()
+        record_change(session, "series.set", series.slug,
+                      {k: b for k, (b, _) in changes.items()},
+                      {k: a for k, (_, a) in changes.items()})
+    return changes
+
+
+def series_events(session: Session, series: Series) -> list[Event]:
+    """The series' events in column order (the order they were added)."""
+    return list(session.execute(
+        select(Event).join(SeriesEvent, SeriesEvent.event_id == Event.id)
+        .where(SeriesEvent.series_id == series.id)
+        .order_by(SeriesEvent.position, SeriesEvent.id)).scalars())
+
+
+@dataclass
+class EventsChange:
+    series: str
+    verb: str  # added | removed
+    changed: list[str]  # the events added or removed
+    unchanged: list[str]  # already in (add) or not in (remove)
+    events: list[str]  # the series' events after
+
+    def to_json(self) -> dict:
+        return {"series": self.series, self.verb: self.changed,
+                "already_in" if self.verb == "added" else "not_in": self.unchanged,
+                "events": self.events}
+
+
+def _slugs_given(slugs: Sequence[str]) -> list[str]:
+    given = list(dict.fromkeys(s.strip() for s in slugs))
+    if not given:
+        raise UsageError("name at least one event")
+    return given
+
+
+def add_events(session: Session, series: Series, slugs: Sequence[str]) -> EventsChange:
+    """Add events to a series, after those it has (each one is a new column); an
+    event already in it is left where it is. Every slug is checked first."""
+    lock_series(session, series)
+    events = [get_event(session, slug) for slug in _slugs_given(slugs)]
+    have = {e.id for e in series_events(session, series)}
+    position = session.execute(select(func.max(SeriesEvent.position))
+                               .where(SeriesEvent.series_id == series.id)).scalar() or 0
+    added = []
+    for event in events:
+        if event.id in have:
+            continue
+        position += 1
+        session.add(SeriesEvent(series_id=series.id, event_id=event.id, position=position))
+        have.add(event.id)
+        added.append(event.slug)
+    session.flush()
+    report = EventsChange(series.slug, "added", added, [e.slug for e in events if e.slug not in added],
+                          [e.slug for e in series_events(session, series)])
+    if added:
+        record_change(session, "series.add", series.slug, None, {"events": added})
+    return report
+
+
+def remove_events(session: Session, series: Series, slugs: Sequence[str]) -> EventsChange:
+    """Take events out of a series (the events themselves stay)."""
+    lock_series(session, series)
+    events = [get_event(session, slug) for slug in _slugs_given(slugs)]
+    removed = []
+    for event in events:
+        row = session.execute(select(SeriesEvent).where(
+            SeriesEvent.series_id == series.id, SeriesEvent.event_id == event.id)).scalar()
+        if row is not None:
+            session.delete(row)
+            removed.append(event.slug)
+    session.flush()
+    report = EventsChange(series.slug, "removed", removed,
+                          [e.slug for e in events if e.slug not in removed],
+                          [e.slug for e in series_events(session, series)])
+    if removed:
+        record_change(session, "series.remove", series.slug, {"events": removed}, None)
+    return report
+
+
+def delete_series(session: Session, series: Series) -> dict:
+    """Delete a series with its handicaps and declared teams (its events stay);
+    what it had, as the audit log keeps it."""
+    lock_series(session, series)
+    before = {**SeriesInfo.of(series).to_json(),
+              "events": [e.slug for e in series_events(session, series)]}
+    teams = list(session.execute(select(Team.id).where(Team.series_id == series.id)).scalars())
+    if teams:
+        session.execute(delete(TeamMember).where(TeamMember.team_id.in_(teams)))
+        session.execute(delete(Team).where(Team.id.in_(teams)))
+    handicaps = session.execute(delete(SeriesHandicap).where(
+        SeriesHandicap.series_id == series.id)).rowcount
+    session.execute(delete(SeriesEvent).where(SeriesEvent.series_id == series.id))
+    session.delete(series)
+    session.flush()
+    record_change(session, "series.delete", before["slug"], before, None)
+    return {"series": before["slug"], "events": before["events"], "teams": len(teams),
+            "handicaps": handicaps}
+
+
+def forget_event(session: Session, event: Event) -> None:
+    """Take a deleted event out of every series and drop its declared teams
+    (:func:`.events.delete_event` calls it)."""
+    session.execute(delete(SeriesEvent).where(SeriesEvent.event_id == event.id))
+    teams = list(session.execute(select(Team.id).where(Team.event_id == event.id)).scalars())
+    if teams:
+        session.execute(delete(TeamMember).where(TeamMember.team_id.in_(teams)))
+        session.execute(delete(Team).where(Team.id.in_(teams)))
+
+
+def list_series(session: Session) -> list[dict]:
+    """Every series with its settings and event count, by slug."""
+    counts = dict(session.execute(select(SeriesEvent.series_id, func.count())
+                                  .group_by(SeriesEvent.series_id)).all())
+    return [{**SeriesInfo.of(s).to_json(), "events": counts.get(s.id, 0)}
+            for s in session.execute(select(Series).order_by(Series.slug)).scalars()]
+
+
+def handicaps(session: Session, series: Series) -> dict[int, SeriesHandicap]:
+    return {h.player_id: h for h in session.execute(
+        select(SeriesHandicap).where(SeriesHandicap.series_id == series.id)).scalars()}
+
+
+def handicap_list(session: Session, series: Series) -> list[dict]:
+    """The series' handicaps: player, value, how it was set (hand or rating)."""
+    from ..ordering import name_key
+
+    rows = session.execute(
+        select(Player.name, SeriesHandicap.value, SeriesHandicap.source)
+        .join(Player, Player.id == SeriesHandicap.player_id)
+        .where(SeriesHandicap.series_id == series.id)).all()
+    return [{"player": name, "handicap": plain_number(value), "source": source}
+            for name, value, source in sorted(rows, key=lambda r: name_key(r[0]))]
+
+
+def describe_series(session: Session, series: Series) -> dict:
+    """A series as `series show` reports it: settings, events, handicaps, teams."""
+    events = series_events(session, series)
+    teams = session.execute(
+        select(Team.name, func.count(TeamMember.id)).outerjoin(
+            TeamMember, TeamMember.team_id == Team.id)
+        .where(Team.series_id == series.id).group_by(Team.id, Team.name)
+        .order_by(Team.name)).all()
+    return {**SeriesInfo.of(series).to_json(),
+            "events": [{"slug": e.slug, "name": e.name, "variant": e.variant,
+                        "date": e.date.isoformat() if e.date else None} for e in events],
+            "handicaps": handicap_list(session, series),
+            "teams": [{"team": name, "players": count} for name, count in teams]}
+
+
+def set_handicaps(session: Session, series: Series, values: dict[str, float | None], *,
+                  source: str = "hand") -> dict[str, tuple]:
+    """Set players' handicaps in a series (name -> points added to each event
+    counted; ``None`` removes one). The changes, ``{player: (before, after)}``."""
+    lock_series(session, series)
+    have = handicaps(session, series)
+    changes = {}
+    for name, value in values.items():
+        player = find_player(session, name)
+        row = have.get(player.id)
+        before = plain_number(row.value) if row is not None else None
+        after = None if value is None else check_handicap_value(float(value))
+        if before == after and (row is None or row.source == source or after is None):
+            continue
+        if after is None:
+            session.delete(row)
+        elif row is None:
+            row = SeriesHandicap(series_id=series.id, player_id=player.id, value=after,
+                                 source=source)
+            session.add(row)
+            have[player.id] = row
+        else:
+            row.value, row.source, row.updated_at = after, source, utcnow()
+            session.add(row)
+        changes[player.name] = (before, after)
+    session.flush()
+    if changes:
+        record_change(session, "series.handicap", series.slug,
+                      {p: b for p, (b, _) in changes.items()},
+                      {p: a for p, (_, a) in changes.items()})
+    return changes
+
+
+# ----------------------------------------------------------------------- standings
+
+@dataclass
+class SeriesStandings:
+    series: SeriesInfo
+    events: list[Event]
+    rows: list[SeriesRow]
+
+    @property
+    def slugs(self) -> list[str]:
+        return [e.slug for e in self.events]
+
+    def to_json(self) -> dict:
+        return {"series": self.series.to_json(),
+                "events": [{"slug": e.slug, "name": e.name, "variant": e.variant,
+                            "date": e.date.isoformat() if e.date else None}
+                           for e in self.events],
+                "standings": [row.to_json(self.slugs) for row in self.rows]}
+
+
+def event_results(session: Session, event: Event, *, lang: str | None = None
+                  ) -> list[EventResult]:
+    """The players who played ``event`` (a match or a bye) with their points and
+    place in the event's own standings."""
+    return [EventResult(row.player_id, row.player, row.points, row.place)
+            for row in standings_table(session, event, lang=lang)
+            if row.matches or row.byes
+            # a table forfeited, for or against, counts as played where the
+            # standings know forfeits (the arbiter's)
+            or getattr(row, "forfeits", 0) or getattr(row, "forfeit_wins", 0)]
+
+
+def series_standings(session: Session, series: Series, *, lang: str | None = None
+                     ) -> SeriesStandings:
+    """The series' standings now, from its events' standings (:mod:`.season`)."""
+    info = SeriesInfo.of(series)
+    events = series_events(session, series)
+    results = [event_results(session, event, lang=lang) for event in events]
+    merged = canonical_players(session)  # a merged duplicate's handicap is the kept one's
+    values = {}
+    for player_id, row in sorted(handicaps(session, series).items(),
+                                 key=lambda item: item[0] in merged):
+        values.setdefault(merged.get(player_id, player_id), row.value)
+    rows = series_table(info.rules(), results, values, lang=lang)
+    return SeriesStandings(info, events, rows)
+
+
+def series_summary(standings: SeriesStandings) -> str:
+    """One line on what the standings count, for the terminal."""
+    info = standings.series
+    counts = (f"best {count_text(info.best, 'event')} count" if info.best
+              else "every event counts")
+    qualify = (f"; {count_text(info.min_events, 'event')} to qualify"
+               if info.min_events else "")
+    return f"{info.scoring} scoring; {counts}{qualify}"
