@@ -31,9 +31,14 @@ from .output import emit_jsonl, json_option, message
               help="Where phones reach the server (behind a reverse proxy, or a name on the "
                    "venue's network), e.g. https://dam.example.org/; used in every link and "
                    "QR code (default: the address printed at start).")
+@click.option("--forwarded-allow-ips", metavar="ADDRESSES",
+              help="Behind a reverse proxy: the proxy's addresses (comma-separated, or *), "
+                   "whose X-Forwarded-For and X-Forwarded-Proto are believed. Without it "
+                   "they are ignored: every phone would count as the proxy's address.")
 @json_option
 @db_option
-def serve(host, port, review, site_dir, langs, secure_cookies, base_url, as_json, db_url):
+def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forwarded_allow_ips,
+          as_json, db_url):
     """Run the venue's web server: players enter results at their tables.
 
     Each table of a seated round gets a private link (QR code and short code on
@@ -57,9 +62,8 @@ def serve(host, port, review, site_dir, langs, secure_cookies, base_url, as_json
     Example:
       tourney serve --host 0.0.0.0 --port 8000 --site site/
     """
-    import uvicorn
-
     from tourney.reports.web.app import ServerConfig, create_app, organizer_secret
+    from tourney.reports.web.listen import listening_socket, web_server
 
     if base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", base_url):
         raise UsageError(f"--base-url {base_url!r} is not an http:// or https:// address")
@@ -81,8 +85,7 @@ def serve(host, port, review, site_dir, langs, secure_cookies, base_url, as_json
     if as_json:
         emit_jsonl({"url": url, "host": host, "port": port, "organizer_url": f"{url}org",
                    "token": secret if made else None})
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False,
-                                           proxy_headers=False))
+    server = web_server(app, forwarded_allow_ips=forwarded_allow_ips)
     with sock:
         server.run(sockets=[sock])
 
@@ -111,19 +114,6 @@ def _network_address() -> str | None:
         except OSError:
             return None
     return None if address.startswith("0.") else address
-
-
-def listening_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to ``host``:``port`` (0: a free port)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-    except OSError as err:
-        sock.close()
-        raise UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
-    return sock
 
 
 def register(group: click.Group) -> None:

@@ -80,20 +80,19 @@ def sheet_form(loser_seat: int = 1, deals: int = 3, players: int = 4) -> dict:
 class LiveServer:
     """``tourney serve``'s app under uvicorn in a thread, on a loopback port."""
 
-    def __init__(self, db_url: str, **config):
-        import socket
+    def __init__(self, db_url: str, forwarded_allow_ips: str | None = None, **config):
         import threading
 
-        import uvicorn
+        from tourney.reports.web.listen import listening_socket, web_server
 
         engine = open_engine(db_url)
         ensure_schema(engine)
         self.app = create_app(ServerConfig(engine=engine, secret=TOKEN, **config))
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock = listening_socket("127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="error",
-                                                    limit_concurrency=1000, backlog=2048))
+        # as `tourney serve` runs it (the socket's options, the server's limits)
+        self.server = web_server(self.app, forwarded_allow_ips=forwarded_allow_ips,
+                                 log_level="error")
         self.thread = threading.Thread(target=self.server.run,
                                        kwargs={"sockets": [self.sock]}, daemon=True)
 

@@ -1,0 +1,51 @@
+"""How ``tourney serve`` listens: the socket and the uvicorn server around the app.
+
+One home for both, so the command and the tests' live server run the same thing.
+
+Decisions:
+
+- ``TCP_NODELAY`` on the listening socket (accepted connections inherit it): uvicorn
+  writes a response's head and body in two sends; with Nagle's algorithm the body
+  waited for the ACK of the head, which the client delays by ~40 ms on a kept-alive
+  connection, capping a phone at ~20 requests a second (bench/bench_keepalive.py).
+- Forwarded headers (``X-Forwarded-For``, ``X-Forwarded-Proto``) are believed only
+  from the addresses given (a reverse proxy's), never by default: the client's
+  address is what the rate limits count, and a header is anyone's to write. Links
+  never come from them either (``--base-url`` names the public address).
+- A kept-alive connection idle for ``KEEP_ALIVE_SECONDS`` is closed: a venue's
+  phones come and go, and each open connection holds a slot.
+"""
+from __future__ import annotations
+
+import socket
+
+from tourney.errors import UsageError
+
+KEEP_ALIVE_SECONDS = 15
+MAX_CONNECTIONS = 1000  # past it, a 503 rather than an unbounded queue
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` (0: a free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+    return sock
+
+
+def web_server(app, *, forwarded_allow_ips: str | None = None, log_level: str = "warning"):
+    """The uvicorn server that runs ``app`` (``server.run(sockets=[sock])``)."""
+    import uvicorn
+
+    return uvicorn.Server(uvicorn.Config(
+        app, log_level=log_level, server_header=False,
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips or "",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS, limit_concurrency=MAX_CONNECTIONS,
+        backlog=2048))

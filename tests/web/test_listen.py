@@ -1,0 +1,48 @@
+"""How `tourney serve` listens: no Nagle stall on kept-alive connections, and
+forwarded headers believed only from the proxy's addresses given."""
+from __future__ import annotations
+
+import socket
+
+import httpx
+from serve_helpers import LiveServer
+
+from tourney.reports.web.listen import listening_socket
+
+
+def test_accepted_connections_send_without_waiting_for_an_ack():
+    # The body of a response, written after its head, waited ~40 ms for the
+    # client's delayed ACK on a kept-alive connection (bench/bench_keepalive.py).
+    server = listening_socket("127.0.0.1", 0)
+    server.listen()
+    with server, socket.create_connection(server.getsockname()):
+        accepted, _ = server.accept()
+        with accepted:
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+
+
+def _wrong_links_until_limited(url: str, headers: dict) -> int:
+    """Wrong table links sent until the server answers 429; how many it took."""
+    with httpx.Client(base_url=url, headers=headers) as web:
+        for count in range(1, 200):
+            if web.get(f"/t/wrong-{count}").status_code == 429:
+                return count
+    return 0
+
+
+def test_forwarded_addresses_count_only_from_the_proxy_given(db_url):
+    # Two phones behind one proxy: believed, the first phone's guesses do not
+    # limit the second; not believed (no --forwarded-allow-ips), anyone could
+    # claim any address to dodge the limit, so the header is ignored.
+    with LiveServer(db_url, failure_delay=0, forwarded_allow_ips="127.0.0.1") as live:
+        assert _wrong_links_until_limited(live.url, {"X-Forwarded-For": "10.0.0.1"}) > 1
+        with httpx.Client(base_url=live.url) as web:
+            phone_2 = web.get("/t/wrong", headers={"X-Forwarded-For": "10.0.0.2"})
+            assert phone_2.status_code == 404  # not limited: another address
+            proxy = web.get("/t/wrong")
+            assert proxy.status_code == 404
+    with LiveServer(db_url, failure_delay=0) as live:
+        assert _wrong_links_until_limited(live.url, {"X-Forwarded-For": "10.0.0.1"}) > 1
+        with httpx.Client(base_url=live.url) as web:
+            dodged = web.get("/t/wrong", headers={"X-Forwarded-For": "10.0.0.2"})
+            assert dodged.status_code == 429  # the header is not believed
