@@ -42,7 +42,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -119,6 +119,9 @@ class ServerConfig:
     poll_seconds: int = POLL_SECONDS  # how often the live standings ask for news
     # where phones reach the server (links, QR codes); None: the request's own URL
     base_url: str | None = None
+    # a request body that stops arriving for this long is answered 408 and dropped
+    # (a phone that lost the Wi-Fi mid-send must not hold its request open for ever)
+    body_timeout: float = 30.0
 
 
 class Server:
@@ -303,11 +306,25 @@ class Server:
 
 
 async def read_body(request: Request) -> bytes | Response:
+    """The request's body, at most ``MAX_BODY_BYTES``; a Response when refused:
+    413 too large, 408 when it stops arriving for ``body_timeout`` seconds, 400
+    when the client went away (logged as nothing: a phone leaving is no error)."""
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         return Response("Too large.\n", status_code=413, media_type="text/plain")
+    timeout = request.app.state.server.config.body_timeout
     chunks, size = [], 0
-    async for chunk in request.stream():
+    stream = request.stream().__aiter__()
+    while True:
+        try:
+            chunk = await asyncio.wait_for(stream.__anext__(), timeout)
+        except StopAsyncIteration:
+            break
+        except asyncio.TimeoutError:
+            return Response("The request stopped arriving; send it again.\n", status_code=408,
+                            media_type="text/plain", headers={"Connection": "close"})
+        except ClientDisconnect:
+            return Response("", status_code=400)  # nobody is there to read it
         size += len(chunk)
         if size > MAX_BODY_BYTES:
             return Response("Too large.\n", status_code=413, media_type="text/plain")

@@ -2,7 +2,9 @@
 forwarded headers believed only from the proxy's addresses given."""
 from __future__ import annotations
 
+import logging
 import socket
+import time
 
 import httpx
 from serve_helpers import LiveServer
@@ -46,3 +48,38 @@ def test_forwarded_addresses_count_only_from_the_proxy_given(db_url):
         with httpx.Client(base_url=live.url) as web:
             dodged = web.get("/t/wrong", headers={"X-Forwarded-For": "10.0.0.2"})
             assert dodged.status_code == 429  # the header is not believed
+
+
+def _half_sent(url: str, path: str, content_type: str) -> socket.socket:
+    host, port = url.removeprefix("http://").split(":")
+    conn = socket.create_connection((host, int(port)))
+    conn.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: {content_type}\r\n"
+                 f"Content-Length: 5000\r\n\r\nround,table".encode())
+    return conn
+
+
+def test_a_body_that_stops_arriving_is_answered_408(db_url):
+    with LiveServer(db_url, body_timeout=0.3) as live:
+        # A phone that lost the Wi-Fi mid-send: answered once the body stops.
+        with _half_sent(live.url, "/t/some-link", "text/csv") as conn:
+            conn.settimeout(10)
+            answer = conn.recv(4096).decode()
+        assert answer.startswith("HTTP/1.1 408")
+
+
+def test_a_client_that_leaves_mid_send_is_no_error(db_url):
+    errors: list[str] = []
+    watch = logging.Handler(logging.ERROR)
+    watch.emit = lambda record: errors.append(record.getMessage())
+    with LiveServer(db_url) as live:
+        # uvicorn logs an application's exception on its own logger, which does
+        # not propagate to the root (caplog would see nothing)
+        logging.getLogger("uvicorn.error").addHandler(watch)
+        for path, kind in (("/t", "application/x-www-form-urlencoded"),
+                           ("/t/some-link", "text/csv")):
+            _half_sent(live.url, path, kind).close()
+        with httpx.Client(base_url=live.url) as web:  # the server still answers
+            assert web.get("/").status_code == 200
+        time.sleep(0.5)  # the server notices the closed connections
+    logging.getLogger("uvicorn.error").removeHandler(watch)
+    assert errors == []
