@@ -129,7 +129,7 @@ class Server:
 
     def __init__(self, config: ServerConfig):
         self.config = config
-        self.sessions = Sessions()
+        self.sessions = Sessions(config.secret)
         self.link_limit = FailureLimit(config.link_failures, config.failure_window)
         self.login_limit = FailureLimit(config.login_failures, config.failure_window)
         self.write_lock = (threading.Lock() if is_sqlite(config.engine)
@@ -651,8 +651,7 @@ async def _log_in(server: Server, request: Request, form) -> Response | None:
     # A new session id on login (no fixation), organizer from now on.
     old_sid, _ = server.session_of(request)
     server.sessions.drop(old_sid)
-    sid, session = server.sessions.start()
-    session["organizer"] = True
+    sid, _ = server.sessions.start()
     response = RedirectResponse("/org", status_code=303)
     response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="strict",
                         secure=server.config.secure_cookies, path="/")

@@ -2,10 +2,14 @@
 
 Decisions:
 
-- Sessions live in the server's memory (one process serves a venue): a random id
-  in an HttpOnly, SameSite=Strict cookie; at most :data:`MAX_SESSIONS`, the oldest
-  dropped first. A restart logs the organizer out and old forms are refused,
-  which is what a restart should do.
+- Sessions are kept nowhere: the cookie (HttpOnly, SameSite=Strict) is signed
+  with a key derived from the organizer's secret, and its CSRF token is an HMAC of
+  its nonce under the same key. So any process of ``tourney serve --workers N``
+  checks any cookie, no flood of requests creates server state, and a new secret
+  (a restart without TOURNEY_SERVE_PASSWORD) logs everyone out and refuses old
+  forms. The organizer's cookie carries its expiry (:data:`ORGANIZER_HOURS`);
+  logging out deletes it and revokes it in the process that answered (the other
+  workers accept it until it expires, if it was copied before).
 - Every form carries the session's CSRF token and every POST from a form is
   checked against it (compared in constant time). The CSV API (``text/csv``)
   needs none: a cross-site page cannot send that content type without a CORS
@@ -42,53 +46,71 @@ SECURITY_HEADERS = [
 ]
 
 
+ORGANIZER_HOURS = 12  # an organizer's login lasts an evening
+
+
 class Sessions:
-    """The organizer's logged-in sessions, kept on the server; everyone else's
-    (phones at the tables, the venue screen) are kept nowhere.
+    """Signed cookies, checked without a store (see the module's decisions).
 
-    A visitor's cookie is ``a.NONCE``: their CSRF token is an HMAC of the nonce under
-    a key of this server, so a form can be checked without storing anything. A flood
-    of cookie-less requests therefore creates no server state and cannot push the
-    organizer's session out (it did: the store held 10,000 and dropped the oldest)."""
+    ``a.NONCE``: a visitor (phones at the tables, the venue screen): their CSRF
+    token is an HMAC of the nonce. ``o.NONCE.EXPIRES.SIGNATURE``: the organizer,
+    logged in until EXPIRES (Unix seconds). Only revoked organizer cookies are
+    remembered (logouts, bounded), never a visitor."""
 
-    def __init__(self, limit: int = MAX_SESSIONS):
+    def __init__(self, secret: str, limit: int = MAX_SESSIONS, clock=time.time):
         self.limit = limit
-        self._data: OrderedDict[str, dict] = OrderedDict()
+        self.clock = clock
+        self._key = hmac.new(secret.encode(), b"tourney serve sessions", "sha256").digest()
+        self._revoked: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
-        self._key = secrets.token_bytes(32)
+
+    def _mac(self, text: str) -> str:
+        return hmac.new(self._key, text.encode(), "sha256").hexdigest()
 
     def get(self, sid: str | None) -> tuple[str, dict]:
-        """The session of a cookie value: the organizer's stored one, a visitor's
-        (computed, not stored), or a new visitor's."""
-        with self._lock:
-            if sid and sid in self._data:
-                self._data.move_to_end(sid)
-                return sid, self._data[sid]
+        """The session of a cookie value: the organizer's (signed, not expired, not
+        revoked here), a visitor's, or a new visitor's."""
+        organizer = self._organizer_nonce(sid)
+        if organizer is not None:
+            return sid, {"csrf": self._mac("csrf|" + organizer), "organizer": True}
         nonce = sid[2:] if sid and sid.startswith("a.") and 16 <= len(sid) <= 64 else None
         if nonce is None:
             nonce = secrets.token_urlsafe(18)
-        return "a." + nonce, {"csrf": self._visitor_csrf(nonce), "organizer": False}
+        return "a." + nonce, {"csrf": self._mac("csrf|" + nonce), "organizer": False}
 
-    def _visitor_csrf(self, nonce: str) -> str:
-        return hmac.new(self._key, nonce.encode(), "sha256").hexdigest()
+    def _organizer_nonce(self, sid: str | None) -> str | None:
+        if not sid or not sid.startswith("o.") or len(sid) > 200:
+            return None
+        parts = sid.split(".")
+        if len(parts) != 4 or not parts[2].isdigit():
+            return None
+        _, nonce, expires, signature = parts
+        if not hmac.compare_digest(self._mac(f"o|{nonce}|{expires}"), signature):
+            return None
+        if int(expires) < self.clock() or nonce in self._revoked:
+            return None
+        return nonce
 
     def start(self) -> tuple[str, dict]:
-        """A new stored session (an organizer logging in); the oldest stored one goes
-        past ``limit`` (only logins fill the store, and they are rate-limited)."""
-        with self._lock:
-            sid = secrets.token_urlsafe(24)
-            data = {"csrf": secrets.token_urlsafe(24), "organizer": False}
-            self._data[sid] = data
-            while len(self._data) > self.limit:
-                self._data.popitem(last=False)
-            return sid, data
+        """A new organizer's session (a login): a fresh nonce, so no fixation."""
+        nonce = secrets.token_urlsafe(18)
+        expires = str(int(self.clock()) + ORGANIZER_HOURS * 3600)
+        sid = f"o.{nonce}.{expires}.{self._mac(f'o|{nonce}|{expires}')}"
+        return sid, {"csrf": self._mac("csrf|" + nonce), "organizer": True}
 
     def __len__(self) -> int:
-        return len(self._data)
+        """What this process remembers: the revoked organizer cookies."""
+        return len(self._revoked)
 
     def drop(self, sid: str) -> None:
+        """Log an organizer's cookie out (a visitor's has nothing to drop)."""
+        nonce = self._organizer_nonce(sid)
+        if nonce is None:
+            return
         with self._lock:
-            self._data.pop(sid, None)
+            self._revoked[nonce] = None
+            while len(self._revoked) > self.limit:  # expired ones are the oldest
+                self._revoked.popitem(last=False)
 
 
 def csrf_ok(session: dict, token: str | None) -> bool:

@@ -83,3 +83,42 @@ def test_a_client_that_leaves_mid_send_is_no_error(db_url):
         time.sleep(0.5)  # the server notices the closed connections
     logging.getLogger("uvicorn.error").removeHandler(watch)
     assert errors == []
+
+
+def test_a_login_holds_in_every_process_sharing_the_secret(db_url):
+    # `tourney serve --workers N`: a request may reach any process; nothing is
+    # kept in one that the others lack.
+    from serve_helpers import TOKEN, client, csrf_of
+
+    first, second, other = client(db_url), client(db_url), client(db_url)
+    other.app.state.server.sessions.__init__("another secret")
+    page = first.get("/login")
+    first.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)})
+    cookies = dict(first.cookies)
+    second.cookies.update(cookies)
+    assert second.get("/org", follow_redirects=False).status_code == 200
+    other.cookies.update(cookies)
+    assert other.get("/org", follow_redirects=False).status_code == 303  # to /login
+    # a visitor's form made by one process is taken by the other
+    visitor = first.get("/t")
+    second.cookies.clear()
+    second.cookies.update(dict(first.cookies))
+    assert csrf_of(second.get("/t").text) == csrf_of(visitor.text)
+
+
+def test_an_organizer_cookie_expires_and_a_forged_one_is_refused():
+    from tourney.reports.web.security import ORGANIZER_HOURS, Sessions
+
+    now = [1_000_000.0]
+    sessions = Sessions("secret", clock=lambda: now[0])
+    sid, data = sessions.start()
+    assert sessions.get(sid) == (sid, data) and data["organizer"]
+    prefix, nonce, expires, signature = sid.split(".")
+    for forged in (f"o.{nonce}.{int(expires) + 999}.{signature}", f"o.x{nonce}.{expires}.{signature}",
+                   sid[:-1] + ("0" if sid[-1] != "0" else "1")):
+        assert sessions.get(forged)[1]["organizer"] is False
+    now[0] += ORGANIZER_HOURS * 3600 + 1
+    assert sessions.get(sid)[1]["organizer"] is False
+    fresh, _ = sessions.start()
+    sessions.drop(fresh)  # logged out
+    assert sessions.get(fresh)[1]["organizer"] is False and len(sessions) == 1
