@@ -31,11 +31,13 @@ from .output import (
     echo,
     emit_json,
     emit_jsonl,
+    encoding_option,
     json_option,
     message,
     replace_option,
     report_change,
     report_written,
+    sheet_option,
     table_format_option,
 )
 
@@ -190,23 +192,33 @@ def show(slug, number, as_json, db_url):
     \b
     JSON: the seating as `round seat --json` has it, and "withdrawn": [{"name",
     "table" (null: a bye)}], "reseat": whether the round is to be reseated
-    (it seats a player who withdrew, and none of its results is in).
+    (it seats a player who withdrew, and none of its results is in), "unmet"
+    (the seating constraints it breaks), "absent" (players marked absent from
+    it), "clock": {"started_at", "ends_at", "minutes", "seconds_left"} (all
+    null until `tourney round start`; seconds_left negative once time is up).
+    With a clock running, stderr says the time left.
     """
+    from tourney.tournament.seat_changes import clock_text, round_clock
+
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)
         seating = service.round_seating(session, event, number)
+        clock = round_clock(session, event, number)
     note = service.withdrawn_note(seating, slug)
     if as_json:
         emit_json({**seating.to_json(),
                    "withdrawn": [w.to_json() for w in seating.withdrawn],
                    "reseat": bool(seating.withdrawn) and seating.reseatable,
-                   "unmet": list(seating.unmet), "absent": list(seating.absent)})
+                   "unmet": list(seating.unmet), "absent": list(seating.absent),
+                   "clock": clock.to_json()})
     else:
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
         if seating.tables:
             message(f"results in for {len(seating.results)} of "
                     f"{count_text(len(seating.tables), 'table')}")
+        if clock.started_at is not None:
+            message(clock_text(clock))
     if note:
         message(note)
 
@@ -391,6 +403,123 @@ def absent(slug, number, player, undo, reason, as_json, db_url):
     if report.reseat:
         message(f"round {report.reseat} is seated {'without' if undo else 'with'} them: "
                 f"`tourney round reseat {slug} {report.reseat}` seats it again")
+
+
+@round_.command("start")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("number", type=COUNT, metavar="ROUND")
+@click.option("--minutes", type=click.IntRange(1, 24 * 60), metavar="M",
+              help="The round's time, 1 to 1440 minutes, from now.")
+@click.option("--stop", is_flag=True, help="Take the round's clock away (no time limit).")
+@json_option
+@db_option
+def start(slug, number, minutes, stop, as_json, db_url):
+    """Start the clock of the latest seated round: M minutes from now.
+
+    `tourney round show` then says the time left, and the organizer's review
+    in `tourney serve` marks a result sent after the end as late (it is taken
+    all the same: the arbiter decides). Started again, the clock counts from
+    now; --stop takes it away.
+
+    \b
+    JSON: {"action": "round.start", "changed": true, "summary", "details":
+           {"event", "round", "started_at", "ends_at", "minutes", "seconds_left"}}
+
+    \b
+    Example:
+      tourney round start club-1 2 --minutes 45
+    """
+    from tourney.errors import UsageError
+    from tourney.tournament.seat_changes import clock_text
+
+    if stop == (minutes is not None):
+        raise UsageError("give --minutes M to start the clock, or --stop to take it away",
+                         setting="minutes")
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event = get_event(session, slug)
+        clock = actions.start_clock(session, event, number, minutes, stop=stop)
+    summary = (f"{slug} round {number}: clock stopped" if stop else
+               f"{slug} round {number}: clock started, {minutes} min; {clock_text(clock)}")
+    report_change("round.start" + (".stop" if stop else ""), True, summary, as_json,
+                  event=slug, round=number, **clock.to_json())
+
+
+@round_.command("import")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("number", type=COUNT, metavar="ROUND")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--force", is_flag=True,
+              help="Seat it though the previous round has tables without a result, "
+                   "or with tables outside the event's sizes (within the variant's).")
+@sheet_option
+@encoding_option
+@json_option
+@db_option
+def import_(slug, number, file, force, sheet, encoding, as_json, db_url):
+    """Seat a round as a file says: a club's own schedule (CSV or XLSX; - is stdin).
+
+    The file has a header with `table` and `player` columns, and optionally
+    `seat`: one row per player; a table's rows are seated in file order (or by
+    `seat`, 1 dealing first); table `bye` gives a bye. ROUND is the next round
+    to be seated, or the latest while none of its results is in (its seating
+    is replaced). Every player who can play the round must be in the file once
+    (`tourney round absent` leaves one out), and every table must seat the
+    event's table sizes (--force: the variant's). Every problem is listed,
+    each naming the file, line (or sheet and cell), column and player; any
+    problem stores nothing (exit 1). What the seating breaks of the event's
+    constraints is said, as for `tourney round seat`.
+
+    \b
+    Example file:
+      table,seat,player
+      1,1,Anna Berg
+      1,2,Bo Ek
+      ...
+
+    \b
+    JSON: as `round seat --json`, "action": "round.import"; refused: {"action":
+          "round.import", "changed": false, "summary", "details": {"file",
+          "error_count", "errors": [{"error", "file", "line", "column", "player",
+          ...}]}}
+
+    \b
+    Example:
+      tourney round import club-1 1 schedule-round1.xlsx
+    """
+    import sys
+
+    from tourney.app.rounds import SeatingFileRejected, import_seating
+
+    from .errors import INVALID, error_list
+
+    engine = open_db(db_url)
+    try:
+        with transaction(engine) as session:
+            event = get_event(session, slug)
+            seating = import_seating(session, event, number, file, force=force, sheet=sheet,
+                                     encoding=encoding)
+    except SeatingFileRejected as rejected:
+        from tourney.tournament.results import error_dict
+
+        for line in error_list([], rejected.errors, rejected.error_count, rules=False):
+            message(line)
+        message(f"Error: {rejected}; the database is unchanged")
+        if as_json:
+            emit_json(change_report("round.import", False, str(rejected), file=rejected.file,
+                                    error_count=rejected.error_count,
+                                    errors=[error_dict(err) for err in rejected.errors]))
+        sys.exit(INVALID)
+    summary = (f"{slug}: round {number} seated from {file} at "
+               f"{count_text(len(seating.tables), 'table')}"
+               + (f", {count_text(len(seating.byes), 'bye')}" if seating.byes else "")
+               + f"; {pairs_message(seating.repeated_pairs)}")
+    if as_json:
+        emit_json(seating_change("round.import", True, summary, slug, seating))
+    else:
+        print_seating(seating, f"{event.name}: round {number}", event.variant)
+    message(summary)
+    unmet_messages(seating)
 
 
 @round_.command("sheet")

@@ -104,7 +104,10 @@ def event_files(info: EventInfo, data: EventData, event_dir: str) -> dict[str, d
         {"place": row.place, "shared": row.shared, "player": row.player_id, "name": row.player,
          "points": number(row.points), "matches": row.matches, "wins": row.wins,
          "byes": row.byes, "tiebreaks": {k: number(v) for k, v in row.tiebreaks.items()},
-         "decided_by": row.decided_by, "withdrawn_after": row.withdrawn_after}
+         "decided_by": row.decided_by, "withdrawn_after": row.withdrawn_after,
+         "forfeits": row.forfeits, "forfeit_wins": row.forfeit_wins,
+         "adjustments": [{"id": a["id"], "points": number(a["points"]), "reason": a["reason"],
+                          "round": a["round"]} for a in row.adjustments]}
         for row in data.standings]}
     rounds = {"event": ref, "rounds": [
         {"round": rnd.number, "page": f"{event_dir}/round-{rnd.number}.html",

@@ -76,3 +76,27 @@ def test_bad_adjustments_are_refused(tourney):
     tourney("result", "adjust", "ev", "--remove", "9", exit_code=2)
     tourney("result", "adjust", "ev", "Ann", exit_code=2)
     assert tourney("result", "adjust", "ev", "--list", "--json").json == []
+
+
+def test_the_published_standings_show_adjustments_and_forfeits(tourney, db_url, tmp_path):
+    import json
+
+    setup(tourney)
+    tourney("round", "seat", "ev")
+    seated, _ = tables(tourney)
+    add_result(db_url, 1, "1")
+    absent = seated["2"][0]
+    tourney("result", "forfeit", "ev", "1", "2", "--absent", absent)
+    tourney("result", "adjust", "ev", "Ann", "--points", "-1", "--reason", "<b>late</b>",
+            "--round", "1")
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site))
+    page = (site / "events" / "ev" / "index.html").read_text(encoding="utf-8")
+    assert "Points adjusted by the arbiter" in page
+    assert "<bdi>Ann</bdi></a>: &lt;b&gt;late&lt;/b&gt; (round 1): -1</li>" in page
+    data = json.loads((site / "events" / "ev" / "standings.json").read_text())
+    rows = {r["name"]: r for r in data["standings"]}
+    assert rows["Ann"]["adjustments"] == [{"id": 1, "points": -1, "reason": "<b>late</b>",
+                                           "round": 1}]
+    assert rows[absent]["forfeits"] == 1
+    assert all(rows[n]["forfeit_wins"] == 1 for n in seated["2"] if n != absent)

@@ -1,6 +1,6 @@
 """Use cases on rounds: seat the next round, reseat the latest one, the arbiter's
 changes to a seated round (swap two players, move one), a player absent from a
-round.
+round, the round's clock, a predefined seating from a file.
 
 The seating itself is pure (:mod:`tourney.pairing`); the services in
 :mod:`tourney.tournament.rounds` gather its inputs (players, history, standings)
@@ -17,7 +17,16 @@ from ..records.csv_format import DealRecord
 from ..simulation import simulate_match
 from ..tournament.events import get_event
 from ..tournament.rounds import RoundSeating, reseat_round, round_seating, seat_next_round
-from ..tournament.seat_changes import AbsenceReport, SeatChange, mark_absent, move_player, swap_players
+from ..tournament.seat_changes import (
+    AbsenceReport,
+    Clock,
+    SeatChange,
+    mark_absent,
+    move_player,
+    start_clock,
+    swap_players,
+)
+from ..tournament.seating_import import SeatingFileRejected, import_seating
 from ..tournament.settings import event_settings
 
 
@@ -46,5 +55,7 @@ def simulate_round(session: Session, slug: str, number: int, *, seed: int = 0,
     return records
 
 
-__all__ = ["AbsenceReport", "NothingToSimulate", "RoundSeating", "SeatChange", "mark_absent",
-           "move_player", "reseat_round", "seat_next_round", "simulate_round", "swap_players"]
+__all__ = ["AbsenceReport", "Clock", "NothingToSimulate", "RoundSeating", "SeatChange",
+           "SeatingFileRejected", "import_seating", "mark_absent", "move_player",
+           "reseat_round", "seat_next_round", "simulate_round", "start_clock",
+           "swap_players"]

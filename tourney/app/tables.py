@@ -615,9 +615,11 @@ class TableReview:
     sent: SentResult | None = None
     stored: SentResult | None = None
     conflicts: list[Conflict] = field(default_factory=list)
+    # the result waiting was sent after the round's clock ran out (`round start`)
+    late: bool = False
 
     def to_json(self) -> dict:
-        return {"sent": self.sent.to_json() if self.sent else None,
+        return {"late": self.late, "sent": self.sent.to_json() if self.sent else None,
                 "stored": self.stored.to_json() if self.stored else None,
                 "conflicts": [{"submission": c.submission.id, "against": c.against,
                                "valid": not c.invalid, "sent": c.sent.to_json(),
@@ -628,9 +630,14 @@ class TableReview:
 def review_tables(session: Session, event: Event,
                   tables: list[entry.TableState]) -> list[TableReview]:
     """Each table of a round as the organizer reviews it (see :class:`TableReview`)."""
+    from ..tournament.seat_changes import round_clock
+
     reviews = []
+    if not tables:
+        return reviews
     stored = (stored_results(session, event, tables[0].link.round_number)
               if any(t.state == entry.ACCEPTED for t in tables) else {})
+    clock = round_clock(session, event, tables[0].link.round_number)
     for table in tables:
         review = TableReview(table, stored=stored.get(table.table)
                              if table.state == entry.ACCEPTED else None)
@@ -639,6 +646,7 @@ def review_tables(session: Session, event: Event,
             review.sent = sent_result(event, submission.content)
             if table.state == entry.INVALID:  # the import's own words (seating too)
                 review.sent = replaced(review.sent, errors=stored_errors(submission))
+            review.late = clock.late(submission.submitted_at)
         if table.conflicts:
             if table.state == entry.ACCEPTED:
                 current, against = review.stored, "stored"

@@ -25,9 +25,15 @@ Decisions:
   results is in leaves its seating as it is until it is reseated (as a withdrawal
   from it does); once a result of it is in, the player's table is scored without
   them by a forfeit (``tourney result forfeit``) instead.
+- The clock (``tourney round start``): the latest seated round's start and end
+  are stored; ``round show`` and the organizer's review in ``tourney serve`` read
+  them (a result sent after the end is marked late there; it is taken all the
+  same: the arbiter decides).
 """
 from __future__ import annotations
 
+import datetime as dt
+import math
 import shlex
 from dataclasses import dataclass, field
 
@@ -49,7 +55,9 @@ from ..storage.models import (
     Seat,
     Submission,
     TableLink,
+    utcnow,
 )
+from ..times import utc_iso
 from .arbiter import entered_player
 from .events import entry_active, last_seated_round, lock_event, results_by_round
 from .rounds import RoundSeating, get_round, history, round_seating, seated_keys
@@ -338,3 +346,86 @@ def mark_absent(session: Session, event: Event, number: int, name: str, *,
                   None, {"player": player.name, "round": number, "reason": reason},
                   event_id=event.id)
     return report
+
+
+# ------------------------------------------------------------------- the clock
+
+MAX_MINUTES = 24 * 60
+
+
+@dataclass
+class Clock:
+    """A round's clock (``tourney round start``): when it started and ends."""
+
+    started_at: dt.datetime | None
+    ends_at: dt.datetime | None
+
+    def seconds_left(self, now: dt.datetime | None = None) -> int | None:
+        """Seconds until the end (negative: past it); None when not started."""
+        if self.ends_at is None:
+            return None
+        now = now or utcnow()
+        return math.floor((aware(self.ends_at) - aware(now)).total_seconds())
+
+    def late(self, moment: dt.datetime | None) -> bool:
+        """Whether ``moment`` (a result sent) is after the round's time."""
+        return (self.ends_at is not None and moment is not None
+                and aware(moment) > aware(self.ends_at))
+
+    def to_json(self, now: dt.datetime | None = None) -> dict:
+        minutes = None
+        if self.started_at is not None and self.ends_at is not None:
+            minutes = round((aware(self.ends_at) - aware(self.started_at)).total_seconds() / 60)
+        return {"started_at": utc_iso(self.started_at), "ends_at": utc_iso(self.ends_at),
+                "minutes": minutes, "seconds_left": self.seconds_left(now)}
+
+
+def aware(moment: dt.datetime) -> dt.datetime:
+    """A stored time with its zone (SQLite gives UTC back without one)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.timezone.utc)
+
+
+def round_clock(session: Session, event: Event, number: int) -> Clock:
+    row = get_round(session, event, number)
+    return Clock(row.started_at, row.ends_at)
+
+
+def start_clock(session: Session, event: Event, number: int, minutes: int | None, *,
+                stop: bool = False) -> Clock:
+    """Start round ``number``'s clock now for ``minutes`` (started again: from
+    now), or ``stop`` it (no time limit)."""
+    lock_event(session, event)
+    row = get_round(session, event, number)
+    before = Clock(row.started_at, row.ends_at).to_json()
+    if stop:
+        if row.started_at is None:
+            raise TourneyError(f"{event.slug} round {number} has no clock running")
+        row.started_at = row.ends_at = None
+    else:
+        if minutes is None or not 1 <= minutes <= MAX_MINUTES:
+            raise UsageError(f"a round's time is 1 to {MAX_MINUTES} minutes, not {minutes}",
+                             setting="minutes")
+        if number != last_seated_round(session, event):
+            raise TourneyError(f"{event.slug} round {number} is not the latest round: round "
+                               f"{last_seated_round(session, event)} is seated after it")
+        now = utcnow()
+        row.started_at, row.ends_at = now, now + dt.timedelta(minutes=minutes)
+    session.add(row)
+    session.flush()
+    clock = Clock(row.started_at, row.ends_at)
+    record_change(session, "round.start" if not stop else "round.start.stop",
+                  f"{event.slug} round {number}", before if before["started_at"] else None,
+                  clock.to_json() if not stop else None, event_id=event.id)
+    return clock
+
+
+def clock_text(clock: Clock, now: dt.datetime | None = None) -> str:
+    """``time left: 23 min (ends 20:45 UTC)``, ``time is up: ended 4 min ago``,
+    ``no clock``."""
+    left = clock.seconds_left(now)
+    if left is None:
+        return "no clock (`tourney round start` starts one)"
+    ends = aware(clock.ends_at).strftime("%H:%M UTC")
+    if left >= 0:
+        return f"time left: {left // 60} min {left % 60:02d} s (ends {ends})"
+    return f"time is up: ended {(-left) // 60} min ago ({ends})"

@@ -34,6 +34,11 @@ Decisions (the specs are silent):
   a win's worth) once the round is seated; byes count in ``points`` but not in
   ``matches``, ``wins`` or the per-match averages. The number of byes is reported
   on each row.
+- The arbiter's forfeits and adjustments (:mod:`.forfeits`) count in ``points``
+  only: a forfeit gives the absent player 0 and the table's others a bye's
+  points (``forfeits``, ``forfeit_wins`` on each row); an adjustment adds its
+  points (``adjustments``, with the reason). Neither counts as a match played or
+  in a tie-break.
 - ``matches``: more matches played ranks higher (the player who played every round
   ahead of one who missed some, at equal points).
 - ``decided_by`` names what separated a player from the player just above: ``points``
