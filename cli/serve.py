@@ -35,10 +35,13 @@ from .output import emit_jsonl, json_option, message
               help="Behind a reverse proxy: the proxy's addresses (comma-separated, or *), "
                    "whose X-Forwarded-For and X-Forwarded-Proto are believed. Without it "
                    "they are ignored: every phone would count as the proxy's address.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Processes serving requests (PostgreSQL only): a league's central server "
+                   "grows past one process; they share the database and nothing else.")
 @json_option
 @db_option
 def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forwarded_allow_ips,
-          as_json, db_url):
+          workers, as_json, db_url):
     """Run the venue's web server: players enter results at their tables.
 
     Each table of a seated round gets a private link (QR code and short code on
@@ -63,21 +66,29 @@ def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forward
       tourney serve --host 0.0.0.0 --port 8000 --site site/
     """
     from tourney.reports.web.app import ServerConfig, create_app, organizer_secret
-    from tourney.reports.web.listen import listening_socket, web_server
+    from tourney.reports.web.listen import listening_socket, run_workers, web_server
+    from tourney.storage.db import is_sqlite
 
     if base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", base_url):
         raise UsageError(f"--base-url {base_url!r} is not an http:// or https:// address")
     engine = open_db(db_url)
+    if workers > 1 and is_sqlite(engine):
+        # SQLite takes one writer at a time; one process already queues them
+        raise UsageError("--workers needs a PostgreSQL database (--db postgresql+psycopg://...); "
+                         "on SQLite one process serves a venue")
     secret, made = organizer_secret(os.environ.get("TOURNEY_SERVE_PASSWORD"))
-    app = create_app(ServerConfig(engine=engine, secret=secret, auto_accept=not review,
-                                  site_dir=site_dir, site_langs=list(langs),
-                                  secure_cookies=secure_cookies))
+
+    def make_app():
+        engine.dispose(close=False)  # a fresh pool in each process (after a fork)
+        return create_app(ServerConfig(engine=engine, secret=secret, auto_accept=not review,
+                                       site_dir=site_dir, site_langs=list(langs),
+                                       secure_cookies=secure_cookies, base_url=url))
+
     # The socket is bound here, so --port 0 can say which port the system chose
     # (and a port in use is a one-line error).
     sock = listening_socket(host, port)
     port = sock.getsockname()[1]
     url = base_url.rstrip("/") + "/" if base_url else local_url(host, port)
-    app.state.server.config.base_url = url
     everywhere = "listening on every address of this machine; " if host in ("0.0.0.0", "::") else ""
     message(f"tourney serve on {url} ({everywhere}organizer pages: /org)")
     if made:
@@ -85,9 +96,11 @@ def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forward
     if as_json:
         emit_jsonl({"url": url, "host": host, "port": port, "organizer_url": f"{url}org",
                    "token": secret if made else None})
-    server = web_server(app, forwarded_allow_ips=forwarded_allow_ips)
     with sock:
-        server.run(sockets=[sock])
+        if workers > 1:
+            run_workers(make_app, sock, workers, forwarded_allow_ips=forwarded_allow_ips)
+        else:
+            web_server(make_app(), forwarded_allow_ips=forwarded_allow_ips).run(sockets=[sock])
 
 
 def local_url(host: str, port: int) -> str:

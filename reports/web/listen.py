@@ -49,3 +49,60 @@ def web_server(app, *, forwarded_allow_ips: str | None = None, log_level: str = 
         forwarded_allow_ips=forwarded_allow_ips or "",
         timeout_keep_alive=KEEP_ALIVE_SECONDS, limit_concurrency=MAX_CONNECTIONS,
         backlog=2048))
+
+
+def run_workers(make_app, sock: socket.socket, workers: int, *,
+                forwarded_allow_ips: str | None = None) -> None:
+    """Serve ``sock`` from ``workers`` processes, each running ``make_app()`` (called
+    after the fork, so each builds its own database connections). The processes
+    share nothing but the database and the organizer's secret (sessions are
+    signed cookies). Ctrl-C or SIGTERM stops them all; a process that dies is
+    started again."""
+    import os
+    import signal
+
+    sock.listen(2048)
+    children: set[int] = set()
+
+    def start() -> None:
+        pid = os.fork()
+        if pid == 0:  # the worker
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            code = 0
+            try:
+                web_server(make_app(), forwarded_allow_ips=forwarded_allow_ips).run(
+                    sockets=[sock])
+            except BaseException:  # noqa: BLE001 - a worker's end is its exit code
+                code = 1
+            os._exit(code)
+        children.add(pid)
+
+    stopping = False
+
+    def stop(signum, frame) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        for _ in range(workers):
+            start()
+        while children:
+            try:
+                pid, _ = os.wait()
+            except KeyboardInterrupt:
+                stop(None, None)
+                continue
+            except ChildProcessError:
+                break
+            children.discard(pid)
+            if not stopping:
+                start()  # a worker that died is replaced
+    finally:
+        signal.signal(signal.SIGTERM, previous)

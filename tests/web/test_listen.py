@@ -122,3 +122,73 @@ def test_an_organizer_cookie_expires_and_a_forged_one_is_refused():
     fresh, _ = sessions.start()
     sessions.drop(fresh)  # logged out
     assert sessions.get(fresh)[1]["organizer"] is False and len(sessions) == 1
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    import pathlib
+
+    found = []
+    for status in pathlib.Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines()
+                          if ":\t" in line)
+        except OSError:
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.append(int(status.parent.name))
+    return found
+
+
+def test_several_workers_serve_one_postgresql_database(run_cli, db_url):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from serve_helpers import csrf_of, seated_event
+
+    if db_url.startswith("sqlite"):
+        refused = run_cli(db_url, "serve", "--workers", "2", "--port", "0", exit_code=2)
+        assert "--workers needs a PostgreSQL database" in refused.stderr
+        return
+    seated_event(lambda *a: run_cli(db_url, *a))
+    env = dict(os.environ, TOURNEY_SERVE_PASSWORD="pw")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tourney.cli.main", "serve", "--port", "0", "--workers", "2",
+         "--json", "--db", db_url], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True)
+    try:
+        import json
+
+        url = json.loads(server.stdout.readline())["url"].rstrip("/")
+        deadline = time.monotonic() + 60
+        while len(_children(server.pid)) < 2:
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.05)
+        workers = _children(server.pid)
+        # Log in once; every later request on a new connection may reach either
+        # worker, and each knows the login and the visitor's form token.
+        with httpx.Client(base_url=url) as web:
+            page = web.get("/login")
+            assert web.post("/login", data={"token": "pw", "csrf": csrf_of(page.text)}
+                            ).status_code == 303
+            cookies = dict(web.cookies)
+        for _ in range(30):
+            with httpx.Client(base_url=url, cookies=cookies,
+                              headers={"Connection": "close"}) as web:
+                assert web.get("/org/club", follow_redirects=False).status_code == 200
+        # A worker that dies is replaced.
+        os.kill(workers[0], signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while workers[0] in _children(server.pid) or len(_children(server.pid)) < 2:
+            assert time.monotonic() < deadline, "the worker was not replaced"
+            time.sleep(0.05)
+        with httpx.Client(base_url=url, cookies=cookies) as web:
+            assert web.get("/org/club", follow_redirects=False).status_code == 200
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(30) is not None
+        assert _children(server.pid) == []
+    finally:
+        server.kill()
+        server.wait(10)
