@@ -56,6 +56,7 @@ from tourney.errors import IllegalMove, RecordError, TourneyError
 from tourney.names import normalize_name
 from tourney.records.csv_format import write_records
 from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
+from tourney.storage.audit import acting_as
 from tourney.storage.db import (
     ConflictingChange,
     DatabaseBusy,
@@ -813,6 +814,18 @@ async def org_player_links(request: Request) -> Response:
     return response
 
 
+ORGANIZER_ACTOR = "organizer (tourney serve)"
+
+
+def as_organizer(work):
+    """``work`` with every change it records named as the organizer's (the audit log
+    said the server's login user, root, for a round seated in the browser)."""
+    def run(session):
+        with acting_as(ORGANIZER_ACTOR):
+            return work(session)
+    return run
+
+
 async def org_action(request: Request) -> Response:
     """accept / reject a submission, settle a conflict (replace: store its result
     instead, dismiss: leave the table's as it is), close the round, seat the next,
@@ -822,7 +835,7 @@ async def org_action(request: Request) -> Response:
     form = await server.checked_form(request)
     if isinstance(form, Response):
         return form
-    actor = "organizer (tourney serve)"
+    actor = ORGANIZER_ACTOR
 
     def work(session):
         event = get_event(session, slug)
@@ -882,7 +895,7 @@ async def org_action(request: Request) -> Response:
         if action == "publish":
             result = await run_in_threadpool(_publish, server)
         else:
-            result = await run_in_threadpool(server.in_transaction, work)
+            result = await run_in_threadpool(server.in_transaction, as_organizer(work))
     except (TourneyError, submissions.DecisionRefused) as err:
         if wants_json(request):
             return JSONResponse({"error": str(err)}, status_code=409)

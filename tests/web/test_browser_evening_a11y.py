@@ -11,7 +11,7 @@ from serve_helpers import TOKEN, LiveServer, match_csv, path_of, seated_event
 from test_browser_review import AXE, AXE_RUN
 from test_browser_serve import shots
 
-pytest.importorskip("playwright.sync_api")
+expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser
 
 
@@ -47,11 +47,11 @@ def test_the_evening_pages_fit_a_phone_and_pass_axe(tourney, db_url, browser, tm
         page.fill('input[name="email"]', "pia@")  # the browser would stop "nope"
         page.evaluate("document.querySelector('form[action=\"/signup/club\"]').noValidate = true")
         page.locator("form[action='/signup/club'] button").click()
-        assert page.locator("[aria-invalid=true]").count() == 1
+        expect(page.locator("[aria-invalid=true]")).to_have_count(1)  # after the reload
         check("", "signup-refused-fi-375")
         page.fill('input[name="email"]', "pia@example.org")
         page.locator("form[action='/signup/club'] button").click()
-        assert page.locator("p.msg.ok").count() == 1
+        expect(page.locator("p.msg.ok")).to_have_count(1)
         check(own[seated[0]], "player-own-fi-375")
         page.goto(f"{live.url}/login")
         page.fill('input[name="token"]', TOKEN)

@@ -174,3 +174,16 @@ def test_the_players_links_page_has_a_qr_code_per_player(tourney, db_url):
     for name, url in own.items():
         assert url in page.text and f"<bdi>{name}</bdi>" in page.text
     assert client(db_url).get("/org/club/players/links", follow_redirects=False).status_code == 303
+
+
+def test_the_audit_log_names_the_organizer_for_what_is_done_in_the_browser(tourney, db_url):
+    seated_event(tourney, rounds=3)
+    web = _organizer(db_url)
+    csrf = csrf_of(web.get("/org/club").text)
+    for action in ("close", "seat", "checkin-required"):
+        data = {"csrf": csrf, "force": "1"} if action == "seat" else {"csrf": csrf, "value": "on"}
+        assert web.post(f"/org/club/{action}", data=data, follow_redirects=False).status_code == 303
+    with reading(open_engine(db_url)) as session:
+        rows = {r.action: r.actor for r in session.exec(select(AuditLog).order_by(AuditLog.id))}
+    for action in ("round.close", "round.seat", "event.checkin.required"):
+        assert rows[action] == "organizer (tourney serve)", (action, rows)

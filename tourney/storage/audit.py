@@ -17,6 +17,8 @@ from __future__ import annotations
 import getpass
 import json
 import os
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +39,22 @@ def current_actor() -> str | None:
         return None
 
 
+# Who acts, for the changes a caller makes on someone's behalf (the server: the
+# organizer in the browser), so that every change down the call chain names them
+# without each function passing it on.
+ACTOR: ContextVar[str | None] = ContextVar("tourney_actor", default=None)
+
+
+@contextmanager
+def acting_as(actor: str):
+    """Changes recorded inside name ``actor`` (unless one names its own)."""
+    token = ACTOR.set(actor)
+    try:
+        yield
+    finally:
+        ACTOR.reset(token)
+
+
 def _to_json(value: Any) -> str | None:
     if value is None:
         return None
@@ -53,7 +71,7 @@ def record_change(session: Session, action: str, subject: str | None,
         before_json=_to_json(before),
         after_json=_to_json(after),
         event_id=event_id,
-        actor=actor or current_actor(),
+        actor=actor or ACTOR.get() or current_actor(),
     )
     session.add(row)
     # kept for the transaction's commit, which hands them to WRITES.stored

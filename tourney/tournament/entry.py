@@ -35,6 +35,7 @@ from sqlmodel import Session, select
 
 from ..errors import TourneyError
 from ..ordering import table_order
+from ..storage.audit import record_change
 from ..storage.models import Event, Match, Submission, TableLink, utcnow
 from .events import last_seated_round
 from .rounds import get_round, seated_keys
@@ -128,6 +129,9 @@ def close_round(session: Session, event: Event, number: int) -> int:
         session.add(link)
         closed += 1
     session.flush()
+    if closed:
+        record_change(session, "round.close", f"{event.slug} round {number}", None,
+                      {"links_closed": closed}, event_id=event.id)
     return closed
 
 
