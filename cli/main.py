@@ -10,6 +10,7 @@ JSON object on stdout (:mod:`tourney.cli.errors` decides the codes and words).
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import sys
 from contextlib import contextmanager
@@ -56,8 +57,8 @@ COMMAND_MODULES = {
     "db": ("admin", "The database itself: its schema version, upgrades and backups."),
     "log": ("admin", "Show the audit log: every change to players, events, seating and "
                      "results."),
-    "notify": ("notify", "E-mail each seated player with an address their table, seat and "
-                         "link."),
+    "notify": ("notify", "E-mail each seated player with an address their seating or their "
+                         "results."),
     "serve": ("serve", "Run the venue's web server: players enter results at their "
                        "tables."),
 }
@@ -249,6 +250,11 @@ def cli(ctx, db_url, as_json):
 
 
 def main() -> None:
+    # psycopg logs a rollback it could not send (a Ctrl-C in mid-query) as a warning,
+    # which Python's last-resort handler prints over the command's own message; the
+    # command says what the interrupt left (nothing: the transaction is rolled back
+    # by the server when the connection closes).
+    logging.getLogger("psycopg").setLevel(logging.ERROR)
     if "_TOURNEY_COMPLETE" in os.environ:  # completing: the shells' quoting first
         from . import completion  # noqa: F401
     cli(prog_name="tourney")
