@@ -27,6 +27,7 @@ from typing import Sequence
 from sqlalchemy import delete, func, select
 from sqlmodel import Session
 
+from ..collector import frozen
 from ..errors import InvalidValue, TourneyError, UsageError, unknown_name
 from ..numbers import count_text, plain_number
 from ..storage.audit import record_change
@@ -468,7 +469,10 @@ def series_standings(session: Session, series: Series, *, lang: str | None = Non
     """The series' standings now, from its events' standings (:mod:`.season`)."""
     info = SeriesInfo.of(series)
     events = series_events(session, series)
-    results = [event_results(session, event, lang=lang) for event in events]
+    # bulk work: what is read stays alive while the events' standings make many
+    # short-lived objects (tourney.collector)
+    with frozen(young=50_000):
+        results = [event_results(session, event, lang=lang) for event in events]
     merged = canonical_players(session)  # a merged duplicate's handicap is the kept one's
     values = {}
     for player_id, row in sorted(handicaps(session, series).items(),
