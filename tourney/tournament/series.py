@@ -186,7 +186,7 @@ def create_series(session: Session, slug: str, *, name: str | None = None,
     min_events = check_min_events(min_events)
     scoring = check_scoring(scoring)
     if placing is not None and scoring != "placing":
-        raise UsageError("a placing table is for placing scoring (scoring placing)",
+        raise UsageError("a placing table is for placing scoring",
                          setting="scoring")
     table = parse_placing(placing)
     seed = default_seed(slug) if seed is None else check_seed(seed)
@@ -236,7 +236,7 @@ def change_series(session: Session, series: Series, *, name: str | None = None,
         series.scoring = check_scoring(scoring)
     if placing is not None:
         if series.scoring != "placing":
-            raise UsageError("a placing table is for placing scoring (scoring placing)",
+            raise UsageError("a placing table is for placing scoring",
                              setting="scoring")
         series.placing_json = json.dumps(list(parse_placing(placing)))
     elif series.scoring == "placing" and not json.loads(series.placing_json):
