@@ -162,8 +162,9 @@ class SeriesRow:
             data["net"] = plain_number(self.net)
         data["total"] = plain_number(self.total)
         data["decided_by"] = self.decided_by
-        data["events"] = {slug: (cell.to_json() if cell is not None else None)
-                          for slug, cell in zip(events, self.cells)}
+        # the events played (a league's player plays few of its many events)
+        data["events"] = {slug: cell.to_json() for slug, cell in zip(events, self.cells)
+                          if cell is not None}
         return data
 
 

@@ -27,6 +27,7 @@ from typing import Sequence
 from sqlalchemy import delete, func, select
 from sqlmodel import Session
 
+from ..collector import frozen
 from ..errors import InvalidValue, TourneyError, UsageError, unknown_name
 from ..numbers import count_text, plain_number
 from ..storage.audit import record_change
@@ -185,7 +186,7 @@ def create_series(session: Session, slug: str, *, name: str | None = None,
     min_events = check_min_events(min_events)
     scoring = check_scoring(scoring)
     if placing is not None and scoring != "placing":
-        raise UsageError("a placing table is for placing scoring (scoring placing)",
+        raise UsageError("a placing table is for placing scoring",
                          setting="scoring")
     table = parse_placing(placing)
     seed = default_seed(slug) if seed is None else check_seed(seed)
@@ -235,7 +236,7 @@ def change_series(session: Session, series: Series, *, name: str | None = None,
         series.scoring = check_scoring(scoring)
     if placing is not None:
         if series.scoring != "placing":
-            raise UsageError("a placing table is for placing scoring (scoring placing)",
+            raise UsageError("a placing table is for placing scoring",
                              setting="scoring")
         series.placing_json = json.dumps(list(parse_placing(placing)))
     elif series.scoring == "placing" and not json.loads(series.placing_json):
@@ -468,7 +469,10 @@ def series_standings(session: Session, series: Series, *, lang: str | None = Non
     """The series' standings now, from its events' standings (:mod:`.season`)."""
     info = SeriesInfo.of(series)
     events = series_events(session, series)
-    results = [event_results(session, event, lang=lang) for event in events]
+    # bulk work: what is read stays alive while the events' standings make many
+    # short-lived objects (tourney.collector)
+    with frozen(young=50_000):
+        results = [event_results(session, event, lang=lang) for event in events]
     merged = canonical_players(session)  # a merged duplicate's handicap is the kept one's
     values = {}
     for player_id, row in sorted(handicaps(session, series).items(),
