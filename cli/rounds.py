@@ -122,6 +122,19 @@ def unmet_messages(seating: service.RoundSeating) -> None:
                 + "; ".join(shown) + (f"; and {more} more" if more > 0 else ""))
 
 
+def report_seated(seating, event, action: str, what: str, as_json: bool) -> None:
+    """A round just seated: the seat list (or its JSON change report) on stdout, and
+    "SLUG: WHAT at N tables, B byes; repeated pairs" on stderr."""
+    summary = (f"{event.slug}: {what} at {count_text(len(seating.tables), 'table')}"
+               + (f", {count_text(len(seating.byes), 'bye')}" if seating.byes else "")
+               + f"; {pairs_message(seating.repeated_pairs)}")
+    if as_json:
+        emit_json(seating_change(action, True, summary, event.slug, seating))
+    else:
+        print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
+    message(summary)
+
+
 @round_.command("seat")
 @click.argument("slug", shell_complete=complete_event)
 @click.option("--force", is_flag=True,
@@ -163,15 +176,7 @@ def seat(slug, force, as_json, db_url):
     with transaction(engine) as session:
         event = get_event(session, slug)
         seating = actions.seat_next_round(session, event, force=force)
-    summary = (f"{slug}: round {seating.number} seated at "
-               f"{count_text(len(seating.tables), 'table')}"
-               + (f", {count_text(len(seating.byes), 'bye')}" if seating.byes else "")
-               + f"; {pairs_message(seating.repeated_pairs)}")
-    if as_json:
-        emit_json(seating_change("round.seat", True, summary, slug, seating))
-    else:
-        print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
-    message(summary)
+    report_seated(seating, event, "round.seat", f"round {seating.number} seated", as_json)
     seating_warnings(seating)
     unmet_messages(seating)
 
@@ -510,15 +515,7 @@ def import_(slug, number, file, force, sheet, encoding, as_json, db_url):
                                     error_count=rejected.error_count,
                                     errors=[error_dict(err) for err in rejected.errors]))
         sys.exit(INVALID)
-    summary = (f"{slug}: round {number} seated from {file} at "
-               f"{count_text(len(seating.tables), 'table')}"
-               + (f", {count_text(len(seating.byes), 'bye')}" if seating.byes else "")
-               + f"; {pairs_message(seating.repeated_pairs)}")
-    if as_json:
-        emit_json(seating_change("round.import", True, summary, slug, seating))
-    else:
-        print_seating(seating, f"{event.name}: round {number}", event.variant)
-    message(summary)
+    report_seated(seating, event, "round.import", f"round {number} seated from {file}", as_json)
     unmet_messages(seating)
 
 
