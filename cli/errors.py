@@ -21,7 +21,7 @@ from __future__ import annotations
 import shlex
 import sys
 
-from tourney.errors import InvalidValue, RecordError, TourneyError, UsageError
+from tourney.errors import InvalidValue, RecordError, TourneyError
 from tourney.seats import seat_number
 
 OK = 0
@@ -38,16 +38,8 @@ class NotConfirmed(TourneyError):
 
 
 def exit_code(err: TourneyError) -> int:
-    """The exit status for a library error."""
-    # Looked up, not imported: commands without a database never load the
-    # importer (and then cannot have raised its error).
-    results = sys.modules.get("tourney.tournament.results")
-    if results is not None and isinstance(err, results.ImportRejected):
-        # the whole file's error when there is one (a bad header is a usage error)
-        return exit_code(err.file_error) if err.file_error is not None else INVALID
-    if isinstance(err, UsageError):
-        return USAGE
-    return INVALID
+    """The exit status for a library error: its kind (usage or invalid)."""
+    return USAGE if err.is_usage else INVALID
 
 
 def message(err: TourneyError) -> str:

@@ -36,6 +36,13 @@ class TourneyError(Exception):
         self.setting = setting
         self.operation = operation
 
+    @property
+    def is_usage(self) -> bool:
+        """Whether the call could not work as given (:class:`UsageError`), as against
+        data that is invalid or refused; a caller maps the kinds to its own answers
+        (the command line's exit codes, a server's statuses)."""
+        return isinstance(self, UsageError)
+
 
 class UsageError(TourneyError):
     """The command was called wrongly: an unknown name or option, a missing file or

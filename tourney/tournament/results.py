@@ -274,6 +274,11 @@ class ImportRejected(TourneyError):
                     f"in {count_text(report.rejected, 'match')}")
         super().__init__(text)
 
+    @property
+    def is_usage(self) -> bool:
+        # the whole file's error decides when there is one (a bad header is a usage error)
+        return self.file_error is not None and self.file_error.is_usage
+
 
 # --------------------------------------------------------------------- the database side
 
