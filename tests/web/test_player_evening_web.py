@@ -187,3 +187,17 @@ def test_the_audit_log_names_the_organizer_for_what_is_done_in_the_browser(tourn
         rows = {r.action: r.actor for r in session.exec(select(AuditLog).order_by(AuditLog.id))}
     for action in ("round.close", "round.seat", "event.checkin.required"):
         assert rows[action] == "organizer (tourney serve)", (action, rows)
+
+
+def test_the_seat_button_says_what_seating_now_means(tourney, db_url):
+    links = seated_event(tourney, rounds=2)
+    web = _organizer(db_url)
+    page = web.get("/org/club?lang=en").text
+    assert "Seat the next round anyway" in page and "2 tables have no stored result yet." in page
+    for table in ("1", "2"):
+        send_csv(client(db_url, auto_accept=True), links[table], match_csv(tourney, "club", 1, table))
+    page = web.get("/org/club?lang=en").text
+    assert "Seat the next round</button>" in page and "anyway" not in page
+    web.post("/org/club/seat", data={"csrf": csrf_of(page)})
+    page = web.get("/org/club?lang=en").text
+    assert "All 2 rounds are seated." in page and "Seat the next round" not in page
