@@ -58,7 +58,7 @@ from typing import Iterable, Sequence
 
 from ..numbers import plain_number
 from ..ordering import name_order
-from .standings import lot_draw
+from .standings import assign_places, lot_draw
 
 SCORING = {
     "points": "each event's standings points (match points, byes included)",
@@ -278,14 +278,5 @@ def team_table(teams: dict[str, Sequence[tuple[str, float | Fraction]]],
         rows.append(TeamRow(team, 0, False, total, counted, others,
                             sort_key=(-total, tuple(-v for _, v in counted))))
     rows.sort(key=lambda r: (r.sort_key, order(r.team)))
-    criteria = ("total", "countback")
-    for index, row in enumerate(rows):
-        above = rows[index - 1] if index else None
-        below = rows[index + 1] if index + 1 < len(rows) else None
-        equal_above = above is not None and above.sort_key == row.sort_key
-        row.shared = equal_above or (below is not None and below.sort_key == row.sort_key)
-        row.place = above.place if equal_above else index + 1
-        if above is not None:
-            row.decided_by = "shared" if equal_above else next(
-                c for c, a, b in zip(criteria, above.sort_key, row.sort_key) if a != b)
+    assign_places(rows, ("total", "countback"))
     return rows

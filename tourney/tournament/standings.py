@@ -351,7 +351,14 @@ def _adjustments(session: Session, event: Event, up_to_round: int | None
 
 
 def _assign_places(rows: list[StandingRow], tiebreaks: list[str]) -> None:
-    criteria = ["points"] + list(tiebreaks)
+    assign_places(rows, ["points"] + list(tiebreaks))
+
+
+def assign_places(rows: Sequence, criteria: Sequence[str]) -> None:
+    """Places of rows sorted best first by their ``sort_key`` (one value per
+    criterion): equal keys share the place of the first (``shared`` on each), and
+    ``decided_by`` names the criterion that put a row below the one above
+    (``"shared"`` when none did). One rule for players', series' and teams' tables."""
     for index, row in enumerate(rows):
         above = rows[index - 1] if index else None
         below = rows[index + 1] if index + 1 < len(rows) else None
