@@ -51,6 +51,22 @@ def web_server(app, *, forwarded_allow_ips: str | None = None, log_level: str = 
         backlog=2048))
 
 
+def _die_with_parent() -> None:
+    """A worker ends when the process that started it does, even one killed outright
+    (SIGKILL gives it no chance to stop them): Linux's parent-death signal."""
+    import ctypes
+    import os
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the supervisor's SIGTERM still stops it
+        return
+    if os.getppid() == 1:  # the parent died before the signal was asked for
+        os._exit(0)
+
+
 def run_workers(make_app, sock: socket.socket, workers: int, *,
                 forwarded_allow_ips: str | None = None) -> None:
     """Serve ``sock`` from ``workers`` processes, each running ``make_app()`` (called
@@ -69,6 +85,7 @@ def run_workers(make_app, sock: socket.socket, workers: int, *,
         if pid == 0:  # the worker
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            _die_with_parent()
             code = 0
             try:
                 web_server(make_app(), forwarded_allow_ips=forwarded_allow_ips).run(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import socket
 import time
+from pathlib import Path
 
 import httpx
 from serve_helpers import LiveServer
@@ -190,5 +191,49 @@ def test_several_workers_serve_one_postgresql_database(run_cli, db_url):
         assert server.wait(30) is not None
         assert _children(server.pid) == []
     finally:
+        left = _children(server.pid)
         server.kill()
         server.wait(10)
+    # killed outright, the server takes its workers with it (none left serving)
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in left):
+        assert time.monotonic() < deadline, f"workers left running: {left}"
+        time.sleep(0.05)
+
+
+def test_workers_end_when_the_server_is_killed(run_cli, db_url):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    if db_url.startswith("sqlite"):
+        return  # --workers is PostgreSQL's
+    env = dict(os.environ, TOURNEY_SERVE_PASSWORD="pw")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tourney.cli.main", "serve", "--port", "0", "--workers", "2",
+         "--json", "--db", db_url], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True)
+    try:
+        server.stdout.readline()
+        deadline = time.monotonic() + 60
+        while len(_children(server.pid)) < 2:
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.05)
+        workers = _children(server.pid)
+        server.send_signal(signal.SIGKILL)
+        server.wait(10)
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{pid}").exists() and _state(pid) != "Z" for pid in workers):
+            assert time.monotonic() < deadline, f"workers left running: {workers}"
+            time.sleep(0.05)
+    finally:
+        server.kill()
+        server.wait(10)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0]
+    except (OSError, IndexError):
+        return "Z"
