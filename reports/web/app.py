@@ -757,11 +757,17 @@ async def org_event(request: Request) -> Response:
     # and of each result kept beside the table's own that does not pass
     conflict_errors = {c.submission.id: error_lines(c.sent.errors, lang, c.sent.lines)
                        for review in view.reviews for c in review.conflicts if c.invalid}
-    evening = await run_in_threadpool(
-        _read, server.config.engine, lambda s: organizer_evening(s, get_event(s, slug)))
+    def read_more(s):
+        from tourney.app.results import adjustments
+
+        event = get_event(s, slug)
+        return organizer_evening(s, event), adjustments(s, event)
+
+    evening, adjusted = await run_in_threadpool(_read, server.config.engine, read_more)
     return server.render(request, "org_event.html", lang, view=view, flash=flash,
                          error_lines=errors, conflict_errors=conflict_errors,
-                         site_dir=server.config.site_dir, evening=evening)
+                         site_dir=server.config.site_dir, evening=evening, adjusted=adjusted,
+                         again=request.query_params.get("again"))
 
 
 async def org_links(request: Request) -> Response:
@@ -868,6 +874,8 @@ async def org_action(request: Request) -> Response:
             changed = mark(session, event, [name], what, undo=action.startswith("un"),
                            actor=actor)
             return {"done": action, "player": name, "changed": bool(changed)}
+        if action in ARBITER_ACTIONS:
+            return _arbiter_action(session, event, action, form)
         if action == "checkin-required":
             set_checkin_required(session, event, form.get("value") == "on")
             return {"done": action, "checkin_required": form.get("value") == "on"}
@@ -903,8 +911,63 @@ async def org_action(request: Request) -> Response:
                              text=str(err), back=f"/org/{slug}")
     if wants_json(request):
         return JSONResponse(result)
-    anchor = "#evening" if action in EVENING_ACTIONS else ""
-    return RedirectResponse(f"/org/{slug}?done={result['done']}{anchor}", status_code=303)
+    anchor = "#evening" if action in EVENING_ACTIONS else "#arbiter" if action in ARBITER_ACTIONS else ""
+    again = f"&again={result['again']}" if "again" in result else ""
+    return RedirectResponse(f"/org/{slug}?done={result['done']}{again}{anchor}", status_code=303)
+
+
+ARBITER_ACTIONS = ("swap", "move", "absent", "forfeit", "adjust", "unadjust", "clock")
+
+
+def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
+    """The arbiter's decisions from the organizer's page, through the same use cases
+    as `tourney round swap|move|absent|start` and `tourney result forfeit|adjust`."""
+    from tourney.app import results as result_actions
+    from tourney.app import rounds as round_actions
+
+    def number(key: str) -> int:
+        try:
+            return int(form.get(key, ""))
+        except ValueError:
+            raise TourneyError(f"not a round number: {form.get(key, '')!r}") from None
+
+    reason = form.get("reason", "").strip() or None
+    latest = last_seated_round(session, event)
+    if action == "swap":
+        change = round_actions.swap_players(session, event, latest, form.get("first", ""),
+                                            form.get("second", ""), reason=reason)
+        return {"done": action, "again": len(change.again), **change.to_json()}
+    if action == "move":
+        change = round_actions.move_player(session, event, latest, form.get("player", ""),
+                                           form.get("table", "").strip(), reason=reason)
+        return {"done": action, "again": len(change.again), **change.to_json()}
+    if action == "absent":
+        report = round_actions.mark_absent(session, event, number("round"), form.get("player", ""),
+                                           reason=reason)
+        return {"done": action, "player": report.player, "round": report.number}
+    if action == "forfeit":
+        report = result_actions.forfeit_table(session, event, latest, form.get("table", ""),
+                                              [form.get("player", "")], reason=reason)
+        return {"done": action, "table": report.table, "absent": report.absent}
+    if action == "adjust":
+        try:
+            points = float(form.get("points", "").replace(",", ".").replace("−", "-"))
+        except ValueError:
+            raise TourneyError(f"not a number of points: {form.get('points', '')!r}") from None
+        if not reason:
+            raise TourneyError("an adjustment needs its reason")
+        info = result_actions.adjust_points(session, event, form.get("player", ""), points, reason,
+                                            round_number=latest or None)
+        return {"done": action, "id": info.id, "player": info.player}
+    if action == "unadjust":
+        info = result_actions.remove_adjustment(session, event, number("adjustment"))
+        return {"done": action, "id": info.id, "player": info.player}
+    minutes = form.get("minutes", "").strip()
+    if minutes and not (minutes.isdigit() and 0 < int(minutes) <= 24 * 60):
+        raise TourneyError(f"minutes are 1 to 1440, not {minutes!r}")
+    round_actions.start_clock(session, event, latest, int(minutes) if minutes else None,
+                              stop=not minutes)
+    return {"done": action, "minutes": int(minutes) if minutes else None}
 
 
 EVENING_ACTIONS = ("checkin", "uncheckin", "paid", "unpaid", "approve", "decline",

@@ -201,3 +201,43 @@ def test_the_seat_button_says_what_seating_now_means(tourney, db_url):
     web.post("/org/club/seat", data={"csrf": csrf_of(page)})
     page = web.get("/org/club?lang=en").text
     assert "All 2 rounds are seated." in page and "Seat the next round" not in page
+
+
+def test_the_arbiter_decides_from_the_organizers_page(tourney, db_url):
+    links = seated_event(tourney, rounds=3)
+    tables = {t["table"]: t["seats"] for t in
+              tourney("round", "show", "club", "1", "--json").json["tables"]}
+    web = _organizer(db_url)
+    page = web.get("/org/club?lang=en").text
+    assert "The arbiter&#39;s decisions" in page or "The arbiter's decisions" in page
+    csrf = csrf_of(page)
+
+    def act(action, status=303, **form):
+        done = web.post(f"/org/club/{action}", data={"csrf": csrf, **form}, follow_redirects=False)
+        assert done.status_code == status, done.text
+        return done
+
+    first, second = tables["1"][0], tables["2"][0]
+    done = act("swap", first=first, second=second, reason="keeps score")
+    assert "done=swap&again=" in done.headers["location"]
+    after = {t["table"]: t["seats"] for t in
+             tourney("round", "show", "club", "1", "--json").json["tables"]}
+    assert second in after["1"] and first in after["2"]
+    act("clock", minutes="40")
+    assert tourney("round", "show", "club", "1", "--json").json["clock"]["ends_at"]
+    act("adjust", player="Anna", points="-0,5", reason="slow play")
+    [row] = [r for r in tourney("standings", "club", "--json").json if r["player"] == "Anna"]
+    assert row["points"] == -0.5
+    adjusted = tourney("result", "adjust", "club", "--list", "--json").json
+    act("unadjust", adjustment=str(adjusted[0]["id"]))
+    act("absent", player="Bo", round="2")
+    # a table with a stored result can neither be changed nor forfeited: said, not done
+    send_csv(client(db_url, auto_accept=True), links["1"], match_csv(tourney, "club", 1, "1"))
+    refused = act("forfeit", status=409, table="1", player=after["1"][0])
+    assert "result" in refused.text
+    refused = act("swap", status=409, first=after["1"][1], second=after["2"][1])
+    act("forfeit", table="2", player=after["2"][0], reason="went home")
+    with reading(open_engine(db_url)) as session:
+        actors = {r.action: r.actor for r in session.exec(select(AuditLog).order_by(AuditLog.id))}
+    for action in ("round.swap", "round.start", "result.adjust", "round.absent", "result.forfeit"):
+        assert actors[action] == "organizer (tourney serve)", (action, actors)
