@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import functools
 import io
 import math
@@ -187,7 +188,6 @@ class Server:
         """The static site's renderer of ``lang``: its number formats for live pages."""
         renderer = self._renderers.get(lang)
         if renderer is None:
-            import datetime as dt
 
             from tourney.reports.site import Renderer
 
@@ -356,6 +356,22 @@ class TableView:
     # the phone keyboard of the score boxes: "decimal" has no minus sign on iOS, so
     # "text" where the game (with the event's house rules) can score below 0
     score_inputmode: str = "text"
+    ends_at: str | None = None  # the round's clock: when it ends, as the venue reads it
+
+
+def round_ends_at(session, event: Event, number: int) -> str | None:
+    """When round ``number``'s clock ends (``tourney round start``), in the server's
+    local time as people at the venue read a clock (15:45); None without a clock."""
+    from tourney.tournament.seat_changes import round_clock
+
+    try:
+        clock = round_clock(session, event, number)
+    except TourneyError:
+        return None
+    if clock.ends_at is None:
+        return None
+    ends = clock.ends_at if clock.ends_at.tzinfo else clock.ends_at.replace(tzinfo=dt.timezone.utc)
+    return ends.astimezone().strftime("%H:%M")
 
 
 def score_inputmode(event: Event) -> str:
@@ -374,7 +390,8 @@ def table_view(session, link: TableLink) -> TableView:
     invalid = [bool(submissions.stored_errors(c)) for c in conflicts]
     return TableView(link, event, rows[0].players if rows else [], rows,
                      entry.link_open(session, link), entry.table_state(session, link),
-                     errors, note, not all(invalid), any(invalid), score_inputmode(event))
+                     errors, note, not all(invalid), any(invalid), score_inputmode(event),
+                     round_ends_at(session, event, link.round_number))
 
 
 def sheet_content(rows: list, form: dict) -> str:
@@ -610,15 +627,17 @@ async def standings_page(request: Request) -> Response:
 
     def load(session):
         event = get_event(session, slug)
-        return event, standings_table(session, event), round_progress(session, event)
+        progress = round_progress(session, event)
+        ends = round_ends_at(session, event, progress[0]) if progress else None
+        return event, standings_table(session, event), progress, ends
 
     try:
-        event, rows, progress = await run_in_threadpool(_read, server.config.engine, load)
+        event, rows, progress, ends_at = await run_in_threadpool(_read, server.config.engine, load)
     except TourneyError:
         return server.render(request, "unknown_link.html", server.language(request), 404)
     lang = server.language(request, event.lang)
     return server.render(request, "standings.html", lang, event=event, rows=rows,
-                         progress=progress, poll=server.config.poll_seconds)
+                         progress=progress, poll=server.config.poll_seconds, ends_at=ends_at)
 
 
 def round_progress(session, event: Event) -> tuple[int, int, int] | None:

@@ -241,3 +241,20 @@ def test_the_arbiter_decides_from_the_organizers_page(tourney, db_url):
         actors = {r.action: r.actor for r in session.exec(select(AuditLog).order_by(AuditLog.id))}
     for action in ("round.swap", "round.start", "result.adjust", "round.absent", "result.forfeit"):
         assert actors[action] == "organizer (tourney serve)", (action, actors)
+
+
+def test_the_venue_screen_and_the_table_pages_say_when_the_round_ends(tourney, db_url):
+    import datetime as dt
+
+    links = seated_event(tourney)
+    web = client(db_url)
+    assert "the round ends at" not in web.get("/standings/club?lang=en").text
+    tourney("round", "start", "club", "1", "--minutes", "40")
+    ends = dt.datetime.fromisoformat(
+        tourney("round", "show", "club", "1", "--json").json["clock"]["ends_at"])
+    local = (ends if ends.tzinfo else ends.replace(tzinfo=dt.timezone.utc)).astimezone()
+    shown = f"the round ends at {local:%H:%M}"
+    assert shown in web.get("/standings/club?lang=en").text
+    assert shown in web.get(path_of(links["1"]["url"]) + "?lang=en").text
+    tourney("round", "start", "club", "1", "--stop")
+    assert "the round ends at" not in web.get(path_of(links["1"]["url"]) + "?lang=en").text
