@@ -323,6 +323,41 @@ def swap(slug, number, first, second, reason, as_json, db_url):
         print_seating(change.seating, f"{event.name}: round {number}", event.variant)
 
 
+@round_.command("substitute")
+@click.argument("slug", shell_complete=complete_event)
+@click.argument("number", type=COUNT, metavar="ROUND")
+@click.argument("out", metavar="PLAYER")
+@click.argument("sub", metavar="SUBSTITUTE")
+@reason_option
+@json_option
+@db_option
+def substitute(slug, number, out, sub, reason, as_json, db_url):
+    """Seat a substitute in a player's seat of a seated round (tables without a result).
+
+    For a player who left, or withdrew after the round was seated: the
+    substitute takes their table and seat. The substitute must be entered (from
+    that round: `tourney event enter SLUG NAME --from-round N`) and not seated in
+    the round already (then swap them). The player replaced keeps their entry:
+    withdraw them too if they are gone for good. Refused at a table whose result
+    is in, that was forfeited, or whose result waits in `tourney serve` (exit 1).
+
+    \b
+    JSON: as `round swap --json`, with "action": "round.substitute".
+
+    \b
+    Examples:
+      tourney event enter club-1 "Ulla Ek" --from-round 2
+      tourney round substitute club-1 2 "Bo Ek" "Ulla Ek" --reason "Bo was called away"
+    """
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        event = get_event(session, slug)
+        change = actions.substitute_player(session, event, number, out, sub, reason=reason)
+    print_change(change, as_json)
+    if not as_json:
+        print_seating(change.seating, f"{event.name}: round {number}", event.variant)
+
+
 @round_.command("move")
 @click.argument("slug", shell_complete=complete_event)
 @click.argument("number", type=COUNT, metavar="ROUND")

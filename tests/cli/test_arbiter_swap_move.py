@@ -97,3 +97,34 @@ def test_a_swap_needs_two_seated_players(tourney):
     same = tourney("round", "swap", "ev", "1", "Ann", "Ann", exit_code=2)
     assert "twice" in same.stderr
     tourney("round", "swap", "ev", "2", "Ann", "Bo", exit_code=2)  # no round 2
+
+
+def test_a_substitute_takes_the_seat_of_a_player_who_left(tourney, db_url):
+    setup(tourney, names=[f"P{i:02}" for i in range(1, 9)])
+    tourney("round", "seat", "ev")
+    one, _ = tables(tourney, 1)
+    leaving = one["1"][1]
+    tourney("player", "add", "Sub")
+    # not entered: refused, saying how to enter them
+    refused = tourney("round", "substitute", "ev", "1", leaving, "Sub", exit_code=1)
+    assert "Sub is not entered in ev" in refused.stderr and "event enter ev" in refused.stderr
+    tourney("event", "enter", "ev", "Sub", "--from-round", "1")
+    done = tourney("round", "substitute", "ev", "1", leaving, "Sub", "--reason", "left early",
+                   "--json")
+    assert done.json["action"] == "round.substitute"
+    after, _ = tables(tourney, 1)
+    assert after["1"][1] == "Sub" and leaving not in after["1"] + after["2"]
+    assert f"Sub takes the seat of {leaving} (table 1, seat 2)" in done.stderr
+    log = [c for c in tourney("log", "--json").json if c["action"] == "round.substitute"]
+    assert log[-1]["after"]["reason"] == "left early"
+    # a player already seated in the round is swapped, not substituted
+    seated = after["2"][0]
+    twice = tourney("round", "substitute", "ev", "1", "Sub", seated, exit_code=1)
+    assert f"{seated} sits at table 2" in twice.stderr and "round swap ev 1" in twice.stderr
+    # a table whose result is in is not changed
+    tourney("player", "add", "Sub2")
+    tourney("event", "enter", "ev", "Sub2", "--from-round", "1")
+    add_result(db_url, 1, "1")
+    late = tourney("round", "substitute", "ev", "1", "Sub", "Sub2", exit_code=1)
+    assert "table 1" in late.stderr and "result" in late.stderr
+    assert tables(tourney, 1)[0]["1"][1] == "Sub"

@@ -60,6 +60,7 @@ from ..storage.models import (
 from ..times import utc_iso
 from .arbiter import entered_player
 from .events import entry_active, last_seated_round, lock_event, results_by_round
+from .players import find_player
 from .rounds import RoundSeating, get_round, history, round_seating, seated_keys
 
 WAITING_STATES = ("submitted", "conflict")  # a result sent from a table, not decided
@@ -239,13 +240,48 @@ def move_player(session: Session, event: Event, number: int, name: str, table: s
     return _finish(session, event, row, "round.move", before_tables, moved, reason, forced)
 
 
+def substitute_player(session: Session, event: Event, number: int, out: str, sub: str, *,
+                      reason: str | None = None) -> SeatChange:
+    """Seat ``sub`` in ``out``'s seat of a seated round (a player who left, or withdrew
+    after the seating): ``sub`` must be entered (`event enter --from-round`) and not
+    seated in that round; the table must still be to be played. ``out``'s entry is
+    left as it is (withdraw them for the rounds after, if they are gone for good)."""
+    lock_event(session, event)
+    row = get_round(session, event, number)
+    leaving = find_player(session, out)
+    coming = entered_player(session, event, sub)
+    if leaving.id == coming.id:
+        raise UsageError(f"name two players: {coming.name} cannot take their own seat")
+    seat = _seat_of(session, event, row, leaving)
+    refuse_played(event, number, seat.table, played_tables(session, event, number),
+                  "a substitute")
+    taken = session.exec(select(Seat).where(Seat.round_id == row.id,
+                                            Seat.player_id == coming.id)).first()
+    if taken is not None:
+        where = "has a bye" if taken.table is None else f"sits at table {taken.table}"
+        raise TourneyError(f"{coming.name} {where} in {event.slug} round {number} already "
+                           f"(to trade their seats with {leaving.name}, swap them)",
+                           operation=f"round swap {event.slug} {number}")
+    before_tables, _ = seated_keys(session, row)
+    place = _place(seat)
+    seat.player_id = coming.id
+    session.add(seat)
+    moved = [{"player": coming.name, "from": {"table": None, "seat": None}, "to": place},
+             {"player": leaving.name, "from": place, "to": {"table": None, "seat": None}}]
+    return _finish(session, event, row, "round.substitute", before_tables, moved, reason, [])
+
+
 def change_text(change: SeatChange) -> str:
-    """The summary line of a swap or move."""
+    """The summary line of a swap, move or substitute."""
     def where(place: dict) -> str:
         return "a bye" if place["table"] is None else \
             f"table {place['table']}, seat {place['seat']}"
 
-    if change.action == "round.swap":
+    if change.action == "round.substitute":
+        sub, out = change.moved
+        done = (f"{change.event} round {change.number}: {sub['player']} takes the seat of "
+                f"{out['player']} ({where(out['from'])})")
+    elif change.action == "round.swap":
         a, b = change.moved
         done = (f"{change.event} round {change.number}: {a['player']} ({where(a['from'])}) "
                 f"and {b['player']} ({where(b['from'])}) swapped")
