@@ -24,6 +24,7 @@ from ..tournament.seat_changes import (
     mark_absent,
     move_player,
     start_clock,
+    substitute_player,
     swap_players,
 )
 from ..tournament.seating_import import SeatingFileRejected, import_seating
@@ -58,4 +59,4 @@ def simulate_round(session: Session, slug: str, number: int, *, seed: int = 0,
 __all__ = ["AbsenceReport", "Clock", "NothingToSimulate", "RoundSeating", "SeatChange",
            "SeatingFileRejected", "import_seating", "mark_absent", "move_player",
            "reseat_round", "seat_next_round", "simulate_round", "start_clock",
-           "swap_players"]
+           "substitute_player", "swap_players"]
