@@ -87,10 +87,18 @@ TIEBREAKS: dict[str, str] = {
              "dam-brade: higher)",
     "share": "average share of the table beaten per match played",
     "buchholz": "sum of the opponents' match points (grows with the tables' sizes)",
+    "buchholz-cut1": "Buchholz without the opponent with the fewest match points (FIDE)",
+    "median-buchholz": "Buchholz without the opponents with the most and the fewest match "
+                       "points (FIDE)",
+    "sonneborn-berger": "each opponent's match points, counted whole for an opponent "
+                        "placed below at the table, half for a shared place (FIDE, for "
+                        "tables of any size)",
+    "progressive": "the sum of the player's running match points after each round (FIDE)",
     "wins": "number of first places",
     "matches": "matches played (more ranks higher)",
     "lot": "by lot, seeded by the event seed",
 }
+HALF = Fraction(1, 2)
 DEFAULT_TIEBREAKS: tuple[str, ...] = ("opponents", "score", "wins")
 
 
@@ -164,6 +172,10 @@ class _Tally:
     wins: int = 0
     matches: int = 0
     opponents: list[int] = field(default_factory=list)
+    # (opponent, 1 / 1/2 / 0 as placed above, level with, or below them): the
+    # Sonneborn-Berger weights, the FIDE rule for two players, pairwise at a table
+    beaten: list[tuple[int, Fraction]] = field(default_factory=list)
+    by_round: dict[int, Fraction] = field(default_factory=dict)  # match points per round
     average: Fraction | None = None  # average_share, once the tally is complete
 
     def average_share(self) -> Fraction:
@@ -227,16 +239,18 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
     tallies: dict[int, _Tally] = {pid: _Tally() for pid in names}
 
     query = (select(Match.id, MatchPlace.player_id, MatchPlace.place, MatchPlace.total,
-                    MatchPlace.match_points)
+                    MatchPlace.match_points, Match.round_number)
              .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
              .where(Match.event_id == event.id).order_by(Match.id))
     if up_to_round is not None:
         query = query.where(Match.round_number <= up_to_round)
     tables: dict[int, list[tuple[int, int, float, float]]] = {}
-    for match_id, player_id, place, total, points in session.execute(query):
+    round_of: dict[int, int] = {}
+    for match_id, player_id, place, total, points, number in session.execute(query):
         tables.setdefault(match_id, []).append((player_id, place, total, points))
+        round_of[match_id] = number
 
-    for seats in tables.values():
+    for match_id, seats in tables.items():
         mean = sum(Fraction(total) for _, _, total, _ in seats) / len(seats)
         shares = _exact_shares(tuple(place for _, place, _, _ in seats))
         for (player_id, place, total, points), share in zip(seats, shares):
@@ -249,21 +263,27 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
             tally.wins += place == 1
             tally.matches += 1
             tally.opponents.extend(p for p, _, _, _ in seats if p != player_id)
+            tally.beaten.extend((p, HALF if q == place else Fraction(int(q > place)))
+                                for p, q, _, _ in seats if p != player_id)
+            number = round_of[match_id]
+            tally.by_round[number] = tally.by_round.get(number, Fraction(0)) + _exact(points)
     missing = [pid for pid in tallies if pid not in names]
     if missing:
         names.update(dict(session.execute(
             select(Player.id, Player.name).where(Player.id.in_(missing))).all()))
 
-    bye_query = (select(Seat.player_id, func.count()).join(Round, Round.id == Seat.round_id)
-                 .where(Round.event_id == event.id, Seat.table.is_(None))
-                 .group_by(Seat.player_id))
+    bye_query = (select(Seat.player_id, Round.number).join(Round, Round.id == Seat.round_id)
+                 .where(Round.event_id == event.id, Seat.table.is_(None)))
     if up_to_round is not None:
         bye_query = bye_query.where(Round.number <= up_to_round)
-    byes = dict(session.execute(bye_query).all())
+    byes: dict[int, int] = {}
     per_bye = _exact(event_bye_points(event))
-    for player_id, count in byes.items():
+    for player_id, number in session.execute(bye_query):
+        byes[player_id] = byes.get(player_id, 0) + 1
         if player_id in tallies:
-            tallies[player_id].points += count * per_bye
+            tally = tallies[player_id]
+            tally.points += per_bye
+            tally.by_round[number] = tally.by_round.get(number, Fraction(0)) + per_bye
 
     forfeits, forfeit_wins = _forfeits(session, event, up_to_round)
     for player_id, count in forfeit_wins.items():
@@ -278,12 +298,21 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
     rows = []
     for player_id, tally in tallies.items():
         met = [tallies[o].average_share() for o in tally.opponents if o in tallies]
+        theirs = sorted(tallies[o].points for o in tally.opponents if o in tallies)
+        running, progressive = Fraction(0), Fraction(0)
+        for number in sorted(tally.by_round):
+            running += tally.by_round[number]
+            progressive += running
         values = {
             "opponents": sum(met, Fraction(0)) / len(met) if met else Fraction(0),
             "share": tally.average_share(),
             "score": tally.score,
-            "buchholz": sum((tallies[o].points for o in tally.opponents if o in tallies),
-                            Fraction(0)),
+            "buchholz": sum(theirs, Fraction(0)),
+            "buchholz-cut1": sum(theirs[1:], Fraction(0)),
+            "median-buchholz": sum(theirs[1:-1], Fraction(0)),
+            "sonneborn-berger": sum((weight * tallies[o].points for o, weight in tally.beaten
+                                     if o in tallies), Fraction(0)),
+            "progressive": progressive,
             "wins": tally.wins,
             "matches": tally.matches,
             "lot": lot_draw(event.seed, player_id),
@@ -291,6 +320,10 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
         # Sort keys: smaller is better.
         keys = {"opponents": -values["opponents"], "share": -values["share"],
                 "score": score_sign * values["score"], "buchholz": -values["buchholz"],
+                "buchholz-cut1": -values["buchholz-cut1"],
+                "median-buchholz": -values["median-buchholz"],
+                "sonneborn-berger": -values["sonneborn-berger"],
+                "progressive": -values["progressive"],
                 "wins": -values["wins"], "matches": -values["matches"], "lot": values["lot"]}
         sort_key = (-tally.points,) + tuple(keys[t] for t in tiebreaks)
         rows.append(StandingRow(
