@@ -51,6 +51,10 @@ def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forward
     fi). A result is stored through the result import (versions, audit log
     naming the table's link). /standings/SLUG shows live standings for a screen.
 
+    Players have their own pages (/p/TOKEN, from `tourney player links`: their
+    table, results, standings and rating; check-in), and while an event's
+    sign-up is open, /signup/SLUG takes sign-ups for the organizer to enter.
+
     The organizer's pages (/org) need the token printed at start, or the
     password in TOURNEY_SERVE_PASSWORD: the current round and each table's
     state, accept or reject, close the round, seat the next one, publish.
