@@ -235,7 +235,7 @@ def show(slug, number, as_json, db_url):
 @json_option
 @db_option
 def reseat(slug, number, seed, as_json, db_url):
-    """Seat the latest round again, before any of its results is in.
+    """Seat the latest round again, before any of its results is in (or a forfeit).
 
     Uses the players active now, so a late arrival or a withdrawal is taken into
     account (a player who withdrew before playing any round is then no longer

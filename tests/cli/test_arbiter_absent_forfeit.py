@@ -105,3 +105,19 @@ def test_a_forfeit_scores_the_table_and_is_refused_where_a_result_is(tourney, db
     tourney("result", "import", str(path))
     actions = [c["action"] for c in tourney("log", "--json").json]
     assert "result.forfeit" in actions and "result.forfeit.undo" in actions
+
+
+def test_a_round_with_a_forfeit_is_not_reseated(tourney):
+    # the forfeit scores the players at its table: a new seating would hand its
+    # points to others (it counts as played, as a result does)
+    setup(tourney)
+    tourney("round", "seat", "ev")
+    before = tables(tourney)[0]
+    label = sorted(before)[-1]
+    tourney("result", "forfeit", "ev", "1", label, "--absent", before[label][0])
+    refused = tourney("round", "reseat", "ev", "1", "--seed", "7", "--json", exit_code=1)
+    assert "forfeited" in refused.json["error"]
+    assert refused.json["operation"] == f"tourney result forfeit ev 1 {label} --undo"
+    assert tables(tourney)[0] == before
+    tourney("result", "forfeit", "ev", "1", label, "--undo")
+    tourney("round", "reseat", "ev", "1", "--seed", "7")

@@ -43,7 +43,7 @@ from ..numbers import count_text, number_text, plural_word
 from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
 from ..storage.audit import record_change
-from ..storage.models import Entry, Event, Match, Player, Round, Seat, utcnow
+from ..storage.models import Entry, Event, Forfeit, Match, Player, Round, Seat, utcnow
 from .arbiter import absent_players, event_constraints, unmet_report
 from .events import (
     active_players,
@@ -444,6 +444,16 @@ def reseat_round(session: Session, event: Event, number: int, *,
         raise TourneyError(
             f"round {number} of {event.slug} cannot be reseated: results are in for "
             f"{plural_word(len(results), 'table')} {', '.join(sorted(results, key=table_order))}")
+    # a forfeit counts as played (`result forfeit`): it scores the players seated at
+    # its table, who a new seating would move
+    forfeited = sorted(set(session.exec(select(Forfeit.table).where(
+        Forfeit.event_id == event.id, Forfeit.round_number == number)).all()), key=table_order)
+    if forfeited:
+        raise TourneyError(
+            f"round {number} of {event.slug} cannot be reseated: "
+            f"{plural_word(len(forfeited), 'table')} {', '.join(forfeited)} "
+            f"{'was' if len(forfeited) == 1 else 'were'} forfeited (take the forfeit back first)",
+            operation=f"result forfeit {event.slug} {number} {forfeited[0]} --undo")
     before = round_seating(session, event, number)
     for seat in session.exec(select(Seat).where(Seat.round_id == row.id)).all():
         session.delete(seat)
