@@ -776,17 +776,24 @@ async def org_event(request: Request) -> Response:
     # and of each result kept beside the table's own that does not pass
     conflict_errors = {c.submission.id: error_lines(c.sent.errors, lang, c.sent.lines)
                        for review in view.reviews for c in review.conflicts if c.invalid}
+
     def read_more(s):
         from tourney.app.results import adjustments
+        from tourney.app.rounds import absences
 
         event = get_event(s, slug)
-        return organizer_evening(s, event), adjustments(s, event)
+        return (organizer_evening(s, event), adjustments(s, event),
+                absences(s, event, max(view.number, 1)),
+                round_ends_at(s, event, view.number) if view.open else None)
 
-    evening, adjusted = await run_in_threadpool(_read, server.config.engine, read_more)
+    evening, adjusted, absent, ends_at = await run_in_threadpool(
+        _read, server.config.engine, read_more)
+    reseat = request.query_params.get("reseat", "")
     return server.render(request, "org_event.html", lang, view=view, flash=flash,
                          error_lines=errors, conflict_errors=conflict_errors,
                          site_dir=server.config.site_dir, evening=evening, adjusted=adjusted,
-                         again=request.query_params.get("again"))
+                         again=request.query_params.get("again"), absences=absent,
+                         ends_at=ends_at, reseat=int(reseat) if reseat.isdigit() else None)
 
 
 async def org_links(request: Request) -> Response:
@@ -926,67 +933,92 @@ async def org_action(request: Request) -> Response:
     except (TourneyError, submissions.DecisionRefused) as err:
         if wants_json(request):
             return JSONResponse({"error": str(err)}, status_code=409)
-        return server.render(request, "message.html", server.language(request), 409,
-                             text=str(err), back=f"/org/{slug}")
+        if action not in ARBITER_ACTIONS:
+            return server.render(request, "message.html", server.language(request), 409,
+                                 text=str(err), back=f"/org/{slug}")
+        # the arbiter's refusal: said in the organizer's language first (the page's),
+        # then in the library's own words, which name what stood in the way
+        lang = server.language(request, await run_in_threadpool(_event_lang, server, slug))
+        return server.render(request, "message.html", lang, 409, text=str(err),
+                             refused=True, back=f"/org/{slug}#arbiter")
     if wants_json(request):
         return JSONResponse(result)
     anchor = "#evening" if action in EVENING_ACTIONS else "#arbiter" if action in ARBITER_ACTIONS else ""
-    again = f"&again={result['again']}" if "again" in result else ""
-    return RedirectResponse(f"/org/{slug}?done={result['done']}{again}{anchor}", status_code=303)
+    extra = "".join(f"&{key}={result[key]}" for key in ("again",) if key in result)
+    if action in ("absent", "unabsent") and result.get("reseat"):
+        extra += f"&reseat={result['reseat']}"
+    return RedirectResponse(f"/org/{slug}?done={result['done']}{extra}{anchor}", status_code=303)
 
 
-ARBITER_ACTIONS = ("swap", "move", "absent", "forfeit", "adjust", "unadjust", "clock")
+def _event_lang(server: Server, slug: str) -> str | None:
+    try:
+        return _read(server.config.engine, lambda s: get_event(s, slug).lang)
+    except TourneyError:
+        return None
+
+
+ARBITER_ACTIONS = ("swap", "move", "substitute", "absent", "unabsent", "reseat", "forfeit",
+                   "unforfeit", "adjust", "unadjust", "clock", "clock-stop")
 
 
 def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
     """The arbiter's decisions from the organizer's page, through the same use cases
-    as `tourney round swap|move|absent|start` and `tourney result forfeit|adjust`."""
+    as `tourney round swap|move|substitute|absent|reseat|start` and `tourney result
+    forfeit|adjust`: each checks and refuses there, never here."""
     from tourney.app import results as result_actions
     from tourney.app import rounds as round_actions
 
     def number(key: str) -> int:
         try:
-            return int(form.get(key, ""))
+            return int(form.get(key, "").strip())
         except ValueError:
-            raise TourneyError(f"not a round number: {form.get(key, '')!r}") from None
+            raise TourneyError(f"not a whole number: {form.get(key, '')!r}") from None
 
     reason = form.get("reason", "").strip() or None
     latest = last_seated_round(session, event)
-    if action == "swap":
-        change = round_actions.swap_players(session, event, latest, form.get("first", ""),
-                                            form.get("second", ""), reason=reason)
+    if action in ("swap", "move", "substitute"):
+        if action == "swap":
+            change = round_actions.swap_players(session, event, latest, form.get("first", ""),
+                                                form.get("second", ""), reason=reason)
+        elif action == "move":
+            change = round_actions.move_player(session, event, latest, form.get("player", ""),
+                                               form.get("table", "").strip(),
+                                               force=form.get("force") == "1", reason=reason)
+        else:
+            change = round_actions.substitute_player(session, event, latest,
+                                                     form.get("player", ""),
+                                                     form.get("substitute", ""), reason=reason)
         return {"done": action, "again": len(change.again), **change.to_json()}
-    if action == "move":
-        change = round_actions.move_player(session, event, latest, form.get("player", ""),
-                                           form.get("table", "").strip(), reason=reason)
-        return {"done": action, "again": len(change.again), **change.to_json()}
-    if action == "absent":
+    if action in ("absent", "unabsent"):
         report = round_actions.mark_absent(session, event, number("round"), form.get("player", ""),
-                                           reason=reason)
-        return {"done": action, "player": report.player, "round": report.number}
-    if action == "forfeit":
+                                           undo=action == "unabsent", reason=reason)
+        return {"done": action, **report.to_json()}
+    if action == "reseat":
+        seating, changed = round_actions.reseat_round(session, event, number("round"))
+        submissions.round_links(session, event, seating.number)
+        return {"done": action, "round": seating.number, "changed": changed,
+                "again": seating.repeated_pairs, "seating": seating.to_json()}
+    if action in ("forfeit", "unforfeit"):
+        absent = [] if action == "unforfeit" else [form.get("player", "")]
         report = result_actions.forfeit_table(session, event, latest, form.get("table", ""),
-                                              [form.get("player", "")], reason=reason)
-        return {"done": action, "table": report.table, "absent": report.absent}
+                                              absent, undo=action == "unforfeit", reason=reason)
+        return {"done": action, **report.to_json()}
     if action == "adjust":
         try:
-            points = float(form.get("points", "").replace(",", ".").replace("−", "-"))
+            points = float(form.get("points", "").strip().replace(",", ".").replace("−", "-"))
         except ValueError:
             raise TourneyError(f"not a number of points: {form.get('points', '')!r}") from None
-        if not reason:
-            raise TourneyError("an adjustment needs its reason")
-        info = result_actions.adjust_points(session, event, form.get("player", ""), points, reason,
-                                            round_number=latest or None)
+        info = result_actions.adjust_points(session, event, form.get("player", ""), points,
+                                            reason or "", round_number=latest or None)
         return {"done": action, "id": info.id, "player": info.player}
     if action == "unadjust":
         info = result_actions.remove_adjustment(session, event, number("adjustment"))
         return {"done": action, "id": info.id, "player": info.player}
-    minutes = form.get("minutes", "").strip()
-    if minutes and not (minutes.isdigit() and 0 < int(minutes) <= 24 * 60):
-        raise TourneyError(f"minutes are 1 to 1440, not {minutes!r}")
-    round_actions.start_clock(session, event, latest, int(minutes) if minutes else None,
-                              stop=not minutes)
-    return {"done": action, "minutes": int(minutes) if minutes else None}
+    if action == "clock-stop":
+        round_actions.start_clock(session, event, latest, None, stop=True)
+        return {"done": action, "round": latest}
+    clock = round_actions.start_clock(session, event, latest, number("minutes"))
+    return {"done": action, "round": latest, **clock.to_json()}
 
 
 EVENING_ACTIONS = ("checkin", "uncheckin", "paid", "unpaid", "approve", "decline",

@@ -1,6 +1,6 @@
 """Use cases on rounds: seat the next round, reseat the latest one, the arbiter's
-changes to a seated round (swap two players, move one), a player absent from a
-round, the round's clock, a predefined seating from a file.
+changes to a seated round (swap two players, move one, a substitute), a player
+absent from a round (and the absences marked), the round's clock, a predefined seating from a file.
 
 The seating itself is pure (:mod:`tourney.pairing`); the services in
 :mod:`tourney.tournament.rounds` gather its inputs (players, history, standings)
@@ -15,6 +15,7 @@ from sqlmodel import Session
 from ..errors import TourneyError
 from ..records.csv_format import DealRecord
 from ..simulation import simulate_match
+from ..tournament.arbiter import absences
 from ..tournament.events import get_event
 from ..tournament.rounds import RoundSeating, reseat_round, round_seating, seat_next_round
 from ..tournament.seat_changes import (
@@ -23,6 +24,7 @@ from ..tournament.seat_changes import (
     SeatChange,
     mark_absent,
     move_player,
+    round_clock,
     start_clock,
     substitute_player,
     swap_players,
@@ -57,6 +59,6 @@ def simulate_round(session: Session, slug: str, number: int, *, seed: int = 0,
 
 
 __all__ = ["AbsenceReport", "Clock", "NothingToSimulate", "RoundSeating", "SeatChange",
-           "SeatingFileRejected", "import_seating", "mark_absent", "move_player",
-           "reseat_round", "seat_next_round", "simulate_round", "start_clock",
+           "SeatingFileRejected", "absences", "import_seating", "mark_absent", "move_player",
+           "reseat_round", "round_clock", "seat_next_round", "simulate_round", "start_clock",
            "substitute_player", "swap_players"]

@@ -63,6 +63,16 @@ def absent_players(session: Session, event: Event, number: int) -> set[int]:
         Absence.event_id == event.id, Absence.round_number == number)).all())
 
 
+def absences(session: Session, event: Event, from_round: int = 1) -> list[tuple[int, str]]:
+    """(round, player name) of each absence marked from round ``from_round`` on,
+    in round order then by name."""
+    rows = session.exec(select(Absence.round_number, Absence.player_id).where(
+        Absence.event_id == event.id, Absence.round_number >= from_round)).all()
+    names = _names(session, [pid for _, pid in rows])
+    return sorted(((number, names[pid]) for number, pid in rows),
+                  key=lambda row: (row[0], row[1].casefold()))
+
+
 # ------------------------------------------------------------------- constraints
 
 def _rules(session: Session, event: Event) -> list[SeatingRule]:

@@ -20,7 +20,9 @@ Decisions:
 - A table's state, for the organizer: ``accepted`` when its match has a current
   result (however it got there, a file import included), else the state of its
   latest submission (``submitted``: valid and waiting for the organizer;
-  ``invalid``), else ``waiting`` (a rejected submission puts the table back there).
+  ``invalid``), else ``forfeited`` when the arbiter scored it without a match
+  (``tourney result forfeit``), else ``waiting`` (a rejected submission puts the
+  table back there).
 """
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
 WAITING, SUBMITTED, INVALID, ACCEPTED, REJECTED = (
     "waiting", "submitted", "invalid", "accepted", "rejected")
+FORFEITED = "forfeited"  # scored without a match (a table state, never a submission's)
 CONFLICT, DISMISSED = "conflict", "dismissed"
 # The submissions a table's state is read from (a conflict row waits beside them).
 STATE_ROWS = (SUBMITTED, INVALID, ACCEPTED, REJECTED)
@@ -225,7 +228,17 @@ def table_state(session: Session, link: TableLink) -> str:
     submission = latest_submission(session, link, STATE_ROWS)
     if submission is not None and submission.state in (SUBMITTED, INVALID):
         return submission.state
+    if link.table in forfeited_tables(session, link.event_id, link.round_number):
+        return FORFEITED
     return WAITING
+
+
+def forfeited_tables(session: Session, event_id: int, number: int) -> set[str]:
+    """The tables of round ``number`` scored by a forfeit (``tourney result forfeit``)."""
+    from ..storage.models import Forfeit
+
+    return set(session.exec(select(Forfeit.table).where(
+        Forfeit.event_id == event_id, Forfeit.round_number == number)).all())
 
 
 def table_states(session: Session, event: Event, number: int) -> list[TableState]:
@@ -240,6 +253,7 @@ def table_states(session: Session, event: Event, number: int) -> list[TableState
     done = set(session.exec(select(Match.table).where(
         Match.event_id == event.id, Match.round_number == number,
         Match.current_version_id.is_not(None))))
+    forfeited = forfeited_tables(session, event.id, number)
     latest: dict[int, Submission] = {}
     conflicts: dict[int, list[Submission]] = {}
     link_ids = [link.id for link in links]
@@ -258,6 +272,8 @@ def table_states(session: Session, event: Event, number: int) -> list[TableState
             state = ACCEPTED
         elif submission is not None and submission.state in (SUBMITTED, INVALID):
             state = submission.state
+        elif link.table in forfeited:
+            state = FORFEITED
         else:
             state = WAITING
         states.append(TableState(link.table, [names[p] for p in tables[link.table]], state,

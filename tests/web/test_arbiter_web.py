@@ -1,0 +1,199 @@
+"""The arbiter's decisions on the organizer's page of `tourney serve` (issue 31):
+each goes through the command's use case, is refused as the command refuses (said
+on the page in the organizer's language, never in command-line words) and is in
+the log under the organizer's name."""
+from __future__ import annotations
+
+import re
+
+from serve_helpers import TOKEN, client, csrf_of, match_csv, path_of, seated_event, send_csv
+from sqlmodel import select
+
+from tourney.storage.db import open_engine, reading
+from tourney.storage.models import AuditLog
+
+ORGANIZER = "organizer (tourney serve)"
+
+
+def _organizer(db_url):
+    web = client(db_url)
+    page = web.get("/login")
+    web.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)})
+    return web
+
+
+def _tables(tourney, number=1) -> dict[str, list[str]]:
+    return {t["table"]: t["seats"] for t in
+            tourney("round", "show", "club", str(number), "--json").json["tables"]}
+
+
+def _main(html: str) -> str:
+    """The page's own text, without the tags."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.split("<main", 1)[1]))
+
+
+def _actors(db_url) -> dict[str, str]:
+    with reading(open_engine(db_url)) as session:
+        return {r.action: r.actor for r in session.exec(select(AuditLog).order_by(AuditLog.id))}
+
+
+class Page:
+    """The organizer logged in, posting the page's forms."""
+
+    def __init__(self, db_url):
+        self.web = _organizer(db_url)
+        self.csrf = csrf_of(self.web.get("/org/club").text)
+
+    def post(self, action, status=303, **form):
+        done = self.web.post(f"/org/club/{action}", data={"csrf": self.csrf, **form},
+                             follow_redirects=False)
+        assert done.status_code == status, done.text
+        return done
+
+    def get(self, path="/org/club", lang="en"):
+        return self.web.get(path + ("&" if "?" in path else "?") + f"lang={lang}").text
+
+
+def test_a_move_says_the_pairs_that_meet_again_and_breaks_table_sizes_only_when_asked(
+        tourney, db_url):
+    seated_event(tourney)
+    before = _tables(tourney)
+    page = Page(db_url)
+    mover = before["1"][0]
+    # tables of 5 and 3 in a tables-of-4 event: refused, said in the event's language
+    # (Swedish) first, and in no command-line words
+    refused = page.post("move", 409, player=mover, table="2")
+    text = _main(refused.text)
+    assert "Inte gjort: ingenting ändrades." in text and "table sizes" in text
+    assert "--" not in text and "tourney " not in text
+    assert _tables(tourney) == before
+    assert "even if it breaks the event" in page.get()
+    done = page.post("move", player=mover, table="2", force="1", reason="wheelchair")
+    location = done.headers["location"]
+    again = int(re.search(r"again=(\d+)", location).group(1))
+    assert "done=move" in location and location.endswith("#arbiter")
+    assert f"Done: {again} pair" in page.get(location.split("#")[0])
+    assert mover in _tables(tourney)["2"]
+    # the same through JSON (Accept: application/json): the command's answer
+    back = page.web.post("/org/club/move", data={"csrf": page.csrf, "player": mover,
+                                                 "table": "1", "force": "1"},
+                         headers={"Accept": "application/json"})
+    assert back.status_code == 200
+    answer = back.json()
+    assert answer["done"] == "move" and answer["moved"][0]["player"] == mover
+    assert answer["again"] == len(answer["meet_again"])
+    assert _tables(tourney)["1"].count(mover) == 1
+    log = [c for c in tourney("log", "--json").json if c["action"] == "round.move"]
+    assert log[0]["after"]["reason"] == "wheelchair"
+    assert _actors(db_url)["round.move"] == ORGANIZER
+
+
+def test_a_substitute_takes_a_seat_from_the_page(tourney, db_url):
+    links = seated_event(tourney)
+    tourney("player", "add", "Ulla")
+    tourney("event", "enter", "club", "Ulla", "--from-round", "1")
+    before = _tables(tourney)
+    leaving = before["1"][1]
+    page = Page(db_url)
+    assert "<option>Ulla</option>" in page.get()
+    done = page.post("substitute", player=leaving, substitute="Ulla", reason="called away")
+    assert "done=substitute" in done.headers["location"]
+    after = _tables(tourney)
+    assert after["1"][1] == "Ulla" and leaving not in after["1"] + after["2"]
+    # one already seated in the round is swapped, not substituted
+    seated = after["2"][0]
+    refused = page.post("substitute", 409, player="Ulla", substitute=seated)
+    assert "swap" in _main(refused.text) and _tables(tourney) == after
+    # nor at a table whose result is in
+    send_csv(client(db_url, auto_accept=True), links["1"], match_csv(tourney, "club", 1, "1"))
+    refused = page.post("substitute", 409, player="Ulla", substitute=leaving)
+    assert "result" in _main(refused.text) and _tables(tourney) == after
+    assert _actors(db_url)["round.substitute"] == ORGANIZER
+
+
+def test_a_forfeit_shows_on_the_page_and_is_taken_back(tourney, db_url):
+    links = seated_event(tourney)
+    seats = _tables(tourney)
+    page = Page(db_url)
+    page.post("forfeit", table="2", player=seats["2"][0], reason="went home")
+    org = page.get()
+    assert re.search(r'class="state-forfeited"><th scope="row">2</th>', org)
+    # a forfeited table counts as played: only table 1 is missing
+    assert "1 table has no stored result yet." in org and "Take back the forfeit" in org
+    table = page.get(path_of(links["2"]["url"]))
+    assert "scored this table as forfeited" in table and 'id="sheet"' not in table
+    # a round with a forfeit is not seated again (its players are scored)
+    refused = page.post("reseat", 409, round="1")
+    assert "forfeited" in _main(refused.text) and _tables(tourney) == seats
+    page.post("unforfeit", table="2")
+    assert 'class="state-forfeited"' not in page.get()
+    assert 'id="sheet"' in page.get(path_of(links["2"]["url"]))
+    # a table with a result is not forfeited
+    send_csv(client(db_url, auto_accept=True), links["1"], match_csv(tourney, "club", 1, "1"))
+    refused = page.post("forfeit", 409, table="1", player=seats["1"][0])
+    assert "result" in _main(refused.text)
+    answer = page.web.post("/org/club/forfeit", data={"csrf": page.csrf, "table": "1",
+                                                      "player": seats["1"][0]},
+                           headers={"Accept": "application/json"})
+    assert answer.status_code == 409 and "result" in answer.json()["error"]
+    actors = _actors(db_url)
+    assert actors["result.forfeit"] == actors["result.forfeit.undo"] == ORGANIZER
+
+
+def test_an_absence_from_the_seated_round_offers_to_seat_it_again(tourney, db_url):
+    seated_event(tourney)
+    page = Page(db_url)
+    done = page.post("absent", player="Anna", round="1")
+    location = done.headers["location"]
+    assert "done=absent" in location and "reseat=1" in location
+    shown = page.get(location.split("#")[0])
+    assert "Round 1 is still seated with them" in shown and "Seat round 1 again" in shown
+    assert "Anna" in sum(_tables(tourney).values(), [])
+    page.post("reseat", round="1")
+    seated = tourney("round", "show", "club", "1", "--json").json
+    assert seated["absent"] == ["Anna"]
+    assert "Anna" not in sum(_tables(tourney).values(), []) + seated["byes"]
+    # the absences are listed, each with its undo
+    page.post("absent", player="Bo", round="2")
+    listed = _main(page.get())
+    assert "round 1: Anna absent" in listed and "round 2: Bo absent" in listed
+    undone = page.post("unabsent", player="Bo", round="2")
+    assert "reseat" not in undone.headers["location"]
+    assert "Bo absent" not in _main(page.get())
+    actors = _actors(db_url)
+    assert actors["round.absent"] == actors["round.absent.undo"] == ORGANIZER
+    assert actors["round.reseat"] == ORGANIZER
+
+
+def test_the_round_clock_is_started_and_stopped_from_the_page(tourney, db_url):
+    seated_event(tourney)
+    page = Page(db_url)
+    refused = page.post("clock", 409, minutes="0")
+    assert "Inte gjort" in _main(refused.text)  # the event's language, Swedish
+    assert "The round has no time limit." in page.get()  # English from here on (a cookie)
+    refused = page.post("clock-stop", 409)  # no clock runs
+    assert "no clock" in _main(refused.text)
+    page.post("clock", minutes="40")
+    clock = tourney("round", "show", "club", "1", "--json").json["clock"]
+    assert clock["minutes"] == 40
+    org = page.get()
+    assert "The clock runs: the round ends at" in org and "Stop the clock" in org
+    page.post("clock-stop")
+    assert tourney("round", "show", "club", "1", "--json").json["clock"]["ends_at"] is None
+    assert "The round has no time limit." in page.get()
+    actors = _actors(db_url)
+    assert actors["round.start"] == actors["round.start.stop"] == ORGANIZER
+
+
+def test_every_word_of_the_arbiters_section_is_translated(tourney, db_url):
+    seated_event(tourney)
+    page = Page(db_url)
+    page.post("absent", player="Anna", round="2")
+    page.post("clock", minutes="30")
+    english = _main(page.get()).split("The arbiter's decisions")[1]
+    for lang in ("sv", "nb", "fi"):
+        section = _main(page.get(lang=lang)).split("Standings")[0]
+        for words in ("Swap two players", "A substitute takes", "Stop the clock",
+                      "The clock runs", "Minutes from now", "Undo", "absent",
+                      "even if it breaks"):
+            assert words in english and words not in section, (lang, words)
