@@ -356,13 +356,28 @@ class TableView:
     # the phone keyboard of the score boxes: "decimal" has no minus sign on iOS, so
     # "text" where the game (with the event's house rules) can score below 0
     score_inputmode: str = "text"
-    ends_at: str | None = None  # the round's clock: when it ends, as the venue reads it
+    ends_at: RoundEnd | None = None  # the round's clock: when it ends
 
 
-def round_ends_at(session, event: Event, number: int) -> str | None:
-    """When round ``number``'s clock ends (``tourney round start``), in the server's
-    local time as people at the venue read a clock (15:45); None without a clock."""
-    from tourney.tournament.seat_changes import round_clock
+@dataclass(frozen=True)
+class RoundEnd:
+    """When a round's clock ends: ``time`` as people at the venue read a clock (15:45,
+    the server's local time) and the seconds left when the page was made (negative:
+    past it), from which a page counts down without trusting the phone's clock."""
+
+    time: str
+    seconds_left: int
+
+    @property
+    def minutes_left(self) -> int:
+        """Whole minutes left, rounded up (30 s left is "1 min left"); 0 once past."""
+        return max(0, -(-self.seconds_left // 60))
+
+
+def round_ends_at(session, event: Event, number: int) -> RoundEnd | None:
+    """When round ``number``'s clock ends (``tourney round start``); None without a
+    clock."""
+    from tourney.tournament.seat_changes import aware, round_clock
 
     try:
         clock = round_clock(session, event, number)
@@ -370,8 +385,7 @@ def round_ends_at(session, event: Event, number: int) -> str | None:
         return None
     if clock.ends_at is None:
         return None
-    ends = clock.ends_at if clock.ends_at.tzinfo else clock.ends_at.replace(tzinfo=dt.timezone.utc)
-    return ends.astimezone().strftime("%H:%M")
+    return RoundEnd(aware(clock.ends_at).astimezone().strftime("%H:%M"), clock.seconds_left())
 
 
 def score_inputmode(event: Event) -> str:

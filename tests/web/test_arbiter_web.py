@@ -197,3 +197,33 @@ def test_every_word_of_the_arbiters_section_is_translated(tourney, db_url):
                       "The clock runs", "Minutes from now", "Undo", "absent",
                       "even if it breaks"):
             assert words in english and words not in section, (lang, words)
+
+
+def _set_round_end(db_url, minutes_from_now: float) -> None:
+    """Move round 1's clock end (a round's time is at least a minute: to see it
+    run out, the test moves it)."""
+    import datetime as dt
+
+    from tourney.storage.db import transaction
+    from tourney.storage.models import Round
+
+    with transaction(open_engine(db_url)) as session:
+        row = session.exec(select(Round).where(Round.number == 1)).one()
+        row.ends_at = dt.datetime.now(dt.timezone.utc) + dt.timedelta(minutes=minutes_from_now)
+        session.add(row)
+
+
+def test_the_venue_screen_and_the_table_page_count_the_minutes_left(tourney, db_url):
+    links = seated_event(tourney)
+    web = client(db_url)
+    table = path_of(links["1"]["url"]) + "?lang=en"
+    assert "min left" not in web.get("/standings/club?lang=en").text
+    tourney("round", "start", "club", "1", "--minutes", "40")
+    for path in ("/standings/club?lang=en", table):
+        shown = _main(web.get(path).text)
+        assert re.search(r"the round ends at \d\d:\d\d \(\s*(40|39) min left\)", shown), shown
+    sv = _main(web.get("/standings/club?lang=sv").text)
+    assert re.search(r"ronden slutar \d\d:\d\d \(\s*(40|39) min kvar\)", sv), sv
+    _set_round_end(db_url, -3)
+    for path in ("/standings/club?lang=en", table):
+        assert "(time is up)" in _main(web.get(path).text)

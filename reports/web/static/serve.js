@@ -1,6 +1,7 @@
 // Progressive enhancement only: every page works without this script.
 // 1. Live standings: poll the page and redraw its live part.
 // 2. Score sheet: mark a score cell that is not a number as you type.
+// 3. The round's clock: count the minutes left down (venue screen, table pages).
 (function () {
   "use strict";
   // The page itself is fetched again and its live part swapped in: the server
@@ -21,6 +22,26 @@
         .catch(function () { /* the next poll tries again */ });
     };
     setInterval(refresh, every);
+  }
+  // Each "N min left" counts from the seconds left when the server made it, on this
+  // page's own timer (a phone's clock may be wrong); a fresh copy from the live
+  // standings' poll starts again from its own.
+  var tick = function () {
+    var now = Date.now();
+    Array.prototype.forEach.call(document.querySelectorAll("[data-seconds-left]"), function (left) {
+      var min = left.querySelector(".min");
+      if (!min) { return; }
+      var end = parseFloat(left.getAttribute("data-end"));
+      if (isNaN(end)) {
+        end = now + 1000 * parseInt(left.getAttribute("data-seconds-left"), 10);
+        left.setAttribute("data-end", String(end));
+      }
+      min.textContent = String(Math.max(0, Math.ceil((end - now) / 60000)));
+    });
+  };
+  if (document.querySelector("[data-seconds-left]") || live) {
+    tick();
+    setInterval(tick, 5000);
   }
   var sheet = document.getElementById("sheet");
   if (sheet) {
