@@ -128,3 +128,30 @@ def test_a_substitute_takes_the_seat_of_a_player_who_left(tourney, db_url):
     late = tourney("round", "substitute", "ev", "1", "Sub", "Sub2", exit_code=1)
     assert "table 1" in late.stderr and "result" in late.stderr
     assert tables(tourney, 1)[0]["1"][1] == "Sub"
+
+
+def test_a_substitute_for_a_withdrawn_player_plays_the_round_or_is_refused(tourney):
+    setup(tourney, names=[f"P{i:02}" for i in range(1, 10)])  # 9: two tables and a bye
+    tourney("round", "seat", "ev")
+    seated, byes = tables(tourney, 1)
+    gone = seated["2"][0]
+    tourney("event", "withdraw", "ev", gone)
+    tourney("player", "add", "Sub", "Late", "Away")
+    tourney("event", "enter", "ev", "Late", "--from-round", "2")
+    tourney("event", "enter", "ev", "Sub", "Away", "--from-round", "1")
+    # one entered from a later round does not play this one
+    late = tourney("round", "substitute", "ev", "1", gone, "Late", exit_code=1)
+    assert "Late does not play round 1 of ev (entered from round 2)" in late.stderr
+    # nor one marked absent from it
+    tourney("round", "absent", "ev", "1", "Away")
+    away = tourney("round", "substitute", "ev", "1", gone, "Away", "--json", exit_code=1)
+    assert "marked absent" in away.json["error"]
+    assert away.json["operation"] == "tourney round absent ev 1 Away --undo"
+    # a bye leaves no table waiting
+    bye = tourney("round", "substitute", "ev", "1", byes[0], "Sub", exit_code=1)
+    assert f"{byes[0]} has a bye" in bye.stderr
+    assert tables(tourney, 1) == (seated, byes)
+    # the withdrawn player's seat is taken, and the seat list no longer warns of them
+    done = tourney("round", "substitute", "ev", "1", gone, "Sub", "--json")
+    assert done.json["action"] == "round.substitute"
+    assert tables(tourney, 1)[0]["2"][0] == "Sub" and "who withdrew" not in done.stderr

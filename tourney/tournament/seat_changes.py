@@ -58,7 +58,7 @@ from ..storage.models import (
     utcnow,
 )
 from ..times import utc_iso
-from .arbiter import entered_player
+from .arbiter import absent_players, entered_player
 from .events import entry_active, last_seated_round, lock_event, results_by_round
 from .players import find_player
 from .rounds import RoundSeating, get_round, history, round_seating, seated_keys
@@ -243,9 +243,11 @@ def move_player(session: Session, event: Event, number: int, name: str, table: s
 def substitute_player(session: Session, event: Event, number: int, out: str, sub: str, *,
                       reason: str | None = None) -> SeatChange:
     """Seat ``sub`` in ``out``'s seat of a seated round (a player who left, or withdrew
-    after the seating): ``sub`` must be entered (`event enter --from-round`) and not
-    seated in that round; the table must still be to be played. ``out``'s entry is
-    left as it is (withdraw them for the rounds after, if they are gone for good)."""
+    after the seating): ``sub`` must be entered (`event enter --from-round`), play
+    that round (entered by then, not withdrawn, not marked absent) and not be seated
+    in it; the table must still be to be played (a bye is refused: no table waits
+    for them). ``out``'s entry is left as it is (withdraw them for the rounds after,
+    if they are gone for good)."""
     lock_event(session, event)
     row = get_round(session, event, number)
     leaving = find_player(session, out)
@@ -253,8 +255,23 @@ def substitute_player(session: Session, event: Event, number: int, out: str, sub
     if leaving.id == coming.id:
         raise UsageError(f"name two players: {coming.name} cannot take their own seat")
     seat = _seat_of(session, event, row, leaving)
+    if seat.table is None:
+        raise TourneyError(f"{leaving.name} has a bye in {event.slug} round {number}: a "
+                           "substitute takes a seat at a table, and no table waits for them")
     refuse_played(event, number, seat.table, played_tables(session, event, number),
                   "a substitute")
+    entry = session.exec(select(Entry).where(Entry.event_id == event.id,
+                                             Entry.player_id == coming.id)).one()
+    if not entry_active(entry, number):
+        raise TourneyError(f"{coming.name} does not play round {number} of {event.slug} "
+                           + (f"(entered from round {entry.first_round})"
+                              if entry.first_round > number else
+                              f"(withdrew after round {entry.withdrawn_after})"))
+    if coming.id in absent_players(session, event, number):
+        raise TourneyError(f"{coming.name} is marked absent from {event.slug} round {number} "
+                           "(take the absence back first)",
+                           operation=f"round absent {event.slug} {number} "
+                                     f"{shlex.quote(coming.name)} --undo")
     taken = session.exec(select(Seat).where(Seat.round_id == row.id,
                                             Seat.player_id == coming.id)).first()
     if taken is not None:
