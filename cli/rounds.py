@@ -273,17 +273,23 @@ reason_option = click.option(
     help="Why (kept in the audit log with who did it: `tourney log`).")
 
 
-def print_change(change, as_json: bool) -> None:
-    """A swap's or move's answer: the summary on stderr, the new seat list (or,
-    with --json, the change and the seating) on stdout."""
+def change_seats(db_url: str, slug: str, as_json: bool, make) -> None:
+    """A swap, substitute or move: ``make(session, event)`` changes the seats in one
+    transaction; then the summary on stderr, the new seat list (or, with --json,
+    the change and the seating) on stdout."""
     from tourney.tournament.seat_changes import change_text
 
+    with transaction(open_db(db_url)) as session:
+        event = get_event(session, slug)
+        change = make(session, event)
     summary = change_text(change)
     if as_json:
         emit_json({**change.seating.to_json(), "unmet": list(change.seating.unmet),
                    **change_report(change.action, True, summary, **change.to_json())})
     message(summary)
     unmet_messages(change.seating)
+    if not as_json:
+        print_seating(change.seating, f"{event.name}: round {change.number}", event.variant)
 
 
 @round_.command("swap")
@@ -314,13 +320,8 @@ def swap(slug, number, first, second, reason, as_json, db_url):
     Example:
       tourney round swap club-1 2 "Anna Berg" "Bo Ek" --reason "spouses"
     """
-    engine = open_db(db_url)
-    with transaction(engine) as session:
-        event = get_event(session, slug)
-        change = actions.swap_players(session, event, number, first, second, reason=reason)
-    print_change(change, as_json)
-    if not as_json:
-        print_seating(change.seating, f"{event.name}: round {number}", event.variant)
+    change_seats(db_url, slug, as_json, lambda session, event: actions.swap_players(
+        session, event, number, first, second, reason=reason))
 
 
 @round_.command("substitute")
@@ -349,13 +350,8 @@ def substitute(slug, number, out, sub, reason, as_json, db_url):
       tourney event enter club-1 "Ulla Ek" --from-round 2
       tourney round substitute club-1 2 "Bo Ek" "Ulla Ek" --reason "Bo was called away"
     """
-    engine = open_db(db_url)
-    with transaction(engine) as session:
-        event = get_event(session, slug)
-        change = actions.substitute_player(session, event, number, out, sub, reason=reason)
-    print_change(change, as_json)
-    if not as_json:
-        print_seating(change.seating, f"{event.name}: round {number}", event.variant)
+    change_seats(db_url, slug, as_json, lambda session, event: actions.substitute_player(
+        session, event, number, out, sub, reason=reason))
 
 
 @round_.command("move")
@@ -389,14 +385,8 @@ def move(slug, number, player, table, force, reason, as_json, db_url):
       tourney round move club-1 2 "Late Arrival" --table 3
       tourney round move club-1 2 "Bo Ek" --table 4 --force --reason "wheelchair"
     """
-    engine = open_db(db_url)
-    with transaction(engine) as session:
-        event = get_event(session, slug)
-        change = actions.move_player(session, event, number, player, table, force=force,
-                                     reason=reason)
-    print_change(change, as_json)
-    if not as_json:
-        print_seating(change.seating, f"{event.name}: round {number}", event.variant)
+    change_seats(db_url, slug, as_json, lambda session, event: actions.move_player(
+        session, event, number, player, table, force=force, reason=reason))
 
 
 @round_.command("absent")
