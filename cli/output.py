@@ -85,6 +85,10 @@ table_format_option = click.option(
     help="Write a table for spreadsheets: csv (UTF-8; a file gets a byte-order mark) "
          "or xlsx. Default: told by --out's extension, else csv.")
 
+# where a table (standings, lists) is written: a file, or - for stdout
+table_out_option = click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
+                                help="Write the table here (with --format; - is stdout).")
+
 
 def rule_option(func):
     return click.option(

@@ -29,6 +29,7 @@ from .output import (
     report_written,
     sheet_option,
     table_format_option,
+    table_out_option,
     yes_option,
 )
 
@@ -81,8 +82,7 @@ def add(names, club, email, as_json, db_url):
 @click.option("--with-email", is_flag=True,
               help="Show the e-mail addresses too (left out unless asked for: a list is often shared).")
 @table_format_option
-@click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Write the table here (with --format; - is stdout).")
+@table_out_option
 @replace_option
 @json_option
 @db_option

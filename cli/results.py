@@ -49,6 +49,7 @@ from .output import (
     report_written,
     sheet_option,
     table_format_option,
+    table_out_option,
     terminal_text,
     yes_option,
 )
@@ -356,8 +357,7 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
 @teams_option
 @count_option
 @table_format_option
-@click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Write the table here (with --format; - is stdout).")
+@table_out_option
 @replace_option
 @json_option
 @db_option

@@ -28,6 +28,7 @@ from .output import (
     report_change,
     report_written,
     table_format_option,
+    table_out_option,
     yes_option,
 )
 
@@ -372,8 +373,7 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
 @teams_option
 @count_option
 @table_format_option
-@click.option("--out", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Write the table here (with --format; - is stdout).")
+@table_out_option
 @replace_option
 @json_option
 @db_option
