@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ..ratings.engine import ordinal
@@ -86,8 +87,11 @@ def player_evening(session: Session, token: str) -> PlayerEvening | None:
 
 
 def evening_of(session: Session, event: Event, player: Player, *,
-               up_to_round: int | None = None) -> PlayerEvening:
-    """``player``'s evening in ``event``: standings up to ``up_to_round`` (all)."""
+               up_to_round: int | None = None,
+               rows: list[StandingRow] | None = None) -> PlayerEvening:
+    """``player``'s evening in ``event``: standings up to ``up_to_round`` (all);
+    ``rows``: those standings, when the caller has them (one message per player
+    must not work out the whole event's standings again for each)."""
     number = up_to_round or last_seated_round(session, event)
     table = seat = url = None
     mates: list[str] = []
@@ -108,7 +112,7 @@ def evening_of(session: Session, event: Event, player: Player, *,
     marks = entry_marks(session, event).get(player.id)
     return PlayerEvening(
         event, player.name, player.id, number, table, seat, mates, url, results,
-        standings_table(session, event, up_to_round=up_to_round),
+        rows if rows is not None else standings_table(session, event, up_to_round=up_to_round),
         player_history(session, player, event.variant),
         event_options(session, event).checkin,
         marks is not None and marks.checked_in_at is not None)
@@ -124,8 +128,6 @@ def _results(session: Session, event: Event, player: Player) -> list[RoundResult
     sizes = {}
     versions = [r[5] for r in rows]
     if versions:
-        from sqlalchemy import func
-
         sizes = dict(session.exec(
             select(MatchPlace.version_id, func.count()).where(MatchPlace.version_id.in_(versions))
             .group_by(MatchPlace.version_id)).all())

@@ -30,6 +30,7 @@ from ..storage.models import Event, Match, MatchPlace, Notification, utcnow
 from ..tournament.evening import player_links
 from ..tournament.events import entries
 from ..tournament.rounds import seated_tables
+from ..tournament.standings import standings_table
 from .evening import evening_of
 
 SEATING_TEXTS = {
@@ -238,6 +239,7 @@ def notify_players(session: Session, event: Event, number: int, what: str, *,
         if not with_result:
             raise TourneyError(f"round {number} of {event.slug} has no results yet")
     client = None
+    standings = None  # the results' standings, worked out once for every message
     try:
         for _, player in entries(session, event):
             if player.id not in seat_of or player.merged_into_id is not None:
@@ -258,7 +260,9 @@ def notify_players(session: Session, event: Event, number: int, what: str, *,
                 message = seating_message(event, player.name, player.email, number, table,
                                           seat, links[player.name], sender)
             else:
-                evening = evening_of(session, event, player, up_to_round=number)
+                if standings is None:
+                    standings = standings_table(session, event, up_to_round=number)
+                evening = evening_of(session, event, player, up_to_round=number, rows=standings)
                 message = results_message(evening, number, player.email, links[player.name],
                                           sender)
             status, error = "sent", None
@@ -294,10 +298,6 @@ def notify_players(session: Session, event: Event, number: int, what: str, *,
             except (smtplib.SMTPException, OSError):
                 pass
     return report
-
-
-def notify_seating(session: Session, event: Event, number: int, **options) -> NotifyReport:
-    return notify_players(session, event, number, "seating", **options)
 
 
 def _players_with_a_result(session: Session, event: Event, number: int) -> set[int]:
