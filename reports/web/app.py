@@ -843,10 +843,12 @@ async def org_player_links(request: Request) -> Response:
 
     server: Server = request.app.state.server
     slug = request.path_params["slug"]
+    def work(session):  # links are made on first ask: a writing transaction
+        event = get_event(session, slug)
+        return event, player_links(session, event)
+
     try:
-        event, links = await run_in_threadpool(
-            server.in_transaction,
-            lambda s: (lambda e: (e, player_links(s, e)))(get_event(s, slug)))
+        event, links = await run_in_threadpool(server.in_transaction, work)
     except TourneyError as err:
         return server.render(request, "message.html", server.language(request), 404,
                              text=str(err))
@@ -1116,21 +1118,21 @@ async def _signup(request: Request, form: dict | None) -> Response:
         if form is None or not is_open:
             return event, is_open, None, None
         try:
-            row, new = add_signup(session, event, form.get("name", ""), form.get("club", ""),
-                                  form.get("email", ""))
+            row, _ = add_signup(session, event, form.get("name", ""), form.get("club", ""),
+                                form.get("email", ""))
         except SignupRefused as refused:
             return event, is_open, None, refused
         return event, is_open, row.name, None
 
+    # a sign-up sent writes; the form itself is only read
+    run = server.in_transaction if form is not None else functools.partial(_read, server.config.engine)
     try:
-        event, is_open, signed, refused = await run_in_threadpool(
-            server.in_transaction if form is not None else functools.partial(
-                _read, server.config.engine), work)
+        event, is_open, signed, refused = await run_in_threadpool(run, work)
     except TourneyError:
         return server.render(request, "unknown_link.html", server.language(request), 404)
     lang = server.language(request, event.lang)
-    status = 409 if refused is not None and refused.reason != "field" else (
-        422 if refused is not None else 200)
+    # a field to correct is the form's fault (422); closed, entered, full: the state's (409)
+    status = 200 if refused is None else 422 if refused.reason == "field" else 409
     if wants_json(request) and form is not None:
         if refused is not None:
             return JSONResponse({"error": refused.reason, "field": refused.field}, status_code=status)
