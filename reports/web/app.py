@@ -1043,7 +1043,8 @@ EVENING_ACTIONS = ("checkin", "uncheckin", "paid", "unpaid", "approve", "decline
 
 def _publish(server: Server) -> dict:
     if not server.config.site_dir:
-        raise TourneyError("no site folder: start the server with --site DIR to publish")
+        raise TourneyError("this server was started without a folder for the site: "
+                           "nothing to publish to")
     report = publish_site(server.config.engine, server.config.site_dir,
                           langs=server.config.site_langs, background_cleanup=True)
     return {"done": "published", "pages": report.pages, "out": str(report.out)}

@@ -78,7 +78,8 @@ def forfeit_table(session: Session, event: Event, number: int, table: str,
     points = event_bye_points(event)
     if undo:
         if absent:
-            raise UsageError("--undo takes back the table's whole forfeit; name no player",
+            raise UsageError("taking a forfeit back takes back the table's whole forfeit; "
+                             "name no player",
                              setting="absent")
         if not rows:
             raise TourneyError(f"{event.slug} round {number}, table {table} was not forfeited")
