@@ -18,6 +18,7 @@ tourney round seat example-cup >/dev/null
 
 # PORT=0 (the default) takes a free port; the server prints the address it listens on,
 # and this script talks to that address only: never to whatever else holds a port.
+: > serve.log  # there before the loop reads it (the server's shell may start after)
 TOURNEY_SERVE_PASSWORD=example-password tourney serve --port "$PORT" 2> serve.log &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true' EXIT
