@@ -453,8 +453,9 @@ def standings(slug, up_to_round, teams, count, format_, out, yes, as_json, db_ur
          for i, row in enumerate(rows)])
     message(f"points: {POINTS_SYSTEMS[event.points]}; a bye is worth "
             f"{number_text(event_bye_points(event))}")
+    higher_is_better = get_game(event.variant).higher_is_better
     for tiebreak in tiebreaks:
-        message(f"{tiebreak}: {TIEBREAKS[tiebreak]}")
+        message(f"{tiebreak}: {TIEBREAKS[tiebreak].note_for(higher_is_better)}")
     if adjusted:
         message("adjustments: match points given or taken by the arbiter, counted in the "
                 "points (`tourney result adjust`); never in a rating")

@@ -23,6 +23,7 @@ from tourney.cards import SUIT_SYMBOLS
 from tourney.engines import get_game
 from tourney.engines.base import Game
 from tourney.errors import TourneyError
+from tourney.tournament.tiebreaks import TIEBREAKS
 
 from .i18n import N_
 
@@ -63,34 +64,6 @@ SEATING_LABELS = {
     "swiss": N_("Swiss (equal scores meet)"),
     "random": N_("random"),
 }
-
-# Tiebreak column headings; an unknown tiebreak shows its id.
-TIEBREAK_LABELS = {
-    "opponents": N_("Opponents' strength"),
-    "share": N_("Average share"),
-    "score": N_("Relative score"),
-    "buchholz": N_("Buchholz"),
-    "wins": N_("Wins"),
-    "matches": N_("Matches played"),
-    "lot": N_("Lot"),
-}
-
-# What each tie-break means, for the note under the standings.
-TIEBREAK_NOTES = {
-    "opponents": N_("Opponents' strength: the average share per match of the opponents met "
-                    "(each counted once per match against them); an average, not a sum, so "
-                    "meeting more opponents at bigger tables does not raise it."),
-    "share": N_("Average share: the player's points per match played, as a share of the "
-                "table beaten."),
-    "score": N_("Relative score: the player's deal scores against the mean of their tables, "
-                "summed (in the card games lower is better)."),
-    "buchholz": N_("Buchholz: the match points of the opponents met, summed (more opponents "
-                   "at bigger tables raise it)."),
-    "wins": N_("Wins: the number of first places."),
-    "matches": N_("Matches played: more ranks higher."),
-    "lot": N_("Lot: a drawing of lots, seeded by the event."),
-}
-
 
 class Names:
     """One language's names of cards, suits, games and labels."""
@@ -163,9 +136,14 @@ class Names:
         return self.gettext(msgid) if msgid else method
 
     def tiebreak(self, name: str) -> str:
-        msgid = TIEBREAK_LABELS.get(name)
-        return self.gettext(msgid) if msgid else name
+        """A tie-break's column heading; an id no longer defined shows as it is."""
+        tiebreak = TIEBREAKS.get(name)
+        return self.gettext(tiebreak.label) if tiebreak else name
 
-    def tiebreak_note(self, name: str) -> str:
-        msgid = TIEBREAK_NOTES.get(name)
-        return self.gettext(msgid) if msgid else ""
+    def tiebreak_note(self, name: str, variant: str | None = None) -> str:
+        """What a tie-break measures, one sentence (its direction as the game's scores go)."""
+        tiebreak = TIEBREAKS.get(name)
+        if tiebreak is None:
+            return ""
+        return self.gettext(tiebreak.note_for(self.rules(variant).higher_is_better
+                                              if variant else False))

@@ -9,7 +9,7 @@ import re
 
 from site_helpers import EventSpec, play_rounds
 
-from tourney.reports.names import TIEBREAK_NOTES
+from tourney.tournament.tiebreaks import TIEBREAKS
 
 PLAYERS = ["Ada Ek", "Bo Falk", "Cia Gran", "Dan Holm", "Eja Ivars", "Fred Jonsson",
            "Gun Karlsson"]
@@ -33,13 +33,13 @@ def event_page(tourney, tmp_path, *options: str, tiebreaks: str) -> str:
 
 
 def test_share_points_every_tiebreak_and_table_sizes_explained(tourney, tmp_path):
-    order = ["opponents", "buchholz", "share", "score", "wins", "matches", "lot"]
+    order = list(TIEBREAKS)  # every tie-break defined
     html = event_page(tourney, tmp_path, "--bye-points", "0.5", tiebreaks=",".join(order))
     text = text_of(html)
     assert "each match is worth the share of the table's other players" in text
     assert re.search(r"Points for a bye: 0\.50?\.", text)
     notes = text_of(html.split('class="note tiebreak-notes"')[1].split("</ul>")[0])
-    positions = [notes.index(text_of(TIEBREAK_NOTES[name])) for name in order]
+    positions = [notes.index(text_of(TIEBREAKS[name].note)) for name in order]
     assert positions == sorted(positions)  # every one explained, in the event's order
     # 7 players at 3-4: a table of 3 and one of 4 every round; each player's sizes shown
     standings = html.split('class="sortable standings')[1].split("</table>")[0]

@@ -162,6 +162,7 @@ def test_placeholders_are_kept(fresh_pot, lang):
 SAME_AS_ENGLISH = {
     "Buchholz", "Dam med kortrad (Korpen)", "Dam med sju dolda kort",
     "Svarta Maja (Spader dam)", "Status", "Match", "Rating", "R%(n)s", "rating (μ − 3σ)",
+    "Sonneborn-Berger",
 }
 
 

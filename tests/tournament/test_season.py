@@ -13,7 +13,7 @@ from tourney.tournament.season import (
     series_table,
     team_table,
 )
-from tourney.tournament.standings import lot_draw
+from tourney.tournament.tiebreaks import lot_draw
 
 NAMES = {1: "Anna", 2: "Bo", 3: "Cai", 4: "Dag", 5: "Eva"}
 

@@ -24,12 +24,8 @@ from sqlmodel import Session
 
 from tourney.storage.models import Entry, Event, Match, MatchPlace, MatchVersion, Player
 from tourney.tournament.scoring import match_points
-from tourney.tournament.standings import (
-    DEFAULT_TIEBREAKS,
-    check_tiebreaks,
-    lot_draw,
-    standings_table,
-)
+from tourney.tournament.standings import DEFAULT_TIEBREAKS, check_tiebreaks, standings_table
+from tourney.tournament.tiebreaks import lot_draw
 
 
 class Results:
@@ -256,7 +252,8 @@ def test_shares_add_up_exactly(db_url):
     results.match(4, [("K", 1, 0), ("B", 2, 9)])                            # B: 0
     table, rows = results.table()
     by_name = {r.player.rsplit(" ", 1)[1]: r for r in rows}
-    assert by_name["A"].sort_key[0] == by_name["B"].sort_key[0] == -1
+    assert by_name["A"].sort_key[0] == by_name["B"].sort_key[0]  # equal exactly
+    assert by_name["A"].points == by_name["B"].points == 1
     tied = [r for r in rows if r.points == 1]
     assert {"A", "B"} <= {r.player.rsplit(" ", 1)[1] for r in tied}
     assert all(r.decided_by in ("lot", "points") for r in tied[1:])  # only a lot between

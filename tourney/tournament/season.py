@@ -52,13 +52,15 @@ listed by name.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Sequence
 
 from ..numbers import plain_number
 from ..ordering import name_order
-from .standings import assign_places, lot_draw
+from .standings import assign_places
+from .tiebreaks import lot_draw
 
 SCORING = {
     "points": "each event's standings points (match points, byes included)",
@@ -116,12 +118,16 @@ class SeriesCell:
 
     place: int  # in the event's standings
     gross: Fraction
-    net: Fraction | None  # None without handicaps
+    handicap: Fraction | None  # None without handicaps
     counted: bool = True
 
     @property
+    def net(self) -> Fraction | None:
+        return None if self.handicap is None else self.gross + self.handicap
+
+    @property
     def value(self) -> Fraction:
-        return self.gross if self.net is None else self.net
+        return self.gross if self.handicap is None else self.gross + self.handicap
 
     def to_json(self) -> dict:
         data = {"place": self.place, "points": plain_number(self.gross),
@@ -185,31 +191,58 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
     the players who played each event), best first: qualified players with their
     places, then the others without one (the module's rules)."""
     handicaps = handicaps or {}
+    placing = rules.scoring == "placing"
+    # Sums and orders as integers over one common denominator: exact, as fractions
+    # are, but a league's season orders hundreds of thousands of results. Each
+    # distinct stored value (a place, a float of points, a handicap) is made
+    # exact and scaled once.
+    exact_of = {}
+    for results in events:
+        for result in results:
+            raw = result.place if placing else result.points
+            if raw not in exact_of:
+                exact_of[raw] = (placing_value(raw, rules.placing) if placing
+                                 else exact(raw))
+    handicap_of = ({player_id: exact(value) for player_id, value in handicaps.items()}
+                   if rules.handicap else {})
+    scale = math.lcm(1, *{value.denominator for value in exact_of.values()},
+                     *{value.denominator for value in handicap_of.values()})
+    scaled_of = {raw: (value * scale).numerator for raw, value in exact_of.items()}
+    none = Fraction(0) if rules.handicap else None
     names: dict[int, str] = {}
     cells: dict[int, list[SeriesCell | None]] = {}
+    scaled: dict[int, list[int]] = {}  # a player's results played, as counts of 1/scale
     for index, results in enumerate(events):
         for result in results:
-            names[result.player_id] = result.player
-            row = cells.setdefault(result.player_id, [None] * len(events))
-            gross = (placing_value(result.place, rules.placing) if rules.scoring == "placing"
-                     else exact(result.points))
-            net = gross + exact(handicaps.get(result.player_id, 0)) if rules.handicap else None
-            row[index] = SeriesCell(result.place, gross, net)
+            player_id = result.player_id
+            names[player_id] = result.player
+            row = cells.get(player_id)
+            if row is None:
+                row = cells[player_id] = [None] * len(events)
+                scaled[player_id] = []
+            raw = result.place if placing else result.points
+            row[index] = SeriesCell(result.place, exact_of[raw],
+                                    handicap_of.get(player_id, none))
+            scaled[player_id].append(scaled_of[raw])
     rows = []
     for player_id, row_cells in cells.items():
         played = [c for c in row_cells if c is not None]
+        handicap = handicap_of.get(player_id, none)
+        extra = (handicap * scale).numerator if handicap else 0
+        grosses = scaled[player_id]
+        values = [g + extra for g in grosses]
         # best N: the highest results; among equal ones the earlier event
-        ranked = sorted(range(len(played)), key=lambda i: (-played[i].value, i))
+        ranked = sorted(range(len(played)), key=lambda i: (-values[i], i))
         kept = set(ranked[:rules.best] if rules.best else ranked)
         for i, cell in enumerate(played):
             cell.counted = i in kept
-        gross = sum((c.gross for c in played if c.counted), Fraction(0))
-        handicap = exact(handicaps.get(player_id, 0)) if rules.handicap else None
+        gross_n = sum(grosses[i] for i in kept)
+        gross = Fraction(gross_n, scale)
         net = gross + handicap * len(kept) if rules.handicap else None
         qualified = len(played) >= rules.min_events
-        total = gross if net is None else net
-        countback = tuple(sorted((-c.value for c in played)))
-        sort_key = (not qualified, -total, -len(played), countback)
+        total_n = gross_n + extra * len(kept)
+        countback = tuple(sorted(-v for v in values))
+        sort_key = (not qualified, -total_n, -len(played), countback)
         rows.append(SeriesRow(player_id, names[player_id], None, qualified, len(played),
                               row_cells, gross, handicap, net, sort_key=sort_key))
     rows.sort(key=lambda r: r.sort_key)

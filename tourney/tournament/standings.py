@@ -53,7 +53,7 @@ Decisions (the specs are silent):
 """
 from __future__ import annotations
 
-import random
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -79,27 +79,9 @@ from ..storage.models import (
 )
 from .scoring import event_bye_points
 from .settings import event_settings
+from .tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, Field, Tally, needs_of
 
-TIEBREAKS: dict[str, str] = {
-    "opponents": "opponents' strength: the average of the opponents' average share "
-                 "per match (not a sum, so big tables do not raise it)",
-    "score": "deal scores relative to the table mean (card games: lower is better; "
-             "dam-brade: higher)",
-    "share": "average share of the table beaten per match played",
-    "buchholz": "sum of the opponents' match points (grows with the tables' sizes)",
-    "buchholz-cut1": "Buchholz without the opponent with the fewest match points (FIDE)",
-    "median-buchholz": "Buchholz without the opponents with the most and the fewest match "
-                       "points (FIDE)",
-    "sonneborn-berger": "each opponent's match points, counted whole for an opponent "
-                        "placed below at the table, half for a shared place (FIDE, for "
-                        "tables of any size)",
-    "progressive": "the sum of the player's running match points after each round (FIDE)",
-    "wins": "number of first places",
-    "matches": "matches played (more ranks higher)",
-    "lot": "by lot, seeded by the event seed",
-}
 HALF = Fraction(1, 2)
-DEFAULT_TIEBREAKS: tuple[str, ...] = ("opponents", "score", "wins")
 
 
 def check_tiebreaks(ids: Sequence[str]) -> list[str]:
@@ -164,28 +146,6 @@ class StandingRow:
                                 for a in self.adjustments]}
 
 
-@dataclass
-class _Tally:
-    points: Fraction = Fraction(0)  # exact: shares such as 1/3 must add up exactly
-    score: Fraction = Fraction(0)
-    shares: Fraction = Fraction(0)  # sum of the per-match shares
-    wins: int = 0
-    matches: int = 0
-    opponents: list[int] = field(default_factory=list)
-    # (opponent, 1 / 1/2 / 0 as placed above, level with, or below them): the
-    # Sonneborn-Berger weights, the FIDE rule for two players, pairwise at a table
-    beaten: list[tuple[int, Fraction]] = field(default_factory=list)
-    by_round: dict[int, Fraction] = field(default_factory=dict)  # match points per round
-    average: Fraction | None = None  # average_share, once the tally is complete
-
-    def average_share(self) -> Fraction:
-        """The average share per match; asked for once the tally is complete (every
-        opponent asks for it: computed once)."""
-        if self.average is None:
-            self.average = self.shares / self.matches if self.matches else Fraction(0)
-        return self.average
-
-
 @lru_cache(maxsize=4096)
 def _exact(points: float) -> Fraction:
     """A stored match-point value as the fraction it stands for (thirds, quarters...);
@@ -202,11 +162,6 @@ def _exact_shares(places: tuple[int, ...]) -> list[Fraction]:
         return [Fraction(1)] * n
     return [Fraction(2 * sum(p > place for p in places)
                      + sum(p == place for p in places) - 1, 2 * (n - 1)) for place in places]
-
-
-def lot_draw(seed: int, player_id: int) -> float:
-    """A player's lot in an event: reproducible, independent of the other players."""
-    return random.Random(f"tourney-lot:{seed}:{player_id}").random()
 
 
 def check_round_number(session: Session, event: Event, number: int) -> None:
@@ -236,7 +191,7 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
         .join(Player, Player.id == Entry.player_id).where(Entry.event_id == event.id)).all()
     names = {pid: name for pid, name, _ in entries}
     withdrawn = {pid: w for pid, _, w in entries}
-    tallies: dict[int, _Tally] = {pid: _Tally() for pid in names}
+    tallies: dict[int, Tally] = {pid: Tally() for pid in names}
 
     query = (select(Match.id, MatchPlace.player_id, MatchPlace.place, MatchPlace.total,
                     MatchPlace.match_points, Match.round_number)
@@ -250,95 +205,179 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
         tables.setdefault(match_id, []).append((player_id, place, total, points))
         round_of[match_id] = number
 
+    needs = needs_of(tiebreaks)
+    beaten, by_round = "beaten" in needs, "by_round" in needs
+    bye_query = (select(Seat.player_id, Round.number).join(Round, Round.id == Seat.round_id)
+                 .where(Round.event_id == event.id, Seat.table.is_(None)))
+    if up_to_round is not None:
+        bye_query = bye_query.where(Round.number <= up_to_round)
+    bye_rows = session.execute(bye_query).all()
+    forfeits, forfeit_wins = _forfeits(session, event, up_to_round)
+    adjusted = _adjustments(session, event, up_to_round)
+    # Points, shares and relative scores are summed as integers over one common
+    # denominator (exact, as fractions are, at a fraction of the cost: a season's
+    # standings sum forty events); each tally gets its fractions once, at the end.
+    per_bye = _exact(event_bye_points(event))
+    scale = _common_denominator(tables.values(), [per_bye] + [
+        _exact(a["points"]) for items in adjusted.values() for a in items])
+    per_bye_n = (per_bye * scale).numerator
+    scaled_points, scaled_totals = {}, {}  # a stored float -> its value times scale
+    points_n: dict[int, int] = dict.fromkeys(tallies, 0)
+    shares_n: dict[int, int] = dict.fromkeys(tallies, 0)
+    score_n: dict[int, int] = dict.fromkeys(tallies, 0)
     for match_id, seats in tables.items():
-        mean = sum(Fraction(total) for _, _, total, _ in seats) / len(seats)
-        shares = _exact_shares(tuple(place for _, place, _, _ in seats))
-        for (player_id, place, total, points), share in zip(seats, shares):
+        totals = [_scaled(scaled_totals, total, scale, Fraction) for _, _, total, _ in seats]
+        mean = sum(totals) // len(seats)  # exact: scale is a multiple of the table size
+        shares = _scaled_shares(tuple(place for _, place, _, _ in seats), scale)
+        for (player_id, place, _, points), share, total in zip(seats, shares, totals):
             tally = tallies.get(player_id)
             if tally is None:  # a result for a player no longer entered
-                tally = tallies[player_id] = _Tally()
-            tally.points += _exact(points)
-            tally.shares += share
-            tally.score += Fraction(total) - mean
+                tally = tallies[player_id] = Tally()
+                points_n[player_id] = shares_n[player_id] = score_n[player_id] = 0
+            points_n[player_id] += _scaled(scaled_points, points, scale)
+            shares_n[player_id] += share
+            score_n[player_id] += total - mean
             tally.wins += place == 1
             tally.matches += 1
             tally.opponents.extend(p for p, _, _, _ in seats if p != player_id)
-            tally.beaten.extend((p, HALF if q == place else Fraction(int(q > place)))
-                                for p, q, _, _ in seats if p != player_id)
-            number = round_of[match_id]
-            tally.by_round[number] = tally.by_round.get(number, Fraction(0)) + _exact(points)
+            if beaten:
+                tally.beaten.extend((p, HALF if q == place else Fraction(int(q > place)))
+                                    for p, q, _, _ in seats if p != player_id)
+            if by_round:
+                number = round_of[match_id]
+                tally.by_round[number] = tally.by_round.get(number, Fraction(0)) + _exact(points)
     missing = [pid for pid in tallies if pid not in names]
     if missing:
         names.update(dict(session.execute(
             select(Player.id, Player.name).where(Player.id.in_(missing))).all()))
 
-    bye_query = (select(Seat.player_id, Round.number).join(Round, Round.id == Seat.round_id)
-                 .where(Round.event_id == event.id, Seat.table.is_(None)))
-    if up_to_round is not None:
-        bye_query = bye_query.where(Round.number <= up_to_round)
     byes: dict[int, int] = {}
-    per_bye = _exact(event_bye_points(event))
-    for player_id, number in session.execute(bye_query):
+    for player_id, number in bye_rows:
         byes[player_id] = byes.get(player_id, 0) + 1
         if player_id in tallies:
             tally = tallies[player_id]
-            tally.points += per_bye
-            tally.by_round[number] = tally.by_round.get(number, Fraction(0)) + per_bye
+            points_n[player_id] += per_bye_n
+            if by_round:
+                tally.by_round[number] = tally.by_round.get(number, Fraction(0)) + per_bye
 
-    forfeits, forfeit_wins = _forfeits(session, event, up_to_round)
     for player_id, count in forfeit_wins.items():
-        if player_id in tallies:
-            tallies[player_id].points += count * per_bye
-    adjusted = _adjustments(session, event, up_to_round)
+        if player_id in points_n:
+            points_n[player_id] += count * per_bye_n
     for player_id, items in adjusted.items():
-        if player_id in tallies:
-            tallies[player_id].points += sum((_exact(a["points"]) for a in items), Fraction(0))
+        if player_id in points_n:
+            points_n[player_id] += sum(_scaled(scaled_points, a["points"], scale) for a in items)
+    for player_id, tally in tallies.items():
+        tally.points = Fraction(points_n[player_id], scale)
+        tally.shares_n = shares_n[player_id]
+        tally.shares = Fraction(tally.shares_n, scale)
+        tally.score = Fraction(score_n[player_id], scale)
 
-    score_sign = -1 if higher_is_better else 1
+    used = [TIEBREAKS[t] for t in tiebreaks]
+    signs = [t.key_sign(higher_is_better) for t in used]
+    equal: dict = {}
+    matches_lcm = math.lcm(1, *{tally.matches for tally in tallies.values() if tally.matches})
+    # only the event's tie-breaks are computed: the FIDE ones sum over every
+    # opponent, and a season's standings read forty events' tables
+    player = Field(0, Tally(), tallies, event.seed, scale, matches_lcm)
     rows = []
     for player_id, tally in tallies.items():
-        met = [tallies[o].average_share() for o in tally.opponents if o in tallies]
-        theirs = sorted(tallies[o].points for o in tally.opponents if o in tallies)
-        running, progressive = Fraction(0), Fraction(0)
-        for number in sorted(tally.by_round):
-            running += tally.by_round[number]
-            progressive += running
-        values = {
-            "opponents": sum(met, Fraction(0)) / len(met) if met else Fraction(0),
-            "share": tally.average_share(),
-            "score": tally.score,
-            "buchholz": sum(theirs, Fraction(0)),
-            "buchholz-cut1": sum(theirs[1:], Fraction(0)),
-            "median-buchholz": sum(theirs[1:-1], Fraction(0)),
-            "sonneborn-berger": sum((weight * tallies[o].points for o, weight in tally.beaten
-                                     if o in tallies), Fraction(0)),
-            "progressive": progressive,
-            "wins": tally.wins,
-            "matches": tally.matches,
-            "lot": lot_draw(event.seed, player_id),
-        }
-        # Sort keys: smaller is better.
-        keys = {"opponents": -values["opponents"], "share": -values["share"],
-                "score": score_sign * values["score"], "buchholz": -values["buchholz"],
-                "buchholz-cut1": -values["buchholz-cut1"],
-                "median-buchholz": -values["median-buchholz"],
-                "sonneborn-berger": -values["sonneborn-berger"],
-                "progressive": -values["progressive"],
-                "wins": -values["wins"], "matches": -values["matches"], "lot": values["lot"]}
-        sort_key = (-tally.points,) + tuple(keys[t] for t in tiebreaks)
+        player.player_id, player.tally = player_id, tally
+        values = [t.value(player) for t in used]
+        sort_key = (-points_n[player_id],
+                    *(_quick(value, sign, equal) for sign, value in zip(signs, values)))
         rows.append(StandingRow(
             player_id=player_id, player=names.get(player_id, f"#{player_id}"), place=0,
-            points=float(tally.points), tiebreaks={t: values[t] for t in tiebreaks},
+            points=points_n[player_id] / scale, tiebreaks=dict(zip(tiebreaks, values)),
             decided_by=None, matches=tally.matches, wins=tally.wins,
             byes=byes.get(player_id, 0), withdrawn_after=withdrawn.get(player_id),
             sort_key=sort_key, forfeits=forfeits.get(player_id, 0),
             forfeit_wins=forfeit_wins.get(player_id, 0),
             adjustments=adjusted.get(player_id, [])))
-    order = name_order(event.lang or lang)
-    rows.sort(key=lambda r: (r.sort_key, order(r.player)))
+    rows.sort(key=lambda r: r.sort_key)
+    _by_name_where_equal(rows, name_order(event.lang or lang))
     _assign_places(rows, tiebreaks)
     _show_lots(rows)
     return rows
+
+
+def _quick(value, sign: int, equal: dict):
+    """``sign * value`` as a sort key that compares as it does, fast: a fraction is
+    compared by its float first and exactly only where the floats are equal, and
+    equal fractions are one object (``equal``: one per value and sign), which a
+    tuple's comparison takes as equal at once (comparing or multiplying fractions
+    costs microseconds, and sorting thousands of rows compares them many times)."""
+    if not isinstance(value, Fraction):
+        return sign * value
+    exact = equal.get((value.numerator, value.denominator, sign))
+    if exact is None:
+        exact = equal[value.numerator, value.denominator, sign] = (
+            value if sign > 0 else _Reversed(value))
+    return (sign * float(value), exact)
+
+
+class _Reversed:
+    """A value that sorts in the reverse order of its fractions (a higher-is-better
+    key's exact part, without making a negated fraction per row)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Fraction):
+        self.value = value
+
+    def __eq__(self, other) -> bool:
+        return self.value == other.value
+
+    def __lt__(self, other) -> bool:
+        return other.value < self.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+
+def _common_denominator(tables, others: Sequence[Fraction]) -> int:
+    """A denominator every summed value of these tables is a whole multiple of:
+    the match points' (thirds...), each size's shares (halves of 1/(n - 1)) and
+    mean totals (1/n of the totals' own denominator), and ``others``' (a bye's
+    points, the arbiter's adjustments)."""
+    totals, points, sizes = set(), set(), set()
+    for seats in tables:
+        sizes.add(len(seats))
+        for _, _, total, value in seats:
+            totals.add(total)
+            points.add(value)
+    of_totals = math.lcm(1, *(Fraction(t).denominator for t in totals))
+    scale = math.lcm(of_totals, *(_exact(p).denominator for p in points),
+                     *(value.denominator for value in others))
+    for n in sizes:
+        scale = math.lcm(scale, n * of_totals, 2 * max(n - 1, 1))
+    return scale
+
+
+def _scaled(cache: dict, value: float, scale: int, exact=_exact) -> int:
+    """A stored float (``exact``: as the fraction it stands for) as an integer count
+    of 1/scale (a whole number: scale is a multiple of its denominator); each
+    distinct value worked out once."""
+    scaled = cache.get(value)
+    if scaled is None:
+        scaled = cache[value] = (exact(value) * scale).numerator
+    return scaled
+
+
+@lru_cache(maxsize=4096)
+def _scaled_shares(places: tuple[int, ...], scale: int) -> list[int]:
+    """:func:`_exact_shares` as integer counts of 1/scale."""
+    return [(share * scale).numerator for share in _exact_shares(places)]
+
+
+def _by_name_where_equal(rows: list, order) -> None:
+    """Rows sorted by their keys put in name order (``order``: the event language's
+    key) within each run of equal keys; a name's key is worked out only there."""
+    start = 0
+    for end in range(1, len(rows) + 1):
+        if end == len(rows) or rows[end].sort_key != rows[start].sort_key:
+            if end - start > 1:
+                rows[start:end] = sorted(rows[start:end], key=lambda r: order(r.player))
+            start = end
 
 
 def _forfeits(session: Session, event: Event, up_to_round: int | None
