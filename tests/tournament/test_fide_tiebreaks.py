@@ -71,3 +71,32 @@ def test_fide_tiebreaks_agree_with_a_hand_count(tourney, db_url, tmp_path):
     keys = {n: (-total[n],) + tuple(-Fraction(rows[n]["tiebreaks"][t]).limit_denominator()
                                     for t in TIEBREAKS.split(",")) for n in names}
     assert [keys[n] for n in order] == sorted(keys[n] for n in names)
+
+
+def test_direct_encounter_separates_players_who_all_met(db_url):
+    from tournament.test_standings import Results
+
+    results = Results(db_url, variant="dam-brade", tiebreaks=["direct-encounter", "lot"],
+                      players="ABCDEFGH")
+    win, loss, draw = 1.0, 0.0, 0.5
+    results.match(2, [("A", 1, win), ("B", 2, loss)])   # A beat B
+    results.match(3, [("B", 1, win), ("C", 2, loss)])
+    results.match(3, [("A", 1, draw), ("D", 1, draw)])
+    results.match(4, [("B", 1, draw), ("E", 1, draw)])  # A and B: 1.5 each
+    results.match(2, [("F", 1, win), ("G", 2, loss)])   # F, G, H: a circle, 1 each
+    results.match(3, [("G", 1, win), ("H", 2, loss)])
+    results.match(4, [("H", 1, win), ("F", 2, loss)])
+    table, rows = results.table()
+    by_name = {r.player.rsplit(" ", 1)[1]: r for r in rows}
+    a, b = by_name["A"], by_name["B"]
+    assert a.points == b.points == 1.5
+    assert a.tiebreaks["direct-encounter"] == 1 and b.tiebreaks["direct-encounter"] == 0
+    assert (a.place, b.place, b.decided_by) == (1, 2, "direct-encounter")
+    # F, G and H all met, one win each: equal, the lot decides
+    circle = sorted((by_name[n] for n in "FGH"), key=lambda r: r.place)
+    assert [r.tiebreaks["direct-encounter"] for r in circle] == [1, 1, 1]
+    assert [r.decided_by for r in circle[1:]] == ["lot", "lot"]
+    # D and E (0.5 each) never met: not applied, 0 each, the lot decides
+    d, e = sorted((by_name["D"], by_name["E"]), key=lambda r: r.place)
+    assert d.tiebreaks["direct-encounter"] == e.tiebreaks["direct-encounter"] == 0
+    assert e.decided_by == "lot"

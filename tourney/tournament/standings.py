@@ -293,6 +293,9 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
             sort_key=sort_key, forfeits=forfeits.get(player_id, 0),
             forfeit_wins=forfeit_wins.get(player_id, 0),
             adjustments=adjusted.get(player_id, [])))
+    for position, tiebreak in enumerate(used, start=1):
+        if tiebreak.among_equals is not None:
+            _among_equals(rows, position, tiebreak, signs[position - 1], tallies, equal)
     rows.sort(key=lambda r: r.sort_key)
     _by_name_where_equal(rows, name_order(event.lang or lang))
     _assign_places(rows, tiebreaks)
@@ -367,6 +370,25 @@ def _scaled(cache: dict, value: float, scale: int, exact=_exact) -> int:
 def _scaled_shares(places: tuple[int, ...], scale: int) -> list[int]:
     """:func:`_exact_shares` as integer counts of 1/scale."""
     return [(share * scale).numerator for share in _exact_shares(places)]
+
+
+def _among_equals(rows: list[StandingRow], position: int, tiebreak, sign: int,
+                  tallies: dict, equal: dict) -> None:
+    """A tie-break computed among the players equal on every key before it (at
+    ``position`` in the sort keys): each such group's values set in the rows."""
+    groups: dict[tuple, list[StandingRow]] = {}
+    for row in rows:
+        groups.setdefault(row.sort_key[:position], []).append(row)
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        values = tiebreak.among_equals([row.player_id for row in group], tallies)
+        for row in group:
+            value = values[row.player_id]
+            row.tiebreaks[tiebreak.id] = value
+            key = list(row.sort_key)
+            key[position] = _quick(value, sign, equal)
+            row.sort_key = tuple(key)
 
 
 def _by_name_where_equal(rows: list, order) -> None:

@@ -86,6 +86,10 @@ class Tiebreak:
     needs: frozenset = frozenset()  # tally parts only this tie-break reads
     # the note where the game's scores are better higher (for better == "game")
     note_higher: str | None = None
+    # a tie-break among the players equal on everything before it (direct
+    # encounter): (their ids, every tally) -> each one's value; ``value`` is then
+    # the value of a player nobody is equal with
+    among_equals: Callable[[list[int], Mapping[int, Tally]], dict[int, object]] | None = None
 
     def key_sign(self, higher_is_better: bool) -> int:
         """-1 where a higher value is better, else 1: ``sign * value`` sorts best first."""
@@ -122,6 +126,22 @@ def _opponents(f: Field) -> Fraction:
 def _sonneborn_berger(f: Field) -> Fraction:
     tallies = f.tallies
     return _total(weight * tallies[o].points for o, weight in f.tally.beaten if o in tallies)
+
+
+def _direct_encounter(group: list[int], tallies: Mapping[int, Tally]) -> dict[int, Fraction]:
+    """Each player's results against the others of ``group`` (1 for each placed
+    above, 1/2 for a shared place), summed; all 0 unless every two of them have met
+    (FIDE: a direct encounter separates only players who all played each other)."""
+    members = set(group)
+    scores = dict.fromkeys(group, Fraction(0))
+    met = set()
+    for player_id in group:
+        for opponent, weight in tallies[player_id].beaten:
+            if opponent in members:
+                scores[player_id] += weight
+                met.add((player_id, opponent))
+    every_pair = all((a, b) in met for a in group for b in group if a != b)
+    return scores if every_pair else dict.fromkeys(group, Fraction(0))
 
 
 def _progressive(f: Field) -> Fraction:
@@ -166,6 +186,12 @@ _DEFINED = (
                 "opponent placed below at the table and half for a shared place (FIDE; "
                 "at bigger tables, pair by pair)."),
              _sonneborn_berger, needs=frozenset({"beaten"})),
+    Tiebreak("direct-encounter", N_("Direct encounter"),
+             N_("Direct encounter: among players equal on everything before it, the "
+                "results of their matches against each other (1 for each placed above, "
+                "half for a shared place), when every two of them have met (FIDE)."),
+             lambda f: Fraction(0), needs=frozenset({"beaten"}),
+             among_equals=_direct_encounter),
     Tiebreak("progressive", N_("Progressive score"),
              N_("Progressive score: the player's running match points after each round, "
                 "summed (FIDE; a bye counts in its round)."),
