@@ -137,6 +137,10 @@ def split_into_tables(
     for t, group in enumerate(members):
         for p in group:
             table_of[p] = t
+    if seat_costs is not None:
+        # Seat costs never all vanish, so without this bound the search would run its
+        # whole budget even once it has the best split (a large field: minutes).
+        lower_bound = max(lower_bound, _seat_cost_bound(sizes, seat_costs))
     state = _Split(sizes, weights, seat_costs, table_of)
     cost = state.total_cost()
     best_cost = cost
@@ -222,6 +226,18 @@ def split_into_tables(
     for x, t in enumerate(best_table_of):
         result[t].append(x)
     return result
+
+
+def _seat_cost_bound(sizes: Sequence[int], seat_costs: Sequence[dict[int, int]]) -> int:
+    """The least the seat costs alone add up to in any split into ``sizes``: exact
+    for two distinct sizes (the players cheapest to move take the smaller tables'
+    seats), each player's cheapest size with more."""
+    distinct = sorted(set(sizes))
+    if len(distinct) != 2:
+        return sum(min(c.values()) for c in seat_costs)
+    small, large = distinct
+    extra = sorted(c[small] - c[large] for c in seat_costs)
+    return sum(c[large] for c in seat_costs) + sum(extra[:small * sizes.count(small)])
 
 
 class _Split:
