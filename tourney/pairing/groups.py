@@ -4,12 +4,25 @@
 different tables (after Dotú and Van Hentenryck's local search for the social golfer
 problem), started from a greedy split. The cost of a split is the sum, over every pair
 sharing a table, of that pair's weight; the weights come from :func:`meeting_weights`
-(or any other non-negative integer matrix: the Swiss seating of larger tables adds
-score differences). A player is *in conflict* when its table costs it something; each
-step takes up to six such players and makes the best swap of one of them with anyone
-at another table that the tabu list allows (a forbidden swap is allowed when it beats
-the best split found); when steps stop helping, the search goes back to the best split
-and shakes it with a few random swaps.
+(or any other positive integer weights in the same sparse rows: the Swiss seating of
+larger tables adds score differences, which makes its rows dense). A player is *in
+conflict* when its table costs it something; each step takes up to six such players
+and makes the best swap of one of them with anyone at another table that the tabu
+list allows (a forbidden swap is allowed when it beats the best split found); when
+steps stop helping, the search goes back to the best split and shakes it with a few
+random swaps. It stops at a split no other can beat: no pair weight left and the
+seat costs at their least (see :func:`_seat_cost_bound`).
+
+Weights are sparse, because seating has to scale to fields of many thousands
+(issue 34: a dense n x n matrix and per-player, per-table arrays took 3.5 GB and most
+of a minute at 16,000 players): a player's row holds only those it has a weight with
+(in ``balanced`` seating, the handful it has met), a player's *affinity* (what it
+would pay at each table) only the tables where that is positive, and the tabu list
+only the moves made. The greedy start and a swap touch the players concerned and
+those they have weights with, never every player or every table; a step's scan for
+the best partner of a conflicted player is its one pass over the field. Seat costs
+are kept per table size, not per table (sizes are few). A first round, where nobody
+has met, is split greedily with no conflict left to search.
 
 Everything is driven by the ``random.Random`` passed in and by iteration counts, never
 by the clock, so a seed gives the same tables on any machine.
