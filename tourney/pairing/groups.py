@@ -4,12 +4,25 @@
 different tables (after Dotú and Van Hentenryck's local search for the social golfer
 problem), started from a greedy split. The cost of a split is the sum, over every pair
 sharing a table, of that pair's weight; the weights come from :func:`meeting_weights`
-(or any other non-negative integer matrix: the Swiss seating of larger tables adds
-score differences). A player is *in conflict* when its table costs it something; each
-step takes up to six such players and makes the best swap of one of them with anyone
-at another table that the tabu list allows (a forbidden swap is allowed when it beats
-the best split found); when steps stop helping, the search goes back to the best split
-and shakes it with a few random swaps.
+(or any other positive integer weights in the same sparse rows: the Swiss seating of
+larger tables adds score differences, which makes its rows dense). A player is *in
+conflict* when its table costs it something; each step takes up to six such players
+and makes the best swap of one of them with anyone at another table that the tabu
+list allows (a forbidden swap is allowed when it beats the best split found); when
+steps stop helping, the search goes back to the best split and shakes it with a few
+random swaps. It stops at a split no other can beat: no pair weight left and the
+seat costs at their least (see :func:`_seat_cost_bound`).
+
+Weights are sparse, because seating has to scale to fields of many thousands
+(issue 34: a dense n x n matrix and per-player, per-table arrays took 3.5 GB and most
+of a minute at 16,000 players): a player's row holds only those it has a weight with
+(in ``balanced`` seating, the handful it has met), a player's *affinity* (what it
+would pay at each table) only the tables where that is positive, and the tabu list
+only the moves made. The greedy start and a swap touch the players concerned and
+those they have weights with, never every player or every table; a step's scan for
+the best partner of a conflicted player is its one pass over the field. Seat costs
+are kept per table size, not per table (sizes are few). A first round, where nobody
+has met, is split greedily with no conflict left to search.
 
 Everything is driven by the ``random.Random`` passed in and by iteration counts, never
 by the clock, so a seed gives the same tables on any machine.
@@ -56,16 +69,17 @@ PLAN_PAIRS_PER_STEP = 2
 EXACT_SEAT_ORDER_MAX = 6
 
 
-def meeting_weights(keys: Sequence[int], history: EventHistory) -> list[list[int]]:
-    """The pair weights for ``keys`` (indexed like ``keys``) from past meetings.
+def meeting_weights(keys: Sequence[int], history: EventHistory) -> list[dict[int, int]]:
+    """The pair weights for ``keys`` from past meetings, as sparse rows.
 
-    0 for a pair that never met; otherwise REPEAT_WEIGHT, plus EXTRA_MEETING_WEIGHT for
-    each meeting beyond the first, plus RECENCY_WEIGHT per round the last meeting is
-    closer than RECENT rounds ago.
+    ``weights[i][j]`` (indices into ``keys``) is there only for a pair that met:
+    REPEAT_WEIGHT, plus EXTRA_MEETING_WEIGHT for each meeting beyond the first, plus
+    RECENCY_WEIGHT per round the last meeting is closer than RECENT rounds ago. A pair
+    that never met weighs 0 and has no entry, so the rows cost memory in proportion
+    to the meetings played, not to the square of the field.
     """
-    n = len(keys)
     index = {k: i for i, k in enumerate(keys)}
-    weights = [[0] * n for _ in range(n)]
+    weights: list[dict[int, int]] = [{} for _ in keys]
     for (a, b), count in history.met.items():
         i = index.get(a)
         j = index.get(b)
@@ -79,39 +93,43 @@ def meeting_weights(keys: Sequence[int], history: EventHistory) -> list[list[int
 
 
 def table_size_costs(keys: Sequence[int], sizes: Sequence[int],
-                     history: EventHistory) -> list[list[int]] | None:
+                     history: EventHistory) -> list[dict[int, int]] | None:
     """``seat_costs`` for :func:`split_into_tables` that share out table sizes.
 
     Sitting at a table of size s costs SIZE_WEIGHT * (2c + 1), c the player's earlier
     rounds at that size: the growth of the sum of squares of each player's counts
     per size, so the counts stay level (two players who played every round differ
-    by at most one at each size wherever a split allows it). None when every table
-    has one size (nothing to share out).
+    by at most one at each size wherever a split allows it). One cost per player and
+    distinct size (sizes are few, tables many). None when every table has one size
+    (nothing to share out).
     """
-    if len(set(sizes)) < 2:
+    distinct = sorted(set(sizes))
+    if len(distinct) < 2:
         return None
     costs = []
     for key in keys:
         at = history.size_counts.get(key, {})
-        costs.append([SIZE_WEIGHT * (2 * at.get(size, 0) + 1) for size in sizes])
+        costs.append({size: SIZE_WEIGHT * (2 * at.get(size, 0) + 1) for size in distinct})
     return costs
 
 
 def split_into_tables(
     sizes: Sequence[int],
-    weights: list[list[int]],
+    weights: Sequence[dict[int, int]],
     rng: random.Random,
     *,
     start: Sequence[Sequence[int]] | None = None,
     max_iterations: int | None = None,
     lower_bound: int = 0,
-    seat_costs: list[list[int]] | None = None,
+    seat_costs: Sequence[dict[int, int]] | None = None,
 ) -> list[list[int]]:
     """Split players 0..n-1 (n = sum(sizes)) into tables of ``sizes``, cheap pairs together.
 
-    ``seat_costs[x][t]``, when given, is what putting player x at table t costs on
-    its own (added to the pair weights): the seating uses it to share out table
-    sizes (:func:`table_size_costs`). A player costing more where it sits than at
+    ``weights[x]`` maps each player y that x costs something with to that weight
+    (symmetric, positive; a pair without an entry weighs 0): see the module docstring.
+    ``seat_costs[x][s]``, when given, is what putting player x at a table of size s
+    costs on its own (added to the pair weights): the seating uses it to share out
+    table sizes (:func:`table_size_costs`). A player costing more where it sits than at
     its cheapest table counts as in conflict, so the search moves it.
 
     ``start`` is an initial split (table ``t`` of size ``sizes[t]``); by default a
@@ -132,47 +150,61 @@ def split_into_tables(
     for t, group in enumerate(members):
         for p in group:
             table_of[p] = t
-    affinity = _affinity(members, weights, n)
-    unary = seat_costs if seat_costs is not None else [[0] * m for _ in range(n)]
-    cheapest = [min(row) for row in unary]
-
-    def total_cost() -> int:
-        return (sum(affinity[x][table_of[x]] for x in range(n)) // 2
-                + sum(unary[x][table_of[x]] for x in range(n)))
-
-    cost = total_cost()
+    if seat_costs is not None:
+        # Seat costs never all vanish, so without this bound the search would run its
+        # whole budget even once it has the best split (a large field: minutes).
+        lower_bound = max(lower_bound, _seat_cost_bound(sizes, seat_costs))
+    state = _Split(sizes, weights, seat_costs, table_of)
+    cost = state.total_cost()
     best_cost = cost
     best_table_of = table_of[:]
-    tabu = [[0] * m for _ in range(n)]
+    # tabu[(x, t)]: the iteration until which x may not move (back) to table t.
+    tabu: dict[tuple[int, int], int] = {}
     stall_limit = 60 + 4 * m
     stall = 0
     iteration = 0
     while best_cost > lower_bound and iteration < max_iterations:
         iteration += 1
-        conflicted = [x for x in range(n) if affinity[x][table_of[x]] > 0
-                      or unary[x][table_of[x]] > cheapest[x]]
-        if not conflicted:
+        if not state.conflicted:
             break
+        # Sorted, so that the sample depends on the seed and the split only.
+        conflicted = sorted(state.conflicted)
         if len(conflicted) > 6:
             conflicted = rng.sample(conflicted, 6)
+        tabu = {key: until for key, until in tabu.items() if until > iteration}
         best_delta = None
         choices: list[tuple[int, int]] = []
+        table_of = state.table_of
+        affinity = state.affinity
+        size_of = sizes
         for p in conflicted:
             a = table_of[p]
             ap = affinity[p]
             wp = weights[p]
-            own = ap[a]
-            up = unary[p]
-            tabu_p = tabu[p]
+            own = ap.get(a, 0)
+            # base[b]: what moving p to table b changes for p (all q at b share it).
+            base = [ap.get(b, 0) - own for b in range(m)] if ap else [-own] * m
+            if seat_costs is not None:
+                up = seat_costs[p]
+                here = up[size_of[a]]
+                for b in range(m):
+                    base[b] += up[size_of[b]] - here
+            tabu_p = {t for (x, t) in tabu if x == p}
+            tabu_a = {x for (x, t) in tabu if t == a}
             for q in range(n):
                 b = table_of[q]
                 if b == a:
                     continue
+                delta = base[b]
                 aq = affinity[q]
-                uq = unary[q]
-                delta = (aq[a] - aq[b] + ap[b] - own - 2 * wp[q]
-                         + up[b] - up[a] + uq[a] - uq[b])
-                if (tabu_p[b] > iteration or tabu[q][a] > iteration) and cost + delta >= best_cost:
+                if aq:
+                    delta += aq.get(a, 0) - aq.get(b, 0)
+                if q in wp:
+                    delta -= 2 * wp[q]
+                if seat_costs is not None:
+                    uq = seat_costs[q]
+                    delta += uq[size_of[a]] - uq[size_of[b]]
+                if (b in tabu_p or q in tabu_a) and cost + delta >= best_cost:
                     continue
                 if best_delta is None or delta < best_delta:
                     best_delta = delta
@@ -183,10 +215,10 @@ def split_into_tables(
             continue
         p, q = choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
         a, b = table_of[p], table_of[q]
-        _swap(p, q, a, b, members, table_of, affinity, weights)
+        state.swap(p, q)
         tenure = 4 + rng.randrange(8)
-        tabu[p][a] = iteration + tenure
-        tabu[q][b] = iteration + tenure
+        tabu[p, a] = iteration + tenure
+        tabu[q, b] = iteration + tenure
         cost += best_delta
         if cost < best_cost:
             best_cost = cost
@@ -197,75 +229,150 @@ def split_into_tables(
             if stall > stall_limit:
                 # Stuck: go back to the best split and shake it by a few random swaps.
                 stall = 0
-                table_of, members, affinity = _rebuild(best_table_of, m, weights)
+                state = _Split(sizes, weights, seat_costs, best_table_of[:])
                 for _ in range(1 + n // 16):
                     p, q = rng.randrange(n), rng.randrange(n)
-                    if table_of[p] != table_of[q]:
-                        _swap(p, q, table_of[p], table_of[q], members, table_of, affinity, weights)
-                cost = total_cost()
+                    if state.table_of[p] != state.table_of[q]:
+                        state.swap(p, q)
+                cost = state.total_cost()
     result: list[list[int]] = [[] for _ in range(m)]
     for x, t in enumerate(best_table_of):
         result[t].append(x)
     return result
 
 
-def _swap(p, q, a, b, members, table_of, affinity, weights) -> None:
-    members[a].remove(p)
-    members[a].append(q)
-    members[b].remove(q)
-    members[b].append(p)
-    table_of[p] = b
-    table_of[q] = a
-    wp = weights[p]
-    wq = weights[q]
-    for x in range(len(table_of)):
-        change = wq[x] - wp[x]
-        if change:
-            ax = affinity[x]
-            ax[a] += change
-            ax[b] -= change
+def _seat_cost_bound(sizes: Sequence[int], seat_costs: Sequence[dict[int, int]]) -> int:
+    """The least the seat costs alone add up to in any split into ``sizes``: exact
+    for two distinct sizes (the players cheapest to move take the smaller tables'
+    seats), each player's cheapest size with more."""
+    distinct = sorted(set(sizes))
+    if len(distinct) != 2:
+        return sum(min(c.values()) for c in seat_costs)
+    small, large = distinct
+    extra = sorted(c[small] - c[large] for c in seat_costs)
+    return sum(c[large] for c in seat_costs) + sum(extra[:small * sizes.count(small)])
 
 
-def _rebuild(table_of: list[int], m: int, weights: list[list[int]]):
-    table_of = table_of[:]
-    members: list[list[int]] = [[] for _ in range(m)]
-    for x, t in enumerate(table_of):
-        members[t].append(x)
-    return table_of, members, _affinity(members, weights, len(table_of))
+class _Split:
+    """A split under search, with what each player would pay where, kept up to date.
+
+    ``affinity[x]`` maps a table t to x's summed weight to t's members, only where
+    that is positive: a player has entries for the tables of those it met, a handful,
+    so the whole costs memory in proportion to the meetings, not players x tables.
+    ``conflicted`` holds the players whose table costs them something (a pair weight,
+    or a seat cost above their cheapest size). A swap updates both for the two players
+    and those they have weights with only.
+    """
+
+    __slots__ = ("sizes", "weights", "seat_costs", "cheapest", "table_of", "affinity",
+                 "conflicted")
+
+    def __init__(self, sizes, weights, seat_costs, table_of):
+        self.sizes = sizes
+        self.weights = weights
+        self.seat_costs = seat_costs
+        self.cheapest = None if seat_costs is None else [min(c.values()) for c in seat_costs]
+        self.table_of = table_of
+        affinity: list[dict[int, int]] = []
+        for row in weights:
+            ax: dict[int, int] = {}
+            for y, w in row.items():
+                t = table_of[y]
+                ax[t] = ax.get(t, 0) + w
+            affinity.append(ax)
+        self.affinity = affinity
+        self.conflicted = {x for x in range(len(table_of)) if self._in_conflict(x)}
+
+    def _in_conflict(self, x: int) -> bool:
+        t = self.table_of[x]
+        if self.affinity[x].get(t, 0) > 0:
+            return True
+        return (self.seat_costs is not None
+                and self.seat_costs[x][self.sizes[t]] > self.cheapest[x])
+
+    def total_cost(self) -> int:
+        table_of, affinity = self.table_of, self.affinity
+        cost = sum(affinity[x].get(table_of[x], 0) for x in range(len(table_of))) // 2
+        if self.seat_costs is not None:
+            cost += sum(c[self.sizes[table_of[x]]] for x, c in enumerate(self.seat_costs))
+        return cost
+
+    def swap(self, p: int, q: int) -> None:
+        table_of, affinity = self.table_of, self.affinity
+        a, b = table_of[p], table_of[q]
+        table_of[p] = b
+        table_of[q] = a
+        touched = {p, q}
+        for mover, old, new in ((p, a, b), (q, b, a)):
+            for x, w in self.weights[mover].items():
+                ax = affinity[x]
+                left = ax[old] - w
+                if left:
+                    ax[old] = left
+                else:
+                    del ax[old]
+                ax[new] = ax.get(new, 0) + w
+                touched.add(x)
+        for x in touched:
+            if self._in_conflict(x):
+                self.conflicted.add(x)
+            else:
+                self.conflicted.discard(x)
 
 
-def _affinity(members: list[list[int]], weights: list[list[int]], n: int) -> list[list[int]]:
-    """affinity[x][t]: what player x would pay at table t (its own weight to t's
-    members), for the ``n`` players."""
-    affinity = []
-    for x in range(n):
-        wx = weights[x]
-        affinity.append([sum(wx[y] for y in group) for group in members])
-    return affinity
-
-
-def _greedy_split(sizes: Sequence[int], weights: list[list[int]],
+def _greedy_split(sizes: Sequence[int], weights: Sequence[dict[int, int]],
                   rng: random.Random) -> list[list[int]]:
     """Fill the tables one at a time, each seat with the cheapest player left.
 
-    Players are taken in a seeded order; the scan for a seat stops at the first player
-    who costs nothing, so a fresh field is split in linear time.
+    Players are taken in a seeded order, the first of the cheapest for each seat.
+    Only those with a weight to someone at the table cost anything, so the scan for a
+    seat passes over those alone before it finds one who costs nothing: a field is
+    split in time proportional to its size and its meetings, not to its square.
     """
-    waiting = list(range(len(weights)))
-    rng.shuffle(waiting)
+    n = len(weights)
+    order = list(range(n))
+    rng.shuffle(order)
+    # The players left, as a linked list in the seeded order (unlinked when seated).
+    after = {order[i]: order[i + 1] if i + 1 < n else None for i in range(n)}
+    before = {order[i]: order[i - 1] if i else None for i in range(n)}
+    head = order[0] if n else None
+
+    def take(x: int) -> None:
+        nonlocal head
+        prev, nxt = before.pop(x), after.pop(x)
+        if prev is None:
+            head = nxt
+        else:
+            after[prev] = nxt
+        if nxt is not None:
+            before[nxt] = prev
+
     tables = []
     for size in sizes:
-        group = [waiting.pop(0)]
+        first = head
+        take(first)
+        group = [first]
+        # cost[x]: what player x, not yet seated, would pay at this table (if anything).
+        cost: dict[int, int] = {}
+        for y, w in weights[first].items():
+            if y in after:
+                cost[y] = cost.get(y, 0) + w
         while len(group) < size:
-            best_i, best_w = 0, None
-            for i, x in enumerate(waiting):
-                wx = weights[x]
-                w = sum(wx[y] for y in group)
+            x = head
+            best, best_w = None, None
+            while x is not None:
+                w = cost.get(x, 0)
                 if best_w is None or w < best_w:
-                    best_i, best_w = i, w
+                    best, best_w = x, w
                     if w == 0:
                         break
-            group.append(waiting.pop(best_i))
+                x = after[x]
+            take(best)
+            cost.pop(best, None)
+            group.append(best)
+            for y, w in weights[best].items():
+                if y in after:
+                    cost[y] = cost.get(y, 0) + w
         tables.append(group)
     return tables
 
@@ -340,8 +447,8 @@ def plan_rounds(
     m = len(sizes)
     plan = _Plan(met, n, n_rounds)
     for r in range(n_rounds):
-        weights = [[(REPEAT_WEIGHT + EXTRA_MEETING_WEIGHT * (c - 1)) if c else 0 for c in row]
-                   for row in plan.counts]
+        weights = [{j: REPEAT_WEIGHT + EXTRA_MEETING_WEIGHT * (c - 1)
+                    for j, c in enumerate(row) if c} for row in plan.counts]
         plan.add_round(split_into_tables(sizes, weights, rng, max_iterations=100 + 10 * m))
     if m < 2:
         return plan.rounds

@@ -397,11 +397,13 @@ def _swiss_tables(players: Sequence[Entrant], past: EventHistory, sizes: Sequenc
     weights = meeting_weights(keys, past)
     scores = [round(2 * e.points) for e in ranked]
     n = len(keys)
-    for i in range(n):
-        row = weights[i]
+    # Every pair with different scores weighs something here, so these rows are dense
+    # (fields seated Swiss at larger tables are small).
+    for i, row in enumerate(weights):
+        si = scores[i]
         for j in range(n):
-            if i != j:
-                row[j] += TABLE_SCORE_WEIGHT * (scores[i] - scores[j]) ** 2
+            if j != i and scores[j] != si:
+                row[j] = row.get(j, 0) + TABLE_SCORE_WEIGHT * (si - scores[j]) ** 2
     start, first = [], 0
     for size in sizes:
         start.append(list(range(first, first + size)))
