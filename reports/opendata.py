@@ -17,7 +17,10 @@ language-independent and sit once in the site's root tree:
   from 1) and byes;
 - ``events/<slug>/matches.json``: every match with a result: places, totals, match
   points;
-- ``events/<slug>/feed.atom``: an Atom feed, an entry per seated round.
+- ``events/<slug>/feed.atom``: an Atom feed, an entry per seated round;
+- ``series/<slug>.json``: a series' standings: its rules and events, every
+  player's results and totals, its teams;
+- ``series/<slug>.atom``: an Atom feed of a series, an entry per event.
 
 Only ``data/index.json`` holds the publication time; every other file changes only
 when what it describes changes (an event's files are reused with its pages).
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
 import uuid
 from fractions import Fraction
@@ -185,6 +189,91 @@ def atom_feed(info: EventInfo, data: EventData, event_dir: str, *, title: str,
         feed, encoding="utf-8", xml_declaration=False) + b"\n"
 
 
+# ----------------------------------------------------------------------- series files
+
+def series_body(standings, teams, team_pages: dict[str, str], ids: dict[str, int],
+                page: str, feed: str, event_pages: dict[int, str]) -> dict:
+    """A series' standings as open data (``series/<slug>.json``): its rules, its
+    events in column order, every player's results (by event slug, dropped ones
+    marked) and totals, and its teams with their pages. Players by id."""
+    slugs = [e.slug for e in standings.events]
+    rows = []
+    for row in standings.rows:
+        data = {"place": row.place, "player": row.player_id, "name": row.player,
+                "qualified": row.qualified, "events_played": row.played,
+                "events_counted": row.counted, "gross": number(row.gross),
+                "handicap": number(row.handicap), "net": number(row.net),
+                "total": number(row.total), "decided_by": row.decided_by,
+                "results": [{"event": slug, "place": cell.place, "points": number(cell.gross),
+                             "net": number(cell.net), "counted": cell.counted}
+                            for slug, cell in zip(slugs, row.cells) if cell is not None]}
+        rows.append(data)
+    return {
+        "series": {**standings.series.to_json(), "page": page, "feed": feed},
+        "events": [{"slug": e.slug, "name": e.name, "variant": e.variant,
+                    "date": e.date.isoformat() if e.date else None,
+                    "page": event_pages[e.id],
+                    "standings": event_pages[e.id].rsplit("/", 1)[0] + "/standings.json"}
+                   for e in standings.events],
+        "standings": rows,
+        "teams": [{"place": t.place, "shared": t.shared, "team": t.team,
+                   "total": number(t.total), "page": team_pages[t.team],
+                   "members": [{"player": ids.get(name), "name": name, "points": number(value),
+                                "counted": counted}
+                               for members, counted in ((t.counted, True), (t.others, False))
+                               for name, value in members]}
+                  for t in teams],
+    }
+
+
+def series_feed(standings, updated: dict[int, dt.datetime | None], feed_path: str,
+                page: str, event_pages: dict[int, str], *, title: str, entry_title,
+                author: str, base_url: str | None) -> bytes:
+    """A series as an Atom feed (``series/<slug>.atom``): an entry per event, newest
+    first, updated when its latest result came in, linking the event's page; the
+    feed's own link is the series' standings page."""
+    feed_dir = feed_path.rsplit("/", 1)[0]
+
+    def href(path: str) -> str:
+        if base_url:
+            return base_url + path
+        return os.path.relpath(path, feed_dir)
+
+    def ident(path: str) -> str:
+        return base_url + path if base_url else "urn:uuid:" + str(
+            uuid.uuid5(FEED_NAMESPACE, path))
+
+    ElementTree.register_namespace("", ATOM_NS)
+    q = lambda tag: f"{{{ATOM_NS}}}{tag}"  # noqa: E731
+    feed = ElementTree.Element(q("feed"))
+    ElementTree.SubElement(feed, q("title")).text = _xml_text(title)
+    ElementTree.SubElement(feed, q("id")).text = ident(feed_path)
+    entries = []
+    for event in standings.events:
+        stamp = (moment(updated.get(event.id)) or moment(event.created_at)
+                 or "1970-01-01T00:00:00Z")
+        entries.append((stamp, event))
+    entries.sort(key=lambda item: item[0], reverse=True)
+    ElementTree.SubElement(feed, q("updated")).text = (
+        entries[0][0] if entries else "1970-01-01T00:00:00Z")
+    author_el = ElementTree.SubElement(feed, q("author"))
+    ElementTree.SubElement(author_el, q("name")).text = _xml_text(author)
+    ElementTree.SubElement(feed, q("link"), rel="alternate", type="text/html", href=href(page))
+    ElementTree.SubElement(feed, q("link"), rel="self", type="application/atom+xml",
+                           href=href(feed_path))
+    ElementTree.SubElement(feed, q("generator"), version=__version__).text = "tourney"
+    for stamp, event in entries:
+        path = event_pages[event.id]
+        entry = ElementTree.SubElement(feed, q("entry"))
+        ElementTree.SubElement(entry, q("title")).text = _xml_text(entry_title(event))
+        ElementTree.SubElement(entry, q("id")).text = ident(f"{feed_path}#{event.slug}")
+        ElementTree.SubElement(entry, q("updated")).text = stamp
+        ElementTree.SubElement(entry, q("link"), rel="alternate", type="text/html",
+                               href=href(path))
+    return b'<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(
+        feed, encoding="utf-8", xml_declaration=False) + b"\n"
+
+
 # ------------------------------------------------------------------------ site files
 
 def players_file(players: dict[int, PlayerInfo]) -> bytes:
@@ -210,7 +299,7 @@ def _rating(entry) -> dict:
 
 
 def index_file(events: list[EventInfo], event_dirs: dict[int, str], variants: list[str],
-               settings, now: dt.datetime) -> bytes:
+               settings, now: dt.datetime, series=()) -> bytes:
     return dump("index", {
         "site": {"title": settings.title, "organisation": settings.organisation,
                  "url": settings.url},
@@ -224,8 +313,11 @@ def index_file(events: list[EventInfo], event_dirs: dict[int, str], variants: li
                     "files": {kind: f"{event_dirs[e.id]}/{kind}.json"
                               for kind in ("event", "standings", "rounds", "matches")},
                     "feed": f"{event_dirs[e.id]}/feed.atom"} for e in events],
+        "series": [{"slug": s["slug"], "name": s["name"], "page": s["path"],
+                    "file": s["data"], "feed": s["feed"]}
+                   for s in sorted(series, key=lambda s: s["slug"])],
     })
 
 
 __all__ = ["atom_feed", "dump", "event_files", "index_file", "players_file", "ratings_file",
-           "schema_id"]
+           "schema_id", "series_body", "series_feed"]

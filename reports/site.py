@@ -79,6 +79,7 @@ import re
 import shutil
 import sys
 import time
+import unicodedata
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -198,6 +199,17 @@ class Links:
         if not SAFE_SLUG.fullmatch(slug):
             raise TourneyError(f"not a series slug: {slug!r}")
         return f"series/{slug}.html"
+
+    @staticmethod
+    def series_team(slug: str, team: str) -> str:
+        """A team's page in a series: its name made safe (letters and digits kept,
+        accents dropped) and a digest of the whole name, so two names that read
+        alike get pages of their own and a team keeps its page while it exists."""
+        base = Links.series(slug).removesuffix(".html")
+        plain = unicodedata.normalize("NFKD", team).encode("ascii", "ignore").decode().lower()
+        words = "-".join(re.findall(r"[a-z0-9]+", plain))[:40].strip("-") or "team"
+        digest = hashlib.sha256(team.encode("utf-8")).hexdigest()[:8]
+        return f"{base}/{words}-{digest}.html"
 
     @staticmethod
     def ratings(variant: str) -> str:
@@ -1077,7 +1089,7 @@ class SiteBuilder:
         series = self.series_pages()
         timings["series"] = time.perf_counter() - t0
         self.index_page(pools, series)
-        self.site_data_files(pools)
+        self.site_data_files(pools, series)
         self.static_files()
 
     def _reused(self, path: str, key: str) -> bool:
@@ -1266,9 +1278,11 @@ class SiteBuilder:
         with any write to their results) and the players' names; otherwise the
         standings are computed from the events' (:mod:`tourney.tournament.series`).
         The series for the index, by name."""
-        from sqlalchemy import select
+        from sqlalchemy import func, select
 
         from tourney.storage.models import (
+            Match,
+            MatchVersion,
             Series,
             SeriesEvent,
             SeriesHandicap,
@@ -1296,36 +1310,75 @@ class SiteBuilder:
                 .where(Team.series_id == series.id)).all())
             key = content_key(self.site_key, "series", info, events, handicaps, teams,
                               self._names(self.players))
-            listed.append({"name": series.name, "path": path, "events": len(events)})
-            if self._reuse_page(path, key):
+            data_path = path.removesuffix(".html") + ".json"
+            feed_path = path.removesuffix(".html") + ".atom"
+            listed.append({"name": series.name, "slug": series.slug, "path": path,
+                           "events": len(events), "data": data_path, "feed": feed_path})
+            # its page, its teams' pages and its open data share the key: reused together
+            if self._reuse_keyed(key, [path, data_path, feed_path]):
                 continue
             standings = series_standings(session, series)
             rows = standings.rows
             by = "declared" if teams else "club"
-            team_rows = team_standings(session, series.slug, by).rows
+            team_rows = team_standings(session, series.slug, by, series_rows=rows).rows
             if by == "club" and len(team_rows) < 2:
                 team_rows = []  # one club is no team standings
+            team_paths = {t.team: self.links.series_team(series.slug, t.team) for t in team_rows}
             decimals = [column_decimals([float(r.cells[i].value) for r in rows
                                          if r.cells[i] is not None])
                         for i in range(len(events))]
+            total_decimals = column_decimals([float(r.gross) for r in rows]
+                                             + [float(r.net) for r in rows if r.net is not None])
+            team_decimals = column_decimals([float(t.total) for t in team_rows])
             self.page("series.html", path, key=key, series=info, events=events, rows=rows,
-                      decimals=decimals,
-                      total_decimals=column_decimals(
-                          [float(r.gross) for r in rows]
-                          + [float(r.net) for r in rows if r.net is not None]),
+                      decimals=decimals, total_decimals=total_decimals,
                       handicap_decimals=column_decimals(
                           [float(r.handicap) for r in rows if r.handicap is not None]),
-                      teams=team_rows, teams_by=by,
-                      team_decimals=column_decimals([float(t.total) for t in team_rows]))
+                      teams=team_rows, teams_by=by, team_paths=team_paths,
+                      team_decimals=team_decimals)
+            by_player = {r.player_id: r for r in rows}
+            ids = self._ids_by_name()
+            for team in team_rows:
+                members = [(by_player.get(ids.get(name)), counted)
+                           for members, counted in ((team.counted, True), (team.others, False))
+                           for name, _ in members]
+                self.page("series_team.html", team_paths[team.team], key=key, series=info,
+                          series_path=path, team=team, teams_by=by, members=members,
+                          total_decimals=total_decimals, team_decimals=team_decimals)
+            self.write(None, data_path, opendata.dump("series", opendata.series_body(
+                standings, team_rows, team_paths, ids, path, feed_path,
+                {e.id: self.links.event(e.id) for e in events})), key)
+            first = self.renderers[0]
+            site_title = self.settings.title or first.gettext("Dam tournaments")
+            latest = dict(session.execute(
+                select(Match.event_id, func.max(MatchVersion.imported_at))
+                .join(MatchVersion, MatchVersion.id == Match.current_version_id)
+                .where(Match.event_id.in_(event_ids)).group_by(Match.event_id)).all())
+            self.write(None, feed_path, opendata.series_feed(
+                standings, latest, feed_path, path,
+                {e.id: self.links.event(e.id) for e in events},
+                title=f"{series.name} · {site_title}",
+                entry_title=lambda event: f"{series.name}: {event.name}",
+                author=self.settings.organisation or site_title,
+                base_url=self.settings.url), key)
         return listed
 
-    def _reuse_page(self, path: str, key: str) -> bool:
-        """Whether the old site's page (every language) had ``key``, and is reused."""
+    def _reuse_keyed(self, key: str, required: Sequence[str]) -> bool:
+        """Reuse every file of the old site that had ``key`` (a page in every
+        language or a shared file), if ``required`` (pages, in every language, and
+        ``.json``/``.atom`` files, once) were among them."""
         if self.previous is None:
             return False
-        rels = [renderer.prefix + path for renderer in self.renderers]
         old = self.previous.manifest["files"]
-        return all(old.get(rel) == key for rel in rels) and self.reuse(rels, key)
+        rels = [rel for rel, had in old.items() if had == key]
+        needed = [prefix + path for path in required
+                  for prefix in ([r.prefix for r in self.renderers] if path.endswith(".html")
+                                 else [""])]
+        return all(old.get(rel) == key for rel in needed) and self.reuse(rels, key)
+
+    def _ids_by_name(self) -> dict[str, int]:
+        """Player id by name (names are unique), for tables that carry names."""
+        return {p.name: p.id for p in self.players.values()}
 
     def rating_pages(self, pools: list[PoolData]) -> None:
         for pool in pools:
@@ -1396,7 +1449,7 @@ class SiteBuilder:
             author=self.settings.organisation or site_title, base_url=self.settings.url)
         self.write(None, f"{event_dir}/feed.atom", feed)
 
-    def site_data_files(self, pools: list[PoolData]) -> None:
+    def site_data_files(self, pools: list[PoolData], series: Sequence[dict] = ()) -> None:
         """The open data of the whole site (rebuilt every time; the index holds the
         publication time)."""
         self.write(None, "data/players.json", opendata.players_file(self.players))
@@ -1409,7 +1462,8 @@ class SiteBuilder:
                 variants.append(pool.variant)
         dirs = {e.id: self.links.event(e.id).rsplit("/", 1)[0] for e in self.events}
         self.write(None, "data/index.json",
-                   opendata.index_file(self.events, dirs, variants, self.settings, self.now))
+                   opendata.index_file(self.events, dirs, variants, self.settings, self.now,
+                                       series))
 
     def sheet_page(self, info: EventInfo, rnd) -> None:
         """A round's score sheets to print: per table, one row per deal (the

@@ -53,7 +53,7 @@ def validate(document: dict) -> None:
 def test_schemas_ship_in_the_package_and_are_valid():
     assert {Path(sid).name for sid in schemas()} == {
         f"{k}.schema.json" for k in ("index", "event", "standings", "rounds", "matches",
-                                     "players", "ratings")}
+                                     "players", "ratings", "series")}
 
 
 def test_every_json_file_is_valid_and_listed_by_the_index(published):

@@ -58,3 +58,68 @@ def test_incremental_publish_reuses_the_page_until_a_result_changes(tourney, db_
     rows = cells(page.read_text(encoding="utf-8"))
     # Bo 2 + 3 now leads; Anna 0, 1, 2.5: 3.5
     assert rows[0][1] == "Bo" and ["Anna", "3.5"] == [rows[1][1], rows[1][6]]
+
+
+def test_team_pages_open_data_and_feed(tourney, db_url, tmp_path):
+    """Each team has a page (every language) listing its players, the counted ones
+    first; the series is in the open data (valid against its schema, listed by the
+    index) and has an Atom feed with an entry per event; an incremental publish
+    reuses all of them together, and a correction makes them again."""
+    import json
+    from xml.etree import ElementTree
+
+    from test_open_data import validate
+
+    make_season(tourney, db_url)
+    tourney("team", "add", "season", "North", "Anna", "Cai")
+    tourney("team", "add", "season", "Söder <i>", "Bo", "Eva")
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site), "--lang", "en", "--lang", "sv")
+    series = (site / "series" / "season.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="(\.\./series/season/[a-z0-9-]+\.html)"', series)
+    assert len(links) == 2
+    pages = {}
+    for link in links:
+        path = site / "series" / link.removeprefix("../series/")
+        assert (site / "sv" / "series" / link.removeprefix("../series/")).is_file()
+        pages[path.name] = path.read_text(encoding="utf-8")
+    north = next(p for p in pages.values() if "<h1><bdi>North</bdi></h1>" in p)
+    south = next(p for p in pages.values() if "Söder &lt;i&gt;" in p)
+    assert "<i>" not in south.split("<main", 1)[-1]  # escaped
+    assert "Anna" in north and "Cai" in north and "Bo" not in north
+    assert "Counts for the team" in north
+    swedish = (site / "sv" / "series" / "season" / path.name).read_text(encoding="utf-8")
+    assert "Spelare" in swedish and "Counts for the team" not in swedish
+
+    data = json.loads((site / "series" / "season.json").read_text(encoding="utf-8"))
+    validate(data)
+    assert [e["slug"] for e in data["events"]] == ["ev1", "ev2", "ev3"]
+    anna = next(r for r in data["standings"] if r["name"] == "Anna")
+    assert anna["place"] == 1 and anna["total"] == 5.5
+    assert [(r["event"], r["counted"]) for r in anna["results"]] == [
+        ("ev1", True), ("ev2", False), ("ev3", True)]
+    assert [t["team"] for t in data["teams"]] == ["North", "Söder <i>"]
+    for team in data["teams"]:
+        assert (site / team["page"]).is_file()
+    index = json.loads((site / "data" / "index.json").read_text(encoding="utf-8"))
+    assert index["series"] == [{"slug": "season", "name": "Club season",
+                                "page": "series/season.html", "file": "series/season.json",
+                                "feed": "series/season.atom"}]
+    feed = ElementTree.parse(site / "series" / "season.atom").getroot()
+    atom = "{http://www.w3.org/2005/Atom}"
+    entries = feed.findall(f"{atom}entry")
+    assert len(entries) == 3
+    for entry in entries:
+        href = entry.find(f"{atom}link").get("href")
+        assert (site / "series" / href).resolve().is_file(), href
+
+    json_file = site / "series" / "season.json"
+    first = [p.stat().st_ino for p in (json_file, *(site / "series" / "season").iterdir())]
+    tourney("publish", "--out", str(site))
+    assert [p.stat().st_ino for p in (json_file, *(site / "series" / "season").iterdir())] \
+        == first
+    correct(db_url, "ev1", [("Dag", 1, 3), ("Bo", 2, 2), ("Cai", 3, 1), ("Anna", 4, 0)])
+    tourney("publish", "--out", str(site))
+    assert json_file.stat().st_ino != first[0]
+    again = json.loads(json_file.read_text(encoding="utf-8"))
+    assert again["standings"][0]["name"] == "Bo"

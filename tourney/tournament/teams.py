@@ -185,13 +185,16 @@ class TeamStandings:
 
 
 def team_standings(session: Session, slug: str, teams: str = "club", *,
-                   count: int | None = None, lang: str | None = None) -> TeamStandings:
-    """The team standings of an event or series (the module's rules)."""
+                   count: int | None = None, lang: str | None = None,
+                   series_rows: Sequence | None = None) -> TeamStandings:
+    """The team standings of an event or series (the module's rules);
+    ``series_rows``: the series' standings when the caller has them already."""
     teams, count = check_kind(teams), check_count(count)
     scope = team_scope(session, slug)
     if isinstance(scope, Series):
-        values = {row.player_id: (row.player, row.total)
-                  for row in series_standings(session, scope, lang=lang).rows}
+        if series_rows is None:
+            series_rows = series_standings(session, scope, lang=lang).rows
+        values = {row.player_id: (row.player, row.total) for row in series_rows}
     else:
         values = {r.player_id: (r.player, r.points)
                   for r in event_results(session, scope, lang=lang or scope.lang)}
