@@ -6,7 +6,7 @@ import click
 from tourney.app import rounds as actions
 from tourney.engines import get_game
 from tourney.engines.base import MAX_DEALS_PER_MATCH
-from tourney.numbers import count_text
+from tourney.numbers import count_text, number_text
 from tourney.ordering import terminal_language
 from tourney.records.csv_format import COLUMNS, format_row, typed_record
 from tourney.records.spreadsheets import (
@@ -91,9 +91,37 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
             echo(f"  {unmet['message']}")
 
 
-def seating_warnings(seating: service.RoundSeating) -> None:
+def warning_message(slug: str, warning: dict) -> str:
+    """A seating warning (:func:`tourney.tournament.rounds.bye_warning`'s data) in
+    the command line's words, naming the commands that would help."""
+    worth = warning["bye_points"]
+    sizes = (f"exactly {warning['table_min']}" if warning["table_min"] == warning["table_max"]
+             else f"{warning['table_min']}-{warning['table_max']}")
+    text = (f"{count_text(len(warning['players']), 'player')} get a bye, each worth "
+            f"{number_text(worth)} point{'' if worth == 1 else 's'}: "
+            f"{', '.join(warning['players'])} ({count_text(warning['seated'], 'player')} at "
+            f"tables of {sizes})")
+    helps = []
+    if warning["table_sizes"] is not None:
+        shown, left = warning["table_sizes"], warning["byes_left"]
+        leaves = "seat everyone" if not left else f"leave {count_text(left, 'bye')}"
+        helps.append(f"tables of {shown} {leaves}: `tourney event set {slug} "
+                     f"--table-sizes {shown}`, then `tourney round reseat {slug} "
+                     f"{warning['round']}`")
+    if warning["bye_points_can_change"]:
+        helps.append(f"a bye can be worth less: `tourney event set {slug} --bye-points X`")
+    return text + ("; " + "; or ".join(helps) if helps else "")
+
+
+def worded_warnings(slug: str, seating: service.RoundSeating) -> list[dict]:
+    """The seating's warnings as --json gives them: the data and its message."""
+    return [{**warning, "message": warning_message(slug, warning)}
+            for warning in seating.warnings]
+
+
+def seating_warnings(slug: str, seating: service.RoundSeating) -> None:
     for warning in seating.warnings:
-        message(f"warning: {warning['message']}")
+        message(f"warning: {warning_message(slug, warning)}")
 
 
 def pairs_message(repeated: int) -> str:
@@ -105,7 +133,8 @@ def seating_change(action: str, changed: bool, summary: str, slug: str, seating)
     repeated_pairs) with the keys every changing command answers beside it; the
     details add the warnings (more than one bye) and, for a reseat, the players no
     longer entered (they withdrew before playing)."""
-    details = {"event": slug, "round": seating.number, "warnings": list(seating.warnings)}
+    details = {"event": slug, "round": seating.number,
+               "warnings": worded_warnings(slug, seating)}
     if action == "round.reseat":
         details["no_longer_entered"] = list(seating.no_longer_entered)
     return {**seating.to_json(), "unmet": list(seating.unmet),
@@ -177,7 +206,7 @@ def seat(slug, force, as_json, db_url):
         event = get_event(session, slug)
         seating = actions.seat_next_round(session, event, force=force)
     report_seated(seating, event, "round.seat", f"round {seating.number} seated", as_json)
-    seating_warnings(seating)
+    seating_warnings(slug, seating)
     unmet_messages(seating)
 
 
@@ -264,7 +293,7 @@ def reseat(slug, number, seed, as_json, db_url):
     else:
         print_seating(seating, f"{event.name}: round {seating.number} (reseated)", event.variant)
     message(summary)
-    seating_warnings(seating)
+    seating_warnings(slug, seating)
     unmet_messages(seating)
 
 

@@ -69,7 +69,7 @@ from tourney.storage.models import Event, TableLink
 from tourney.tournament import entry
 from tourney.tournament.evening import decide_signup, mark, set_checkin_required, set_evening
 from tourney.tournament.events import get_event, last_seated_round, results_by_round
-from tourney.tournament.rounds import get_round, seated_keys
+from tourney.tournament.rounds import get_round, seated_keys, seating_warnings
 from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import standing_decimals, standings_table
@@ -798,16 +798,18 @@ async def org_event(request: Request) -> Response:
         event = get_event(s, slug)
         return (organizer_evening(s, event), adjustments(s, event),
                 absences(s, event, max(view.number, 1)),
-                round_ends_at(s, event, view.number) if view.open else None)
+                round_ends_at(s, event, view.number) if view.open else None,
+                seating_warnings(s, event, view.number) if view.number else [])
 
-    evening, adjusted, absent, ends_at = await run_in_threadpool(
+    evening, adjusted, absent, ends_at, warnings = await run_in_threadpool(
         _read, server.config.engine, read_more)
     reseat = request.query_params.get("reseat", "")
     return server.render(request, "org_event.html", lang, view=view, flash=flash,
                          error_lines=errors, conflict_errors=conflict_errors,
                          site_dir=server.config.site_dir, evening=evening, adjusted=adjusted,
                          again=request.query_params.get("again"), absences=absent,
-                         ends_at=ends_at, reseat=int(reseat) if reseat.isdigit() else None)
+                         ends_at=ends_at, reseat=int(reseat) if reseat.isdigit() else None,
+                         warnings=warnings)
 
 
 async def org_links(request: Request) -> Response:

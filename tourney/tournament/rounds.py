@@ -39,7 +39,7 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..errors import TourneyError, no_round
-from ..numbers import count_text, number_text, plural_word
+from ..numbers import count_text, plural_word
 from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
 from ..storage.audit import record_change
@@ -349,41 +349,38 @@ def fewer_byes_sizes(event: Event, players: int) -> tuple[int, int, int] | None:
 
 def bye_warning(session: Session, event: Event, seating: RoundSeating) -> dict | None:
     """A warning for a round that gives more than one player a bye (each worth a
-    win by default), naming them, with what would help that the event can still
-    take: other table sizes (``event set --table-sizes``, then a reseat) and, while
-    no round that gave byes has a result in, a bye worth less (``--bye-points``).
-    ``None`` for one bye or none."""
+    win by default), as data a caller words (the command line, the organizer's
+    page): the players, what a bye is worth, the players seated and the event's
+    table sizes, and what would help that the event can still take: other table
+    sizes (``table_sizes``: "3-4", then a reseat; ``byes_left``: the byes they
+    leave) and, while no round that gave byes has a result in, a bye worth less
+    (``bye_points_can_change``). ``None`` for one bye or none."""
     if len(seating.byes) < 2:
         return None
     players = sum(len(t.seats) for t in seating.tables) + len(seating.byes)
-    sizes = (f"exactly {event.table_min}" if event.table_min == event.table_max
-             else f"{event.table_min}-{event.table_max}")
-    text = (f"{count_text(len(seating.byes), 'player')} get a bye, each worth "
-            f"{number_text(event_bye_points(event))} "
-            f"point{'' if event_bye_points(event) == 1 else 's'}: "
-            f"{', '.join(seating.byes)} ({count_text(players, 'player')} at tables of {sizes})")
-    helps = []
     suggested = fewer_byes_sizes(event, players)
-    shown = None  # the suggested table sizes as --table-sizes takes them
+    shown, left = None, None
     if suggested is not None:
         low, high, left = suggested
         shown = f"{low}" if low == high else f"{low}-{high}"
-        leaves = "seat everyone" if not left else f"leave {count_text(left, 'bye')}"
-        helps.append(f"tables of {shown} {leaves}: `tourney event set {event.slug} "
-                     f"--table-sizes {shown}`, then `tourney round reseat {event.slug} "
-                     f"{seating.number}`")
     # (a bye worth nothing stands for any other worth: change_refusals says whether
     # what a bye is worth can change at all)
     cheaper = bool(event_bye_points(event)) and not change_refusals(
         session, event, {"bye_points": 0.0})
-    if cheaper:
-        helps.append(f"a bye can be worth less: `tourney event set {event.slug} "
-                     f"--bye-points X`")
-    if helps:
-        text += "; " + "; or ".join(helps)
-    return {"warning": "byes", "message": text, "players": list(seating.byes),
-            "table_sizes": shown,
-            "bye_points_can_change": cheaper}
+    return {"warning": "byes", "round": seating.number, "players": list(seating.byes),
+            "bye_points": event_bye_points(event), "seated": players,
+            "table_min": event.table_min, "table_max": event.table_max,
+            "table_sizes": shown, "byes_left": left, "bye_points_can_change": cheaper}
+
+
+def seating_warnings(session: Session, event: Event, number: int) -> list[dict]:
+    """What a seated round has to warn about while it can still be seated again (no
+    result in): :func:`bye_warning`'s; for a page that shows the round."""
+    seating = round_seating(session, event, number)
+    if not seating.reseatable:
+        return []
+    warning = bye_warning(session, event, seating)
+    return [warning] if warning else []
 
 
 def missing_results(session: Session, event: Event, number: int) -> list[str]:
