@@ -44,7 +44,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from tourney.errors import TourneyError, UsageError
+from tourney.errors import InvalidValue, TourneyError, UsageError
 
 SITE_MARKER = ".tourney-site"
 MANIFEST = ".tourney-files"
@@ -60,7 +60,7 @@ def prepare_target(out: str | os.PathLike, protect: Iterable[os.PathLike | str] 
     not a mount point; holding none of the ``protect`` paths (the database)."""
     text = os.fspath(out)
     if not text.strip():
-        raise UsageError("--out needs a folder")
+        raise InvalidValue("out", repr(text), "a folder")
     target = Path(os.path.realpath(text))
     if target == Path(target.anchor):
         raise UsageError("refusing to publish over the file system's root")
@@ -69,7 +69,7 @@ def prepare_target(out: str | os.PathLike, protect: Iterable[os.PathLike | str] 
         if inside == target or target in inside.parents:
             raise UsageError(
                 f"the database {path} is inside the site folder {text}: everything there "
-                "is put on the web for anyone to download; keep the database outside --out")
+                "is put on the web for anyone to download; keep the database outside the site folder")
     if target.exists():
         if not target.is_dir():
             raise UsageError(f"{text} exists and is not a folder")

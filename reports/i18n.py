@@ -35,7 +35,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from markupsafe import Markup
 
-from tourney.errors import UsageError
+from tourney.errors import InvalidValue, UsageError
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
@@ -59,7 +59,7 @@ def normalize_language(code: str) -> str:
     """A language code checked with Babel (``sv``, ``nb``, ``fi``, ``en``...)."""
     text = (code or "").strip().replace("-", "_")
     if not text:
-        raise UsageError("a language code is needed, e.g. --lang sv")
+        raise InvalidValue("lang", repr(code or ""), "a language code, e.g. sv")
     text = ALIASES.get(text.lower(), text)
     try:
         locale = Locale.parse(text)

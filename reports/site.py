@@ -95,7 +95,7 @@ from sqlalchemy.engine import Engine
 from tourney import __version__
 from tourney.collector import frozen
 from tourney.engines.presentation import Card, Cards, Message, Note, Seat
-from tourney.errors import TourneyError, UsageError
+from tourney.errors import InvalidValue, TourneyError, UsageError
 from tourney.numbers import column_decimals, plain_number, shown_decimals
 from tourney.ordering import name_key
 from tourney.ratings.engine import ordinal
@@ -382,8 +382,8 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
                 if clash:
                     raise TourneyError(
                         f"{out} holds files publish did not write at paths the new site "
-                        f"uses: {describe(clash)}; move them away, or publish with --force "
-                        "to drop every file publish did not write")
+                        f"uses: {describe(clash)}; move them away, or drop every file "
+                        "publish did not write", setting="force")
                 carry_foreign(target, build.path, foreign)
                 report.kept = foreign
             if previous is not None:
@@ -461,7 +461,7 @@ def database_files(engine: Engine) -> list[str]:
 
 def resolve_jobs(jobs: int) -> int:
     if jobs < 0:
-        raise UsageError("--jobs takes 0 (one per CPU) or a positive number")
+        raise InvalidValue("jobs", jobs, "0 (one per CPU) or a positive number")
     if jobs == 0:
         return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                    else (os.cpu_count() or 1))

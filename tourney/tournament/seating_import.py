@@ -244,7 +244,7 @@ def _check(session, event, number, rows, name, errors, force, source) -> None:
             event.table_min, event.table_max)
         if not low <= size <= high:
             allowed = f"{low}" if low == high else f"{low}-{high}"
-            whose = "the variant's" if force else "the event's (--force: the variant's)"
+            whose = "the variant's" if force else "the event's (forced: the variant's)"
             refuse(first.line, f"table {label} seats {size}; {whose} tables seat {allowed}",
                    "table", first.name)
         seats = [r.seat for r in members]
