@@ -35,6 +35,7 @@ import datetime as dt
 import shlex
 from dataclasses import dataclass, field
 
+from sqlalchemy import insert
 from sqlmodel import Session, select
 
 from ..engines import get_game
@@ -143,14 +144,16 @@ def get_round(session: Session, event: Event, number: int) -> Round:
 
 def seated_keys(session: Session, round_row: Round) -> tuple[dict[str, list[int]], list[int]]:
     """Table label -> player ids in seat order, and the byes, of a seated round."""
-    seats = session.exec(select(Seat).where(Seat.round_id == round_row.id)).all()
+    # columns, not Seat objects: a league round has tens of thousands of seats
+    seats = session.execute(select(Seat.table, Seat.seat, Seat.player_id)
+                            .where(Seat.round_id == round_row.id)).all()
     tables: dict[str, list[tuple[int, int]]] = {}
     byes = []
-    for seat in seats:
-        if seat.table is None:
-            byes.append(seat.player_id)
+    for table, seat, player_id in seats:
+        if table is None:
+            byes.append(player_id)
         else:
-            tables.setdefault(seat.table, []).append((seat.seat or 0, seat.player_id))
+            tables.setdefault(table, []).append((seat or 0, player_id))
     ordered = {label: [pid for _, pid in sorted(tables[label])]
                for label in sorted(tables, key=table_order)}
     return ordered, sorted(byes)
@@ -308,12 +311,15 @@ def _seat(session: Session, event: Event, number: int, seed: int) -> tuple[list[
 
 
 def _store(session: Session, round_row: Round, tables: list[list[int]], byes: list[int]) -> None:
-    for index, keys in enumerate(tables, 1):
-        for seat, key in enumerate(keys):
-            session.add(Seat(round_id=round_row.id, player_id=key, table=str(index), seat=seat))
-    for key in byes:
-        session.add(Seat(round_id=round_row.id, player_id=key, table=None, seat=None))
+    # one bulk insert of plain rows (a Seat object each cost more than the seating
+    # search at 16,000 players)
+    rows = [{"round_id": round_row.id, "player_id": key, "table": str(index), "seat": seat}
+            for index, keys in enumerate(tables, 1) for seat, key in enumerate(keys)]
+    rows += [{"round_id": round_row.id, "player_id": key, "table": None, "seat": None}
+             for key in byes]
     session.flush()
+    if rows:
+        session.execute(insert(Seat), rows)
 
 
 def _seat_into(session: Session, event: Event, row: Round, seed: int) -> RoundSeating:
