@@ -909,8 +909,11 @@ class SiteBuilder:
                     os.unlink(os.path.join(self.build_dir, undo))
                 return False
             done.append(rel)
+        # a file reused as part of a whole (an unchanged event) keeps the key it had
+        # of its own (a match's page): the next publish can still reuse it alone
+        had = self.previous.manifest["files"]
         for rel in rels:
-            self.files[rel] = key
+            self.files[rel] = key or had.get(rel, "")
         self.reused.update(rels)
         if self._collecting is not None:
             self._collecting.extend(rels)
@@ -1418,22 +1421,46 @@ class SiteBuilder:
                   sizes_seated=sizes_seated if len(sizes_seated) > 1 else [],
                   per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
 
+        # A round's, a match's and a replay's pages have keys of their own (what
+        # they show: the event's name and game, the round or the match as stored,
+        # its players' names), so one result re-renders its own pages, not every
+        # page of a big event; the event's page, screen and data show the
+        # standings and are made again.
+        shown = self._event_shown(info)
         for rnd in data.rounds:
-            self.page("round.html", self.links.round(info.id, rnd.number), info=info,
-                      rnd=rnd, per_language=lambda renderer, rnd=rnd: {
+            ids = [*rnd.byes, *(pid for table in rnd.tables for pid in table.players)]
+            key = content_key(self.site_key, "round", shown, rnd, self._names(ids))
+            self.page("round.html", self.links.round(info.id, rnd.number), key=key,
+                      info=info, rnd=rnd, per_language=lambda renderer, rnd=rnd: {
                           "by_name": self._by_name(rnd, renderer.lang)})
-            self.sheet_page(info, rnd)
+            self.sheet_page(info, rnd, key)
         self.screen_page(data)
         matches_by_round: dict[int, list[MatchData]] = {}
         for match in data.matches:
             matches_by_round.setdefault(match.round, []).append(match)
         for number, matches in matches_by_round.items():
-            deals = self.reader.deals(info.id, number, with_moves=with_replays)
+            pending = []
             for match in matches:
                 self.report.matches += 1
-                self.match_pages(info, match, deals.get(match.version_id, []), with_replays)
+                key = content_key(self.site_key, "match", shown, match, with_replays,
+                                  self._names([p.player_id for p in match.places]))
+                if not self._reuse_keyed(key, [self.links.match(info.id, match.id)]):
+                    pending.append((match, key))
+            if not pending:
+                continue  # the round's deals are not read
+            deals = self.reader.deals(info.id, number, with_moves=with_replays)
+            for match, key in pending:
+                self.match_pages(info, match, deals.get(match.version_id, []), with_replays,
+                                 key)
         self.event_data_files(data)
         return rows
+
+    @staticmethod
+    def _event_shown(info: EventInfo) -> tuple:
+        """What an event's round, sheet, match and replay pages show of the event
+        itself (not its standings, status or stamp, which change with every result)."""
+        return (info.id, info.slug, info.name, info.variant, info.date, info.lang,
+                info.options, info.rules, info.points, info.bye_points)
 
     def event_data_files(self, data: EventData) -> None:
         """The event's open data and Atom feed, once (not per language)."""
@@ -1465,7 +1492,7 @@ class SiteBuilder:
                    opendata.index_file(self.events, dirs, variants, self.settings, self.now,
                                        series))
 
-    def sheet_page(self, info: EventInfo, rnd) -> None:
+    def sheet_page(self, info: EventInfo, rnd, key: str = "") -> None:
         """A round's score sheets to print: per table, one row per deal (the
         event's number of deals, else room for :data:`OPEN_ENDED_ROWS`) with the
         dealer or first colour where the rules fix it, a column per player."""
@@ -1482,8 +1509,8 @@ class SiteBuilder:
                 deals.append({"number": number,
                               "role": order[role_seat] if role_seat is not None else None})
             tables.append({"table": table, "deals": deals})
-        self.page("sheets.html", self.links.sheets(info.id, rnd.number), info=info, rnd=rnd,
-                  tables=tables,
+        self.page("sheets.html", self.links.sheets(info.id, rnd.number), key=key, info=info,
+                  rnd=rnd, tables=tables,
                   per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
 
     def screen_page(self, data: EventData) -> None:
@@ -1575,7 +1602,7 @@ class SiteBuilder:
     # ---- matches and deals
 
     def match_pages(self, info: EventInfo, match: MatchData, deals: list[DealData],
-                    with_replays: bool) -> None:
+                    with_replays: bool, key: str = "") -> None:
         columns = [p.player_id for p in match.places]  # seat order of deal 1
         game = self.renderers[0].names.rules(info.variant)
         name_to_player = {}
@@ -1607,7 +1634,8 @@ class SiteBuilder:
         score_decimals = column_decimals(
             [p.total for p in match.places]
             + [s for row in rows for s in row["scores"] if isinstance(s, (int, float))])
-        self.page("match.html", self.links.match(info.id, match.id), info=info, match=match,
+        self.page("match.html", self.links.match(info.id, match.id), key=key, info=info,
+                  match=match,
                   columns=columns, rows=rows, standing=standing, replays=with_replays,
                   score_decimals=score_decimals,
                   shared=shared_places(match.places))
@@ -1626,7 +1654,7 @@ class SiteBuilder:
                           for pid, name in zip(seat_players, view.players)]
             seat_names = [self.players[pid].name if pid in self.players else name
                           for pid, name in zip(seat_players, view.players)]
-            self.page(f"replay_{view.kind}.html", path, info=info, match=match,
+            self.page(f"replay_{view.kind}.html", path, key=key, info=info, match=match,
                       deal=deal, view=view, S=_Seats(seat_links), N=_Seats(seat_names),
                       prev=numbers[index - 1] if index else None,
                       next=numbers[index + 1] if index + 1 < len(numbers) else None)
