@@ -239,7 +239,9 @@ class Server:
             response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="strict",
                                 secure=secure, path="/")
         if request.query_params.get("lang") in LANGUAGES:
-            response.set_cookie("lang", lang, samesite="strict", secure=secure, path="/",
+            # lax: a language is no secret, and a table link opened from a QR code
+            # (a navigation from outside the site) keeps it
+            response.set_cookie("lang", lang, samesite="lax", secure=secure, path="/",
                                 max_age=365 * 86400)
 
     @staticmethod
@@ -606,7 +608,14 @@ def secret_form(template: str, limit: str, refused: int, accept):
 async def _open_table(server: Server, request: Request, form) -> Response | None:
     link = await run_in_threadpool(
         _read, server.config.engine, lambda s: entry.link_by_code(s, form.get("code", "")))
-    return None if link is None else RedirectResponse(f"/t/{link.token}", status_code=303)
+    if link is None:
+        return None
+    # the language the code page was read in goes on to the table's page (and is
+    # kept from there in the cookie), or else the table would switch to the
+    # event's language
+    lang = form.get("lang")
+    query = f"?lang={lang}" if lang in LANGUAGES else ""
+    return RedirectResponse(f"/t/{link.token}{query}", status_code=303)
 
 
 code_page, code_post = secret_form("code.html", "link_limit", 404, _open_table)
