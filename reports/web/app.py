@@ -74,7 +74,7 @@ from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import standing_decimals, standings_table
 
-from .messages import bad_cells, error_lines
+from .messages import bad_fields, error_lines
 from .names import grid_name, short_names
 from .security import (
     SESSION_COOKIE,
@@ -410,12 +410,17 @@ def table_view(session, link: TableLink) -> TableView:
                      round_ends_at(session, event, link.round_number))
 
 
+def typed_scores(row, form: dict) -> list[str]:
+    """What was typed in the score boxes of one row of the grid, in seat order."""
+    return [form.get(f"score-{row.deal}-{seat}", "").strip()[:40]
+            for seat in range(len(row.players))]
+
+
 def sheet_content(rows: list, form: dict) -> str:
     """The record CSV of the score sheet as filled in the form."""
     out = []
     for row in rows:
-        scores = [form.get(f"score-{row.deal}-{seat}", "").strip()[:40]
-                  for seat in range(len(row.players))]
+        scores = typed_scores(row, form)
         if any(scores):
             row.scores = scores
             if row.dealer is None:
@@ -440,8 +445,7 @@ def sheet_cell_errors(event: Event, rows: list, form: dict) -> list[RecordError]
     game, options = settings.game, settings.options
     errors = []
     for index, row in enumerate(rows):
-        cells = [form.get(f"score-{row.deal}-{seat}", "").strip()[:40]
-                 for seat in range(len(row.players))]
+        cells = typed_scores(row, form)
         if not any(cells):
             continue
         where = {"line": index + 2, "column": "scores"}
@@ -483,6 +487,17 @@ def form_errors(event: Event, rows: list, form: dict,
                                                -1 if e.seat is None else e.seat))
 
 
+def typed_boxes(rows: list, form: dict) -> dict[int, list[tuple[str, str]]]:
+    """Each deal filled in on the grid: its players and what was typed in their
+    boxes, in seat order (the errors say what was entered)."""
+    out = {}
+    for row in rows:
+        cells = typed_scores(row, form)
+        if any(cells):
+            out[row.deal] = list(zip(row.players, cells))
+    return out
+
+
 def line_deals(rows: list) -> dict[int, int]:
     """Line of the generated CSV -> deal number (the header is line 1)."""
     return {index + 2: row.deal for index, row in enumerate(rows)}
@@ -505,7 +520,7 @@ async def table_page(request: Request) -> Response:
     shown = error_lines(view.errors, lang, lines)
     return server.render(request, "table.html", lang, view=view, values={},
                          message=None, lines=lines, error_lines=shown,
-                         bad_cells=bad_cells(shown))
+                         bad_fields=bad_fields(shown))
 
 
 def _read(engine: Engine, work):
@@ -573,12 +588,13 @@ async def table_post(request: Request) -> Response:
     errors = verdict.errors
     if not pasted and verdict.outcome == submissions.INVALID:
         errors = await run_in_threadpool(form_errors, view.event, view.rows, form, errors)
-    shown = error_lines(errors, lang, lines)
+    shown = error_lines(errors, lang, lines, None if pasted else typed_boxes(view.rows, form),
+                        pasted=pasted)
     # an invalid result kept beside the stored one is told apart: nothing to correct
     message = "invalid-kept" if verdict.beside else verdict.outcome
     return server.render(request, "table.html", lang, verdict.status_code, view=view,
                          values=values, message=message, lines=lines,
-                         error_lines=shown, bad_cells=bad_cells(shown))
+                         error_lines=shown, bad_fields=bad_fields(shown))
 
 
 def secret_form(template: str, limit: str, refused: int, accept):
