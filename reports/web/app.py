@@ -359,6 +359,26 @@ class TableView:
     # "text" where the game (with the event's house rules) can score below 0
     score_inputmode: str = "text"
     ends_at: RoundEnd | None = None  # the round's clock: when it ends
+    stored: StoredResult | None = None  # the table's stored result, when it has one
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    """A table's stored result as its players see it: the scores, totals and places
+    (:class:`tourney.app.tables.SentResult`), its version, and when it was stored
+    as people at the venue read a clock (the server's local time)."""
+
+    result: submissions.SentResult
+    version: int
+    time: str
+
+
+def stored_result_of(session, link: TableLink) -> StoredResult | None:
+    stored = submissions.table_result(session, link)
+    if stored is None:
+        return None
+    return StoredResult(stored.result, stored.version,
+                        stored.stored_at.astimezone().strftime("%H:%M"))
 
 
 @dataclass(frozen=True)
@@ -407,7 +427,8 @@ def table_view(session, link: TableLink) -> TableView:
     return TableView(link, event, rows[0].players if rows else [], rows,
                      entry.link_open(session, link), entry.table_state(session, link),
                      errors, note, not all(invalid), any(invalid), score_inputmode(event),
-                     round_ends_at(session, event, link.round_number))
+                     round_ends_at(session, event, link.round_number),
+                     stored_result_of(session, link))
 
 
 def typed_scores(row, form: dict) -> list[str]:
@@ -521,6 +542,27 @@ async def table_page(request: Request) -> Response:
     return server.render(request, "table.html", lang, view=view, values={},
                          message=None, lines=lines, error_lines=shown,
                          bad_fields=bad_fields(shown))
+
+
+async def table_result_page(request: Request) -> Response:
+    """What a table has stored (``/t/<token>/result``): the scores, totals and
+    places, the version and when it was stored; the table comes back to it from
+    its page."""
+    server: Server = request.app.state.server
+    token = request.path_params["token"]
+
+    def load(session):
+        link = entry.link_by_token(session, token)
+        return None if link is None else table_view(session, link)
+
+    view = await run_in_threadpool(_read, server.config.engine, load)
+    if view is None:
+        return (await server.refused(server.link_limit, request)
+                or server.render(request, "unknown_link.html", server.language(request), 404))
+    response = server.render(request, "table_result.html",
+                             server.language(request, view.event.lang), view=view)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _read(engine: Engine, work):
@@ -1177,6 +1219,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/t", code_post, methods=["POST"]),
         Route("/t/{token}", table_page),
         Route("/t/{token}", table_post, methods=["POST"]),
+        Route("/t/{token}/result", table_result_page),
         Route("/p/{token}", player_page),
         Route("/p/{token}/checkin", player_checkin, methods=["POST"]),
         Route("/signup/{slug}", signup_page),

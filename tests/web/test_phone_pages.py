@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from serve_helpers import client, csrf_of, path_of, seated_event
+from serve_helpers import client, csrf_of, path_of, seated_event, sheet_form
 
 
 def page_lang(html: str) -> str:
@@ -99,3 +99,28 @@ def test_a_pasted_record_marks_its_box_and_says_what_is_wrong(tourney, db_url):
     items = error_items(page.text)
     # the sentence in Swedish, the engine's words marked as English
     assert items and all('lang="en"' in item and "(engelska)" in item for item in items), items
+
+
+def test_the_table_sees_what_was_stored_and_comes_back_to_it(tourney, db_url):
+    links = seated_event(tourney, lang="sv")
+    web = client(db_url, auto_accept=True)
+    url = path_of(links["1"]["url"])
+    seats = tourney("round", "show", "club", "1", "--json").json["tables"][0]["seats"]
+    form = {"csrf": csrf_of(web.get(url).text), **sheet_form(loser_seat=1)}
+    sent = web.post(url, data=form)
+    assert sent.status_code == 200
+    # the answer shows what was stored: the version, the time, the scores and places
+    stored = re.search(r'<section class="stored".*?</section>', sent.text, re.S).group(0)
+    assert re.search(r"Version 1, sparad \d\d:\d\d\.", stored), stored
+    assert all(name in stored for name in seats)
+    places = re.findall(r"<tr><th scope=\"row\">Placering</th>(.*?)</tr>", stored)[0]
+    assert re.findall(r"<td>(\d)</td>", places)[1] == "4"  # seat 2 lost every deal
+    # later, the table's page says so and links to it
+    page = web.get(url).text
+    assert re.search(r"Resultatet för det här bordet är sparat\. Version 1, sparad \d\d:\d\d\.", page)
+    assert f'href="{url}/result"' in page
+    result = web.get(f"{url}/result")
+    assert result.status_code == 200 and "Version 1, sparad" in result.text
+    assert result.headers["Cache-Control"] == "no-store"
+    assert all(name in result.text for name in seats)
+    assert web.get("/t/not-a-token/result").status_code == 404
