@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from serve_helpers import LiveServer, path_of, seated_event
-from test_browser_serve import Phone, cut_words, shots
+from test_browser_serve import Phone, cut_words, enter_sheet, shots
 
 pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
@@ -53,3 +53,74 @@ def test_each_score_box_is_labelled_with_its_player_at_375(tourney, db_url, brow
                 page.screenshot(path=str(folder / f"phone-sheet-{lang}-{width}.png"),
                                 full_page=True)
                 phone.close()
+
+
+def test_the_first_field_at_fault_gets_the_focus(tourney, db_url, browser, tmp_path):
+    links = seated_event(tourney, lang="sv", tables=1)
+    folder = shots(tmp_path)
+    with LiveServer(db_url) as live:
+        for js in (True, False):
+            phone = Phone(browser, js=js)
+            page = phone.page
+            page.goto(live.url + path_of(links["1"]["url"]))
+            enter_sheet(page, loser_seat=1)
+            page.fill('input[name="score-2-2"]', "1")  # two losers in deal 2
+            page.click("button[type=submit].primary")
+            page.wait_for_selector("#errors")
+            marked = page.eval_on_selector_all('#sheet [aria-invalid="true"]',
+                                               "fields => fields.map(f => f.name)")
+            assert marked == ["score-2-0", "score-2-1", "score-2-2", "score-2-3"]
+            focused = page.evaluate("document.activeElement.name || null")
+            assert focused == ("score-2-0" if js else None)
+            page.screenshot(path=str(folder / f"phone-error-{'js' if js else 'nojs'}-375.png"),
+                            full_page=True)
+            phone.close()
+
+
+@pytest.mark.parametrize("answer_lost", [False, True])
+def test_a_phone_that_loses_the_wifi_keeps_what_was_typed(tourney, db_url, browser,
+                                                           tmp_path, answer_lost):
+    """The first send fails (``answer_lost``: the server got it, the answer did
+    not come back; else it never left): the values stay, the phone says it was not
+    sent, and sending again stores one version."""
+    links = seated_event(tourney, lang="sv", tables=1)
+    folder = shots(tmp_path)
+    with LiveServer(db_url, auto_accept=True) as live:
+        phone = Phone(browser, js=True)
+        page = phone.page
+        url = live.url + path_of(links["1"]["url"])
+        sends = []
+
+        def flaky(route):
+            sends.append(route.request.method)
+            if route.request.method == "POST" and len(sends) == 1:
+                if answer_lost:
+                    route.fetch()  # it reaches the server; its answer is lost
+                route.abort("internetdisconnected")
+            else:
+                route.continue_()
+
+        page.route(url, flaky)
+        page.goto(url)
+        sends.clear()
+        enter_sheet(page, loser_seat=1)
+        page.click("button[type=submit].primary")
+        page.wait_for_selector("#unsent", state="visible")
+        assert "skicka det igen" in page.inner_text("#unsent")
+        assert page.evaluate("document.activeElement.id") == "unsent"
+        assert page.input_value('input[name="score-1-1"]') == "1"
+        assert page.input_value('input[name="score-3-0"]') == "0"
+        page.screenshot(path=str(folder / f"phone-unsent-{answer_lost}-375.png"), full_page=True)
+        if not answer_lost:  # a reload keeps them too (for this tab)
+            page.reload()
+            assert page.input_value('input[name="score-1-1"]') == "1"
+        page.click("button[type=submit].primary")
+        page.wait_for_selector("#stored")
+        assert "sparad" in page.inner_text("#stored")
+        page.screenshot(path=str(folder / f"phone-sent-again-{answer_lost}-375.png"),
+                        full_page=True)
+        # the aborted send is the one console error of the page
+        phone.errors[:] = [e for e in phone.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+        phone.close()
+    history = tourney("result", "history", "club", "1", "1", "--json").json
+    assert [v["version"] for v in history] == [1]
