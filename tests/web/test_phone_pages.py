@@ -124,3 +124,18 @@ def test_the_table_sees_what_was_stored_and_comes_back_to_it(tourney, db_url):
     assert result.headers["Cache-Control"] == "no-store"
     assert all(name in result.text for name in seats)
     assert web.get("/t/not-a-token/result").status_code == 404
+
+
+def test_an_invalid_result_after_the_stored_one_lists_every_error(tourney, db_url):
+    links = seated_event(tourney, lang="sv")
+    web = client(db_url, auto_accept=True)
+    url = path_of(links["1"]["url"])
+    form = {"csrf": csrf_of(web.get(url).text), **sheet_form(loser_seat=1)}
+    assert web.post(url, data=form).status_code == 200
+    again = web.post(url, data={**form, **WRONG, "score-3-3": "<b>"})
+    items = error_items(again.text)
+    assert len(items) == 3, items
+    assert any("angivet: x" in item for item in items), items
+    # what was typed is shown as text, never as markup
+    assert any("angivet: &lt;b&gt;" in item for item in items), items
+    assert "<b>" not in again.text
