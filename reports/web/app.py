@@ -74,7 +74,7 @@ from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import standing_decimals, standings_table
 
-from .messages import bad_cells, error_lines
+from .messages import bad_fields, error_lines
 from .names import grid_name, short_names
 from .security import (
     SESSION_COOKIE,
@@ -239,7 +239,9 @@ class Server:
             response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="strict",
                                 secure=secure, path="/")
         if request.query_params.get("lang") in LANGUAGES:
-            response.set_cookie("lang", lang, samesite="strict", secure=secure, path="/",
+            # lax: a language is no secret, and a table link opened from a QR code
+            # (a navigation from outside the site) keeps it
+            response.set_cookie("lang", lang, samesite="lax", secure=secure, path="/",
                                 max_age=365 * 86400)
 
     @staticmethod
@@ -357,6 +359,26 @@ class TableView:
     # "text" where the game (with the event's house rules) can score below 0
     score_inputmode: str = "text"
     ends_at: RoundEnd | None = None  # the round's clock: when it ends
+    stored: StoredResult | None = None  # the table's stored result, when it has one
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    """A table's stored result as its players see it: the scores, totals and places
+    (:class:`tourney.app.tables.SentResult`), its version, and when it was stored
+    as people at the venue read a clock (the server's local time)."""
+
+    result: submissions.SentResult
+    version: int
+    time: str
+
+
+def stored_result_of(session, link: TableLink) -> StoredResult | None:
+    stored = submissions.table_result(session, link)
+    if stored is None:
+        return None
+    return StoredResult(stored.result, stored.version,
+                        stored.stored_at.astimezone().strftime("%H:%M"))
 
 
 @dataclass(frozen=True)
@@ -405,15 +427,21 @@ def table_view(session, link: TableLink) -> TableView:
     return TableView(link, event, rows[0].players if rows else [], rows,
                      entry.link_open(session, link), entry.table_state(session, link),
                      errors, note, not all(invalid), any(invalid), score_inputmode(event),
-                     round_ends_at(session, event, link.round_number))
+                     round_ends_at(session, event, link.round_number),
+                     stored_result_of(session, link))
+
+
+def typed_scores(row, form: dict) -> list[str]:
+    """What was typed in the score boxes of one row of the grid, in seat order."""
+    return [form.get(f"score-{row.deal}-{seat}", "").strip()[:40]
+            for seat in range(len(row.players))]
 
 
 def sheet_content(rows: list, form: dict) -> str:
     """The record CSV of the score sheet as filled in the form."""
     out = []
     for row in rows:
-        scores = [form.get(f"score-{row.deal}-{seat}", "").strip()[:40]
-                  for seat in range(len(row.players))]
+        scores = typed_scores(row, form)
         if any(scores):
             row.scores = scores
             if row.dealer is None:
@@ -438,8 +466,7 @@ def sheet_cell_errors(event: Event, rows: list, form: dict) -> list[RecordError]
     game, options = settings.game, settings.options
     errors = []
     for index, row in enumerate(rows):
-        cells = [form.get(f"score-{row.deal}-{seat}", "").strip()[:40]
-                 for seat in range(len(row.players))]
+        cells = typed_scores(row, form)
         if not any(cells):
             continue
         where = {"line": index + 2, "column": "scores"}
@@ -481,6 +508,17 @@ def form_errors(event: Event, rows: list, form: dict,
                                                -1 if e.seat is None else e.seat))
 
 
+def typed_boxes(rows: list, form: dict) -> dict[int, list[tuple[str, str]]]:
+    """Each deal filled in on the grid: its players and what was typed in their
+    boxes, in seat order (the errors say what was entered)."""
+    out = {}
+    for row in rows:
+        cells = typed_scores(row, form)
+        if any(cells):
+            out[row.deal] = list(zip(row.players, cells))
+    return out
+
+
 def line_deals(rows: list) -> dict[int, int]:
     """Line of the generated CSV -> deal number (the header is line 1)."""
     return {index + 2: row.deal for index, row in enumerate(rows)}
@@ -503,7 +541,28 @@ async def table_page(request: Request) -> Response:
     shown = error_lines(view.errors, lang, lines)
     return server.render(request, "table.html", lang, view=view, values={},
                          message=None, lines=lines, error_lines=shown,
-                         bad_cells=bad_cells(shown))
+                         bad_fields=bad_fields(shown))
+
+
+async def table_result_page(request: Request) -> Response:
+    """What a table has stored (``/t/<token>/result``): the scores, totals and
+    places, the version and when it was stored; the table comes back to it from
+    its page."""
+    server: Server = request.app.state.server
+    token = request.path_params["token"]
+
+    def load(session):
+        link = entry.link_by_token(session, token)
+        return None if link is None else table_view(session, link)
+
+    view = await run_in_threadpool(_read, server.config.engine, load)
+    if view is None:
+        return (await server.refused(server.link_limit, request)
+                or server.render(request, "unknown_link.html", server.language(request), 404))
+    response = server.render(request, "table_result.html",
+                             server.language(request, view.event.lang), view=view)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _read(engine: Engine, work):
@@ -571,12 +630,13 @@ async def table_post(request: Request) -> Response:
     errors = verdict.errors
     if not pasted and verdict.outcome == submissions.INVALID:
         errors = await run_in_threadpool(form_errors, view.event, view.rows, form, errors)
-    shown = error_lines(errors, lang, lines)
+    shown = error_lines(errors, lang, lines, None if pasted else typed_boxes(view.rows, form),
+                        pasted=pasted)
     # an invalid result kept beside the stored one is told apart: nothing to correct
     message = "invalid-kept" if verdict.beside else verdict.outcome
     return server.render(request, "table.html", lang, verdict.status_code, view=view,
                          values=values, message=message, lines=lines,
-                         error_lines=shown, bad_cells=bad_cells(shown))
+                         error_lines=shown, bad_fields=bad_fields(shown))
 
 
 def secret_form(template: str, limit: str, refused: int, accept):
@@ -606,7 +666,14 @@ def secret_form(template: str, limit: str, refused: int, accept):
 async def _open_table(server: Server, request: Request, form) -> Response | None:
     link = await run_in_threadpool(
         _read, server.config.engine, lambda s: entry.link_by_code(s, form.get("code", "")))
-    return None if link is None else RedirectResponse(f"/t/{link.token}", status_code=303)
+    if link is None:
+        return None
+    # the language the code page was read in goes on to the table's page (and is
+    # kept from there in the cookie), or else the table would switch to the
+    # event's language
+    lang = form.get("lang")
+    query = f"?lang={lang}" if lang in LANGUAGES else ""
+    return RedirectResponse(f"/t/{link.token}{query}", status_code=303)
 
 
 code_page, code_post = secret_form("code.html", "link_limit", 404, _open_table)
@@ -1154,6 +1221,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/t", code_post, methods=["POST"]),
         Route("/t/{token}", table_page),
         Route("/t/{token}", table_post, methods=["POST"]),
+        Route("/t/{token}/result", table_result_page),
         Route("/p/{token}", player_page),
         Route("/p/{token}/checkin", player_checkin, methods=["POST"]),
         Route("/signup/{slug}", signup_page),

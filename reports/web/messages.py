@@ -1,9 +1,11 @@
 """What is wrong with a result, said in the players' language.
 
 The engines' messages are English and precise (which card, which rule). A table
-page leads with where the problem is (deal, seat, column) and, for the rules
-players meet at a table, a sentence in their language; the engine's own words
-follow as the detail.
+page says each error in the page's language: where it is (deal, seat, player,
+column), a sentence for its rule (a general one for a rule without its own), and
+the detail: on a score sheet sent from the grid, what was typed in the boxes at
+fault; elsewhere (a pasted record) the engine's own words, marked as English.
+On an English page the engine's words are the detail.
 """
 from __future__ import annotations
 
@@ -41,7 +43,18 @@ RULE_SENTENCES = {
     "not-seated": N_("These are not the players seated at this table."),
     "notation": N_("Something in the record cannot be read."),
     "header": N_("The pasted text is not a record file (its first line names the columns)."),
+    "score-sheet-split": N_("These scores cannot come from one deal of this game."),
+    "score-sheet-points": N_("The scores of this deal do not add up as the game's rules say."),
+    "score-sheet-players": N_("Enter one score for every player."),
+    "record-incomplete": N_("The deal or game is not finished by its rules."),
+    "seat-order": N_("The players are not in their seat order."),
+    "player-twice": N_("A player is named twice."),
+    "match-split": N_("The deals of one match must stay together."),
+    "match-too-long": N_("The match has more deals than its rules allow."),
+    "invalid-deals": N_("Some deals do not pass the checks."),
 }
+# Said of an error whose rule has no sentence of its own.
+ANY_RULE = N_("This does not pass the game's checks.")
 COLUMN_NAMES = {
     "scores": N_("scores"), "dealer": N_("dealer"), "players": N_("players"),
     "play": N_("moves"), "hands": N_("hands"), "deal": N_("deal"), "table": N_("table"),
@@ -55,17 +68,22 @@ class ErrorLine:
     sentence: str
     detail: str
     rule: str | None
-    # the engine's English words: shown on an English page, or where no sentence
-    # in the page's language says what is wrong
-    show_detail: bool = True
-    # the score box at fault (deal number, seat from 0), to mark on the grid
-    cell: tuple[int, int] | None = None
+    # the language of ``detail`` when it is not the page's: the engine's English
+    # words, where the page has nothing of its own to say (a pasted record)
+    detail_lang: str | None = None
+    # the form's fields at fault (``score-<deal>-<seat>``, ``dealer-<deal>``,
+    # ``record``), marked on the page
+    fields: tuple[str, ...] = ()
 
 
 def error_lines(errors: list[RecordError], lang: str,
-                line_deals: dict[int, int] | None = None) -> list[ErrorLine]:
+                line_deals: dict[int, int] | None = None,
+                typed: dict[int, list[tuple[str, str]]] | None = None,
+                pasted: bool = False) -> list[ErrorLine]:
     """Each error as (where, sentence, detail) in ``lang``; ``line_deals`` maps the
-    lines of a score sheet built from the form to its deal numbers."""
+    lines of a score sheet built from the form to its deal numbers, ``typed`` gives
+    each deal's boxes as filled in (player, text; in seat order), ``pasted`` says
+    the errors are of a record pasted into the form."""
     _ = translations(lang).gettext
     out = []
     for err in errors:
@@ -83,14 +101,49 @@ def error_lines(errors: list[RecordError], lang: str,
             parts.append(_("seat %(number)s") % {"number": seat_number(err.seat)})
         if err.player:
             parts.append(err.player)
-        sentence = _(RULE_SENTENCES[err.rule]) if err.rule in RULE_SENTENCES else ""
-        cell = (deal, err.seat) if (deal is not None and err.seat is not None
-                                    and err.column == "scores") else None
-        out.append(ErrorLine(", ".join(parts), sentence, err.message, err.rule,
-                             show_detail=not sentence or lang == "en", cell=cell))
+        sentence = _(RULE_SENTENCES.get(err.rule, ANY_RULE))
+        boxes = (typed or {}).get(deal) if deal is not None else None
+        detail, detail_lang = err.message, None
+        if lang != "en" and typed is not None:  # sent from the grid
+            detail = (_typed_detail(_, err, boxes) if deal is not None else
+                      _("deals entered: %(count)s") % {"count": len(typed)})
+        elif lang != "en":
+            detail_lang = "en"
+        out.append(ErrorLine(", ".join(parts), sentence, detail, err.rule, detail_lang,
+                             _fields(err, deal, boxes, pasted)))
     return out
 
 
-def bad_cells(lines: list[ErrorLine]) -> set[str]:
-    """The names of the score boxes the errors are about (``score-<deal>-<seat>``)."""
-    return {f"score-{line.cell[0]}-{line.cell[1]}" for line in lines if line.cell}
+def _typed_detail(_, err: RecordError, boxes: list[tuple[str, str]] | None) -> str:
+    """What was typed in the boxes an error is about, in the page's language: the
+    box of its seat, or every box of its deal; "" when nothing was (a missing
+    score says so itself) or the error is not about the grid's boxes."""
+    if not boxes or err.column not in (None, "scores"):
+        return ""
+    if err.seat is not None:
+        text = boxes[err.seat][1] if err.seat < len(boxes) else ""
+        return _("entered: %(value)s") % {"value": text} if text else ""
+    shown = ", ".join(f"{player} {text or '–'}" for player, text in boxes)
+    return _("entered: %(value)s") % {"value": shown}
+
+
+def _fields(err: RecordError, deal: int | None, boxes, pasted: bool) -> tuple[str, ...]:
+    """The form's fields an error is about: a pasted record's box; a score box (its
+    seat's), or every box of its deal when it is about the deal's scores; the
+    deal's dealer."""
+    if pasted:
+        return ("record",)
+    if deal is None:
+        return ()
+    if err.column == "dealer":
+        return (f"dealer-{deal}",)
+    if err.seat is not None and err.column in (None, "scores"):
+        return (f"score-{deal}-{err.seat}",)
+    if boxes and err.column in (None, "scores"):
+        return tuple(f"score-{deal}-{seat}" for seat in range(len(boxes)))
+    return ()
+
+
+def bad_fields(lines: list[ErrorLine]) -> set[str]:
+    """The names of the form's fields the errors are about."""
+    return {name for line in lines for name in line.fields}

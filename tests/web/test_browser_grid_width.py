@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 from serve_helpers import LiveServer, path_of
 from test_browser_review import AXE, AXE_RUN
 from test_browser_serve import Phone, cut_words, shots
@@ -42,6 +43,8 @@ def test_the_grid_fits_a_phone(tourney, db_url, browser, tmp_path, players, back
             page.fill('input[name="score-1-1"]', "0;")
             page.click("button.primary")
             page.wait_for_selector("ul.errors")
+            # 125, "0;", blanks (waited for: the answer's marks come with the page's update)
+            expect(page.locator("input.bad[aria-invalid='true']")).to_have_count(players)
             overflow = page.evaluate(
                 "() => [document.documentElement.scrollWidth, window.innerWidth,"
                 " document.querySelector('.sheet .scroll').scrollWidth,"
@@ -64,7 +67,6 @@ def test_the_grid_fits_a_phone(tourney, db_url, browser, tmp_path, players, back
             assert clipped == 0
             # and no name is cut mid-word (Margareta: "Mar-" / "gareta Ö.")
             assert cut_words(page, ".sheet thead th") == [], width
-            assert page.locator("input.bad[aria-invalid='true']").count() == players  # 125, "0;", blanks
             page.screenshot(path=str(folder / f"grid-{players}-{width}.png"), full_page=True)
             phone.close()
             # axe-core, injected past the page's CSP (in a context of its own)

@@ -71,7 +71,9 @@ def test_every_bad_box_is_named_in_swedish_and_marked(tourney, db_url):
     # one line per box at fault, by deal, seat and player; Swedish only
     assert len(items) == 5, items
     assert "seats given for" not in text and "separated by" not in text
-    assert 'class="detail"' not in text and "is not a possible penalty" not in text
+    # the detail is what was typed, in Swedish: no English words of the engine
+    assert 'lang="en"' not in text and "is not a possible penalty" not in text
+    assert "angivet: 125" in text and "angivet: 0;" in text
     assert text.count("Den poängen går inte att få i det här spelet.") == 2
     assert "giv 1, poäng, plats 1, " + players[0] in text
     assert "giv 1, poäng, plats 2, " + players[1] in text
@@ -100,7 +102,9 @@ def test_a_deal_total_error_is_translated_without_english(tourney, db_url):
     page = post_sheet(web, link, cells(["100", "20", "0", "0"], ["100", "20", "0", "0"]))
     items = error_items(page.text)
     assert items and all("lang=\"en\"" not in item for item in items), items
-    assert not marked(page.text)
+    # the detail: the deal's scores as typed; every box of the deal is marked
+    assert all("angivet: " in item for item in items), items
+    assert marked(page.text) == {f"score-{deal}-{seat}" for deal in (1, 2) for seat in range(4)}
 
 
 def test_score_boxes_have_a_minus_sign_where_scores_can_be_negative(tourney, db_url):

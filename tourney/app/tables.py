@@ -28,6 +28,7 @@ sending the same table at once are served one after the other):
 """
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import os
@@ -48,7 +49,7 @@ from ..tournament import entry
 from ..tournament.entry import close_round, round_links  # noqa: F401  (use cases as they are)
 from ..tournament.results import ImportRejected
 from ..tournament.settings import event_settings
-from ..tournament.versions import round_results
+from ..tournament.versions import match_detail, round_results
 from .results import import_results
 
 STORED, RECEIVED, UNCHANGED, PENDING, INVALID, CONFLICT, CLOSED = (
@@ -570,16 +571,41 @@ def _sent_result(event: Event, content: str) -> SentResult:
 def stored_results(session: Session, event: Event, round_number: int) -> dict[str, SentResult]:
     """The stored result (current version) of each table of a round that has one,
     as :func:`sent_result` shows a submission."""
-    out = {}
-    for table, detail in round_results(session, event, round_number).items():
-        by_seat = sorted(detail["places"], key=lambda p: p["seat"])
-        players = [p["player"] for p in by_seat]
-        result = out[table] = SentResult(players, totals=[p["total"] for p in by_seat],
-                                         places=[p["place"] for p in by_seat])
-        for deal in detail["deals"]:
-            scores = dict(zip(deal["players"], (deal["scores"] or "").split(";")))
-            result.deals.append((deal["deal"], [scores.get(n, "") for n in players]))
-    return out
+    return {table: _stored_result(detail)
+            for table, detail in round_results(session, event, round_number).items()}
+
+
+def _stored_result(detail: dict) -> SentResult:
+    """A stored match (``places`` and ``deals`` as :func:`match_detail` gives them)
+    as :func:`sent_result` shows a submission."""
+    by_seat = sorted(detail["places"], key=lambda p: p["seat"])
+    players = [p["player"] for p in by_seat]
+    result = SentResult(players, totals=[p["total"] for p in by_seat],
+                        places=[p["place"] for p in by_seat])
+    for deal in detail["deals"]:
+        scores = dict(zip(deal["players"], (deal["scores"] or "").split(";")))
+        result.deals.append((deal["deal"], [scores.get(n, "") for n in players]))
+    return result
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A table's stored result as its own page shows it: the result (players,
+    scores, totals, places), its version and when it was stored (UTC)."""
+
+    result: SentResult
+    version: int
+    stored_at: dt.datetime
+
+
+def table_result(session: Session, link: TableLink) -> TableResult | None:
+    """The stored result (current version) of a link's table; None without one."""
+    if entry.stored_result(session, link) is None:
+        return None
+    event = session.get(Event, link.event_id)
+    detail = match_detail(session, event.slug, link.round_number, link.table)
+    return TableResult(_stored_result(detail), detail["version"],
+                       dt.datetime.fromisoformat(detail["imported_at"].replace("Z", "+00:00")))
 
 
 @dataclass

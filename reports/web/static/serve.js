@@ -1,6 +1,10 @@
 // Progressive enhancement only: every page works without this script.
 // 1. Live standings: poll the page and redraw its live part.
-// 2. Score sheet: mark a score cell that is not a number as you type.
+// 2. Score sheet: mark a score cell that is not a number as you type; focus the
+//    first field at fault; send it without leaving the page, so that a phone that
+//    loses the Wi-Fi while sending keeps what was typed and can send it again (the
+//    server stores the same result once). What is typed is also kept for the tab
+//    (sessionStorage) until the table's result is in, for a reload.
 // 3. The round's clock: count the minutes left down (venue screen, table pages).
 (function () {
   "use strict";
@@ -43,13 +47,75 @@
     tick();
     setInterval(tick, 5000);
   }
-  var sheet = document.getElementById("sheet");
-  if (sheet) {
-    sheet.addEventListener("input", function (e) {
-      var input = e.target;
-      if (!input.name || input.name.indexOf("score-") !== 0) { return; }
-      var ok = input.value.trim() === "" || /^-?\d+([.,]\d+)?$/.test(input.value.trim());
-      input.setAttribute("aria-invalid", ok ? "false" : "true");
+  // The listeners are on the document: the sheet is swapped for the server's
+  // answer after each send.
+  var kept = "sheet:" + window.location.pathname;
+  var fields = function (sheet) {
+    return Array.prototype.filter.call(sheet.elements, function (field) {
+      return /^(score-|dealer-|record$)/.test(field.name);
     });
-  }
+  };
+  var keep = function (sheet) {
+    var values = {};
+    fields(sheet).forEach(function (field) { values[field.name] = field.value; });
+    try { window.sessionStorage.setItem(kept, JSON.stringify(values)); } catch (e) { /* private mode */ }
+  };
+  var sheetReady = function () {
+    var sheet = document.getElementById("sheet");
+    if (!sheet) {  // the result is in (stored, waiting, closed): nothing to keep
+      try { window.sessionStorage.removeItem(kept); } catch (e) { /* private mode */ }
+      return;
+    }
+    var typed = fields(sheet).some(function (field) { return field.value !== ""; });
+    var values = null;
+    try { values = JSON.parse(window.sessionStorage.getItem(kept) || "null"); } catch (e) { values = null; }
+    if (values && !typed) {  // a reload after a send that did not get through
+      fields(sheet).forEach(function (field) {
+        if (Object.prototype.hasOwnProperty.call(values, field.name)) { field.value = values[field.name]; }
+      });
+    }
+    var first = document.getElementById("errors") && sheet.querySelector('[aria-invalid="true"]');
+    if (first) { first.focus(); }
+  };
+  document.addEventListener("input", function (e) {
+    var input = e.target;
+    var sheet = input.form;
+    if (!sheet || sheet.id !== "sheet") { return; }
+    keep(sheet);
+    if (!input.name || input.name.indexOf("score-") !== 0) { return; }
+    var ok = input.value.trim() === "" || /^-?\d+([.,]\d+)?$/.test(input.value.trim());
+    input.setAttribute("aria-invalid", ok ? "false" : "true");
+  });
+  document.addEventListener("submit", function (e) {
+    var sheet = e.target;
+    if (sheet.id !== "sheet" || !window.fetch || !window.URLSearchParams) { return; }
+    e.preventDefault();
+    keep(sheet);
+    var button = sheet.querySelector("button[type=submit]");
+    var unsent = document.getElementById("unsent");
+    if (unsent) { unsent.hidden = true; }
+    if (button) { button.disabled = true; }
+    var failed = function () {
+      if (button) { button.disabled = false; }
+      if (unsent) { unsent.hidden = false; unsent.focus(); }
+    };
+    fetch(sheet.getAttribute("action") || window.location.href, {
+      method: "POST", body: new URLSearchParams(new FormData(sheet)),
+      headers: { Accept: "text/html" }, credentials: "same-origin", cache: "no-store"
+    }).then(function (r) {
+      // every answer about the result is a page; anything else (busy, an expired
+      // form) did not take it: what was typed stays to send again
+      if ((r.headers.get("content-type") || "").indexOf("text/html") !== 0) { failed(); return; }
+      return r.text().then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        var main = document.querySelector("main"), freshMain = fresh.querySelector("main");
+        if (!main || !freshMain) { failed(); return; }
+        main.replaceChildren.apply(main, Array.prototype.slice.call(freshMain.childNodes));
+        document.title = fresh.title;
+        window.scrollTo(0, 0);
+        sheetReady();
+      });
+    }).catch(failed);
+  });
+  sheetReady();
 })();
