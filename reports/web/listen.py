@@ -14,6 +14,12 @@ Decisions:
   never come from them either (``--base-url`` names the public address).
 - A kept-alive connection idle for ``KEEP_ALIVE_SECONDS`` is closed: a venue's
   phones come and go, and each open connection holds a slot.
+- A request's head (its line and headers) must arrive within ``HEADER_SECONDS`` of
+  the connection or of the answer before it, else the connection is closed
+  (:class:`HeadDeadline`): uvicorn waits for a head for ever, and its keep-alive
+  timer stops at the first byte, so a client dribbling a header a minute (a
+  "slowloris") held a connection slot as long as it liked. A body too slow is
+  the app's to answer (408).
 """
 from __future__ import annotations
 
@@ -22,7 +28,53 @@ import socket
 from tourney.errors import UsageError
 
 KEEP_ALIVE_SECONDS = 15
+HEADER_SECONDS = 10  # for a request's line and headers, from the connection or the last answer
 MAX_CONNECTIONS = 1000  # past it, a 503 rather than an unbounded queue
+
+
+def _head_deadline_protocol():
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request's head (the
+    module's decisions). Made on first use: uvicorn is imported only to serve."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeadDeadline(H11Protocol):
+        _head_timer = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._head_timer = self.loop.call_later(HEADER_SECONDS, self._head_too_slow)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_too_slow(self) -> None:
+            self._head_timer = None
+            # still waiting for (the rest of) a head: no request is being answered
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self.conn.their_state is not h11.IDLE:
+                self._disarm()  # the head is in
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()  # the next request's head
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return HeadDeadline
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -48,7 +100,7 @@ def web_server(app, *, forwarded_allow_ips: str | None = None, log_level: str = 
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips or "",
         timeout_keep_alive=KEEP_ALIVE_SECONDS, limit_concurrency=MAX_CONNECTIONS,
-        backlog=2048))
+        backlog=2048, http=_head_deadline_protocol()))
 
 
 def _die_with_parent() -> None:

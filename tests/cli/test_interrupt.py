@@ -2,18 +2,23 @@
 traceback. A command that writes says nothing was changed (it writes in one
 transaction, rolled back); one that reads just says it was interrupted.
 
-The import is interrupted for real: a subprocess sent SIGINT as soon as it has the
-record file open (inside its transaction, before its commit), as a person pressing
-Ctrl-C would (tests/hardening/test_crash_safety.py kills it the same way with
-SIGKILL). The other cases raise the interrupt in-process where it would land.
+The import is interrupted for real: a subprocess reading the record file from its
+standard input is sent SIGINT once it has read the first half and waits for the
+rest, as a person pressing Ctrl-C would (tests/hardening/test_crash_safety.py kills
+an import with SIGKILL). The rest never comes before the signal, so the import
+cannot have finished first, however fast it is or busy the machine. The other
+cases raise the interrupt in-process where it would land.
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -23,30 +28,37 @@ from simulated_rounds import kortrad_cup_seated, play_round
 DEALS = 200  # per match (the most the bots play): an import long enough to interrupt
 
 
-def _has_open(pid: int, path: str) -> bool:
-    try:
-        return any(os.readlink(f"/proc/{pid}/fd/{fd}") == path
-                   for fd in os.listdir(f"/proc/{pid}/fd"))
-    except OSError:  # the process ended, or closed the descriptor meanwhile
-        return False
+def _unread(read_end: int) -> int:
+    """Bytes written to a pipe and not read yet (FIONREAD on its read end)."""
+    return struct.unpack("i", fcntl.ioctl(read_end, termios.FIONREAD, b"\0" * 4))[0]
 
 
 def _interrupted_import(db_url: str, records: Path, *extra: str) -> subprocess.CompletedProcess:
-    """`tourney result import RECORDS` in a subprocess, sent SIGINT once it is reading."""
+    """`tourney result import -` in a subprocess fed half of RECORDS on its standard
+    input, sent SIGINT once it has read that half and waits for the rest."""
     command = [sys.executable, "-c", "from tourney.cli.main import main; main()",
-               "result", "import", str(records), "--db", db_url, *extra]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    started = time.monotonic()
-    while not _has_open(child.pid, str(records)) and child.poll() is None:
-        assert time.monotonic() - started < 60, "the import never opened its file"
-        time.sleep(0.001)
-    child.send_signal(signal.SIGINT)
-    stdout, stderr = child.communicate(timeout=120)
+               "result", "import", "-", "--db", db_url, *extra]
+    data = records.read_bytes()
+    read_end, write_end = os.pipe()
+    child = subprocess.Popen(command, stdin=read_end, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        with os.fdopen(write_end, "wb") as feed:
+            feed.write(data[:len(data) // 2])
+            feed.flush()
+            started = time.monotonic()
+            while _unread(read_end) and child.poll() is None:
+                assert time.monotonic() - started < 60, "the import never read its input"
+                time.sleep(0.001)
+            time.sleep(0.05)  # into its wait for more
+            assert child.poll() is None, child.communicate()
+            child.send_signal(signal.SIGINT)
+            stdout, stderr = child.communicate(timeout=120)
+    finally:
+        os.close(read_end)
     return subprocess.CompletedProcess(command, child.returncode, stdout, stderr)
 
 
-@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(),
-                    reason="needs /proc to see the import start")
 def test_ctrl_c_during_an_import_exits_130_and_changes_nothing(tourney, db_url, tmp_path):
     names = [f"Player {n:02d}" for n in range(1, 41)]
     tourney("player", "add", *names)

@@ -237,3 +237,51 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0]
     except (OSError, IndexError):
         return "Z"
+
+
+def _head_cut_at(url: str, head: bytes) -> socket.socket:
+    """A connection that sent ``head`` (part of a request's head) and stopped."""
+    host, port = url.removeprefix("http://").split(":")
+    conn = socket.create_connection((host, int(port)))
+    conn.sendall(head)
+    return conn
+
+
+def _closed_within(conn: socket.socket, seconds: float) -> bool:
+    """Whether the server closed ``conn`` within ``seconds`` (reads nothing more)."""
+    conn.settimeout(seconds)
+    try:
+        return conn.recv(4096) == b""
+    except (socket.timeout, TimeoutError):
+        return False
+    except ConnectionResetError:
+        return True
+    finally:
+        conn.close()
+
+
+def test_a_head_that_stops_arriving_is_cut_off(db_url, monkeypatch):
+    """A slowloris: a request's line and headers must come within the deadline, on
+    a new connection and on a kept-alive one; a client that keeps to it is served."""
+    import tourney.reports.web.listen as listen
+
+    monkeypatch.setattr(listen, "HEADER_SECONDS", 0.5)
+    with LiveServer(db_url) as live:
+        # a head begun and never finished, a byte now and then
+        slow = _head_cut_at(live.url, b"GET / HTTP/1.1\r\nHost: x\r\n")
+        time.sleep(0.3)
+        slow.sendall(b"X-A: 1\r\n")  # data before the deadline does not extend it
+        assert _closed_within(slow, 5)
+        # nothing sent at all
+        assert _closed_within(_head_cut_at(live.url, b""), 5)
+        # after a full answer on a kept-alive connection, the next head has its deadline
+        kept = _head_cut_at(live.url, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        kept.settimeout(5)
+        assert kept.recv(65536).startswith(b"HTTP/1.1 200")
+        kept.sendall(b"GET / HTTP/1.1\r\n")
+        assert _closed_within(kept, 5)
+        # a slow page is not cut off: the deadline is the head's, not the answer's
+        with httpx.Client(base_url=live.url) as web:
+            assert web.get("/").status_code == 200
+            time.sleep(0.8)
+            assert web.get("/").status_code == 200  # a new connection if it was idle
