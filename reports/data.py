@@ -44,6 +44,7 @@ from tourney.storage.models import (
     Round,
     Seat,
 )
+from tourney.tournament.events import results_by_round
 from tourney.tournament.scoring import event_bye_points
 from tourney.tournament.settings import event_settings
 from tourney.tournament.standings import StandingRow, event_tiebreaks, standings_table
@@ -341,6 +342,19 @@ class SiteReader:
                     points.append(HistoryPoint(*rest))
 
     # ---- one event
+
+    def tables_done(self, info: EventInfo) -> dict[int, set[str]]:
+        """Round number -> the tables with a result or forfeited."""
+        event = self._event_rows.get(info.id) or self.session.get(Event, info.id)
+        return results_by_round(self.session, event)
+
+    def standings_after(self, info: EventInfo, number: int) -> list[StandingRow]:
+        """The event's standings after round ``number`` (a round it has seated)."""
+        event = self._event_rows.get(info.id) or self.session.get(Event, info.id)
+        try:
+            return standings_table(self.session, event, up_to_round=number)
+        except TourneyError:
+            return []
 
     def event_data(self, info: EventInfo) -> EventData:
         session = self.session

@@ -748,6 +748,9 @@ class PlayerEvent(NamedTuple):
     entrants: int
     shared: bool
     byes: tuple[int, ...] = ()  # the rounds the player had a bye in
+    # the place, points and matches are after this round, the last one with every
+    # result in, while a later round is being played (None: as the event stands)
+    after_round: int | None = None
 
 
 class MatchRef(NamedTuple):
@@ -1008,9 +1011,22 @@ class SiteBuilder:
             # the events of the matches it links to (whether a match has a result,
             # its event and round, are in their keys)
             event_ids.update(pool.history_events.get(player.id, ()))
+        # An event the player is in stands by the player's own row (their place after
+        # the last complete round), their own matches and the names of the event's
+        # players, not by the event's key: one result changes few players' pages.
         records = self.event_records
-        refs = [(e, (records.get(str(e)) or {}).get("key"), self._event_ref(self.events_by_id[e]))
-                for e in sorted(event_ids) if e in self.events_by_id]
+        mine = {row.event_id: row for row in self.player_events.get(player.id, ())}
+        refs = []
+        for e in sorted(event_ids):
+            if e not in self.events_by_id:
+                continue
+            record = records.get(str(e)) or {}
+            if e in mine and "matches_of" in record:
+                shown = (tuple(mine[e]), record["matches_of"].get(str(player.id)),
+                         record.get("names"))
+            else:
+                shown = record.get("key")
+            refs.append((e, shown, self._event_ref(self.events_by_id[e])))
         return content_key(self.site_key, "player", rating_parts, refs,
                            self._names((player.id,)))
 
@@ -1121,7 +1137,8 @@ class SiteBuilder:
             return False
         self.event_records[str(info.id)] = old
         for row in old["player_events"]:
-            fields = row[1:6] + [tuple(row[6]) if len(row) > 6 else ()]
+            fields = row[1:6] + [tuple(row[6]) if len(row) > 6 else (),
+                                 row[7] if len(row) > 7 else None]
             self.player_events.setdefault(row[0], []).append(PlayerEvent(info.id, *fields))
         self.report.matches += old.get("matches", 0)
         self.report.replays += old.get("replays", 0)
@@ -1136,6 +1153,8 @@ class SiteBuilder:
             rows = self.event_pages(data, with_replays)
             self.event_records[str(info.id)] = {
                 "key": self.event_key(info, with_replays, players), "files": self._collecting,
+                "names": content_key(self._names(players)),
+                "matches_of": self._player_digests(data),
                 "replays": self.report.replays - replays, "matches": len(data.matches),
                 "players": sorted(players),
                 "player_events": [[pid, *row[1:]] for pid, row in rows]}
@@ -1402,10 +1421,24 @@ class SiteBuilder:
         for rnd in data.rounds:
             for pid in rnd.byes:
                 bye_rounds.setdefault(pid, []).append(rnd.number)
+        # A player's page shows their place after the last round with every result in
+        # (a decision): while a round is played, a result changes the pages of its
+        # own players (their matches), not every entrant's place on every page;
+        # when the round is complete, every page once.
+        complete, after = self._complete_round(data), None
+        shown = {row.player_id: row for row in data.standings}
+        if data.rounds and complete < max(r.number for r in data.rounds):
+            after = complete
+            shown = ({row.player_id: row for row in self.reader.standings_after(info, complete)}
+                     if complete else {})
         for row in data.standings:
-            event_row = PlayerEvent(info.id, row.place, row.points, row.matches, size,
-                                    row.shared,
-                                    tuple(bye_rounds.get(row.player_id, ())))
+            at = shown.get(row.player_id)
+            event_row = PlayerEvent(info.id, at.place if at else None,
+                                    at.points if at else 0.0, at.matches if at else 0, size,
+                                    at.shared if at else False,
+                                    tuple(n for n in bye_rounds.get(row.player_id, ())
+                                          if after is None or n <= after),
+                                    after)
             self.player_events.setdefault(row.player_id, []).append(event_row)
             rows.append((row.player_id, event_row))
         grid = self.results_grid(data, rank_of)
@@ -1454,6 +1487,32 @@ class SiteBuilder:
                                  key)
         self.event_data_files(data)
         return rows
+
+    def _complete_round(self, data: EventData) -> int:
+        """The last round such that it and every round before it have every table's
+        result in (or forfeited); 0 when none has."""
+        done = self.reader.tables_done(data.info)
+        complete = 0
+        for rnd in sorted(data.rounds, key=lambda r: r.number):
+            if any(t.label not in done.get(rnd.number, ()) for t in rnd.tables):
+                break
+            complete = rnd.number
+        return complete
+
+    @staticmethod
+    def _player_digests(data: EventData) -> dict[str, str]:
+        """Per player (id as text), a digest of what their page shows of their own
+        matches in the event: each match as stored, with its places."""
+        shown: dict[int, list] = {}
+        for match in data.matches:
+            if not match.has_result:
+                continue
+            row = (match.id, match.version_id, match.round, match.table, match.deals,
+                   match.verified_moves, tuple((p.player_id, p.seat, p.place, p.total,
+                                                p.match_points) for p in match.places))
+            for place in match.places:
+                shown.setdefault(place.player_id, []).append(row)
+        return {str(pid): content_key(rows) for pid, rows in shown.items()}
 
     @staticmethod
     def _event_shown(info: EventInfo) -> tuple:

@@ -524,7 +524,9 @@ def line_deals(rows: list) -> dict[int, int]:
     return {index + 2: row.deal for index, row in enumerate(rows)}
 
 
-async def table_page(request: Request) -> Response:
+async def _table_view_or_refusal(request: Request):
+    """The table's view for the link in the path, or the answer to a link that
+    names no table (a wrong one counts against the link rate limit)."""
     server: Server = request.app.state.server
     token = request.path_params["token"]
 
@@ -536,6 +538,14 @@ async def table_page(request: Request) -> Response:
     if view is None:
         return (await server.refused(server.link_limit, request)
                 or server.render(request, "unknown_link.html", server.language(request), 404))
+    return view
+
+
+async def table_page(request: Request) -> Response:
+    server: Server = request.app.state.server
+    view = await _table_view_or_refusal(request)
+    if isinstance(view, Response):
+        return view
     lang = server.language(request, view.event.lang)
     lines = line_deals(view.rows)
     shown = error_lines(view.errors, lang, lines)
@@ -549,16 +559,9 @@ async def table_result_page(request: Request) -> Response:
     places, the version and when it was stored; the table comes back to it from
     its page."""
     server: Server = request.app.state.server
-    token = request.path_params["token"]
-
-    def load(session):
-        link = entry.link_by_token(session, token)
-        return None if link is None else table_view(session, link)
-
-    view = await run_in_threadpool(_read, server.config.engine, load)
-    if view is None:
-        return (await server.refused(server.link_limit, request)
-                or server.render(request, "unknown_link.html", server.language(request), 404))
+    view = await _table_view_or_refusal(request)
+    if isinstance(view, Response):
+        return view
     response = server.render(request, "table_result.html",
                              server.language(request, view.event.lang), view=view)
     response.headers["Cache-Control"] = "no-store"
