@@ -35,14 +35,15 @@ MAX_CONNECTIONS = 1000  # past it, a 503 rather than an unbounded queue
 def _head_deadline_protocol():
     """uvicorn's HTTP/1.1 protocol with a deadline for each request's head (the
     module's decisions). Made on first use: uvicorn is imported only to serve."""
-    import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class HeadDeadline(H11Protocol):
         _head_timer = None
+        _waiting_after = None  # the request (uvicorn's cycle) the next head comes after
 
         def _arm(self) -> None:
             self._disarm()
+            self._waiting_after = self.cycle
             self._head_timer = self.loop.call_later(HEADER_SECONDS, self._head_too_slow)
 
         def _disarm(self) -> None:
@@ -52,8 +53,8 @@ def _head_deadline_protocol():
 
         def _head_too_slow(self) -> None:
             self._head_timer = None
-            # still waiting for (the rest of) a head: no request is being answered
-            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            # no request begun since the deadline was set: its head is still coming
+            if self.cycle is self._waiting_after and not self.transport.is_closing():
                 self.transport.close()
 
         def connection_made(self, transport) -> None:
@@ -62,13 +63,14 @@ def _head_deadline_protocol():
 
         def handle_events(self) -> None:
             super().handle_events()
-            if self.conn.their_state is not h11.IDLE:
-                self._disarm()  # the head is in
+            if self.cycle is not self._waiting_after:
+                self._disarm()  # a request's head is in (uvicorn began its cycle)
 
         def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if not self.transport.is_closing():
-                self._arm()  # the next request's head
+            finished = self.cycle
+            super().on_response_complete()  # may begin a pipelined request's cycle
+            if self.cycle is finished and not self.transport.is_closing():
+                self._arm()  # the next request's head, from now
 
         def connection_lost(self, exc) -> None:
             self._disarm()

@@ -40,8 +40,11 @@ def _interrupted_import(db_url: str, records: Path, *extra: str) -> subprocess.C
                "result", "import", "-", "--db", db_url, *extra]
     data = records.read_bytes()
     read_end, write_end = os.pipe()
+    # Ctrl-C's default (KeyboardInterrupt) even where this test runs with SIGINT
+    # ignored, as a shell's background job does: Python keeps an ignored SIGINT so
     child = subprocess.Popen(command, stdin=read_end, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         with os.fdopen(write_end, "wb") as feed:
             feed.write(data[:len(data) // 2])
@@ -53,7 +56,11 @@ def _interrupted_import(db_url: str, records: Path, *extra: str) -> subprocess.C
             time.sleep(0.05)  # into its wait for more
             assert child.poll() is None, child.communicate()
             child.send_signal(signal.SIGINT)
-            stdout, stderr = child.communicate(timeout=120)
+            try:
+                stdout, stderr = child.communicate(timeout=120)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                raise
     finally:
         os.close(read_end)
     return subprocess.CompletedProcess(command, child.returncode, stdout, stderr)
