@@ -380,13 +380,16 @@ def bye_warning(session: Session, event: Event, seating: RoundSeating) -> dict |
 
 
 def seating_warnings(session: Session, event: Event, number: int) -> list[dict]:
-    """What a seated round has to warn about while it can still be seated again (no
-    result in): :func:`bye_warning`'s; for a page that shows the round."""
+    """What a seated round has to warn about, as data, for a page that shows the
+    round: the event's seating constraints it does not meet (``"warning":
+    "unmet"`` with :func:`tourney.tournament.arbiter.unmet_report`'s keys), and
+    while it can still be seated again (no result in) :func:`bye_warning`'s."""
     seating = round_seating(session, event, number)
-    if not seating.reseatable:
-        return []
-    warning = bye_warning(session, event, seating)
-    return [warning] if warning else []
+    warnings = [{"warning": "unmet", **unmet} for unmet in seating.unmet]
+    if seating.reseatable:
+        warning = bye_warning(session, event, seating)
+        warnings += [warning] if warning else []
+    return warnings
 
 
 def missing_results(session: Session, event: Event, number: int) -> list[str]:
