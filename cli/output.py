@@ -250,7 +250,6 @@ def confirm(question: str, yes: bool) -> None:
 
 # ------------------------------------------------------------------ what changed
 
-CHANGE_KEYS = ("action", "changed", "summary", "details")
 
 
 def change_report(action: str, changed: bool, summary: str, **details) -> dict:

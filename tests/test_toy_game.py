@@ -57,7 +57,6 @@ class HighCard(Game):
     min_players = 2
     max_players = 4
     preferred_players = 3
-    uses_stock = False
     higher_is_better = True
     option_specs = (
         OptionSpec("deals", "int", 2, "deals in a match", minimum=1, sentence=deals_sentence),

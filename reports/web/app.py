@@ -92,7 +92,6 @@ LANGUAGES = ("en", "sv", "nb", "fi")
 MAX_BODY_BYTES = 2 << 20
 POLL_SECONDS = 5
 RETRYABLE = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
-ORGANIZER = "organizer"
 # The static site's filters the live pages use through its macros (macros.html).
 SITE_FILTERS = ("num", "dec1", "dec2", "date", "card", "cards", "score", "seat", "points",
                 "score_decimals", "decimals", "point_column", "standing_decimals")

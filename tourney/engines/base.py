@@ -243,11 +243,8 @@ class Game:
     max_players: int = 2
     preferred_players: int | None = None
     option_specs: tuple[OptionSpec, ...] = ()
-    # Which record columns a full record of this game needs.
+    # Whether a record of this game names a dealer (a column of the record).
     uses_dealer: bool = True
-    uses_hands: bool = True
-    uses_stock: bool = True
-    uses_passes: bool = False
     higher_is_better: bool = False
     # True where one move involves several seats (a svarta-maja exchange is the
     # attack and the defence): bots then get every seat's skill, not one.
@@ -492,4 +489,3 @@ def dealer_option(choices: tuple, doc: str) -> OptionSpec:
                       sentence=dealer_sentence)
 
 
-MoveParser = Callable[[str], Any]

@@ -489,9 +489,6 @@ class DamBrade(Game):
     max_players = 2
     preferred_players = 2
     uses_dealer = False
-    uses_hands = False
-    uses_stock = False
-    uses_passes = False
     higher_is_better = True
     option_specs = (
         OptionSpec(
@@ -618,16 +615,11 @@ class DamBrade(Game):
                  options: dict | None = None) -> DamBradeState:
         """A state from a position (for tests and analysis): the notation squares of
         Black's and White's pieces, the squares that hold kings, the side to move.
-        It has no huff right; it is not judged (call :meth:`judge` for that)."""
+        It has no huff right; it is not judged (the end rules apply as moves are made)."""
         b, w, k = mask_of(black), mask_of(white), mask_of(kings)
         if b & w or k & ~(b | w):
             raise ValueError("pieces overlap, or a king stands on an empty square")
         return DamBradeState(b, w, k, turn, self._capturer_only(options))
-
-    def judge(self, state: DamBradeState) -> None:
-        """Apply the end rules to the side to move (after :meth:`position`)."""
-        if state.result is None:
-            self._judge(state, 1 - state.turn)
 
     def to_move(self, state: DamBradeState) -> int | None:
         return None if state.result is not None else state.turn

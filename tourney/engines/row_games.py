@@ -284,9 +284,6 @@ class RowGame(Game):
     """The row-game engine; an instance is one preset (variant id)."""
 
     uses_dealer = True
-    uses_hands = True
-    uses_stock = True
-    uses_passes = False
     higher_is_better = False
 
     event_sentences = {"secret-decides": N_("The secret cards change the order of the players")}

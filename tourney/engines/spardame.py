@@ -199,7 +199,6 @@ class Spardame(TrickGame):
     min_players = 3
     max_players = 5
     preferred_players = 4
-    uses_passes = True
     option_specs = (
         OptionSpec("pass", "choice", "left",
                    "pass to the left every deal (left), or left, right, across, none by deal number "

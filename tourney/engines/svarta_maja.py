@@ -289,9 +289,6 @@ class SvartaMaja(Game):
     max_players = 6
     preferred_players = 4
     uses_dealer = True
-    uses_hands = True
-    uses_stock = True
-    uses_passes = False
     higher_is_better = False
     title = N_("Svarta Maja (Spader dam)")
     tagline = N_("A shedding game with one loser: the player left holding the "

@@ -462,8 +462,6 @@ class TrickGame(Game):
     the replay page's tricks."""
 
     uses_dealer = True
-    uses_hands = True
-    uses_stock = True
     stock_label = N_("Set aside unseen:")  # what the record's stock is, on the replay page
     event_sentences = {
         "moon": N_("%(player)s takes every heart and the queen of spades: shoots the moon"),

@@ -43,7 +43,6 @@ REQUIRED = ("round", "table", "deal", "players", "play")
 # A score sheet has no moves: `scores` stands in for `play` (docs/guide/records.md).
 REQUIRED_ONE_OF = {"play": ("play", "scores")}
 # The key columns: checked even on an unfilled score-sheet row.
-KEY_COLUMNS = ("event", "variant", "round", "table", "deal", "players", "dealer")
 # The column a rejects file adds (`result import --skip-invalid`): ignored on
 # reading, so a fixed rejects file imports as it is.
 ERROR_COLUMN = "error"
