@@ -871,6 +871,7 @@ class SiteBuilder:
         self.site_key = content_key(code_digest(), languages, self.settings.to_json())
         self.files: dict[str, str] = {}  # path in the site -> content key ("": always built)
         self.reused: set[str] = set()  # the files linked from the old site
+        self._old_by_key: dict[str, list[str]] | None = None  # _files_by_key
         self.event_records: dict[str, dict] = {}  # event id -> its key, files, player rows
         self._collecting: list[str] | None = None  # the current event's files
         self._name_rows: dict[int, tuple] | None = None  # see _names
@@ -1392,11 +1393,22 @@ class SiteBuilder:
         if self.previous is None:
             return False
         old = self.previous.manifest["files"]
-        rels = [rel for rel, had in old.items() if had == key]
         needed = [prefix + path for path in required
                   for prefix in ([r.prefix for r in self.renderers] if path.endswith(".html")
                                  else [""])]
-        return all(old.get(rel) == key for rel in needed) and self.reuse(rels, key)
+        if not all(old.get(rel) == key for rel in needed):
+            return False
+        return self.reuse(self._files_by_key().get(key, []), key)
+
+    def _files_by_key(self) -> dict[str, list[str]]:
+        """The old site's files by their key, worked out once (a big event asks for
+        thousands of matches' files: a walk of the whole manifest each was quadratic)."""
+        if self._old_by_key is None:
+            self._old_by_key = {}
+            for rel, had in self.previous.manifest["files"].items():
+                if had:
+                    self._old_by_key.setdefault(had, []).append(rel)
+        return self._old_by_key
 
     def _ids_by_name(self) -> dict[str, int]:
         """Player id by name (names are unique), for tables that carry names."""
