@@ -137,24 +137,8 @@ def _xml_text(text: str) -> str:
 
 def atom_feed(info: EventInfo, data: EventData, event_dir: str, *, title: str,
               round_title, author: str, base_url: str | None) -> bytes:
-    """The event's rounds as an Atom feed (RFC 4287): an entry per seated round,
-    updated when it was seated or its latest result came in. Links are relative to
-    the feed (``base_url``: absolute); ids are the pages' URLs with a base URL,
-    else stable ``urn:uuid`` ids made from the event's slug and round."""
-    def href(path: str) -> str:
-        return base_url + path if base_url else path.rsplit("/", 1)[-1]
-
-    def ident(path: str) -> str:
-        if base_url:
-            return base_url + path
-        return "urn:uuid:" + str(uuid.uuid5(FEED_NAMESPACE, path))
-
-    ElementTree.register_namespace("", ATOM_NS)
-    q = lambda tag: f"{{{ATOM_NS}}}{tag}"  # noqa: E731
-    feed = ElementTree.Element(q("feed"))
-    ElementTree.SubElement(feed, q("title")).text = _xml_text(title)
-    ElementTree.SubElement(feed, q("id")).text = ident(f"{event_dir}/feed.atom")
-    stamps = []
+    """The event's rounds as an Atom feed: an entry per seated round, updated when
+    it was seated or its latest result came in (:func:`_atom`)."""
     entries = []
     for rnd in data.rounds:
         times = [m.imported_at for t in rnd.tables if (m := t.match) is not None
@@ -163,28 +147,54 @@ def atom_feed(info: EventInfo, data: EventData, event_dir: str, *, title: str,
             times.append(rnd.seated_at)
         updated = max((moment(t) for t in times), default=None) or moment(info.created) \
             or "1970-01-01T00:00:00Z"
-        stamps.append(updated)
-        entries.append((rnd, updated))
-    feed_updated = max(stamps, default=None) or moment(info.created) or "1970-01-01T00:00:00Z"
-    ElementTree.SubElement(feed, q("updated")).text = feed_updated
+        path = f"{event_dir}/round-{rnd.number}.html"
+        results = sum(1 for t in rnd.tables if t.match is not None and t.match.has_result)
+        entries.append((round_title(rnd.number), path, updated, path,
+                        f"{len(rnd.tables)} tables, {results} results, {len(rnd.byes)} byes"))
+    entries.reverse()  # newest first
+    feed_updated = (max((e[2] for e in entries), default=None) or moment(info.created)
+                    or "1970-01-01T00:00:00Z")
+    return _atom(f"{event_dir}/feed.atom", title=title, updated=feed_updated, author=author,
+                 page=f"{event_dir}/index.html", entries=entries, base_url=base_url)
+
+
+def _atom(path: str, *, title: str, updated: str, author: str, page: str,
+          entries: list[tuple[str, str, str, str, str | None]], base_url: str | None) -> bytes:
+    """An Atom feed (RFC 4287) at ``path`` in the site, its alternate link ``page``;
+    ``entries``: (title, id path, updated, page, summary or None), in feed order.
+    Links are relative to the feed (``base_url``: absolute); ids are the URLs with a
+    base URL, else stable ``urn:uuid`` ids made from the paths."""
+    folder = path.rsplit("/", 1)[0]
+
+    def href(target: str) -> str:
+        return base_url + target if base_url else os.path.relpath(target, folder)
+
+    def ident(target: str) -> str:
+        if base_url:
+            return base_url + target
+        return "urn:uuid:" + str(uuid.uuid5(FEED_NAMESPACE, target))
+
+    ElementTree.register_namespace("", ATOM_NS)
+    q = lambda tag: f"{{{ATOM_NS}}}{tag}"  # noqa: E731
+    feed = ElementTree.Element(q("feed"))
+    ElementTree.SubElement(feed, q("title")).text = _xml_text(title)
+    ElementTree.SubElement(feed, q("id")).text = ident(path)
+    ElementTree.SubElement(feed, q("updated")).text = updated
     author_el = ElementTree.SubElement(feed, q("author"))
     ElementTree.SubElement(author_el, q("name")).text = _xml_text(author)
-    ElementTree.SubElement(feed, q("link"), rel="alternate", type="text/html",
-                           href=href(f"{event_dir}/index.html"))
+    ElementTree.SubElement(feed, q("link"), rel="alternate", type="text/html", href=href(page))
     ElementTree.SubElement(feed, q("link"), rel="self", type="application/atom+xml",
-                           href=href(f"{event_dir}/feed.atom"))
+                           href=href(path))
     ElementTree.SubElement(feed, q("generator"), version=__version__).text = "tourney"
-    for rnd, updated in reversed(entries):  # newest first
-        path = f"{event_dir}/round-{rnd.number}.html"
+    for entry_title, entry_id, entry_updated, entry_page, summary in entries:
         entry = ElementTree.SubElement(feed, q("entry"))
-        ElementTree.SubElement(entry, q("title")).text = _xml_text(round_title(rnd.number))
-        ElementTree.SubElement(entry, q("id")).text = ident(path)
-        ElementTree.SubElement(entry, q("updated")).text = updated
+        ElementTree.SubElement(entry, q("title")).text = _xml_text(entry_title)
+        ElementTree.SubElement(entry, q("id")).text = ident(entry_id)
+        ElementTree.SubElement(entry, q("updated")).text = entry_updated
         ElementTree.SubElement(entry, q("link"), rel="alternate", type="text/html",
-                               href=href(path))
-        results = sum(1 for t in rnd.tables if t.match is not None and t.match.has_result)
-        ElementTree.SubElement(entry, q("summary")).text = (
-            f"{len(rnd.tables)} tables, {results} results, {len(rnd.byes)} byes")
+                               href=href(entry_page))
+        if summary is not None:
+            ElementTree.SubElement(entry, q("summary")).text = summary
     return b'<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(
         feed, encoding="utf-8", xml_declaration=False) + b"\n"
 
@@ -231,47 +241,17 @@ def series_feed(standings, updated: dict[int, dt.datetime | None], feed_path: st
                 author: str, base_url: str | None) -> bytes:
     """A series as an Atom feed (``series/<slug>.atom``): an entry per event, newest
     first, updated when its latest result came in, linking the event's page; the
-    feed's own link is the series' standings page."""
-    feed_dir = feed_path.rsplit("/", 1)[0]
-
-    def href(path: str) -> str:
-        if base_url:
-            return base_url + path
-        return os.path.relpath(path, feed_dir)
-
-    def ident(path: str) -> str:
-        return base_url + path if base_url else "urn:uuid:" + str(
-            uuid.uuid5(FEED_NAMESPACE, path))
-
-    ElementTree.register_namespace("", ATOM_NS)
-    q = lambda tag: f"{{{ATOM_NS}}}{tag}"  # noqa: E731
-    feed = ElementTree.Element(q("feed"))
-    ElementTree.SubElement(feed, q("title")).text = _xml_text(title)
-    ElementTree.SubElement(feed, q("id")).text = ident(feed_path)
+    feed's own link is the series' standings page (:func:`_atom`)."""
     entries = []
     for event in standings.events:
         stamp = (moment(updated.get(event.id)) or moment(event.created_at)
                  or "1970-01-01T00:00:00Z")
-        entries.append((stamp, event))
-    entries.sort(key=lambda item: item[0], reverse=True)
-    ElementTree.SubElement(feed, q("updated")).text = (
-        entries[0][0] if entries else "1970-01-01T00:00:00Z")
-    author_el = ElementTree.SubElement(feed, q("author"))
-    ElementTree.SubElement(author_el, q("name")).text = _xml_text(author)
-    ElementTree.SubElement(feed, q("link"), rel="alternate", type="text/html", href=href(page))
-    ElementTree.SubElement(feed, q("link"), rel="self", type="application/atom+xml",
-                           href=href(feed_path))
-    ElementTree.SubElement(feed, q("generator"), version=__version__).text = "tourney"
-    for stamp, event in entries:
-        path = event_pages[event.id]
-        entry = ElementTree.SubElement(feed, q("entry"))
-        ElementTree.SubElement(entry, q("title")).text = _xml_text(entry_title(event))
-        ElementTree.SubElement(entry, q("id")).text = ident(f"{feed_path}#{event.slug}")
-        ElementTree.SubElement(entry, q("updated")).text = stamp
-        ElementTree.SubElement(entry, q("link"), rel="alternate", type="text/html",
-                               href=href(path))
-    return b'<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(
-        feed, encoding="utf-8", xml_declaration=False) + b"\n"
+        entries.append((entry_title(event), f"{feed_path}#{event.slug}", stamp,
+                        event_pages[event.id], None))
+    entries.sort(key=lambda entry: entry[2], reverse=True)
+    return _atom(feed_path, title=title,
+                 updated=entries[0][2] if entries else "1970-01-01T00:00:00Z",
+                 author=author, page=page, entries=entries, base_url=base_url)
 
 
 # ------------------------------------------------------------------------ site files
