@@ -343,14 +343,17 @@ class SiteReader:
 
     # ---- one event
 
+    def _event_row(self, info: EventInfo) -> Event:
+        return self._event_rows.get(info.id) or self.session.get(Event, info.id)
+
     def tables_done(self, info: EventInfo) -> dict[int, set[str]]:
         """Round number -> the tables with a result or forfeited."""
-        event = self._event_rows.get(info.id) or self.session.get(Event, info.id)
+        event = self._event_row(info)
         return results_by_round(self.session, event)
 
     def standings_after(self, info: EventInfo, number: int) -> list[StandingRow]:
         """The event's standings after round ``number`` (a round it has seated)."""
-        event = self._event_rows.get(info.id) or self.session.get(Event, info.id)
+        event = self._event_row(info)
         try:
             return standings_table(self.session, event, up_to_round=number)
         except TourneyError:
@@ -358,7 +361,7 @@ class SiteReader:
 
     def event_data(self, info: EventInfo) -> EventData:
         session = self.session
-        event = self._event_rows.get(info.id) or session.get(Event, info.id)
+        event = self._event_row(info)
         entries = [EntryData(*row) for row in session.execute(
             select(Entry.player_id, Entry.first_round, Entry.withdrawn_after)
             .where(Entry.event_id == info.id))]

@@ -1368,9 +1368,9 @@ class SiteBuilder:
                 self.page("series_team.html", team_paths[team.team], key=key, series=info,
                           series_path=path, team=team, teams_by=by, members=members,
                           total_decimals=total_decimals, team_decimals=team_decimals)
+            event_pages = {e.id: self.links.event(e.id) for e in events}
             self.write(None, data_path, opendata.dump("series", opendata.series_body(
-                standings, team_rows, team_paths, ids, path, feed_path,
-                {e.id: self.links.event(e.id) for e in events})), key)
+                standings, team_rows, team_paths, ids, path, feed_path, event_pages)), key)
             first = self.renderers[0]
             site_title = self.settings.title or first.gettext("Dam tournaments")
             latest = dict(session.execute(
@@ -1378,8 +1378,7 @@ class SiteBuilder:
                 .join(MatchVersion, MatchVersion.id == Match.current_version_id)
                 .where(Match.event_id.in_(event_ids)).group_by(Match.event_id)).all())
             self.write(None, feed_path, opendata.series_feed(
-                standings, latest, feed_path, path,
-                {e.id: self.links.event(e.id) for e in events},
+                standings, latest, feed_path, path, event_pages,
                 title=f"{series.name} · {site_title}",
                 entry_title=lambda event: f"{series.name}: {event.name}",
                 author=self.settings.organisation or site_title,
@@ -1438,13 +1437,14 @@ class SiteBuilder:
         # own players (their matches), not every entrant's place on every page;
         # when the round is complete, every page once.
         complete, after = self._complete_round(data), None
-        shown = {row.player_id: row for row in data.standings}
+        on_player_pages = {row.player_id: row for row in data.standings}
         if data.rounds and complete < max(r.number for r in data.rounds):
             after = complete
-            shown = ({row.player_id: row for row in self.reader.standings_after(info, complete)}
-                     if complete else {})
+            on_player_pages = ({row.player_id: row
+                                for row in self.reader.standings_after(info, complete)}
+                               if complete else {})
         for row in data.standings:
-            at = shown.get(row.player_id)
+            at = on_player_pages.get(row.player_id)
             event_row = PlayerEvent(info.id, at.place if at else None,
                                     at.points if at else 0.0, at.matches if at else 0, size,
                                     at.shared if at else False,

@@ -29,8 +29,8 @@ def test_every_tiebreak_has_words_that_name_no_game():
 
 def test_the_direction_follows_the_game():
     score = TIEBREAKS["score"]
-    assert score.sort_key(5, higher_is_better=False) == 5
-    assert score.sort_key(5, higher_is_better=True) == -5
+    assert score.key_sign(higher_is_better=False) * 5 == 5
+    assert score.key_sign(higher_is_better=True) * 5 == -5
     assert score.note_for(True) != score.note_for(False)
-    assert TIEBREAKS["lot"].sort_key(0.3, True) == 0.3
-    assert TIEBREAKS["wins"].sort_key(2, False) == -2
+    assert TIEBREAKS["lot"].key_sign(True) * 0.3 == 0.3
+    assert TIEBREAKS["wins"].key_sign(False) * 2 == -2

@@ -127,7 +127,9 @@ class SeriesCell:
 
     @property
     def value(self) -> Fraction:
-        return self.gross if self.handicap is None else self.gross + self.handicap
+        """What counts: net with handicaps, else gross."""
+        net = self.net
+        return self.gross if net is None else net
 
     def to_json(self) -> dict:
         data = {"place": self.place, "points": plain_number(self.gross),

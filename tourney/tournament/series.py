@@ -27,7 +27,7 @@ from typing import Sequence
 from sqlalchemy import delete, func, select
 from sqlmodel import Session
 
-from ..collector import paused
+from ..collector import frozen
 from ..errors import InvalidValue, TourneyError, UsageError, unknown_name
 from ..numbers import count_text, plain_number
 from ..storage.audit import record_change
@@ -469,14 +469,10 @@ def series_standings(session: Session, series: Series, *, lang: str | None = Non
     """The series' standings now, from its events' standings (:mod:`.season`)."""
     info = SeriesInfo.of(series)
     events = series_events(session, series)
-    # bulk work: the results read stay alive while each event's standings make
-    # many short-lived objects and no cycles, so the collector would only walk
-    # the growing results again and again (tourney.collector); measured on forty
-    # events of 2,500 players, it was half the time
-    results = []
-    for event in events:
-        with paused():
-            results.append(event_results(session, event, lang=lang))
+    # bulk work: what is read stays alive while the events' standings make many
+    # short-lived objects (tourney.collector)
+    with frozen(young=50_000):
+        results = [event_results(session, event, lang=lang) for event in events]
     merged = canonical_players(session)  # a merged duplicate's handicap is the kept one's
     values = {}
     stored = session.execute(select(SeriesHandicap.player_id, SeriesHandicap.value)

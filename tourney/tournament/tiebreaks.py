@@ -23,10 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Mapping
 
-
-def N_(message: str) -> str:
-    """Mark a catalogue message where it is defined; it is translated where shown."""
-    return message
+from ..engines.presentation import N_
 
 
 @dataclass
@@ -95,10 +92,6 @@ class Tiebreak:
         """-1 where a higher value is better, else 1: ``sign * value`` sorts best first."""
         higher = self.better == "higher" or (self.better == "game" and higher_is_better)
         return -1 if higher else 1
-
-    def sort_key(self, value, higher_is_better: bool):
-        """``value`` as a sort key, smaller first."""
-        return self.key_sign(higher_is_better) * value
 
     def note_for(self, higher_is_better: bool) -> str:
         return self.note_higher if (self.note_higher and higher_is_better) else self.note
