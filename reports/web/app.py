@@ -147,6 +147,7 @@ class Server:
         self._renderers: dict = {}
         self.templates.globals["short_names"] = short_names
         self.templates.filters["grid_name"] = grid_name
+        self.templates.filters["venue_clock"] = venue_clock
         for name in SITE_FILTERS:
             self.templates.filters[name] = self._site_filter(name)
 
@@ -358,26 +359,14 @@ class TableView:
     # "text" where the game (with the event's house rules) can score below 0
     score_inputmode: str = "text"
     ends_at: RoundEnd | None = None  # the round's clock: when it ends
-    stored: StoredResult | None = None  # the table's stored result, when it has one
+    # the table's stored result, when it has one
+    stored: submissions.TableResult | None = None
 
 
-@dataclass(frozen=True)
-class StoredResult:
-    """A table's stored result as its players see it: the scores, totals and places
-    (:class:`tourney.app.tables.SentResult`), its version, and when it was stored
-    as people at the venue read a clock (the server's local time)."""
-
-    result: submissions.SentResult
-    version: int
-    time: str
-
-
-def stored_result_of(session, link: TableLink) -> StoredResult | None:
-    stored = submissions.table_result(session, link)
-    if stored is None:
-        return None
-    return StoredResult(stored.result, stored.version,
-                        stored.stored_at.astimezone().strftime("%H:%M"))
+def venue_clock(moment: dt.datetime) -> str:
+    """A moment as people at the venue read a clock: 15:45, the server's local time
+    (the ``venue_clock`` filter of the pages)."""
+    return moment.astimezone().strftime("%H:%M")
 
 
 @dataclass(frozen=True)
@@ -406,7 +395,7 @@ def round_ends_at(session, event: Event, number: int) -> RoundEnd | None:
         return None
     if clock.ends_at is None:
         return None
-    return RoundEnd(aware(clock.ends_at).astimezone().strftime("%H:%M"), clock.seconds_left())
+    return RoundEnd(venue_clock(aware(clock.ends_at)), clock.seconds_left())
 
 
 def score_inputmode(event: Event) -> str:
@@ -427,7 +416,7 @@ def table_view(session, link: TableLink) -> TableView:
                      entry.link_open(session, link), entry.table_state(session, link),
                      errors, note, not all(invalid), any(invalid), score_inputmode(event),
                      round_ends_at(session, event, link.round_number),
-                     stored_result_of(session, link))
+                     submissions.table_result(session, link))
 
 
 def typed_scores(row, form: dict) -> list[str]:
@@ -1031,7 +1020,7 @@ async def org_action(request: Request) -> Response:
     if wants_json(request):
         return JSONResponse(result)
     anchor = "#evening" if action in EVENING_ACTIONS else "#arbiter" if action in ARBITER_ACTIONS else ""
-    extra = "".join(f"&{key}={result[key]}" for key in ("again",) if key in result)
+    extra = f"&again={result['again']}" if "again" in result else ""
     if action in ("absent", "unabsent") and result.get("reseat"):
         extra += f"&reseat={result['reseat']}"
     return RedirectResponse(f"/org/{slug}?done={result['done']}{extra}{anchor}", status_code=303)
