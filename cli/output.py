@@ -250,8 +250,6 @@ def confirm(question: str, yes: bool) -> None:
 
 # ------------------------------------------------------------------ what changed
 
-
-
 def change_report(action: str, changed: bool, summary: str, **details) -> dict:
     """The one shape of a changing command's --json answer: ``action`` named as in
     the audit log (``player.rename``, ``db.upgrade``...), ``changed`` whether
