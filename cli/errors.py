@@ -19,11 +19,11 @@ says what that kind means to a shell, and to a script reading ``--json``
 from __future__ import annotations
 
 import shlex
-import sys
 from collections.abc import Callable
 
 from tourney.errors import InvalidValue, RecordError, Remedy, TourneyError
 from tourney.seats import seat_number
+from tourney.storage.writes import WRITES, Writes
 
 OK = 0
 INVALID = 1
@@ -138,21 +138,18 @@ def flag(field: str) -> str:
     return "--" + field.replace("_", "-")
 
 
-def interrupted_message(before=None) -> str:
+def interrupted_message(before: Writes, now: Writes = WRITES) -> str:
     """What a command interrupted by Ctrl-C left, in one line: ``before`` is
-    :data:`tourney.storage.db.WRITES` marked when it started (``None``: the
-    storage layer was not loaded yet). A command that writes, writes in one
-    transaction, so one stopped before its commit changed nothing."""
-    storage = sys.modules.get("tourney.storage.db")  # not loaded: it wrote nothing
-    if storage is None:
-        return "interrupted"
-    now = storage.WRITES
-    begun, committed = (before.begun, before.committed) if before is not None else (0, 0)
+    :data:`tourney.storage.writes.WRITES` marked when it started, ``now`` as it is.
+    A command that writes, writes in one transaction, so one stopped before its
+    commit changed nothing; one that began none (a read, or no database opened) was
+    just interrupted."""
+    begun, committed = before.begun, before.committed
     if now.committing:
         return ("interrupted while its changes were being committed: they may or may "
                 "not be stored (`tourney log` lists the stored changes)")
     if now.committed > committed:
-        stored = now.stored[len(before.stored) if before is not None else 0:]
+        stored = now.stored[len(before.stored):]
         return "interrupted after its changes were stored" + _what_was_stored(stored)
     if now.begun > begun:
         return "interrupted; nothing was changed"
