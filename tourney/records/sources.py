@@ -546,9 +546,10 @@ class _CsvRows(Rows):
         """For a row that cannot be read (``text``: its text, by default the line
         read last): when it is separated by another delimiter than the header,
         what to add to its message and the remedy that helps (a score sheet as a
-        workbook), else ``("", None)``. A comma CSV opened in a spreadsheet whose list separator is ';'
-        (Excel in a Nordic language) is one column there; saved again, its rows
-        are ';'-separated under a header that still has commas."""
+        workbook), else ``("", None)``. A comma CSV opened in a spreadsheet whose
+        list separator is ';' (Excel in a Nordic language) is one column there;
+        saved again, its rows are ';'-separated under a header that still has
+        commas."""
         if text is None:
             text = self._lines.last
         other = other_delimiter(self.delimiter, self.header or (), text)
