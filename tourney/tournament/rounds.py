@@ -292,7 +292,7 @@ def _seat(session: Session, event: Event, number: int, seed: int) -> tuple[list[
             f"only {count_text(len(players), 'player')} can play in "
             f"round {number} of {event.slug}; a table needs {event.table_min}"
             + ("" if players else "; enter players first"),
-            remedy=None if players else Remedy("enter-players", event=event.slug))
+            remedy=None if players else Remedy("enter-players"))
     past = history(session, event, number)
     byes_had: dict[int, int] = {}
     for round_ in past:
