@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 @dataclass
 class Writes:
-    """This process's :func:`transaction` s, for a caller that must say what an
+    """This process's :func:`.db.transaction` s, for a caller that must say what an
     interrupted command changed (the CLI on Ctrl-C): how many ``begun`` and
     ``committed``, and whether a commit is under way (``committing``: an
     interrupt then leaves undecided whether it is stored)."""
