@@ -21,7 +21,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 
-from tourney.errors import InvalidValue, RecordError, Remedy, TourneyError
+from tourney.errors import Advice, InvalidValue, RecordError, Remedy, TourneyError
 from tourney.seats import seat_number
 from tourney.storage.writes import WRITES, Writes
 
@@ -59,6 +59,8 @@ COMMANDS: dict[str, Callable[[dict], list]] = {
     "import-results": lambda d: ["result", "import"],
     "list-house-rules": lambda d: ["variants", d["variant"]],
     "list-teams": lambda d: ["team", "list", d["scope"]],
+    "mark-absent": lambda d: ["round", "absent", d["event"], d["round"],
+                              *([d["player"]] if "player" in d else [])],
     "reseat-round": lambda d: ["round", "reseat", d["event"], d["round"]],
     # its data is the round's, which a file of another delimiter does not say
     "score-sheet": lambda d: ["round", "sheet", "SLUG", "ROUND", "--out", "FILE.xlsx"],
@@ -90,11 +92,19 @@ def message(err: TourneyError) -> str:
         # setting's after; each named beside its own words.
         return (f"{err.first_way()} (`{command(err.remedy)}`), or {err.setting_way} "
                 f"({flag(err.setting)})")
-    hints = []
-    if err.setting is not None:
-        hints.append(flag(err.setting))
-    if err.remedy is not None:
-        hints.append(f"`{command(err.remedy)}`")
+    return with_hints(text, err.setting, err.remedy)
+
+
+def advice_message(advice: Advice) -> str:
+    """A warning that is no error (:class:`tourney.errors.Advice`), with the command
+    of its remedy."""
+    return with_hints(advice.text, None, advice.remedy)
+
+
+def with_hints(text: str, setting: str | None, remedy: Remedy | None) -> str:
+    """``text (--flag, `tourney command`)``: what would get past it, after it."""
+    hints = ([flag(setting)] if setting is not None else []) + (
+        [f"`{command(remedy)}`"] if remedy is not None else [])
     return f"{text} ({', '.join(hints)})" if hints else text
 
 

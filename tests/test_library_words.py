@@ -1,6 +1,6 @@
 """The library speaks no command line: no string in ``tourney/`` or ``reports/``
-(docstrings and the database migrations aside) words a flag, and no error is given
-an ``operation=`` string. What would get past an error is data (a setting's name,
+(docstrings and the database migrations aside) words a flag or quotes a command
+(`tourney ...`), and no error is given an ``operation=`` string. What would get past an error is data (a setting's name,
 a :class:`tourney.errors.Remedy`); the command line words it (``cli/errors.py``),
 the web pages in their own language."""
 from __future__ import annotations
@@ -15,6 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("tourney", "reports")
 # a flag as typed on a command line: --force, --out (not a range "1--3", not "---")
 FLAG = re.compile(r"(?<![\w-])--[a-z]")
+# a command quoted as typed: `tourney round seat`
+COMMAND = re.compile(r"`tourney\b")
 # (file, the string's first words): why it must stay
 ALLOWED = {
     ("reports/i18n.py", "pybabel extract"): "the developers' extraction command, which the "
@@ -50,14 +52,15 @@ def is_text(node: ast.AST) -> bool:
 
 
 def command_line_words(source: str, name: str) -> list[str]:
-    """Each string of ``source`` (the file ``name``) that words a flag, and each
-    ``operation=`` given a string, as ``name:line: what``."""
+    """Each string of ``source`` (the file ``name``) that words a flag or quotes a
+    command, and each ``operation=`` given a string, as ``name:line: what``."""
     tree = ast.parse(source)
     skipped = docstrings(tree)
     found = []
     for node in ast.walk(tree):
         if (isinstance(node, ast.Constant) and isinstance(node.value, str)
-                and id(node) not in skipped and FLAG.search(node.value)
+                and id(node) not in skipped
+                and (FLAG.search(node.value) or COMMAND.search(node.value))
                 and not any(file == name and node.value.startswith(start)
                             for file, start in ALLOWED)):
             found.append(f"{name}:{node.lineno}: {node.value[:60]!r}")
@@ -66,7 +69,7 @@ def command_line_words(source: str, name: str) -> list[str]:
     return found
 
 
-def test_no_library_string_words_a_flag_or_an_operation():
+def test_no_library_string_words_a_flag_a_command_or_an_operation():
     found = [line for path in library_files()
              for line in command_line_words(path.read_text(encoding="utf-8"),
                                             path.relative_to(ROOT).as_posix())]
@@ -76,12 +79,13 @@ def test_no_library_string_words_a_flag_or_an_operation():
 @pytest.mark.parametrize("source", [
     'raise TourneyError("give it again", setting="force" if x else "--force")',
     'raise TourneyError(f"round {n} is over; add --force")',
+    'raise TourneyError("no clock (`tourney round start` starts one)")',
     'raise TourneyError("refused", operation="result import")',
     'raise TourneyError("refused", operation=f"round seat {slug}")',
     'raise TourneyError("refused", operation="result forfeit " + slug)',
     'def f():\n    """Seat it (--force)."""\n    return "--undo"',
 ])
-def test_the_scan_finds_a_flag_or_an_operation(source):
+def test_the_scan_finds_a_flag_a_command_or_an_operation(source):
     assert len(command_line_words(source, "tourney/x.py")) == 1
 
 

@@ -12,6 +12,8 @@ bug.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .seats import seat_number, seat_text
 
 # What would get past an error, when it is another operation: its kind, and the names
@@ -29,6 +31,7 @@ REMEDIES: dict[str, tuple[str, ...]] = {
     "import-results": (),
     "list-house-rules": ("variant",),  # the house rules a variant has
     "list-teams": ("scope",),  # the teams of an event or series
+    "mark-absent": ("event", "round", "player"),  # leave a player out of a round
     "reseat-round": ("event", "round"),
     "score-sheet": (),  # fill in the score sheet as a workbook
     "seat-round": ("event",),
@@ -72,6 +75,16 @@ class Remedy:
         """``{"kind": ..., **data}``, players as a list."""
         return {"kind": self.kind, **{key: list(value) if isinstance(value, tuple) else value
                                       for key, value in self.data.items()}}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A warning that is no error (nothing is refused): what the library has to say,
+    in its words, and the :class:`Remedy` that would act on it, which a caller
+    words its own way (:func:`tourney.cli.errors.advice_message`)."""
+
+    text: str
+    remedy: Remedy | None = None
 
 
 class TourneyError(Exception):

@@ -945,7 +945,7 @@ def delete_event(session: Session, event: Event) -> DeleteReport:
         raise TourneyError(
             f"{event.slug} cannot be deleted: {count_text(len(waiting), 'result')} sent "
             "from the tables wait for the organizer (accept or reject them on the "
-            "organizer's pages of `tourney serve` first)")
+            "organizer's pages of the venue server first)")
     names = [player.name for _, player in entries(session, event)]
     report = DeleteReport(event.slug, names, last_seated_round(session, event), len(links))
     before = {**EventInfo.of(event).to_json(), "entrants": names,

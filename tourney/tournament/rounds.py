@@ -32,14 +32,13 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
-import shlex
 from dataclasses import dataclass, field
 
 from sqlalchemy import insert
 from sqlmodel import Session, select
 
 from ..engines import get_game
-from ..errors import Remedy, TourneyError, no_round
+from ..errors import Advice, Remedy, TourneyError, no_round
 from ..numbers import count_text, plural_word
 from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
@@ -216,26 +215,27 @@ def withdrawn_text(withdrawn: list[WithdrawnSeat]) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
-def withdrawn_note(seating: RoundSeating, slug: str) -> str | None:
+def withdrawn_note(seating: RoundSeating, slug: str) -> Advice | None:
     """What to do about a round that seats players who withdrew (``None``: it
     seats none): reseat it, or, once a result is in, enter them again."""
     if not seating.withdrawn:
         return None
     who = withdrawn_text(seating.withdrawn)
     if seating.reseatable:
-        return (f"round {seating.number} of {slug} seats {who}, who withdrew: "
-                f"`tourney round reseat {slug} {seating.number}` seats it again without them")
+        return Advice(f"round {seating.number} of {slug} seats {who}, who withdrew: "
+                      "reseating it seats it again without them",
+                      Remedy("reseat-round", event=slug, round=seating.number))
     at_tables = sorted({w.table for w in seating.withdrawn if w.table is not None},
                        key=table_order)
     if not at_tables:
         return None  # only byes, and the round can no longer be reseated: they stand
     done = ", ".join(sorted(seating.results, key=table_order))
-    enter = " ".join(shlex.quote(w.name) for w in seating.withdrawn if w.table is not None)
-    return (f"round {seating.number} of {slug} seats {who}, who withdrew, and cannot be "
-            f"reseated (results are in for {plural_word(len(seating.results), 'table')} "
-            f"{done}): {plural_word(len(at_tables), 'table')} {', '.join(at_tables)} can be "
-            f"played as seated only if `tourney event enter {slug} {enter}` takes the "
-            f"withdrawal back")
+    enter = tuple(w.name for w in seating.withdrawn if w.table is not None)
+    return Advice(f"round {seating.number} of {slug} seats {who}, who withdrew, and cannot "
+                  f"be reseated (results are in for {plural_word(len(seating.results), 'table')} "
+                  f"{done}): {plural_word(len(at_tables), 'table')} {', '.join(at_tables)} can "
+                  "be played as seated only if entering them again takes the withdrawal back",
+                  Remedy("enter-players", event=slug, players=enter))
 
 
 def check_no_withdrawn(session: Session, event: Event, number: int, anyway: str) -> None:

@@ -477,7 +477,7 @@ def clock_text(clock: Clock, now: dt.datetime | None = None) -> str:
     ``no clock``."""
     left = clock.seconds_left(now)
     if left is None:
-        return "no clock (`tourney round start` starts one)"
+        return "no clock"
     ends = aware(clock.ends_at).strftime("%H:%M UTC")
     if left >= 0:
         return f"time left: {left // 60} min {left % 60:02d} s (ends {ends})"

@@ -229,9 +229,10 @@ def _check(session, event, number, rows, name, errors, force, source) -> None:
     missing = sorted(p.name for pid, p in can_play.items() if pid not in listed)
     if missing:
         errors.append(RecordError(
-            f"not in the file: {', '.join(missing)} (every player of round {number} "
-            "is seated or has a bye; `tourney round absent` leaves one out)",
-            rule="seating-file", file=name))
+            f"not in the file: {', '.join(missing)}; every player of round {number} "
+            "is seated or has a bye, unless marked absent", rule="seating-file", file=name,
+            remedy=Remedy("mark-absent", event=event.slug, round=number,
+                          player=missing[0] if len(missing) == 1 else None)))
     game = get_game(event.variant)
     tables: dict[str, list] = {}
     for row in rows:

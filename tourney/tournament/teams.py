@@ -96,7 +96,7 @@ def add_members(session: Session, slug: str, team: str, names: Sequence[str]) ->
                  if p.id in in_team and in_team[p.id] != team]
     if elsewhere:
         raise TourneyError(f"in another team of {scope.slug} already: {', '.join(elsewhere)} "
-                           "(a player plays for one team; `team remove` them there first)",
+                           "(a player plays for one team; remove them from that team first)",
                            remedy=Remedy("list-teams", scope=scope.slug))
     row = teams.get(team)
     if row is None:
