@@ -1012,8 +1012,9 @@ async def org_action(request: Request) -> Response:
             return JSONResponse({"error": str(err)} | (
                 {"remedy": remedy.to_json()} if remedy is not None else {}), status_code=409)
         if action not in ARBITER_ACTIONS:
-            return server.render(request, "message.html", server.language(request), 409,
-                                 text=str(err), back=f"/org/{slug}")
+            lang = server.language(request)
+            return server.render(request, "message.html", lang, 409, text=str(err),
+                                 remedy=remedy_sentence(remedy, lang), back=f"/org/{slug}")
         # the arbiter's refusal: said in the organizer's language first (the page's),
         # then in the library's own words, which name what stood in the way
         lang = server.language(request, await run_in_threadpool(_event_lang, server, slug))

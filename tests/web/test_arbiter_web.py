@@ -107,6 +107,12 @@ def test_a_refusal_says_what_would_get_past_it_in_the_pages_language(tourney, db
     # a refusal with no remedy says none
     refused = _main(page.post("clock-stop", 409).text)
     assert "Inte gjort: ingenting ändrades." in refused and "först" not in refused
+    # the next round is not seated while results are missing: the page's language
+    # (Finnish, asked for) says to store them, never which command would
+    early = page.web.post("/org/club/seat?lang=fi", data={"csrf": page.csrf})
+    assert early.status_code == 409
+    assert "Tallenna ensin puuttuvat tulokset." in _main(early.text)
+    assert "--" not in _main(early.text) and "tourney " not in _main(early.text)
 
 
 def test_a_substitute_takes_a_seat_from_the_page(tourney, db_url):
