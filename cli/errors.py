@@ -110,8 +110,7 @@ def with_hints(text: str, setting: str | None, remedy: Remedy | None) -> str:
 
 def notice_message(notice: str) -> str:
     """A reader's notice, with the flag of the setting that would change it."""
-    setting = getattr(notice, "setting", None)
-    return f"{notice} ({flag(setting)})" if setting else str(notice)
+    return with_hints(str(notice), getattr(notice, "setting", None), None)
 
 
 def lookalike_message(warning) -> str:
