@@ -237,10 +237,10 @@ def child_import(url: str, path: str, profile: str | None, jobs: int | None) -> 
     rating_time = [0.0]
     refresh = rating_service.refresh_after_results
 
-    def timed_refresh(session, variant):
+    def timed_refresh(session, variant, **kwargs):
         started = time.perf_counter()
         try:
-            return refresh(session, variant)
+            return refresh(session, variant, **kwargs)
         finally:
             rating_time[0] += time.perf_counter() - started
 
