@@ -25,15 +25,18 @@ sending the same table at once are served one after the other):
    ``invalid`` submission with its errors, nothing stored. Valid: stored at once
    as a match version when the server auto-accepts, else kept as ``submitted``
    for the organizer to accept (which runs the same import) or reject.
+
+The text sent is read and checked once, in memory (:func:`check_sent`, stage one
+of the result import); each step of the flow that needs the import runs stage
+two on what that gave (:func:`import_match`).
 """
 from __future__ import annotations
 
 import datetime as dt
 import io
 import json
-import os
 import re
-import tempfile
+import sys
 from dataclasses import dataclass, field
 from dataclasses import replace as replaced
 
@@ -41,6 +44,7 @@ from sqlmodel import Session
 
 from ..errors import RecordError
 from ..numbers import plain_number
+from ..records.checked import CheckedRecords, ImportOptions, check_records
 from ..records.csv_format import RecordReader
 from ..records.validation import DealCheck, MatchCheck, RecordChecker
 from ..storage.audit import record_change
@@ -49,8 +53,12 @@ from ..tournament import entry
 from ..tournament.entry import close_round, round_links  # noqa: F401  (use cases as they are)
 from ..tournament.results import ImportRejected
 from ..tournament.settings import event_settings
+from ..tournament.stored_rounds import EventContexts
 from ..tournament.versions import match_detail, round_results
-from .results import import_results
+from .results import store_checked
+
+# A sent result is written in one batch, at the end (see import_match).
+ONE_BATCH = sys.maxsize
 
 STORED, RECEIVED, UNCHANGED, PENDING, INVALID, CONFLICT, CLOSED = (
     "stored", "received", "unchanged", "pending", "invalid", "conflict", "closed")
@@ -122,33 +130,48 @@ def _stored_error(err: RecordError) -> dict:
             "token": err.token, "player": err.player}
 
 
-def rows_of_other_tables(content: str, event: Event, link: TableLink) -> list[RecordError]:
-    """Rows that name another event, round or table than the link's."""
-    errors = []
-    reader = RecordReader(io.BytesIO(content.encode("utf-8")), None, errors="yield")
-    rows = 0
-    try:
-        for item in reader:
-            rows += 1
-            if isinstance(item, RecordError):
-                continue  # the import reports it
-            if item.event not in (None, event.slug):
-                errors.append(RecordError(
-                    f"this link is for {event.slug}, the row is for {item.event}",
-                    rule="other-table", line=item.line, column="event"))
-            elif item.round != link.round_number:
-                errors.append(RecordError(
-                    f"this link is for round {link.round_number}, the row is for round "
-                    f"{item.round}", rule="other-table", line=item.line, column="round"))
-            elif item.table != link.table:
-                errors.append(RecordError(
-                    f"this link is for table {link.table}, the row is for table {item.table}",
-                    rule="other-table", line=item.line, column="table"))
-    except RecordError:
-        return errors  # a whole-file problem (header, size): the import reports it
-    if not rows and not reader.unfilled:
-        errors.append(RecordError("no deal was entered", rule="no-deals"))
-    return errors
+@dataclass
+class SentCheck:
+    """A result sent through a link, read and checked once (stage one of the
+    import, in memory), ready for stage two (:func:`import_match`).
+
+    ``other``: rows that name another event, round or table than the link's, or
+    "no deal was entered": such a result never reaches stage two."""
+
+    records: CheckedRecords
+    contexts: EventContexts
+    other: list[RecordError]
+
+
+def check_sent(session: Session, event: Event, link: TableLink, content: str) -> SentCheck:
+    """Stage one on the text sent through ``link``, once: every row checked
+    (replayed or its score sheet checked), kept in memory, the rows of another
+    table found on the way. The link's event is the one already read (each event
+    is read once for both stages)."""
+    other: list[RecordError] = []
+
+    def of_the_link(row) -> None:
+        if row.event not in (None, event.slug):
+            other.append(RecordError(
+                f"this link is for {event.slug}, the row is for {row.event}",
+                rule="other-table", line=row.line, column="event"))
+        elif row.round != link.round_number:
+            other.append(RecordError(
+                f"this link is for round {link.round_number}, the row is for round "
+                f"{row.round}", rule="other-table", line=row.line, column="round"))
+        elif row.table != link.table:
+            other.append(RecordError(
+                f"this link is for table {link.table}, the row is for table {row.table}",
+                rule="other-table", line=row.line, column="table"))
+
+    contexts = EventContexts(session, known=[event])
+    records = check_records(content.encode("utf-8"), events=contexts,
+                            options=ImportOptions(event=event.slug), name=_file_name(link),
+                            on_row=of_the_link).kept()
+    # a whole-file problem (header, size) is the import's to report
+    if records.error is None and not records.rows and not records.unfilled:
+        other.append(RecordError("no deal was entered", rule="no-deals"))
+    return SentCheck(records, contexts, other)
 
 
 @dataclass
@@ -158,56 +181,32 @@ class ImportOutcome:
     errors: list[RecordError] = field(default_factory=list)
     added: int = 0
     unchanged: int = 0
+    version_id: int | None = None  # the version stored, if one was
 
     @property
     def valid(self) -> bool:
         return not self.errors
 
 
-_SCRATCH: list[str] = []
-
-
-def _scratch_folder() -> str:
-    """This process's folder for the files handed to the import: made once (a
-    folder per request cost more than the import of a small match). A file's name
-    is its link's, and what is sent through one link is handled under its row
-    lock, one at a time."""
-    if not _SCRATCH or not os.path.isdir(_SCRATCH[0]):
-        _SCRATCH[:] = [tempfile.mkdtemp(prefix="tourney-serve-")]
-    return _SCRATCH[0]
-
-
-def import_match(session: Session, event_slug: str, content: str, *, name: str,
-                 actor: str, dry_run: bool, replace: bool = False) -> ImportOutcome:
-    """Check (``dry_run``) or store one match's record CSV through the result import
-    (as ``tourney result import FILE --event SLUG``, ratings refreshed), inside the
-    caller's transaction; ``replace``: a different stored result becomes the old
-    version (``--replace``). ``name`` is the file name the version and the audit log
-    show. A rejected import leaves nothing behind (its savepoint is rolled back)."""
-    path = os.path.join(_scratch_folder(), name)
+def import_match(session: Session, sent: SentCheck, *, actor: str, dry_run: bool,
+                 replace: bool = False) -> ImportOutcome:
+    """Stage two of the result import on a checked result (``dry_run``: decide
+    only), inside the caller's transaction, ratings refreshed (as ``tourney result
+    import FILE --event SLUG``); ``replace``: a different stored result becomes
+    the old version (``--replace``). A rejected import has written nothing: one
+    table's result is written in one batch, at the end, once every match passed."""
+    event = next(iter(sent.contexts)).event
+    options = ImportOptions(event=event.slug, dry_run=dry_run, replace=replace,
+                            imported_by=actor, batch_deals=ONE_BATCH)
     try:
-        with open(path, "w", encoding="utf-8", newline="") as stream:
-            stream.write(content)
-        savepoint = session.begin_nested()
-        try:
-            report = import_results(session, path, event=event_slug, dry_run=dry_run,
-                                    replace=replace, imported_by=actor)
-        except ImportRejected as rejected:
-            savepoint.rollback()
-            errors = rejected.report.errors
-            for err in errors:
-                err.file = None  # the scratch file's path means nothing to players
-            return ImportOutcome(errors=list(errors))
-        except BaseException:
-            savepoint.rollback()
-            raise
-        savepoint.commit()
-    finally:
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
-    return ImportOutcome(added=report.added, unchanged=report.unchanged)
+        report = store_checked(session, sent.records, options, contexts=sent.contexts)
+    except ImportRejected as rejected:
+        errors = rejected.report.errors
+        for err in errors:
+            err.file = None  # the file's name was made up here: it means nothing to players
+        return ImportOutcome(errors=list(errors))
+    return ImportOutcome(added=report.added, unchanged=report.unchanged,
+                         version_id=report.version_ids[-1] if report.version_ids else None)
 
 
 # The code in a link's history and audit entries as people see it everywhere else
@@ -221,6 +220,14 @@ def link_actor(link: TableLink) -> str:
     return f"table {link.table} link {entry.display_code(link.code)}"
 
 
+def _has_result(sent: SentCheck, link: TableLink) -> bool:
+    """Whether the link's table has a stored result: read with its round's seating
+    for the import (:class:`~tourney.tournament.stored_rounds.RoundInfo`)."""
+    ctx = next(iter(sent.contexts))
+    stored = ctx.round(link.round_number).stored.get(link.table)
+    return stored is not None and stored.version_id is not None
+
+
 def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool) -> Verdict:
     """Handle one result sent through ``link`` (see the module's flow)."""
     link = entry.lock_link(session, link)
@@ -229,13 +236,13 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
     if not entry.link_open(session, link):
         return verdict
     digest = entry.content_sha256(content)
-    other = rows_of_other_tables(content, event, link)
-    if entry.stored_result(session, link) is not None:
+    sent = check_sent(session, event, link, content)
+    other = sent.other
+    if _has_result(sent, link):
         if other:
             errors = other
         else:
-            check = import_match(session, event.slug, content, name=_file_name(link),
-                                 actor=link_actor(link), dry_run=True)
+            check = import_match(session, sent, actor=link_actor(link), dry_run=True)
             if check.valid and check.unchanged:
                 verdict.outcome = UNCHANGED
                 return verdict
@@ -251,22 +258,19 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
         if waiting.content_sha256 == digest:
             verdict.outcome, verdict.submission = PENDING, waiting.id
             return verdict
-        check = import_match(session, event.slug, content, name=_file_name(link),
-                             actor=link_actor(link), dry_run=True)
+        check = import_match(session, sent, actor=link_actor(link), dry_run=True)
         if not check.valid:
             verdict.outcome, verdict.errors = INVALID, check.errors
             return verdict
         return _keep_conflict(session, event, link, content, digest, verdict)
-    outcome = import_match(session, event.slug, content, name=_file_name(link),
-                                    actor=link_actor(link), dry_run=not auto_accept)
+    outcome = import_match(session, sent, actor=link_actor(link), dry_run=not auto_accept)
     if not outcome.valid:
         row = _keep_invalid(session, link, content, digest, outcome.errors)
         verdict.outcome, verdict.errors, verdict.submission = INVALID, outcome.errors, row.id
         return verdict
     if auto_accept:
-        match = entry.stored_result(session, link)
         row = entry.add_submission(session, link, content, entry.ACCEPTED,
-                                   version_id=match.current_version_id,
+                                   version_id=outcome.version_id,
                                    decided_by=link_actor(link))
         verdict.outcome, verdict.stored, verdict.submission = STORED, True, row.id
         return verdict
@@ -385,9 +389,8 @@ def accept(session: Session, submission: Submission, by: str) -> list[RecordErro
     passes (then it is marked invalid)."""
     link = _still(session, submission, entry.SUBMITTED, "waiting for a decision")
     event = session.get(Event, link.event_id)
-    outcome = import_match(session, event.slug, submission.content,
-                                    name=_file_name(link), actor=link_actor(link),
-                                    dry_run=False)
+    outcome = import_match(session, check_sent(session, event, link, submission.content),
+                           actor=link_actor(link), dry_run=False)
     if not outcome.valid:
         entry.decide(session, submission, entry.INVALID, by,
                      errors=[_stored_error(e) for e in outcome.errors])
@@ -412,10 +415,9 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
     before = entry.stored_result(session, link)
     replaced_version = before.current_version_id if before is not None else None
     # a result kept with rows of another table never reaches the import
-    other = rows_of_other_tables(submission.content, event, link)
-    outcome = ImportOutcome(errors=other) if other else import_match(
-        session, event.slug, submission.content, name=_file_name(link),
-        actor=link_actor(link), dry_run=False, replace=before is not None)
+    sent = check_sent(session, event, link, submission.content)
+    outcome = ImportOutcome(errors=sent.other) if sent.other else import_match(
+        session, sent, actor=link_actor(link), dry_run=False, replace=before is not None)
     if not outcome.valid:
         submission.errors_json = json.dumps([_stored_error(e) for e in outcome.errors],
                                             ensure_ascii=False)

@@ -438,6 +438,16 @@ class CheckedRecords:
     def in_parts(self) -> bool:
         return self._parts is not None
 
+    @property
+    def error(self) -> RecordError | None:
+        """The problem of the file as a whole met by :meth:`kept`, if one was."""
+        return self._error
+
+    @property
+    def rows(self) -> int:
+        """The rows of the matches :meth:`kept` read."""
+        return sum(read.rows for read in self._kept or ())
+
     def kept(self) -> "CheckedRecords":
         """Every match read now and kept in memory (a small file: a result sent
         from a table), so that the matches can be gone through again; a problem

@@ -73,6 +73,7 @@ class VersionWriter:
         # streams), given the hash at the end
         self._version_ids: list[int] = []
         self.added: dict[str, list[int]] = {}  # variant -> the matches this import made
+        self.version_ids: list[int] = []  # every version written, in order
         self._bulk: dict[str, BulkInsert] = {}  # table name -> its writer
 
     def add(self, ctx: EventContext, first: DealRecord, seats: list[tuple[int, str]],
@@ -142,6 +143,7 @@ class VersionWriter:
              for a in pending])
         self._version_ids += [version_id for a, version_id in zip(pending, version_ids)
                               if a.version_row["source_sha256"] is None]  # stamped at the end
+        self.version_ids += version_ids
         deals, places = [], []
         for accepted, version_id in zip(pending, version_ids):
             head = (version_id,)

@@ -138,6 +138,8 @@ class ImportReport:
     # Per variant with added matches and no replaced one: the new matches' ids (the
     # ratings rate them on their own when they come after every rated match).
     added_matches: dict[str, list[int]] = field(default_factory=dict)
+    # The versions this import stored, in file order. Not part of the JSON.
+    version_ids: list[int] = field(default_factory=list)
 
     def add_error(self, err: RecordError) -> None:
         if err.file is None:
@@ -278,6 +280,7 @@ class _MatchStore:
         replaced = {ctx.event.variant for ctx in touched if ctx.replaced}
         report.added_matches = {variant: ids for variant, ids in self.writer.added.items()
                                 if variant not in replaced}
+        report.version_ids = self.writer.version_ids
 
 
 def store_results(session: Session, records: CheckedRecords, options: ImportOptions, *,

@@ -115,16 +115,16 @@ class EventContexts:
     """The events of one import, each read once (:class:`EventContext`), by slug;
     the :class:`~tourney.records.checked.EventLookup` of stage one."""
 
-    def __init__(self, session: Session, events: list[Event] = ()):
+    def __init__(self, session: Session, known: list[Event] = ()):
         self.session = session
         self.round_cache: OrderedDict = OrderedDict()
         self.by_slug: dict[str, EventContext | None] = {}
-        for event in events:  # read already by the caller
-            self.by_slug[event.slug] = EventContext(session, event, self.round_cache)
+        self._known = {event.slug: event for event in known}  # read already by the caller
 
     def context(self, slug: str) -> EventContext | None:
         if slug not in self.by_slug:
-            event = self.session.execute(select(Event).where(Event.slug == slug)).scalars().first()
+            event = self._known.get(slug) or self.session.execute(
+                select(Event).where(Event.slug == slug)).scalars().first()
             self.by_slug[slug] = (EventContext(self.session, event, self.round_cache)
                                   if event else None)
         return self.by_slug[slug]
