@@ -49,11 +49,11 @@ from ..records.csv_format import RecordReader
 from ..records.validation import DealCheck, MatchCheck, RecordChecker
 from ..storage.audit import record_change
 from ..storage.models import Event, Submission, TableLink
-from ..tournament import entry
-from ..tournament.entry import close_round, round_links  # noqa: F401  (use cases as they are)
+from ..tournament import table_links
 from ..tournament.results import ImportRejected
 from ..tournament.settings import event_settings
 from ..tournament.stored_rounds import EventContexts
+from ..tournament.table_links import close_round, round_links  # noqa: F401  (use cases as they are)
 from ..tournament.versions import match_detail, round_results
 from .results import store_checked
 
@@ -213,11 +213,11 @@ def import_match(session: Session, sent: SentCheck, *, actor: str, dry_run: bool
 # (the printed QR page, `round links`, the server's pages): 5JXB-NQ8H.
 def _file_name(link: TableLink) -> str:
     table = re.sub(r"[^A-Za-z0-9_-]", "_", link.table)
-    return f"table-{table}-round-{link.round_number}-link-{entry.display_code(link.code)}.csv"
+    return f"table-{table}-round-{link.round_number}-link-{table_links.display_code(link.code)}.csv"
 
 
 def link_actor(link: TableLink) -> str:
-    return f"table {link.table} link {entry.display_code(link.code)}"
+    return f"table {link.table} link {table_links.display_code(link.code)}"
 
 
 def _has_result(sent: SentCheck, link: TableLink) -> bool:
@@ -228,14 +228,17 @@ def _has_result(sent: SentCheck, link: TableLink) -> bool:
     return stored is not None and stored.version_id is not None
 
 
-def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool) -> Verdict:
-    """Handle one result sent through ``link`` (see the module's flow)."""
-    link = entry.lock_link(session, link)
+def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool,
+           locked: bool = False) -> Verdict:
+    """Handle one result sent through ``link`` (see the module's flow); ``locked``:
+    the caller read the link locked already (``link_by_token(..., lock=True)``)."""
+    if not locked:
+        link = table_links.lock_link(session, link)
     event = session.get(Event, link.event_id)
     verdict = Verdict(CLOSED, link.table, link.round_number, event.slug)
-    if not entry.link_open(session, link):
+    if not table_links.link_open(session, link):
         return verdict
-    digest = entry.content_sha256(content)
+    digest = table_links.content_sha256(content)
     sent = check_sent(session, event, link, content)
     other = sent.other
     if _has_result(sent, link):
@@ -253,7 +256,7 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
         row = _keep_invalid(session, link, content, digest, other)
         verdict.outcome, verdict.errors, verdict.submission = INVALID, other, row.id
         return verdict
-    waiting = entry.latest_submission(session, link, (entry.SUBMITTED,))
+    waiting = table_links.latest_submission(session, link, (table_links.SUBMITTED,))
     if waiting is not None:
         if waiting.content_sha256 == digest:
             verdict.outcome, verdict.submission = PENDING, waiting.id
@@ -269,12 +272,12 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
         verdict.outcome, verdict.errors, verdict.submission = INVALID, outcome.errors, row.id
         return verdict
     if auto_accept:
-        row = entry.add_submission(session, link, content, entry.ACCEPTED,
+        row = table_links.add_submission(session, link, content, table_links.ACCEPTED,
                                    version_id=outcome.version_id,
                                    decided_by=link_actor(link))
         verdict.outcome, verdict.stored, verdict.submission = STORED, True, row.id
         return verdict
-    row = entry.add_submission(session, link, content, entry.SUBMITTED)
+    row = table_links.add_submission(session, link, content, table_links.SUBMITTED)
     verdict.outcome, verdict.submission = RECEIVED, row.id
     return verdict
 
@@ -288,12 +291,12 @@ def _keep_invalid(session: Session, link: TableLink, content: str, digest: str,
                   errors: list[RecordError]) -> Submission:
     """Keep an invalid result for the organizer: the same one sent again is the row
     already kept; of a table's invalid results only the latest few are kept."""
-    latest = entry.latest_submission(session, link)
-    if latest is not None and latest.state == entry.INVALID and latest.content_sha256 == digest:
+    latest = table_links.latest_submission(session, link)
+    if latest is not None and latest.state == table_links.INVALID and latest.content_sha256 == digest:
         return latest
-    row = entry.add_submission(session, link, content, entry.INVALID,
+    row = table_links.add_submission(session, link, content, table_links.INVALID,
                                [_stored_error(e) for e in errors])
-    entry.prune_submissions(session, link, entry.INVALID, INVALID_KEPT_PER_TABLE)
+    table_links.prune_submissions(session, link, table_links.INVALID, INVALID_KEPT_PER_TABLE)
     return row
 
 
@@ -304,13 +307,13 @@ def _keep_conflict(session: Session, event: Event, link: TableLink, content: str
     the same content again while its conflict is open is that conflict). With
     ``errors`` (it does not pass the checks) it is kept with them and answered
     ``invalid``: the table's stored result stands."""
-    row = next((c for c in entry.open_conflicts(session, link)
+    row = next((c for c in table_links.open_conflicts(session, link)
                 if c.content_sha256 == digest), None)
     if row is None:
-        row = entry.add_submission(session, link, content, entry.CONFLICT,
+        row = table_links.add_submission(session, link, content, table_links.CONFLICT,
                                    [_stored_error(e) for e in errors or []])
         record_change(session, "submission.conflict", _subject(event, link), None,
-                      {"submission": row.id, "link": entry.display_code(link.code),
+                      {"submission": row.id, "link": table_links.display_code(link.code),
                        "valid": not errors},
                       event_id=event.id, actor=link_actor(link))
     verdict.submission = row.id
@@ -325,11 +328,11 @@ def _keep_conflict(session: Session, event: Event, link: TableLink, content: str
 def conflict_versions(session: Session, event: Event, link: TableLink, content: str) -> dict:
     """Both versions of a conflict as the organizer's review shows them: ``current``
     (the table's stored result, or the one waiting: ``against``) and ``sent``."""
-    if entry.stored_result(session, link) is not None:
+    if table_links.stored_result(session, link) is not None:
         current = stored_results(session, event, link.round_number).get(link.table)
         against = "stored"
     else:
-        waiting = entry.latest_submission(session, link, (entry.SUBMITTED,))
+        waiting = table_links.latest_submission(session, link, (table_links.SUBMITTED,))
         current = sent_result(event, waiting.content) if waiting is not None else None
         against = "waiting" if waiting is not None else None
     return {"against": against, "current": current.to_json() if current else None,
@@ -348,7 +351,7 @@ def _still(session: Session, submission: Submission, state: str, waiting: str) -
     """Lock the submission's table link (a decision at a time per table), read the
     submission again and check it is still ``state`` (else DecisionRefused,
     ``waiting`` saying what it should be); the link."""
-    link = entry.lock_link(session, session.get(TableLink, submission.link_id))
+    link = table_links.lock_link(session, session.get(TableLink, submission.link_id))
     session.refresh(submission)
     if submission.state != state:
         raise DecisionRefused(f"submission {submission.id} is {submission.state}, "
@@ -362,13 +365,13 @@ NOTE_LENGTH = 300  # the longest reason kept with a decision (Submission.note)
 def _settle_unstored(session: Session, submission: Submission, state: str, waiting: str,
                      decision: str, action: str, by: str, note: str | None) -> None:
     """Decide a submission without storing its result (reject, dismiss); ``note``,
-    the organizer's reason, is kept with it and in the audit entry."""
+    the organizer's reason, is kept with it and in the audit table_links."""
     link = _still(session, submission, state, waiting)
     note = (note or "").strip()[:NOTE_LENGTH] or None
-    entry.decide(session, submission, decision, by, note=note)
+    table_links.decide(session, submission, decision, by, note=note)
     event = session.get(Event, link.event_id)
     record_change(session, action, _subject(event, link), None,
-                  {"submission": submission.id, "link": entry.display_code(link.code),
+                  {"submission": submission.id, "link": table_links.display_code(link.code),
                    "note": note},
                   event_id=event.id, actor=by)
 
@@ -377,22 +380,22 @@ def _stored(session: Session, submission: Submission, link: TableLink, event: Ev
             by: str, action: str, before: dict | None) -> None:
     """Mark a submission whose result was just stored accepted, with the version it
     made, and write the audit entry (``before``: what it replaced, if anything)."""
-    match = entry.stored_result(session, link)
-    entry.decide(session, submission, entry.ACCEPTED, by, version_id=match.current_version_id)
+    match = table_links.stored_result(session, link)
+    table_links.decide(session, submission, table_links.ACCEPTED, by, version_id=match.current_version_id)
     record_change(session, action, _subject(event, link), before,
-                  {"submission": submission.id, "link": entry.display_code(link.code),
+                  {"submission": submission.id, "link": table_links.display_code(link.code),
                    "version_id": match.current_version_id}, event_id=event.id, actor=by)
 
 
 def accept(session: Session, submission: Submission, by: str) -> list[RecordError]:
     """Store a waiting submission through the import; the errors if it no longer
     passes (then it is marked invalid)."""
-    link = _still(session, submission, entry.SUBMITTED, "waiting for a decision")
+    link = _still(session, submission, table_links.SUBMITTED, "waiting for a decision")
     event = session.get(Event, link.event_id)
     outcome = import_match(session, check_sent(session, event, link, submission.content),
                            actor=link_actor(link), dry_run=False)
     if not outcome.valid:
-        entry.decide(session, submission, entry.INVALID, by,
+        table_links.decide(session, submission, table_links.INVALID, by,
                      errors=[_stored_error(e) for e in outcome.errors])
         return outcome.errors
     _stored(session, submission, link, event, by, "submission.accept", None)
@@ -401,8 +404,8 @@ def accept(session: Session, submission: Submission, by: str) -> list[RecordErro
 
 def reject(session: Session, submission: Submission, by: str, note: str | None) -> None:
     """Refuse a waiting submission; the table can send again."""
-    _settle_unstored(session, submission, entry.SUBMITTED, "waiting for a decision",
-                     entry.REJECTED, "submission.reject", by, note)
+    _settle_unstored(session, submission, table_links.SUBMITTED, "waiting for a decision",
+                     table_links.REJECTED, "submission.reject", by, note)
 
 
 def replace(session: Session, submission: Submission, by: str) -> list[RecordError]:
@@ -410,9 +413,9 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
     (the one it replaces stays in the match's history), or, when the result it
     differed from was still waiting, the match's result (the waiting one is then
     rejected). The errors if it no longer passes the checks (it stays a conflict)."""
-    link = _still(session, submission, entry.CONFLICT, "a conflict waiting for a decision")
+    link = _still(session, submission, table_links.CONFLICT, "a conflict waiting for a decision")
     event = session.get(Event, link.event_id)
-    before = entry.stored_result(session, link)
+    before = table_links.stored_result(session, link)
     replaced_version = before.current_version_id if before is not None else None
     # a result kept with rows of another table never reaches the import
     sent = check_sent(session, event, link, submission.content)
@@ -424,9 +427,9 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
         session.add(submission)
         session.flush()
         return outcome.errors
-    waiting = entry.latest_submission(session, link, (entry.SUBMITTED,))
+    waiting = table_links.latest_submission(session, link, (table_links.SUBMITTED,))
     if waiting is not None:
-        entry.decide(session, waiting, entry.REJECTED, by,
+        table_links.decide(session, waiting, table_links.REJECTED, by,
                      note=f"replaced by submission {submission.id}")
     _stored(session, submission, link, event, by, "submission.replace",
             {"version_id": replaced_version,
@@ -436,8 +439,8 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
 
 def dismiss(session: Session, submission: Submission, by: str, note: str | None) -> None:
     """Settle a conflict by leaving the table's result as it is."""
-    _settle_unstored(session, submission, entry.CONFLICT, "a conflict waiting for a decision",
-                     entry.DISMISSED, "submission.dismiss", by, note)
+    _settle_unstored(session, submission, table_links.CONFLICT, "a conflict waiting for a decision",
+                     table_links.DISMISSED, "submission.dismiss", by, note)
 
 
 def stored_errors(submission: Submission) -> list[RecordError]:
@@ -515,7 +518,7 @@ def sent_result(event: Event, content: str) -> SentResult:
     """What a submission's record CSV says, worked out by the engine as the import
     checks it (nothing is read from or written to the database). The answer is
     shared: copy it (``dataclasses.replace``) before changing it."""
-    key = (event.slug, event.variant, event.rules_json, entry.content_sha256(content))
+    key = (event.slug, event.variant, event.rules_json, table_links.content_sha256(content))
     known = _SENT.get(key)
     if known is None:
         if len(_SENT) >= _SENT_KEPT:
@@ -602,7 +605,7 @@ class TableResult:
 
 def table_result(session: Session, link: TableLink) -> TableResult | None:
     """The stored result (current version) of a link's table; None without one."""
-    if entry.stored_result(session, link) is None:
+    if table_links.stored_result(session, link) is None:
         return None
     event = session.get(Event, link.event_id)
     detail = match_detail(session, event.slug, link.round_number, link.table)
@@ -639,7 +642,7 @@ class TableReview:
     """What the organizer sees of one table: its state, what it sent (a waiting
     or invalid result), its stored result (an accepted table), and its conflicts."""
 
-    state: entry.TableState
+    state: table_links.TableState
     sent: SentResult | None = None
     stored: SentResult | None = None
     conflicts: list[Conflict] = field(default_factory=list)
@@ -656,7 +659,7 @@ class TableReview:
 
 
 def review_tables(session: Session, event: Event,
-                  tables: list[entry.TableState]) -> list[TableReview]:
+                  tables: list[table_links.TableState]) -> list[TableReview]:
     """Each table of a round as the organizer reviews it (see :class:`TableReview`)."""
     from ..tournament.seat_changes import round_clock
 
@@ -664,21 +667,21 @@ def review_tables(session: Session, event: Event,
     if not tables:
         return reviews
     stored = (stored_results(session, event, tables[0].link.round_number)
-              if any(t.state == entry.ACCEPTED for t in tables) else {})
+              if any(t.state == table_links.ACCEPTED for t in tables) else {})
     clock = round_clock(session, event, tables[0].link.round_number)
     for table in tables:
         review = TableReview(table, stored=stored.get(table.table)
-                             if table.state == entry.ACCEPTED else None)
+                             if table.state == table_links.ACCEPTED else None)
         submission = table.submission
-        if submission is not None and table.state in (entry.SUBMITTED, entry.INVALID):
+        if submission is not None and table.state in (table_links.SUBMITTED, table_links.INVALID):
             review.sent = sent_result(event, submission.content)
-            if table.state == entry.INVALID:  # the import's own words (seating too)
+            if table.state == table_links.INVALID:  # the import's own words (seating too)
                 review.sent = replaced(review.sent, errors=stored_errors(submission))
             review.late = clock.late(submission.submitted_at)
         if table.conflicts:
-            if table.state == entry.ACCEPTED:
+            if table.state == table_links.ACCEPTED:
                 current, against = review.stored, "stored"
-            elif table.state == entry.SUBMITTED:
+            elif table.state == table_links.SUBMITTED:
                 current, against = review.sent, "waiting"
             else:
                 current, against = None, None

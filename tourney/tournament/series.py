@@ -349,16 +349,6 @@ def delete_series(session: Session, series: Series) -> dict:
             "handicaps": handicaps}
 
 
-def forget_event(session: Session, event: Event) -> None:
-    """Take a deleted event out of every series and drop its declared teams
-    (:func:`.events.delete_event` calls it)."""
-    session.execute(delete(SeriesEvent).where(SeriesEvent.event_id == event.id))
-    teams = list(session.execute(select(Team.id).where(Team.event_id == event.id)).scalars())
-    if teams:
-        session.execute(delete(TeamMember).where(TeamMember.team_id.in_(teams)))
-        session.execute(delete(Team).where(Team.id.in_(teams)))
-
-
 def list_series(session: Session) -> list[dict]:
     """Every series with its settings and event count, by slug."""
     counts = dict(session.execute(select(SeriesEvent.series_id, func.count())
