@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import and_, bindparam, select
 from sqlmodel import Session
 
 from ..errors import TourneyError
@@ -98,17 +98,19 @@ class EventContext:
         # season file meets a thousand rounds, and the ORM's work per query cost
         # three times the queries' own (0.73 -> 0.25 ms a round).
         connection, event_id = self.session.connection(), self.event.id
-        round_id = connection.execute(_ROUND_ID, {"event": event_id, "number": number}).scalar()
+        seated = False
         tables: dict[str, list[tuple[int, str]]] = {}
-        if round_id is not None:
-            for table, player_id, name in connection.execute(_SEATED, {"round": round_id}):
+        for table, player_id, name in connection.execute(_SEATED, {"event": event_id,
+                                                                   "number": number}):
+            seated = True  # the round's row, with no seat when none is at a table
+            if table is not None:
                 tables.setdefault(table, []).append((player_id, name))
         stored = {table: StoredMatch(match_id, version_id, sha, version)
                   for table, match_id, version_id, sha, version
                   in connection.execute(_STORED, {"event": event_id, "number": number})}
         forfeited = frozenset(connection.execute(_FORFEITED, {"event": event_id,
                                                                "number": number}).scalars())
-        return RoundInfo(round_id is not None, tables, stored, forfeited)
+        return RoundInfo(seated, tables, stored, forfeited)
 
 
 class EventContexts:
@@ -169,17 +171,19 @@ class KnownEvents:
 
 
 _ROUND_T, _SEAT_T, _PLAYER_T = Round.__table__, Seat.__table__, Player.__table__
-_ROUND_ID = select(_ROUND_T.c.id).where(_ROUND_T.c.event_id == bindparam("event"),
-                                        _ROUND_T.c.number == bindparam("number"))
 _FORFEIT_T = Forfeit.__table__
 # A round's tables scored by a forfeit.
 _FORFEITED = (select(_FORFEIT_T.c.table).distinct()
               .where(_FORFEIT_T.c.event_id == bindparam("event"),
                      _FORFEIT_T.c.round_number == bindparam("number")))
-# A round's seated players by table, in seat order.
+# A round's seated players by table, in seat order: one row (its table None) when
+# the round is there with no one at a table, none when it is not there.
 _SEATED = (select(_SEAT_T.c.table, _SEAT_T.c.player_id, _PLAYER_T.c.name)
-           .join(_PLAYER_T, _PLAYER_T.c.id == _SEAT_T.c.player_id)
-           .where(_SEAT_T.c.round_id == bindparam("round"), _SEAT_T.c.table.is_not(None))
+           .select_from(_ROUND_T.outerjoin(_SEAT_T, and_(_SEAT_T.c.round_id == _ROUND_T.c.id,
+                                                         _SEAT_T.c.table.is_not(None)))
+                        .outerjoin(_PLAYER_T, _PLAYER_T.c.id == _SEAT_T.c.player_id))
+           .where(_ROUND_T.c.event_id == bindparam("event"),
+                  _ROUND_T.c.number == bindparam("number"))
            .order_by(_SEAT_T.c.table, _SEAT_T.c.seat))
 # A round's stored matches and their current versions.
 _STORED = (select(MATCH_T.c.table, MATCH_T.c.id, MATCH_T.c.current_version_id,
