@@ -138,6 +138,7 @@ class SentCheck:
     ``other``: rows that name another event, round or table than the link's, or
     "no deal was entered": such a result never reaches stage two."""
 
+    event: Event
     records: CheckedRecords
     contexts: EventContexts
     other: list[RecordError]
@@ -171,7 +172,7 @@ def check_sent(session: Session, event: Event, link: TableLink, content: str) ->
     # a whole-file problem (header, size) is the import's to report
     if records.error is None and not records.rows and not records.unfilled:
         other.append(RecordError("no deal was entered", rule="no-deals"))
-    return SentCheck(records, contexts, other)
+    return SentCheck(event, records, contexts, other)
 
 
 @dataclass
@@ -195,8 +196,7 @@ def import_match(session: Session, sent: SentCheck, *, actor: str, dry_run: bool
     import FILE --event SLUG``); ``replace``: a different stored result becomes
     the old version (``--replace``). A rejected import has written nothing: one
     table's result is written in one batch, at the end, once every match passed."""
-    event = next(iter(sent.contexts)).event
-    options = ImportOptions(event=event.slug, dry_run=dry_run, replace=replace,
+    options = ImportOptions(event=sent.event.slug, dry_run=dry_run, replace=replace,
                             imported_by=actor, batch_deals=ONE_BATCH)
     try:
         report = store_checked(session, sent.records, options, contexts=sent.contexts)
@@ -223,8 +223,8 @@ def link_actor(link: TableLink) -> str:
 def _has_result(sent: SentCheck, link: TableLink) -> bool:
     """Whether the link's table has a stored result: read with its round's seating
     for the import (:class:`~tourney.tournament.stored_rounds.RoundInfo`)."""
-    ctx = next(iter(sent.contexts))
-    stored = ctx.round(link.round_number).stored.get(link.table)
+    stored = sent.contexts.context(sent.event.slug).round(link.round_number).stored.get(
+        link.table)
     return stored is not None and stored.version_id is not None
 
 

@@ -379,6 +379,16 @@ def check_part(source: Source, send: Callable[[object], None], *, events: EventL
 
 # --------------------------------------------------------------------- the file
 
+def source_name(source: str | bytes | IO, name: str | None = None) -> str:
+    """A file's name in errors and reports: ``name`` when given, else the path
+    (``<stdin>`` for ``-``), else ``<sent>`` (bytes or a stream)."""
+    if name is not None:
+        return name
+    if isinstance(source, str):
+        return "<stdin>" if source == "-" else source
+    return "<sent>"
+
+
 class CheckedRecords:
     """The checked matches of one file, in file order, as they are read.
 
@@ -393,10 +403,7 @@ class CheckedRecords:
     def __init__(self, source: str | bytes | IO, *, events: EventLookup,
                  options: ImportOptions, name: str | None = None,
                  on_row: Callable[[DealRecord], None] | None = None):
-        if name is None:
-            name = ("<stdin>" if source == "-" else source) if isinstance(source, str) \
-                else "<sent>"
-        self.name = name
+        self.name = name = source_name(source, name)
         self.sha256 = ""
         self.notices: list[str] = []
         self.unfilled = 0

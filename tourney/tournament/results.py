@@ -87,6 +87,7 @@ from ..records.checked import (
     RejectsFile,
     check_records,
     content_digest,
+    source_name,
 )
 from ..records.parallel import PartLost
 from ..storage.merges import current_names
@@ -344,7 +345,7 @@ def import_results(session: Session, source: str | bytes | IO,
     try:
         records = check_records(source, events=contexts, options=options, name=name)
     except RecordError as err:  # a file that cannot even be opened as records
-        report = ImportReport(file=name or str(source), source_sha256="",
+        report = ImportReport(file=source_name(source, name), source_sha256="",
                               dry_run=options.dry_run)
         report.add_error(err)
         report.file_error = True
