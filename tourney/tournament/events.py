@@ -114,6 +114,7 @@ from .players import (
 from .scoring import bye_points as bye_points_of
 from .scoring import check_bye_points, check_points_system, event_bye_points
 from .settings import event_settings
+from .snapshots import forget_snapshot
 from .standings import check_tiebreaks, tiebreaks_in_force
 
 SLUG_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -985,6 +986,7 @@ def _forget_in_series(session: Session, event: Event) -> None:
     """Take a deleted event out of every series and drop its declared teams (the
     series keep no row of an event that is gone)."""
     session.execute(delete(SeriesEvent).where(SeriesEvent.event_id == event.id))
+    forget_snapshot(session, event.id)
     teams = list(session.execute(select(Team.id).where(Team.event_id == event.id)).scalars())
     if teams:
         session.execute(delete(TeamMember).where(TeamMember.team_id.in_(teams)))
