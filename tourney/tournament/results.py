@@ -93,11 +93,10 @@ from ..records.parallel import PartLost
 from ..storage.merges import current_names
 from .result_diff import difference, stored_rows
 from .result_seating import check_seating, rename, seating_first
-from .result_writer import BATCH_DEALS, VersionWriter, audit_import
+from .result_writer import VersionWriter, audit_import
 from .stored_rounds import EventContexts
 
-__all__ = ["BATCH_DEALS", "ImportOptions", "ImportRejected", "ImportReport", "import_results",
-           "store_results"]
+__all__ = ["ImportRejected", "ImportReport", "import_results", "store_results"]
 
 
 def current_user() -> str:
