@@ -228,7 +228,7 @@ def _usage() -> dict:
 
 def child_import(url: str, path: str, profile: str | None, jobs: int | None) -> dict:
     import tourney.ratings.service as rating_service
-    from tourney.app.results import import_results
+    from tourney.app.results import ImportOptions, import_results
     from tourney.storage.db import open_engine, transaction
     from tourney.storage.schema import ensure_schema
 
@@ -237,10 +237,10 @@ def child_import(url: str, path: str, profile: str | None, jobs: int | None) -> 
     rating_time = [0.0]
     refresh = rating_service.refresh_after_results
 
-    def timed_refresh(session, variant):
+    def timed_refresh(session, variant, **kwargs):
         started = time.perf_counter()
         try:
-            return refresh(session, variant)
+            return refresh(session, variant, **kwargs)
         finally:
             rating_time[0] += time.perf_counter() - started
 
@@ -266,7 +266,7 @@ def child_import(url: str, path: str, profile: str | None, jobs: int | None) -> 
         profiler = cProfile.Profile()
         profiler.enable()
     with transaction(engine) as session:
-        report = import_results(session, path, imported_by="bench", jobs=jobs)
+        report = import_results(session, path, ImportOptions(imported_by="bench", jobs=jobs))
     if profiler is not None:
         profiler.disable()
         import io

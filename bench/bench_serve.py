@@ -41,7 +41,7 @@ from tourney.app import tables
 from tourney.cli.main import cli
 from tourney.storage.db import dispose_engines, open_engine, reading, transaction
 from tourney.storage.models import Match, MatchVersion, Submission
-from tourney.tournament import entry
+from tourney.tournament import table_links
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
@@ -97,7 +97,7 @@ def baseline(db_url: str, work: list[tuple[str, str]]) -> float:
     started = time.perf_counter()
     for token, body in work:
         with transaction(engine) as session:
-            link = entry.link_by_token(session, token)
+            link = table_links.link_by_token(session, token)
             verdict = tables.submit(session, link, body, auto_accept=True)
             assert verdict.outcome in ("stored", "unchanged"), verdict.to_json()
     return time.perf_counter() - started

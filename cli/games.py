@@ -414,7 +414,7 @@ def _import_errors(file: str, name: str, slug: str, db_url: str | None, sheet: s
     """What `result import FILE --event SLUG` would refuse the file for (nothing: it
     would store it), found by the import itself in a dry run on the database opened
     read-only: the seating, the entries, the stored results."""
-    from tourney.app.results import NothingFilledIn, import_results
+    from tourney.app.results import ImportOptions, NothingFilledIn, import_results
     from tourney.storage.db import reading
     from tourney.tournament.results import ImportRejected
 
@@ -423,8 +423,8 @@ def _import_errors(file: str, name: str, slug: str, db_url: str | None, sheet: s
     engine = open_db(db_url, read_only=True)
     try:
         with reading(engine) as session:
-            import_results(session, file, event=slug, dry_run=True, encoding=encoding,
-                           sheet=sheet, jobs=1)
+            import_results(session, file, ImportOptions(event=slug, dry_run=True,
+                                                        encoding=encoding, sheet=sheet, jobs=1))
     except NothingFilledIn:
         return []  # said by validate itself
     except ImportRejected as rejected:

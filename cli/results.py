@@ -7,7 +7,7 @@ from contextlib import ExitStack
 
 import click
 
-from tourney.app.results import NothingFilledIn, import_results, revert_result
+from tourney.app.results import ImportOptions, NothingFilledIn, import_results, revert_result
 from tourney.engines import get_game
 from tourney.errors import UsageError
 from tourney.numbers import count_text, fixed_text, number_column, number_text, plain_number
@@ -163,10 +163,10 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
                 rejects_path, None, title="rejects"))
         try:
             with session_scope(engine) as session:
-                report = import_results(
-                    session, file, event=event_slug, replace=replace, dry_run=dry_run,
-                    rejects=rejects, imported_by=imported_by or current_user(),
-                    on_progress=on_progress, encoding=encoding, sheet=sheet, jobs=jobs)
+                report = import_results(session, file, ImportOptions(
+                    event=event_slug, replace=replace, dry_run=dry_run, rejects=rejects,
+                    imported_by=imported_by or current_user(), on_progress=on_progress,
+                    encoding=encoding, sheet=sheet, jobs=jobs))
         except ImportRejected as rejected:
             if bar is not None:
                 bar.__exit__(None, None, None)

@@ -688,7 +688,7 @@ def links(slug, number, base_url, force, as_json, db_url):
       tourney round links club-1 2 --base-url http://192.168.1.10:8000
     """
     from tourney.app.tables import round_links
-    from tourney.tournament.entry import display_code
+    from tourney.tournament.table_links import display_code
 
     engine = open_db(db_url)
     with transaction(engine) as session:

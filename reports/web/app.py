@@ -66,7 +66,7 @@ from tourney.storage.db import (
     transaction,
 )
 from tourney.storage.models import Event, TableLink
-from tourney.tournament import entry
+from tourney.tournament import table_links
 from tourney.tournament.evening import decide_signup, mark, set_checkin_required, set_evening
 from tourney.tournament.events import get_event, last_seated_round, results_by_round
 from tourney.tournament.rounds import get_round, seated_keys, seating_warnings
@@ -407,13 +407,13 @@ def table_view(session, link: TableLink) -> TableView:
     event = session.get(Event, link.event_id)
     rows = [r for r in score_sheet_rows(session, event, link.round_number)
             if r.table == link.table]
-    last = entry.latest_submission(session, link, entry.STATE_ROWS)
-    errors = submissions.stored_errors(last) if last and last.state == entry.INVALID else []
-    note = last.note if last and last.state == entry.REJECTED else None
-    conflicts = entry.open_conflicts(session, link)
+    last = table_links.latest_submission(session, link, table_links.STATE_ROWS)
+    errors = submissions.stored_errors(last) if last and last.state == table_links.INVALID else []
+    note = last.note if last and last.state == table_links.REJECTED else None
+    conflicts = table_links.open_conflicts(session, link)
     invalid = [bool(submissions.stored_errors(c)) for c in conflicts]
     return TableView(link, event, rows[0].players if rows else [], rows,
-                     entry.link_open(session, link), entry.table_state(session, link),
+                     table_links.link_open(session, link), table_links.table_state(session, link),
                      errors, note, not all(invalid), any(invalid), score_inputmode(event),
                      round_ends_at(session, event, link.round_number),
                      submissions.table_result(session, link))
@@ -519,7 +519,7 @@ async def _table_view_or_refusal(request: Request):
     token = request.path_params["token"]
 
     def load(session):
-        link = entry.link_by_token(session, token)
+        link = table_links.link_by_token(session, token)
         return None if link is None else table_view(session, link)
 
     view = await run_in_threadpool(_read, server.config.engine, load)
@@ -584,7 +584,7 @@ async def table_post(request: Request) -> Response:
             return form
 
     def work(session):
-        link = entry.link_by_token(session, token)
+        link = table_links.link_by_token(session, token, lock=True)  # as submit needs it
         if link is None:
             return None, None
         if api:
@@ -595,7 +595,7 @@ async def table_post(request: Request) -> Response:
             view = table_view(session, link)
             content = sheet_content(view.rows, form)
         verdict = submissions.submit(session, link, content,
-                                     auto_accept=server.config.auto_accept)
+                                     auto_accept=server.config.auto_accept, locked=True)
         return verdict, None if api else table_view(session, link)
 
     try:
@@ -656,7 +656,7 @@ def secret_form(template: str, limit: str, refused: int, accept):
 
 async def _open_table(server: Server, request: Request, form) -> Response | None:
     link = await run_in_threadpool(
-        _read, server.config.engine, lambda s: entry.link_by_code(s, form.get("code", "")))
+        _read, server.config.engine, lambda s: table_links.link_by_code(s, form.get("code", "")))
     if link is None:
         return None
     # the language the code page was read in goes on to the table's page (and is
@@ -803,7 +803,7 @@ def round_view(session, slug: str, number: int | None = None) -> RoundView:
     number = number or last
     if not number:
         return RoundView(event, 0, [], False)
-    tables = entry.table_states(session, event, number)
+    tables = table_links.table_states(session, event, number)
     is_open = bool(tables) and number == last and all(
         t.link.closed_at is None for t in tables)
     return RoundView(event, number, tables, is_open,
@@ -813,7 +813,7 @@ def round_view(session, slug: str, number: int | None = None) -> RoundView:
 def round_json(view: RoundView, base: str) -> dict:
     return {"event": view.event.slug, "round": view.number, "open": view.open,
             "tables": [{"table": t.table, "players": t.players, "state": t.state,
-                        "code": entry.display_code(t.link.code),
+                        "code": table_links.display_code(t.link.code),
                         "url": f"{base}/t/{t.link.token}",
                         "submission": t.submission.id if t.submission else None,
                         "errors": t.errors, **review.to_json()}
@@ -888,7 +888,7 @@ async def org_links(request: Request) -> Response:
         url = f"{base}/t/{table.link.token}"
         qr = segno.make(url, error="m")
         cards.append({"table": table.table, "players": table.players, "url": url,
-                      "code": entry.display_code(table.link.code),
+                      "code": table_links.display_code(table.link.code),
                       "qr": qr.svg_data_uri(scale=4, border=2)})
     return server.render(request, "org_links.html", server.language(request, view.event.lang),
                          view=view, cards=cards, base=base)
@@ -952,7 +952,7 @@ async def org_action(request: Request) -> Response:
                 submission_id = int(form.get("submission", ""))
             except ValueError:
                 raise TourneyError("no submission named") from None
-            submission = entry.get_submission(session, submission_id)
+            submission = table_links.get_submission(session, submission_id)
             link = session.get(TableLink, submission.link_id)
             if link.event_id != event.id:
                 raise TourneyError(f"submission {submission_id} is not of {slug}")

@@ -68,7 +68,7 @@ def test_delete_event_is_a_use_case(engine):
 
 
 def test_a_result_sent_from_a_table_and_waiting_keeps_the_event(engine):
-    from tourney.tournament.entry import INVALID, SUBMITTED, add_submission, round_links
+    from tourney.tournament.table_links import INVALID, SUBMITTED, add_submission, round_links
 
     with transaction(engine) as session:
         event = actions.get_event(session, "ev")

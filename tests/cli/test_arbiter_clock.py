@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 from tourney.app.tables import review_tables, round_links
 from tourney.storage.db import open_engine
 from tourney.storage.models import Event, Round
-from tourney.tournament import entry
+from tourney.tournament import table_links
 
 
 def test_the_clock_runs_and_shows_the_time_left(tourney):
@@ -41,17 +41,17 @@ def test_a_result_sent_after_time_is_marked_late(tourney, db_url):
     with Session(engine) as session:
         event = session.exec(select(Event).where(Event.slug == "ev")).one()
         links = round_links(session, event, 1)
-        entry.add_submission(session, links[0], "event,round\n", entry.SUBMITTED)
-        entry.add_submission(session, links[1], "event,round\n", entry.SUBMITTED)
+        table_links.add_submission(session, links[0], "event,round\n", table_links.SUBMITTED)
+        table_links.add_submission(session, links[1], "event,round\n", table_links.SUBMITTED)
         session.commit()
-        reviews = review_tables(session, event, entry.table_states(session, event, 1))
+        reviews = review_tables(session, event, table_links.table_states(session, event, 1))
         assert [r.late for r in reviews] == [False, False]
         # the clock ran out before the tables sent their results
         row = session.exec(select(Round).where(Round.event_id == event.id)).one()
         row.ends_at = row.started_at - dt.timedelta(minutes=10)
         session.add(row)
         session.commit()
-        reviews = review_tables(session, event, entry.table_states(session, event, 1))
+        reviews = review_tables(session, event, table_links.table_states(session, event, 1))
         assert [r.late for r in reviews] == [True, True]
         assert reviews[0].to_json()["late"] is True
     engine.dispose()

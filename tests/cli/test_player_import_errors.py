@@ -3,8 +3,8 @@
 is named as one."""
 from __future__ import annotations
 
+from tourney.records import checked
 from tourney.records.spreadsheets import open_table
-from tourney.tournament import results
 
 
 def names(tourney) -> list[str]:
@@ -33,7 +33,7 @@ def test_every_bad_row_is_listed_and_nothing_imported(tourney, tmp_path):
 
 
 def test_the_list_is_bounded_as_the_result_imports(tourney, tmp_path, monkeypatch):
-    monkeypatch.setattr(results, "MAX_ERRORS_KEPT", 2)
+    monkeypatch.setattr(checked, "MAX_ERRORS_KEPT", 2)
     path = tmp_path / "many.csv"
     path.write_text("name,email\n" + "".join(f"P{i},bad\n" for i in range(5)),
                     encoding="utf-8")

@@ -23,11 +23,11 @@ from event_setup import seated_event, simulate_tables, write_file
 from sqlalchemy import select
 from sqlmodel import Session
 
-from tourney.app.results import import_results
+from tourney.app.results import ImportOptions, import_results
 from tourney.errors import TourneyError
 from tourney.storage.db import open_engine, transaction
 from tourney.storage.models import Match, MatchVersion
-from tourney.tournament import results as results_module
+from tourney.tournament import result_writer
 
 VARIANT = "kortrad"
 RULES = {"deals": "2"}
@@ -72,7 +72,7 @@ def setup(tourney, tmp_path, seeds):
 
 def test_stale_replace_gets_the_conflict_error(db_url, tourney, run_cli, tmp_path, monkeypatch):
     base, stale, fresh = setup(tourney, tmp_path, seeds=(1, 2, 3))
-    original_accept = results_module.ResultImporter._accept
+    original_accept = result_writer.VersionWriter.add
     other = {}
 
     def accept_after_another_import(self, *args, **kwargs):
@@ -83,7 +83,7 @@ def test_stale_replace_gets_the_conflict_error(db_url, tourney, run_cli, tmp_pat
                                    exit_code=None)
         return original_accept(self, *args, **kwargs)
 
-    monkeypatch.setattr(results_module.ResultImporter, "_accept", accept_after_another_import)
+    monkeypatch.setattr(result_writer.VersionWriter, "add", accept_after_another_import)
     a = tourney("result", "import", stale, "--replace", exit_code=None)
     b = other["run"]
     sources = assert_one_live_version(db_url)
@@ -103,7 +103,7 @@ def test_stale_replace_gets_the_conflict_error(db_url, tourney, run_cli, tmp_pat
         assert {os.path.basename(s) for s in sources.values()} == {os.path.basename(fresh)}
         assert all(len(v) == 2 for v in versions_by_match(db_url).values())
     # Running A again now compares with what is stored, and replaces it.
-    monkeypatch.setattr(results_module.ResultImporter, "_accept", original_accept)
+    monkeypatch.setattr(result_writer.VersionWriter, "add", original_accept)
     if a.exit_code == 1:
         assert "replaced: 2" in tourney("result", "import", stale, "--replace").stderr
         assert_one_live_version(db_url)
@@ -119,7 +119,8 @@ def replace_at_once(db_url: str, paths: list, barrier: threading.Barrier) -> lis
         barrier.wait(timeout=60)
         try:
             with transaction(engine) as session:
-                import_results(session, str(path), replace=True, imported_by=f"t{index}")
+                import_results(session, str(path),
+                               ImportOptions(replace=True, imported_by=f"t{index}"))
             outcomes[index] = "ok"
         except TourneyError as err:
             outcomes[index] = str(err)

@@ -25,10 +25,10 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from tourney.errors import TourneyError, UnknownName
-from tourney.records import parallel
+from tourney.records import checked, parallel
+from tourney.records.checked import ImportOptions
 from tourney.storage.db import transaction
 from tourney.storage.models import Deal, Event, Match, MatchPlace, MatchVersion
-from tourney.tournament import results as importer
 from tourney.tournament.results import ImportRejected, import_results
 
 TABLES = 6
@@ -37,7 +37,7 @@ TABLES = 6
 @pytest.fixture(autouse=True)
 def small_parts(monkeypatch):
     monkeypatch.setattr(parallel, "MIN_PART_BYTES", 2000)
-    monkeypatch.setattr(importer, "PART_BATCH_ROWS", 5)  # several batches a part
+    monkeypatch.setattr(checked, "PART_BATCH_ROWS", 5)  # several batches a part
     cut = []
     plan = parallel.plan_parts
 
@@ -46,7 +46,7 @@ def small_parts(monkeypatch):
         cut.append(0 if parts is None else len(parts))
         return parts
 
-    monkeypatch.setattr(importer, "plan_parts", plan_and_count)
+    monkeypatch.setattr(checked, "plan_parts", plan_and_count)
     return cut
 
 
@@ -105,7 +105,8 @@ def stored(engine, slug):
 
 def import_file(engine, path, jobs, **kwargs):
     with transaction(engine) as session:
-        return import_results(session, path, imported_by="test", jobs=jobs, **kwargs)
+        return import_results(session, path, ImportOptions(imported_by="test", jobs=jobs,
+                                                            **kwargs))
 
 
 def rejected(engine, path, jobs, slug, **kwargs):
@@ -217,14 +218,14 @@ def test_a_killed_part_imports_nothing(db_url, tmp_path, small_parts, monkeypatc
     engine = make_engine(db_url)
     slugs, seating = twin_events(engine)
     path = write_rows(tmp_path / "file.csv", rows_for(slugs[0], seating))
-    check_part = importer.ResultImporter._check_part
+    check_part = checked.check_part
 
-    def dies_in_the_last_part(self, source, send):
+    def dies_in_the_last_part(source, send, **settings):
         if source.line_offset > 0:
             os.kill(os.getpid(), signal.SIGKILL)
-        return check_part(self, source, send)
+        return check_part(source, send, **settings)
 
-    monkeypatch.setattr(importer.ResultImporter, "_check_part", dies_in_the_last_part)
+    monkeypatch.setattr(checked, "check_part", dies_in_the_last_part)
     with pytest.raises(TourneyError) as caught:
         import_file(engine, path, jobs=2)
     assert "stopped (signal 9)" in str(caught.value) and caught.value.setting == "jobs"

@@ -25,6 +25,7 @@ from sqlmodel import Session
 
 from tourney.engines import get_game
 from tourney.engines.match import MatchTally
+from tourney.records.checked import ImportOptions
 from tourney.records.csv_format import read_records_text
 from tourney.records.validation import MatchCheck, RecordChecker
 from tourney.simulation import simulate_match
@@ -675,10 +676,11 @@ def test_batches_and_ratings_hook(db_url, tmp_path, monkeypatch):
     monkeypatch.setattr(ratings, "refresh_after_results",
                         lambda session, variant, added=(): calls.append(variant))
     with transaction(engine) as session:
-        import_results(session, str(source), dry_run=True)
+        import_results(session, str(source), ImportOptions(dry_run=True))
     assert calls == []
     with transaction(engine) as session:
-        report = import_results(session, str(source), batch_deals=4, imported_by="tester")
+        report = import_results(session, str(source),
+                                ImportOptions(batch_deals=4, imported_by="tester"))
     assert report.added == 4 and calls == ["svarta-maja"]
     with Session(engine) as session:
         event = session.execute(select(Event).where(Event.slug == slug)).scalar_one()
@@ -701,13 +703,14 @@ def test_batches_and_ratings_hook(db_url, tmp_path, monkeypatch):
     rows[0]["scores"] = "5;5;5"
     with pytest.raises(ImportRejected):
         with transaction(engine) as session:
-            import_results(session, str(write_rows(tmp_path / "bad.csv", rows)), replace=True)
+            import_results(session, str(write_rows(tmp_path / "bad.csv", rows)),
+                           ImportOptions(replace=True))
     assert calls == ["svarta-maja"]
     # a replaced match, then reverting it: each refreshes the pool once
     other = simulate("svarta-maja", slug, 1, seating, deals=3, seed=99)
     with transaction(engine) as session:
         report = import_results(session, str(write_csv(tmp_path / "r1b.csv", other,
-                                                       "svarta-maja")), replace=True)
+                                                       "svarta-maja")), ImportOptions(replace=True))
     assert report.replaced == 4 and calls == ["svarta-maja"] * 2
     with transaction(engine) as session:
         assert revert_result(session, slug, 1, "1", 1)
@@ -755,8 +758,8 @@ def test_both_write_paths_store_the_same_rows(db_url, tmp_path, monkeypatch):
         with pytest.raises(RuntimeError):  # rolled back: the second import starts alike
             with transaction(engine) as session:
                 # batches of 4 deals: several flushes, the last one short
-                report = import_results(session, str(source), batch_deals=4,
-                                        imported_by="tester")
+                report = import_results(session, str(source), ImportOptions(
+                    batch_deals=4, imported_by="tester"))
                 assert report.added == 5
                 snapshot = _stored_by_key(session, slug)
                 raise RuntimeError("roll back")

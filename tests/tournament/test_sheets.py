@@ -161,9 +161,9 @@ def test_a_match_may_mix_full_records_and_score_sheet_deals(tourney, run_cli, tm
 def test_rounds_evicted_from_the_import_cache_are_read_again(tourney, tmp_path, monkeypatch):
     """A season file walks through many rounds; the importer keeps only the latest
     few in memory. Re-reading an evicted round must give the same answers."""
-    from tourney.tournament import results
+    from tourney.tournament import stored_rounds
 
-    monkeypatch.setattr(results, "ROUNDS_CACHED", 1)
+    monkeypatch.setattr(stored_rounds, "ROUNDS_CACHED", 1)
     seat_event(tourney, rules=("deals=1",), players=4)
     for _ in range(2):
         tourney("round", "seat", "club", "--force")

@@ -9,25 +9,29 @@ series it changed (:mod:`tourney.tournament.snapshots`).
 """
 from __future__ import annotations
 
-from typing import IO, Callable
+import dataclasses
+from typing import IO
 
 from sqlmodel import Session
 
 from ..collector import frozen
 from ..errors import TourneyError
 from ..ratings import service as ratings
+from ..records.checked import CheckedRecords, ImportOptions, check_records
 from ..records.validation import nothing_filled_in
 from ..tournament import forfeits, results, versions
 from ..tournament.events import get_event
 from ..tournament.forfeits import AdjustmentInfo, ForfeitReport, adjustments
 from ..tournament.results import ImportRejected, ImportReport, current_user
 from ..tournament.snapshots import keep_series_snapshots, keeping_snapshots
+from ..tournament.stored_rounds import EventContexts
 
 # An import's collections: the youngest generation every 50,000 allocations
 # (tourney.collector): 100,000-row import, storing process 5.8 -> 4.6 s CPU.
 BULK_YOUNG = 50_000
 
-__all__ = ["import_results", "revert_result", "ImportReport", "NothingFilledIn",
+__all__ = ["import_results", "store_checked", "check_records", "ImportOptions", "revert_result",
+           "ImportReport", "NothingFilledIn",
            "AdjustmentInfo", "ForfeitReport", "adjust_points", "adjustments", "forfeit_table",
            "remove_adjustment"]
 
@@ -44,45 +48,44 @@ class NothingFilledIn(ImportRejected):
         TourneyError.__init__(self, f"{report.file}: {error.message}")
 
 
-def import_results(session: Session, path: str, *, event: str | None = None,
-                   replace: bool = False, dry_run: bool = False,
-                   rejects: IO[str] | None = None, imported_by: str | None = None,
-                   on_progress: Callable[[int], None] | None = None,
-                   batch_deals: int = results.BATCH_DEALS, encoding: str | None = None,
-                   sheet: str | None = None, jobs: int | None = None) -> ImportReport:
-    """Import the record file ``path`` and bring the ratings in step.
-
-    ``event``: the event slug of rows without an ``event`` cell (and the only event
-    the file may name). ``replace``: a match whose content differs from the stored
-    one becomes a new version (else it is an error). ``dry_run``: check and count,
-    write nothing (use a read-only session). ``rejects``: a table writer of
-    :mod:`tourney.records.spreadsheets` or a text stream; turns on
-    skip-invalid mode (valid matches stored, the rows of rejected ones written
-    there with an ``error`` column). ``imported_by``: who imports (default: the
-    login name). ``on_progress(bytes_read)`` is called now and then. ``path`` is a
-    CSV in any dialect spreadsheets write or an XLSX (``sheet``: which sheet;
-    ``encoding`` forces a CSV's); ``-`` is standard input. ``jobs``: processes that
-    check a big CSV file, each a part of it (default: one per core; 1: this one).
+def import_results(session: Session, source: str | bytes | IO,
+                   options: ImportOptions = ImportOptions(), *,
+                   name: str | None = None) -> ImportReport:
+    """Import the record file ``source`` (a path, ``-`` for standard input, the
+    file's bytes or a stream; ``name``: its name in the report) as ``options``
+    say (:class:`~tourney.records.checked.ImportOptions`) and bring the ratings in
+    step.
 
     Raises :class:`tourney.tournament.results.ImportRejected` (its ``report`` lists
-    the errors) when a match is invalid and ``rejects`` is not given, or the file
-    cannot be read as records, and :class:`NothingFilledIn` (one) for a score sheet
-    with no row filled in; the caller rolls back.
+    the errors) when a match is invalid and ``options.rejects`` is not given, or the
+    file cannot be read as records, and :class:`NothingFilledIn` (one) for a score
+    sheet with no row filled in; the caller rolls back.
     """
-    if event is not None:
-        get_event(session, event)  # a mistyped --event: one error, not one per row
+    if options.event is not None:
+        get_event(session, options.event)  # a mistyped --event: one error, not one per row
+    if options.imported_by is None:
+        options = dataclasses.replace(options, imported_by=current_user())
     with frozen(young=BULK_YOUNG):
-        report = results.import_results(
-            session, path, event=event, replace=replace, dry_run=dry_run, rejects=rejects,
-            imported_by=imported_by or current_user(), on_progress=on_progress,
-            batch_deals=batch_deals, encoding=encoding, sheet=sheet, jobs=jobs)
-        if report.unfilled and not report.deals and not report.error_count:
-            raise NothingFilledIn(report)
-        for variant in report.changed_variants:
-            ratings.refresh_after_results(session, variant,
-                                          added=report.added_matches.get(variant, ()))
-        if report.changed_variants:
-            keep_series_snapshots(session)
+        report = results.import_results(session, source, options, name=name)
+        return _after_import(session, report)
+
+
+def store_checked(session: Session, records: CheckedRecords, options: ImportOptions, *,
+                  contexts: EventContexts | None = None) -> ImportReport:
+    """Stage two alone (the matches checked already, :func:`check_records`) and the
+    ratings brought in step; raises as :func:`import_results` does."""
+    report = results.store_results(session, records, options, contexts=contexts)
+    return _after_import(session, report)
+
+
+def _after_import(session: Session, report: ImportReport) -> ImportReport:
+    if report.unfilled and not report.deals and not report.error_count:
+        raise NothingFilledIn(report)
+    for variant in report.changed_variants:
+        ratings.refresh_after_results(session, variant,
+                                      added=report.added_matches.get(variant, ()))
+    if report.changed_variants:
+        keep_series_snapshots(session)
     return report
 
 

@@ -25,15 +25,18 @@ sending the same table at once are served one after the other):
    ``invalid`` submission with its errors, nothing stored. Valid: stored at once
    as a match version when the server auto-accepts, else kept as ``submitted``
    for the organizer to accept (which runs the same import) or reject.
+
+The text sent is read and checked once, in memory (:func:`check_sent`, stage one
+of the result import); each step of the flow that needs the import runs stage
+two on what that gave (:func:`import_match`).
 """
 from __future__ import annotations
 
 import datetime as dt
 import io
 import json
-import os
 import re
-import tempfile
+import sys
 from dataclasses import dataclass, field
 from dataclasses import replace as replaced
 
@@ -41,16 +44,21 @@ from sqlmodel import Session
 
 from ..errors import RecordError
 from ..numbers import plain_number
+from ..records.checked import CheckedRecords, ImportOptions, check_records
 from ..records.csv_format import RecordReader
 from ..records.validation import DealCheck, MatchCheck, RecordChecker
 from ..storage.audit import record_change
 from ..storage.models import Event, Submission, TableLink
-from ..tournament import entry
-from ..tournament.entry import close_round, round_links  # noqa: F401  (use cases as they are)
+from ..tournament import table_links
 from ..tournament.results import ImportRejected
 from ..tournament.settings import event_settings
+from ..tournament.stored_rounds import EventContexts
+from ..tournament.table_links import close_round, round_links  # noqa: F401  (use cases as they are)
 from ..tournament.versions import match_detail, round_results
-from .results import import_results
+from .results import store_checked
+
+# A sent result is written in one batch, at the end (see import_match).
+ONE_BATCH = sys.maxsize
 
 STORED, RECEIVED, UNCHANGED, PENDING, INVALID, CONFLICT, CLOSED = (
     "stored", "received", "unchanged", "pending", "invalid", "conflict", "closed")
@@ -122,33 +130,49 @@ def _stored_error(err: RecordError) -> dict:
             "token": err.token, "player": err.player}
 
 
-def rows_of_other_tables(content: str, event: Event, link: TableLink) -> list[RecordError]:
-    """Rows that name another event, round or table than the link's."""
-    errors = []
-    reader = RecordReader(io.BytesIO(content.encode("utf-8")), None, errors="yield")
-    rows = 0
-    try:
-        for item in reader:
-            rows += 1
-            if isinstance(item, RecordError):
-                continue  # the import reports it
-            if item.event not in (None, event.slug):
-                errors.append(RecordError(
-                    f"this link is for {event.slug}, the row is for {item.event}",
-                    rule="other-table", line=item.line, column="event"))
-            elif item.round != link.round_number:
-                errors.append(RecordError(
-                    f"this link is for round {link.round_number}, the row is for round "
-                    f"{item.round}", rule="other-table", line=item.line, column="round"))
-            elif item.table != link.table:
-                errors.append(RecordError(
-                    f"this link is for table {link.table}, the row is for table {item.table}",
-                    rule="other-table", line=item.line, column="table"))
-    except RecordError:
-        return errors  # a whole-file problem (header, size): the import reports it
-    if not rows and not reader.unfilled:
-        errors.append(RecordError("no deal was entered", rule="no-deals"))
-    return errors
+@dataclass
+class SentCheck:
+    """A result sent through a link, read and checked once (stage one of the
+    import, in memory), ready for stage two (:func:`import_match`).
+
+    ``other``: rows that name another event, round or table than the link's, or
+    "no deal was entered": such a result never reaches stage two."""
+
+    event: Event
+    records: CheckedRecords
+    contexts: EventContexts
+    other: list[RecordError]
+
+
+def check_sent(session: Session, event: Event, link: TableLink, content: str) -> SentCheck:
+    """Stage one on the text sent through ``link``, once: every row checked
+    (replayed or its score sheet checked), kept in memory, the rows of another
+    table found on the way. The link's event is the one already read (each event
+    is read once for both stages)."""
+    other: list[RecordError] = []
+
+    def of_the_link(row) -> None:
+        if row.event not in (None, event.slug):
+            other.append(RecordError(
+                f"this link is for {event.slug}, the row is for {row.event}",
+                rule="other-table", line=row.line, column="event"))
+        elif row.round != link.round_number:
+            other.append(RecordError(
+                f"this link is for round {link.round_number}, the row is for round "
+                f"{row.round}", rule="other-table", line=row.line, column="round"))
+        elif row.table != link.table:
+            other.append(RecordError(
+                f"this link is for table {link.table}, the row is for table {row.table}",
+                rule="other-table", line=row.line, column="table"))
+
+    contexts = EventContexts(session, known=[event])
+    records = check_records(content.encode("utf-8"), events=contexts,
+                            options=ImportOptions(event=event.slug), name=_file_name(link),
+                            on_row=of_the_link).kept()
+    # a whole-file problem (header, size) is the import's to report
+    if records.error is None and not records.rows and not records.unfilled:
+        other.append(RecordError("no deal was entered", rule="no-deals"))
+    return SentCheck(event, records, contexts, other)
 
 
 @dataclass
@@ -158,84 +182,70 @@ class ImportOutcome:
     errors: list[RecordError] = field(default_factory=list)
     added: int = 0
     unchanged: int = 0
+    version_id: int | None = None  # the version stored, if one was
 
     @property
     def valid(self) -> bool:
         return not self.errors
 
 
-_SCRATCH: list[str] = []
-
-
-def _scratch_folder() -> str:
-    """This process's folder for the files handed to the import: made once (a
-    folder per request cost more than the import of a small match). A file's name
-    is its link's, and what is sent through one link is handled under its row
-    lock, one at a time."""
-    if not _SCRATCH or not os.path.isdir(_SCRATCH[0]):
-        _SCRATCH[:] = [tempfile.mkdtemp(prefix="tourney-serve-")]
-    return _SCRATCH[0]
-
-
-def import_match(session: Session, event_slug: str, content: str, *, name: str,
-                 actor: str, dry_run: bool, replace: bool = False) -> ImportOutcome:
-    """Check (``dry_run``) or store one match's record CSV through the result import
-    (as ``tourney result import FILE --event SLUG``, ratings refreshed), inside the
-    caller's transaction; ``replace``: a different stored result becomes the old
-    version (``--replace``). ``name`` is the file name the version and the audit log
-    show. A rejected import leaves nothing behind (its savepoint is rolled back)."""
-    path = os.path.join(_scratch_folder(), name)
+def import_match(session: Session, sent: SentCheck, *, actor: str, dry_run: bool,
+                 replace: bool = False) -> ImportOutcome:
+    """Stage two of the result import on a checked result (``dry_run``: decide
+    only), inside the caller's transaction, ratings refreshed (as ``tourney result
+    import FILE --event SLUG``); ``replace``: a different stored result becomes
+    the old version (``--replace``). A rejected import has written nothing: one
+    table's result is written in one batch, at the end, once every match passed."""
+    options = ImportOptions(event=sent.event.slug, dry_run=dry_run, replace=replace,
+                            imported_by=actor, batch_deals=ONE_BATCH)
     try:
-        with open(path, "w", encoding="utf-8", newline="") as stream:
-            stream.write(content)
-        savepoint = session.begin_nested()
-        try:
-            report = import_results(session, path, event=event_slug, dry_run=dry_run,
-                                    replace=replace, imported_by=actor)
-        except ImportRejected as rejected:
-            savepoint.rollback()
-            errors = rejected.report.errors
-            for err in errors:
-                err.file = None  # the scratch file's path means nothing to players
-            return ImportOutcome(errors=list(errors))
-        except BaseException:
-            savepoint.rollback()
-            raise
-        savepoint.commit()
-    finally:
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
-    return ImportOutcome(added=report.added, unchanged=report.unchanged)
+        report = store_checked(session, sent.records, options, contexts=sent.contexts)
+    except ImportRejected as rejected:
+        errors = rejected.report.errors
+        for err in errors:
+            err.file = None  # the file's name was made up here: it means nothing to players
+        return ImportOutcome(errors=list(errors))
+    return ImportOutcome(added=report.added, unchanged=report.unchanged,
+                         version_id=report.version_ids[-1] if report.version_ids else None)
 
 
 # The code in a link's history and audit entries as people see it everywhere else
 # (the printed QR page, `round links`, the server's pages): 5JXB-NQ8H.
 def _file_name(link: TableLink) -> str:
     table = re.sub(r"[^A-Za-z0-9_-]", "_", link.table)
-    return f"table-{table}-round-{link.round_number}-link-{entry.display_code(link.code)}.csv"
+    return f"table-{table}-round-{link.round_number}-link-{table_links.display_code(link.code)}.csv"
 
 
 def link_actor(link: TableLink) -> str:
-    return f"table {link.table} link {entry.display_code(link.code)}"
+    return f"table {link.table} link {table_links.display_code(link.code)}"
 
 
-def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool) -> Verdict:
-    """Handle one result sent through ``link`` (see the module's flow)."""
-    link = entry.lock_link(session, link)
+def _has_result(sent: SentCheck, link: TableLink) -> bool:
+    """Whether the link's table has a stored result: read with its round's seating
+    for the import (:class:`~tourney.tournament.stored_rounds.RoundInfo`)."""
+    stored = sent.contexts.context(sent.event.slug).round(link.round_number).stored.get(
+        link.table)
+    return stored is not None and stored.version_id is not None
+
+
+def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool,
+           locked: bool = False) -> Verdict:
+    """Handle one result sent through ``link`` (see the module's flow); ``locked``:
+    the caller read the link locked already (``link_by_token(..., lock=True)``)."""
+    if not locked:
+        link = table_links.lock_link(session, link)
     event = session.get(Event, link.event_id)
     verdict = Verdict(CLOSED, link.table, link.round_number, event.slug)
-    if not entry.link_open(session, link):
+    if not table_links.link_open(session, link):
         return verdict
-    digest = entry.content_sha256(content)
-    other = rows_of_other_tables(content, event, link)
-    if entry.stored_result(session, link) is not None:
+    digest = table_links.content_sha256(content)
+    sent = check_sent(session, event, link, content)
+    other = sent.other
+    if _has_result(sent, link):
         if other:
             errors = other
         else:
-            check = import_match(session, event.slug, content, name=_file_name(link),
-                                 actor=link_actor(link), dry_run=True)
+            check = import_match(session, sent, actor=link_actor(link), dry_run=True)
             if check.valid and check.unchanged:
                 verdict.outcome = UNCHANGED
                 return verdict
@@ -246,31 +256,28 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
         row = _keep_invalid(session, link, content, digest, other)
         verdict.outcome, verdict.errors, verdict.submission = INVALID, other, row.id
         return verdict
-    waiting = entry.latest_submission(session, link, (entry.SUBMITTED,))
+    waiting = table_links.latest_submission(session, link, (table_links.SUBMITTED,))
     if waiting is not None:
         if waiting.content_sha256 == digest:
             verdict.outcome, verdict.submission = PENDING, waiting.id
             return verdict
-        check = import_match(session, event.slug, content, name=_file_name(link),
-                             actor=link_actor(link), dry_run=True)
+        check = import_match(session, sent, actor=link_actor(link), dry_run=True)
         if not check.valid:
             verdict.outcome, verdict.errors = INVALID, check.errors
             return verdict
         return _keep_conflict(session, event, link, content, digest, verdict)
-    outcome = import_match(session, event.slug, content, name=_file_name(link),
-                                    actor=link_actor(link), dry_run=not auto_accept)
+    outcome = import_match(session, sent, actor=link_actor(link), dry_run=not auto_accept)
     if not outcome.valid:
         row = _keep_invalid(session, link, content, digest, outcome.errors)
         verdict.outcome, verdict.errors, verdict.submission = INVALID, outcome.errors, row.id
         return verdict
     if auto_accept:
-        match = entry.stored_result(session, link)
-        row = entry.add_submission(session, link, content, entry.ACCEPTED,
-                                   version_id=match.current_version_id,
+        row = table_links.add_submission(session, link, content, table_links.ACCEPTED,
+                                   version_id=outcome.version_id,
                                    decided_by=link_actor(link))
         verdict.outcome, verdict.stored, verdict.submission = STORED, True, row.id
         return verdict
-    row = entry.add_submission(session, link, content, entry.SUBMITTED)
+    row = table_links.add_submission(session, link, content, table_links.SUBMITTED)
     verdict.outcome, verdict.submission = RECEIVED, row.id
     return verdict
 
@@ -284,12 +291,12 @@ def _keep_invalid(session: Session, link: TableLink, content: str, digest: str,
                   errors: list[RecordError]) -> Submission:
     """Keep an invalid result for the organizer: the same one sent again is the row
     already kept; of a table's invalid results only the latest few are kept."""
-    latest = entry.latest_submission(session, link)
-    if latest is not None and latest.state == entry.INVALID and latest.content_sha256 == digest:
+    latest = table_links.latest_submission(session, link)
+    if latest is not None and latest.state == table_links.INVALID and latest.content_sha256 == digest:
         return latest
-    row = entry.add_submission(session, link, content, entry.INVALID,
+    row = table_links.add_submission(session, link, content, table_links.INVALID,
                                [_stored_error(e) for e in errors])
-    entry.prune_submissions(session, link, entry.INVALID, INVALID_KEPT_PER_TABLE)
+    table_links.prune_submissions(session, link, table_links.INVALID, INVALID_KEPT_PER_TABLE)
     return row
 
 
@@ -300,13 +307,13 @@ def _keep_conflict(session: Session, event: Event, link: TableLink, content: str
     the same content again while its conflict is open is that conflict). With
     ``errors`` (it does not pass the checks) it is kept with them and answered
     ``invalid``: the table's stored result stands."""
-    row = next((c for c in entry.open_conflicts(session, link)
+    row = next((c for c in table_links.open_conflicts(session, link)
                 if c.content_sha256 == digest), None)
     if row is None:
-        row = entry.add_submission(session, link, content, entry.CONFLICT,
+        row = table_links.add_submission(session, link, content, table_links.CONFLICT,
                                    [_stored_error(e) for e in errors or []])
         record_change(session, "submission.conflict", _subject(event, link), None,
-                      {"submission": row.id, "link": entry.display_code(link.code),
+                      {"submission": row.id, "link": table_links.display_code(link.code),
                        "valid": not errors},
                       event_id=event.id, actor=link_actor(link))
     verdict.submission = row.id
@@ -321,11 +328,11 @@ def _keep_conflict(session: Session, event: Event, link: TableLink, content: str
 def conflict_versions(session: Session, event: Event, link: TableLink, content: str) -> dict:
     """Both versions of a conflict as the organizer's review shows them: ``current``
     (the table's stored result, or the one waiting: ``against``) and ``sent``."""
-    if entry.stored_result(session, link) is not None:
+    if table_links.stored_result(session, link) is not None:
         current = stored_results(session, event, link.round_number).get(link.table)
         against = "stored"
     else:
-        waiting = entry.latest_submission(session, link, (entry.SUBMITTED,))
+        waiting = table_links.latest_submission(session, link, (table_links.SUBMITTED,))
         current = sent_result(event, waiting.content) if waiting is not None else None
         against = "waiting" if waiting is not None else None
     return {"against": against, "current": current.to_json() if current else None,
@@ -344,7 +351,7 @@ def _still(session: Session, submission: Submission, state: str, waiting: str) -
     """Lock the submission's table link (a decision at a time per table), read the
     submission again and check it is still ``state`` (else DecisionRefused,
     ``waiting`` saying what it should be); the link."""
-    link = entry.lock_link(session, session.get(TableLink, submission.link_id))
+    link = table_links.lock_link(session, session.get(TableLink, submission.link_id))
     session.refresh(submission)
     if submission.state != state:
         raise DecisionRefused(f"submission {submission.id} is {submission.state}, "
@@ -358,13 +365,13 @@ NOTE_LENGTH = 300  # the longest reason kept with a decision (Submission.note)
 def _settle_unstored(session: Session, submission: Submission, state: str, waiting: str,
                      decision: str, action: str, by: str, note: str | None) -> None:
     """Decide a submission without storing its result (reject, dismiss); ``note``,
-    the organizer's reason, is kept with it and in the audit entry."""
+    the organizer's reason, is kept with it and in the audit table_links."""
     link = _still(session, submission, state, waiting)
     note = (note or "").strip()[:NOTE_LENGTH] or None
-    entry.decide(session, submission, decision, by, note=note)
+    table_links.decide(session, submission, decision, by, note=note)
     event = session.get(Event, link.event_id)
     record_change(session, action, _subject(event, link), None,
-                  {"submission": submission.id, "link": entry.display_code(link.code),
+                  {"submission": submission.id, "link": table_links.display_code(link.code),
                    "note": note},
                   event_id=event.id, actor=by)
 
@@ -373,23 +380,22 @@ def _stored(session: Session, submission: Submission, link: TableLink, event: Ev
             by: str, action: str, before: dict | None) -> None:
     """Mark a submission whose result was just stored accepted, with the version it
     made, and write the audit entry (``before``: what it replaced, if anything)."""
-    match = entry.stored_result(session, link)
-    entry.decide(session, submission, entry.ACCEPTED, by, version_id=match.current_version_id)
+    match = table_links.stored_result(session, link)
+    table_links.decide(session, submission, table_links.ACCEPTED, by, version_id=match.current_version_id)
     record_change(session, action, _subject(event, link), before,
-                  {"submission": submission.id, "link": entry.display_code(link.code),
+                  {"submission": submission.id, "link": table_links.display_code(link.code),
                    "version_id": match.current_version_id}, event_id=event.id, actor=by)
 
 
 def accept(session: Session, submission: Submission, by: str) -> list[RecordError]:
     """Store a waiting submission through the import; the errors if it no longer
     passes (then it is marked invalid)."""
-    link = _still(session, submission, entry.SUBMITTED, "waiting for a decision")
+    link = _still(session, submission, table_links.SUBMITTED, "waiting for a decision")
     event = session.get(Event, link.event_id)
-    outcome = import_match(session, event.slug, submission.content,
-                                    name=_file_name(link), actor=link_actor(link),
-                                    dry_run=False)
+    outcome = import_match(session, check_sent(session, event, link, submission.content),
+                           actor=link_actor(link), dry_run=False)
     if not outcome.valid:
-        entry.decide(session, submission, entry.INVALID, by,
+        table_links.decide(session, submission, table_links.INVALID, by,
                      errors=[_stored_error(e) for e in outcome.errors])
         return outcome.errors
     _stored(session, submission, link, event, by, "submission.accept", None)
@@ -398,8 +404,8 @@ def accept(session: Session, submission: Submission, by: str) -> list[RecordErro
 
 def reject(session: Session, submission: Submission, by: str, note: str | None) -> None:
     """Refuse a waiting submission; the table can send again."""
-    _settle_unstored(session, submission, entry.SUBMITTED, "waiting for a decision",
-                     entry.REJECTED, "submission.reject", by, note)
+    _settle_unstored(session, submission, table_links.SUBMITTED, "waiting for a decision",
+                     table_links.REJECTED, "submission.reject", by, note)
 
 
 def replace(session: Session, submission: Submission, by: str) -> list[RecordError]:
@@ -407,24 +413,23 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
     (the one it replaces stays in the match's history), or, when the result it
     differed from was still waiting, the match's result (the waiting one is then
     rejected). The errors if it no longer passes the checks (it stays a conflict)."""
-    link = _still(session, submission, entry.CONFLICT, "a conflict waiting for a decision")
+    link = _still(session, submission, table_links.CONFLICT, "a conflict waiting for a decision")
     event = session.get(Event, link.event_id)
-    before = entry.stored_result(session, link)
+    before = table_links.stored_result(session, link)
     replaced_version = before.current_version_id if before is not None else None
     # a result kept with rows of another table never reaches the import
-    other = rows_of_other_tables(submission.content, event, link)
-    outcome = ImportOutcome(errors=other) if other else import_match(
-        session, event.slug, submission.content, name=_file_name(link),
-        actor=link_actor(link), dry_run=False, replace=before is not None)
+    sent = check_sent(session, event, link, submission.content)
+    outcome = ImportOutcome(errors=sent.other) if sent.other else import_match(
+        session, sent, actor=link_actor(link), dry_run=False, replace=before is not None)
     if not outcome.valid:
         submission.errors_json = json.dumps([_stored_error(e) for e in outcome.errors],
                                             ensure_ascii=False)
         session.add(submission)
         session.flush()
         return outcome.errors
-    waiting = entry.latest_submission(session, link, (entry.SUBMITTED,))
+    waiting = table_links.latest_submission(session, link, (table_links.SUBMITTED,))
     if waiting is not None:
-        entry.decide(session, waiting, entry.REJECTED, by,
+        table_links.decide(session, waiting, table_links.REJECTED, by,
                      note=f"replaced by submission {submission.id}")
     _stored(session, submission, link, event, by, "submission.replace",
             {"version_id": replaced_version,
@@ -434,8 +439,8 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
 
 def dismiss(session: Session, submission: Submission, by: str, note: str | None) -> None:
     """Settle a conflict by leaving the table's result as it is."""
-    _settle_unstored(session, submission, entry.CONFLICT, "a conflict waiting for a decision",
-                     entry.DISMISSED, "submission.dismiss", by, note)
+    _settle_unstored(session, submission, table_links.CONFLICT, "a conflict waiting for a decision",
+                     table_links.DISMISSED, "submission.dismiss", by, note)
 
 
 def stored_errors(submission: Submission) -> list[RecordError]:
@@ -513,7 +518,7 @@ def sent_result(event: Event, content: str) -> SentResult:
     """What a submission's record CSV says, worked out by the engine as the import
     checks it (nothing is read from or written to the database). The answer is
     shared: copy it (``dataclasses.replace``) before changing it."""
-    key = (event.slug, event.variant, event.rules_json, entry.content_sha256(content))
+    key = (event.slug, event.variant, event.rules_json, table_links.content_sha256(content))
     known = _SENT.get(key)
     if known is None:
         if len(_SENT) >= _SENT_KEPT:
@@ -600,7 +605,7 @@ class TableResult:
 
 def table_result(session: Session, link: TableLink) -> TableResult | None:
     """The stored result (current version) of a link's table; None without one."""
-    if entry.stored_result(session, link) is None:
+    if table_links.stored_result(session, link) is None:
         return None
     event = session.get(Event, link.event_id)
     detail = match_detail(session, event.slug, link.round_number, link.table)
@@ -637,7 +642,7 @@ class TableReview:
     """What the organizer sees of one table: its state, what it sent (a waiting
     or invalid result), its stored result (an accepted table), and its conflicts."""
 
-    state: entry.TableState
+    state: table_links.TableState
     sent: SentResult | None = None
     stored: SentResult | None = None
     conflicts: list[Conflict] = field(default_factory=list)
@@ -654,7 +659,7 @@ class TableReview:
 
 
 def review_tables(session: Session, event: Event,
-                  tables: list[entry.TableState]) -> list[TableReview]:
+                  tables: list[table_links.TableState]) -> list[TableReview]:
     """Each table of a round as the organizer reviews it (see :class:`TableReview`)."""
     from ..tournament.seat_changes import round_clock
 
@@ -662,21 +667,21 @@ def review_tables(session: Session, event: Event,
     if not tables:
         return reviews
     stored = (stored_results(session, event, tables[0].link.round_number)
-              if any(t.state == entry.ACCEPTED for t in tables) else {})
+              if any(t.state == table_links.ACCEPTED for t in tables) else {})
     clock = round_clock(session, event, tables[0].link.round_number)
     for table in tables:
         review = TableReview(table, stored=stored.get(table.table)
-                             if table.state == entry.ACCEPTED else None)
+                             if table.state == table_links.ACCEPTED else None)
         submission = table.submission
-        if submission is not None and table.state in (entry.SUBMITTED, entry.INVALID):
+        if submission is not None and table.state in (table_links.SUBMITTED, table_links.INVALID):
             review.sent = sent_result(event, submission.content)
-            if table.state == entry.INVALID:  # the import's own words (seating too)
+            if table.state == table_links.INVALID:  # the import's own words (seating too)
                 review.sent = replaced(review.sent, errors=stored_errors(submission))
             review.late = clock.late(submission.submitted_at)
         if table.conflicts:
-            if table.state == entry.ACCEPTED:
+            if table.state == table_links.ACCEPTED:
                 current, against = review.stored, "stored"
-            elif table.state == entry.SUBMITTED:
+            elif table.state == table_links.SUBMITTED:
                 current, against = review.sent, "waiting"
             else:
                 current, against = None, None

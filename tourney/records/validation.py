@@ -32,6 +32,18 @@ def too_many_matches(line: int | None) -> UnreadableFile:
                           "file)", rule="too-large", line=line)
 
 
+def other_event(record_event: str, slug: str) -> RecordError:
+    """A row of another event than the one the file is checked or imported for."""
+    return RecordError(f"the row is for event {record_event!r}, but the file is for {slug!r}",
+                       rule="other-event", column="event", setting="event")
+
+
+def other_variant(slug: str, variant: str, record_variant: str) -> RecordError:
+    """A row whose variant is not its event's."""
+    return RecordError(f"event {slug} plays {variant}, not {record_variant}",
+                       rule="variant", column="variant")
+
+
 def nothing_filled_in(rows: int) -> RecordError:
     """A score sheet with every row still empty: nothing to check or import (saying
     "0 deals" or "added: 0" would read as success). One wording for validate and

@@ -265,6 +265,11 @@ class Submission(SQLModel, table=True):
     note: Optional[str] = Field(default=None, max_length=300)
 
 
+# The states of a Submission (``state``): what became of a result sent from a table.
+SUBMITTED, INVALID, ACCEPTED, REJECTED = "submitted", "invalid", "accepted", "rejected"
+CONFLICT, DISMISSED = "conflict", "dismissed"
+
+
 class SiteSetting(SQLModel, table=True):
     """A setting of the published site (``tourney site set``): its title, the
     organisation behind it, its address on the web."""

@@ -66,7 +66,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from sqlalchemy import func
+from sqlalchemy import delete, func
 from sqlmodel import Session, select
 
 from ..engines import get_game
@@ -78,6 +78,8 @@ from ..ordering import name_key
 from ..pairing.seating import METHODS, default_method
 from ..storage.audit import record_change
 from ..storage.models import (
+    CONFLICT,
+    SUBMITTED,
     Absence,
     Adjustment,
     AuditLog,
@@ -94,9 +96,12 @@ from ..storage.models import (
     Seat,
     SeatingRule,
     Series,
+    SeriesEvent,
     SignupRequest,
     Submission,
     TableLink,
+    Team,
+    TeamMember,
 )
 from .players import (
     add_players,
@@ -109,6 +114,7 @@ from .players import (
 from .scoring import bye_points as bye_points_of
 from .scoring import check_bye_points, check_points_system, event_bye_points
 from .settings import event_settings
+from .snapshots import forget_snapshot
 from .standings import check_tiebreaks, tiebreaks_in_force
 
 SLUG_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -924,8 +930,6 @@ def delete_event(session: Session, event: Event) -> DeleteReport:
     """Delete an event with no stored result: its entries, seated rounds and table
     links go with it (the audit log keeps what it had). Refused while it has a
     stored result or a result sent from a table waiting for the organizer."""
-    from .entry import CONFLICT, SUBMITTED  # (entry imports this module)
-
     lock_event(session, event)
     matches = session.exec(select(Match.round_number, Match.table)
                            .where(Match.event_id == event.id)).all()
@@ -962,9 +966,7 @@ def delete_event(session: Session, event: Event) -> DeleteReport:
                   SeatingRule, Absence, Forfeit, Adjustment):
         for row in session.exec(select(model).where(model.event_id == event.id)):
             session.delete(row)
-    from .series import forget_event  # (series imports this module)
-
-    forget_event(session, event)  # out of every series, its declared teams gone
+    _forget_in_series(session, event)  # out of every series, its declared teams gone
     rounds = session.exec(select(Round).where(Round.event_id == event_id)).all()
     for round_row in rounds:
         for seat in session.exec(select(Seat).where(Seat.round_id == round_row.id)):
@@ -979,3 +981,14 @@ def delete_event(session: Session, event: Event) -> DeleteReport:
     session.flush()
     record_change(session, "event.delete", report.slug, before, None, event_id=event_id)
     return report
+
+
+def _forget_in_series(session: Session, event: Event) -> None:
+    """Take a deleted event out of every series and drop its declared teams (the
+    series keep no row of an event that is gone)."""
+    session.execute(delete(SeriesEvent).where(SeriesEvent.event_id == event.id))
+    forget_snapshot(session, event.id)
+    teams = list(session.execute(select(Team.id).where(Team.event_id == event.id)).scalars())
+    if teams:
+        session.execute(delete(TeamMember).where(TeamMember.team_id.in_(teams)))
+        session.execute(delete(Team).where(Team.id.in_(teams)))

@@ -54,6 +54,7 @@ from ..errors import (
 from ..names import lookalike_key, lookalike_kind, normalize_name
 from ..numbers import count_text
 from ..ordering import name_key
+from ..records import checked
 from ..storage.audit import record_change
 from ..storage.merges import follow, merge_links
 from ..storage.models import Entry, Event, MatchPlace, Player, Round, Seat
@@ -495,7 +496,7 @@ def parse_player_csv(text: str, source: str = "players.csv") -> list[PlayerRow]:
 class PlayerFileRejected(TourneyError):
     """A player file with invalid rows: nothing is imported. ``errors``: each
     problem of a row (a :class:`~tourney.errors.RecordError` naming the file,
-    line or cell, and column), the first :data:`MAX_ERRORS_KEPT` of them;
+    line or cell, and column), the first :data:`~tourney.records.checked.MAX_ERRORS_KEPT` of them;
     ``error_count``: all of them; ``notices``: how the file was read."""
 
     def __init__(self, file: str, errors: list, error_count: int):
@@ -510,9 +511,7 @@ class PlayerFileRejected(TourneyError):
 # Row errors kept for the report of a player file, the rest counted: the bound
 # of the result import's list (one bound for every list of a file's errors).
 def _errors_kept() -> int:
-    from .results import MAX_ERRORS_KEPT
-
-    return MAX_ERRORS_KEPT
+    return checked.MAX_ERRORS_KEPT
 
 
 def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:

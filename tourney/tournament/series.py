@@ -52,7 +52,7 @@ from .season import (
     SeriesRules,
     series_table,
 )
-from .snapshots import event_results_of, forget_snapshot, keep_snapshots
+from .snapshots import event_results_of, keep_snapshots
 
 MAX_PLACING = 1000  # places in a placing table
 MAX_POINTS = 1_000_000  # a placing value or a handicap, either way
@@ -348,17 +348,6 @@ def delete_series(session: Session, series: Series) -> dict:
     record_change(session, "series.delete", before["slug"], before, None)
     return {"series": before["slug"], "events": before["events"], "teams": len(teams),
             "handicaps": handicaps}
-
-
-def forget_event(session: Session, event: Event) -> None:
-    """Take a deleted event out of every series and drop its declared teams
-    (:func:`.events.delete_event` calls it)."""
-    session.execute(delete(SeriesEvent).where(SeriesEvent.event_id == event.id))
-    forget_snapshot(session, event.id)
-    teams = list(session.execute(select(Team.id).where(Team.event_id == event.id)).scalars())
-    if teams:
-        session.execute(delete(TeamMember).where(TeamMember.team_id.in_(teams)))
-        session.execute(delete(Team).where(Team.id.in_(teams)))
 
 
 def list_series(session: Session) -> list[dict]:

@@ -18,7 +18,7 @@ from ..engines import get_game
 from ..engines.base import Game
 from ..errors import RecordError, TourneyError
 from ..records.csv_format import DealRecord
-from ..records.validation import RecordChecker
+from ..records.validation import RecordChecker, other_event, other_variant  # noqa: F401  (their home is the records)
 from ..storage.models import Event
 
 
@@ -45,18 +45,6 @@ def event_settings(event: Event) -> EventSettings:
         slug=event.slug, game=game, rules=dict(rules),
         options=game.resolve_options(rules),
         tiebreaks=tuple(str(t) for t in tiebreaks))
-
-
-def other_event(record_event: str, slug: str) -> RecordError:
-    """A row of another event than the one the file is checked or imported for."""
-    return RecordError(f"the row is for event {record_event!r}, but the file is for {slug!r}",
-                       rule="other-event", column="event", setting="event")
-
-
-def other_variant(slug: str, variant: str, record_variant: str) -> RecordError:
-    """A row whose variant is not its event's."""
-    return RecordError(f"event {slug} plays {variant}, not {record_variant}",
-                       rule="variant", column="variant")
 
 
 def not_entered(strangers: list[str], slug: str, entered,

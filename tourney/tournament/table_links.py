@@ -38,16 +38,27 @@ from sqlmodel import Session, select
 from ..errors import TourneyError
 from ..ordering import table_order
 from ..storage.audit import record_change
-from ..storage.models import Event, Match, Submission, TableLink, utcnow
+from ..storage.models import (  # a submission's states: their home is the model's
+    ACCEPTED,
+    CONFLICT,
+    DISMISSED,
+    INVALID,
+    REJECTED,
+    SUBMITTED,
+    Event,
+    Match,
+    Submission,
+    TableLink,
+    utcnow,
+)
 from .events import last_seated_round
 from .rounds import get_round, seated_keys
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
-WAITING, SUBMITTED, INVALID, ACCEPTED, REJECTED = (
-    "waiting", "submitted", "invalid", "accepted", "rejected")
+# A table's states are a submission's (above) and these two.
+WAITING = "waiting"  # nothing sent yet
 FORFEITED = "forfeited"  # scored without a match (a table state, never a submission's)
-CONFLICT, DISMISSED = "conflict", "dismissed"
 # The submissions a table's state is read from (a conflict row waits beside them).
 STATE_ROWS = (SUBMITTED, INVALID, ACCEPTED, REJECTED)
 
@@ -94,10 +105,15 @@ def round_links(session: Session, event: Event, number: int) -> list[TableLink]:
     return [links[t] for t in sorted(tables, key=table_order)]
 
 
-def link_by_token(session: Session, token: str) -> TableLink | None:
+def link_by_token(session: Session, token: str, *, lock: bool = False) -> TableLink | None:
+    """The link of ``token``; ``lock``: read it locked, as :func:`lock_link` does
+    (one statement for a link that is used at once)."""
     if not token or len(token) > 64:
         return None
-    return session.exec(select(TableLink).where(TableLink.token == token)).first()
+    query = select(TableLink).where(TableLink.token == token)
+    if lock:
+        query = query.with_for_update().execution_options(populate_existing=True)
+    return session.exec(query).first()
 
 
 def link_by_code(session: Session, code: str) -> TableLink | None:
