@@ -100,8 +100,8 @@ def test_match_and_event_pages_show_a_column_alike(tourney, tmp_path):
 def test_the_venue_screen_keeps_raw_numbers_and_says_the_decimals(tourney, tmp_path, db_url):
     from starlette.testclient import TestClient
 
-    from tourney.reports.web.app import ServerConfig, create_app
     from tourney.storage.db import open_engine
+    from tourney.web.app import ServerConfig, create_app
 
     _played_cup(tourney, tmp_path)
     app = create_app(ServerConfig(engine=open_engine(db_url), secret="organizer-secret"))

@@ -163,7 +163,7 @@ def test_validate_text_names_the_player(run_cli, tmp_path):
 
 def test_serve_error_objects_and_table_pages_count_seats_from_one():
     from tourney.app.tables import _stored_error, error_from_json, error_json
-    from tourney.reports.web.messages import error_lines
+    from tourney.web.messages import error_lines
 
     err = RecordError("must follow suit", rule="follow-suit", line=2, column="play", move=6,
                       seat=1, token="9D", player="Ingrid Falk")

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 from serve_helpers import LiveServer
 
-from tourney.reports.web.listen import listening_socket
+from tourney.web.listen import listening_socket
 
 
 def test_accepted_connections_send_without_waiting_for_an_ack():
@@ -108,7 +108,7 @@ def test_a_login_holds_in_every_process_sharing_the_secret(db_url):
 
 
 def test_an_organizer_cookie_expires_and_a_forged_one_is_refused():
-    from tourney.reports.web.security import ORGANIZER_HOURS, Sessions
+    from tourney.web.security import ORGANIZER_HOURS, Sessions
 
     now = [1_000_000.0]
     sessions = Sessions("secret", clock=lambda: now[0])
@@ -278,7 +278,7 @@ def _closed_within(conn: socket.socket, seconds: float) -> bool:
 def test_a_head_that_stops_arriving_is_cut_off(db_url, monkeypatch):
     """A slowloris: a request's line and headers must come within the deadline, on
     a new connection and on a kept-alive one; a client that keeps to it is served."""
-    import tourney.reports.web.listen as listen
+    import tourney.web.listen as listen
 
     monkeypatch.setattr(listen, "HEADER_SECONDS", 0.5)
     with LiveServer(db_url) as live:

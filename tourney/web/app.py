@@ -57,6 +57,7 @@ from tourney.errors import IllegalMove, RecordError, TourneyError
 from tourney.names import normalize_name
 from tourney.records.csv_format import write_records
 from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
+from tourney.reports.site import TEMPLATE_DIR as SITE_TEMPLATE_DIR
 from tourney.storage.audit import acting_as
 from tourney.storage.db import (
     ConflictingChange,
@@ -137,8 +138,7 @@ class Server:
                            else contextlib.nullcontext())
         # The site's templates after the server's own: the live pages import the
         # static site's macros (macros.html), one home for how standings read.
-        self.templates = Environment(loader=FileSystemLoader([HERE / "templates",
-                                                              HERE.parent / "templates"]),
+        self.templates = Environment(loader=FileSystemLoader([HERE / "templates", SITE_TEMPLATE_DIR]),
                                      autoescape=select_autoescape(default=True),
                                      extensions=["jinja2.ext.i18n"])
         # {% trans %} calls gettext with its variables, as on the site (the site's
