@@ -142,8 +142,8 @@ from .i18n import (
     template_callables,
     translations,
 )
-from .names import Names
 from .replay import build_replay, square_at
+from .translated_words import Names
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 TEMPLATE_DIR = PACKAGE_DIR / "templates"

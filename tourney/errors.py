@@ -76,7 +76,7 @@ def close_names(name: str, known, limit: int = 3, cutoff: float = 0.6) -> list[s
     those equal apart from case and accents ("asa oberg" finds "Åsa Öberg")."""
     import difflib
 
-    from .names import lookalike_key
+    from .person_names import lookalike_key
 
     known = list(known)
     folded = {}

@@ -75,9 +75,9 @@ from sqlmodel import Session
 from ..engines.base import DealOutcome, Game, MatchRules
 from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, located
-from ..names import name_hint
 from ..numbers import count_text
 from ..ordering import natural_key
+from ..person_names import name_hint
 from ..records.csv_format import (
     CONTENT_FIELDS,
     ERROR_COLUMN,

@@ -54,7 +54,7 @@ from tourney.app.publish import publish_site
 from tourney.app.rounds import seat_next_round
 from tourney.engines.base import DealSetup
 from tourney.errors import IllegalMove, RecordError, TourneyError
-from tourney.names import normalize_name
+from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
 from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
 from tourney.reports.site import TEMPLATE_DIR as SITE_TEMPLATE_DIR
@@ -75,8 +75,8 @@ from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import standing_decimals, standings_table
 
+from .grid_names import grid_name, short_names
 from .messages import bad_fields, error_lines
-from .names import grid_name, short_names
 from .security import (
     SESSION_COOKIE,
     FailureLimit,
