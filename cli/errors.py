@@ -22,7 +22,7 @@ import shlex
 import sys
 
 from tourney.errors import InvalidValue, RecordError, TourneyError
-from tourney.seats import seat_number
+from tourney.errors.seats import seat_number
 
 OK = 0
 INVALID = 1
@@ -90,7 +90,7 @@ def error_list(notices, errors, error_count: int, *, rules: bool = True) -> list
     lines += [shown(err) for err in errors]
     hidden = error_count - len(errors)
     if hidden > 0:
-        from tourney.numbers import count_text
+        from tourney.errors.counts import count_text
 
         lines.append(f"... and {count_text(hidden, 'more error')}")
     return lines

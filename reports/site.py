@@ -96,10 +96,10 @@ from tourney import __version__
 from tourney.collector import frozen
 from tourney.engines.presentation import Card, Cards, Message, Note, Seat
 from tourney.errors import InvalidValue, TourneyError, UsageError
+from tourney.errors.seats import seat_number
 from tourney.numbers import column_decimals, plain_number, shown_decimals
 from tourney.ordering import name_key
 from tourney.ratings.engine import ordinal
-from tourney.seats import seat_number
 from tourney.storage.db import reading
 from tourney.storage.settings import SiteSettings, site_settings
 from tourney.tournament.events import unknown_event

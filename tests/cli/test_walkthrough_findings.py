@@ -139,7 +139,7 @@ def test_unknown_names_are_usage_errors_with_suggestions(tourney, run_cli):
 # ------------------------------------------------------------------ words and numbers
 
 def test_counts_agree_with_their_nouns(tourney, run_cli, tmp_path):
-    from tourney.numbers import count_text
+    from tourney.errors.counts import count_text
 
     assert [count_text(n, "match") for n in (0, 1, 2)] == ["0 matches", "1 match", "2 matches"]
     assert count_text(1, "entry", "entries") == "1 entry"

@@ -24,7 +24,7 @@ from typing import Sequence
 from sqlmodel import Session, select
 
 from ..errors import TourneyError, UsageError
-from ..numbers import count_text
+from ..errors.counts import count_text
 from ..ordering import table_order
 from ..pairing.constraints import SeatingConstraints, unmet_constraints
 from ..person_names import normalize_name

@@ -50,7 +50,7 @@ from ..errors import (
     located,
     unknown_name,
 )
-from ..numbers import count_text
+from ..errors.counts import count_text
 from ..ordering import name_key
 from ..person_names import lookalike_key, lookalike_kind, normalize_name
 from ..storage.audit import record_change

@@ -75,7 +75,8 @@ from sqlmodel import Session
 from ..engines.base import DealOutcome, Game, MatchRules
 from ..engines.match import MatchRanking
 from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, located
-from ..numbers import count_text
+from ..errors.counts import count_text
+from ..errors.seats import seat_text
 from ..ordering import natural_key
 from ..person_names import name_hint
 from ..records.csv_format import (
@@ -100,7 +101,6 @@ from ..records.validation import (
     row_key_guesser,
     too_many_matches,
 )
-from ..seats import seat_text
 from ..storage.bulk import BulkInsert, set_by_id
 from ..storage.db import ConflictingChange
 from ..storage.merges import current_names, follow, merge_links, rename_players

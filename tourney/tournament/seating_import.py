@@ -27,7 +27,7 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..errors import RecordError, TourneyError, UsageError, located
-from ..numbers import count_text, plural_word
+from ..errors.counts import count_text, plural_word
 from ..ordering import table_order
 from ..pairing.history import EventHistory
 from ..person_names import normalize_name

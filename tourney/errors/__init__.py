@@ -76,7 +76,7 @@ def close_names(name: str, known, limit: int = 3, cutoff: float = 0.6) -> list[s
     those equal apart from case and accents ("asa oberg" finds "Åsa Öberg")."""
     import difflib
 
-    from .person_names import lookalike_key
+    from ..person_names import lookalike_key
 
     known = list(known)
     folded = {}
@@ -115,7 +115,7 @@ def no_round(event: str, number: int, seated: int) -> UnknownName:
 def no_table(event: str, number: int, table: str, tables) -> UnknownName:
     """The one wording of a table a seated round does not have (``tables``: its
     labels in table order): ``ev round 1 has no table 7: tables 1-2 are seated``."""
-    from .ordering import table_order
+    from ..ordering import table_order
 
     labels = sorted(tables, key=table_order)
     numbered = [str(n) for n in range(1, len(labels) + 1)]
