@@ -9,6 +9,12 @@ that is invalid or an operation refused on it in the state things are in. Exit
 codes are the command line's business: ``tourney.cli.errors`` maps the kinds to
 them in one place (and a server to its own answers). Anything else escaping is a
 bug.
+
+Beside the types, the words messages are made of: seats as people count them
+(:mod:`tourney.errors.seats`) and counts with their noun
+(:mod:`tourney.errors.counts`). They live here, the bottom layer, because the
+errors word seats and the engines, which import only the engines, cards and
+errors, word both.
 """
 from __future__ import annotations
 
