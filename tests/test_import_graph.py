@@ -19,6 +19,7 @@ also one inside a function: an import hidden in a function is still a dependency
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -216,6 +217,17 @@ def test_the_engines_import_only_the_engines_cards_and_errors(files):
             elif name.split(".")[0] not in sys.stdlib_module_names and name != "__future__":
                 wrong.append(f"{module} imports {name} (not the standard library)")
     assert wrong == []
+
+
+def test_the_engines_load_alone():
+    """Every game, loaded in a fresh interpreter, brings in no other part of tourney."""
+    code = ("import sys\nfrom tourney.engines import VARIANT_IDS, get_game\n"
+            "for variant in VARIANT_IDS:\n    get_game(variant)\n"
+            "print(' '.join(m for m in sys.modules if m.startswith('tourney')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.split())
+    assert "tourney.engines.spardame" in loaded
+    assert {m for m in loaded if m != "tourney" and not m.startswith(ENGINES_MAY_IMPORT)} == set()
 
 
 def test_tournament_and_ratings_never_import_each_other(files):
