@@ -202,6 +202,20 @@ def test_no_module_imports_itself_back_through_others(graph):
     assert [circle for circle in cycles(graph) if not excepted(circle)] == []
 
 
+def stale_imports(files: dict[str, Path]) -> list[str]:
+    """Imports from a module of tourney that does not exist."""
+    return [f"{module} imports {imported}"
+            for module, path in files.items()
+            for imported, _taken in import_statements(module, path)
+            if imported.split(".")[0] == "tourney" and imported not in files]
+
+
+def test_every_import_of_tourney_names_a_module(files):
+    """A module moved or renamed (tourney.seats, tourney.names, tourney.reports.web)
+    leaves no import of its old name behind, also inside a function."""
+    assert stale_imports(files) == []
+
+
 # ------------------------------------------------------------------ the layers
 
 def test_the_engines_import_only_the_engines_cards_and_errors(files):
@@ -268,7 +282,7 @@ def test_the_checker_sees_a_hidden_import_and_a_circle(tmp_path):
     (tmp_path / "tourney" / "ratings").mkdir()
     (tmp_path / "tourney" / "ratings" / "__init__.py").write_text("")
     (tmp_path / "tourney" / "ratings" / "service.py").write_text("import tourney.demo.mod\n")
-    (tmp_path / "tourney" / "ratings" / "pools.py").write_text("")
+    (tmp_path / "tourney" / "ratings" / "pools.py").write_text("def g():\n    from tourney.gone import x\n")
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "page.py").write_text("from tourney.demo import mod\n")
     found = module_files({"tourney": tmp_path / "tourney", "tourney.site": tmp_path / "site"})
@@ -279,6 +293,7 @@ def test_the_checker_sees_a_hidden_import_and_a_circle(tmp_path):
     assert graph["tourney.site.page"] == {"tourney.demo.mod"}
     assert cycles(graph) == [["tourney.demo.mod", "tourney.ratings.service"]]
     assert cycles(package_graph(graph)) == [["tourney.demo", "tourney.ratings"]]
+    assert stale_imports(found) == ["tourney.ratings.pools imports tourney.gone"]
     assert offenders(found, "tourney.demo", ("tourney.ratings",)) == [
         "tourney.demo.mod imports tourney.ratings",
         "tourney.demo.mod imports tourney.ratings.pools",
