@@ -4,7 +4,8 @@ arbiter's forfeits and point adjustments.
 Import and revert change stored results and then refresh the rating pools of the
 variants they changed, in the same transaction. Forfeits and adjustments are the
 standings' only (:mod:`tourney.tournament.forfeits`): no match is played, so no
-rating changes.
+rating changes. Each of them keeps the standings snapshots of the events of a
+series it changed (:mod:`tourney.tournament.snapshots`).
 """
 from __future__ import annotations
 
@@ -16,17 +17,11 @@ from ..collector import frozen
 from ..errors import TourneyError
 from ..ratings import service as ratings
 from ..records.validation import nothing_filled_in
-from ..tournament import results, versions
+from ..tournament import forfeits, results, versions
 from ..tournament.events import get_event
-from ..tournament.forfeits import (
-    AdjustmentInfo,
-    ForfeitReport,
-    adjust_points,
-    adjustments,
-    forfeit_table,
-    remove_adjustment,
-)
+from ..tournament.forfeits import AdjustmentInfo, ForfeitReport, adjustments
 from ..tournament.results import ImportRejected, ImportReport, current_user
+from ..tournament.snapshots import keep_series_snapshots, keeping_snapshots
 
 # An import's collections: the youngest generation every 50,000 allocations
 # (tourney.collector): 100,000-row import, storing process 5.8 -> 4.6 s CPU.
@@ -86,6 +81,8 @@ def import_results(session: Session, path: str, *, event: str | None = None,
         for variant in report.changed_variants:
             ratings.refresh_after_results(session, variant,
                                           added=report.added_matches.get(variant, ()))
+        if report.changed_variants:
+            keep_series_snapshots(session)
     return report
 
 
@@ -96,5 +93,12 @@ def revert_result(session: Session, slug: str, round_number: int, table: str,
     changed)."""
     changed = versions.revert_match(session, slug, round_number, table, version, actor=actor)
     if changed:
-        ratings.refresh_after_results(session, get_event(session, slug).variant)
+        event = get_event(session, slug)
+        ratings.refresh_after_results(session, event.variant)
+        keep_series_snapshots(session, [event.id])
     return changed
+
+
+forfeit_table = keeping_snapshots(forfeits.forfeit_table)
+adjust_points = keeping_snapshots(forfeits.adjust_points)
+remove_adjustment = keeping_snapshots(forfeits.remove_adjustment)

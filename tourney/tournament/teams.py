@@ -30,7 +30,8 @@ from ..storage.merges import canonical_players
 from ..storage.models import Event, Player, Series, Team, TeamMember
 from .players import clean_title, find_player
 from .season import TeamRow, team_table
-from .series import event_results, find_series, series_standings
+from .series import find_series, series_standings
+from .snapshots import event_results
 
 TEAM_KINDS = {"club": "the players' clubs", "declared": "the teams declared with team add"}
 MAX_COUNT = 1000
