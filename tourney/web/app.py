@@ -58,6 +58,7 @@ from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
 from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
 from tourney.reports.site import TEMPLATE_DIR as SITE_TEMPLATE_DIR
+from tourney.reports.site import Renderer
 from tourney.storage.audit import acting_as
 from tourney.storage.db import (
     ConflictingChange,
@@ -188,9 +189,6 @@ class Server:
         """The static site's renderer of ``lang``: its number formats for live pages."""
         renderer = self._renderers.get(lang)
         if renderer is None:
-
-            from tourney.reports.site import Renderer
-
             renderer = self._renderers[lang] = Renderer(
                 lang, "", LANGUAGES, dt.datetime.now(dt.timezone.utc))
         return renderer
