@@ -4,7 +4,7 @@ stall that capped a phone at ~20 requests a second).
 
     python bench/bench_keepalive.py [--quick] [--requests N]
 
-The app runs under uvicorn as `tourney serve` runs it (reports/web/listen.py), in
+The app runs under uvicorn as `tourney serve` runs it (tourney/web/listen.py), in
 this process on loopback, twice in the same run: on the socket `tourney serve`
 listens on (TCP_NODELAY) and, as the baseline, on a plain socket (Nagle on, as
 before the fix). For each: the median time of a GET of the index page on a new
@@ -22,10 +22,10 @@ import threading
 import time
 from pathlib import Path
 
-from tourney.reports.web.app import ServerConfig, create_app
-from tourney.reports.web.listen import listening_socket, web_server
 from tourney.storage.db import open_engine
 from tourney.storage.schema import ensure_schema
+from tourney.web.app import ServerConfig, create_app
+from tourney.web.listen import listening_socket, web_server
 
 OUT = Path(__file__).resolve().parent / "out"
 

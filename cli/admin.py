@@ -6,7 +6,7 @@ import os
 import click
 
 from tourney.app.database import backup_database, upgrade_database
-from tourney.numbers import count_text
+from tourney.errors.counts import count_text
 from tourney.storage import schema
 from tourney.storage.audit import Change, event_slugs, list_changes
 from tourney.storage.db import display_url, open_engine, reading, resolve_url, sqlite_file

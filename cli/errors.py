@@ -22,7 +22,7 @@ import shlex
 from collections.abc import Callable
 
 from tourney.errors import Advice, InvalidValue, RecordError, Remedy, TourneyError
-from tourney.seats import seat_number
+from tourney.errors.seats import seat_number
 from tourney.storage.writes import WRITES, Writes
 
 OK = 0
@@ -137,7 +137,7 @@ def error_list(notices, errors, error_count: int, *, rules: bool = True) -> list
     lines += [shown(err) for err in errors]
     hidden = error_count - len(errors)
     if hidden > 0:
-        from tourney.numbers import count_text
+        from tourney.errors.counts import count_text
 
         lines.append(f"... and {count_text(hidden, 'more error')}")
     return lines

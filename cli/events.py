@@ -4,7 +4,8 @@ from __future__ import annotations
 import click
 
 from tourney.app import events as actions
-from tourney.numbers import count_text, number_text
+from tourney.errors.counts import count_text
+from tourney.numbers import number_text
 from tourney.storage.db import reading, transaction
 from tourney.tournament import events as service
 from tourney.tournament.scoring import MAX_BYE_POINTS, POINTS_SYSTEMS, event_bye_points

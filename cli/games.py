@@ -16,7 +16,7 @@ from tourney.engines import get_game, variant_ids
 from tourney.engines.base import MAX_DEALS_PER_MATCH
 from tourney.engines.presentation import rules_sentence
 from tourney.errors import RecordError, TourneyError, UsageError
-from tourney.numbers import count_text, plural_word
+from tourney.errors.counts import count_text, plural_word
 from tourney.records.csv_format import RecordReader, canonical_rows, typed_record, write_records
 from tourney.records.parallel import collides, key_digest, plan_parts, run_parts, usable_cores
 from tourney.records.sources import open_source

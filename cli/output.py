@@ -286,7 +286,7 @@ def report_written(out: str | None, count: int, noun: str, *, as_json: bool, act
     ``--format``): "wrote 14 players to standings.xlsx" on stderr; with ``--json``
     and a file, what was written as a JSON object on stdout (the file's rows are
     not on stdout then)."""
-    from tourney.numbers import count_text
+    from tourney.errors.counts import count_text
 
     shown = out if out and out != "-" else None
     message(f"wrote {count_text(count, noun)} to {shown or 'standard output'}")

@@ -6,7 +6,7 @@ import sys
 import click
 
 from tourney.app import players as service
-from tourney.numbers import count_text
+from tourney.errors.counts import count_text
 from tourney.ordering import terminal_language
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction

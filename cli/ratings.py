@@ -12,7 +12,8 @@ from tourney.app.ratings import (
     rating_list,
     recompute_changes,
 )
-from tourney.numbers import count_text, signed_text
+from tourney.errors.counts import count_text
+from tourney.numbers import signed_text
 from tourney.ratings.models import MODEL_NAMES, ModelSpec, param_text
 from tourney.storage.db import reading, transaction
 

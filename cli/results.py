@@ -10,7 +10,8 @@ import click
 from tourney.app.results import ImportOptions, NothingFilledIn, import_results, revert_result
 from tourney.engines import get_game
 from tourney.errors import UsageError
-from tourney.numbers import count_text, fixed_text, number_column, number_text, plain_number
+from tourney.errors.counts import count_text
+from tourney.numbers import fixed_text, number_column, number_text, plain_number
 from tourney.ordering import terminal_language
 from tourney.records.csv_format import COLUMNS
 from tourney.records.spreadsheets import open_table, table_format

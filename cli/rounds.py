@@ -6,7 +6,9 @@ import click
 from tourney.app import rounds as actions
 from tourney.engines import get_game
 from tourney.engines.base import MAX_DEALS_PER_MATCH
-from tourney.numbers import count_text, number_text
+from tourney.errors.counts import count_text
+from tourney.errors.seats import seat_number, seat_text
+from tourney.numbers import number_text
 from tourney.ordering import terminal_language
 from tourney.records.csv_format import COLUMNS, format_row, typed_record
 from tourney.records.spreadsheets import (
@@ -15,7 +17,6 @@ from tourney.records.spreadsheets import (
     table_format,
     write_score_sheet_xlsx,
 )
-from tourney.seats import seat_number, seat_text
 from tourney.storage.db import reading, transaction
 from tourney.tournament import rounds as service
 from tourney.tournament.events import get_event

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from tourney.app import series as actions
-from tourney.numbers import column_decimals, count_text, fixed_text, number_text, plain_number
+from tourney.errors.counts import count_text
+from tourney.numbers import column_decimals, fixed_text, number_text, plain_number
 from tourney.ordering import terminal_language
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction

@@ -69,9 +69,9 @@ def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forward
     Example:
       tourney serve --host 0.0.0.0 --port 8000 --site site/
     """
-    from tourney.reports.web.app import ServerConfig, create_app, organizer_secret
-    from tourney.reports.web.listen import listening_socket, run_workers, web_server
     from tourney.storage.db import is_sqlite
+    from tourney.web.app import ServerConfig, create_app, organizer_secret
+    from tourney.web.listen import listening_socket, run_workers, web_server
 
     if base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", base_url):
         raise UsageError(f"--base-url {base_url!r} is not an http:// or https:// address")

@@ -5,7 +5,7 @@ import click
 
 from tourney.app.publish import describe, publish_site
 from tourney.app.site import SETTINGS, set_setting, site_settings
-from tourney.numbers import count_text
+from tourney.errors.counts import count_text
 from tourney.storage.db import reading, transaction
 
 from .database import db_option, open_db

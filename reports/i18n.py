@@ -41,11 +41,11 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
 ALIASES = {"no": "nb", "nn_no": "nn", "en_us": "en"}
-# Where the messages are, from the repository root: the site and the server's pages
-# (reports, with reports/web), and the games' own words (names, options, replay
+# Where the messages are, from the repository root: the site (reports), the
+# server's pages (tourney/web), the games' own words (names, options, replay
 # notes) marked N_ in their engines, and the tie-breaks' headings and notes (N_ in
-# tourney/tournament/tiebreaks.py, the only messages there).
-SOURCE_DIRS = ("reports", "tourney/engines", "tourney/tournament")
+# tourney/tournament/tiebreaks.py, the only messages there). One catalogue for all.
+SOURCE_DIRS = ("reports", "tourney/web", "tourney/engines", "tourney/tournament")
 EXTRACT_COMMAND = ("pybabel extract -F reports/babel.cfg --no-location --sort-output "
                    "--project tourney -o reports/locale/messages.pot " + " ".join(SOURCE_DIRS))
 

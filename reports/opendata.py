@@ -39,7 +39,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from tourney import __version__
-from tourney.seats import seat_number
+from tourney.errors.seats import seat_number
 from tourney.times import utc_iso
 from tourney.tournament.events import table_sizes_json
 

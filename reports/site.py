@@ -97,10 +97,10 @@ from tourney.code import code_digest as source_digest
 from tourney.collector import frozen
 from tourney.engines.presentation import Card, Cards, Message, Note, Seat
 from tourney.errors import InvalidValue, TourneyError, UsageError
+from tourney.errors.seats import seat_number
 from tourney.numbers import column_decimals, plain_number, shown_decimals
 from tourney.ordering import name_key
 from tourney.ratings.engine import ordinal
-from tourney.seats import seat_number
 from tourney.storage.db import reading
 from tourney.storage.settings import SiteSettings, site_settings
 from tourney.tournament.events import unknown_event
@@ -143,8 +143,8 @@ from .i18n import (
     template_callables,
     translations,
 )
-from .names import Names
 from .replay import build_replay, square_at
+from .translated_words import Names
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 TEMPLATE_DIR = PACKAGE_DIR / "templates"

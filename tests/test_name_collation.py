@@ -1,11 +1,11 @@
-"""tourney.names (one spelling, look-alikes) and tourney.ordering.name_key (how each
+"""tourney.person_names (one spelling, look-alikes) and tourney.ordering.name_key (how each
 language sorts names)."""
 import unicodedata
 
 import pytest
 
-from tourney.names import lookalike_key, lookalike_kind, normalize_name
 from tourney.ordering import collation, name_key, name_order, terminal_language
+from tourney.person_names import lookalike_key, lookalike_kind, normalize_name
 
 NAMES = ["Zorn", "Öst", "Ødegaard", "Æsir", "Ärlig", "Åberg", "Abel", "Aasen", "Yngve",
          "Über", "Ostrom"]

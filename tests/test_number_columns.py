@@ -100,8 +100,8 @@ def test_match_and_event_pages_show_a_column_alike(tourney, tmp_path):
 def test_the_venue_screen_keeps_raw_numbers_and_says_the_decimals(tourney, tmp_path, db_url):
     from starlette.testclient import TestClient
 
-    from tourney.reports.web.app import ServerConfig, create_app
     from tourney.storage.db import open_engine
+    from tourney.web.app import ServerConfig, create_app
 
     _played_cup(tourney, tmp_path)
     app = create_app(ServerConfig(engine=open_engine(db_url), secret="organizer-secret"))
@@ -136,3 +136,23 @@ def test_a_page_number_takes_its_column_decimals():
 def test_a_change_has_its_sign_and_never_minus_zero(value, text):
     assert signed_text(value, 2) == text
 
+
+def test_numbers_show_the_same_decimals_in_the_terminal_and_on_every_page():
+    from tourney.reports.site import Renderer
+
+    now = dt.datetime(2026, 5, 11, tzinfo=dt.UTC)
+    swedish = Renderer("sv", "", ["sv"], now)
+    english = Renderer("en", "", ["en"], now)
+    # a number alone: a column of one (tourney.numbers.column_decimals)
+    for value, terminal, sv in ((0.4, "0.4", "0,4"), (0.58, "0.58", "0,58"),
+                                (-330.0, "-330", "-330"), (2, "2", "2"),
+                                (1.3333333, "1.33", "1,33"), (2.9999999, "3", "3")):
+        assert number_text(value) == terminal
+        assert english.number(value) == terminal
+        assert swedish.number(value).replace("\u2212", "-") == sv
+    # a column: the same decimals in every row, in the terminal and on the pages
+    column = [2, 2.5, 0.4, 1.3333333]
+    decimals = english.decimals(column)
+    assert number_column(column) == ["2.00", "2.50", "0.40", "1.33"]
+    assert [english.number(v, decimals) for v in column] == number_column(column)
+    assert [swedish.number(v, decimals) for v in column] == ["2,00", "2,50", "0,40", "1,33"]

@@ -6,27 +6,14 @@ fewest up to :data:`DECIMALS` that show each value, the same in every row; a
 number standing alone is a column of one), for JSON (:func:`plain_number`: raw
 numbers), plain text tables (:func:`number_column`, :func:`number_text`), their
 CSV and XLSX files and the site, which spells the same digits in each
-language's way (babel's symbols).
-Also the one reading of a yes/no value as people write it (:func:`parse_yes_no`).
+language's way (babel's symbols). A count with its noun ("2 deals") is
+:mod:`tourney.errors.counts`; a yes/no value as people write it,
+:func:`tourney.engines.base.parse_yes_no`.
 """
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
-
-
-def parse_yes_no(raw: Any) -> bool | None:
-    """A bool as written: true/yes/1/on or false/no/0/off (any case, spaces around
-    ignored), or a bool itself; ``None`` for anything else."""
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in ("true", "yes", "1", "on"):
-        return True
-    if text in ("false", "no", "0", "off"):
-        return False
-    return None
 
 
 def plain_number(value: float | int, digits: int | None = None) -> int | float:
@@ -97,19 +84,3 @@ def number_column(values: Sequence[float | int | None], digits: int = DECIMALS) 
 def number_text(value: float | int, digits: int = DECIMALS) -> str:
     """One number standing alone, as the terminal shows it: "3", "2.5", "2.33"."""
     return fixed_text(value, shown_decimals(value, digits))
-
-
-def plural_word(count: int, singular: str, plural: str | None = None) -> str:
-    """The noun for ``count`` things: "deal" for 1, "deals" otherwise (``plural``
-    where more than an s or es is needed: "entry", "entries")."""
-    if count == 1:
-        return singular
-    if plural is None:
-        plural = singular + ("es" if singular.endswith(("s", "sh", "ch", "x")) else "s")
-    return plural
-
-
-def count_text(count: int, singular: str, plural: str | None = None) -> str:
-    """``count`` with its noun in the right number: "1 deal", "2 deals", "0 matches"
-    (the one helper for counts in messages; see :func:`plural_word`)."""
-    return f"{count} {plural_word(count, singular, plural)}"

@@ -80,7 +80,7 @@ def _char_codes(char: str, rules: str | None) -> tuple[int, ...]:
     if codes is None:
         import unicodedata
 
-        from .names import PLAIN_LETTERS
+        from .person_names import PLAIN_LETTERS
 
         tail = _NORDIC.get(rules, {})
         if char in tail:

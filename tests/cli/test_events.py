@@ -302,3 +302,16 @@ def test_entering_everyone_again_says_they_are_entered(tourney):
     again = tourney("event", "enter", "cup", "--all", "--json")
     assert again.json["changed"] is False
     assert "every registered player is entered already: 2 players" in again.stderr
+
+
+def test_event_show_states_each_rule_in_one_sentence(tourney):
+    tourney("event", "create", "cup", "--variant", "spardame", "--rule", "deals=3")
+    shown = tourney("event", "show", "cup").stdout
+    rules = shown.split("rules:\n")[1].split("entrants:")[0].splitlines()
+    assert "  pass = left (default): Cards are passed to the left every deal." in rules
+    assert "  deals = 3: A match is 3 deals, with no extra deals on a tie." in rules
+    assert "  jd_bonus = 0 (default): The jack of diamonds scores nothing." in rules
+    assert all(line.count(".") <= 1 and "(cycle)" not in line for line in rules), rules
+    as_json = tourney("event", "show", "cup", "--json").json["rule_details"]
+    assert {r["key"]: r["sentence"] for r in as_json}["pass"] == (
+        "Cards are passed to the left every deal.")

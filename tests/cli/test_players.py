@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from tourney.errors import TourneyError
-from tourney.names import normalize_name
+from tourney.person_names import normalize_name
 from tourney.storage.db import open_engine
 from tourney.storage.models import (
     AuditLog,

@@ -9,7 +9,7 @@ import pytest
 
 from tourney.cli.errors import COMMANDS, command, message
 from tourney.errors import REMEDIES, Remedy, TourneyError
-from tourney.reports.web.messages import REMEDY_SENTENCES, remedy_sentence
+from tourney.web.messages import REMEDY_SENTENCES, remedy_sentence
 
 SAMPLE = {"event": "cup", "round": 2, "table": "3", "player": "Bo Ek",
           "players": ("Bo Ek", "Cilla"), "series": "league", "scope": "cup",

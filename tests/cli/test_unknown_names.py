@@ -103,3 +103,18 @@ def test_validate_help_gives_an_unknown_event_the_exit_code_it_has(tourney, tmp_
     help_text = " ".join(tourney("validate", "--help").stdout.split())
     assert "2 usage error (unknown event," in help_text
     assert "1 some deal or match invalid (or an unknown event)" not in help_text
+
+
+def test_unknown_names_are_usage_errors_with_suggestions(tourney, run_cli):
+    tourney("player", "add", "Anna Berg")
+    tourney("event", "create", "cup", "--variant", "spardame")
+    assert tourney("event", "show", "cpu", exit_code=2).stderr == (
+        "Error: unknown event 'cpu' (did you mean cup?)\n")
+    assert tourney("player", "rename", "Ana Berg", "X", exit_code=2).stderr == (
+        "Error: unknown player 'Ana Berg' (did you mean 'Anna Berg'?)\n")
+    assert tourney("event", "create", "cup-2", "--variant", "spardam", exit_code=2).stderr == (
+        "Error: unknown variant 'spardam' (did you mean spardame?)\n")
+    assert "did you mean dam-stick?" in tourney("rating", "show", "--variant", "dam-stik",
+                                                exit_code=2).stderr
+    far = run_cli(None, "variants", "chess", exit_code=2).stderr
+    assert "unknown variant 'chess' (variants: " in far and "spardame" in far

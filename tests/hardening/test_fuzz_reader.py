@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tourney.engines import get_game
-from tourney.names import normalize_name
+from tourney.person_names import normalize_name
 from tourney.records.csv_format import COLUMNS, read_records_text, write_records
 
 FUZZ = settings(max_examples=200, deadline=None,

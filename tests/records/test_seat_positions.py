@@ -1,7 +1,7 @@
 """Seats counted from 1 and players named wherever an error is shown (issue 15).
 
 Inside tourney seats are 0-based; every text and JSON error object counts them
-from 1 (tourney/seats.py) and an error about a move names the player there.
+from 1 (tourney/errors/seats.py) and an error about a move names the player there.
 """
 import json
 import random
@@ -12,9 +12,9 @@ import pytest
 from tourney.cards import parse_card
 from tourney.engines import get_game
 from tourney.errors import RecordError
+from tourney.errors.seats import seat_number, seat_numbers, seat_text, seats_text
 from tourney.records.csv_format import read_records_text, write_records
 from tourney.records.validation import RecordChecker
-from tourney.seats import seat_number, seat_numbers, seat_text, seats_text
 from tourney.simulation import simulate_match
 
 PLAYERS = ["Anna Berg", "Ingrid Falk", "Cecilia Dahl", "David Ek"]
@@ -163,7 +163,7 @@ def test_validate_text_names_the_player(run_cli, tmp_path):
 
 def test_serve_error_objects_and_table_pages_count_seats_from_one():
     from tourney.app.tables import _stored_error, error_from_json, error_json
-    from tourney.reports.web.messages import error_lines
+    from tourney.web.messages import error_lines
 
     err = RecordError("must follow suit", rule="follow-suit", line=2, column="play", move=6,
                       seat=1, token="9D", player="Ingrid Falk")

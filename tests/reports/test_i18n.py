@@ -22,7 +22,7 @@ from tourney.reports.i18n import (
     normalize_language,
     template_callables,
 )
-from tourney.reports.names import CARD_NAME_IDS, Names
+from tourney.reports.translated_words import CARD_NAME_IDS, Names
 
 REPORTS = Path(i18n.__file__).resolve().parent
 

@@ -41,7 +41,7 @@ from site_helpers import (
 )
 
 from tourney.reports.i18n import EXTRACT_COMMAND, catalogue_path, translations
-from tourney.reports.names import CARD_NAME_IDS
+from tourney.reports.translated_words import CARD_NAME_IDS
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATES = REPO / "reports" / "templates"

@@ -1,4 +1,6 @@
 """The audit log: a row for every change, `tourney log` to read it."""
+import re
+
 from sqlmodel import Session
 
 from tourney.storage.audit import list_changes, record_change
@@ -72,3 +74,14 @@ def test_record_change_in_the_callers_transaction(db_url):
     with Session(engine) as session:
         [row] = list_changes(session)
         assert (row.actor, row.before_json, row.after_json) == ("me", '{"å": 1}', "[1, 2]")
+
+
+def test_the_log_says_its_times_are_utc(tourney):
+    """One form of a time in the terminal, as the guide shows it and `result history`
+    prints it: ISO 8601 to the second, Z for UTC."""
+    tourney("player", "add", "Anna")
+    line = tourney("log").stdout.splitlines()[1]
+    assert re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ ", line), line
+    # JSON: the one form of a time (tourney.times.utc_iso), as `result show` gives it
+    at = tourney("log", "--json").json[0]["at"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", at), at

@@ -7,9 +7,9 @@ import re
 
 from starlette.testclient import TestClient
 
-from tourney.reports.web.app import ServerConfig, create_app
 from tourney.storage.db import open_engine
 from tourney.storage.schema import ensure_schema
+from tourney.web.app import ServerConfig, create_app
 
 NAMES = ["Anna", "Bo", "Cecilia", "Dag", "Eva", "Frans", "Gun", "Hans",
          "Ida", "Johan", "Karin", "Lars", "Maja", "Nils", "Åsa", "Örjan"]
@@ -83,7 +83,7 @@ class LiveServer:
     def __init__(self, db_url: str, forwarded_allow_ips: str | None = None, **config):
         import threading
 
-        from tourney.reports.web.listen import listening_socket, web_server
+        from tourney.web.listen import listening_socket, web_server
 
         engine = open_engine(db_url)
         ensure_schema(engine)

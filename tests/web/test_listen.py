@@ -3,14 +3,18 @@ forwarded headers believed only from the proxy's addresses given."""
 from __future__ import annotations
 
 import logging
+import os
+import re
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import httpx
 from serve_helpers import LiveServer
 
-from tourney.reports.web.listen import listening_socket
+from tourney.web.listen import listening_socket
 
 
 def test_accepted_connections_send_without_waiting_for_an_ack():
@@ -108,7 +112,7 @@ def test_a_login_holds_in_every_process_sharing_the_secret(db_url):
 
 
 def test_an_organizer_cookie_expires_and_a_forged_one_is_refused():
-    from tourney.reports.web.security import ORGANIZER_HOURS, Sessions
+    from tourney.web.security import ORGANIZER_HOURS, Sessions
 
     now = [1_000_000.0]
     sessions = Sessions("secret", clock=lambda: now[0])
@@ -278,7 +282,7 @@ def _closed_within(conn: socket.socket, seconds: float) -> bool:
 def test_a_head_that_stops_arriving_is_cut_off(db_url, monkeypatch):
     """A slowloris: a request's line and headers must come within the deadline, on
     a new connection and on a kept-alive one; a client that keeps to it is served."""
-    import tourney.reports.web.listen as listen
+    import tourney.web.listen as listen
 
     monkeypatch.setattr(listen, "HEADER_SECONDS", 0.5)
     with LiveServer(db_url) as live:
@@ -299,3 +303,28 @@ def test_a_head_that_stops_arriving_is_cut_off(db_url, monkeypatch):
             assert web.get("/").status_code == 200
             time.sleep(0.8)
             assert web.get("/").status_code == 200  # a new connection if it was idle
+
+
+def test_serve_port_0_picks_a_free_port_and_says_which(db_url, tmp_path):
+    env = dict(os.environ, TOURNEY_SERVE_PASSWORD="x")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tourney.cli.main", "serve", "--port", "0", "--db", db_url],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        first = server.stderr.readline()
+        match = re.match(r"tourney serve on http://localhost:(\d+)/", first)
+        assert match, first
+        port = int(match.group(1))
+        assert port != 0
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline and server.poll() is None
+                time.sleep(0.05)
+        assert answer.status_code < 500
+    finally:
+        server.kill()
+        server.wait(10)

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import IllegalMove, OptionError, RecordError, TourneyError
-from ..numbers import parse_yes_no
 from .presentation import (
     CARD_GAME_WORDS,
     Message,
@@ -40,6 +39,20 @@ MAX_DEALS_PER_MATCH = 1000
 # deals=99999999999999999999 must be refused when it is given, not grow a
 # score sheet forever.
 MAX_INT_OPTION = 1_000_000
+
+
+def parse_yes_no(raw: Any) -> bool | None:
+    """A bool as written (a game's option, a rating pool's setting): true/yes/1/on
+    or false/no/0/off (any case, spaces around ignored), or a bool itself; ``None``
+    for anything else. The one reading of a yes/no value."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("true", "yes", "1", "on"):
+        return True
+    if text in ("false", "no", "0", "off"):
+        return False
+    return None
 
 
 @dataclass(frozen=True)

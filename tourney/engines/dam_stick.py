@@ -26,8 +26,8 @@ from itertools import combinations
 
 from ..cards import CARD_NAMES, QS, QUEEN, cards_of, make_card
 from ..errors import IllegalMove, RecordError
-from ..numbers import count_text
-from ..seats import seat_text
+from ..errors.counts import count_text
+from ..errors.seats import seat_text
 from .base import (
     DealEvent,
     DealOutcome,

@@ -60,7 +60,7 @@ class Message:
     def english(self) -> str:
         """The untranslated sentence, parameters spelt plainly (seats from 1)."""
         from ..cards import CARD_NAMES
-        from ..seats import seat_text
+        from ..errors.seats import seat_text
 
         def plain(value):
             if isinstance(value, Seat):

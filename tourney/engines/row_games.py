@@ -54,8 +54,8 @@ from itertools import chain, count, cycle
 
 from ..cards import ACE, CARD_NAMES, JACK, KH, KING, QUEEN, rank_of
 from ..errors import IllegalMove, RecordError
-from ..numbers import count_text
-from ..seats import seat_numbers, seat_text
+from ..errors.counts import count_text
+from ..errors.seats import seat_numbers, seat_text
 from .base import (
     DealEvent,
     DealOutcome,

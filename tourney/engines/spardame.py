@@ -47,7 +47,7 @@ from ..cards import (
     make_card,
 )
 from ..errors import IllegalMove, RecordError
-from ..seats import seat_text
+from ..errors.seats import seat_text
 from .base import (
     DealEvent,
     DealOutcome,

@@ -124,7 +124,7 @@ from operator import itemgetter, or_
 
 from ..cards import CARD_NAMES, QS, SPADES, SUIT_NAMES, cards_of, parse_card
 from ..errors import CardError, IllegalMove, OptionError, RecordError
-from ..seats import seat_numbers, seat_text, seats_text
+from ..errors.seats import seat_numbers, seat_text, seats_text
 from .base import (
     DealEvent,
     DealOutcome,

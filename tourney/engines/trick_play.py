@@ -30,7 +30,7 @@ from ..cards import (
     parse_card,
 )
 from ..errors import CardError, IllegalMove, RecordError
-from ..seats import seat_text
+from ..errors.seats import seat_text
 from .base import DealEvent, DealSetup, Game
 from .presentation import N_, Cards, Message, Note, ReplaySteps, Seat, Trick, display_hand
 

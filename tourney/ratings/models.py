@@ -52,8 +52,8 @@ from openskill.models import (
     ThurstoneMostellerPart,
 )
 
+from ..engines.base import parse_yes_no
 from ..errors import UsageError
-from ..numbers import parse_yes_no
 
 DEFAULT_MODEL = "PlackettLuce"
 

@@ -21,8 +21,8 @@ from typing import IO, Iterable, Iterator, Sequence
 from ..cards import CARD_NAMES, RANKS, SUITS, parse_card
 from ..engines.base import DealSetup
 from ..errors import CardError, RecordError, TourneyError, UnreadableFile, close_names
-from ..names import name_hint, normalize_name
-from ..numbers import count_text
+from ..errors.counts import count_text
+from ..person_names import name_hint, normalize_name
 from .sources import (  # noqa: F401  (the bounds are part of this module's interface)
     MAX_FIELD_CHARS,
     MAX_LINE_BYTES,

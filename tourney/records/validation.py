@@ -15,7 +15,7 @@ from ..engines.base import MAX_DEALS_PER_MATCH as _MAX_DEALS
 from ..engines.base import DealOutcome, Game, MatchRules
 from ..engines.match import MatchRanking, PlayedDeal, check_match, match_errors
 from ..errors import IllegalMove, RecordError, TourneyError, UnreadableFile, UsageError
-from ..numbers import plural_word
+from ..errors.counts import plural_word
 from .csv_format import MAX_NUMBER as MAX_DEAL_NUMBER
 from .csv_format import DealRecord, dealer_error
 

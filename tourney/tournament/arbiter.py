@@ -24,10 +24,10 @@ from typing import Sequence
 from sqlmodel import Session, select
 
 from ..errors import Remedy, TourneyError, UsageError
-from ..names import normalize_name
-from ..numbers import count_text
+from ..errors.counts import count_text
 from ..ordering import table_order
 from ..pairing.constraints import SeatingConstraints, unmet_constraints
+from ..person_names import normalize_name
 from ..storage.audit import record_change
 from ..storage.models import Absence, Entry, Event, Player, SeatingRule
 from .events import lock_event

@@ -72,10 +72,10 @@ from sqlmodel import Session, select
 from ..engines import get_game
 from ..engines.base import Game
 from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
-from ..names import normalize_name
-from ..numbers import count_text
+from ..errors.counts import count_text
 from ..ordering import name_key
 from ..pairing.seating import METHODS, default_method
+from ..person_names import normalize_name
 from ..storage.audit import record_change
 from ..storage.models import (
     CONFLICT,

@@ -51,9 +51,9 @@ from ..errors import (
     located,
     unknown_name,
 )
-from ..names import lookalike_key, lookalike_kind, normalize_name
-from ..numbers import count_text
+from ..errors.counts import count_text
 from ..ordering import name_key
+from ..person_names import lookalike_key, lookalike_kind, normalize_name
 from ..records import checked
 from ..storage.audit import record_change
 from ..storage.merges import follow, merge_links
@@ -179,7 +179,7 @@ class PlayerInfo:
 class Lookalike:
     """A name being registered that looks like one already there: equal apart from
     case (``differs="case"``) or accents (``"accents"``), see
-    :func:`tourney.names.lookalike_key`. Registered anyway: a warning."""
+    :func:`tourney.person_names.lookalike_key`. Registered anyway: a warning."""
 
     name: str
     like: str

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from ..errors import RecordError
-from ..numbers import count_text
+from ..errors.counts import count_text
 from ..records.csv_format import CONTENT_FIELDS, DealRecord
 from ..storage.merges import rename_players
 from ..storage.models import Deal

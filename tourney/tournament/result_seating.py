@@ -13,11 +13,11 @@ from sqlmodel import Session
 
 from ..engines.match import MatchRanking
 from ..errors import RecordError, Remedy, TourneyError
-from ..names import name_hint
+from ..errors.seats import seat_text
 from ..ordering import natural_key
+from ..person_names import name_hint
 from ..records.csv_format import DealRecord
 from ..records.validation import GROUPING_RULES, MatchCheck, match_problems
-from ..seats import seat_text
 from ..storage.merges import follow, merge_links
 from ..storage.models import Player
 from .stored_rounds import EventContext, EventContexts

@@ -78,7 +78,7 @@ from typing import IO, Callable
 from sqlmodel import Session
 
 from ..errors import RecordError, TourneyError
-from ..numbers import count_text
+from ..errors.counts import count_text
 from ..records import checked
 from ..records.checked import (
     CheckedMatch,

@@ -39,7 +39,7 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..errors import Advice, Remedy, TourneyError, no_round
-from ..numbers import count_text, plural_word
+from ..errors.counts import count_text, plural_word
 from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
 from ..storage.audit import record_change

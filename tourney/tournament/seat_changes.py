@@ -40,7 +40,7 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..errors import Remedy, TourneyError, UsageError, no_table
-from ..numbers import plural_word
+from ..errors.counts import plural_word
 from ..ordering import table_order
 from ..pairing.history import EventHistory, pair
 from ..storage.audit import record_change

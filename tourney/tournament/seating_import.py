@@ -27,10 +27,10 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..errors import RecordError, Remedy, TourneyError, UsageError, located
-from ..names import normalize_name
-from ..numbers import count_text, plural_word
+from ..errors.counts import count_text, plural_word
 from ..ordering import table_order
 from ..pairing.history import EventHistory
+from ..person_names import normalize_name
 from ..storage.audit import record_change
 from ..storage.models import Event, Round, Seat, utcnow
 from .arbiter import absent_players

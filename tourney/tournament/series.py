@@ -30,7 +30,8 @@ from sqlmodel import Session
 
 from ..collector import frozen
 from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
-from ..numbers import count_text, plain_number
+from ..errors.counts import count_text
+from ..numbers import plain_number
 from ..storage.audit import record_change
 from ..storage.merges import canonical_players
 from ..storage.models import (

@@ -54,7 +54,7 @@ def not_entered(strangers: list[str], slug: str, entered,
     one, is offered as the result import offers it. With the row's ``players`` (in
     seat order) the error names the first stranger's seat and name, as the
     import's ``not-seated`` does."""
-    from ..names import name_hint
+    from ..person_names import name_hint
 
     seat = (players.index(strangers[0]) if players is not None and strangers[0] in players
             else None)

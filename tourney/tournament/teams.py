@@ -23,7 +23,7 @@ from sqlalchemy import delete, select
 from sqlmodel import Session
 
 from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
-from ..numbers import count_text
+from ..errors.counts import count_text
 from ..ordering import name_key
 from ..storage.audit import record_change
 from ..storage.merges import canonical_players

@@ -16,8 +16,8 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from ..errors import Remedy, TourneyError, no_table, no_version
+from ..errors.seats import seat_number
 from ..numbers import plain_number
-from ..seats import seat_number
 from ..storage.audit import record_change
 from ..storage.merges import current_names, rename_players
 from ..storage.models import Deal, Event, Match, MatchPlace, MatchVersion, Player, utcnow

@@ -1,12 +1,21 @@
-"""A player who withdraws after the round is seated (a club organizer's findings):
-the seat list marks them and says to reseat, score sheets and table links of that
-seating are refused unless forced, and a player who withdraws before playing any
-round is no longer entered, as when they withdraw before round 1 is seated."""
+"""`tourney event withdraw`.
+
+- A player who withdraws after the round is seated (a club organizer's findings):
+  the seat list marks them and says to reseat, score sheets and table links of that
+  seating are refused unless forced, and a player who withdraws before playing any
+  round is no longer entered, as when they withdraw before round 1 is seated.
+- Without --from-round: the latest seated round while none of its results is in
+  (as its help says), else the next round.
+- Once the event's last round is played it is refused: there is no round left to
+  miss, and the site would say they withdrew though they played all.
+"""
 from __future__ import annotations
 
-from simulated_rounds import play_round
+from simulated_rounds import one_deal_event_round_one_played, play_round
 
 NAMES = ["Anna", "Bo", "Cilla", "Dag", "Eva", "Fia", "Gun", "Hans"]
+# the players of the one-round events (kr-1, kv-1)
+FULL_NAMES = ["Sofia Wik", "Bo Ek", "Cilla", "Dag", "Eva", "Finn", "Gun", "Hans"]
 
 
 def seated_ev(tourney) -> dict:
@@ -130,3 +139,46 @@ def test_event_show_before_the_reseat_says_before_playing(tourney):
     assert "entrants: 8 (7 playing round 1)" in shown
     again = tourney("event", "withdraw", "ev", "Bo", exit_code=1)
     assert "already withdrew from ev before playing" in again.stderr
+
+
+# ---------------------------------------------- the round it starts from
+
+def one_round_event(tourney) -> None:
+    tourney("player", "add", *FULL_NAMES)
+    tourney("event", "create", "kr-1", "--variant", "spardame", "--rounds", "1",
+            "--rule", "deals=1")
+    tourney("event", "enter", "kr-1", "--all")
+    tourney("round", "seat", "kr-1")
+
+
+def seated(tourney, number: int) -> set[str]:
+    shown = tourney("round", "show", "kr-1", str(number), "--json").json
+    return {name for table in shown["tables"] for name in table["seats"]}
+
+
+def test_withdrawing_from_a_seated_round_without_results(tourney):
+    one_round_event(tourney)
+    assert "Sofia Wik" in seated(tourney, 1)
+    run = tourney("event", "withdraw", "kr-1", "Sofia Wik", "--json")
+    # she played nothing: as though never entered, once round 1 is reseated
+    assert run.json["details"]["last_round"] is None
+    assert run.json["details"]["reseat"] == 1
+    assert run.json["summary"] == ("Sofia Wik withdrew from kr-1 before playing; no longer "
+                                   "entered once round 1 is reseated")
+    assert "tourney round reseat kr-1 1" in run.stderr
+    help_text = tourney("event", "withdraw", "--help").stdout
+    assert "latest seated round" in help_text and "while none of its" in help_text
+    tourney("round", "reseat", "kr-1", "1")
+    assert "Sofia Wik" not in seated(tourney, 1)
+
+
+# ---------------------------------------------- after the last round
+
+def test_withdrawing_after_the_last_round_is_refused(tourney, tmp_path):
+    one_deal_event_round_one_played(tourney, tmp_path, "kv-1", FULL_NAMES, rounds=1)
+    run = tourney("event", "withdraw", "kv-1", "Bo Ek", exit_code=1)  # refused, as `enter` is
+    assert "last round" in run.stderr and "Bo Ek" in run.stderr
+    shown = tourney("event", "show", "kv-1", "--json").json
+    assert "withdrew" not in str(shown)
+    help_text = " ".join(tourney("event", "withdraw", "--help").stdout.split())
+    assert "after the event's last round is played is refused" in help_text

@@ -54,9 +54,11 @@ from tourney.app.publish import publish_site
 from tourney.app.rounds import seat_next_round
 from tourney.engines.base import DealSetup
 from tourney.errors import IllegalMove, RecordError, TourneyError
-from tourney.names import normalize_name
+from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
 from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
+from tourney.reports.site import TEMPLATE_DIR as SITE_TEMPLATE_DIR
+from tourney.reports.site import Renderer
 from tourney.storage.audit import acting_as
 from tourney.storage.db import (
     ConflictingChange,
@@ -74,8 +76,8 @@ from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import standing_decimals, standings_table
 
+from .grid_names import grid_name, short_names
 from .messages import bad_fields, error_lines, remedy_sentence
-from .names import grid_name, short_names
 from .security import (
     SESSION_COOKIE,
     FailureLimit,
@@ -137,8 +139,7 @@ class Server:
                            else contextlib.nullcontext())
         # The site's templates after the server's own: the live pages import the
         # static site's macros (macros.html), one home for how standings read.
-        self.templates = Environment(loader=FileSystemLoader([HERE / "templates",
-                                                              HERE.parent / "templates"]),
+        self.templates = Environment(loader=FileSystemLoader([HERE / "templates", SITE_TEMPLATE_DIR]),
                                      autoescape=select_autoescape(default=True),
                                      extensions=["jinja2.ext.i18n"])
         # {% trans %} calls gettext with its variables, as on the site (the site's
@@ -188,9 +189,6 @@ class Server:
         """The static site's renderer of ``lang``: its number formats for live pages."""
         renderer = self._renderers.get(lang)
         if renderer is None:
-
-            from tourney.reports.site import Renderer
-
             renderer = self._renderers[lang] = Renderer(
                 lang, "", LANGUAGES, dt.datetime.now(dt.timezone.utc))
         return renderer

@@ -1,6 +1,11 @@
-"""`tourney validate --event SLUG FILE`: a file checked with an event's variant, house
-rules and match rules as `result import` checks them, the database only read; and
-the sentence saying which rules a check used (issue 15)."""
+"""`tourney validate`.
+
+- `validate --event SLUG FILE`: a file checked with an event's variant, house rules
+  and match rules as `result import` checks them, the database only read; and the
+  sentence saying which rules a check used (issue 15).
+- Without --event or --rule: when the default rules refused something house rules
+  decide, the last line says how to give them.
+"""
 import json
 import os
 import random
@@ -165,3 +170,40 @@ def test_every_name_must_be_entered_in_the_event_or_an_old_name_of_one(tourney, 
     deal = json.loads(run.stdout.splitlines()[0])
     assert (deal["rule"], deal["column"]) == ("not-entered", "players")
     assert deal["error"].endswith("ANNA, Åsa Öberg not entered in club (did you mean Anna?)")
+
+
+# ---------------------------------------------- the hint at house rules
+
+# the players of the files checked with the default rules
+DEFAULT_RULES_PLAYERS = ["Anna Berg", "Ingrid Falk", "Cecilia Dahl", "David Ek"]
+HINT = ("checked with spardame's default rules; if the file was played with house rules, "
+        "give them (--rule NAME=VALUE) or --event SLUG")
+CYCLE = {"pass": "cycle", "deals": "4"}
+
+
+def _cycle_file(path):
+    game = get_game("spardame")
+    records = simulate_match(game, game.resolve_options(CYCLE), DEFAULT_RULES_PLAYERS, random.Random(3), deals=4)
+    with open(path, "w", newline="", encoding="utf-8") as stream:
+        write_records(stream, records, game_for=lambda record: game)
+    return path
+
+
+def test_a_file_played_with_house_rules_gets_the_hint(run_cli, tmp_path):
+    path = _cycle_file(tmp_path / "cycle.csv")
+    run = run_cli(None, "validate", str(path), exit_code=1)
+    assert run.stderr.rstrip("\n").splitlines()[-1] == f"{path}: {HINT}", run.stderr
+    assert run.stderr.count("if the file was played with house rules") == 1
+    given = ["--rule", "pass=cycle", "--rule", "deals=4"]
+    ok = run_cli(None, "validate", str(path), *given, exit_code=0)
+    assert "house rules" not in ok.stderr
+    wrong = run_cli(None, "validate", str(path), "--rule", "deals=4", exit_code=1)
+    assert "if the file was played with house rules" not in wrong.stderr  # rules were given
+
+
+def test_errors_no_house_rule_explains_get_no_hint(run_cli, tmp_path):
+    unreadable = tmp_path / "unreadable.csv"
+    unreadable.write_text("round,table,deal,players,dealer,scores\n"
+                          f"1,A,1,{';'.join(DEFAULT_RULES_PLAYERS)},Anna Berg,x;0;0;0\n", encoding="utf-8")
+    run = run_cli(None, "validate", str(unreadable), "--variant", "spardame", exit_code=1)
+    assert "is not a score" in run.stdout and "house rules" not in run.stderr

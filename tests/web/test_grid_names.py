@@ -1,5 +1,6 @@
-"""`tourney serve`: a result sent with decomposed letters (as a Mac may type them) is
-the same players' result."""
+"""Player names at `tourney serve`: a result sent with decomposed letters (as a Mac
+may type them) is the same players' result, and names in a score grid's narrow
+columns (tourney.web.grid_names) break at their syllables."""
 from __future__ import annotations
 
 import unicodedata
@@ -24,7 +25,7 @@ def test_long_names_may_break_at_their_syllables():
     """The grid's headers: soft hyphens where a Nordic name may be hyphenated
     (compounds kept whole), nothing else changed; short words, initials and other
     scripts as they are; each word in a box of its own, escaped."""
-    from tourney.reports.web.names import SOFT_HYPHEN, grid_name, hyphenate, short_names
+    from tourney.web.grid_names import SOFT_HYPHEN, grid_name, hyphenate, short_names
 
     def breaks(name: str) -> str:
         return hyphenate(name).replace(SOFT_HYPHEN, "|")

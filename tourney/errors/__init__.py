@@ -9,6 +9,12 @@ that is invalid or an operation refused on it in the state things are in. Exit
 codes are the command line's business: ``tourney.cli.errors`` maps the kinds to
 them in one place (and a server to its own answers). Anything else escaping is a
 bug.
+
+Beside the types, the words messages are made of: seats as people count them
+(:mod:`tourney.errors.seats`) and counts with their noun
+(:mod:`tourney.errors.counts`). They live here, the bottom layer, because the
+errors word seats and the engines, which import only the engines, cards and
+errors, word both.
 """
 from __future__ import annotations
 
@@ -160,7 +166,7 @@ def close_names(name: str, known, limit: int = 3, cutoff: float = 0.6) -> list[s
     those equal apart from case and accents ("asa oberg" finds "Åsa Öberg")."""
     import difflib
 
-    from .names import lookalike_key
+    from ..person_names import lookalike_key
 
     known = list(known)
     folded = {}
@@ -199,7 +205,7 @@ def no_round(event: str, number: int, seated: int) -> UnknownName:
 def no_table(event: str, number: int, table: str, tables) -> UnknownName:
     """The one wording of a table a seated round does not have (``tables``: its
     labels in table order): ``ev round 1 has no table 7: tables 1-2 are seated``."""
-    from .ordering import table_order
+    from ..ordering import table_order
 
     labels = sorted(tables, key=table_order)
     numbered = [str(n) for n in range(1, len(labels) + 1)]

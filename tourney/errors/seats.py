@@ -3,7 +3,9 @@
 Inside tourney a seat is a 0-based int (seat 0 deals or leads first), in records,
 engines, the database and the pairing. People count seats from 1: every text made
 for them (error messages, deal notes, ``result show``, seat lists, JSON error
-objects) converts here, and nowhere else.
+objects) converts here, and nowhere else. It lives beside the errors, whose
+positions it words ("seat 2"), because the engines, which import only the
+engines, cards and errors, word seats too.
 """
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tourney.errors import RecordError, Remedy
+from tourney.errors.seats import seat_number
 from tourney.reports.i18n import N_, translations
-from tourney.seats import seat_number
 
 # Rule id -> a sentence players can act on (translated where shown).
 RULE_SENTENCES = {
