@@ -161,6 +161,10 @@ class EventData:
     rounds: list[RoundData]
     matches: list[MatchData]  # every match with a row, by round and table
     standings_error: str | None = None
+    # While a round is being played (a seated round lacks a result), the standings
+    # are those after the last round with every result in, and this says which (0:
+    # none is); None: the standings after every seated round. See event_data.
+    after_round: int | None = None
 
 
 @dataclass(slots=True)
@@ -346,30 +350,17 @@ class SiteReader:
     def _event_row(self, info: EventInfo) -> Event:
         return self._event_rows.get(info.id) or self.session.get(Event, info.id)
 
-    def tables_done(self, info: EventInfo) -> dict[int, set[str]]:
-        """Round number -> the tables with a result or forfeited."""
-        event = self._event_row(info)
-        return results_by_round(self.session, event)
-
-    def standings_after(self, info: EventInfo, number: int) -> list[StandingRow]:
-        """The event's standings after round ``number`` (a round it has seated)."""
-        event = self._event_row(info)
-        try:
-            return standings_table(self.session, event, up_to_round=number)
-        except TourneyError:
-            return []
-
     def event_data(self, info: EventInfo) -> EventData:
+        """An event's rows for its pages. Its standings are ranked after the last
+        round with every result in (or forfeited) while a later seated round is being
+        played (``after_round``; as chess-results ranks "after round N"), else after
+        every round: one result of a round being played changes that round's and that
+        match's pages, not the standings every page of a big event shows."""
         session = self.session
         event = self._event_row(info)
         entries = [EntryData(*row) for row in session.execute(
             select(Entry.player_id, Entry.first_round, Entry.withdrawn_after)
             .where(Entry.event_id == info.id))]
-        standings_error = None
-        try:
-            standings = standings_table(session, event)
-        except TourneyError as err:
-            standings, standings_error = [], str(err)
 
         matches: dict[int, MatchData] = {}
         by_key: dict[tuple[int, str], MatchData] = {}
@@ -419,7 +410,27 @@ class SiteReader:
                 for label in sorted(tables, key=natural_key)]
             rounds.append(RoundData(number, table_list, byes, repeated or 0, seated_at))
         ordered = sorted(matches.values(), key=lambda m: (m.round, natural_key(m.table)))
-        return EventData(info, entries, standings, rounds, ordered, standings_error)
+        after = self._complete_round(info, rounds)
+        if not rounds or after == rounds[-1].number:
+            after = None
+        standings, standings_error = [], None
+        if after != 0:  # none complete: no standings yet (the entrants are listed)
+            try:
+                standings = standings_table(session, event, up_to_round=after)
+            except TourneyError as err:
+                standings_error = str(err)
+        return EventData(info, entries, standings, rounds, ordered, standings_error, after)
+
+    def _complete_round(self, info: EventInfo, rounds: list[RoundData]) -> int:
+        """The last round such that it and every round before it have every table's
+        result in (or forfeited); 0 when none has."""
+        done = results_by_round(self.session, self._event_row(info))
+        complete = 0
+        for rnd in rounds:  # by number
+            if any(t.label not in done.get(rnd.number, ()) for t in rnd.tables):
+                break
+            complete = rnd.number
+        return complete
 
     def player_matches(self, player_ids: Collection[int] | None = None
                        ) -> dict[int, list[tuple]]:

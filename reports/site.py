@@ -70,6 +70,7 @@ Decisions:
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -114,6 +115,7 @@ from .data import (
     MatchData,
     PlayerInfo,
     PoolData,
+    RoundData,
     SiteReader,
 )
 from .folders import (
@@ -1423,63 +1425,55 @@ class SiteBuilder:
     # ---- events
 
     def event_pages(self, data: EventData, with_replays: bool) -> list[tuple[int, PlayerEvent]]:
-        """The event's pages; its row on each player's page, by player id."""
+        """The event's pages and open data; its row on each player's page, by player id.
+
+        Every output has a key of its own, of what it shows. The standings (the
+        event's page with its results grid, the venue screen, standings.json, a
+        player's place) are those after the last round with every result in while
+        a round is being played (:meth:`SiteReader.event_data`), so one result
+        re-renders its round's page, its match's pages and its round's matches
+        file, not the outputs of the event's thousands of rows; the round's last
+        result changes them all once."""
         info = data.info
-        rank_of = {row.player_id: row.place for row in data.standings}
-        size = len(data.standings)
+        after = data.after_round
+        standing = {row.player_id: row for row in data.standings}
+        entrants = {e.player_id for e in data.entries} | standing.keys()
         rows = []
         bye_rounds: dict[int, list[int]] = {}
         for rnd in data.rounds:
             for pid in rnd.byes:
                 bye_rounds.setdefault(pid, []).append(rnd.number)
-        # A player's page shows their place after the last round with every result in
-        # (a decision): while a round is played, a result changes the pages of its
-        # own players (their matches), not every entrant's place on every page;
-        # when the round is complete, every page once.
-        complete, after = self._complete_round(data), None
-        on_player_pages = {row.player_id: row for row in data.standings}
-        if data.rounds and complete < max(r.number for r in data.rounds):
-            after = complete
-            on_player_pages = ({row.player_id: row
-                                for row in self.reader.standings_after(info, complete)}
-                               if complete else {})
-        for row in data.standings:
-            at = on_player_pages.get(row.player_id)
+        for pid in sorted(entrants):
+            at = standing.get(pid)
             event_row = PlayerEvent(info.id, at.place if at else None,
-                                    at.points if at else 0.0, at.matches if at else 0, size,
-                                    at.shared if at else False,
-                                    tuple(n for n in bye_rounds.get(row.player_id, ())
-                                          if after is None or n <= after),
-                                    after)
-            self.player_events.setdefault(row.player_id, []).append(event_row)
-            rows.append((row.player_id, event_row))
-        grid = self.results_grid(data, rank_of)
-        table_sizes = seats_by_table_size(data)
-        sizes_seated = sorted({size for counts in table_sizes.values() for size in counts})
-        # the grid's match points, one column for the whole grid (byes too)
-        grid_points = Renderer.point_column(
-            [cell.points for cells in grid.values() for cell in cells if cell.kind == "match"]
-            + [info.bye_points for cells in grid.values() for cell in cells
-               if cell.kind == "bye"][:1])
-        self.page("event.html", self.links.event(info.id), info=info, data=data, grid=grid,
-                  grid_points=grid_points, table_sizes=table_sizes,
-                  sizes_seated=sizes_seated if len(sizes_seated) > 1 else [],
-                  per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
+                                    at.points if at else 0.0, at.matches if at else 0,
+                                    len(entrants), at.shared if at else False,
+                                    tuple(n for n in bye_rounds.get(pid, ())
+                                          if after is None or n <= after), after)
+            self.player_events.setdefault(pid, []).append(event_row)
+            rows.append((pid, event_row))
 
+        shown = self._event_shown(info)
+        # what every page of the event's standings shows of the event: its info
+        # without what changes with every result (its stamp, its count of results)
+        on_standings = dataclasses.replace(info, stamp=None, results_in=0)
+        has_results = bool(info.results_in) if after is None else after > 0
+        names = self._names(entrants)
+        standings_key = content_key(self.site_key, "standings", on_standings, after,
+                                    has_results, data.standings, data.standings_error, names)
+        self.event_page(data, standings_key, has_results)
         # A round's, a match's and a replay's pages have keys of their own (what
         # they show: the event's name and game, the round or the match as stored,
-        # its players' names), so one result re-renders its own pages, not every
-        # page of a big event; the event's page, screen and data show the
-        # standings and are made again.
-        shown = self._event_shown(info)
+        # its players' names), so one result re-renders its own pages.
         for rnd in data.rounds:
             ids = [*rnd.byes, *(pid for table in rnd.tables for pid in table.players)]
             key = content_key(self.site_key, "round", shown, rnd, self._names(ids))
             self.page("round.html", self.links.round(info.id, rnd.number), key=key,
                       info=info, rnd=rnd, per_language=lambda renderer, rnd=rnd: {
                           "by_name": self._by_name(rnd, renderer.lang)})
-            self.sheet_page(info, rnd, key)
-        self.screen_page(data)
+            self.sheet_page(info, rnd, content_key(
+                self.site_key, "sheets", shown, self._seating(rnd), self._names(ids)))
+        self.screen_page(data, standings_key, has_results)
         matches_by_round: dict[int, list[MatchData]] = {}
         for match in data.matches:
             matches_by_round.setdefault(match.round, []).append(match)
@@ -1497,19 +1491,46 @@ class SiteBuilder:
             for match, key in pending:
                 self.match_pages(info, match, deals.get(match.version_id, []), with_replays,
                                  key)
-        self.event_data_files(data)
+        self.event_data_files(data, standings_key, matches_by_round)
         return rows
 
-    def _complete_round(self, data: EventData) -> int:
-        """The last round such that it and every round before it have every table's
-        result in (or forfeited); 0 when none has."""
-        done = self.reader.tables_done(data.info)
-        complete = 0
-        for rnd in sorted(data.rounds, key=lambda r: r.number):
-            if any(t.label not in done.get(rnd.number, ()) for t in rnd.tables):
-                break
-            complete = rnd.number
-        return complete
+    def event_page(self, data: EventData, standings_key: str, has_results: bool) -> None:
+        """The event's page: its facts, its standings and results grid (of the rounds
+        the standings count), its rounds (a round being played links to its page,
+        where the results are as they arrive) and its rules."""
+        info, after = data.info, data.after_round
+        grid_rounds = [r for r in data.rounds if after is None or r.number <= after]
+        grid = self.results_grid(data, grid_rounds)
+        table_sizes = seats_by_table_size(data)
+        sizes_seated = sorted({size for counts in table_sizes.values() for size in counts})
+        # the grid's match points, one column for the whole grid (byes too)
+        grid_points = Renderer.point_column(
+            [cell.points for cells in grid.values() for cell in cells if cell.kind == "match"]
+            + [info.bye_points for cells in grid.values() for cell in cells
+               if cell.kind == "bye"][:1])
+        rounds = [(r.number, len(r.tables), len(r.byes),
+                   r.results_in if after is None or r.number <= after else None)
+                  for r in data.rounds]
+        key = content_key(self.site_key, "event", standings_key, grid, rounds, table_sizes)
+        self.page("event.html", self.links.event(info.id), key=key, info=info, data=data,
+                  after=after, has_results=has_results, rounds=rounds,
+                  entrants=self._entrant_ids(data), grid_rounds=grid_rounds, grid=grid,
+                  grid_points=grid_points, table_sizes=table_sizes,
+                  sizes_seated=sizes_seated if len(sizes_seated) > 1 else [],
+                  per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
+
+    def _entrant_ids(self, data: EventData) -> list[int]:
+        """The event's entrants by name (listed while no standings are shown)."""
+        names = self.players
+        return sorted({e.player_id for e in data.entries},
+                      key=lambda pid: (names[pid].name if pid in names else "", pid))
+
+    @staticmethod
+    def _seating(rnd: RoundData) -> tuple:
+        """A round's seating: its tables' players in seat order and its byes (not
+        its results)."""
+        return (rnd.number, tuple((t.label, tuple(t.players)) for t in rnd.tables),
+                tuple(rnd.byes))
 
     @staticmethod
     def _player_digests(data: EventData) -> dict[str, str]:
@@ -1533,12 +1554,32 @@ class SiteBuilder:
         return (info.id, info.slug, info.name, info.variant, info.date, info.lang,
                 info.options, info.rules, info.points, info.bye_points)
 
-    def event_data_files(self, data: EventData) -> None:
-        """The event's open data and Atom feed, once (not per language)."""
+    def event_data_files(self, data: EventData, standings_key: str,
+                         matches_by_round: dict[int, list[MatchData]]) -> None:
+        """The event's open data and Atom feed, once (not per language); each file
+        keyed by what it holds: a result changes its round's matches file and the
+        feed, the standings only with the round's last result."""
         info = data.info
         event_dir = self.links.event(info.id).rsplit("/", 1)[0]
-        for name, (kind, body) in opendata.event_files(info, data, event_dir).items():
-            self.write(None, f"{event_dir}/{name}", opendata.dump(kind, body))
+        on_event = dataclasses.replace(info, stamp=None, results_in=0, tables_seated=0)
+        files = [
+            (f"{event_dir}/event.json", "event", (on_event, data.entries),
+             lambda: opendata.event_body(info, data, event_dir)),
+            (f"{event_dir}/standings.json", "standings", standings_key,
+             lambda: opendata.standings_body(info, data)),
+            (f"{event_dir}/rounds.json", "rounds",
+             (opendata.event_ref(info), [self._seating(r) for r in data.rounds]),
+             lambda: opendata.rounds_body(info, data, event_dir))]
+        for rnd in data.rounds:
+            matches = [m for m in matches_by_round.get(rnd.number, ()) if m.has_result]
+            files.append((opendata.matches_path(event_dir, rnd.number), "matches",
+                          (opendata.event_ref(info), rnd.number, matches),
+                          lambda number=rnd.number, matches=matches: opendata.round_matches_body(
+                              info, number, matches, event_dir)))
+        for path, kind, shown, body in files:
+            key = content_key(self.site_key, "data", path, shown)
+            if not self._reuse_keyed(key, [path]):
+                self.write(None, path, opendata.dump(kind, body()), key)
         first = self.renderers[0]
         site_title = self.settings.title or first.gettext("Dam tournaments")
         feed = opendata.atom_feed(
@@ -1584,15 +1625,22 @@ class SiteBuilder:
                   rnd=rnd, tables=tables,
                   per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
 
-    def screen_page(self, data: EventData) -> None:
-        """The venue screen: the latest round's seating and the standings in large
-        type; while the event runs it reloads itself (a meta refresh, so it needs
-        no script) to show the next publish."""
+    def screen_page(self, data: EventData, standings_key: str, has_results: bool) -> None:
+        """The venue screen: the latest round's seating and the standings (those of
+        the event's page) in large type; while the event runs it reloads itself (a
+        meta refresh, so it needs no script) to show the next publish. It shows no
+        result of the round being played (the round's page does): a result leaves
+        it as it was."""
         rnd = data.rounds[-1] if data.rounds else None
-        self.page("screen.html", self.links.screen(data.info.id), info=data.info, data=data,
-                  rnd=rnd, per_language=lambda renderer: {
+        info = data.info
+        refresh = SCREEN_REFRESH_SECONDS if info.status == "running" else None
+        key = content_key(self.site_key, "screen", standings_key,
+                          self._seating(rnd) if rnd else None, refresh)
+        self.page("screen.html", self.links.screen(info.id), key=key, info=info, data=data,
+                  rnd=rnd, after=data.after_round, has_results=has_results,
+                  per_language=lambda renderer: {
                       "by_name": self._by_name(rnd, renderer.lang) if rnd else []},
-                  refresh=SCREEN_REFRESH_SECONDS if data.info.status == "running" else None)
+                  refresh=refresh)
 
     def _rule_sentences(self, renderer: Renderer, info: EventInfo) -> list[dict]:
         out = []
@@ -1621,10 +1669,12 @@ class SiteBuilder:
         rows.sort(key=lambda r: name_key(players[r["player"]].name, lang))
         return rows
 
-    def results_grid(self, data: EventData, rank_of: dict[int, int]) -> dict[int, list[GridCell]]:
-        """Per player (standings order): one cell per round."""
+    def results_grid(self, data: EventData, rounds: Sequence[RoundData]
+                     ) -> dict[int, list[GridCell]]:
+        """Per player (standings order): one cell per round of ``rounds``."""
+        rank_of = {row.player_id: row.place for row in data.standings}
         cells: dict[int, dict[int, GridCell]] = {}
-        for rnd in data.rounds:
+        for rnd in rounds:
             for table in rnd.tables:
                 match = table.match
                 places = {p.player_id: p for p in match.places} if match and match.has_result else {}
@@ -1644,7 +1694,7 @@ class SiteBuilder:
             for pid in rnd.byes:
                 cells.setdefault(pid, {})[rnd.number] = GridCell("bye")
         grid = {}
-        numbers = [r.number for r in data.rounds]
+        numbers = [r.number for r in rounds]
         for row in data.standings:
             mine = cells.get(row.player_id, {})
             grid[row.player_id] = [mine.get(n, GridCell("none")) for n in numbers]
