@@ -25,7 +25,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import Numeric, and_, cast, func, select
 from sqlmodel import Session
 
 from tourney.errors import TourneyError
@@ -39,10 +39,17 @@ from tourney.storage.models import (
     MatchPlace,
     MatchVersion,
     Player,
+    Rating,
     RatingHistory,
     RatingPool,
     Round,
     Seat,
+    Series,
+    SeriesEvent,
+    SeriesHandicap,
+    SiteSetting,
+    Team,
+    TeamMember,
 )
 from tourney.tournament.events import results_by_round
 from tourney.tournament.scoring import event_bye_points
@@ -290,6 +297,37 @@ class SiteReader:
             rules=rules, options=options, tiebreaks=tiebreaks, points=event.points,
             bye_points=event_bye_points(event), created=event.created_at,
             stamp=event.content_stamp)
+
+    def content_stamp(self, today: dt.date) -> tuple:
+        """What the whole site is made of, in a few queries that read no event's
+        rows: equal stamps, an equal site (publish then renders nothing).
+
+        Per table: the events' rows with their content stamps (which triggers change
+        on any write to an event's entries, rounds, seats, matches, places,
+        forfeits and adjustments); the players' names, clubs and merges; the
+        rating pools; per pool, the ratings' count, sums and highest id and the
+        histories' count and highest id (a rated match adds to the matches' sum,
+        a re-rating writes new rows); the series, their events, handicaps and
+        teams; the site's settings; and today (an event's status depends on it).
+        Updates in place outside the events are of names, settings and series,
+        read here in full."""
+        session = self.session
+        numeric = lambda column: func.sum(cast(column, Numeric))  # noqa: E731 exact on PG
+        tables = [session.execute(select(model.__table__).order_by(model.id)).all()
+                  for model in (Event, RatingPool, Series, SeriesEvent, SeriesHandicap, Team,
+                                TeamMember, SiteSetting)]
+        players = session.execute(select(Player.id, Player.name, Player.club,
+                                         Player.merged_into_id).order_by(Player.id)).all()
+        ratings = session.execute(
+            select(Rating.pool_id, func.count(), func.max(Rating.id), func.sum(Rating.matches),
+                   numeric(Rating.mu), numeric(Rating.sigma))
+            .group_by(Rating.pool_id).order_by(Rating.pool_id)).all()
+        histories = session.execute(
+            select(RatingHistory.pool_id, func.count(), func.max(RatingHistory.id))
+            .group_by(RatingHistory.pool_id).order_by(RatingHistory.pool_id)).all()
+        return (today, [[tuple(row) for row in rows] for rows in tables],
+                [tuple(row) for row in players], [tuple(row) for row in ratings],
+                [tuple(row) for row in histories])
 
     def pools(self, history: bool = True) -> list[PoolData]:
         """Every rating pool: its leaderboard, each player's history digest and

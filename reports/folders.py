@@ -100,6 +100,17 @@ def read_manifest(site: Path) -> dict | None:
     return manifest
 
 
+def read_marker(site: Path) -> dict | None:
+    """The marker of the site in ``site`` (what the publish that built it wrote:
+    its languages, when, the stamp of its content); None if unreadable."""
+    try:
+        with open(site / SITE_MARKER, encoding="utf-8") as stream:
+            marker = json.load(stream)
+    except (OSError, ValueError):
+        return None
+    return marker if isinstance(marker, dict) else None
+
+
 # ------------------------------------------------------------------------ the build folder
 
 class BuildFolder:
@@ -349,6 +360,7 @@ __all__ = [
     "link_or_copy",
     "prepare_target",
     "read_manifest",
+    "read_marker",
     "stop_workers",
     "swap_into_place",
     "write_error",

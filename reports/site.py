@@ -120,7 +120,6 @@ from .data import (
 )
 from .folders import (
     MANIFEST,
-    SITE_MARKER,
     BuildFolder,
     carry_foreign,
     conflicts,
@@ -132,6 +131,7 @@ from .folders import (
     link_or_copy,
     prepare_target,
     read_manifest,
+    read_marker,
     stop_workers,
     swap_into_place,
     write_error,
@@ -297,6 +297,15 @@ class PublishReport:
     removed_leftovers: list[str] = field(default_factory=list)
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    # nothing the site shows changed since the last publish (its content stamp is
+    # the one in the site's marker): the site was left as it was, not rebuilt
+    unchanged: bool = False
+
+    # what the site's marker keeps for a publish that finds nothing changed
+    COUNTED = ("events", "players", "matches", "pages", "replays", "replay_events")
+
+    def counts(self) -> dict:
+        return {name: getattr(self, name) for name in self.COUNTED}
 
     @property
     def changed(self) -> bool:
@@ -318,7 +327,7 @@ class PublishReport:
                 "jobs": self.jobs, "missing_catalogues": self.missing_catalogues,
                 "kept": self.kept, "dropped": self.dropped,
                 "removed_leftovers": self.removed_leftovers,
-                "seconds": round(self.seconds, 3),
+                "unchanged": self.unchanged, "seconds": round(self.seconds, 3),
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
 
@@ -344,10 +353,24 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
     target = prepare_target(out, protect=database_files(engine))
     stale = leftovers(target)
     discard(stale, background=background_cleanup)
-    previous = read_manifest(target) if target.is_dir() else None
+    marker = read_marker(target) if target.is_dir() else None
     now = now or dt.datetime.now(dt.UTC)
     with reading(engine) as session:
         reader = SiteReader(session)
+        settings = site_settings(session)
+        # one stamp of everything the site shows and how it was asked for: equal to
+        # the last publish's, the site there is the one this would build
+        content = reader.content_stamp(now.date())
+
+        def site_stamp(languages: Sequence[str]) -> str:
+            return content_key(code_digest(), "site", content, settings.to_json(),
+                               sorted(events), list(languages), replays)
+
+        if incremental and not force and marker is not None and marker.get("stamp") == \
+                site_stamp(choose_languages(langs, ()) if langs
+                           else marker.get("languages") or []):
+            return unchanged_site(target, marker, langs, stale, started)
+        previous = read_manifest(target) if target.is_dir() else None
         infos = reader.events(now.date())
         known = {e.slug: e for e in infos}
         for slug in events:
@@ -356,7 +379,6 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
         published = [] if langs else previous_languages(target, previous)
         chosen_for = [known[s] for s in events] if events else infos
         languages = choose_languages(langs or published, chosen_for)
-        settings = site_settings(session)
         report = PublishReport(target, languages)
         report.languages_from = ("option" if langs else "last publish" if published
                                  else "events" if any(e.lang for e in chosen_for)
@@ -392,7 +414,8 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
                 compare_sites(build.path, target, previous, builder, report)
             builder.write_manifest()
             build.write_marker({"generator": f"tourney {__version__}", "languages": languages,
-                                "built_at": now.isoformat(timespec="seconds")})
+                                "built_at": now.isoformat(timespec="seconds"),
+                                "stamp": site_stamp(languages), "counts": report.counts()})
             old_site = swap_into_place(build.path, target)
         except OSError as err:
             build.remove()
@@ -406,6 +429,24 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
     return report
 
 
+def unchanged_site(target: Path, marker: dict, langs: Sequence[str], stale: list[Path],
+                   started: float) -> PublishReport:
+    """The report of a publish that found the site unchanged (the same stamp):
+    its counts as the last publish recorded them; nothing rendered or written."""
+    report = PublishReport(target, list(marker.get("languages") or []), unchanged=True,
+                           changed_files=0, languages_from="option" if langs
+                           else "last publish")
+    counts = marker.get("counts")
+    for name in PublishReport.COUNTED:
+        value = counts.get(name) if isinstance(counts, dict) else None
+        if isinstance(value, type(getattr(report, name))):
+            setattr(report, name, value)
+    report.missing_catalogues = [lang for lang in report.languages if not has_catalogue(lang)]
+    report.removed_leftovers = [p.name for p in stale]
+    report.seconds = time.perf_counter() - started
+    return report
+
+
 def compare_sites(build: Path, old: Path, manifest: dict, builder: "SiteBuilder",
                   report: PublishReport) -> None:
     """Fill ``report``'s comparison of the new site in ``build`` with the one in
@@ -413,9 +454,8 @@ def compare_sites(build: Path, old: Path, manifest: dict, builder: "SiteBuilder"
     one that differs only in the publication time (the old site's, as its pages and
     open data wrote it, against this one's) is counted apart."""
     try:
-        with open(old / SITE_MARKER, encoding="utf-8") as stream:
-            before = dt.datetime.fromisoformat(json.load(stream)["built_at"])
-    except (OSError, ValueError, KeyError, TypeError):
+        before = dt.datetime.fromisoformat((read_marker(old) or {})["built_at"])
+    except (ValueError, KeyError, TypeError):
         before = None
     stamps = []
     if before is not None:
@@ -491,12 +531,7 @@ def previous_languages(target: Path, manifest: dict | None) -> list[str]:
     the manifest kept them); empty when there is no site or they are unreadable."""
     found = manifest.get("languages") if manifest else None
     if found is None and manifest is not None:
-        try:
-            with open(target / SITE_MARKER, encoding="utf-8") as stream:
-                marker = json.load(stream)
-            found = marker.get("languages") if isinstance(marker, dict) else None
-        except (OSError, ValueError):
-            found = None
+        found = (read_marker(target) or {}).get("languages")
     if not isinstance(found, list):
         return []
     languages = []
