@@ -126,12 +126,14 @@ from .folders import (
     describe,
     die_with_parent,
     discard,
+    folder_times,
     foreign_files,
     leftovers,
     link_or_copy,
     prepare_target,
     read_manifest,
     read_marker,
+    same_folder_times,
     stop_workers,
     swap_into_place,
     write_error,
@@ -366,9 +368,12 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
             return content_key(code_digest(), "site", content, settings.to_json(),
                                sorted(events), list(languages), replays)
 
+        # ... and the site's folders as that publish left them (no file added,
+        # removed or renamed there since: those publish would carry, drop or refuse)
         if incremental and not force and marker is not None and marker.get("stamp") == \
                 site_stamp(choose_languages(langs, ()) if langs
-                           else marker.get("languages") or []):
+                           else marker.get("languages") or []) \
+                and same_folder_times(target, marker.get("folders")):
             return unchanged_site(target, marker, langs, stale, started)
         previous = read_manifest(target) if target.is_dir() else None
         infos = reader.events(now.date())
@@ -415,7 +420,8 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
             builder.write_manifest()
             build.write_marker({"generator": f"tourney {__version__}", "languages": languages,
                                 "built_at": now.isoformat(timespec="seconds"),
-                                "stamp": site_stamp(languages), "counts": report.counts()})
+                                "stamp": site_stamp(languages), "counts": report.counts(),
+                                "folders": folder_times(build.path)})
             old_site = swap_into_place(build.path, target)
         except OSError as err:
             build.remove()
