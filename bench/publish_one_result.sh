@@ -6,12 +6,13 @@
 # Usage: bash bench/publish_one_result.sh [N] [DB-URL]   (N default 4000; DB default an SQLite
 # file in the work folder; a PostgreSQL URL names a scratch database this script fills: e.g.
 # createdb -h 127.0.0.1 bench_pub, then postgresql://127.0.0.1:5432/bench_pub, then dropdb).
-# Uses .venv/bin/tourney of this checkout; works in /tmp/pubbigN (made afresh).
+# Uses .venv/bin/tourney of this checkout (TOURNEY=path: another); works in /tmp/pubbigN (WORK=
+# another folder), made afresh.
 set -euo pipefail
 N=${1:-4000}
 DB=${2:-sqlite:///l.db}
-T="$(cd "$(dirname "$0")/.." && pwd)/.venv/bin/tourney"
-D=/tmp/pubbig$N; rm -rf "$D"; mkdir "$D"; cd "$D"
+T=${TOURNEY:-"$(cd "$(dirname "$0")/.." && pwd)/.venv/bin/tourney"}
+D=${WORK:-/tmp/pubbig$N}; rm -rf "$D"; mkdir "$D"; cd "$D"
 python3 -c "
 print('name,club'); [print(f'Player {i:05d},Club {i%50}') for i in range($N)]" > players.csv
 $T --db "$DB" player import players.csv >/dev/null 2>&1
