@@ -2,7 +2,8 @@
 # Re-publish after one result in a big event (issue 34): one event of N players at tables of
 # four, round 1 played, round 2 seated; a full `tourney publish --no-replays`, then one match of
 # round 2 imported and the same folder published again, then published once more with nothing
-# changed. Prints each: wall seconds, peak RSS, pages and pages rendered.
+# changed. Prints each: wall seconds, CPU seconds (user+system: steadier on a shared machine),
+# peak RSS, pages and pages rendered.
 # Usage: bash bench/publish_one_result.sh [N] [DB-URL]   (N default 4000; DB default an SQLite
 # file in the work folder; a PostgreSQL URL names a scratch database this script fills: e.g.
 # createdb -h 127.0.0.1 bench_pub, then postgresql://127.0.0.1:5432/bench_pub, then dropdb).
@@ -30,10 +31,10 @@ head = rows[0]; t = head.index("table")
 one = [rows[0]] + [r for r in rows[1:] if r[t] == "1"]
 csv.writer(open("one.csv","w",newline="")).writerows(one)
 PY
-/usr/bin/time -f "full %e s %M KB" $T --db "$DB" publish --out site --no-replays --json > full.json 2> full.time
+/usr/bin/time -f "full %e s %U+%S cpu-s %M KB" $T --db "$DB" publish --out site --no-replays --json > full.json 2> full.time
 $T --db "$DB" result import one.csv >/dev/null 2>&1
-/usr/bin/time -f "one %e s %M KB" $T --db "$DB" publish --out site --no-replays --json > one.json 2> one.time
-/usr/bin/time -f "same %e s %M KB" $T --db "$DB" publish --out site --no-replays --json > same.json 2> same.time
+/usr/bin/time -f "one %e s %U+%S cpu-s %M KB" $T --db "$DB" publish --out site --no-replays --json > one.json 2> one.time
+/usr/bin/time -f "same %e s %U+%S cpu-s %M KB" $T --db "$DB" publish --out site --no-replays --json > same.json 2> same.time
 python3 -c "
 import json
 for n in ('full','one','same'):

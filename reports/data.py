@@ -32,9 +32,11 @@ from tourney.errors import TourneyError
 from tourney.ordering import natural_key
 from tourney.ratings.service import RatingEntry, rating_list
 from tourney.storage.models import (
+    Adjustment,
     Deal,
     Entry,
     Event,
+    Forfeit,
     Match,
     MatchPlace,
     MatchVersion,
@@ -388,14 +390,14 @@ class SiteReader:
     def _event_row(self, info: EventInfo) -> Event:
         return self._event_rows.get(info.id) or self.session.get(Event, info.id)
 
-    def event_data(self, info: EventInfo) -> EventData:
+    def event_data(self, info: EventInfo, standings: bool = True) -> EventData:
         """An event's rows for its pages. Its standings are ranked after the last
         round with every result in (or forfeited) while a later seated round is being
         played (``after_round``; as chess-results ranks "after round N"), else after
         every round: one result of a round being played changes that round's and that
-        match's pages, not the standings every page of a big event shows."""
+        match's pages, not the standings every page of a big event shows.
+        ``standings``: False leaves them to :meth:`fill_standings`."""
         session = self.session
-        event = self._event_row(info)
         entries = [EntryData(*row) for row in session.execute(
             select(Entry.player_id, Entry.first_round, Entry.withdrawn_after)
             .where(Entry.event_id == info.id))]
@@ -451,13 +453,28 @@ class SiteReader:
         after = self._complete_round(info, rounds)
         if not rounds or after == rounds[-1].number:
             after = None
-        standings, standings_error = [], None
-        if after != 0:  # none complete: no standings yet (the entrants are listed)
-            try:
-                standings = standings_table(session, event, up_to_round=after)
-            except TourneyError as err:
-                standings_error = str(err)
-        return EventData(info, entries, standings, rounds, ordered, standings_error, after)
+        data = EventData(info, entries, [], rounds, ordered, None, after)
+        if standings:
+            self.fill_standings(data)
+        return data
+
+    def fill_standings(self, data: EventData) -> None:
+        """The event's standings, after ``data.after_round`` (:meth:`event_data`)."""
+        if data.after_round == 0:  # none complete: no standings yet (the entrants are listed)
+            return
+        try:
+            data.standings = standings_table(self.session, self._event_row(data.info),
+                                             up_to_round=data.after_round)
+        except TourneyError as err:
+            data.standings_error = str(err)
+
+    def standings_inputs(self, data: EventData) -> tuple:
+        """Beside the event's info, entries, matches and byes (in ``data``), the rows
+        its standings are made of: its forfeits and adjustments, every round's."""
+        event_id = data.info.id
+        return tuple(tuple(tuple(row) for row in self.session.execute(
+            select(model.__table__).where(model.event_id == event_id).order_by(model.id)))
+            for model in (Forfeit, Adjustment))
 
     def _complete_round(self, info: EventInfo, rounds: list[RoundData]) -> int:
         """The last round such that it and every round before it have every table's

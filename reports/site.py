@@ -824,9 +824,9 @@ class GridCell:
 
 
 def event_player_ids(data: EventData) -> set[int]:
-    """The players an event's pages show: entered, seated, placed or standing."""
+    """The players an event's pages show: entered, seated or placed (the standings
+    are of these)."""
     ids = {e.player_id for e in data.entries}
-    ids.update(row.player_id for row in data.standings)
     for rnd in data.rounds:
         for table in rnd.tables:
             ids.update(table.players)
@@ -1180,23 +1180,22 @@ class SiteBuilder:
         if not self.reuse(old["files"]):
             return False
         self.event_records[str(info.id)] = old
-        for row in old["player_events"]:
-            fields = row[1:6] + [tuple(row[6]) if len(row) > 6 else (),
-                                 row[7] if len(row) > 7 else None]
-            self.player_events.setdefault(row[0], []).append(PlayerEvent(info.id, *fields))
+        for pid, event_row in self._player_rows(info.id, old["player_events"]):
+            self.player_events.setdefault(pid, []).append(event_row)
         self.report.matches += old.get("matches", 0)
         self.report.replays += old.get("replays", 0)
         return True
 
     def _event_share(self, items: Sequence[tuple[EventInfo, bool]]) -> None:
         for info, with_replays in items:
-            data = self.reader.event_data(info)
+            data = self.reader.event_data(info, standings=False)
             players = event_player_ids(data)
             self._collecting = []
             replays = self.report.replays
-            rows = self.event_pages(data, with_replays)
+            rows, standings_key = self.event_pages(data, with_replays)
             self.event_records[str(info.id)] = {
                 "key": self.event_key(info, with_replays, players), "files": self._collecting,
+                "standings": standings_key,
                 "names": content_key(self._names(players)),
                 "matches_of": self._player_digests(data),
                 "replays": self.report.replays - replays, "matches": len(data.matches),
@@ -1465,8 +1464,10 @@ class SiteBuilder:
 
     # ---- events
 
-    def event_pages(self, data: EventData, with_replays: bool) -> list[tuple[int, PlayerEvent]]:
-        """The event's pages and open data; its row on each player's page, by player id.
+    def event_pages(self, data: EventData, with_replays: bool
+                    ) -> tuple[list[tuple[int, PlayerEvent]], str]:
+        """The event's pages and open data; its row on each player's page, by player
+        id, and its standings' key.
 
         Every output has a key of its own, of what it shows. The standings (the
         event's page with its results grid, the venue screen, standings.json, a
@@ -1477,31 +1478,35 @@ class SiteBuilder:
         result changes them all once."""
         info = data.info
         after = data.after_round
-        standing = {row.player_id: row for row in data.standings}
-        entrants = {e.player_id for e in data.entries} | standing.keys()
-        rows = []
-        bye_rounds: dict[int, list[int]] = {}
-        for rnd in data.rounds:
-            for pid in rnd.byes:
-                bye_rounds.setdefault(pid, []).append(rnd.number)
-        for pid in sorted(entrants):
-            at = standing.get(pid)
-            event_row = PlayerEvent(info.id, at.place if at else None,
-                                    at.points if at else 0.0, at.matches if at else 0,
-                                    len(entrants), at.shared if at else False,
-                                    tuple(n for n in bye_rounds.get(pid, ())
-                                          if after is None or n <= after), after)
-            self.player_events.setdefault(pid, []).append(event_row)
-            rows.append((pid, event_row))
-
-        shown = self._event_shown(info)
-        # what every page of the event's standings shows of the event: its info
-        # without what changes with every result (its stamp, its count of results)
+        # The standings are known by what they are made of (their key), and computed
+        # only when an output that shows them must be made again: a result of the
+        # round being played leaves their inputs, and the players' rows the old
+        # manifest keeps, as they were.
+        counted = [m for m in data.matches
+                   if m.has_result and (after is None or m.round <= after)]
+        entrants = ({e.player_id for e in data.entries}
+                    | {p.player_id for m in counted for p in m.places})
         on_standings = dataclasses.replace(info, stamp=None, results_in=0)
         has_results = bool(info.results_in) if after is None else after > 0
-        names = self._names(entrants)
-        standings_key = content_key(self.site_key, "standings", on_standings, after,
-                                    has_results, data.standings, data.standings_error, names)
+        standings_key = content_key(
+            self.site_key, "standings", on_standings, after, has_results, data.entries,
+            [(m.id, m.version_id, m.round, m.table, m.places) for m in counted],
+            [(r.number, r.byes) for r in data.rounds if after is None or r.number <= after],
+            self.reader.standings_inputs(data), self._names(entrants))
+        old = (self.previous.manifest.get("events", {}).get(str(info.id))
+               if self.previous is not None else None)
+        kept_rows = (old["player_events"] if isinstance(old, dict)
+                     and old.get("standings") == standings_key else None)
+        if kept_rows is None or not self._had(self._standings_outputs(data, standings_key)):
+            self.reader.fill_standings(data)
+        if kept_rows is not None:
+            rows = self._player_rows(info.id, kept_rows)
+        else:
+            rows = self._standings_rows(data, entrants)
+        for pid, event_row in rows:
+            self.player_events.setdefault(pid, []).append(event_row)
+
+        shown = self._event_shown(info)
         self.event_page(data, standings_key, has_results)
         # A round's, a match's and a replay's pages have keys of their own (what
         # they show: the event's name and game, the round or the match as stored,
@@ -1533,13 +1538,88 @@ class SiteBuilder:
                 self.match_pages(info, match, deals.get(match.version_id, []), with_replays,
                                  key)
         self.event_data_files(data, standings_key, matches_by_round)
+        return rows, standings_key
+
+    @staticmethod
+    def _standings_rows(data: EventData, entrants: set[int]) -> list[tuple[int, PlayerEvent]]:
+        """The event's row on each entrant's page: their place in the standings."""
+        info, after = data.info, data.after_round
+        standing = {row.player_id: row for row in data.standings}
+        bye_rounds: dict[int, list[int]] = {}
+        for rnd in data.rounds:
+            if after is None or rnd.number <= after:
+                for pid in rnd.byes:
+                    bye_rounds.setdefault(pid, []).append(rnd.number)
+        rows = []
+        for pid in sorted(entrants):
+            at = standing.get(pid)
+            rows.append((pid, PlayerEvent(
+                info.id, at.place if at else None, at.points if at else 0.0,
+                at.matches if at else 0, len(entrants), at.shared if at else False,
+                tuple(bye_rounds.get(pid, ())), after)))
         return rows
+
+    @staticmethod
+    def _player_rows(event_id: int, kept: list) -> list[tuple[int, PlayerEvent]]:
+        """The players' rows of an event as the manifest keeps them."""
+        return [(row[0], PlayerEvent(event_id, *row[1:6], tuple(row[6]) if len(row) > 6 else (),
+                                     row[7] if len(row) > 7 else None)) for row in kept]
+
+    def _had(self, outputs: Sequence[tuple[str, str]]) -> bool:
+        """Whether the old site had these (path, key) outputs (a page in every
+        language; a file of open data once)."""
+        if self.previous is None:
+            return False
+        old = self.previous.manifest["files"]
+        return all(old.get(prefix + path) == key for path, key in outputs
+                   for prefix in ([r.prefix for r in self.renderers]
+                                  if path.endswith(".html") else [""]))
+
+    def _event_page_key(self, data: EventData, standings_key: str) -> str:
+        """The event's page's key: its standings' (which stand for the results grid
+        of the rounds they count), the seating of those rounds, the rounds' list
+        (a round being played without its count of results) and the table sizes."""
+        after = data.after_round
+        return content_key(self.site_key, "event", standings_key, self._rounds_list(data),
+                           [self._seating(r) for r in data.rounds
+                            if after is None or r.number <= after],
+                           seats_by_table_size(data))
+
+    @staticmethod
+    def _rounds_list(data: EventData) -> list[tuple]:
+        """The event's rounds as its page lists them: number, tables, byes and
+        results in (None for a round being played: its page has them)."""
+        after = data.after_round
+        return [(r.number, len(r.tables), len(r.byes),
+                 r.results_in if after is None or r.number <= after else None)
+                for r in data.rounds]
+
+    def _screen_key(self, data: EventData, standings_key: str) -> str:
+        rnd = data.rounds[-1] if data.rounds else None
+        return content_key(self.site_key, "screen", standings_key,
+                           self._seating(rnd) if rnd else None, self._screen_refresh(data))
+
+    @staticmethod
+    def _screen_refresh(data: EventData) -> int | None:
+        return SCREEN_REFRESH_SECONDS if data.info.status == "running" else None
+
+    def _standings_outputs(self, data: EventData, standings_key: str) -> list[tuple[str, str]]:
+        """The outputs that show the event's standings, (path, key) each."""
+        info = data.info
+        standings_file = self.links.event(info.id).rsplit("/", 1)[0] + "/standings.json"
+        return [(self.links.event(info.id), self._event_page_key(data, standings_key)),
+                (self.links.screen(info.id), self._screen_key(data, standings_key)),
+                (standings_file, content_key(self.site_key, "data", standings_file,
+                                             standings_key))]
 
     def event_page(self, data: EventData, standings_key: str, has_results: bool) -> None:
         """The event's page: its facts, its standings and results grid (of the rounds
         the standings count), its rounds (a round being played links to its page,
         where the results are as they arrive) and its rules."""
         info, after = data.info, data.after_round
+        key = self._event_page_key(data, standings_key)
+        if self._reused(self.links.event(info.id), key):
+            return
         grid_rounds = [r for r in data.rounds if after is None or r.number <= after]
         grid = self.results_grid(data, grid_rounds)
         table_sizes = seats_by_table_size(data)
@@ -1549,12 +1629,8 @@ class SiteBuilder:
             [cell.points for cells in grid.values() for cell in cells if cell.kind == "match"]
             + [info.bye_points for cells in grid.values() for cell in cells
                if cell.kind == "bye"][:1])
-        rounds = [(r.number, len(r.tables), len(r.byes),
-                   r.results_in if after is None or r.number <= after else None)
-                  for r in data.rounds]
-        key = content_key(self.site_key, "event", standings_key, grid, rounds, table_sizes)
         self.page("event.html", self.links.event(info.id), key=key, info=info, data=data,
-                  after=after, has_results=has_results, rounds=rounds,
+                  after=after, has_results=has_results, rounds=self._rounds_list(data),
                   entrants=self._entrant_ids(data), grid_rounds=grid_rounds, grid=grid,
                   grid_points=grid_points, table_sizes=table_sizes,
                   sizes_seated=sizes_seated if len(sizes_seated) > 1 else [],
@@ -1674,9 +1750,8 @@ class SiteBuilder:
         it as it was."""
         rnd = data.rounds[-1] if data.rounds else None
         info = data.info
-        refresh = SCREEN_REFRESH_SECONDS if info.status == "running" else None
-        key = content_key(self.site_key, "screen", standings_key,
-                          self._seating(rnd) if rnd else None, refresh)
+        key = self._screen_key(data, standings_key)
+        refresh = self._screen_refresh(data)
         self.page("screen.html", self.links.screen(info.id), key=key, info=info, data=data,
                   rnd=rnd, after=data.after_round, has_results=has_results,
                   per_language=lambda renderer: {
