@@ -107,7 +107,9 @@ def publish_summary(report) -> str:
     """What publish did, in one line: how many pages were rendered or reused, and
     what changed against the site it replaced."""
     pages = count_text(report.pages, "page")
-    if report.changed_files is None:
+    if report.unchanged:
+        done = f"nothing changed since the last publish: {pages} left as they were"
+    elif report.changed_files is None:
         done = f"published {pages}, all new"
     else:
         done = (f"published {pages} ({report.rendered} rendered, "

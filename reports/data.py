@@ -25,24 +25,33 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import Numeric, and_, cast, func, select
 from sqlmodel import Session
 
 from tourney.errors import TourneyError
 from tourney.ordering import natural_key
 from tourney.ratings.service import RatingEntry, rating_list
 from tourney.storage.models import (
+    Adjustment,
     Deal,
     Entry,
     Event,
+    Forfeit,
     Match,
     MatchPlace,
     MatchVersion,
     Player,
+    Rating,
     RatingHistory,
     RatingPool,
     Round,
     Seat,
+    Series,
+    SeriesEvent,
+    SeriesHandicap,
+    SiteSetting,
+    Team,
+    TeamMember,
 )
 from tourney.tournament.events import results_by_round
 from tourney.tournament.scoring import event_bye_points
@@ -161,6 +170,10 @@ class EventData:
     rounds: list[RoundData]
     matches: list[MatchData]  # every match with a row, by round and table
     standings_error: str | None = None
+    # While a round is being played (a seated round lacks a result), the standings
+    # are those after the last round with every result in, and this says which (0:
+    # none is); None: the standings after every seated round. See event_data.
+    after_round: int | None = None
 
 
 @dataclass(slots=True)
@@ -287,6 +300,37 @@ class SiteReader:
             bye_points=event_bye_points(event), created=event.created_at,
             stamp=event.content_stamp)
 
+    def content_stamp(self, today: dt.date) -> tuple:
+        """What the whole site is made of, in a few queries that read no event's
+        rows: equal stamps, an equal site (publish then renders nothing).
+
+        Per table: the events' rows with their content stamps (which triggers change
+        on any write to an event's entries, rounds, seats, matches, places,
+        forfeits and adjustments); the players' names, clubs and merges; the
+        rating pools; per pool, the ratings' count, sums and highest id and the
+        histories' count and highest id (a rated match adds to the matches' sum,
+        a re-rating writes new rows); the series, their events, handicaps and
+        teams; the site's settings; and today (an event's status depends on it).
+        Updates in place outside the events are of names, settings and series,
+        read here in full."""
+        session = self.session
+        numeric = lambda column: func.sum(cast(column, Numeric))  # noqa: E731 exact on PG
+        tables = [session.execute(select(model.__table__).order_by(model.id)).all()
+                  for model in (Event, RatingPool, Series, SeriesEvent, SeriesHandicap, Team,
+                                TeamMember, SiteSetting)]
+        players = session.execute(select(Player.id, Player.name, Player.club,
+                                         Player.merged_into_id).order_by(Player.id)).all()
+        ratings = session.execute(
+            select(Rating.pool_id, func.count(), func.max(Rating.id), func.sum(Rating.matches),
+                   numeric(Rating.mu), numeric(Rating.sigma))
+            .group_by(Rating.pool_id).order_by(Rating.pool_id)).all()
+        histories = session.execute(
+            select(RatingHistory.pool_id, func.count(), func.max(RatingHistory.id))
+            .group_by(RatingHistory.pool_id).order_by(RatingHistory.pool_id)).all()
+        return (today, [[tuple(row) for row in rows] for rows in tables],
+                [tuple(row) for row in players], [tuple(row) for row in ratings],
+                [tuple(row) for row in histories])
+
     def pools(self, history: bool = True) -> list[PoolData]:
         """Every rating pool: its leaderboard, each player's history digest and
         history events, and (``history``) every player's history."""
@@ -346,30 +390,17 @@ class SiteReader:
     def _event_row(self, info: EventInfo) -> Event:
         return self._event_rows.get(info.id) or self.session.get(Event, info.id)
 
-    def tables_done(self, info: EventInfo) -> dict[int, set[str]]:
-        """Round number -> the tables with a result or forfeited."""
-        event = self._event_row(info)
-        return results_by_round(self.session, event)
-
-    def standings_after(self, info: EventInfo, number: int) -> list[StandingRow]:
-        """The event's standings after round ``number`` (a round it has seated)."""
-        event = self._event_row(info)
-        try:
-            return standings_table(self.session, event, up_to_round=number)
-        except TourneyError:
-            return []
-
-    def event_data(self, info: EventInfo) -> EventData:
+    def event_data(self, info: EventInfo, standings: bool = True) -> EventData:
+        """An event's rows for its pages. Its standings are ranked after the last
+        round with every result in (or forfeited) while a later seated round is being
+        played (``after_round``; as chess-results ranks "after round N"), else after
+        every round: one result of a round being played changes that round's and that
+        match's pages, not the standings every page of a big event shows.
+        ``standings``: False leaves them to :meth:`fill_standings`."""
         session = self.session
-        event = self._event_row(info)
         entries = [EntryData(*row) for row in session.execute(
             select(Entry.player_id, Entry.first_round, Entry.withdrawn_after)
             .where(Entry.event_id == info.id))]
-        standings_error = None
-        try:
-            standings = standings_table(session, event)
-        except TourneyError as err:
-            standings, standings_error = [], str(err)
 
         matches: dict[int, MatchData] = {}
         by_key: dict[tuple[int, str], MatchData] = {}
@@ -419,7 +450,42 @@ class SiteReader:
                 for label in sorted(tables, key=natural_key)]
             rounds.append(RoundData(number, table_list, byes, repeated or 0, seated_at))
         ordered = sorted(matches.values(), key=lambda m: (m.round, natural_key(m.table)))
-        return EventData(info, entries, standings, rounds, ordered, standings_error)
+        after = self._complete_round(info, rounds)
+        if not rounds or after == rounds[-1].number:
+            after = None
+        data = EventData(info, entries, [], rounds, ordered, None, after)
+        if standings:
+            self.fill_standings(data)
+        return data
+
+    def fill_standings(self, data: EventData) -> None:
+        """The event's standings, after ``data.after_round`` (:meth:`event_data`)."""
+        if data.after_round == 0:  # none complete: no standings yet (the entrants are listed)
+            return
+        try:
+            data.standings = standings_table(self.session, self._event_row(data.info),
+                                             up_to_round=data.after_round)
+        except TourneyError as err:
+            data.standings_error = str(err)
+
+    def standings_inputs(self, data: EventData) -> tuple:
+        """Beside the event's info, entries, matches and byes (in ``data``), the rows
+        its standings are made of: its forfeits and adjustments, every round's."""
+        event_id = data.info.id
+        return tuple(tuple(tuple(row) for row in self.session.execute(
+            select(model.__table__).where(model.event_id == event_id).order_by(model.id)))
+            for model in (Forfeit, Adjustment))
+
+    def _complete_round(self, info: EventInfo, rounds: list[RoundData]) -> int:
+        """The last round such that it and every round before it have every table's
+        result in (or forfeited); 0 when none has."""
+        done = results_by_round(self.session, self._event_row(info))
+        complete = 0
+        for rnd in rounds:  # by number
+            if any(t.label not in done.get(rnd.number, ()) for t in rnd.tables):
+                break
+            complete = rnd.number
+        return complete
 
     def player_matches(self, player_ids: Collection[int] | None = None
                        ) -> dict[int, list[tuple]]:

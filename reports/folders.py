@@ -100,6 +100,41 @@ def read_manifest(site: Path) -> dict | None:
     return manifest
 
 
+def read_marker(site: Path) -> dict | None:
+    """The marker of the site in ``site`` (what the publish that built it wrote:
+    its languages, when, the stamp of its content); None if unreadable."""
+    try:
+        with open(site / SITE_MARKER, encoding="utf-8") as stream:
+            marker = json.load(stream)
+    except (OSError, ValueError):
+        return None
+    return marker if isinstance(marker, dict) else None
+
+
+def folder_times(site: Path) -> dict[str, int]:
+    """Every folder of the site (relative, "." the site's) with its modification
+    time, and the manifest's: a file added, removed or renamed anywhere in the site,
+    or the manifest rewritten, changes one of them (see :func:`same_folder_times`)."""
+    base = os.fspath(site)
+    times = {MANIFEST: os.stat(os.path.join(base, MANIFEST)).st_mtime_ns}
+    for folder, _dirs, _files in os.walk(base):
+        times[os.path.relpath(folder, base)] = os.stat(folder).st_mtime_ns
+    return times
+
+
+def same_folder_times(site: Path, times) -> bool:
+    """Whether the site's folders are as :func:`folder_times` found them when it
+    was published (a stat per folder: a site has few, however many its pages)."""
+    if not isinstance(times, dict) or MANIFEST not in times:
+        return False
+    base = os.fspath(site)
+    try:
+        return all(os.stat(os.path.join(base, rel)).st_mtime_ns == when
+                   for rel, when in times.items())
+    except (OSError, TypeError):
+        return False
+
+
 # ------------------------------------------------------------------------ the build folder
 
 class BuildFolder:
@@ -344,11 +379,14 @@ __all__ = [
     "conflicts",
     "die_with_parent",
     "discard",
+    "folder_times",
     "foreign_files",
     "leftovers",
     "link_or_copy",
     "prepare_target",
     "read_manifest",
+    "read_marker",
+    "same_folder_times",
     "stop_workers",
     "swap_into_place",
     "write_error",

@@ -12,11 +12,12 @@ language-independent and sit once in the site's root tree:
 - ``data/ratings/<variant>.json``: a variant's leaderboard;
 - ``events/<slug>/event.json``: an event: game, rules, table sizes, rounds,
   status, its entrants;
-- ``events/<slug>/standings.json``: the standings with the tie-break values;
+- ``events/<slug>/standings.json``: the standings with the tie-break values (after
+  the last complete round while a round is being played, as the event's page);
 - ``events/<slug>/rounds.json``: every round's tables (players in seat order, seats
   from 1) and byes;
-- ``events/<slug>/matches.json``: every match with a result: places, totals, match
-  points;
+- ``events/<slug>/matches-<n>.json``: round n's matches with a result: places,
+  totals, match points (a file a round: a result changes only its round's);
 - ``events/<slug>/feed.atom``: an Atom feed, an entry per seated round;
 - ``series/<slug>.json``: a series' standings: its rules and events, every
   player's results and totals, its teams;
@@ -43,7 +44,7 @@ from tourney.errors.seats import seat_number
 from tourney.times import utc_iso
 from tourney.tournament.events import table_sizes_json
 
-from .data import EventData, EventInfo, PlayerInfo, PoolData
+from .data import EventData, EventInfo, MatchData, PlayerInfo, PoolData
 
 SCHEMA_BASE = "https://tourney.invalid/schemas/"  # the schemas' ids; files ship in the package
 ATOM_NS = "http://www.w3.org/2005/Atom"
@@ -56,9 +57,11 @@ def schema_id(name: str) -> str:
 
 
 def dump(kind: str, body: dict) -> bytes:
-    """A file of open data: its schema first, then the data, stable bytes."""
-    return (json.dumps({"$schema": schema_id(kind), **body}, ensure_ascii=False, indent=1,
-                       default=_plain) + "\n").encode("utf-8")
+    """A file of open data: its schema first, then the data, stable bytes; compact
+    (indenting takes json's pure-Python encoder: several times the time of the
+    data's own work for a big event's standings)."""
+    return (json.dumps({"$schema": schema_id(kind), **body}, ensure_ascii=False,
+                       separators=(",", ":"), default=_plain) + "\n").encode("utf-8")
 
 
 def _plain(value: Any):
@@ -87,11 +90,19 @@ def moment(value: dt.datetime | None) -> str | None:
 
 # ------------------------------------------------------------------------ event files
 
-def event_files(info: EventInfo, data: EventData, event_dir: str) -> dict[str, dict]:
-    """The event's JSON files: path inside its folder -> (kind, body)."""
-    ref = {"slug": info.slug, "name": info.name}
-    event = {
-        "event": {**ref, "variant": info.variant,
+def event_ref(info: EventInfo) -> dict:
+    return {"slug": info.slug, "name": info.name}
+
+
+def matches_path(event_dir: str, round_number: int) -> str:
+    """The file of one round's matches (one a round: a result changes its round's)."""
+    return f"{event_dir}/matches-{round_number}.json"
+
+
+def event_body(info: EventInfo, data: EventData, event_dir: str) -> dict:
+    """``event.json``: the event's settings, status and entrants."""
+    return {
+        "event": {**event_ref(info), "variant": info.variant,
                   "date": info.date.isoformat() if info.date else None,
                   "status": info.status, "rounds_planned": info.rounds_planned,
                   "rounds_seated": info.rounds_seated, "table_sizes": table_sizes_json(
@@ -104,7 +115,13 @@ def event_files(info: EventInfo, data: EventData, event_dir: str) -> dict[str, d
                       "withdrawn_after": e.withdrawn_after}
                      for e in sorted(data.entries, key=lambda e: e.player_id)],
     }
-    standings = {"event": ref, "tiebreaks": list(info.tiebreaks), "standings": [
+
+
+def standings_body(info: EventInfo, data: EventData) -> dict:
+    """``standings.json``: the standings the event's page shows, after
+    ``after_round`` while a round is being played (:meth:`SiteReader.event_data`)."""
+    return {"event": event_ref(info), "tiebreaks": list(info.tiebreaks),
+            "after_round": data.after_round, "standings": [
         {"place": row.place, "shared": row.shared, "player": row.player_id, "name": row.player,
          "points": number(row.points), "matches": row.matches, "wins": row.wins,
          "byes": row.byes, "tiebreaks": {k: number(v) for k, v in row.tiebreaks.items()},
@@ -113,22 +130,28 @@ def event_files(info: EventInfo, data: EventData, event_dir: str) -> dict[str, d
          "adjustments": [{"id": a["id"], "points": number(a["points"]), "reason": a["reason"],
                           "round": a["round"]} for a in row.adjustments]}
         for row in data.standings]}
-    rounds = {"event": ref, "rounds": [
+
+
+def rounds_body(info: EventInfo, data: EventData, event_dir: str) -> dict:
+    """``rounds.json``: the seating of every round (it changes when a round is
+    seated; the results are in each round's matches file)."""
+    return {"event": event_ref(info), "rounds": [
         {"round": rnd.number, "page": f"{event_dir}/round-{rnd.number}.html",
-         "tables": [{"table": t.label, "players": list(t.players),
-                     "match": t.match.id if t.match is not None and t.match.has_result
-                     else None} for t in rnd.tables],
+         "tables": [{"table": t.label, "players": list(t.players)} for t in rnd.tables],
          "byes": list(rnd.byes)} for rnd in data.rounds]}
-    matches = {"event": ref, "matches": [
+
+
+def round_matches_body(info: EventInfo, round_number: int, matches: list[MatchData],
+                       event_dir: str) -> dict:
+    """``matches-<n>.json``: round ``round_number``'s matches with a result."""
+    return {"event": event_ref(info), "round": round_number, "matches": [
         {"match": m.id, "round": m.round, "table": m.table, "version": m.version,
          "imported_at": moment(m.imported_at), "deals": m.deals,
          "deals_replayed": m.verified_moves, "page": f"{event_dir}/match-{m.id}.html",
          "results": [{"seat": seat_number(p.seat), "player": p.player_id, "place": p.place,
                       "total": number(p.total), "match_points": number(p.match_points)}
                      for p in m.places]}
-        for m in data.matches if m.has_result]}
-    return {"event.json": ("event", event), "standings.json": ("standings", standings),
-            "rounds.json": ("rounds", rounds), "matches.json": ("matches", matches)}
+        for m in matches if m.has_result]}
 
 
 def _xml_text(text: str) -> str:
@@ -290,8 +313,10 @@ def index_file(events: list[EventInfo], event_dirs: dict[int, str], variants: li
         "events": [{"slug": e.slug, "name": e.name, "variant": e.variant,
                     "date": e.date.isoformat() if e.date else None, "status": e.status,
                     "page": f"{event_dirs[e.id]}/index.html",
-                    "files": {kind: f"{event_dirs[e.id]}/{kind}.json"
-                              for kind in ("event", "standings", "rounds", "matches")},
+                    "files": {**{kind: f"{event_dirs[e.id]}/{kind}.json"
+                                 for kind in ("event", "standings", "rounds")},
+                              "matches": [matches_path(event_dirs[e.id], n)
+                                          for n in range(1, e.rounds_seated + 1)]},
                     "feed": f"{event_dirs[e.id]}/feed.atom"} for e in events],
         "series": [{"slug": s["slug"], "name": s["name"], "page": s["path"],
                     "file": s["data"], "feed": s["feed"]}
@@ -299,5 +324,6 @@ def index_file(events: list[EventInfo], event_dirs: dict[int, str], variants: li
     })
 
 
-__all__ = ["atom_feed", "dump", "event_files", "index_file", "players_file", "ratings_file",
-           "schema_id", "series_body", "series_feed"]
+__all__ = ["atom_feed", "dump", "event_body", "event_ref", "index_file", "matches_path",
+           "players_file", "ratings_file", "round_matches_body", "rounds_body", "schema_id",
+           "series_body", "series_feed", "standings_body"]

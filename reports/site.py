@@ -70,6 +70,7 @@ Decisions:
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -115,22 +116,25 @@ from .data import (
     MatchData,
     PlayerInfo,
     PoolData,
+    RoundData,
     SiteReader,
 )
 from .folders import (
     MANIFEST,
-    SITE_MARKER,
     BuildFolder,
     carry_foreign,
     conflicts,
     describe,
     die_with_parent,
     discard,
+    folder_times,
     foreign_files,
     leftovers,
     link_or_copy,
     prepare_target,
     read_manifest,
+    read_marker,
+    same_folder_times,
     stop_workers,
     swap_into_place,
     write_error,
@@ -296,6 +300,15 @@ class PublishReport:
     removed_leftovers: list[str] = field(default_factory=list)
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    # nothing the site shows changed since the last publish (its content stamp is
+    # the one in the site's marker): the site was left as it was, not rebuilt
+    unchanged: bool = False
+
+    # what the site's marker keeps for a publish that finds nothing changed
+    COUNTED = ("events", "players", "matches", "pages", "replays", "replay_events")
+
+    def counts(self) -> dict:
+        return {name: getattr(self, name) for name in self.COUNTED}
 
     @property
     def changed(self) -> bool:
@@ -317,7 +330,7 @@ class PublishReport:
                 "jobs": self.jobs, "missing_catalogues": self.missing_catalogues,
                 "kept": self.kept, "dropped": self.dropped,
                 "removed_leftovers": self.removed_leftovers,
-                "seconds": round(self.seconds, 3),
+                "unchanged": self.unchanged, "seconds": round(self.seconds, 3),
                 "timings": {k: round(v, 3) for k, v in self.timings.items()}}
 
 
@@ -343,10 +356,27 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
     target = prepare_target(out, protect=database_files(engine))
     stale = leftovers(target)
     discard(stale, background=background_cleanup)
-    previous = read_manifest(target) if target.is_dir() else None
+    marker = read_marker(target) if target.is_dir() else None
     now = now or dt.datetime.now(dt.UTC)
     with reading(engine) as session:
         reader = SiteReader(session)
+        settings = site_settings(session)
+        # one stamp of everything the site shows and how it was asked for: equal to
+        # the last publish's, the site there is the one this would build
+        content = reader.content_stamp(now.date())
+
+        def site_stamp(languages: Sequence[str]) -> str:
+            return content_key(code_digest(), "site", content, settings.to_json(),
+                               sorted(events), list(languages), replays)
+
+        # ... and the site's folders as that publish left them (no file added,
+        # removed or renamed there since: those publish would carry, drop or refuse)
+        if incremental and not force and marker is not None and marker.get("stamp") == \
+                site_stamp(choose_languages(langs, ()) if langs
+                           else marker.get("languages") or []) \
+                and same_folder_times(target, marker.get("folders")):
+            return unchanged_site(target, marker, langs, stale, started)
+        previous = read_manifest(target) if target.is_dir() else None
         infos = reader.events(now.date())
         known = {e.slug: e for e in infos}
         for slug in events:
@@ -355,7 +385,6 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
         published = [] if langs else previous_languages(target, previous)
         chosen_for = [known[s] for s in events] if events else infos
         languages = choose_languages(langs or published, chosen_for)
-        settings = site_settings(session)
         report = PublishReport(target, languages)
         report.languages_from = ("option" if langs else "last publish" if published
                                  else "events" if any(e.lang for e in chosen_for)
@@ -391,7 +420,9 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
                 compare_sites(build.path, target, previous, builder, report)
             builder.write_manifest()
             build.write_marker({"generator": f"tourney {__version__}", "languages": languages,
-                                "built_at": now.isoformat(timespec="seconds")})
+                                "built_at": now.isoformat(timespec="seconds"),
+                                "stamp": site_stamp(languages), "counts": report.counts(),
+                                "folders": folder_times(build.path)})
             old_site = swap_into_place(build.path, target)
         except OSError as err:
             build.remove()
@@ -405,6 +436,24 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
     return report
 
 
+def unchanged_site(target: Path, marker: dict, langs: Sequence[str], stale: list[Path],
+                   started: float) -> PublishReport:
+    """The report of a publish that found the site unchanged (the same stamp):
+    its counts as the last publish recorded them; nothing rendered or written."""
+    report = PublishReport(target, list(marker.get("languages") or []), unchanged=True,
+                           changed_files=0, languages_from="option" if langs
+                           else "last publish")
+    counts = marker.get("counts")
+    for name in PublishReport.COUNTED:
+        value = counts.get(name) if isinstance(counts, dict) else None
+        if isinstance(value, type(getattr(report, name))):
+            setattr(report, name, value)
+    report.missing_catalogues = [lang for lang in report.languages if not has_catalogue(lang)]
+    report.removed_leftovers = [p.name for p in stale]
+    report.seconds = time.perf_counter() - started
+    return report
+
+
 def compare_sites(build: Path, old: Path, manifest: dict, builder: "SiteBuilder",
                   report: PublishReport) -> None:
     """Fill ``report``'s comparison of the new site in ``build`` with the one in
@@ -412,9 +461,8 @@ def compare_sites(build: Path, old: Path, manifest: dict, builder: "SiteBuilder"
     one that differs only in the publication time (the old site's, as its pages and
     open data wrote it, against this one's) is counted apart."""
     try:
-        with open(old / SITE_MARKER, encoding="utf-8") as stream:
-            before = dt.datetime.fromisoformat(json.load(stream)["built_at"])
-    except (OSError, ValueError, KeyError, TypeError):
+        before = dt.datetime.fromisoformat((read_marker(old) or {})["built_at"])
+    except (ValueError, KeyError, TypeError):
         before = None
     stamps = []
     if before is not None:
@@ -490,12 +538,7 @@ def previous_languages(target: Path, manifest: dict | None) -> list[str]:
     the manifest kept them); empty when there is no site or they are unreadable."""
     found = manifest.get("languages") if manifest else None
     if found is None and manifest is not None:
-        try:
-            with open(target / SITE_MARKER, encoding="utf-8") as stream:
-                marker = json.load(stream)
-            found = marker.get("languages") if isinstance(marker, dict) else None
-        except (OSError, ValueError):
-            found = None
+        found = (read_marker(target) or {}).get("languages")
     if not isinstance(found, list):
         return []
     languages = []
@@ -775,9 +818,9 @@ class GridCell:
 
 
 def event_player_ids(data: EventData) -> set[int]:
-    """The players an event's pages show: entered, seated, placed or standing."""
+    """The players an event's pages show: entered, seated or placed (the standings
+    are of these)."""
     ids = {e.player_id for e in data.entries}
-    ids.update(row.player_id for row in data.standings)
     for rnd in data.rounds:
         for table in rnd.tables:
             ids.update(table.players)
@@ -1131,23 +1174,22 @@ class SiteBuilder:
         if not self.reuse(old["files"]):
             return False
         self.event_records[str(info.id)] = old
-        for row in old["player_events"]:
-            fields = row[1:6] + [tuple(row[6]) if len(row) > 6 else (),
-                                 row[7] if len(row) > 7 else None]
-            self.player_events.setdefault(row[0], []).append(PlayerEvent(info.id, *fields))
+        for pid, event_row in self._player_rows(info.id, old["player_events"]):
+            self.player_events.setdefault(pid, []).append(event_row)
         self.report.matches += old.get("matches", 0)
         self.report.replays += old.get("replays", 0)
         return True
 
     def _event_share(self, items: Sequence[tuple[EventInfo, bool]]) -> None:
         for info, with_replays in items:
-            data = self.reader.event_data(info)
+            data = self.reader.event_data(info, standings=False)
             players = event_player_ids(data)
             self._collecting = []
             replays = self.report.replays
-            rows = self.event_pages(data, with_replays)
+            rows, standings_key = self.event_pages(data, with_replays)
             self.event_records[str(info.id)] = {
                 "key": self.event_key(info, with_replays, players), "files": self._collecting,
+                "standings": standings_key,
                 "names": content_key(self._names(players)),
                 "matches_of": self._player_digests(data),
                 "replays": self.report.replays - replays, "matches": len(data.matches),
@@ -1416,64 +1458,62 @@ class SiteBuilder:
 
     # ---- events
 
-    def event_pages(self, data: EventData, with_replays: bool) -> list[tuple[int, PlayerEvent]]:
-        """The event's pages; its row on each player's page, by player id."""
-        info = data.info
-        rank_of = {row.player_id: row.place for row in data.standings}
-        size = len(data.standings)
-        rows = []
-        bye_rounds: dict[int, list[int]] = {}
-        for rnd in data.rounds:
-            for pid in rnd.byes:
-                bye_rounds.setdefault(pid, []).append(rnd.number)
-        # A player's page shows their place after the last round with every result in
-        # (a decision): while a round is played, a result changes the pages of its
-        # own players (their matches), not every entrant's place on every page;
-        # when the round is complete, every page once.
-        complete, after = self._complete_round(data), None
-        on_player_pages = {row.player_id: row for row in data.standings}
-        if data.rounds and complete < max(r.number for r in data.rounds):
-            after = complete
-            on_player_pages = ({row.player_id: row
-                                for row in self.reader.standings_after(info, complete)}
-                               if complete else {})
-        for row in data.standings:
-            at = on_player_pages.get(row.player_id)
-            event_row = PlayerEvent(info.id, at.place if at else None,
-                                    at.points if at else 0.0, at.matches if at else 0, size,
-                                    at.shared if at else False,
-                                    tuple(n for n in bye_rounds.get(row.player_id, ())
-                                          if after is None or n <= after),
-                                    after)
-            self.player_events.setdefault(row.player_id, []).append(event_row)
-            rows.append((row.player_id, event_row))
-        grid = self.results_grid(data, rank_of)
-        table_sizes = seats_by_table_size(data)
-        sizes_seated = sorted({size for counts in table_sizes.values() for size in counts})
-        # the grid's match points, one column for the whole grid (byes too)
-        grid_points = Renderer.point_column(
-            [cell.points for cells in grid.values() for cell in cells if cell.kind == "match"]
-            + [info.bye_points for cells in grid.values() for cell in cells
-               if cell.kind == "bye"][:1])
-        self.page("event.html", self.links.event(info.id), info=info, data=data, grid=grid,
-                  grid_points=grid_points, table_sizes=table_sizes,
-                  sizes_seated=sizes_seated if len(sizes_seated) > 1 else [],
-                  per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
+    def event_pages(self, data: EventData, with_replays: bool
+                    ) -> tuple[list[tuple[int, PlayerEvent]], str]:
+        """The event's pages and open data; its row on each player's page, by player
+        id, and its standings' key.
 
+        Every output has a key of its own, of what it shows. The standings (the
+        event's page with its results grid, the venue screen, standings.json, a
+        player's place) are those after the last round with every result in while
+        a round is being played (:meth:`SiteReader.event_data`), so one result
+        re-renders its round's page, its match's pages and its round's matches
+        file, not the outputs of the event's thousands of rows; the round's last
+        result changes them all once."""
+        info = data.info
+        after = data.after_round
+        # The standings are known by what they are made of (their key), and computed
+        # only when an output that shows them must be made again: a result of the
+        # round being played leaves their inputs, and the players' rows the old
+        # manifest keeps, as they were.
+        counted = [m for m in data.matches
+                   if m.has_result and (after is None or m.round <= after)]
+        entrants = ({e.player_id for e in data.entries}
+                    | {p.player_id for m in counted for p in m.places})
+        on_standings = dataclasses.replace(info, stamp=None, results_in=0)
+        has_results = bool(info.results_in) if after is None else after > 0
+        standings_key = content_key(
+            self.site_key, "standings", on_standings, after, has_results, data.entries,
+            [(m.id, m.version_id, m.round, m.table, m.places) for m in counted],
+            [(r.number, r.byes) for r in data.rounds if after is None or r.number <= after],
+            self.reader.standings_inputs(data), self._names(entrants))
+        old = (self.previous.manifest.get("events", {}).get(str(info.id))
+               if self.previous is not None else None)
+        kept_rows = (old["player_events"] if isinstance(old, dict)
+                     and old.get("standings") == standings_key else None)
+        if kept_rows is None or not self._had(self._standings_outputs(data, standings_key)):
+            self.reader.fill_standings(data)
+        if kept_rows is not None:
+            rows = self._player_rows(info.id, kept_rows)
+        else:
+            rows = self._standings_rows(data, entrants)
+        for pid, event_row in rows:
+            self.player_events.setdefault(pid, []).append(event_row)
+
+        shown = self._event_shown(info)
+        self.event_page(data, standings_key, has_results)
         # A round's, a match's and a replay's pages have keys of their own (what
         # they show: the event's name and game, the round or the match as stored,
-        # its players' names), so one result re-renders its own pages, not every
-        # page of a big event; the event's page, screen and data show the
-        # standings and are made again.
-        shown = self._event_shown(info)
+        # its players' names), so one result re-renders its own pages.
         for rnd in data.rounds:
             ids = [*rnd.byes, *(pid for table in rnd.tables for pid in table.players)]
             key = content_key(self.site_key, "round", shown, rnd, self._names(ids))
             self.page("round.html", self.links.round(info.id, rnd.number), key=key,
                       info=info, rnd=rnd, per_language=lambda renderer, rnd=rnd: {
                           "by_name": self._by_name(rnd, renderer.lang)})
-            self.sheet_page(info, rnd, key)
-        self.screen_page(data)
+            self.sheet_page(info, rnd, content_key(
+                self.site_key, "sheets", shown, self._seating(rnd), self._names(ids)))
+        self.screen_page(data, standings_key, has_results)
         matches_by_round: dict[int, list[MatchData]] = {}
         for match in data.matches:
             matches_by_round.setdefault(match.round, []).append(match)
@@ -1491,19 +1531,117 @@ class SiteBuilder:
             for match, key in pending:
                 self.match_pages(info, match, deals.get(match.version_id, []), with_replays,
                                  key)
-        self.event_data_files(data)
+        self.event_data_files(data, standings_key, matches_by_round)
+        return rows, standings_key
+
+    @staticmethod
+    def _standings_rows(data: EventData, entrants: set[int]) -> list[tuple[int, PlayerEvent]]:
+        """The event's row on each entrant's page: their place in the standings."""
+        info, after = data.info, data.after_round
+        standing = {row.player_id: row for row in data.standings}
+        bye_rounds: dict[int, list[int]] = {}
+        for rnd in data.rounds:
+            if after is None or rnd.number <= after:
+                for pid in rnd.byes:
+                    bye_rounds.setdefault(pid, []).append(rnd.number)
+        rows = []
+        for pid in sorted(entrants):
+            at = standing.get(pid)
+            rows.append((pid, PlayerEvent(
+                info.id, at.place if at else None, at.points if at else 0.0,
+                at.matches if at else 0, len(entrants), at.shared if at else False,
+                tuple(bye_rounds.get(pid, ())), after)))
         return rows
 
-    def _complete_round(self, data: EventData) -> int:
-        """The last round such that it and every round before it have every table's
-        result in (or forfeited); 0 when none has."""
-        done = self.reader.tables_done(data.info)
-        complete = 0
-        for rnd in sorted(data.rounds, key=lambda r: r.number):
-            if any(t.label not in done.get(rnd.number, ()) for t in rnd.tables):
-                break
-            complete = rnd.number
-        return complete
+    @staticmethod
+    def _player_rows(event_id: int, kept: list) -> list[tuple[int, PlayerEvent]]:
+        """The players' rows of an event as the manifest keeps them."""
+        return [(row[0], PlayerEvent(event_id, *row[1:6], tuple(row[6]) if len(row) > 6 else (),
+                                     row[7] if len(row) > 7 else None)) for row in kept]
+
+    def _had(self, outputs: Sequence[tuple[str, str]]) -> bool:
+        """Whether the old site had these (path, key) outputs (a page in every
+        language; a file of open data once)."""
+        if self.previous is None:
+            return False
+        old = self.previous.manifest["files"]
+        return all(old.get(prefix + path) == key for path, key in outputs
+                   for prefix in ([r.prefix for r in self.renderers]
+                                  if path.endswith(".html") else [""]))
+
+    def _event_page_key(self, data: EventData, standings_key: str) -> str:
+        """The event's page's key: its standings' (which stand for the results grid
+        of the rounds they count), the seating of those rounds, the rounds' list
+        (a round being played without its count of results) and the table sizes."""
+        after = data.after_round
+        return content_key(self.site_key, "event", standings_key, self._rounds_list(data),
+                           [self._seating(r) for r in data.rounds
+                            if after is None or r.number <= after],
+                           seats_by_table_size(data))
+
+    @staticmethod
+    def _rounds_list(data: EventData) -> list[tuple]:
+        """The event's rounds as its page lists them: number, tables, byes and
+        results in (None for a round being played: its page has them)."""
+        after = data.after_round
+        return [(r.number, len(r.tables), len(r.byes),
+                 r.results_in if after is None or r.number <= after else None)
+                for r in data.rounds]
+
+    def _screen_key(self, data: EventData, standings_key: str) -> str:
+        rnd = data.rounds[-1] if data.rounds else None
+        return content_key(self.site_key, "screen", standings_key,
+                           self._seating(rnd) if rnd else None, self._screen_refresh(data))
+
+    @staticmethod
+    def _screen_refresh(data: EventData) -> int | None:
+        return SCREEN_REFRESH_SECONDS if data.info.status == "running" else None
+
+    def _standings_outputs(self, data: EventData, standings_key: str) -> list[tuple[str, str]]:
+        """The outputs that show the event's standings, (path, key) each."""
+        info = data.info
+        standings_file = self.links.event(info.id).rsplit("/", 1)[0] + "/standings.json"
+        return [(self.links.event(info.id), self._event_page_key(data, standings_key)),
+                (self.links.screen(info.id), self._screen_key(data, standings_key)),
+                (standings_file, content_key(self.site_key, "data", standings_file,
+                                             standings_key))]
+
+    def event_page(self, data: EventData, standings_key: str, has_results: bool) -> None:
+        """The event's page: its facts, its standings and results grid (of the rounds
+        the standings count), its rounds (a round being played links to its page,
+        where the results are as they arrive) and its rules."""
+        info, after = data.info, data.after_round
+        key = self._event_page_key(data, standings_key)
+        if self._reused(self.links.event(info.id), key):
+            return
+        grid_rounds = [r for r in data.rounds if after is None or r.number <= after]
+        grid = self.results_grid(data, grid_rounds)
+        table_sizes = seats_by_table_size(data)
+        sizes_seated = sorted({size for counts in table_sizes.values() for size in counts})
+        # the grid's match points, one column for the whole grid (byes too)
+        grid_points = Renderer.point_column(
+            [cell.points for cells in grid.values() for cell in cells if cell.kind == "match"]
+            + [info.bye_points for cells in grid.values() for cell in cells
+               if cell.kind == "bye"][:1])
+        self.page("event.html", self.links.event(info.id), key=key, info=info, data=data,
+                  after=after, has_results=has_results, rounds=self._rounds_list(data),
+                  entrants=self._entrant_ids(data), grid_rounds=grid_rounds, grid=grid,
+                  grid_points=grid_points, table_sizes=table_sizes,
+                  sizes_seated=sizes_seated if len(sizes_seated) > 1 else [],
+                  per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
+
+    def _entrant_ids(self, data: EventData) -> list[int]:
+        """The event's entrants by name (listed while no standings are shown)."""
+        names = self.players
+        return sorted({e.player_id for e in data.entries},
+                      key=lambda pid: (names[pid].name if pid in names else "", pid))
+
+    @staticmethod
+    def _seating(rnd: RoundData) -> tuple:
+        """A round's seating: its tables' players in seat order and its byes (not
+        its results)."""
+        return (rnd.number, tuple((t.label, tuple(t.players)) for t in rnd.tables),
+                tuple(rnd.byes))
 
     @staticmethod
     def _player_digests(data: EventData) -> dict[str, str]:
@@ -1527,12 +1665,32 @@ class SiteBuilder:
         return (info.id, info.slug, info.name, info.variant, info.date, info.lang,
                 info.options, info.rules, info.points, info.bye_points)
 
-    def event_data_files(self, data: EventData) -> None:
-        """The event's open data and Atom feed, once (not per language)."""
+    def event_data_files(self, data: EventData, standings_key: str,
+                         matches_by_round: dict[int, list[MatchData]]) -> None:
+        """The event's open data and Atom feed, once (not per language); each file
+        keyed by what it holds: a result changes its round's matches file and the
+        feed, the standings only with the round's last result."""
         info = data.info
         event_dir = self.links.event(info.id).rsplit("/", 1)[0]
-        for name, (kind, body) in opendata.event_files(info, data, event_dir).items():
-            self.write(None, f"{event_dir}/{name}", opendata.dump(kind, body))
+        on_event = dataclasses.replace(info, stamp=None, results_in=0, tables_seated=0)
+        files = [
+            (f"{event_dir}/event.json", "event", (on_event, data.entries),
+             lambda: opendata.event_body(info, data, event_dir)),
+            (f"{event_dir}/standings.json", "standings", standings_key,
+             lambda: opendata.standings_body(info, data)),
+            (f"{event_dir}/rounds.json", "rounds",
+             (opendata.event_ref(info), [self._seating(r) for r in data.rounds]),
+             lambda: opendata.rounds_body(info, data, event_dir))]
+        for rnd in data.rounds:
+            matches = [m for m in matches_by_round.get(rnd.number, ()) if m.has_result]
+            files.append((opendata.matches_path(event_dir, rnd.number), "matches",
+                          (opendata.event_ref(info), rnd.number, matches),
+                          lambda number=rnd.number, matches=matches: opendata.round_matches_body(
+                              info, number, matches, event_dir)))
+        for path, kind, shown, body in files:
+            key = content_key(self.site_key, "data", path, shown)
+            if not self._reuse_keyed(key, [path]):
+                self.write(None, path, opendata.dump(kind, body()), key)
         first = self.renderers[0]
         site_title = self.settings.title or first.gettext("Dam tournaments")
         feed = opendata.atom_feed(
@@ -1578,15 +1736,21 @@ class SiteBuilder:
                   rnd=rnd, tables=tables,
                   per_language=lambda renderer: {"rules": self._rule_sentences(renderer, info)})
 
-    def screen_page(self, data: EventData) -> None:
-        """The venue screen: the latest round's seating and the standings in large
-        type; while the event runs it reloads itself (a meta refresh, so it needs
-        no script) to show the next publish."""
+    def screen_page(self, data: EventData, standings_key: str, has_results: bool) -> None:
+        """The venue screen: the latest round's seating and the standings (those of
+        the event's page) in large type; while the event runs it reloads itself (a
+        meta refresh, so it needs no script) to show the next publish. It shows no
+        result of the round being played (the round's page does): a result leaves
+        it as it was."""
         rnd = data.rounds[-1] if data.rounds else None
-        self.page("screen.html", self.links.screen(data.info.id), info=data.info, data=data,
-                  rnd=rnd, per_language=lambda renderer: {
+        info = data.info
+        key = self._screen_key(data, standings_key)
+        refresh = self._screen_refresh(data)
+        self.page("screen.html", self.links.screen(info.id), key=key, info=info, data=data,
+                  rnd=rnd, after=data.after_round, has_results=has_results,
+                  per_language=lambda renderer: {
                       "by_name": self._by_name(rnd, renderer.lang) if rnd else []},
-                  refresh=SCREEN_REFRESH_SECONDS if data.info.status == "running" else None)
+                  refresh=refresh)
 
     def _rule_sentences(self, renderer: Renderer, info: EventInfo) -> list[dict]:
         out = []
@@ -1615,10 +1779,12 @@ class SiteBuilder:
         rows.sort(key=lambda r: name_key(players[r["player"]].name, lang))
         return rows
 
-    def results_grid(self, data: EventData, rank_of: dict[int, int]) -> dict[int, list[GridCell]]:
-        """Per player (standings order): one cell per round."""
+    def results_grid(self, data: EventData, rounds: Sequence[RoundData]
+                     ) -> dict[int, list[GridCell]]:
+        """Per player (standings order): one cell per round of ``rounds``."""
+        rank_of = {row.player_id: row.place for row in data.standings}
         cells: dict[int, dict[int, GridCell]] = {}
-        for rnd in data.rounds:
+        for rnd in rounds:
             for table in rnd.tables:
                 match = table.match
                 places = {p.player_id: p for p in match.places} if match and match.has_result else {}
@@ -1638,7 +1804,7 @@ class SiteBuilder:
             for pid in rnd.byes:
                 cells.setdefault(pid, {})[rnd.number] = GridCell("bye")
         grid = {}
-        numbers = [r.number for r in data.rounds]
+        numbers = [r.number for r in rounds]
         for row in data.standings:
             mine = cells.get(row.player_id, {})
             grid[row.player_id] = [mine.get(n, GridCell("none")) for n in numbers]

@@ -69,8 +69,17 @@ def test_every_json_file_is_valid_and_listed_by_the_index(published):
         sorted(e["slug"] for e in index["events"]) == sorted(
             e["slug"] for e in run_cli(url, "event", "list", "--json").json)
     for event in index["events"]:
-        for path in [*event["files"].values(), event["feed"], event["page"]]:
+        files = event["files"]
+        paths = [files["event"], files["standings"], files["rounds"], *files["matches"]]
+        for path in [*paths, event["feed"], event["page"]]:
             assert (site / path).is_file(), path
+        # a matches file per seated round, in round order, each of its own round
+        rounds = json.loads((site / files["rounds"]).read_text("utf-8"))["rounds"]
+        assert len(files["matches"]) == len(rounds)
+        for number, path in enumerate(files["matches"], 1):
+            matches = json.loads((site / path).read_text("utf-8"))
+            assert matches["round"] == number
+            assert {m["round"] for m in matches["matches"]} <= {number}
     assert (site / index["players"]).is_file()
     for path in index["ratings"].values():
         assert (site / path).is_file()
@@ -94,10 +103,18 @@ def test_standings_and_results_say_what_the_cli_says(published):
         (site / "data" / "players.json").read_text("utf-8"))["players"]}
     assert [[players[p] for p in t["players"]] for t in rounds["rounds"][0]["tables"]] == [
         [s if isinstance(s, str) else s["name"] for s in t["seats"]] for t in shown["tables"]]
-    matches = json.loads((site / "events" / slug / "matches.json").read_text("utf-8"))
-    assert matches["matches"] and all(
+    matches = [m for path in sorted((site / "events" / slug).glob("matches-*.json"))
+               for m in json.loads(path.read_text("utf-8"))["matches"]]
+    assert matches and all(
         sorted(r["seat"] for r in m["results"]) == list(range(1, len(m["results"]) + 1))
-        for m in matches["matches"])
+        for m in matches)
+    # every table of a round with its result in that round's file, by table
+    for rnd in rounds["rounds"]:
+        tables = {t["table"]: sorted(t["players"]) for t in rnd["tables"]}
+        for m in matches:
+            if m["round"] == rnd["round"]:
+                assert sorted(r["player"] for r in m["results"]) == tables[m["table"]]
+    assert standings["after_round"] is None  # every round complete: the final standings
 
 
 def test_each_event_has_an_atom_feed_of_its_rounds(published):
@@ -124,7 +141,9 @@ def test_each_event_has_an_atom_feed_of_its_rounds(published):
 def test_only_the_index_carries_the_publication_time(published):
     url, site = published
     before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
-    run_cli(url, "publish", "--out", str(site), "--lang", "sv", "--lang", "en")
+    # every page rendered again (--full: a publish with nothing changed leaves the
+    # site as it is, its time too)
+    run_cli(url, "publish", "--out", str(site), "--lang", "sv", "--lang", "en", "--full")
     changed = sorted(p.relative_to(site).as_posix() for p in before
                      if p.read_bytes() != before[p])
     assert changed == [".tourney-site", "data/index.json", "en/index.html", "index.html"]

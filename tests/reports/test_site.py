@@ -349,9 +349,11 @@ def test_worker_processes_build_the_same_site(league):
     run_cli(league.url, "publish", "--out", str(out), "--jobs", "2")
     names = sorted(p.relative_to(single).as_posix() for p in single.rglob("*") if p.is_file())
     assert names == sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
-    stamp = re.compile(r"<footer.*?</footer>|\"(built_at|published_at)\": \"[^\"]*\"",
+    stamp = re.compile(r"<footer.*?</footer>|\"(built_at|published_at)\": ?\"[^\"]*\"",
                        re.DOTALL)
     for name in names:
+        if name == SITE_MARKER:  # publish's record of its folders' times
+            continue
         mine = stamp.sub("", (out / name).read_text(encoding="utf-8", errors="replace"))
         theirs = stamp.sub("", (single / name).read_text(encoding="utf-8", errors="replace"))
         assert mine == theirs, name
