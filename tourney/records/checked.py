@@ -236,7 +236,7 @@ class MatchChecker:
             err = self.events.unknown(record.event)
             raise UnknownName(located(self.file_name, str(err), line=record.line,
                                       column="event"),
-                              setting=err.setting, operation=err.operation)
+                              setting=err.setting, remedy=err.remedy)
         if record.variant is None:
             record.variant = rules.variant
         elif record.variant != rules.variant:

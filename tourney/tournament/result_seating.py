@@ -8,13 +8,11 @@ table; a merged player's old name is accepted as the kept player).
 """
 from __future__ import annotations
 
-import shlex
-
 from sqlalchemy import select
 from sqlmodel import Session
 
 from ..engines.match import MatchRanking
-from ..errors import RecordError, TourneyError
+from ..errors import RecordError, Remedy, TourneyError
 from ..names import name_hint
 from ..ordering import natural_key
 from ..records.csv_format import DealRecord
@@ -45,7 +43,7 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
         return None, {}, [RecordError(
             f"round {record.round} of {slug} has not been seated",
             rule="round-not-seated", column="round", line=record.line,
-            operation=f"round seat {slug}")]
+            remedy=Remedy("seat-round", event=slug))]
     seats = info.tables.get(record.table)
     if seats is None:
         labels = ", ".join(sorted(info.tables, key=natural_key)) or "none"
@@ -58,7 +56,8 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
             f"round {record.round}, table {record.table} of {slug} was forfeited: its "
             "result is the forfeit's until that is taken back", rule="forfeited",
             column="table", line=record.line,
-            operation=f"result forfeit {slug} {record.round} {record.table} --undo")]
+            remedy=Remedy("undo-forfeit", event=slug, round=record.round,
+                          table=record.table))]
     names = [name for _, name in seats]
     aliases = {}
     errors = []
@@ -102,7 +101,8 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
                 f"{name} withdrew after round {last} and cannot play round "
                 f"{record.round}; if the withdrawal was a mistake, entering {name} "
                 f"again takes it back", rule="withdrawn", column="players",
-                line=record.line, operation=f"event enter {slug} {shlex.quote(name)}"))
+                line=record.line, remedy=Remedy("enter-players", event=slug,
+                                                 players=(name,))))
     return seats, aliases, errors
 
 
