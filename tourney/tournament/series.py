@@ -29,7 +29,7 @@ from sqlalchemy import delete, func, select
 from sqlmodel import Session
 
 from ..collector import frozen
-from ..errors import InvalidValue, TourneyError, UsageError, unknown_name
+from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
 from ..errors.counts import count_text
 from ..numbers import plain_number
 from ..storage.audit import record_change
@@ -137,7 +137,7 @@ def get_series(session: Session, slug: str) -> Series:
         known = list(session.execute(select(Series.slug).order_by(Series.slug)).scalars())
         raise unknown_name("series", slug, known,
                            otherwise="" if known else "there are no series yet",
-                           operation=None if known else "series create")
+                           remedy=None if known else Remedy("create-series"))
     return found
 
 
