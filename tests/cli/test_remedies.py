@@ -1,6 +1,6 @@
 """Remedies (tourney.errors.Remedy) are data; the command line words each kind as
 the command to type (tourney.cli.errors.COMMANDS), the organizer's pages as what
-to do there (reports/web/messages.REMEDY_SENTENCES) or not at all."""
+to do there (tourney/web/messages.REMEDY_SENTENCES) or not at all."""
 from __future__ import annotations
 
 import shlex
