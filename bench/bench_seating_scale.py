@@ -30,9 +30,9 @@ TOURNEY = str(Path(sys.executable).with_name("tourney"))
 SLUG = "big"
 
 
-def run(args: list[str], cwd: str, stdin: bytes | None = None) -> bytes:
+def run(args: list[str], cwd: str, stdin: bytes | None = None, db: str = "league.db") -> bytes:
     """Run one tourney command that is not measured; its stdout."""
-    proc = subprocess.run([TOURNEY, "--db", "league.db", *args], cwd=cwd, input=stdin,
+    proc = subprocess.run([TOURNEY, "--db", db, *args], cwd=cwd, input=stdin,
                           capture_output=True, check=False)
     if proc.returncode:
         raise SystemExit(f"tourney {' '.join(args)} failed ({proc.returncode}): "
@@ -40,11 +40,11 @@ def run(args: list[str], cwd: str, stdin: bytes | None = None) -> bytes:
     return proc.stdout
 
 
-def run_measured(args: list[str], cwd: str) -> tuple[float, float]:
+def run_measured(args: list[str], cwd: str, db: str = "league.db") -> tuple[float, float]:
     """Run one tourney command: (wall seconds, the process's peak RSS in MB from wait4)."""
     start = time.perf_counter()
     with open(os.path.join(cwd, "out.txt"), "wb") as out, open(os.path.join(cwd, "err.txt"), "wb") as err:
-        proc = subprocess.Popen([TOURNEY, "--db", "league.db", *args], cwd=cwd,
+        proc = subprocess.Popen([TOURNEY, "--db", db, *args], cwd=cwd,
                                 stdin=subprocess.DEVNULL, stdout=out, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
