@@ -670,10 +670,12 @@ def test_batches_and_ratings_hook(db_url, tmp_path, monkeypatch):
     source = write_csv(tmp_path / "r1.csv",
                        simulate("svarta-maja", slug, 1, seating, deals=3), "svarta-maja")
     calls = []
+    hints = []  # (added, replaced) of each call
     import tourney.ratings.service as ratings
 
     monkeypatch.setattr(ratings, "refresh_after_results",
-                        lambda session, variant, added=(): calls.append(variant))
+                        lambda session, variant, added=(), replaced=(): calls.append(variant)
+                        or hints.append((sorted(added), sorted(replaced))))
     with transaction(engine) as session:
         import_results(session, str(source), dry_run=True)
     assert calls == []
@@ -709,6 +711,12 @@ def test_batches_and_ratings_hook(db_url, tmp_path, monkeypatch):
         report = import_results(session, str(write_csv(tmp_path / "r1b.csv", other,
                                                        "svarta-maja")), replace=True)
     assert report.replaced == 4 and calls == ["svarta-maja"] * 2
+    with Session(engine) as session:
+        matches = sorted(session.execute(select(Match.id).join(Event).where(
+            Event.slug == slug)).scalars())
+    # the import says which matches it added, then which it replaced (the ratings
+    # rate the former alone and replay from the first of the latter)
+    assert hints == [(matches, []), ([], matches)]
     with transaction(engine) as session:
         assert revert_result(session, slug, 1, "1", 1)
         assert not revert_result(session, slug, 1, "1", 1)

@@ -85,7 +85,8 @@ def import_results(session: Session, path: str, *, event: str | None = None,
             raise NothingFilledIn(report)
         for variant in report.changed_variants:
             ratings.refresh_after_results(session, variant,
-                                          added=report.added_matches.get(variant, ()))
+                                          added=report.added_matches.get(variant, ()),
+                                          replaced=report.replaced_matches.get(variant, ()))
     return report
 
 

@@ -227,6 +227,9 @@ class ImportReport:
     # Per variant with added matches and no replaced one: the new matches' ids (the
     # ratings rate them on their own when they come after every rated match).
     added_matches: dict[str, list[int]] = field(default_factory=dict)
+    # Per variant with replaced matches and no added one: the replaced matches' ids
+    # (the ratings replay from the first of them only).
+    replaced_matches: dict[str, list[int]] = field(default_factory=dict)
 
     def add_error(self, err: RecordError) -> None:
         if err.file is None:
@@ -1226,10 +1229,15 @@ class ResultImporter:
                  "added": ctx.touched["added"], "replaced": ctx.touched["replaced"]},
                 event_id=ctx.event.id, actor=self.imported_by)
         self.report.changed_variants = sorted(variants)
-        replaced = {ctx.event.variant for ctx in self._events.values()
-                    if ctx is not None and ctx.touched["replaced"]}
+        replaced: dict[str, list[int]] = {}
+        for ctx in self._events.values():
+            if ctx is not None:
+                for accepted in ctx.touched["replacements"]:
+                    replaced.setdefault(ctx.event.variant, []).append(accepted.match_id)
         self.report.added_matches = {variant: ids for variant, ids in self._added.items()
                                      if variant not in replaced}
+        self.report.replaced_matches = {variant: ids for variant, ids in replaced.items()
+                                        if variant not in self._added}
 
 
 def import_results(session: Session, path: str, *, event: str | None = None,
