@@ -10,11 +10,13 @@ process start-up each), the measured ones as processes of their own, each timed
 
 - ``player import`` of the N players; ``event enter big --all``; ``round seat big``
   for rounds 1 and 2; ``result import`` of round 1 of the big event;
-- one new match: the table-1 rows of round 2 imported (rated after every rated
+- one new match: one table's rows of round 2 imported (rated after every rated
   match); the floor: the same file imported again (nothing changes: the
   command's own fixed cost);
 - a correction of that newest match (``--replace`` of another play of its table)
-  and of round 1's table 1 (every match of round 1 and the new one come after it);
+  and of round 1's table 1 (every match of round 1 and the new ones come after it);
+  these four ``--repeats`` times (tables 1, 2, ... as new matches; the corrections
+  to the other play and back in turn), the median kept;
 - ``standings big --json``, ``rating show --variant spardame``, ``rating history``;
 - ``publish --out site`` in full, again after one more result, and again with
   nothing changed (``--no-replays`` unless ``--replays``).
@@ -24,7 +26,8 @@ of peak RSS). PostgreSQL runs on a scratch database per size (createdb / dropdb 
 127.0.0.1, or ``--pg-host``).
 
 Usage:  python bench/bench_league.py [--sizes 500,2000,8000,16000,32000]
-            [--db sqlite|postgresql|both] [--quick] [--replays] [--keep DIR]
+            [--db sqlite|postgresql|both] [--quick] [--replays] [--repeats R]
+            [--keep DIR]
 Prints markdown and writes bench/out/bench_league.md and bench/out/bench_league.json.
 """
 from __future__ import annotations
@@ -34,6 +37,7 @@ import csv
 import datetime as dt
 import io
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,7 +93,7 @@ class League:
     def __init__(self, folder: str, db: str):
         self.folder, self.db = folder, db
         self.runner = CliRunner()
-        self.figures: dict[str, tuple[float, float]] = {}
+        self.figures: dict[str, tuple[float, float, float]] = {}
 
     def run(self, *args: str) -> str:
         """A command in this process (not measured); its stdout."""
@@ -107,6 +111,15 @@ class League:
     def measure(self, key: str, *args: str) -> None:
         dispose_engines()  # this process holds no connection while the measured one works
         self.figures[key] = run_measured(list(args), self.folder, db=self.db)
+
+    def measure_median(self, key: str, runs: list[list[str]]) -> None:
+        """Each command of ``runs`` measured in turn; the median time and the
+        largest peak RSS."""
+        dispose_engines()
+        figures = [run_measured(args, self.folder, db=self.db) for args in runs]
+        self.figures[key] = (statistics.median(s for s, _, _ in figures),
+                             max(m for _, m, _ in figures),
+                             statistics.median(c for _, _, c in figures))
 
     def write(self, name: str, text: str) -> str:
         path = Path(self.folder, name)
@@ -144,7 +157,7 @@ def build_small_events(league: League, n: int) -> None:
         league.run("result", "import", league.write(f"small-{number}.csv", "".join(records)))
 
 
-def one_league(n: int, db: str, folder: str, replays: bool) -> dict:
+def one_league(n: int, db: str, folder: str, replays: bool, repeats: int) -> dict:
     league = League(folder, db)
     league.write("players.csv", "name,club\n" + "".join(
         f"{player_name(i)},Club {i % 50}\n" for i in range(n)))
@@ -157,61 +170,78 @@ def one_league(n: int, db: str, folder: str, replays: bool) -> dict:
     # Another play of round 1's table 1: the early correction.
     other_1 = league.run("simulate", "--event", BIG, "--round", "1", "--seed", "2")
     league.write("big-1.csv", round_1)
+    league.write("early.csv", tables(round_1, {"1"}))
     league.write("fix-early.csv", tables(other_1, {"1"}))
     league.measure("import_round", "result", "import", "big-1.csv")
     league.measure("seat_2", "round", "seat", BIG)
     round_2 = league.run("simulate", "--event", BIG, "--round", "2", "--seed", "1")
     other_2 = league.run("simulate", "--event", BIG, "--round", "2", "--seed", "2")
-    league.write("one.csv", tables(round_2, {"1"}))
-    league.write("fix-last.csv", tables(other_2, {"1"}))
-    league.write("two.csv", tables(round_2, {"2"}))
-    league.measure("one_match", "result", "import", "one.csv")
-    league.measure("floor", "result", "import", "one.csv")
-    league.measure("correct_last", "result", "import", "--replace", "fix-last.csv")
-    league.measure("correct_early", "result", "import", "--replace", "fix-early.csv")
+    # The one-result commands, each `repeats` times (the median is kept): tables 1,
+    # 2, ... of round 2 one after the other as new matches; the last of them
+    # imported again (the floor); then it and round 1's table 1 corrected, each to
+    # another play and back in turn.
+    for table in range(1, repeats + 2):
+        league.write(f"new-{table}.csv", tables(round_2, {str(table)}))
+    newest = f"new-{repeats}.csv"
+    league.write("fix-last.csv", tables(other_2, {str(repeats)}))
+    league.measure_median("one_match", [["result", "import", f"new-{table}.csv"]
+                                        for table in range(1, repeats + 1)])
+    league.measure_median("floor", [["result", "import", newest]] * repeats)
+    for key, fixed, stored in (("correct_last", "fix-last.csv", newest),
+                               ("correct_early", "fix-early.csv", "early.csv")):
+        league.measure_median(key, [["result", "import", "--replace",
+                                     (fixed, stored)[turn % 2]] for turn in range(repeats)])
     league.measure("standings", "standings", BIG, "--json")
     league.measure("rating_show", "rating", "show", "--variant", VARIANT)
     league.measure("rating_history", "rating", "history", player_name(0))
     publish = ["publish", "--out", "site"] + ([] if replays else ["--no-replays"])
     league.measure("publish_full", *publish)
-    league.run("result", "import", "two.csv")
+    league.run("result", "import", f"new-{repeats + 1}.csv")
     league.measure("publish_one", *publish)
     league.measure("publish_same", *publish)
     return {"players": n, "events": max(1, n // 50) + 1, "commands": league.figures}
 
 
-def pg_league(n: int, host: str, folder: str, replays: bool) -> dict:
+def pg_league(n: int, host: str, folder: str, replays: bool, repeats: int) -> dict:
     name = f"bench_league_{os.getpid()}_{n}"
     subprocess.run(["createdb", "-h", host, name], check=True)
     try:
-        return one_league(n, f"postgresql+psycopg://{host}:5432/{name}", folder, replays)
+        return one_league(n, f"postgresql+psycopg://{host}:5432/{name}", folder, replays,
+                          repeats)
     finally:
         subprocess.run(["dropdb", "-h", host, "--if-exists", name], check=True)
 
 
 def table(db: str, rows: list[dict]) -> str:
-    """Seconds / MB per command and size, and the growth exponents of time and
-    memory between consecutive sizes."""
+    """Wall seconds, CPU seconds and peak MB per command and size, and the growth
+    exponents of each between consecutive sizes."""
     sizes = [r["players"] for r in rows]
-    head = ("| command | " + " | ".join(f"{n:,} s / MB" for n in sizes)
-            + "".join(f" | exp. {a:,}->{b:,} time / mem" for a, b in zip(sizes, sizes[1:])) + " |")
+    head = ("| command | " + " | ".join(f"{n:,}: wall s / CPU s / MB" for n in sizes)
+            + "".join(f" | exponent {a:,}->{b:,}: wall / CPU / MB"
+                      for a, b in zip(sizes, sizes[1:])) + " |")
     lines = [f"#### {db}", "", head, "|---" + "|---:" * (len(sizes) * 2 - 1) + "|"]
     for key, label in COMMANDS:
         cells = [r["commands"][key] for r in rows]
-        line = f"| {label} | " + " | ".join(f"{s:.2f} / {m:.0f}" for s, m in cells)
+        line = f"| {label} | " + " | ".join(f"{s:.2f} / {c:.2f} / {m:.0f}" for s, m, c in cells)
         for (a, b), (ra, rb) in zip(zip(cells, cells[1:]), zip(rows, rows[1:])):
-            line += (f" | {exponent(a[0], b[0], ra['players'], rb['players']):.2f}"
-                     f" / {exponent(a[1], b[1], ra['players'], rb['players']):.2f}")
+            na, nb = ra["players"], rb["players"]
+            line += " | " + " / ".join(f"{exponent(a[i], b[i], na, nb):.2f}" for i in (0, 2, 1))
         lines.append(line + " |")
     lines.append("")
     for r in rows:
         c = r["commands"]
+
+        def to_floor(key: str) -> str:
+            return (f"{c[key][0] / c['floor'][0]:.2f}x wall, "
+                    f"{c[key][2] / c['floor'][2]:.2f}x CPU")
+
         lines.append(f"- {r['players']:,} players ({r['events']} events, built in "
-                     f"{r['build_seconds']:.0f} s): one new match / floor "
-                     f"{c['one_match'][0] / c['floor'][0]:.2f}x, newest match corrected / floor "
-                     f"{c['correct_last'][0] / c['floor'][0]:.2f}x, round 1 table 1 corrected "
-                     f"/ floor {c['correct_early'][0] / c['floor'][0]:.2f}x; publish after one "
-                     f"result / full {c['publish_one'][0] / c['publish_full'][0]:.2f}")
+                     f"{r['build_seconds']:.0f} s): against the floor, one new match "
+                     f"{to_floor('one_match')}; the newest match corrected "
+                     f"{to_floor('correct_last')}; round 1 table 1 corrected "
+                     f"{to_floor('correct_early')}. Publish after one result / full: "
+                     f"{c['publish_one'][0] / c['publish_full'][0]:.2f} wall, "
+                     f"{c['publish_one'][2] / c['publish_full'][2]:.2f} CPU")
     return "\n".join(lines) + "\n"
 
 
@@ -222,6 +252,8 @@ def main() -> None:
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--quick", action="store_true", help="500 and 1,000 players")
     parser.add_argument("--replays", action="store_true", help="publish the deal replays too")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="runs of each one-result command (the median is shown)")
     parser.add_argument("--pg-host", default="127.0.0.1")
     parser.add_argument("--keep", default=None, help="build the SQLite leagues under DIR and keep them")
     opts = parser.parse_args()
@@ -236,13 +268,13 @@ def main() -> None:
                           if opts.keep else scratch)
                 start = time.perf_counter()
                 if db == "sqlite":
-                    row = one_league(n, "league.db", folder, opts.replays)
+                    row = one_league(n, "league.db", folder, opts.replays, opts.repeats)
                 else:
-                    row = pg_league(n, opts.pg_host, folder, opts.replays)
+                    row = pg_league(n, opts.pg_host, folder, opts.replays, opts.repeats)
                 row["build_seconds"] = time.perf_counter() - start
             results.setdefault(db, []).append(row)
-            print(f"{db} {n}: " + ", ".join(f"{k} {s:.2f}s/{m:.0f}MB"
-                                             for k, (s, m) in row["commands"].items()),
+            print(f"{db} {n}: " + ", ".join(f"{k} {s:.2f}s/{c:.2f}s CPU/{m:.0f}MB"
+                                             for k, (s, m, c) in row["commands"].items()),
                   flush=True)
     text = "\n".join(table(db, rows) for db, rows in results.items())
     print(text)
@@ -250,7 +282,8 @@ def main() -> None:
     partial = OUT.with_suffix(".md.part")
     partial.write_text(text, encoding="utf-8")
     partial.replace(OUT)
-    write_figures("bench_league", {"leagues": results, "publish_replays": opts.replays})
+    write_figures("bench_league", {"leagues": results, "publish_replays": opts.replays,
+                                   "repeats": opts.repeats})
 
 
 if __name__ == "__main__":

@@ -40,8 +40,9 @@ def run(args: list[str], cwd: str, stdin: bytes | None = None, db: str = "league
     return proc.stdout
 
 
-def run_measured(args: list[str], cwd: str, db: str = "league.db") -> tuple[float, float]:
-    """Run one tourney command: (wall seconds, the process's peak RSS in MB from wait4)."""
+def run_measured(args: list[str], cwd: str, db: str = "league.db") -> tuple[float, float, float]:
+    """Run one tourney command: (wall seconds, the process's peak RSS in MB, its CPU
+    seconds, user and system: both from wait4)."""
     start = time.perf_counter()
     with open(os.path.join(cwd, "out.txt"), "wb") as out, open(os.path.join(cwd, "err.txt"), "wb") as err:
         proc = subprocess.Popen([TOURNEY, "--db", db, *args], cwd=cwd,
@@ -51,7 +52,7 @@ def run_measured(args: list[str], cwd: str, db: str = "league.db") -> tuple[floa
     if os.waitstatus_to_exitcode(status):
         raise SystemExit(f"tourney {' '.join(args)} failed: "
                          f"{Path(cwd, 'err.txt').read_text()[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def one_size(n: int) -> dict:
