@@ -19,6 +19,7 @@ from rating_helpers import (
 from sqlalchemy import select
 
 from tourney.app.ratings import predict_names, rating_history
+from tourney.app.results import revert_result
 from tourney.errors import TourneyError, UsageError
 from tourney.ordering import natural_key
 from tourney.ratings.engine import rate_matches
@@ -455,6 +456,14 @@ def test_corrected_matches_replay_from_the_first_of_them_alone(engine, people, m
         assert [h for h in corrected[1] if h[0] <= min(targets)] == kept  # as it was
         assert recomputed(engine, VARIANT) == corrected  # == on floats: bit-identical
         orders_read.clear()
+    # a revert to the first version is a correction too
+    with transaction(engine) as session:
+        match = session.get(Match, order[10].match_id)
+        assert revert_result(session, "second", match.round_number, match.table, 1)
+        assert orders_read == []
+        reverted = snapshot(session, VARIANT)
+    assert recomputed(engine, VARIANT) == reverted
+    orders_read.clear()
     # a replaced match that was never rated (a match of one player rates nobody)
     with transaction(engine) as session:
         lonely = add_match(session, later, 5, "1", [(people["P02"], 1)])

@@ -721,6 +721,10 @@ def test_batches_and_ratings_hook(db_url, tmp_path, monkeypatch):
         assert revert_result(session, slug, 1, "1", 1)
         assert not revert_result(session, slug, 1, "1", 1)
     assert calls == ["svarta-maja"] * 3
+    with Session(engine) as session:
+        table_1 = session.execute(select(Match.id).join(Event).where(
+            Event.slug == slug, Match.round_number == 1, Match.table == "1")).scalar_one()
+    assert hints[2] == ([], [table_1])  # a revert: a correction of that match
 
 
 def _stored_by_key(session, slug):

@@ -97,5 +97,8 @@ def revert_result(session: Session, slug: str, round_number: int, table: str,
     changed)."""
     changed = versions.revert_match(session, slug, round_number, table, version, actor=actor)
     if changed:
-        ratings.refresh_after_results(session, get_event(session, slug).variant)
+        event = get_event(session, slug)
+        match = versions.find_match(session, event, round_number, table)
+        # Another version made current: to the ratings, a correction of this match.
+        ratings.refresh_after_results(session, event.variant, replaced=[match.id])
     return changed
