@@ -44,7 +44,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_seating_scale import exponent, run_measured
+from bench_seating_scale import compile_project, exponent, run_measured
 from click.testing import CliRunner
 from figures import write_figures
 
@@ -260,6 +260,7 @@ def main() -> None:
     sizes = [int(s) for s in (opts.sizes or ("500,1000" if opts.quick
                                               else "500,2000,8000,16000,32000")).split(",")]
     databases = ["sqlite", "postgresql"] if opts.db == "both" else [opts.db]
+    compile_project()
     results: dict[str, list[dict]] = {}
     for db in databases:
         for n in sizes:

@@ -11,6 +11,7 @@ the league first stored, --replace). The installs alternate, ``--repeats`` times
 the median wall and CPU seconds and the largest peak RSS are printed.
 
 Usage:  python bench/one_result_ab.py LEAGUE_DIR TOURNEY_A TOURNEY_B [--repeats 3]
+(each TOURNEY a checkout's .venv/bin/tourney, as .ci/setup makes it)
 """
 from __future__ import annotations
 
@@ -60,6 +61,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     opts = parser.parse_args()
     table = prepare(opts.league, opts.installs[1])
+    for tourney in opts.installs:  # each checkout's bytecode written before measuring
+        checkout = Path(tourney).parent.parent.parent  # CHECKOUT/.venv/bin/tourney
+        subprocess.run([str(Path(tourney).with_name("python")), "-m", "compileall", "-q",
+                        *(str(checkout / name) for name in ("tourney", "cli", "reports"))],
+                       env=bench_seating_scale.MEASURED_ENV, check=True,
+                       stdout=subprocess.DEVNULL)
     figures: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
     for _ in range(opts.repeats):
         for tourney in opts.installs:
