@@ -39,13 +39,15 @@ def prepare(league: Path, tourney: str) -> str:
         return subprocess.run([tourney, "--db", "league.db", "simulate", "--event", BIG,
                                "--round", "2", "--seed", str(seed)], cwd=league, check=True,
                               capture_output=True, text=True).stdout
-    played, other = simulate(1), simulate(2)
-    table = played.splitlines()[1].split(",")[3]
-    for name, text in (("new.csv", tables(played, {table})),
-                       ("new-other.csv", tables(other, {table}))):
-        partial = league / (name + ".part")
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(league / name)
+    if not (league / "new-other.csv").exists():  # else written by an earlier run
+        played, other = simulate(1), simulate(2)
+        table = played.splitlines()[1].split(",")[3]
+        for name, text in (("new.csv", tables(played, {table})),
+                           ("new-other.csv", tables(other, {table}))):
+            partial = league / (name + ".part")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(league / name)
+    table = (league / "new.csv").read_text(encoding="utf-8").splitlines()[1].split(",")[3]
     shutil.copyfile(league / "new-1.csv" if (league / "new-1.csv").exists()
                     else league / "two.csv", league / "stored.csv")
     if not (league / "early.csv").exists():  # a league of an earlier bench_league.py
