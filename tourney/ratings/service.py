@@ -13,7 +13,11 @@ The use cases that change results (:mod:`tourney.app`: import, revert, merge) ca
 It finds the first position where the rating order and what the history holds
 differ (a new match, a corrected match with a new current version, a deleted one,
 an event whose date moved, a merged player), rewinds the pool to just before it,
-and replays from there. :func:`recompute` replays a pool from the start.
+and replays from there. When the caller says what it changed (matches added after
+every rated one; matches given a new current version: an import's corrections, a
+revert), only those matches, the ones after them and their players' ratings are
+read: one result costs what it changes, not the league. :func:`recompute` replays
+a pool from the start.
 
 Decisions (the issue leaves these open):
 
