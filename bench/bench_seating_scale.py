@@ -16,13 +16,13 @@ Prints markdown and writes it to bench/out/bench_seating_scale.md (and .json).
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import math
 import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "out" / "bench_seating_scale.md"
@@ -56,19 +56,36 @@ def run(args: list[str], cwd: str, stdin: bytes | None = None, db: str = "league
     return proc.stdout
 
 
+# Runs the measured command and writes (wall seconds, peak RSS in KB, CPU seconds,
+# exit code) to argv[1]. A small process of its own forks the command: the peak RSS
+# that wait4 reports counts the image the child was forked from, and the bench that
+# forks may be far bigger than the command (bench_league builds its leagues in
+# process).
+_LAUNCHER = """\
+import os, subprocess, sys, time
+start = time.perf_counter()
+proc = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(proc.pid, 0)
+with open(sys.argv[1], "w") as out:
+    out.write(repr((time.perf_counter() - start, usage.ru_maxrss,
+                    usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status))))
+"""
+
+
 def run_measured(args: list[str], cwd: str, db: str = "league.db") -> tuple[float, float, float]:
     """Run one tourney command: (wall seconds, the process's peak RSS in MB, its CPU
     seconds, user and system: both from wait4)."""
-    start = time.perf_counter()
+    figures = os.path.join(cwd, "figures.txt")
     with open(os.path.join(cwd, "out.txt"), "wb") as out, open(os.path.join(cwd, "err.txt"), "wb") as err:
-        proc = subprocess.Popen([TOURNEY, "--db", db, *args], cwd=cwd, env=MEASURED_ENV,
-                                stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-        _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status):
+        subprocess.run([sys.executable, "-c", _LAUNCHER, figures, TOURNEY, "--db", db, *args],
+                       cwd=cwd, env=MEASURED_ENV, stdin=subprocess.DEVNULL, stdout=out,
+                       stderr=err, check=True)
+    with open(figures) as measured:
+        seconds, peak_kb, cpu, code = ast.literal_eval(measured.read())
+    if code:
         raise SystemExit(f"tourney {' '.join(args)} failed: "
                          f"{Path(cwd, 'err.txt').read_text()[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
+    return seconds, peak_kb / 1024, cpu
 
 
 def one_size(n: int) -> dict:
