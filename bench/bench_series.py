@@ -10,10 +10,13 @@ tables of four, every match with random places and the share match points the
 events use. Then times, best of ``--repeats`` (default 3):
 
 1. :func:`tourney.tournament.series.series_standings` in-process (best 10, at least
-   5 events, handicaps for every player), with the share of it spent in the 40
-   events' own standings;
+   5 events, handicaps for every player): from the events' standings snapshots
+   (kept by ``series add``, as every command that changes an event of a series
+   keeps them), and afresh, as if no snapshot were valid, with the share of it
+   spent in the 40 events' own standings;
 2. the same as a whole process: ``tourney series standings SLUG --json`` with its
-   output to /dev/null (start-up, schema check and JSON included);
+   output to /dev/null (start-up, schema check and JSON included), beside the
+   start-up floor (``tourney series list --json``);
 3. the club teams: ``tourney standings SLUG --teams club --count 3 --json``.
 
 Usage:  python bench/bench_series.py [--quick] [--players N] [--events N]
@@ -118,12 +121,16 @@ def timed(function, repeats: int) -> tuple[float, object]:
     return best, result
 
 
-def in_process(url: str, repeats: int) -> dict:
-    import tourney.tournament.series as series_module
+def in_process(url: str, repeats: int, *, afresh: bool = False) -> dict:
+    """series_standings in this process, with the events' snapshots (kept by
+    `series add`, as the commands that change an event keep them), or ``afresh``:
+    every event's standings computed as if no snapshot were valid."""
+    import tourney.tournament.snapshots as snapshots_module
 
     engine = open_engine(url, read_only=True)
     spent = {"events": 0.0}
-    original = series_module.event_results
+    original = snapshots_module.event_results
+    original_stored = snapshots_module._stored
 
     def counting(*args, **kwargs):
         start = time.perf_counter()
@@ -143,11 +150,14 @@ def in_process(url: str, repeats: int) -> dict:
                      time.process_time() - cpu))
         return result
 
-    series_module.event_results = counting
+    snapshots_module.event_results = counting
+    if afresh:
+        snapshots_module._stored = lambda session, event_ids: {}
     try:
         seconds, standings = timed(run, repeats)
     finally:
-        series_module.event_results = original
+        snapshots_module.event_results = original
+        snapshots_module._stored = original_stored
     engine.dispose()
     seconds, spent["events"], cpu = min(runs)  # the best run and its share
     return {"seconds": seconds, "cpu": cpu, "rows": len(standings.rows),
@@ -201,8 +211,10 @@ def main() -> None:
               options.seed)
         built = time.perf_counter() - start
         inside = in_process(url, options.repeats)
+        afresh = in_process(url, options.repeats, afresh=True)
         dispose_engines()
         cli = whole_process(url, ["series", "standings", "league", "--json"], options.repeats)
+        floor = whole_process(url, ["series", "list", "--json"], options.repeats)
         teams = whole_process(url, ["standings", "league", "--teams", "club", "--count", "3",
                                     "--json"], options.repeats)
     finally:
@@ -224,11 +236,15 @@ def main() -> None:
         "",
         "| what | wall s | CPU s |",
         "|---|---|---|",
-        f"| series_standings in-process ({inside['rows']:,} rows, {inside['qualified']:,} "
-        f"qualified) | {inside['seconds']:.2f} | {inside['cpu']:.2f} |",
-        f"| of which the events' own standings | {inside['events_share']:.2f} | |",
+        f"| series_standings in-process, every event afresh (no valid snapshot) "
+        f"| {afresh['seconds']:.2f} | {afresh['cpu']:.2f} |",
+        f"| of which the events' own standings | {afresh['events_share']:.2f} | |",
+        f"| series_standings in-process, from the events' snapshots ({inside['rows']:,} rows, "
+        f"{inside['qualified']:,} qualified) | {inside['seconds']:.2f} | {inside['cpu']:.2f} |",
         f"| `tourney series standings league --json` (whole process) | {cli[0]:.2f} "
         f"| {cli[1]:.2f} |",
+        f"| `tourney series list --json` (the start-up floor) | {floor[0]:.2f} "
+        f"| {floor[1]:.2f} |",
         f"| `tourney standings league --teams club --count 3 --json` | {teams[0]:.2f} "
         f"| {teams[1]:.2f} |",
         "",
@@ -243,7 +259,9 @@ def main() -> None:
                                    "events": options.events, "per_event": options.per_event,
                                    "matches": matches, "in_process": inside["seconds"],
                                    "in_process_cpu": inside["cpu"],
-                                   "events_share": inside["events_share"], "cli": cli[0],
+                                   "afresh": afresh["seconds"], "afresh_cpu": afresh["cpu"],
+                                   "events_share": afresh["events_share"], "cli": cli[0],
+                                   "floor": floor[0], "floor_cpu": floor[1],
                                    "cli_cpu": cli[1], "teams_cli": teams[0],
                                    "teams_cli_cpu": teams[1]})
 

@@ -7,9 +7,10 @@ PostgreSQL database too) an event of N tables of 4 (svarta-maja, 3 deals a match
 score sheets) is seated, and ``tourney serve`` is started as a process of its own
 on a loopback port. Then all N tables send their match as ``text/csv`` to their
 links at once, each K times (the repeats are "unchanged": two phones of one table),
-from N client threads. Measured: requests, errors (any answer other than
-stored/unchanged), latency p50/p99/max and throughput. Checked: every result
-stored exactly once (N matches, N versions, N accepted submissions).
+each send from a connection of its own, opened before the first is sent (asyncio on
+plain sockets: a light load generator, so the machine's cores go to the server).
+Measured: requests, errors (any answer other than stored/unchanged), latency
+p50/p99/max and throughput. Checked: every result stored exactly once (N matches, N versions, N accepted submissions).
 
 Baseline in the same run: the same submissions of a second, identical event
 through ``tourney.app.tables.submit`` in this process, one transaction each, one
@@ -28,9 +29,7 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -130,33 +129,55 @@ def start_server(db_url: str) -> tuple[subprocess.Popen, str]:
 
 
 def load(base: str, work: list[tuple[str, str]], clients: int) -> tuple[list, float]:
-    """Send everything at once; [(status, outcome, seconds)] and the wall time."""
-    local = threading.local()
-    gate = threading.Barrier(clients)
+    """Send everything at once, each request from a connection of its own (a phone
+    each), opened before the first is sent; [(status, outcome, seconds)] and the
+    wall time. The client is asyncio on plain sockets, one thread: a load
+    generator light enough (as wrk or ab are) that the 2 cores of this machine go
+    to the server, not to 100 threads of an HTTP library (``clients`` is kept for
+    the report: the requests in flight at once are ``len(work)``)."""
+    import asyncio
+    import json as json_module
+    from urllib.parse import urlsplit
 
-    def one(item):
-        token, body = item
-        client = getattr(local, "client", None)
-        if client is None:
-            client = local.client = httpx.Client(base_url=base, timeout=120)
-            try:
-                gate.wait(60)
-            except threading.BrokenBarrierError:
-                pass
+    address = urlsplit(base)
+
+    def request(token: str, body: str) -> bytes:
+        data = body.encode()
+        return (f"POST /t/{token} HTTP/1.1\r\nHost: {address.netloc}\r\n"
+                f"Content-Type: text/csv\r\nContent-Length: {len(data)}\r\n"
+                "Connection: close\r\n\r\n").encode() + data
+
+    async def one(connection, payload, gate):
+        reader, writer = connection
+        await gate.wait()
         began = time.perf_counter()
         try:
-            answer = client.post(f"/t/{token}", content=body,
-                                 headers={"Content-Type": "text/csv"})
-            outcome = answer.json().get("outcome")
-            status = answer.status_code
-        except (httpx.HTTPError, ValueError) as err:
+            writer.write(payload)
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 120)
+            lines = head.decode("latin-1").split("\r\n")
+            status = int(lines[0].split()[1])
+            length = next((int(line.split(":", 1)[1]) for line in lines[1:]
+                           if line.lower().startswith("content-length:")), None)
+            data = await (reader.readexactly(length) if length is not None else reader.read())
+            outcome = json_module.loads(data).get("outcome")
+        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as err:
             status, outcome = None, type(err).__name__
-        return status, outcome, time.perf_counter() - began
+        seconds = time.perf_counter() - began
+        writer.close()
+        return status, outcome, seconds
 
-    started = time.perf_counter()
-    with ThreadPoolExecutor(clients) as pool:
-        answers = list(pool.map(one, work))
-    return answers, time.perf_counter() - started
+    async def everything():
+        gate = asyncio.Event()
+        connections = [await asyncio.open_connection(address.hostname, address.port)
+                       for _ in work]
+        tasks = [asyncio.create_task(one(connection, request(token, body), gate))
+                 for connection, (token, body) in zip(connections, work)]
+        started = time.perf_counter()
+        gate.set()
+        answers = await asyncio.gather(*tasks)
+        return answers, time.perf_counter() - started
+
+    return asyncio.run(everything())
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -218,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         "### tourney serve: every table sends at once",
         "",
         f"{tables_count} tables of 4 (svarta-maja score sheets, 3 deals), each sending "
-        f"its match {sends} time(s), all at once from {tables_count} client threads to "
+        f"its match {sends} time(s), all at once, each send on a connection of its own, to "
         "`tourney serve` on loopback (a process of its own). Baseline: the same "
         "submissions through `tourney.app.tables.submit` in-process, one after the other.",
         "",

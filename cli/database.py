@@ -27,7 +27,7 @@ from typing import Iterator
 from sqlalchemy.engine import Engine
 
 from tourney.errors import UsageError
-from tourney.files import check_not_existing, check_outputs
+from tourney.files import check_outputs
 from tourney.storage.db import dispose_engines, open_engine, reading, resolve_url, sqlite_file
 from tourney.storage.schema import ensure_schema, refusal, schema_status
 
@@ -115,6 +115,20 @@ def _holds_nothing(engine: Engine) -> bool:
                            for model in (Player, Event))
     except Exception:  # unreadable now: not ours to remove
         return False
+
+
+def check_not_existing(outputs: dict[str, str | os.PathLike | None]) -> None:
+    """Refuse (:class:`UsageError`, exit 2) an output path where something exists
+    already: tourney never replaces a file it was not told to replace (``--yes``),
+    even one it wrote itself earlier."""
+    for option, path in outputs.items():
+        if path is None or os.fspath(path) == "-":
+            continue
+        if os.path.lexists(path):
+            label = f"{option} {os.fspath(path)!r}" if option.startswith("-") \
+                else repr(os.fspath(path))
+            raise UsageError(f"{label} exists already; nothing was written. Give another "
+                             "file name, or add --yes to replace it.")
 
 
 def refuse_overwrites(db_url: str | None, outputs: dict, inputs=(), *, replace: bool) -> None:

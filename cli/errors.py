@@ -19,10 +19,11 @@ says what that kind means to a shell, and to a script reading ``--json``
 from __future__ import annotations
 
 import shlex
-import sys
+from collections.abc import Callable
 
-from tourney.errors import InvalidValue, RecordError, TourneyError
+from tourney.errors import Advice, InvalidValue, RecordError, Remedy, TourneyError
 from tourney.seats import seat_number
+from tourney.storage.writes import WRITES, Writes
 
 OK = 0
 INVALID = 1
@@ -42,28 +43,74 @@ def exit_code(err: TourneyError) -> int:
     return USAGE if err.is_usage else INVALID
 
 
+# Each kind of remedy (tourney.errors.REMEDIES) as the command that would get past
+# the error: its words after `tourney`, from the remedy's data. A field the library
+# left out (an event not known yet) is left out of the command too.
+COMMANDS: dict[str, Callable[[dict], list]] = {
+    "add-player": lambda d: ["player", "add"],
+    "add-to-series": lambda d: ["series", "add", d["series"]],
+    "create-event": lambda d: ["event", "create"],
+    "create-series": lambda d: ["series", "create"],
+    "enter-players": lambda d: ["event", "enter", *([d["event"]] if "event" in d else []),
+                                *d.get("players", ())],
+    "forfeit-absent": lambda d: ["result", "forfeit", d["event"], d["round"], d["table"],
+                                 "--absent", d["player"]],
+    "import-players": lambda d: ["player", "import"],
+    "import-results": lambda d: ["result", "import"],
+    "list-house-rules": lambda d: ["variants", d["variant"]],
+    "list-teams": lambda d: ["team", "list", d["scope"]],
+    "mark-absent": lambda d: ["round", "absent", d["event"], d["round"],
+                              *([d["player"]] if "player" in d else [])],
+    "reseat-round": lambda d: ["round", "reseat", d["event"], d["round"]],
+    # its data is the round's, which a file of another delimiter does not say
+    "score-sheet": lambda d: ["round", "sheet", "SLUG", "ROUND", "--out", "FILE.xlsx"],
+    "seat-round": lambda d: ["round", "seat", d["event"]],
+    "swap-seats": lambda d: ["round", "swap", d["event"], d["round"]],
+    "undo-absence": lambda d: ["round", "absent", d["event"], d["round"], d["player"],
+                               "--undo"],
+    "undo-forfeit": lambda d: ["result", "forfeit", d["event"], d["round"], d["table"],
+                               "--undo"],
+    "unset-site-setting": lambda d: ["site", "unset", d["key"]],
+    "upgrade-database": lambda d: ["db", "upgrade"],
+}
+
+
+def command(remedy: Remedy) -> str:
+    """The command a remedy is, as typed in a shell: ``tourney result forfeit cup 2
+    3 --absent 'Bo Ek'`` (each word quoted as the shell needs)."""
+    words = COMMANDS[remedy.kind](remedy.data)
+    return shlex.join(["tourney", *(str(word) for word in words)])
+
+
 def message(err: TourneyError) -> str:
     """The one-line message for a library error, naming a setting by its flag
-    (``rounds`` is ``--rounds``, ``table_sizes`` is ``--table-sizes``) and another
-    operation by its command (``event list`` is `tourney event list`)."""
+    (``rounds`` is ``--rounds``, ``table_sizes`` is ``--table-sizes``) and a
+    remedy by its command (`tourney result import`)."""
     text = err.describe(flag(err.field)) if isinstance(err, InvalidValue) else str(err)
-    if err.setting is not None and err.operation is not None and ", or " in text:
-        # Two ways past it: the operation's first, the setting's after ", or "
-        # (tourney.errors.TourneyError); each named beside its own words.
-        first, other = text.rsplit(", or ", 1)
-        return f"{first} (`tourney {err.operation}`), or {other} ({flag(err.setting)})"
-    hints = []
-    if err.setting is not None:
-        hints.append(flag(err.setting))
-    if err.operation is not None:
-        hints.append(f"`tourney {err.operation}`")
+    if err.setting_way is not None and err.remedy is not None:
+        # Two ways past it (tourney.errors.TourneyError): the remedy's first, the
+        # setting's after; each named beside its own words.
+        return (f"{err.first_way()} (`{command(err.remedy)}`), or {err.setting_way} "
+                f"({flag(err.setting)})")
+    return with_hints(text, err.setting, err.remedy)
+
+
+def advice_message(advice: Advice) -> str:
+    """A warning that is no error (:class:`tourney.errors.Advice`), with the command
+    of its remedy."""
+    return with_hints(advice.text, None, advice.remedy)
+
+
+def with_hints(text: str, setting: str | None, remedy: Remedy | None) -> str:
+    """``text (--flag, `tourney command`)``: what would get past it, after it."""
+    hints = ([flag(setting)] if setting is not None else []) + (
+        [f"`{command(remedy)}`"] if remedy is not None else [])
     return f"{text} ({', '.join(hints)})" if hints else text
 
 
 def notice_message(notice: str) -> str:
     """A reader's notice, with the flag of the setting that would change it."""
-    setting = getattr(notice, "setting", None)
-    return f"{notice} ({flag(setting)})" if setting else str(notice)
+    return with_hints(str(notice), getattr(notice, "setting", None), None)
 
 
 def lookalike_message(warning) -> str:
@@ -100,21 +147,18 @@ def flag(field: str) -> str:
     return "--" + field.replace("_", "-")
 
 
-def interrupted_message(before=None) -> str:
+def interrupted_message(before: Writes, now: Writes = WRITES) -> str:
     """What a command interrupted by Ctrl-C left, in one line: ``before`` is
-    :data:`tourney.storage.db.WRITES` marked when it started (``None``: the
-    storage layer was not loaded yet). A command that writes, writes in one
-    transaction, so one stopped before its commit changed nothing."""
-    storage = sys.modules.get("tourney.storage.db")  # not loaded: it wrote nothing
-    if storage is None:
-        return "interrupted"
-    now = storage.WRITES
-    begun, committed = (before.begun, before.committed) if before is not None else (0, 0)
+    :data:`tourney.storage.writes.WRITES` marked when it started, ``now`` as it is.
+    A command that writes, writes in one transaction, so one stopped before its
+    commit changed nothing; one that began none (a read, or no database opened) was
+    just interrupted."""
+    begun, committed = before.begun, before.committed
     if now.committing:
         return ("interrupted while its changes were being committed: they may or may "
                 "not be stored (`tourney log` lists the stored changes)")
     if now.committed > committed:
-        stored = now.stored[len(before.stored) if before is not None else 0:]
+        stored = now.stored[len(before.stored):]
         return "interrupted after its changes were stored" + _what_was_stored(stored)
     if now.begun > begun:
         return "interrupted; nothing was changed"
@@ -138,8 +182,10 @@ def error_json(text: str, code: int, err: BaseException | None = None) -> dict:
     error knows of where and why, each key only when known: ``file``, ``cell`` (a
     workbook's), ``line``, ``column``, ``move``, ``seat`` (from 1), ``player``,
     ``rule`` (a record error's id), ``setting`` (the flag that would change it:
-    ``--force``) and ``operation`` (the command that would help: ``tourney db
-    upgrade``)."""
+    ``--force``), ``remedy`` (another operation that would help, as data: its
+    ``kind`` and its fields, ``{"kind": "undo-forfeit", "event": "cup", "round": 2,
+    "table": "3"}``) and ``operation`` (that remedy as the command to type:
+    ``tourney result forfeit cup 2 3 --undo``)."""
     data: dict = {"error": text, "exit_code": code}
     if isinstance(err, RecordError):
         data.update(file=err.file, cell=err.cell, **err.position())
@@ -153,6 +199,7 @@ def error_json(text: str, code: int, err: BaseException | None = None) -> dict:
     if isinstance(err, TourneyError):
         if err.setting is not None:
             data["setting"] = flag(err.setting)
-        if err.operation is not None:
-            data["operation"] = f"tourney {err.operation}"
+        if err.remedy is not None:
+            data["remedy"] = err.remedy.to_json()
+            data["operation"] = command(err.remedy)
     return {key: value for key, value in data.items() if value is not None}

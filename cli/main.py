@@ -19,6 +19,7 @@ import click
 
 from tourney import __version__
 from tourney.errors import TourneyError
+from tourney.storage.writes import WRITES
 
 from .errors import INTERRUPTED, INVALID, error_json, exit_code, interrupted_message
 from .errors import message as error_message
@@ -123,8 +124,7 @@ class TourneyGroup(CommandGroup):
             raise
 
     def invoke(self, ctx: click.Context):
-        storage = sys.modules.get("tourney.storage.db")
-        writes = storage.WRITES.mark() if storage is not None else None
+        writes = WRITES.mark()
         try:
             try:
                 return self._invoke(ctx)

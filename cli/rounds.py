@@ -23,6 +23,7 @@ from tourney.tournament.sheets import OPEN_ENDED_ROWS, score_sheet_rows
 
 from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
+from .errors import advice_message
 from .output import (
     COUNT,
     SEED,
@@ -254,7 +255,7 @@ def show(slug, number, as_json, db_url):
         if clock.started_at is not None:
             message(clock_text(clock))
     if note:
-        message(note)
+        message(advice_message(note))
 
 
 @round_.command("reseat")

@@ -77,7 +77,6 @@ import os
 import pickle
 import re
 import shutil
-import sys
 import time
 import unicodedata
 import urllib.parse
@@ -93,6 +92,8 @@ from markupsafe import Markup
 from sqlalchemy.engine import Engine
 
 from tourney import __version__
+from tourney.code import PACKAGE_DIR as TOURNEY_DIR
+from tourney.code import code_digest as source_digest
 from tourney.collector import frozen
 from tourney.engines.presentation import Card, Cards, Message, Note, Seat
 from tourney.errors import InvalidValue, TourneyError, UsageError
@@ -522,15 +523,8 @@ def code_digest() -> str:
     """A digest of the code and files that make pages (templates, styles, message
     catalogues, the site and standings code): any change renders every page."""
     if not _CODE_DIGEST:
-        digest = hashlib.blake2b(__version__.encode(), digest_size=16)
-        roots = [PACKAGE_DIR, Path(sys.modules["tourney"].__file__).resolve().parent]
-        for root in roots:
-            for path in sorted(root.rglob("*")):
-                if path.suffix in (".py", ".html", ".css", ".js", ".mo", ".json") \
-                        and path.is_file() and "__pycache__" not in path.parts:
-                    digest.update(os.fsencode(path.relative_to(root)))
-                    digest.update(path.read_bytes())
-        _CODE_DIGEST.append(digest.hexdigest())
+        _CODE_DIGEST.append(source_digest(
+            [PACKAGE_DIR, TOURNEY_DIR], (".py", ".html", ".css", ".js", ".mo", ".json")))
     return _CODE_DIGEST[0]
 
 

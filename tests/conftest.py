@@ -122,7 +122,7 @@ def _empty_pg(url: str, drop_tables: bool) -> None:
         connection.execute(text("".join(f'DELETE FROM "{name}";' for name in ordered)))
         connection.execute(text("".join(
             f"SELECT setval(pg_get_serial_sequence('\"{name}\"', 'id'), 1, false);"
-            for name in ordered)))
+            for name in ordered if "id" in SQLModel.metadata.tables[name].columns)))
 
 
 @functools.cache

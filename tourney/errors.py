@@ -12,7 +12,79 @@ bug.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .seats import seat_number, seat_text
+
+# What would get past an error, when it is another operation: its kind, and the names
+# of the data each kind carries (a caller words each kind its own way: the command
+# line as the command to type, tourney.cli.errors.COMMANDS). A field may be left
+# out where the library does not know it (``enter-players`` without the players).
+REMEDIES: dict[str, tuple[str, ...]] = {
+    "add-player": (),  # register players
+    "add-to-series": ("series",),  # add events to a series
+    "create-event": (),
+    "create-series": (),
+    "enter-players": ("event", "players"),  # enter players (again) in an event
+    "forfeit-absent": ("event", "round", "table", "player"),  # a forfeit for an absence
+    "import-players": (),
+    "import-results": (),
+    "list-house-rules": ("variant",),  # the house rules a variant has
+    "list-teams": ("scope",),  # the teams of an event or series
+    "mark-absent": ("event", "round", "player"),  # leave a player out of a round
+    "reseat-round": ("event", "round"),
+    "score-sheet": (),  # fill in the score sheet as a workbook
+    "seat-round": ("event",),
+    "swap-seats": ("event", "round"),
+    "undo-absence": ("event", "round", "player"),
+    "undo-forfeit": ("event", "round", "table"),
+    "unset-site-setting": ("key",),
+    "upgrade-database": (),
+}
+
+
+class Remedy:
+    """Another operation that would get past an error: its ``kind`` (one of
+    :data:`REMEDIES`) and its ``data`` (the event, round, table, player... it takes).
+    Data, not words: each caller says it its own way, or not at all."""
+
+    __slots__ = ("kind", "data")
+
+    def __init__(self, kind: str, **data):
+        fields = REMEDIES.get(kind)
+        if fields is None:
+            raise ValueError(f"no remedy kind {kind!r}")
+        extra = set(data) - set(fields)
+        if extra:
+            raise TypeError(f"remedy {kind} takes no {', '.join(sorted(extra))}")
+        self.kind = kind
+        self.data = {key: data[key] for key in fields if data.get(key) is not None}
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Remedy) and (self.kind, self.data)
+                == (other.kind, other.data))
+
+    def __hash__(self) -> int:
+        return hash(self.kind)
+
+    def __repr__(self) -> str:
+        data = "".join(f", {key}={value!r}" for key, value in self.data.items())
+        return f"Remedy({self.kind!r}{data})"
+
+    def to_json(self) -> dict:
+        """``{"kind": ..., **data}``, players as a list."""
+        return {"kind": self.kind, **{key: list(value) if isinstance(value, tuple) else value
+                                      for key, value in self.data.items()}}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A warning that is no error (nothing is refused): what the library has to say,
+    in its words, and the :class:`Remedy` that would act on it, which a caller
+    words its own way (:func:`tourney.cli.errors.advice_message`)."""
+
+    text: str
+    remedy: Remedy | None = None
 
 
 class TourneyError(Exception):
@@ -20,21 +92,33 @@ class TourneyError(Exception):
 
     The message says what is wrong, and what would get past it, in the library's
     words. Where that is a setting of the call, ``setting`` names it as the library
-    does (``event``, ``force``); where it is another operation, ``operation`` names
-    it (``event list``, ``round seat cup``). A caller shows them its own way: the
-    command line as ``--force`` and `tourney event list` (:mod:`tourney.cli.errors`).
-    A message naming both offers two ways, the operation's first and the
-    setting's after its last ", or " ("import them first, or seat round 2
-    anyway"), so that each is shown beside its own words.
+    does (``event``, ``force``); where it is another operation, ``remedy`` says
+    which, as data (:class:`Remedy`). A caller shows them its own way: the command
+    line as ``--force`` and `tourney result import` (:mod:`tourney.cli.errors`).
+    A message offering both ways says the remedy's first and then, given apart as
+    ``setting_way``, what the setting does ("import them first" and "seat round 2
+    anyway"): the message is ``{first}, or {setting_way}``, and a caller can name
+    each way beside its own words.
     """
 
     setting: str | None = None
-    operation: str | None = None
+    remedy: Remedy | None = None
+    setting_way: str | None = None
 
-    def __init__(self, *args, setting: str | None = None, operation: str | None = None):
+    def __init__(self, *args, setting: str | None = None, remedy: Remedy | None = None,
+                 setting_way: str | None = None):
+        if setting_way is not None:
+            args = (f"{args[0]}, or {setting_way}", *args[1:])
         super().__init__(*args)
         self.setting = setting
-        self.operation = operation
+        self.remedy = remedy
+        self.setting_way = setting_way
+
+    def first_way(self) -> str:
+        """The message up to the setting's way (``setting_way``): what is wrong and the
+        remedy's words; the whole message when it offers one way."""
+        text = str(self)
+        return text[:-len(f", or {self.setting_way}")] if self.setting_way is not None else text
 
     @property
     def is_usage(self) -> bool:
@@ -89,17 +173,17 @@ def close_names(name: str, known, limit: int = 3, cutoff: float = 0.6) -> list[s
 
 
 def unknown_name(kind: str, name: str, known, *, quote: bool = False, cutoff: float = 0.6,
-                 hint: str = "", otherwise: str = "", **remedy) -> UnknownName:
+                 hint: str = "", otherwise: str = "", **ways) -> UnknownName:
     """The one wording of an unknown name: ``unknown event 'club-2' (did you mean
     club-1?)``. ``known``: the names there are; ``quote`` quotes the suggestions
     (names with spaces); ``otherwise`` is said in the brackets when no known name
-    is close; ``hint`` is added at the end; ``remedy``: the error's ``setting`` and
-    ``operation`` (:class:`TourneyError`)."""
+    is close; ``hint`` is added at the end; ``ways``: the error's ``setting``,
+    ``remedy`` and ``otherwise`` (:class:`TourneyError`)."""
     close = close_names(name, known, cutoff=cutoff)
     shown = [repr(c) if quote else c for c in close]
     suggestion = (f" (did you mean {' or '.join(shown)}?)" if shown else
                   f" ({otherwise})" if otherwise else "")
-    return UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}", **remedy)
+    return UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}", **ways)
 
 
 def no_round(event: str, number: int, seated: int) -> UnknownName:
@@ -109,7 +193,7 @@ def no_round(event: str, number: int, seated: int) -> UnknownName:
     have = ("no round is seated yet" if seated < 1 else "round 1 is seated" if seated == 1
             else f"rounds 1-{seated} are seated")
     return UnknownName(f"{event} has no round {number}: {have}",
-                       operation=None if seated else f"round seat {event}")
+                       remedy=None if seated else Remedy("seat-round", event=event))
 
 
 def no_table(event: str, number: int, table: str, tables) -> UnknownName:
@@ -193,7 +277,7 @@ class RecordError(TourneyError):
         cell: str | None = None,
         player: str | None = None,
         setting: str | None = None,
-        operation: str | None = None,
+        remedy: Remedy | None = None,
     ):
         self.message = message
         self.rule = rule
@@ -206,7 +290,7 @@ class RecordError(TourneyError):
         self.player = player
         # In a workbook, the sheet and cell (``Round 1!K7``) where a CSV has a line.
         self.cell = cell
-        super().__init__(message, setting=setting, operation=operation)
+        super().__init__(message, setting=setting, remedy=remedy)
 
     @classmethod
     def from_illegal(cls, err: IllegalMove, **where) -> "RecordError":

@@ -10,9 +10,8 @@ at worst a stray ``.NAME.*.tmp`` beside it), never a truncated one.
 is one of the command's inputs (same resolved path or same inode) or the open
 SQLite database (or its ``-wal``, ``-shm`` or ``-journal`` file) is a usage error,
 exit 2. ``--out tourney.db`` must not replace a league's database.
-:func:`check_not_existing` refuses an output file that exists already (the
-member list ``--out players.csv`` would have replaced) unless the command was
-told to replace it (``--yes``).
+(A command line refuses an output file that exists already unless told to
+replace it: that is its own policy, worded with its flag, in ``tourney.cli``.)
 """
 from __future__ import annotations
 
@@ -78,21 +77,6 @@ def check_outputs(outputs: dict[str, str | os.PathLike | None], *,
             if same_file(path, other):
                 raise UsageError(f"{option} and {other_option} name the same file "
                                  f"{os.fspath(path)!r}")
-
-
-def check_not_existing(outputs: dict[str, str | os.PathLike | None], *,
-                       flag: str = "--yes") -> None:
-    """Refuse (:class:`UsageError`, exit 2) an output path where something exists
-    already: tourney never replaces a file it was not told to replace, even one it
-    wrote itself earlier (``flag`` says how to tell it)."""
-    for option, path in outputs.items():
-        if path is None or os.fspath(path) == "-":
-            continue
-        if os.path.lexists(path):
-            label = f"{option} {os.fspath(path)!r}" if option.startswith("-") \
-                else repr(os.fspath(path))
-            raise UsageError(f"{label} exists already; nothing was written. Give another "
-                             f"file name, or add {flag} to replace it.")
 
 
 def _creation_mode() -> int:

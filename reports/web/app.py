@@ -74,7 +74,7 @@ from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import standing_decimals, standings_table
 
-from .messages import bad_fields, error_lines
+from .messages import bad_fields, error_lines, remedy_sentence
 from .names import grid_name, short_names
 from .security import (
     SESSION_COOKIE,
@@ -1007,16 +1007,20 @@ async def org_action(request: Request) -> Response:
         else:
             result = await run_in_threadpool(server.in_transaction, as_organizer(work))
     except (TourneyError, submissions.DecisionRefused) as err:
+        remedy = getattr(err, "remedy", None)  # a DecisionRefused has none
         if wants_json(request):
-            return JSONResponse({"error": str(err)}, status_code=409)
+            return JSONResponse({"error": str(err)} | (
+                {"remedy": remedy.to_json()} if remedy is not None else {}), status_code=409)
         if action not in ARBITER_ACTIONS:
-            return server.render(request, "message.html", server.language(request), 409,
-                                 text=str(err), back=f"/org/{slug}")
+            lang = server.language(request)
+            return server.render(request, "message.html", lang, 409, text=str(err),
+                                 remedy=remedy_sentence(remedy, lang), back=f"/org/{slug}")
         # the arbiter's refusal: said in the organizer's language first (the page's),
         # then in the library's own words, which name what stood in the way
         lang = server.language(request, await run_in_threadpool(_event_lang, server, slug))
         return server.render(request, "message.html", lang, 409, text=str(err),
-                             refused=True, back=f"/org/{slug}#arbiter")
+                             refused=True, remedy=remedy_sentence(remedy, lang),
+                             back=f"/org/{slug}#arbiter")
     if wants_json(request):
         return JSONResponse(result)
     anchor = "#evening" if action in EVENING_ACTIONS else "#arbiter" if action in ARBITER_ACTIONS else ""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tourney.errors import RecordError
+from tourney.errors import RecordError, Remedy
 from tourney.reports.i18n import N_, translations
 from tourney.seats import seat_number
 
@@ -60,6 +60,26 @@ COLUMN_NAMES = {
     "play": N_("moves"), "hands": N_("hands"), "deal": N_("deal"), "table": N_("table"),
     "round": N_("round"), "event": N_("event"),
 }
+
+# What would get past a refusal (tourney.errors.Remedy), said as what to do on the
+# organizer's page; a kind not here is not said: a page never shows a command line.
+REMEDY_SENTENCES = {
+    "enter-players": N_("Enter the players in the event first."),
+    "forfeit-absent": N_("A forfeit scores table %(table)s without %(player)s."),
+    "import-results": N_("Store the results still missing first."),
+    "reseat-round": N_("Seat round %(round)s again first."),
+    "seat-round": N_("Seat a round first."),
+    "swap-seats": N_("Swap the two players instead."),
+    "undo-absence": N_("Take back the absence of %(player)s first."),
+    "undo-forfeit": N_("Take back the forfeit of table %(table)s first."),
+}
+
+
+def remedy_sentence(remedy: Remedy | None, lang: str) -> str | None:
+    """What would get past a refusal, in ``lang``: ``None`` for no remedy, or one a
+    page has no words for."""
+    sentence = REMEDY_SENTENCES.get(remedy.kind) if remedy is not None else None
+    return translations(lang).gettext(sentence) % remedy.data if sentence else None
 
 
 @dataclass

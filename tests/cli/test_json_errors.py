@@ -52,7 +52,8 @@ def test_the_error_says_where_and_what_would_help(tourney, tmp_path):
     tourney("round", "seat", "cup")
     refused = one_object(tourney("round", "seat", "cup", "--json", exit_code=1))
     assert (refused["setting"], refused["operation"]) == ("--force", "tourney result import")
-    assert set(refused) == {"error", "exit_code", "setting", "operation"}  # only what is known
+    assert refused["remedy"] == {"kind": "import-results"}  # the operation as data
+    assert set(refused) == {"error", "exit_code", "setting", "remedy", "operation"}  # only what is known
 
 
 @pytest.mark.parametrize("args, setting", [
@@ -83,7 +84,7 @@ def test_without_json_stdout_stays_empty(tourney):
 
 def test_the_shape_of_every_kind_of_error():
     from tourney.cli.errors import error_json
-    from tourney.errors import IllegalMove, InvalidValue, RecordError, TourneyError
+    from tourney.errors import IllegalMove, InvalidValue, RecordError, Remedy, TourneyError
 
     located = RecordError("must follow suit", rule="follow-suit", file="r.csv", line=7,
                           column="play", move=12, seat=1, token="KH", player="Bo")
@@ -94,7 +95,13 @@ def test_the_shape_of_every_kind_of_error():
         "error": "text", "exit_code": 1, "seat": 1, "rule": "follow-suit"}
     assert error_json("text", 2, InvalidValue("table_sizes", "'5-3'", "a range"))["setting"] \
         == "--table-sizes"
-    assert error_json("text", 1, TourneyError("x", operation="db upgrade")) == {
-        "error": "text", "exit_code": 1, "operation": "tourney db upgrade"}
+    assert error_json("text", 1, TourneyError("x", remedy=Remedy("upgrade-database"))) == {
+        "error": "text", "exit_code": 1, "remedy": {"kind": "upgrade-database"},
+        "operation": "tourney db upgrade"}
+    forfeit = Remedy("forfeit-absent", event="cup", round=2, table="3", player="Bo Ek")
+    assert error_json("text", 1, TourneyError("x", remedy=forfeit)) == {
+        "error": "text", "exit_code": 1, "remedy": {"kind": "forfeit-absent", "event": "cup",
+                                                    "round": 2, "table": "3", "player": "Bo Ek"},
+        "operation": "tourney result forfeit cup 2 3 --absent 'Bo Ek'"}
     assert error_json("text", 1, OSError(28, "No space left on device", "out.csv")) == {
         "error": "text", "exit_code": 1, "file": "out.csv"}

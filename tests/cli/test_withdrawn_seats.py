@@ -34,7 +34,8 @@ def test_round_show_marks_a_player_who_withdrew_and_says_to_reseat(tourney):
     assert shown.stdout.count("(withdrew)") == 2  # by table and by name
     assert "Bo (withdrew)" not in shown.stderr
     assert (f"round 1 of ev seats Bo (table {bo['table']}), who withdrew: "
-            "`tourney round reseat ev 1` seats it again without them") in shown.stderr
+            "reseating it seats it again without them (`tourney round reseat ev 1`)") \
+        in shown.stderr
     data = tourney("round", "show", "ev", "1", "--json")
     assert data.json["withdrawn"] == [{"name": "Bo", "table": bo["table"]}]
     assert data.json["reseat"] is True
@@ -75,7 +76,8 @@ def test_once_a_result_is_in_the_note_says_to_take_the_withdrawal_back(tourney, 
     shown = tourney("round", "show", "ev", "1", "--json")
     assert shown.json["reseat"] is False and shown.json["withdrawn"][0]["name"] == "Bo"
     assert "cannot be reseated" in shown.stderr
-    assert "`tourney event enter ev Bo` takes the withdrawal back" in shown.stderr
+    assert "entering them again takes the withdrawal back (`tourney event enter ev Bo`)" \
+        in shown.stderr
     refused = tourney("round", "sheet", "ev", "1", exit_code=1)
     assert "(`tourney event enter ev Bo`)" in refused.stderr and "reseat ev" not in refused.stderr
     tourney("event", "enter", "ev", "Bo")

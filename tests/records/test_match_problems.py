@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tourney.errors import RecordError
+from tourney.errors import RecordError, Remedy
 from tourney.records.csv_format import RecordReader
 from tourney.records.spreadsheets import typed_cell
 from tourney.records.validation import DealCheck, MatchCheck, RecordChecker
@@ -117,9 +117,9 @@ def test_rows_of_another_delimiter_than_the_header_are_said_so():
     reader = RecordReader(io.BytesIO(text.encode()), "m.csv", errors="yield")
     first, second, third = [e for e in reader if isinstance(e, RecordError)]
     assert "the header is separated by commas but this row by semicolons" in first.message
-    assert first.operation == "round sheet SLUG ROUND --out FILE.xlsx"
+    assert first.remedy == Remedy("score-sheet")  # the CLI: `tourney round sheet ... --out`
     assert "this row too is separated by another delimiter" in second.message
-    assert "(see line 2)" in second.message and second.operation is None
+    assert "(see line 2)" in second.message and second.remedy is None
     # a row of the header's delimiter with ';' in its cells is no such row
     assert "separated by" not in third.message
     # a whole line in one quoted cell, the scores typed beside it: not CSV at all

@@ -88,6 +88,33 @@ def test_a_move_says_the_pairs_that_meet_again_and_breaks_table_sizes_only_when_
     assert _actors(db_url)["round.move"] == ORGANIZER
 
 
+
+def test_a_refusal_says_what_would_get_past_it_in_the_pages_language(tourney, db_url):
+    seated_event(tourney)
+    seats = _tables(tourney)
+    page = Page(db_url)
+    page.post("forfeit", table="2", player=seats["2"][0], reason="went home")
+    # the remedy (take the forfeit back) in Swedish, the event's language; the
+    # library's reason in English beside it; no command line anywhere
+    refused = _main(page.post("reseat", 409, round="1").text)
+    assert "Ångra först walkovern vid bord 2." in refused and "forfeited" in refused
+    assert "--" not in refused and "tourney " not in refused
+    answer = page.web.post("/org/club/reseat", data={"csrf": page.csrf, "round": "1"},
+                           headers={"Accept": "application/json"})
+    assert answer.status_code == 409
+    assert answer.json()["remedy"] == {"kind": "undo-forfeit", "event": "club", "round": 1,
+                                       "table": "2"}
+    # a refusal with no remedy says none
+    refused = _main(page.post("clock-stop", 409).text)
+    assert "Inte gjort: ingenting ändrades." in refused and "först" not in refused
+    # the next round is not seated while results are missing: the page's language
+    # (Finnish, asked for) says to store them, never which command would
+    early = page.web.post("/org/club/seat?lang=fi", data={"csrf": page.csrf})
+    assert early.status_code == 409
+    assert "Tallenna ensin puuttuvat tulokset." in _main(early.text)
+    assert "--" not in _main(early.text) and "tourney " not in _main(early.text)
+
+
 def test_a_substitute_takes_a_seat_from_the_page(tourney, db_url):
     links = seated_event(tourney)
     tourney("player", "add", "Ulla")

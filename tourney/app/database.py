@@ -37,7 +37,7 @@ def backup_database(engine: Engine, path: str) -> int:
     tools (pg_dump) back it up.
     """
     if engine.dialect.name != "sqlite":
-        raise UsageError(f"`tourney db backup` copies a SQLite file; back up the "
+        raise UsageError(f"a backup copies a SQLite file; back up the "
                          f"{engine.dialect.name} database with its own tools "
                          "(pg_dump for PostgreSQL)")
     folder = os.path.dirname(os.path.abspath(path))

@@ -20,6 +20,7 @@ from ..tournament.players import (
     read_player_csv,
     rename_player,
 )
+from ..tournament.snapshots import keep_series_snapshots
 
 __all__ = ["add_players", "find_player", "import_players", "read_player_csv",
            "rename_player", "merge_players", "PlayerMerge"]
@@ -61,4 +62,5 @@ def merge_players(session: Session, keep: str, duplicate: str) -> PlayerMerge:
     folded = ratings.fold_merged_player(session, moved.keep_id, moved.duplicate_id)
     refreshed = {variant: ratings.refresh_after_results(session, variant)
                  for variant in folded.variants}
+    keep_series_snapshots(session)
     return PlayerMerge(moved, folded, refreshed)

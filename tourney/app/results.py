@@ -4,7 +4,8 @@ arbiter's forfeits and point adjustments.
 Import and revert change stored results and then refresh the rating pools of the
 variants they changed, in the same transaction. Forfeits and adjustments are the
 standings' only (:mod:`tourney.tournament.forfeits`): no match is played, so no
-rating changes.
+rating changes. Each of them keeps the standings snapshots of the events of a
+series it changed (:mod:`tourney.tournament.snapshots`).
 """
 from __future__ import annotations
 
@@ -16,17 +17,11 @@ from ..collector import frozen
 from ..errors import TourneyError
 from ..ratings import service as ratings
 from ..records.validation import nothing_filled_in
-from ..tournament import results, versions
+from ..tournament import forfeits, results, versions
 from ..tournament.events import get_event
-from ..tournament.forfeits import (
-    AdjustmentInfo,
-    ForfeitReport,
-    adjust_points,
-    adjustments,
-    forfeit_table,
-    remove_adjustment,
-)
+from ..tournament.forfeits import AdjustmentInfo, ForfeitReport, adjustments
 from ..tournament.results import ImportRejected, ImportReport, current_user
+from ..tournament.snapshots import keep_series_snapshots, keeping_snapshots
 
 # An import's collections: the youngest generation every 50,000 allocations
 # (tourney.collector): 100,000-row import, storing process 5.8 -> 4.6 s CPU.
@@ -87,6 +82,8 @@ def import_results(session: Session, path: str, *, event: str | None = None,
             ratings.refresh_after_results(session, variant,
                                           added=report.added_matches.get(variant, ()),
                                           replaced=report.replaced_matches.get(variant, ()))
+        if report.changed_variants:
+            keep_series_snapshots(session)
     return report
 
 
@@ -101,4 +98,10 @@ def revert_result(session: Session, slug: str, round_number: int, table: str,
         match = versions.find_match(session, event, round_number, table)
         # Another version made current: to the ratings, a correction of this match.
         ratings.refresh_after_results(session, event.variant, replaced=[match.id])
+        keep_series_snapshots(session, [event.id])
     return changed
+
+
+forfeit_table = keeping_snapshots(forfeits.forfeit_table)
+adjust_points = keeping_snapshots(forfeits.adjust_points)
+remove_adjustment = keeping_snapshots(forfeits.remove_adjustment)

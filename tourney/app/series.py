@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlmodel import Session
 
-from ..errors import InvalidValue, UsageError
+from ..errors import InvalidValue, Remedy, UsageError
 from ..numbers import plain_number
 from ..ratings.service import check_variant, rating_list
 from ..storage.models import Entry, Player, Series, SeriesEvent
@@ -76,7 +76,7 @@ def derive_handicaps(session: Session, series: Series, *, variant: str | None = 
     events = series_events(session, series)
     if not events:
         raise UsageError(f"{series.slug} has no events: add them first",
-                         operation=f"series add {series.slug}")
+                         remedy=Remedy("add-to-series", series=series.slug))
     variants = sorted({e.variant for e in events})
     if variant is None:
         if len(variants) > 1:

@@ -451,14 +451,14 @@ class RecordReader:
             if len(row) != width:
                 # a row written with another delimiter than the header: said in full
                 # once, then in short (a whole file of such rows)
-                hint, operation = getattr(rows, "delimiter_hint", lambda: ("", None))()
+                hint, remedy = getattr(rows, "delimiter_hint", lambda: ("", None))()
                 if hint and said_delimiter:
-                    hint, operation = (f"; this row too is separated by another delimiter "
-                                       f"than the header (see line {said_delimiter})"), None
+                    hint, remedy = (f"; this row too is separated by another delimiter "
+                                    f"than the header (see line {said_delimiter})"), None
                 elif hint:
                     said_delimiter = line
                 err = RecordError(ragged_row_message(row, width) + hint, rule="ragged-row",
-                                  file=self.filename, line=line, operation=operation)
+                                  file=self.filename, line=line, remedy=remedy)
                 if self.errors == "raise":
                     raise err
                 yield err

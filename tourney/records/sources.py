@@ -33,7 +33,7 @@ import re
 import sys
 from typing import IO, Iterator, Sequence
 
-from ..errors import InvalidValue, RecordError, UnreadableFile, UsageError
+from ..errors import InvalidValue, RecordError, Remedy, UnreadableFile, UsageError
 
 # Bounds that keep hostile files cheap to refuse (hardening): no real record comes
 # near them. A deal has at most 52 cards; the longest plausible play column (a long
@@ -542,13 +542,14 @@ def _unquoted(text: str) -> str:
 
 
 class _CsvRows(Rows):
-    def delimiter_hint(self, text: str | None = None) -> tuple[str, str | None]:
+    def delimiter_hint(self, text: str | None = None) -> tuple[str, Remedy | None]:
         """For a row that cannot be read (``text``: its text, by default the line
         read last): when it is separated by another delimiter than the header,
-        what to add to its message and the operation that helps, else ``("",
-        None)``. A comma CSV opened in a spreadsheet whose list separator is ';'
-        (Excel in a Nordic language) is one column there; saved again, its rows
-        are ';'-separated under a header that still has commas."""
+        what to add to its message and the remedy that helps (a score sheet as a
+        workbook), else ``("", None)``. A comma CSV opened in a spreadsheet whose
+        list separator is ';' (Excel in a Nordic language) is one column there;
+        saved again, its rows are ';'-separated under a header that still has
+        commas."""
         if text is None:
             text = self._lines.last
         other = other_delimiter(self.delimiter, self.header or (), text)
@@ -559,7 +560,7 @@ class _CsvRows(Rows):
                  f"{_DELIMITER_NAMES[other]} (Excel in a Nordic language, say) opened it and "
                  "saved it again; save it as CSV with one separator, or fill in the score "
                  "sheet as XLSX, which keeps its columns in every spreadsheet"),
-                "round sheet SLUG ROUND --out FILE.xlsx")
+                Remedy("score-sheet"))
 
     def __init__(self, source: Source, known: Sequence[str]):
         self.source = source
@@ -605,10 +606,10 @@ class _CsvRows(Rows):
                 return
             except csv.Error as err:
                 # the line the broken record begins on, as for every record error
-                hint, operation = self.delimiter_hint("".join(lines.earlier) + lines.last)
+                hint, remedy = self.delimiter_hint("".join(lines.earlier) + lines.last)
                 problem = UnreadableFile(f"not valid CSV: {err}{hint}", rule="csv",
                                       file=self.source.name, line=lines.record_line,
-                                      operation=operation)
+                                      remedy=remedy)
                 lines.locate(problem)  # a field over the limit: its column
                 raise problem from None
             end_line = lines.line

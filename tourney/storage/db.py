@@ -31,7 +31,6 @@ from __future__ import annotations
 import os
 import urllib.parse
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Iterator
 
 from sqlalchemy import event
@@ -40,6 +39,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlmodel import Session, create_engine
 
 from ..errors import TourneyError, UsageError
+from .writes import WRITES
 
 DEFAULT_URL = "sqlite:///tourney.db"
 SQLITE_BUSY_TIMEOUT = 30.0  # seconds
@@ -318,26 +318,6 @@ def _sqlstate(err: BaseException) -> str | None:
     return getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
 
 
-@dataclass
-class Writes:
-    """This process's :func:`transaction` s, for a caller that must say what an
-    interrupted command changed (the CLI on Ctrl-C): how many ``begun`` and
-    ``committed``, and whether a commit is under way (``committing``: an
-    interrupt then leaves undecided whether it is stored)."""
-
-    begun: int = 0
-    committed: int = 0
-    committing: bool = False
-    # what the committed transactions stored, as their audit entries name it
-    # (action, subject): an interrupt after a commit can say what is stored
-    stored: list = field(default_factory=list)
-
-    def mark(self) -> "Writes":
-        """The counts now, to compare with later ones."""
-        return Writes(self.begun, self.committed, stored=list(self.stored))
-
-
-WRITES = Writes()
 AUDITED = "tourney.audited"  # session.info key: the audit entries a transaction adds
 
 

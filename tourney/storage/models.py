@@ -469,3 +469,15 @@ class TeamMember(SQLModel, table=True):
     id: Optional[int] = Field(default=None, primary_key=True)
     team_id: int = Field(foreign_key="team.id")
     player_id: int = Field(foreign_key="player.id", index=True)
+
+
+class StandingsSnapshot(SQLModel, table=True):
+    """An event's standings as last computed by a command that changed them, for
+    readers of many events at once (a series' standings): valid only while
+    ``key`` is the event's key now (:mod:`tourney.tournament.snapshots`), so a
+    stale snapshot is never read, only computed afresh."""
+
+    event_id: int = Field(foreign_key="event.id", primary_key=True)
+    key: str = Field(max_length=64)
+    # JSON: [[player_id, points, place], ...] of the players who played the event
+    rows_json: str = Field(sa_column=Column(Text, nullable=False))

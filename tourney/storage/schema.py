@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # alembic is imported only when a migration runs (it is slow 
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-from ..errors import TourneyError, UsageError
+from ..errors import Remedy, TourneyError, UsageError
 from . import models  # noqa: F401  (registers the tables)
 from .db import busy_errors, display_url, open_error, write_connection_options
 
@@ -212,10 +212,10 @@ def refusal(status: SchemaStatus) -> SchemaError | None:
     if status.state == "outdated":
         return SchemaError(f"this database is at schema {status.revision}, before this "
                            f"tourney's {status.head}; back it up, then upgrade it",
-                           operation="db upgrade")
+                           remedy=Remedy("upgrade-database"))
     if status.state == "unversioned":
         return SchemaError("this database has tourney tables but no schema version; "
-                           "upgrade it", operation="db upgrade")
+                           "upgrade it", remedy=Remedy("upgrade-database"))
     if status.state == "foreign":
         return ForeignDatabase(f"{status.url} is not a tourney database: it has tables, none "
                            "of them tourney's (another program's database?); nothing was "

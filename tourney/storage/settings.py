@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlmodel import Session
 
-from ..errors import UsageError
+from ..errors import Remedy, UsageError
 from .audit import record_change
 from .models import SiteSetting, utcnow
 
@@ -55,7 +55,7 @@ def check_value(key: str, value: str) -> str:
     text = unicodedata.normalize("NFC", value.strip())
     if not text:
         raise UsageError(f"site {key} needs a value; unsetting it clears it",
-                         operation=f"site unset {key}")
+                         remedy=Remedy("unset-site-setting", key=key))
     if len(text) > MAX_LENGTH:
         raise UsageError(f"site {key} is {len(text)} characters long; at most {MAX_LENGTH}")
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text):

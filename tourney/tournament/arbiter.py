@@ -23,7 +23,7 @@ from typing import Sequence
 
 from sqlmodel import Session, select
 
-from ..errors import TourneyError, UsageError
+from ..errors import Remedy, TourneyError, UsageError
 from ..names import normalize_name
 from ..numbers import count_text
 from ..ordering import table_order
@@ -45,7 +45,7 @@ def entered_player(session: Session, event: Event, name: str) -> Player:
                                              Entry.player_id == player.id)).first()
     if entry is None:
         raise TourneyError(f"{player.name} is not entered in {event.slug}",
-                           operation=f"event enter {event.slug}")
+                           remedy=Remedy("enter-players", event=event.slug))
     return player
 
 

@@ -71,7 +71,7 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..engines.base import Game
-from ..errors import InvalidValue, TourneyError, UnknownName, UsageError, unknown_name
+from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
 from ..names import normalize_name
 from ..numbers import count_text
 from ..ordering import name_key
@@ -199,7 +199,7 @@ def unknown_event(slug: str, known: Iterable[str]) -> UnknownName:
     known = list(known)
     return unknown_name("event", slug, known,
                         otherwise="" if known else "there are no events yet",
-                        operation=None if known else "event create")
+                        remedy=None if known else Remedy("create-event"))
 
 
 def lock_event(session: Session, event: Event) -> None:
@@ -564,11 +564,12 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
         if not add:
             if len(unknown) == 1:
                 raise unknown_player_error(session, unknown[0],
-                                           "; register it first, or have entering add it",
-                                           setting="add", operation="player add")
+                                           "; register it first", setting="add",
+                                           remedy=Remedy("add-player"),
+                                           setting_way="have entering add it")
             raise UnknownName("unknown players " + ", ".join(repr(u) for u in unknown)
-                              + "; register them first, or have entering add them",
-                              setting="add", operation="player add")
+                              + "; register them first", setting="add",
+                              remedy=Remedy("add-player"), setting_way="have entering add them")
         found: list = []
         new = add_players(session, list(dict.fromkeys(unknown)), warnings=found)
         report.warnings = [w.to_json() for w in found]
@@ -579,7 +580,7 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
         if not registered and not players:
             raise TourneyError(f"no player is registered yet, so entering every registered "
                                f"player enters no one in {event.slug}; register them first",
-                               operation="player import")
+                               remedy=Remedy("import-players"))
         players.extend(sorted(registered, key=lambda p: name_key(p.name)))
     current = {e.player_id: e for e in session.exec(
         select(Entry).where(Entry.event_id == event.id))}
@@ -792,7 +793,7 @@ def change_event(session: Session, event: Event, *, name: str | None = None,
             if key not in keys:
                 raise UsageError(f"{game.id} has no house rule {key!r} (it has "
                                  f"{', '.join(sorted(keys)) or 'none'})",
-                                 operation=f"variants {game.id}")
+                                 remedy=Remedy("list-house-rules", variant=game.id))
             merged.pop(key, None)
         game.resolve_options(merged)  # OptionError (a usage error) for a bad key or value
         after["rules"] = merged
@@ -944,7 +945,7 @@ def delete_event(session: Session, event: Event) -> DeleteReport:
         raise TourneyError(
             f"{event.slug} cannot be deleted: {count_text(len(waiting), 'result')} sent "
             "from the tables wait for the organizer (accept or reject them on the "
-            "organizer's pages of `tourney serve` first)")
+            "organizer's pages of the venue server first)")
     names = [player.name for _, player in entries(session, event)]
     report = DeleteReport(event.slug, names, last_seated_round(session, event), len(links))
     before = {**EventInfo.of(event).to_json(), "entrants": names,

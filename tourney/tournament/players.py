@@ -43,6 +43,7 @@ from sqlmodel import Session, select
 
 from ..errors import (
     InvalidValue,
+    Remedy,
     TourneyError,
     UnknownName,
     UsageError,
@@ -558,8 +559,8 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
             named_records = ", ".join(repr(r[:40]) for r in records[:3])
             raise UsageError(at(1, f"{text}; {named_records} "
                                 f"{'is a column' if len(records) == 1 else 'are columns'} "
-                                "of a result file: import that with result import"),
-                             operation="result import")
+                                "of a result file: import that as results"),
+                             remedy=Remedy("import-results"))
         raise UsageError(at(1, text))
     for column in set(columns):
         if columns.count(column) > 1:

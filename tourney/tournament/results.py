@@ -62,7 +62,6 @@ import getpass
 import hashlib
 import json
 import os
-import shlex
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from itertools import compress
@@ -74,7 +73,7 @@ from sqlmodel import Session
 
 from ..engines.base import DealOutcome, Game, MatchRules
 from ..engines.match import MatchRanking
-from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, located
+from ..errors import OptionError, RecordError, Remedy, TourneyError, UnknownName, UsageError, located
 from ..names import name_hint
 from ..numbers import count_text
 from ..ordering import natural_key
@@ -527,7 +526,7 @@ class ResultImporter:
             err = unknown_event(record.event, known)
             raise UnknownName(located(self.report.file if self.report else None, str(err),
                                       line=record.line, column="event"),
-                              setting=err.setting, operation=err.operation)
+                              setting=err.setting, remedy=err.remedy)
         if record.variant is None:
             record.variant = ctx.event.variant
         elif record.variant != ctx.event.variant:
@@ -839,7 +838,7 @@ class ResultImporter:
             return None, {}, [RecordError(
                 f"round {record.round} of {slug} has not been seated",
                 rule="round-not-seated", column="round", line=record.line,
-                operation=f"round seat {slug}")]
+                remedy=Remedy("seat-round", event=slug))]
         seats = info.tables.get(record.table)
         if seats is None:
             labels = ", ".join(sorted(info.tables, key=natural_key)) or "none"
@@ -852,7 +851,8 @@ class ResultImporter:
                 f"round {record.round}, table {record.table} of {slug} was forfeited: its "
                 "result is the forfeit's until that is taken back", rule="forfeited",
                 column="table", line=record.line,
-                operation=f"result forfeit {slug} {record.round} {record.table} --undo")]
+                remedy=Remedy("undo-forfeit", event=slug, round=record.round,
+                              table=record.table))]
         names = [name for _, name in seats]
         aliases = {}
         errors = []
@@ -896,7 +896,7 @@ class ResultImporter:
                     f"{name} withdrew after round {last} and cannot play round "
                     f"{record.round}; if the withdrawal was a mistake, entering {name} "
                     f"again takes it back", rule="withdrawn", column="players",
-                    line=record.line, operation=f"event enter {slug} {shlex.quote(name)}"))
+                    line=record.line, remedy=Remedy("enter-players", event=slug, players=(name,))))
         return seats, aliases, errors
 
     def _seating_first(self, match: MatchCheck, errors: list[RecordError]

@@ -32,14 +32,13 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
-import shlex
 from dataclasses import dataclass, field
 
 from sqlalchemy import insert
 from sqlmodel import Session, select
 
 from ..engines import get_game
-from ..errors import TourneyError, no_round
+from ..errors import Advice, Remedy, TourneyError, no_round
 from ..numbers import count_text, plural_word
 from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
@@ -216,26 +215,27 @@ def withdrawn_text(withdrawn: list[WithdrawnSeat]) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
-def withdrawn_note(seating: RoundSeating, slug: str) -> str | None:
+def withdrawn_note(seating: RoundSeating, slug: str) -> Advice | None:
     """What to do about a round that seats players who withdrew (``None``: it
     seats none): reseat it, or, once a result is in, enter them again."""
     if not seating.withdrawn:
         return None
     who = withdrawn_text(seating.withdrawn)
     if seating.reseatable:
-        return (f"round {seating.number} of {slug} seats {who}, who withdrew: "
-                f"`tourney round reseat {slug} {seating.number}` seats it again without them")
+        return Advice(f"round {seating.number} of {slug} seats {who}, who withdrew: "
+                      "reseating it seats it again without them",
+                      Remedy("reseat-round", event=slug, round=seating.number))
     at_tables = sorted({w.table for w in seating.withdrawn if w.table is not None},
                        key=table_order)
     if not at_tables:
         return None  # only byes, and the round can no longer be reseated: they stand
     done = ", ".join(sorted(seating.results, key=table_order))
-    enter = " ".join(shlex.quote(w.name) for w in seating.withdrawn if w.table is not None)
-    return (f"round {seating.number} of {slug} seats {who}, who withdrew, and cannot be "
-            f"reseated (results are in for {plural_word(len(seating.results), 'table')} "
-            f"{done}): {plural_word(len(at_tables), 'table')} {', '.join(at_tables)} can be "
-            f"played as seated only if `tourney event enter {slug} {enter}` takes the "
-            f"withdrawal back")
+    enter = tuple(w.name for w in seating.withdrawn if w.table is not None)
+    return Advice(f"round {seating.number} of {slug} seats {who}, who withdrew, and cannot "
+                  f"be reseated (results are in for {plural_word(len(seating.results), 'table')} "
+                  f"{done}): {plural_word(len(at_tables), 'table')} {', '.join(at_tables)} can "
+                  "be played as seated only if entering them again takes the withdrawal back",
+                  Remedy("enter-players", event=slug, players=enter))
 
 
 def check_no_withdrawn(session: Session, event: Event, number: int, anyway: str) -> None:
@@ -251,13 +251,13 @@ def check_no_withdrawn(session: Session, event: Event, number: int, anyway: str)
     if seating.reseatable:
         raise TourneyError(
             f"round {number} of {event.slug} seats {who}, who withdrew: their table "
-            f"cannot be played as seated; reseat the round first, or {anyway}",
-            operation=f"round reseat {event.slug} {number}", setting="force")
-    names = " ".join(shlex.quote(w.name) for w in at_tables)
+            f"cannot be played as seated; reseat the round first", setting="force",
+            remedy=Remedy("reseat-round", event=event.slug, round=number), setting_way=anyway)
     raise TourneyError(
         f"round {number} of {event.slug} seats {who}, who withdrew, and results are "
-        f"in, so it cannot be reseated: take the withdrawal back, or {anyway}",
-        operation=f"event enter {event.slug} {names}", setting="force")
+        f"in, so it cannot be reseated: take the withdrawal back", setting="force",
+        remedy=Remedy("enter-players", event=event.slug,
+                      players=tuple(w.name for w in at_tables)), setting_way=anyway)
 
 
 def history(session: Session, event: Event, before: int) -> list[PastRound]:
@@ -292,7 +292,7 @@ def _seat(session: Session, event: Event, number: int, seed: int) -> tuple[list[
             f"only {count_text(len(players), 'player')} can play in "
             f"round {number} of {event.slug}; a table needs {event.table_min}"
             + ("" if players else "; enter players first"),
-            operation=None if players else "event enter")
+            remedy=None if players else Remedy("enter-players"))
     past = history(session, event, number)
     byes_had: dict[int, int] = {}
     for round_ in past:
@@ -413,8 +413,8 @@ def seat_next_round(session: Session, event: Event, *, force: bool = False) -> R
             raise TourneyError(
                 f"round {last} of {event.slug} has no result yet for "
                 f"{plural_word(len(missing), 'table')} {tables}; import "
-                f"{'them' if len(missing) > 1 else 'it'} first, or seat round {number} "
-                "anyway", setting="force", operation="result import")
+                f"{'them' if len(missing) > 1 else 'it'} first", setting="force",
+                remedy=Remedy("import-results"), setting_way=f"seat round {number} anyway")
     row = Round(event_id=event.id, number=number)
     seating = _seat_into(session, event, row, event.seed)
     after = seating.to_json()
@@ -459,7 +459,7 @@ def reseat_round(session: Session, event: Event, number: int, *,
             f"round {number} of {event.slug} cannot be reseated: "
             f"{plural_word(len(forfeited), 'table')} {', '.join(forfeited)} "
             f"{'was' if len(forfeited) == 1 else 'were'} forfeited (take the forfeit back first)",
-            operation=f"result forfeit {event.slug} {number} {forfeited[0]} --undo")
+            remedy=Remedy("undo-forfeit", event=event.slug, round=number, table=forfeited[0]))
     before = round_seating(session, event, number)
     for seat in session.exec(select(Seat).where(Seat.round_id == row.id)).all():
         session.delete(seat)

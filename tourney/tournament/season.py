@@ -112,7 +112,7 @@ class EventResult:
     place: int
 
 
-@dataclass
+@dataclass(slots=True)
 class SeriesCell:
     """A player's result in one event of the series."""
 
@@ -120,23 +120,29 @@ class SeriesCell:
     gross: Fraction
     handicap: Fraction | None  # None without handicaps
     counted: bool = True
+    net: Fraction | None = None  # gross + handicap; None without handicaps
 
-    @property
-    def net(self) -> Fraction | None:
-        return None if self.handicap is None else self.gross + self.handicap
+    def __post_init__(self):
+        if self.net is None and self.handicap is not None:
+            self.net = self.gross + self.handicap
 
     @property
     def value(self) -> Fraction:
         """What counts: net with handicaps, else gross."""
-        net = self.net
-        return self.gross if net is None else net
+        return self.gross if self.net is None else self.net
 
     def to_json(self) -> dict:
-        data = {"place": self.place, "points": plain_number(self.gross),
-                "counted": self.counted}
+        data = {"place": self.place, "points": _plain(self.gross), "counted": self.counted}
         if self.net is not None:
-            data["net"] = plain_number(self.net)
+            data["net"] = _plain(self.net)
         return data
+
+
+def _plain(value: Fraction) -> int | float:
+    """:func:`plain_number` of a series' value, for hundreds of thousands of cells
+    (a true division of the two integers rounds as ``float()`` does)."""
+    number = value.numerator / value.denominator
+    return int(number) if number.is_integer() else number
 
 
 @dataclass
@@ -164,11 +170,11 @@ class SeriesRow:
     def to_json(self, events: Sequence[str]) -> dict:
         data = {"place": self.place, "player": self.player, "qualified": self.qualified,
                 "events_played": self.played, "events_counted": self.counted,
-                "gross": plain_number(self.gross)}
+                "gross": _plain(self.gross)}
         if self.net is not None:
-            data["handicap"] = plain_number(self.handicap)
-            data["net"] = plain_number(self.net)
-        data["total"] = plain_number(self.total)
+            data["handicap"] = _plain(self.handicap)
+            data["net"] = _plain(self.net)
+        data["total"] = _plain(self.total)
         data["decided_by"] = self.decided_by
         # the events played (a league's player plays few of its many events)
         data["events"] = {slug: cell.to_json() for slug, cell in zip(events, self.cells)
@@ -214,6 +220,7 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
     names: dict[int, str] = {}
     cells: dict[int, list[SeriesCell | None]] = {}
     scaled: dict[int, list[int]] = {}  # a player's results played, as counts of 1/scale
+    nets: dict[tuple, Fraction] = {}  # gross + handicap: few distinct sums
     for index, results in enumerate(events):
         for result in results:
             player_id = result.player_id
@@ -223,8 +230,14 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
                 row = cells[player_id] = [None] * len(events)
                 scaled[player_id] = []
             raw = result.place if placing else result.points
-            row[index] = SeriesCell(result.place, exact_of[raw],
-                                    handicap_of.get(player_id, none))
+            gross, handicap = exact_of[raw], handicap_of.get(player_id, none)
+            net = None
+            if handicap is not None:
+                # keyed by the stored values: a fraction's hash costs more than its sum
+                net = nets.get((raw, handicaps.get(player_id)))
+                if net is None:
+                    net = nets[raw, handicaps.get(player_id)] = gross + handicap
+            row[index] = SeriesCell(result.place, gross, handicap, net=net)
             scaled[player_id].append(scaled_of[raw])
     rows = []
     for player_id, row_cells in cells.items():

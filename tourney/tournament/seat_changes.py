@@ -34,13 +34,12 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import shlex
 from dataclasses import dataclass, field
 
 from sqlmodel import Session, select
 
 from ..engines import get_game
-from ..errors import TourneyError, UsageError, no_table
+from ..errors import Remedy, TourneyError, UsageError, no_table
 from ..numbers import plural_word
 from ..ordering import table_order
 from ..pairing.history import EventHistory, pair
@@ -270,15 +269,15 @@ def substitute_player(session: Session, event: Event, number: int, out: str, sub
     if coming.id in absent_players(session, event, number):
         raise TourneyError(f"{coming.name} is marked absent from {event.slug} round {number} "
                            "(take the absence back first)",
-                           operation=f"round absent {event.slug} {number} "
-                                     f"{shlex.quote(coming.name)} --undo")
+                           remedy=Remedy("undo-absence", event=event.slug, round=number,
+                                         player=coming.name))
     taken = session.exec(select(Seat).where(Seat.round_id == row.id,
                                             Seat.player_id == coming.id)).first()
     if taken is not None:
         where = "has a bye" if taken.table is None else f"sits at table {taken.table}"
         raise TourneyError(f"{coming.name} {where} in {event.slug} round {number} already "
                            f"(to trade their seats with {leaving.name}, swap them)",
-                           operation=f"round swap {event.slug} {number}")
+                           remedy=Remedy("swap-seats", event=event.slug, round=number))
     before_tables, _ = seated_keys(session, row)
     place = _place(seat)
     seat.player_id = coming.id
@@ -373,13 +372,14 @@ def mark_absent(session: Session, event: Event, number: int, name: str, *,
             if seat.table in played:
                 refuse_played(event, number, seat.table, played, "an absence")
             where = f"table {seat.table}" if seat.table is not None else "a bye"
-            forfeit = (f"result forfeit {event.slug} {number} {seat.table} --absent "
-                       f"{shlex.quote(player.name)}" if seat.table is not None else None)
+            forfeit = (Remedy("forfeit-absent", event=event.slug, round=number,
+                              table=seat.table, player=player.name)
+                       if seat.table is not None else None)
             raise TourneyError(
                 f"round {number} of {event.slug} has results in and cannot be reseated; "
                 f"{player.name} is seated there ({where})"
                 + (": a forfeit scores their table without them" if forfeit else ""),
-                operation=forfeit)
+                remedy=forfeit)
     marked = session.exec(select(Absence).where(
         Absence.event_id == event.id, Absence.round_number == number,
         Absence.player_id == player.id)).first()
@@ -477,7 +477,7 @@ def clock_text(clock: Clock, now: dt.datetime | None = None) -> str:
     ``no clock``."""
     left = clock.seconds_left(now)
     if left is None:
-        return "no clock (`tourney round start` starts one)"
+        return "no clock"
     ends = aware(clock.ends_at).strftime("%H:%M UTC")
     if left >= 0:
         return f"time left: {left // 60} min {left % 60:02d} s (ends {ends})"

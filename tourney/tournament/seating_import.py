@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from ..engines import get_game
-from ..errors import RecordError, TourneyError, UsageError, located
+from ..errors import RecordError, Remedy, TourneyError, UsageError, located
 from ..names import normalize_name
 from ..numbers import count_text, plural_word
 from ..ordering import table_order
@@ -92,8 +92,8 @@ def import_seating(session: Session, event: Event, number: int, path: str, *,
             raise TourneyError(
                 f"round {last} of {event.slug} has no result yet for "
                 f"{plural_word(len(missing), 'table')} {', '.join(missing)}; import "
-                f"{'them' if len(missing) > 1 else 'it'} first, or seat round {number} "
-                "anyway", setting="force", operation="result import")
+                f"{'them' if len(missing) > 1 else 'it'} first", setting="force",
+                remedy=Remedy("import-results"), setting_way=f"seat round {number} anyway")
     name = "<stdin>" if path == "-" else str(path)
     source = open_source(str(path), encoding=encoding, sheet=sheet)
     errors: list[RecordError] = []
@@ -229,9 +229,10 @@ def _check(session, event, number, rows, name, errors, force, source) -> None:
     missing = sorted(p.name for pid, p in can_play.items() if pid not in listed)
     if missing:
         errors.append(RecordError(
-            f"not in the file: {', '.join(missing)} (every player of round {number} "
-            "is seated or has a bye; `tourney round absent` leaves one out)",
-            rule="seating-file", file=name))
+            f"not in the file: {', '.join(missing)}; every player of round {number} "
+            "is seated or has a bye, unless marked absent", rule="seating-file", file=name,
+            remedy=Remedy("mark-absent", event=event.slug, round=number,
+                          player=missing[0] if len(missing) == 1 else None)))
     game = get_game(event.variant)
     tables: dict[str, list] = {}
     for row in rows:

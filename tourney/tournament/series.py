@@ -5,8 +5,9 @@ standings), how each event scores (:data:`.season.SCORING`), how many events cou
 (``best``), how many a player must play to qualify (``min_events``), and whether
 handicaps give net points beside gross. Its standings are computed from the
 events' own standings (:func:`.standings.standings_table`) each time they are read
-(:func:`series_standings`; the rules are :mod:`.season`'s): nothing is cached, so a
-corrected result, a late import or a withdrawn player shows at once.
+(:func:`series_standings`; the rules are :mod:`.season`'s), taken from an event's
+snapshot only while it is still valid (:mod:`.snapshots`), so a corrected result, a
+late import or a withdrawn player shows at once.
 
 Events of different variants may form one series: each event's standings are the
 event's own (its points system, its tie-breaks, so its places).
@@ -28,7 +29,7 @@ from sqlalchemy import delete, func, select
 from sqlmodel import Session
 
 from ..collector import frozen
-from ..errors import InvalidValue, TourneyError, UsageError, unknown_name
+from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
 from ..numbers import count_text, plain_number
 from ..storage.audit import record_change
 from ..storage.merges import canonical_players
@@ -47,12 +48,11 @@ from .players import clean_title, find_player
 from .season import (
     DEFAULT_PLACING,
     SCORING,
-    EventResult,
     SeriesRow,
     SeriesRules,
     series_table,
 )
-from .standings import standings_table
+from .snapshots import event_results_of, forget_snapshot, keep_snapshots
 
 MAX_PLACING = 1000  # places in a placing table
 MAX_POINTS = 1_000_000  # a placing value or a handicap, either way
@@ -136,7 +136,7 @@ def get_series(session: Session, slug: str) -> Series:
         known = list(session.execute(select(Series.slug).order_by(Series.slug)).scalars())
         raise unknown_name("series", slug, known,
                            otherwise="" if known else "there are no series yet",
-                           operation=None if known else "series create")
+                           remedy=None if known else Remedy("create-series"))
     return found
 
 
@@ -306,6 +306,7 @@ def add_events(session: Session, series: Series, slugs: Sequence[str]) -> Events
                           [e.slug for e in series_events(session, series)])
     if added:
         record_change(session, "series.add", series.slug, None, {"events": added})
+        keep_snapshots(session, [e for e in events if e.slug in added])
     return report
 
 
@@ -353,6 +354,7 @@ def forget_event(session: Session, event: Event) -> None:
     """Take a deleted event out of every series and drop its declared teams
     (:func:`.events.delete_event` calls it)."""
     session.execute(delete(SeriesEvent).where(SeriesEvent.event_id == event.id))
+    forget_snapshot(session, event.id)
     teams = list(session.execute(select(Team.id).where(Team.event_id == event.id)).scalars())
     if teams:
         session.execute(delete(TeamMember).where(TeamMember.team_id.in_(teams)))
@@ -445,23 +447,12 @@ class SeriesStandings:
         return [e.slug for e in self.events]
 
     def to_json(self) -> dict:
+        slugs = self.slugs
         return {"series": self.series.to_json(),
                 "events": [{"slug": e.slug, "name": e.name, "variant": e.variant,
                             "date": e.date.isoformat() if e.date else None}
                            for e in self.events],
-                "standings": [row.to_json(self.slugs) for row in self.rows]}
-
-
-def event_results(session: Session, event: Event, *, lang: str | None = None
-                  ) -> list[EventResult]:
-    """The players who played ``event`` (a match or a bye) with their points and
-    place in the event's own standings."""
-    return [EventResult(row.player_id, row.player, row.points, row.place)
-            for row in standings_table(session, event, lang=lang)
-            if row.matches or row.byes
-            # a table forfeited, for or against, counts as played where the
-            # standings know forfeits (the arbiter's)
-            or getattr(row, "forfeits", 0) or getattr(row, "forfeit_wins", 0)]
+                "standings": [row.to_json(slugs) for row in self.rows]}
 
 
 def series_standings(session: Session, series: Series, *, lang: str | None = None
@@ -472,7 +463,7 @@ def series_standings(session: Session, series: Series, *, lang: str | None = Non
     # bulk work: what is read stays alive while the events' standings make many
     # short-lived objects (tourney.collector)
     with frozen(young=50_000):
-        results = [event_results(session, event, lang=lang) for event in events]
+        results = event_results_of(session, events, lang=lang)
     merged = canonical_players(session)  # a merged duplicate's handicap is the kept one's
     values = {}
     stored = session.execute(select(SeriesHandicap.player_id, SeriesHandicap.value)

@@ -22,7 +22,7 @@ from typing import Sequence
 from sqlalchemy import delete, select
 from sqlmodel import Session
 
-from ..errors import InvalidValue, TourneyError, UsageError, unknown_name
+from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
 from ..numbers import count_text
 from ..ordering import name_key
 from ..storage.audit import record_change
@@ -30,7 +30,8 @@ from ..storage.merges import canonical_players
 from ..storage.models import Event, Player, Series, Team, TeamMember
 from .players import clean_title, find_player
 from .season import TeamRow, team_table
-from .series import event_results, find_series, series_standings
+from .series import find_series, series_standings
+from .snapshots import event_results
 
 TEAM_KINDS = {"club": "the players' clubs", "declared": "the teams declared with team add"}
 MAX_COUNT = 1000
@@ -59,7 +60,7 @@ def team_scope(session: Session, slug: str) -> Series | Event:
                        | set(session.execute(select(Series.slug)).scalars()))
         raise unknown_name("event or series", slug, known,
                            otherwise="" if known else "there are no events yet",
-                           operation=None if known else "event create")
+                           remedy=None if known else Remedy("create-event"))
     return event
 
 
@@ -96,8 +97,8 @@ def add_members(session: Session, slug: str, team: str, names: Sequence[str]) ->
                  if p.id in in_team and in_team[p.id] != team]
     if elsewhere:
         raise TourneyError(f"in another team of {scope.slug} already: {', '.join(elsewhere)} "
-                           "(a player plays for one team; `team remove` them there first)",
-                           operation=f"team list {scope.slug}")
+                           "(a player plays for one team; remove them from that team first)",
+                           remedy=Remedy("list-teams", scope=scope.slug))
     row = teams.get(team)
     if row is None:
         row = Team(name=team, **({"series_id": scope.id} if isinstance(scope, Series)
@@ -131,7 +132,7 @@ def remove_members(session: Session, slug: str, team: str, names: Sequence[str] 
         missing = [p.name for p in players if p.id not in members]
         if missing:
             raise UsageError(f"not in {team}: {', '.join(missing)}",
-                             operation=f"team list {scope.slug}")
+                             remedy=Remedy("list-teams", scope=scope.slug))
         removed = [p.name for p in players]
         session.execute(delete(TeamMember).where(
             TeamMember.id.in_([members[p.id] for p in players])))

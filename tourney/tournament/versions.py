@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from sqlalchemy import select
 from sqlmodel import Session
 
-from ..errors import TourneyError, no_table, no_version
+from ..errors import Remedy, TourneyError, no_table, no_version
 from ..numbers import plain_number
 from ..seats import seat_number
 from ..storage.audit import record_change
@@ -51,7 +51,7 @@ def no_match(session: Session, event: Event, round_number: int, table: str) -> T
     if table not in tables:
         return no_table(event.slug, round_number, table, tables)
     return TourneyError(f"{event.slug} round {round_number}, table {table} has no result "
-                        "stored yet; import it first", operation="result import")
+                        "stored yet; import it first", remedy=Remedy("import-results"))
 
 
 def _no_version(session: Session, match: Match, slug: str, version: int) -> TourneyError:
