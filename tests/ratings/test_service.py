@@ -19,6 +19,7 @@ from rating_helpers import (
 from sqlalchemy import select
 
 from tourney.app.ratings import predict_names, rating_history
+from tourney.app.results import revert_result
 from tourney.errors import TourneyError, UsageError
 from tourney.ordering import natural_key
 from tourney.ratings.engine import rate_matches
@@ -411,3 +412,65 @@ def test_added_matches_after_the_last_rated_one_are_rated_on_their_own(engine, p
     with transaction(engine) as session:
         recompute(session, VARIANT)
         assert snapshot(session, VARIANT) == refreshed
+
+
+def test_corrected_matches_replay_from_the_first_of_them_alone(engine, people, monkeypatch):
+    """A correction told which matches it replaced replays from the first of them,
+    reading the history from there on (not the rating order of the whole pool),
+    bit-identical to a recompute: also for a player whose first rated match comes
+    after the corrected one, and for two matches corrected at once. A replaced
+    match that was never rated goes through the full replay."""
+    from tourney.ratings import service
+
+    rng = random.Random(7)
+    with transaction(engine) as session:
+        season(session, people, rng, "first", dt.date(2024, 1, 1))
+        newcomers = add_players(session, ["N1", "N2"])
+        later = season(session, people, rng, "second", dt.date(2024, 2, 1))
+        add_match(session, later, 4, "1", [(newcomers["N1"], 1), (newcomers["N2"], 2),
+                                            (people["P00"], 3), (people["P01"], 4)])
+        refresh_after_results(session, VARIANT)
+        order = rating_order(session, VARIANT)
+    orders_read = []
+    real_order = service.rating_order
+    monkeypatch.setattr(service, "rating_order",
+                        lambda *a: orders_read.append(a) or real_order(*a))
+
+    for targets in ([10], [4, 14], [len(order) - 1]):
+        with transaction(engine) as session:
+            before = snapshot(session, VARIANT)
+            for index in targets:
+                places = session.execute(
+                    select(MatchPlace.player_id, MatchPlace.place)
+                    .join(Match, Match.current_version_id == MatchPlace.version_id)
+                    .where(Match.id == order[index].match_id)).all()
+                correct_match(session, order[index].match_id,
+                              [(p, 5 - place) for p, place in places])
+            rated = refresh_after_results(session, VARIANT,
+                                          replaced=[order[i].match_id for i in targets])
+            assert orders_read == []  # neither replayed nor compared with the whole order
+            assert rated == len(order) - min(targets)
+            corrected = snapshot(session, VARIANT)
+        assert corrected != before
+        kept = [h for h in before[1] if h[0] <= min(targets)]
+        assert [h for h in corrected[1] if h[0] <= min(targets)] == kept  # as it was
+        assert recomputed(engine, VARIANT) == corrected  # == on floats: bit-identical
+        orders_read.clear()
+    # a revert to the first version is a correction too
+    with transaction(engine) as session:
+        match = session.get(Match, order[10].match_id)
+        assert revert_result(session, "second", match.round_number, match.table, 1)
+        assert orders_read == []
+        reverted = snapshot(session, VARIANT)
+    assert recomputed(engine, VARIANT) == reverted
+    orders_read.clear()
+    # a replaced match that was never rated (a match of one player rates nobody)
+    with transaction(engine) as session:
+        lonely = add_match(session, later, 5, "1", [(people["P02"], 1)])
+        refresh_after_results(session, VARIANT)
+        orders_read.clear()
+        correct_match(session, lonely, [(people["P02"], 1), (people["P03"], 2)])
+        assert refresh_after_results(session, VARIANT, replaced=[lonely]) == 1
+        assert len(orders_read) == 1  # the full replay placed it
+        refreshed = snapshot(session, VARIANT)
+    assert recomputed(engine, VARIANT) == refreshed

@@ -671,10 +671,12 @@ def test_batches_and_ratings_hook(db_url, tmp_path, monkeypatch):
     source = write_csv(tmp_path / "r1.csv",
                        simulate("svarta-maja", slug, 1, seating, deals=3), "svarta-maja")
     calls = []
+    hints = []  # (added, replaced) of each call
     import tourney.ratings.service as ratings
 
     monkeypatch.setattr(ratings, "refresh_after_results",
-                        lambda session, variant, added=(): calls.append(variant))
+                        lambda session, variant, added=(), replaced=(): calls.append(variant)
+                        or hints.append((sorted(added), sorted(replaced))))
     with transaction(engine) as session:
         import_results(session, str(source), ImportOptions(dry_run=True))
     assert calls == []
@@ -712,10 +714,20 @@ def test_batches_and_ratings_hook(db_url, tmp_path, monkeypatch):
         report = import_results(session, str(write_csv(tmp_path / "r1b.csv", other,
                                                        "svarta-maja")), ImportOptions(replace=True))
     assert report.replaced == 4 and calls == ["svarta-maja"] * 2
+    with Session(engine) as session:
+        matches = sorted(session.execute(select(Match.id).join(Event).where(
+            Event.slug == slug)).scalars())
+    # the import says which matches it added, then which it replaced (the ratings
+    # rate the former alone and replay from the first of the latter)
+    assert hints == [(matches, []), ([], matches)]
     with transaction(engine) as session:
         assert revert_result(session, slug, 1, "1", 1)
         assert not revert_result(session, slug, 1, "1", 1)
     assert calls == ["svarta-maja"] * 3
+    with Session(engine) as session:
+        table_1 = session.execute(select(Match.id).join(Event).where(
+            Event.slug == slug, Match.round_number == 1, Match.table == "1")).scalar_one()
+    assert hints[2] == ([], [table_1])  # a revert: a correction of that match
 
 
 def _stored_by_key(session, slug):

@@ -83,7 +83,8 @@ def _after_import(session: Session, report: ImportReport) -> ImportReport:
         raise NothingFilledIn(report)
     for variant in report.changed_variants:
         ratings.refresh_after_results(session, variant,
-                                      added=report.added_matches.get(variant, ()))
+                                      added=report.added_matches.get(variant, ()),
+                                      replaced=report.replaced_matches.get(variant, ()))
     if report.changed_variants:
         keep_series_snapshots(session)
     return report
@@ -97,7 +98,9 @@ def revert_result(session: Session, slug: str, round_number: int, table: str,
     changed = versions.revert_match(session, slug, round_number, table, version, actor=actor)
     if changed:
         event = get_event(session, slug)
-        ratings.refresh_after_results(session, event.variant)
+        match = versions.find_match(session, event, round_number, table)
+        # Another version made current: to the ratings, a correction of this match.
+        ratings.refresh_after_results(session, event.variant, replaced=[match.id])
         keep_series_snapshots(session, [event.id])
     return changed
 

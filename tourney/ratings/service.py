@@ -13,7 +13,11 @@ The use cases that change results (:mod:`tourney.app`: import, revert, merge) ca
 It finds the first position where the rating order and what the history holds
 differ (a new match, a corrected match with a new current version, a deleted one,
 an event whose date moved, a merged player), rewinds the pool to just before it,
-and replays from there. :func:`recompute` replays a pool from the start.
+and replays from there. When the caller says what it changed (matches added after
+every rated one; matches given a new current version: an import's corrections, a
+revert), only those matches, the ones after them and their players' ratings are
+read: one result costs what it changes, not the league. :func:`recompute` replays
+a pool from the start.
 
 Decisions (the issue leaves these open):
 
@@ -229,7 +233,8 @@ def rating_order(session: Session, variant: str) -> list[OrderedMatch]:
 
 # --------------------------------------------------------------- refresh and replay
 
-def refresh_after_results(session: Session, variant: str, added: Sequence[int] = ()) -> int:
+def refresh_after_results(session: Session, variant: str, added: Sequence[int] = (),
+                          replaced: Sequence[int] = ()) -> int:
     """Bring the variant's pool in step with the stored results; matches rated.
 
     Called by the use cases inside their transaction, after storing. Finds the
@@ -241,10 +246,20 @@ def refresh_after_results(session: Session, variant: str, added: Sequence[int] =
     the pool (no version replaced). When they all come after every rated match (the
     usual case: tonight's results), they are rated on their own, reading only their
     players' ratings: the cost of one result does not grow with the league.
+
+    ``replaced``: the matches the caller gave a new current version, when that is
+    all it changed in the pool (no match added). Their places in the rating order
+    do not move, so the pool is replayed from the first of them, reading only the
+    history from there and the ratings of the players it names: a correction costs
+    the matches after it, not the league.
     """
     pool = get_pool(session, check_variant(variant))
     if added:
         rated = _rate_appended(session, pool, added)
+        if rated is not None:
+            return rated
+    if replaced and not added:
+        rated = _rate_replaced(session, pool, replaced)
         if rated is not None:
             return rated
     return _replay(session, pool)
@@ -300,12 +315,7 @@ def _rate_appended(session: Session, pool: RatingPool, added: Sequence[int]) -> 
     if rated_already is not None:
         return None
     # In step: every match of the pool but the added ones has its rated position.
-    total = session.execute(
-        select(func.count()).select_from(match_t)
-        .join(event_t, event_t.c.id == match_t.c.event_id)
-        .where(event_t.c.variant == pool.variant,
-               match_t.c.current_version_id.is_not(None))).scalar()
-    if total != done + len(keyed):
+    if _current_matches(session, pool.variant) != done + len(keyed):
         return None
     canonical = canonical_players(session)
     rankings = _rankings(session, [v for _, _, v in keyed], canonical)
@@ -325,6 +335,86 @@ def _rate_appended(session: Session, pool: RatingPool, added: Sequence[int]) -> 
         results = rater.rate_all([rankings.get(v, ()) for _, _, v in keyed])
         for sequence, ((_, match_id, version_id), changes) in enumerate(
                 zip(keyed, results), done + 1):
+            if changes:
+                rated += 1
+                writer.add(sequence, match_id, version_id, changes)
+        writer.flush()
+    _store_ratings(session, pool.id, rater, existing)
+    return rated
+
+
+def _current_matches(session: Session, variant: str) -> int:
+    """How many matches of the variant's events have a current version: the
+    positions of its rating order."""
+    match_t, event_t = Match.__table__, Event.__table__
+    return session.execute(
+        select(func.count()).select_from(match_t)
+        .join(event_t, event_t.c.id == match_t.c.event_id)
+        .where(event_t.c.variant == variant,
+               match_t.c.current_version_id.is_not(None))).scalar()
+
+
+def _rate_replaced(session: Session, pool: RatingPool, replaced: Sequence[int]) -> int | None:
+    """Replay the pool from the first of the ``replaced`` matches (each with a new
+    current version, in its rated place), reading only the history from there,
+    or None (nothing written) when that is not what the full replay would do: a
+    replaced match not rated before, or a pool not in step (its last rated
+    position is not its count of matches)."""
+    match_t = Match.__table__
+    ids = sorted(set(replaced))
+    current: dict[int, int] = {}
+    start = None
+    for chunk in _chunks(ids):
+        current.update(session.execute(
+            select(match_t.c.id, match_t.c.current_version_id)
+            .where(match_t.c.id.in_(chunk), match_t.c.current_version_id.is_not(None))).all())
+        first = session.execute(
+            select(func.min(HISTORY_T.c.sequence), func.count(HISTORY_T.c.match_id.distinct()))
+            .where(HISTORY_T.c.pool_id == pool.id, HISTORY_T.c.match_id.in_(chunk))).first()
+        if first[1] != len(chunk):
+            return None  # one was not rated (or not in this pool): the replay places it
+        start = first[0] if start is None else min(start, first[0])
+    if len(current) != len(ids):
+        return None
+    tail = session.execute(
+        select(HISTORY_T.c.sequence, HISTORY_T.c.match_id, HISTORY_T.c.version_id)
+        .where(HISTORY_T.c.pool_id == pool.id, HISTORY_T.c.sequence >= start)
+        .distinct().order_by(HISTORY_T.c.sequence)).all()
+    if not tail or _current_matches(session, pool.variant) != tail[-1][0]:
+        return None
+    # The rating order from the first replaced match on, as the history holds it:
+    # the same matches at the same positions, the replaced ones at their new
+    # version. A match that rated nobody has no history and rates nobody again.
+    todo = [(sequence, match_id, current.get(match_id, version_id))
+            for sequence, match_id, version_id in tail]
+    canonical = canonical_players(session)
+    rankings = _rankings(session, [version_id for _, _, version_id in todo], canonical)
+    later = HISTORY_T.alias("later")
+    named = select(later.c.player_id).where(later.c.pool_id == pool.id,
+                                            later.c.sequence >= start)
+    rerated = set(session.execute(named.distinct()).scalars())
+    players = rerated | {player for ranking in rankings.values() for player, _ in ranking}
+    existing = {}
+    for chunk in _chunks(sorted(players)):
+        existing.update({r[1]: (r[0], r[2], r[3], r[4]) for r in session.execute(
+            select(RATING_T.c.id, RATING_T.c.player_id, RATING_T.c.mu, RATING_T.c.sigma,
+                   RATING_T.c.matches)
+            .where(RATING_T.c.pool_id == pool.id, RATING_T.c.player_id.in_(chunk)))})
+    # A player rated from ``start`` on starts from their last match before it (or
+    # afresh); any other player of the new versions has not been rated since.
+    state = {p: (mu, sigma, n) for p, (_, mu, sigma, n) in existing.items()
+             if p not in rerated}
+    state.update(_state_before(session, pool.id, start, named))
+    session.execute(delete(HISTORY_T).where(HISTORY_T.c.pool_id == pool.id,
+                                            HISTORY_T.c.sequence >= start))
+    rater = Rater(pool_spec(pool).build(),
+                  {p: (mu, sigma) for p, (mu, sigma, _) in state.items()},
+                  {p: n for p, (_, _, n) in state.items()})
+    writer = _HistoryWriter(session, pool.id)
+    rated = 0
+    with paused():
+        results = rater.rate_all([rankings.get(version_id, ()) for _, _, version_id in todo])
+        for (sequence, match_id, version_id), changes in zip(todo, results):
             if changes:
                 rated += 1
                 writer.add(sequence, match_id, version_id, changes)
@@ -522,22 +612,29 @@ def _rewind(session: Session, pool_id: int, start: int):
     state = {p: (mu, sigma, n) for p, (_, mu, sigma, n) in existing.items()
              if p not in affected and p not in merged}
     if affected:
-        last = (select(HISTORY_T.c.player_id, func.max(HISTORY_T.c.sequence).label("seq"),
-                       func.count().label("n"))
-                .where(HISTORY_T.c.pool_id == pool_id, HISTORY_T.c.sequence < start,
-                       HISTORY_T.c.player_id.in_(affected_q))
-                .group_by(HISTORY_T.c.player_id).subquery())
-        rows = session.execute(
-            select(HISTORY_T.c.player_id, HISTORY_T.c.mu_after, HISTORY_T.c.sigma_after, last.c.n)
-            .join(last, and_(HISTORY_T.c.player_id == last.c.player_id,
-                             HISTORY_T.c.sequence == last.c.seq))
-            .where(HISTORY_T.c.pool_id == pool_id))
-        for player, mu, sigma, n in rows:
+        for player, rating in _state_before(session, pool_id, start, affected_q).items():
             if player not in merged:
-                state[player] = (mu, sigma, n)
+                state[player] = rating
         session.execute(delete(HISTORY_T).where(HISTORY_T.c.pool_id == pool_id,
                                                 HISTORY_T.c.sequence >= start))
     return state, existing
+
+
+def _state_before(session: Session, pool_id: int, start: int, players_q) -> dict[int, tuple]:
+    """The ratings, ``{player: (mu, sigma, matches)}``, of the players that
+    ``players_q`` selects as they stood just before position ``start``: after
+    their last rated match before it (a player with none is left out)."""
+    last = (select(HISTORY_T.c.player_id, func.max(HISTORY_T.c.sequence).label("seq"),
+                   func.count().label("n"))
+            .where(HISTORY_T.c.pool_id == pool_id, HISTORY_T.c.sequence < start,
+                   HISTORY_T.c.player_id.in_(players_q))
+            .group_by(HISTORY_T.c.player_id).subquery())
+    rows = session.execute(
+        select(HISTORY_T.c.player_id, HISTORY_T.c.mu_after, HISTORY_T.c.sigma_after, last.c.n)
+        .join(last, and_(HISTORY_T.c.player_id == last.c.player_id,
+                         HISTORY_T.c.sequence == last.c.seq))
+        .where(HISTORY_T.c.pool_id == pool_id))
+    return {player: (mu, sigma, n) for player, mu, sigma, n in rows}
 
 
 def _store_ratings(session: Session, pool_id: int, rater: Rater,

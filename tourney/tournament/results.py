@@ -138,6 +138,9 @@ class ImportReport:
     # Per variant with added matches and no replaced one: the new matches' ids (the
     # ratings rate them on their own when they come after every rated match).
     added_matches: dict[str, list[int]] = field(default_factory=dict)
+    # Per variant with replaced matches and no added one: the replaced matches' ids
+    # (the ratings replay from the first of them only).
+    replaced_matches: dict[str, list[int]] = field(default_factory=dict)
     # The versions this import stored, in file order. Not part of the JSON.
     version_ids: list[int] = field(default_factory=list)
 
@@ -277,9 +280,14 @@ class _MatchStore:
                      sha256=report.source_sha256, actor=self.imported_by)
         touched = [ctx for ctx in self.contexts if ctx.touched]
         report.changed_variants = sorted({ctx.event.variant for ctx in touched})
-        replaced = {ctx.event.variant for ctx in touched if ctx.replaced}
+        replaced: dict[str, list[int]] = {}
+        for ctx in touched:
+            for accepted in ctx.replacements:
+                replaced.setdefault(ctx.event.variant, []).append(accepted.match_id)
         report.added_matches = {variant: ids for variant, ids in self.writer.added.items()
                                 if variant not in replaced}
+        report.replaced_matches = {variant: ids for variant, ids in replaced.items()
+                                   if variant not in self.writer.added}
         report.version_ids = self.writer.version_ids
 
 
