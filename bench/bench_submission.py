@@ -19,46 +19,18 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import pstats
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from click.testing import CliRunner
+from bench_serve import seat_event  # the same seated event as the server's load
 from sqlalchemy import event as sa_event
 
 from tourney.app import tables
-from tourney.cli.main import cli
 from tourney.storage.db import open_engine, transaction
 from tourney.tournament import table_links
-
-
-def run(db_url: str, *args) -> str:
-    result = CliRunner().invoke(cli, [*map(str, args), "--db", db_url],
-                                catch_exceptions=False)
-    if result.exit_code != 0:
-        raise SystemExit(f"tourney {' '.join(map(str, args))}: {result.stderr}")
-    return result.stdout
-
-
-def seat_event(db_url: str, tables_count: int) -> list[tuple[str, str]]:
-    """An event of ``tables_count`` tables seated; (link token, match CSV) per table."""
-    names = [f"Player {i:04d}" for i in range(4 * tables_count)]
-    run(db_url, "player", "add", *names)
-    run(db_url, "event", "create", "bench", "--variant", "svarta-maja", "--rounds", "2",
-        "--table-sizes", "4", "--rule", "deals=3", "--seating", "random")
-    run(db_url, "event", "enter", "bench", *names)
-    run(db_url, "round", "seat", "bench")
-    links = json.loads(run(db_url, "round", "links", "bench", "1", "--base-url", "http://x",
-                           "--json"))["tables"]
-    sheet = run(db_url, "round", "sheet", "bench", "1").splitlines()
-    bodies: dict[str, list[str]] = {}
-    for row in sheet[1:]:
-        bodies.setdefault(row.split(",")[3], [sheet[0]]).append(row + "0;1;0;0")
-    return [(link["url"].rsplit("/", 1)[1], "\n".join(bodies[link["table"]]) + "\n")
-            for link in links]
 
 
 def send_all(engine, work: list[tuple[str, str]], expected: str, statements: list[int]
@@ -87,7 +59,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tourney-bench-submission-") as folder:
         db_url = args.db_url or f"sqlite:///{Path(folder) / 'bench.db'}"
-        work = seat_event(db_url, args.tables)
+        work = seat_event(db_url, "bench", args.tables, 0)
         engine = open_engine(db_url)
         statements = [0]
 

@@ -320,27 +320,13 @@ def _rate_appended(session: Session, pool: RatingPool, added: Sequence[int]) -> 
     canonical = canonical_players(session)
     rankings = _rankings(session, [v for _, _, v in keyed], canonical)
     players = sorted({player for ranking in rankings.values() for player, _ in ranking})
-    existing = {}
-    for chunk in _chunks(players):
-        existing.update({r[1]: (r[0], r[2], r[3], r[4]) for r in session.execute(
-            select(RATING_T.c.id, RATING_T.c.player_id, RATING_T.c.mu, RATING_T.c.sigma,
-                   RATING_T.c.matches)
-            .where(RATING_T.c.pool_id == pool.id, RATING_T.c.player_id.in_(chunk)))})
+    existing = _stored_ratings(session, pool.id, players)
     rater = Rater(pool_spec(pool).build(),
                   {p: (mu, sigma) for p, (_, mu, sigma, _) in existing.items()},
                   {p: n for p, (_, _, _, n) in existing.items()})
-    writer = _HistoryWriter(session, pool.id)
-    rated = 0
-    with paused():
-        results = rater.rate_all([rankings.get(v, ()) for _, _, v in keyed])
-        for sequence, ((_, match_id, version_id), changes) in enumerate(
-                zip(keyed, results), done + 1):
-            if changes:
-                rated += 1
-                writer.add(sequence, match_id, version_id, changes)
-        writer.flush()
-    _store_ratings(session, pool.id, rater, existing)
-    return rated
+    todo = [(sequence, match_id, version_id)
+            for sequence, (_, match_id, version_id) in enumerate(keyed, done + 1)]
+    return _rate_in_order(session, pool.id, rater, todo, rankings, existing)
 
 
 def _current_matches(session: Session, variant: str) -> int:
@@ -394,12 +380,7 @@ def _rate_replaced(session: Session, pool: RatingPool, replaced: Sequence[int]) 
                                             later.c.sequence >= start)
     rerated = set(session.execute(named.distinct()).scalars())
     players = rerated | {player for ranking in rankings.values() for player, _ in ranking}
-    existing = {}
-    for chunk in _chunks(sorted(players)):
-        existing.update({r[1]: (r[0], r[2], r[3], r[4]) for r in session.execute(
-            select(RATING_T.c.id, RATING_T.c.player_id, RATING_T.c.mu, RATING_T.c.sigma,
-                   RATING_T.c.matches)
-            .where(RATING_T.c.pool_id == pool.id, RATING_T.c.player_id.in_(chunk)))})
+    existing = _stored_ratings(session, pool.id, sorted(players))
     # A player rated from ``start`` on starts from their last match before it (or
     # afresh); any other player of the new versions has not been rated since.
     state = {p: (mu, sigma, n) for p, (_, mu, sigma, n) in existing.items()
@@ -410,7 +391,27 @@ def _rate_replaced(session: Session, pool: RatingPool, replaced: Sequence[int]) 
     rater = Rater(pool_spec(pool).build(),
                   {p: (mu, sigma) for p, (mu, sigma, _) in state.items()},
                   {p: n for p, (_, _, n) in state.items()})
-    writer = _HistoryWriter(session, pool.id)
+    return _rate_in_order(session, pool.id, rater, todo, rankings, existing)
+
+
+def _stored_ratings(session: Session, pool_id: int, players) -> dict[int, tuple]:
+    """The stored rating rows of ``players`` in a pool: player -> (row id, mu,
+    sigma, matches)."""
+    existing = {}
+    for chunk in _chunks(players):
+        existing.update({r[1]: (r[0], r[2], r[3], r[4]) for r in session.execute(
+            select(RATING_T.c.id, RATING_T.c.player_id, RATING_T.c.mu, RATING_T.c.sigma,
+                   RATING_T.c.matches)
+            .where(RATING_T.c.pool_id == pool_id, RATING_T.c.player_id.in_(chunk)))})
+    return existing
+
+
+def _rate_in_order(session: Session, pool_id: int, rater, todo: list[tuple],
+                   rankings: dict, existing: dict) -> int:
+    """Rate ``todo`` ((sequence, match id, version id), in rating order) from the
+    rater's state, write its history rows and the players' ratings; how many
+    matches rated someone."""
+    writer = _HistoryWriter(session, pool_id)
     rated = 0
     with paused():
         results = rater.rate_all([rankings.get(version_id, ()) for _, _, version_id in todo])
@@ -419,7 +420,7 @@ def _rate_replaced(session: Session, pool: RatingPool, replaced: Sequence[int]) 
                 rated += 1
                 writer.add(sequence, match_id, version_id, changes)
         writer.flush()
-    _store_ratings(session, pool.id, rater, existing)
+    _store_ratings(session, pool_id, rater, existing)
     return rated
 
 
