@@ -1435,6 +1435,13 @@ class SiteBuilder:
             return False
         return self.reuse(self._files_by_key().get(key, []), key)
 
+    def _reused_replays(self, key: str, event_id: int, match_id: int) -> int:
+        """The replay pages of a match reused with ``key`` (in one language), counted
+        as a render counts them."""
+        page = self.renderers[0].prefix + self.links.match(event_id, match_id)
+        stem = page[:-len(".html")] + "-deal-"
+        return sum(1 for rel in self._files_by_key().get(key, []) if rel.startswith(stem))
+
     def _files_by_key(self) -> dict[str, list[str]]:
         """The old site's files by their key, worked out once (a big event asks for
         thousands of matches' files: a walk of the whole manifest each was quadratic)."""
@@ -1525,6 +1532,8 @@ class SiteBuilder:
                                   self._names([p.player_id for p in match.places]))
                 if not self._reuse_keyed(key, [self.links.match(info.id, match.id)]):
                     pending.append((match, key))
+                elif with_replays:
+                    self.report.replays += self._reused_replays(key, info.id, match.id)
             if not pending:
                 continue  # the round's deals are not read
             deals = self.reader.deals(info.id, number, with_moves=with_replays)

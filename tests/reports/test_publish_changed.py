@@ -40,3 +40,20 @@ def test_republishing_the_same_data_changes_nothing(tourney, db_url, tmp_path):
     retitled = tourney("publish", "--out", str(out), "--json").json
     assert retitled["changed"] is True and retitled["details"]["changed_files"] > 10
     assert "pages changed" in retitled["summary"]
+
+
+def test_a_publish_counts_the_replays_it_reused(tourney, db_url, tmp_path):
+    """The report's replays are the site's, however many of them were reused (an
+    incremental publish counted only those it rendered)."""
+    example_results(tourney)
+    out = tmp_path / "site"
+    first = tourney("publish", "--out", str(out), "--json").json["details"]["replays"]
+    on_disk = len(list((out / "events").rglob("match-*-deal-*.html")))
+    assert first > 0 and on_disk % first == 0  # a replay page in every language
+    player = tourney("standings", "example-cup", "--json").json[0]["player"]
+    tourney("result", "adjust", "example-cup", player, "--points", "1", "--reason", "a test")
+    again = tourney("publish", "--out", str(out), "--json").json["details"]
+    assert again["rendered"] < again["pages"]  # an incremental publish
+    assert again["replays"] == first
+    fresh = tourney("publish", "--out", str(tmp_path / "fresh"), "--json").json["details"]
+    assert fresh["replays"] == first
