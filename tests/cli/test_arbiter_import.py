@@ -82,3 +82,18 @@ def test_an_xlsx_seating_and_its_cells(tourney, tmp_path):
     refused = tourney("round", "import", "ev", "1", str(path), "--json", exit_code=1).json
     cells = [e.get("cell") for e in refused["details"]["errors"]]
     assert "'Round 1'!B11" in cells or "Round 1!B11" in cells, refused
+
+
+def test_a_fixed_player_the_file_seats_elsewhere_is_said_so(tourney, tmp_path):
+    """The file put a player fixed to table 1 at table 2 while table 1 holds no
+    one fixed to it: the file's doing, not a full table."""
+    setup(tourney)
+    tourney("event", "set", "ev", "--fix", "Ed=1")
+    seating = write(tmp_path / "r1.csv", "table,player\n1,Ann\n1,Bo\n1,Cy\n1,Di\n"
+                    "2,Ed\n2,Fi\n2,Gu\n2,Hj\n")
+    done = tourney("round", "import", "ev", "1", seating, "--json")
+    unmet = done.json["unmet"]
+    assert [(u["players"], u["reason"]) for u in unmet] == [(["Ed"], "seated-elsewhere")]
+    assert "Ed is fixed to table 1, but the round's seating puts them at table 2" \
+        in unmet[0]["message"]
+    assert "held by a player fixed there" not in done.stderr

@@ -44,8 +44,10 @@ class Unmet:
 
     ``kind`` is ``"apart"`` (``players`` sat at ``table`` together) or ``"fixed"``
     (``players[0]`` is not at ``table``; ``reason`` says why: ``"no-such-table"``,
-    ``"bye"``, ``"table-full"``, ``"absent"``) or, for apart, ``"unavoidable"`` /
-    ``"not-found"`` (the search found no seating without it; it may exist).
+    ``"bye"``, ``"table-full"`` (every seat there is held by a player fixed to it),
+    ``"seated-elsewhere"`` (a seating given put them at another table), ``"absent"``)
+    or, for apart, ``"unavoidable"`` / ``"not-found"`` (the search found no seating
+    without it; it may exist).
     """
 
     kind: str
@@ -71,8 +73,10 @@ def unmet_constraints(tables: Sequence[Sequence[int]], byes: Sequence[int],
             reason = "bye"
         elif not 0 <= want < len(tables):
             reason = "no-such-table"
+        elif all(constraints.fixed.get(other) == want for other in tables[want]):
+            reason = "table-full"  # every seat there is another's who is fixed to it
         else:
-            reason = "table-full"
+            reason = "seated-elsewhere"  # a seating given (an imported one, a move)
         if reason != "absent":
             found.append(Unmet("fixed", (key,), want, reason))
     for a, b in sorted(constraints.apart):

@@ -279,9 +279,12 @@ def unmet_report(session: Session, event: Event, tables: dict[str, list[int]],
                     f"{count_text(len(labels), 'table')}")
         elif unmet.reason == "bye":
             text = f"{who[0]} is fixed to table {want}, but has a bye"
-        else:
+        elif unmet.reason == "table-full":
             text = (f"{who[0]} is fixed to table {want}, but sits at table {seated_at}: "
                     f"every seat at table {want} is held by a player fixed there")
+        else:
+            text = (f"{who[0]} is fixed to table {want}, but the round's seating puts "
+                    f"them at table {seated_at}")
         out.append({"kind": "fixed", "players": who, "table": str(want),
                     "reason": unmet.reason, "club": None, "message": text})
     return out
