@@ -369,3 +369,19 @@ def test_requests_without_a_cookie_keep_nothing_on_the_server(tourney, db_url):
                       follow_redirects=False)
     assert good.status_code == 303
     assert flood.post("/t", data={"code": links["1"]["code"], "csrf": "forged"}).status_code == 403
+
+
+def test_a_score_app_sending_another_type_is_answered_as_the_api_answers(tourney, db_url):
+    """JSON or any type but CSV and a browser's form: 415 and JSON that says what to
+    send (it was the expired-form page, 403 HTML); a wrong link is 404 unknown-link."""
+    links = seated_event(tourney)
+    web = client(db_url, auto_accept=True)
+    body = match_csv(tourney, "club", 1, "1")
+    answer = web.post(path_of(links["1"]["url"]), content=body,
+                      headers={"Content-Type": "application/json"})
+    assert answer.status_code == 415
+    assert answer.json()["outcome"] == "unsupported-type"
+    assert "text/csv" in answer.json()["message"] and answer.json()["stored"] is False
+    assert send_csv(web, links["1"], body).json()["outcome"] == "stored"
+    unknown = web.post("/t/not-a-link", content=body, headers={"Content-Type": "text/csv"})
+    assert unknown.status_code == 404 and unknown.json()["outcome"] == "unknown-link"

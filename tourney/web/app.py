@@ -559,11 +559,21 @@ def _read(engine: Engine, work):
         return work(session)
 
 
+# what a browser's form posts (none: a bare client, checked as a form)
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "")
+
+
 async def table_post(request: Request) -> Response:
     server: Server = request.app.state.server
     token = request.path_params["token"]
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     api = content_type == "text/csv"
+    if not api and content_type not in FORM_TYPES:
+        # a score app's mistake (JSON, a file's own type): said as the API says
+        # things, not as the expired form a browser would have sent
+        return JSONResponse({"outcome": "unsupported-type", "stored": False, "valid": False,
+                             "errors": [], "message": "send the match's record rows as "
+                             "CSV with Content-Type: text/csv"}, status_code=415)
     if api:
         body = await read_body(request)
         if isinstance(body, Response):
