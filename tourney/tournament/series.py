@@ -307,7 +307,7 @@ def add_events(session: Session, series: Series, slugs: Sequence[str]) -> Events
                           [e.slug for e in series_events(session, series)])
     if added:
         record_change(session, "series.add", series.slug, None, {"events": added})
-        keep_snapshots(session, [e for e in events if e.slug in added])
+        keep_snapshots(session, [e.id for e in events if e.slug in added])
     return report
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from sqlalchemy import delete, insert, select
@@ -61,38 +60,33 @@ def event_results(session: Session, event: Event, *, lang: str | None = None
     return [EventResult(row.player_id, row.player, row.points, row.place)
             for row in standings_table(session, event, lang=lang)
             if row.matches or row.byes
-            # a table forfeited, for or against, counts as played where the
-            # standings know forfeits (the arbiter's)
-            or getattr(row, "forfeits", 0) or getattr(row, "forfeit_wins", 0)]
+            # a table forfeited, for or against, counts as played
+            or row.forfeits or row.forfeit_wins]
 
 
-@dataclass
-class _Snapshot:
-    key: str
-    rows: str  # JSON: [[player_id, points, place], ...]
-
-
-def _stored(session: Session, event_ids: Sequence[int]) -> dict[int, _Snapshot]:
-    if not event_ids:
-        return {}
+def _valid_snapshots(session: Session, events: Sequence[Event]
+                     ) -> tuple[dict[int, str | None], dict[int, str]]:
+    """Each event's key now, and the stored snapshot rows (JSON) of those whose
+    snapshot carries it."""
+    keys = {event.id: snapshot_key(event) for event in events}
+    wanted = [event_id for event_id, key in keys.items() if key]
     found = session.execute(select(StandingsSnapshot.event_id, StandingsSnapshot.key,
                                    StandingsSnapshot.rows_json)
-                            .where(StandingsSnapshot.event_id.in_(list(event_ids)))).all()
-    return {event_id: _Snapshot(key, rows) for event_id, key, rows in found}
+                            .where(StandingsSnapshot.event_id.in_(wanted))).all() \
+        if wanted else []
+    return keys, {event_id: rows for event_id, key, rows in found if key == keys[event_id]}
 
 
 def event_results_of(session: Session, events: Sequence[Event], *, lang: str | None = None
                      ) -> list[list[EventResult]]:
     """:func:`event_results` of each event: from its snapshot where one is valid,
     else computed afresh (and not kept: a read writes nothing)."""
-    keys = {event.id: snapshot_key(event) for event in events}
-    stored = {event_id: snapshot for event_id, snapshot
-              in _stored(session, [e.id for e in events if keys[e.id]]).items()
-              if snapshot.key == keys[event_id]}
-    kept = {event_id: json.loads(snapshot.rows) for event_id, snapshot in stored.items()}
+    kept = {event_id: json.loads(rows)
+            for event_id, rows in _valid_snapshots(session, events)[1].items()}
     names = {}
     if kept:
         wanted = {row[0] for rows in kept.values() for row in rows}
+        # a league's players all at once rather than an IN list of thousands
         names = dict(session.execute(select(Player.id, Player.name)).all()) \
             if len(wanted) > 2_000 else \
             dict(session.execute(select(Player.id, Player.name)
@@ -106,20 +100,20 @@ def event_results_of(session: Session, events: Sequence[Event], *, lang: str | N
     return results
 
 
-def keep_snapshots(session: Session, events: Iterable[Event], *,
+def keep_snapshots(session: Session, event_ids: Iterable[int], *,
                    lang: str | None = None) -> int:
-    """Compute and store the snapshot of each of ``events`` whose snapshot is
-    missing or no longer valid; how many were written. Call it after the event's
-    changes are written (flushed) in the same transaction."""
+    """Compute and store the snapshot of each of the events ``event_ids`` whose
+    snapshot is missing or no longer valid; how many were written. Call it after
+    the events' changes are made, in the same transaction."""
     session.flush()
-    events = [event for event in events if event.id is not None]
-    for event in events:
-        session.refresh(event, ["content_stamp"])  # set by the database's triggers
-    keys = {event.id: snapshot_key(event) for event in events}
-    stored = _stored(session, [event_id for event_id, key in keys.items() if key])
-    stale = [event for event in events
-             if keys[event.id] and (event.id not in stored
-                                    or stored[event.id].key != keys[event.id])]
+    event_ids = list(event_ids)
+    if not event_ids:
+        return 0
+    # read anew: the content stamps are set by the database's triggers
+    events = session.execute(select(Event).where(Event.id.in_(event_ids))
+                             .execution_options(populate_existing=True)).scalars().all()
+    keys, valid = _valid_snapshots(session, events)
+    stale = [event for event in events if keys[event.id] and event.id not in valid]
     for event in stale:
         # the points as the standings give them (a float's JSON is exact): the
         # series reads what it would have computed
@@ -136,12 +130,9 @@ def keep_snapshots(session: Session, events: Iterable[Event], *,
 def keep_series_snapshots(session: Session, event_ids: Iterable[int] | None = None) -> int:
     """:func:`keep_snapshots` for the events of any series (of those among
     ``event_ids`` when given): only a series reads snapshots."""
-    query = select(Event).where(Event.id.in_(select(SeriesEvent.event_id)))
+    query = select(SeriesEvent.event_id).distinct()
     if event_ids is not None:
-        event_ids = list(event_ids)
-        if not event_ids:
-            return 0
-        query = query.where(Event.id.in_(event_ids))
+        query = query.where(SeriesEvent.event_id.in_(list(event_ids)))
     return keep_snapshots(session, session.execute(query).scalars().all())
 
 
