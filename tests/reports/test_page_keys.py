@@ -48,27 +48,8 @@ def test_a_players_page_changes_with_their_own_result_until_the_round_is_complet
     """A player's page shows their place after the last round with every result in:
     a result of a round being played re-renders the pages of its own players only;
     the round's last result, every player's page once."""
-    import csv
-    import io
-
-    tourney("player", "add", *NAMES)
-    tourney("event", "create", "cup", "--variant", "spardame", "--table-sizes", "4",
-            "--rounds", "2", "--rule", "deals=2")
-    tourney("event", "enter", "cup", "--all")
-    tourney("round", "seat", "cup")
-    first = tmp_path / "r1.csv"
-    first.write_text(tourney("simulate", "--event", "cup", "--round", "1").stdout,
-                     encoding="utf-8")
-    tourney("result", "import", str(first))
-    seating = tourney("round", "seat", "cup", "--json").json
-    rows = list(csv.reader(io.StringIO(tourney("simulate", "--event", "cup", "--round", "2",
-                                               "--seed", "2").stdout)))
-    table = rows[0].index("table")
-    for label in ("1", "2"):
-        (tmp_path / f"t{label}.csv").write_text(
-            "\n".join(",".join(f'"{c}"' for c in r) for r in
-                      [rows[0]] + [r for r in rows[1:] if r[table] == label]) + "\n",
-            encoding="utf-8")
+    assert _cup_in_round_two(tourney, tmp_path) == ["1", "2"]
+    seating = tourney("round", "show", "cup", "2", "--json").json
     site = tmp_path / "site"
     tourney("publish", "--out", str(site), "--lang", "en")
     listed = json.loads((site / "data" / "players.json").read_text(encoding="utf-8"))
