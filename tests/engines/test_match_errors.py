@@ -100,3 +100,12 @@ def test_what_check_match_refuses_is_among_what_match_errors_finds():
         else:
             raise AssertionError(f"check_match took {played}")
     assert match_errors(MatchRules(deals=2), deals(2)) == []
+
+
+def test_a_dealer_who_is_not_at_the_table_is_left_to_the_deal_s_own_error():
+    # found by the reader's fuzzing: a shifted row put the game's name in the dealer
+    # column; the deal reports it, and the next deal's rotation is not judged from it
+    found = match_errors(MatchRules(), deals(3, dealers={1: "svarta-maja"}))
+    assert found == []
+    found = match_errors(MatchRules(), deals(3, dealers={1: "svarta-maja", 3: "Ann"}))
+    assert rules_of(found) == [("dealer-rotation", 4)]

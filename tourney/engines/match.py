@@ -314,8 +314,8 @@ def _check_dealer(rules: MatchRules, previous: PlayedDeal, deal: PlayedDeal) -> 
     if rules.dealer in (None, "free"):
         return
     players = previous.players
-    if previous.dealer is None or deal.dealer is None:
-        return  # a missing dealer is reported on the deal itself
+    if previous.dealer is None or deal.dealer is None or previous.dealer not in players:
+        return  # a missing dealer, or one not at the table, is reported on the deal itself
     if rules.dealer == "rotate":
         expected = players[(players.index(previous.dealer) + 1) % len(players)]
         why = "the dealer moves clockwise: the previous dealer's left neighbour deals"
