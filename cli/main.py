@@ -130,7 +130,9 @@ class TourneyGroup(CommandGroup):
                 return self._invoke(ctx)
             finally:
                 # What a command committed goes from SQLite's log into the database
-                # file, so tourney.db alone holds it (copied, mailed, backed up).
+                # file, so tourney.db alone holds it (copied, mailed, backed up). Only a
+                # command that opened a database has imported the storage module: asking
+                # sys.modules spares every other command (--help, validate) its import.
                 storage = sys.modules.get("tourney.storage.db")
                 if storage is not None:
                     storage.checkpoint_written()
