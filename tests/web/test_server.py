@@ -168,6 +168,21 @@ def test_organizer_login_seats_next_round_and_closes_old_links(tourney, db_url):
     assert len(standings["standings"]) == 8
 
 
+def test_the_login_page_asks_for_what_the_server_was_started_with(tourney, db_url):
+    seated_event(tourney, lang="en")
+    for password, label, wrong in ((False, "Token (printed when the server started)",
+                                    "Wrong token."),
+                                   (True, "Password", "Wrong password.")):
+        web = client(db_url, password=password)
+        page = web.get("/login?lang=en")
+        assert f"<label>{label} <input" in page.text
+        refused = web.post("/login", data={"token": "nope", "csrf": csrf_of(page.text)})
+        assert refused.status_code == 403 and wrong in refused.text
+        assert ("Token (printed" in refused.text) is not password
+    sv = client(db_url, password=True).get("/login?lang=sv")
+    assert "<label>Lösenord <input" in sv.text
+
+
 def test_wrong_links_and_logins_are_rate_limited(tourney, db_url):
     seated_event(tourney)
     web = client(db_url, link_failures=3, login_failures=2)
