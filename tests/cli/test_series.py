@@ -86,6 +86,22 @@ def test_placing_points(season):
         (1, "Anna", 20), (2, "Bo", 16), (3, "Cai", 10), (4, "Eva", 6), (None, "Dag", 0)]
 
 
+def test_a_change_of_scoring_keeps_the_placing_table(season):
+    season("series", "set", "season", "--scoring", "placing", "--placing-points", "10,6,4")
+    to_points = season("series", "set", "season", "--scoring", "points")
+    # the table is not said to be gone: it is kept for placing scoring
+    assert "placing points: none" not in to_points.stdout + to_points.stderr
+    assert "its placing points (10,6,4) are kept for placing scoring" in (
+        to_points.stdout + to_points.stderr)
+    assert season("series", "set", "season", "--scoring", "points",
+                  "--json").json["changed"] is False
+    changed = season("series", "set", "season", "--scoring", "placing", "--json").json
+    assert changed["details"]["changes"] == {"scoring": {"before": "points",
+                                                         "after": "placing"}}
+    assert got(season("series", "standings", "season", "--json")) == reference(
+        RESULTS, best=2, min_events=2, placing=[10, 6, 4])
+
+
 def test_handicaps_by_hand(season):
     season("series", "set", "season", "--handicap")
     season("series", "handicap", "season", "Bo", "1")

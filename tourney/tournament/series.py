@@ -224,7 +224,7 @@ def change_series(session: Session, series: Series, *, name: str | None = None,
     for setting in unset:
         if setting != "best":
             raise UsageError(f"only best can be unset, not {setting!r}", setting="unset")
-    before = SeriesInfo.of(series).to_json()
+    before = _stored_settings(series)
     if name is not None:
         series.name = clean_title(name, "series name")
     if best is not None:
@@ -246,7 +246,7 @@ def change_series(session: Session, series: Series, *, name: str | None = None,
         series.handicap = bool(handicap)
     if seed is not None:
         series.seed = check_seed(seed)
-    after = SeriesInfo.of(series).to_json()
+    after = _stored_settings(series)
     changes = {k: (before[k], after[k]) for k in after if before[k] != after[k]}
     if changes:
         session.add(series)
@@ -255,6 +255,20 @@ def change_series(session: Session, series: Series, *, name: str | None = None,
                       {k: b for k, (b, _) in changes.items()},
                       {k: a for k, (_, a) in changes.items()})
     return changes
+
+
+def kept_placing(series: Series) -> list | None:
+    """The placing table a series keeps (None: none given, the default is used)."""
+    return json.loads(series.placing_json) or None
+
+
+def _stored_settings(series: Series) -> dict:
+    """A series' settings as stored, for what a change changed: its placing table
+    is kept while it scores points (a switch back to placing uses it again), so
+    a change of scoring alone is no change of the table."""
+    settings = SeriesInfo.of(series).to_json()
+    settings["placing_points"] = kept_placing(series)
+    return settings
 
 
 def series_events(session: Session, series: Series) -> list[Event]:
