@@ -194,3 +194,12 @@ def test_deal_one_with_a_seated_player_missing_names_who(db_url, tmp_path):
     assert found == [("seat-order", 2)]
     assert errors[0]["message"].endswith(f"(seat 1 first): {fia[3]} missing")
     assert errors[0]["seat"] is None
+
+
+def test_a_rejects_file_with_nothing_rejected_is_said_so(db_url, tmp_path):
+    slug, (fia, _) = event(db_url)
+    path = write(tmp_path, rows(slug, 1, fia, [fia[0], fia[1]]))
+    rejects = tmp_path / "rejects.csv"
+    result = run(db_url, "result", "import", str(path), "--skip-invalid", str(rejects))
+    assert f"nothing was rejected: {rejects} has the header row only" in result.stderr
+    assert len(rejects.read_text(encoding="utf-8-sig").splitlines()) == 1
