@@ -291,7 +291,7 @@ def show(slug, as_json, db_url):
 @click.argument("value", required=False)
 @click.option("--remove", is_flag=True, help="Remove PLAYER's handicap.")
 @click.option("--from-rating", is_flag=True,
-              help="Derive every entrant's handicap from their rating (the rule below).")
+              help="Derive every entrant's handicap from their rating (the rule above).")
 @click.option("--variant", metavar="ID",
               help="With --from-rating: the rating pool (needed when the series has "
                    "events of several variants).")

@@ -337,3 +337,17 @@ def test_every_series_command_answers_json(season):
     created = json.loads(season("series", "create", "s3", "--scoring", "placing", "--json")
                          .stdout)
     assert created["details"]["placing_points"] == [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]
+
+
+def test_handicap_help_points_to_the_rule_where_it_is(tourney):
+    text = " ".join(tourney("series", "handicap", "--help").stdout.split())
+    rule = text.index("--from-rating sets each entrant's handicap to FACTOR x")
+    option = text.index("Derive every entrant's handicap from their rating")
+    # the option's help names the rule as above it, where --help prints it
+    assert rule < option and "(the rule above)" in text[option:]
+
+
+def test_handicap_of_a_misspelled_player_says_did_you_mean(season):
+    for args in (["1"], ["--remove"]):
+        refused = season("series", "handicap", "season", "Anan", *args, exit_code=2)
+        assert "unknown player 'Anan' (did you mean 'Anna'?)" in refused.stderr
