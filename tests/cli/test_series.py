@@ -351,3 +351,14 @@ def test_handicap_of_a_misspelled_player_says_did_you_mean(season):
     for args in (["1"], ["--remove"]):
         refused = season("series", "handicap", "season", "Anan", *args, exit_code=2)
         assert "unknown player 'Anan' (did you mean 'Anna'?)" in refused.stderr
+
+
+def test_a_series_given_as_an_event_is_said_to_be_a_series(season):
+    season("series", "create", "other")
+    for verb in ("add", "remove"):
+        for slug in ("season", "other"):
+            refused = season("series", verb, "season", slug, exit_code=2)
+            assert f"'{slug}' is a series, not an event" in refused.stderr
+    # an unknown slug is still an unknown event
+    assert "unknown event 'nope'" in season("series", "add", "season", "nope",
+                                            exit_code=2).stderr

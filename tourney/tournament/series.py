@@ -29,7 +29,7 @@ from sqlalchemy import delete, func, select
 from sqlmodel import Session
 
 from ..collector import frozen
-from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
+from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
 from ..errors.counts import count_text
 from ..numbers import plain_number
 from ..storage.audit import record_change
@@ -300,11 +300,23 @@ def _slugs_given(slugs: Sequence[str]) -> list[str]:
     return given
 
 
+def _series_event(session: Session, slug: str) -> Event:
+    """The event of a slug given to a series; a series' slug is said to be one (a
+    series holds events, not other series)."""
+    try:
+        return get_event(session, slug)
+    except UnknownName as err:
+        if find_series(session, slug) is None:
+            raise
+        raise UnknownName(f"{slug!r} is a series, not an event: a series holds events "
+                          "only") from err
+
+
 def add_events(session: Session, series: Series, slugs: Sequence[str]) -> EventsChange:
     """Add events to a series, after those it has (each one is a new column); an
     event already in it is left where it is. Every slug is checked first."""
     lock_series(session, series)
-    events = [get_event(session, slug) for slug in _slugs_given(slugs)]
+    events = [_series_event(session, slug) for slug in _slugs_given(slugs)]
     have = {e.id for e in series_events(session, series)}
     position = session.execute(select(func.max(SeriesEvent.position))
                                .where(SeriesEvent.series_id == series.id)).scalar() or 0
@@ -328,7 +340,7 @@ def add_events(session: Session, series: Series, slugs: Sequence[str]) -> Events
 def remove_events(session: Session, series: Series, slugs: Sequence[str]) -> EventsChange:
     """Take events out of a series (the events themselves stay)."""
     lock_series(session, series)
-    events = [get_event(session, slug) for slug in _slugs_given(slugs)]
+    events = [_series_event(session, slug) for slug in _slugs_given(slugs)]
     removed = []
     for event in events:
         row = session.execute(select(SeriesEvent).where(
