@@ -36,8 +36,9 @@ _TITLE_BAD = re.compile(r"[\[\]:*?/\\]")
 def table_format(path: str | None, given: str | None = None) -> str:
     """The format asked for, else told by the file's extension (``.xlsx``), else CSV.
 
-    Any other extension (``.ods``, ``.xls``, ``.tsv``...) is refused rather than
-    silently given CSV bytes under a name that promises something else.
+    Any other extension (``.ods``, ``.xls``, ``.tsv``, ``.txt``...) is refused rather
+    than silently given CSV bytes under a name that promises something else (a
+    ``.txt`` the terminal's table); a name without one gets CSV.
     """
     if given:
         return given.lower()
@@ -46,7 +47,7 @@ def table_format(path: str | None, given: str | None = None) -> str:
     extension = os.path.splitext(path)[1].lower()
     if extension == ".xlsx":
         return "xlsx"
-    if extension in ("", ".csv", ".txt"):
+    if extension in ("", ".csv"):
         return "csv"
     raise UsageError(f"{path}: tourney writes .csv and .xlsx files, not {extension}; "
                      "name the file .csv or .xlsx, or give the format", setting="format")
