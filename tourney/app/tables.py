@@ -35,6 +35,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import math
 import re
 import sys
 from dataclasses import dataclass, field
@@ -504,8 +505,21 @@ class SentResult:
         return {"players": [{"seat": seat + 1, "player": name, "total": self.totals[seat],
                              "place": self.places[seat]}
                             for seat, name in enumerate(self.players)],
-                "deals": [{"deal": number, "scores": scores} for number, scores in self.deals],
+                "deals": [{"deal": number, "scores": [_score_value(text) for text in scores]}
+                          for number, scores in self.deals],
                 "errors": [error_json(e) for e in self.errors]}
+
+
+def _score_value(text: str) -> int | float | str | None:
+    """A deal's score in JSON: a number as the totals are (None where a player has
+    none); a text that is no number (an invalid result's) stays the text sent."""
+    if text == "":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return plain_number(value) if math.isfinite(value) else text
 
 
 # sent_result's answers by (event, rules, content): a submission's content never
