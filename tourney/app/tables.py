@@ -54,7 +54,11 @@ from ..tournament import table_links
 from ..tournament.results import ImportRejected
 from ..tournament.settings import event_settings
 from ..tournament.stored_rounds import EventContexts
-from ..tournament.table_links import close_round, round_links  # noqa: F401  (use cases as they are)
+from ..tournament.table_links import (  # noqa: F401  (use cases as they are)
+    close_round,
+    round_closed,
+    round_links,
+)
 from ..tournament.versions import match_detail, round_results
 from .results import store_checked
 
