@@ -161,7 +161,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
         rejects = None
         if rejects_path:
             rejects = rejects_scope.enter_context(open_table(
-                rejects_path, None, title="rejects"))
+                rejects_path, None, title="rejects", choosable=False))  # no --format
         try:
             with session_scope(engine) as session:
                 report = import_results(session, file, ImportOptions(

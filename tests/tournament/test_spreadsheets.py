@@ -267,3 +267,13 @@ def test_a_txt_out_file_is_refused_naming_the_formats_unless_a_format_is_given(t
     # asked for by name, CSV goes under any name
     tourney("series", "standings", "s2", "--out", str(out), "--format", "csv")
     assert out.read_bytes().startswith(b"\xef\xbb\xbf")
+
+
+def test_a_rejects_file_of_another_format_is_refused_without_a_format_to_give(tmp_path,
+                                                                              tourney):
+    # --skip-invalid has no --format: the refusal names the extensions only
+    rejects = tmp_path / "rejects.txt"
+    result = tourney("result", "import", str(ROUND_1), "--dry-run", "--skip-invalid",
+                     str(rejects), exit_code=2)
+    assert result.stderr == (f"Error: {rejects}: tourney writes .csv and .xlsx files, "
+                             "not .txt; name the file .csv or .xlsx\n")
