@@ -371,6 +371,8 @@ def test_an_invalid_result_after_the_stored_one_waits_beside_it(tourney, db_url)
 def test_a_results_deal_scores_are_numbers_in_json_where_they_are_numbers():
     from tourney.app.tables import SentResult
 
-    sent = SentResult(["Anna", "Bo"], deals=[(1, ["1", "0.5"]), (2, ["", "x7"])],
+    sent = SentResult(["Anna", "Bo"], deals=[(1, ["1", "0.5"]), (2, ["", "x7"]),
+                                             (3, ["-2", "1_0"]), (4, ["nan", "1e3"])],
                       totals=[1.5, None], places=[1, None])
-    assert [deal["scores"] for deal in sent.to_json()["deals"]] == [[1, 0.5], [None, "x7"]]
+    assert [deal["scores"] for deal in sent.to_json()["deals"]] == [
+        [1, 0.5], [None, "x7"], [-2, "1_0"], ["nan", "1e3"]]

@@ -35,7 +35,6 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
-import math
 import re
 import sys
 from dataclasses import dataclass, field
@@ -519,11 +518,12 @@ def _score_value(text: str) -> int | float | str | None:
     none); a text that is no number (an invalid result's) stays the text sent."""
     if text == "":
         return None
-    try:
-        value = float(text)
-    except ValueError:
+    if not _PLAIN_NUMBER.fullmatch(text):  # float() would take "1_0", " 5", "1e3"
         return text
-    return plain_number(value) if math.isfinite(value) else text
+    return plain_number(float(text))
+
+
+_PLAIN_NUMBER = re.compile(r"-?[0-9]{1,15}(\.[0-9]{1,15})?")
 
 
 # sent_result's answers by (event, rules, content): a submission's content never
