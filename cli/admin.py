@@ -12,7 +12,7 @@ from tourney.storage.audit import Change, event_slugs, list_changes
 from tourney.storage.db import display_url, open_engine, reading, resolve_url, sqlite_file
 from tourney.tournament.events import get_event
 
-from .database import db_option, missing_database, open_db, refuse_overwrites
+from .database import db_option, missing_database, missing_folder, open_db, refuse_overwrites
 from .errors import exit_code
 from .errors import message as error_message
 from .output import (
@@ -161,6 +161,8 @@ def status(as_json, db_url):
             "foreign": "not a tourney database (another program's tables)",
             "missing": "no such file: `tourney db init` creates it",
         }
+        if state.state == "missing" and missing_folder(path) is not None:
+            words["missing"] = f"no such file, nor its folder {missing_folder(path)}"
         echo(f"state: {words[state.state]}")
     if refused is not None:
         raise SystemExit(exit_code(refused))

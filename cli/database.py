@@ -40,8 +40,18 @@ from .output import (
 CREATING_COMMANDS = "`tourney db init` (or the first `player add`, `player import` or `event create`)"
 
 def missing_database(path: str) -> UsageError:
+    folder = missing_folder(path)
+    if folder is not None:  # nothing can create a database there
+        return UsageError(f"no database at {path}: the folder {folder} does not exist; "
+                          "check --db or TOURNEY_DB")
     return UsageError(f"no database at {path}: {CREATING_COMMANDS} creates one; "
                       "check --db or TOURNEY_DB, or the current folder")
+
+
+def missing_folder(path: str) -> str | None:
+    """The folder a database file would be in, when there is no such folder."""
+    folder = os.path.dirname(os.path.abspath(path))
+    return None if os.path.isdir(folder) else os.path.dirname(path) or folder
 
 
 def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False,
@@ -53,7 +63,7 @@ def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False
     if path is not None and os.path.isdir(path):
         raise UsageError(f"--db {path} is a folder, not a database file")
     if path is not None and (not os.path.exists(path) or os.path.getsize(path) == 0):
-        if not create:
+        if not create or missing_folder(path) is not None:
             raise missing_database(path)
         engine = open_engine(url)
         ensure_schema(engine)  # creates it, under the migration lock

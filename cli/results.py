@@ -161,7 +161,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
         rejects = None
         if rejects_path:
             rejects = rejects_scope.enter_context(open_table(
-                rejects_path, None, title="rejects"))
+                rejects_path, None, title="rejects", choosable=False))  # no --format
         try:
             with session_scope(engine) as session:
                 report = import_results(session, file, ImportOptions(
@@ -189,6 +189,11 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
         where = "on standard output" if rejects_path == "-" else f"in {rejects_path}"
         message(f"the rows of {count_text(report.rejected, 'rejected match', 'rejected matches')} "
                 f"are {where}")
+    elif rejects_path:
+        # The file is written all the same (its header row alone): a rejects file of
+        # an earlier import left at that name would read as this one's rejects.
+        where = "standard output" if rejects_path == "-" else rejects_path
+        message(f"nothing was rejected: {where} has the header row only")
     if report.rejected and not (report.added or report.unchanged or report.replaced):
         # --skip-invalid with nothing valid: a script must not read it as success
         message(f"Error: every match of {file} was rejected; nothing was imported")

@@ -680,15 +680,17 @@ def links(slug, number, base_url, force, as_json, db_url):
 
     \b
     JSON (like `round show --json`: the round and its tables, each with its link):
-      {"event": SLUG, "round": N,
+      {"event": SLUG, "round": N, "open": true,
        "tables": [{"table": "1", "url": "...", "code": "K7QM-4RXP"}]}
-    (the code as shown; the server takes it with or without the dash)
+    (the code as shown; the server takes it with or without the dash). A closed
+    round's links (a later round seated, or closed by the organizer) are listed
+    with a note on stderr that they take no results ("open": false).
 
     \b
     Example:
       tourney round links club-1 2 --base-url http://192.168.1.10:8000
     """
-    from tourney.app.tables import round_links
+    from tourney.app.tables import round_closed, round_links
     from tourney.tournament.table_links import display_code
 
     engine = open_db(db_url)
@@ -696,11 +698,17 @@ def links(slug, number, base_url, force, as_json, db_url):
         event = get_event(session, slug)
         if not force:
             service.check_no_withdrawn(session, event, number, "list the links anyway")
+        made = round_links(session, event, number)
+        closed = round_closed(session, event, number, made)
         rows = [{"table": link.table, "url": table_url(base_url, link.token),
-                 "code": display_code(link.code)}
-                for link in round_links(session, event, number)]
+                 "code": display_code(link.code)} for link in made]
+    if closed is not None:
+        why = ("a later round is seated" if closed == "later-round"
+               else "the organizer closed it")
+        message(f"note: round {number} of {slug} is closed ({why}): its links take no "
+                "results")
     if as_json:
-        emit_json({"event": slug, "round": number, "tables": rows})
+        emit_json({"event": slug, "round": number, "open": closed is None, "tables": rows})
         return
     for row in rows:
         echo(f"table {row['table']}  {row['code']}  {row['url']}")

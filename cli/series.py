@@ -151,9 +151,13 @@ def set_(slug, name, best, min_events, scoring, placing, handicap, seed, unset, 
                                         min_events=min_events, scoring=scoring,
                                         placing=placing, handicap=handicap, seed=seed,
                                         unset=unset)
+        kept = actions.kept_placing(row)
     if changes:
         summary = f"{slug}: " + "; ".join(f"{k.replace('_', ' ')}: {_value(a)} (was {_value(b)})"
                                           for k, (b, a) in changes.items())
+        if changes.get("scoring", (None, None))[1] == "points" and kept:
+            summary += (f"; its placing points ({_value(kept)}) are kept for placing "
+                        "scoring")
     else:
         summary = f"{slug}: nothing changed (it has these settings already)"
     report_change("series.set", bool(changes), summary, as_json, series=slug,
@@ -287,7 +291,7 @@ def show(slug, as_json, db_url):
 @click.argument("value", required=False)
 @click.option("--remove", is_flag=True, help="Remove PLAYER's handicap.")
 @click.option("--from-rating", is_flag=True,
-              help="Derive every entrant's handicap from their rating (the rule below).")
+              help="Derive every entrant's handicap from their rating (the rule above).")
 @click.option("--variant", metavar="ID",
               help="With --from-rating: the rating pool (needed when the series has "
                    "events of several variants).")

@@ -84,7 +84,8 @@ def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forward
 
     def make_app():
         engine.dispose(close=False)  # a fresh pool in each process (after a fork)
-        return create_app(ServerConfig(engine=engine, secret=secret, auto_accept=not review,
+        return create_app(ServerConfig(engine=engine, secret=secret, password=not made,
+                                       auto_accept=not review,
                                        site_dir=site_dir, site_langs=list(langs),
                                        secure_cookies=secure_cookies, base_url=url))
 

@@ -86,6 +86,22 @@ def test_placing_points(season):
         (1, "Anna", 20), (2, "Bo", 16), (3, "Cai", 10), (4, "Eva", 6), (None, "Dag", 0)]
 
 
+def test_a_change_of_scoring_keeps_the_placing_table(season):
+    season("series", "set", "season", "--scoring", "placing", "--placing-points", "10,6,4")
+    to_points = season("series", "set", "season", "--scoring", "points")
+    # the table is not said to be gone: it is kept for placing scoring
+    assert "placing points: none" not in to_points.stdout + to_points.stderr
+    assert "its placing points (10,6,4) are kept for placing scoring" in (
+        to_points.stdout + to_points.stderr)
+    assert season("series", "set", "season", "--scoring", "points",
+                  "--json").json["changed"] is False
+    changed = season("series", "set", "season", "--scoring", "placing", "--json").json
+    assert changed["details"]["changes"] == {"scoring": {"before": "points",
+                                                         "after": "placing"}}
+    assert got(season("series", "standings", "season", "--json")) == reference(
+        RESULTS, best=2, min_events=2, placing=[10, 6, 4])
+
+
 def test_handicaps_by_hand(season):
     season("series", "set", "season", "--handicap")
     season("series", "handicap", "season", "Bo", "1")
@@ -321,3 +337,28 @@ def test_every_series_command_answers_json(season):
     created = json.loads(season("series", "create", "s3", "--scoring", "placing", "--json")
                          .stdout)
     assert created["details"]["placing_points"] == [25, 18, 15, 12, 10, 8, 6, 4, 2, 1]
+
+
+def test_handicap_help_points_to_the_rule_where_it_is(tourney):
+    text = " ".join(tourney("series", "handicap", "--help").stdout.split())
+    rule = text.index("--from-rating sets each entrant's handicap to FACTOR x")
+    option = text.index("Derive every entrant's handicap from their rating")
+    # the option's help names the rule as above it, where --help prints it
+    assert rule < option and "(the rule above)" in text[option:]
+
+
+def test_handicap_of_a_misspelled_player_says_did_you_mean(season):
+    for args in (["1"], ["--remove"]):
+        refused = season("series", "handicap", "season", "Anan", *args, exit_code=2)
+        assert "unknown player 'Anan' (did you mean 'Anna'?)" in refused.stderr
+
+
+def test_a_series_given_as_an_event_is_said_to_be_a_series(season):
+    season("series", "create", "other")
+    for verb in ("add", "remove"):
+        for slug in ("season", "other"):
+            refused = season("series", verb, "season", slug, exit_code=2)
+            assert f"'{slug}' is a series, not an event" in refused.stderr
+    # an unknown slug is still an unknown event
+    assert "unknown event 'nope'" in season("series", "add", "season", "nope",
+                                            exit_code=2).stderr

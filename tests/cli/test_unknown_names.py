@@ -20,6 +20,17 @@ def test_every_command_names_an_unknown_event_alike(tourney, tmp_path):
         assert stderr == "Error: unknown event 'club-2' (did you mean club-1?)\n", command
 
 
+def test_an_unknown_name_with_none_known_is_said_in_one_bracket(tourney):
+    # the remedy's command is the one bracket: no "(...) (...)"
+    tourney("db", "init")
+    cases = {("series", "show", "x"): "Error: unknown series 'x': there are no series yet "
+                                      "(`tourney series create`)\n",
+             ("standings", "x"): "Error: unknown event 'x': there are no events yet "
+                                 "(`tourney event create`)\n"}
+    for command, said in cases.items():
+        assert tourney(*command, exit_code=2).stderr == said
+
+
 def test_exit_codes_are_decided_by_the_kind_of_error():
     from tourney.cli.errors import exit_code
     from tourney.errors import OptionError, RecordError, TourneyError, UnreadableFile

@@ -185,6 +185,19 @@ def test_an_unreachable_database_is_one_line(tmp_path, run_cli):
     result = run_cli(f"sqlite:///{tmp_path}/missing/dir/x.db", "player", "list", exit_code=2)
     assert result.stderr.startswith(f"Error: no database at {tmp_path}/missing/dir/x.db")
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_database_in_a_missing_folder_says_the_folder_is_missing(tmp_path, run_cli):
+    # no command can create it there: `db init` is not suggested, the folder is named
+    path = f"{tmp_path}/missing/dir/x.db"
+    for command in (["player", "list"], ["db", "init"], ["player", "add", "Bo"]):
+        result = run_cli(path, *command, exit_code=2)
+        assert result.stderr == (f"Error: no database at {path}: the folder "
+                                 f"{tmp_path}/missing/dir does not exist; check --db or "
+                                 "TOURNEY_DB\n")
+    status = run_cli(path, "db", "status", exit_code=2)
+    assert f"state: no such file, nor its folder {tmp_path}/missing/dir" in status.stdout
+    assert not (tmp_path / "missing").exists()
     bad = run_cli("nosuchdialect://x", "player", "list", exit_code=2)
     assert bad.stderr.startswith("Error: ")
 

@@ -114,8 +114,31 @@ def test_validate_names_the_seat_and_player_not_entered_as_the_import_does(db_ur
     assert (deal["rule"], deal["seat"], deal["player"]) == ("not-entered", 2, "Märta Nordman")
     assert deal["error"].startswith("line 2, players (seat 2, Märta Nordman): ")
     _, [error], _ = import_errors(db_url, path)
-    assert (error["rule"], error["seat"], error["player"]) == ("not-seated", 2,
+    assert (error["rule"], error["seat"], error["player"]) == ("not-entered", 2,
                                                                 "Märta Nordman")
+    # one wording of a name no entered player has, whichever command reads it
+    assert error["error"] == f"{path}, {deal['error']}"
+
+
+def test_a_misspelled_player_is_one_error_with_no_dealer_error_on_the_typo(db_url, tmp_path):
+    # the players' cell misspells Hans on every row; the dealer column names him
+    # rightly: one mistake, said once, as validate --event says it
+    slug, (fia, _) = event(db_url, deals=2)
+    typo = [fia[0], f"{slug} Hanz", fia[2], fia[3]]
+    path = write(tmp_path, rows(slug, 1, typo, [fia[0], fia[1]]))
+    rules, [error], _ = import_errors(db_url, path)
+    assert rules == [("not-entered", 2)]
+    assert error["error"].endswith(f"{slug} Hanz not entered in {slug} "
+                                   f"(did you mean {slug} Hans?)")
+
+
+def test_a_player_seated_at_another_table_is_said_not_seated_here(db_url, tmp_path):
+    slug, (fia, dag) = event(db_url, deals=1)
+    elsewhere = [fia[0], dag[1], fia[2], fia[3]]
+    path = write(tmp_path, rows(slug, 1, elsewhere, [fia[0]]))
+    rules, [error], _ = import_errors(db_url, path)
+    assert rules == [("not-seated", 2)]
+    assert f"{dag[1]} not seated at round 1, table 1" in error["error"]
 
 
 def test_skipped_rows_to_standard_output_are_said_so(db_url, tmp_path):
@@ -171,3 +194,12 @@ def test_deal_one_with_a_seated_player_missing_names_who(db_url, tmp_path):
     assert found == [("seat-order", 2)]
     assert errors[0]["message"].endswith(f"(seat 1 first): {fia[3]} missing")
     assert errors[0]["seat"] is None
+
+
+def test_a_rejects_file_with_nothing_rejected_is_said_so(db_url, tmp_path):
+    slug, (fia, _) = event(db_url)
+    path = write(tmp_path, rows(slug, 1, fia, [fia[0], fia[1]]))
+    rejects = tmp_path / "rejects.csv"
+    result = run(db_url, "result", "import", str(path), "--skip-invalid", str(rejects))
+    assert f"nothing was rejected: {rejects} has the header row only" in result.stderr
+    assert len(rejects.read_text(encoding="utf-8-sig").splitlines()) == 1

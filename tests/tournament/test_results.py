@@ -362,7 +362,7 @@ def _mutations(slug, seating):
         "duplicate-row": (duplicate_row, "duplicate-row", 5, "deal"),
         "duplicate-deal": (duplicate_deal, "duplicate-deal", 5, "deal"),
         "match-split": (match_twice, "match-split", None, "table"),
-        "not-seated": (stranger, "not-seated", 2, "players"),
+        "not-entered": (stranger, "not-entered", 2, "players"),
         "seat-order": (seat_order, "seat-order", 2, "players"),
         "variant": (bad_variant, "variant", 2, "variant"),
         "unknown-table": (no_table, "unknown-table", None, "table"),
@@ -633,12 +633,12 @@ def test_skip_invalid_writes_every_row_of_a_match_the_database_refuses(db_url, t
                                        "--skip-invalid", str(rejects))
     assert code == 0, result.output
     assert (report["added"], report["rejected"]) == (1, 2), report
-    assert sorted(e["rule"] for e in report["errors"])[0] in ("match-changed", "not-seated")
+    assert sorted(e["rule"] for e in report["errors"])[0] in ("match-changed", "not-entered")
     rejected = csv_rows(rejects)
     assert [(r["table"], r["deal"]) for r in rejected] == [
         (r["table"], r["deal"]) for r in rows if r["table"] in ("2", "3")]
     assert all(r["error"] for r in rejected)
-    assert any("not-seated" in r["error"] for r in rejected)
+    assert any("not-entered" in r["error"] for r in rejected)
     assert any("match-changed" in r["error"] for r in rejected)
     # the rejects file, its typo fixed, imports table 2
     fixed = [r for r in rejected if r["table"] == "2"]
@@ -879,7 +879,7 @@ def test_a_changed_match_after_a_rename_lists_no_player_difference(db_url, tmp_p
     assert error["message"].startswith(f"round 1, table 1 of {slug} is already stored")
 
 
-def test_a_look_alike_of_a_seated_player_is_named_in_the_not_seated_error(db_url, tmp_path):
+def test_a_look_alike_of_a_seated_player_is_named_in_the_not_entered_error(db_url, tmp_path):
     engine = make_engine(db_url)
     slug = unique("spardame")
     create_event(engine, slug, "spardame", size=4)
@@ -892,8 +892,8 @@ def test_a_look_alike_of_a_seated_player_is_named_in_the_not_seated_error(db_url
     code, report, result = import_json(db_url, write_rows(tmp_path / "typed.csv", rows))
     assert code == 1, result.output
     error = report["errors"][0]
-    assert error["rule"] == "not-seated"
-    assert error["message"].startswith(f"{typed} not seated at round 1, table 1")
+    assert error["rule"] == "not-entered"
+    assert error["message"].startswith(f"{typed} not entered in {slug}")
     assert error["message"].endswith(f"(did you mean {seated[0]}?)")
     # a name like none seated gets no guess
     respell(rows, typed, f"{slug} stranger")
@@ -902,7 +902,7 @@ def test_a_look_alike_of_a_seated_player_is_named_in_the_not_seated_error(db_url
 
 
 def test_a_misspelled_seated_name_gets_the_closest_seated_name(db_url, tmp_path):
-    """`Ingrid Falck` for `Ingrid Falk`: the not-seated error names the seat holding
+    """`Ingrid Falck` for `Ingrid Falk`: the not-entered error names the seat holding
     the unknown name and suggests the seated name closest to it."""
     engine = make_engine(db_url)
     slug = unique("spardame")
@@ -916,6 +916,6 @@ def test_a_misspelled_seated_name_gets_the_closest_seated_name(db_url, tmp_path)
     code, report, result = import_json(db_url, write_rows(tmp_path / "typo.csv", rows))
     assert code == 1, result.output
     error = report["errors"][0]
-    assert error["rule"] == "not-seated"
+    assert error["rule"] == "not-entered"
     assert error["seat"] == 2 and error["player"] == typed
     assert error["message"].endswith(f"(did you mean {seated[1]}?)")

@@ -251,3 +251,29 @@ def test_a_format_tourney_cannot_write_is_refused_not_faked(tmp_path, tourney):
     assert ".ods" in result.stderr and not out.exists()
     tourney("standings", "cup", "--out", str(tmp_path / "standings.csv"))
     assert (tmp_path / "standings.csv").read_bytes().startswith(b"\xef\xbb\xbfplace,")
+
+
+def test_a_txt_out_file_is_refused_naming_the_formats_unless_a_format_is_given(tmp_path,
+                                                                              tourney):
+    tourney("player", "add", "Anna", "Bertil")
+    tourney("event", "create", "cup", "--variant", "dam-brade")
+    tourney("series", "create", "s2")
+    out = tmp_path / "s2.txt"
+    for command in (["series", "standings", "s2"], ["standings", "cup"],
+                    ["player", "list"]):
+        result = tourney(*command, "--out", str(out), exit_code=2)
+        assert f"{out}: tourney writes .csv and .xlsx files, not .txt" in result.stderr
+        assert not out.exists()
+    # asked for by name, CSV goes under any name
+    tourney("series", "standings", "s2", "--out", str(out), "--format", "csv")
+    assert out.read_bytes().startswith(b"\xef\xbb\xbf")
+
+
+def test_a_rejects_file_of_another_format_is_refused_without_a_format_to_give(tmp_path,
+                                                                              tourney):
+    # --skip-invalid has no --format: the refusal names the extensions only
+    rejects = tmp_path / "rejects.txt"
+    result = tourney("result", "import", str(ROUND_1), "--dry-run", "--skip-invalid",
+                     str(rejects), exit_code=2)
+    assert result.stderr == (f"Error: {rejects}: tourney writes .csv and .xlsx files, "
+                             "not .txt; name the file .csv or .xlsx\n")

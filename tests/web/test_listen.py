@@ -176,6 +176,8 @@ def test_several_workers_serve_one_postgresql_database(run_cli, db_url):
         # worker, and each knows the login and the visitor's form token.
         with httpx.Client(base_url=url) as web:
             page = web.get("/login")
+            # started with a password: the page asks for it, not for a printed token
+            assert "<label>Password <input" in page.text and "Token (printed" not in page.text
             assert web.post("/login", data={"token": "pw", "csrf": csrf_of(page.text)}
                             ).status_code == 303
             cookies = dict(web.cookies)

@@ -94,6 +94,12 @@ def test_a_different_result_is_kept_and_the_organizer_stores_it_instead(tourney,
     assert answer["versions"]["against"] == "stored"
     assert [p["total"] for p in answer["versions"]["current"]["players"]] == [0, 3, 0, 0]
     assert [p["total"] for p in answer["versions"]["sent"]["players"]] == [0, 0, 3, 0]
+    # each deal's scores are numbers, as the totals are, and add up to them
+    for version in (answer["versions"]["current"], answer["versions"]["sent"]):
+        deals = [deal["scores"] for deal in version["deals"]]
+        assert len(deals) == 3 and all(type(score) is int for row in deals for score in row)
+        assert [sum(row[seat] for row in deals) for seat in range(4)] == [
+            p["total"] for p in version["players"]]
     # the same different result again is the same conflict, not a second one
     assert send_csv(web, links["1"], second).json()["submission"] == answer["submission"]
     # the phone's page says so
@@ -232,7 +238,7 @@ def test_an_accepted_table_shows_the_result_it_has(tourney, db_url, tmp_path):
     tables = web.get("/org/club", headers=BEARER).json()["tables"]
     assert tables[0]["stored"]["players"][0]["player"] == "Sara Q. Renamed"
     assert [p["place"] for p in tables[1]["stored"]["players"]] == [4, 1, 1, 1]
-    assert tables[0]["stored"]["deals"][0] == {"deal": 1, "scores": ["0", "0", "1", "0"]}
+    assert tables[0]["stored"]["deals"][0] == {"deal": 1, "scores": [0, 0, 1, 0]}
     assert tables[0]["sent"] is None and tables[0]["conflicts"] == []
 
 
@@ -360,3 +366,13 @@ def test_an_invalid_result_after_the_stored_one_waits_beside_it(tourney, db_url)
             .order_by(AuditLog.id))]
     assert states == ["accepted", "dismissed", "dismissed"]
     assert kept == [False, False]
+
+
+def test_a_results_deal_scores_are_numbers_in_json_where_they_are_numbers():
+    from tourney.app.tables import SentResult
+
+    sent = SentResult(["Anna", "Bo"], deals=[(1, ["1", "0.5"]), (2, ["", "x7"]),
+                                             (3, ["-2", "1_0"]), (4, ["nan", "1e3"])],
+                      totals=[1.5, None], places=[1, None])
+    assert [deal["scores"] for deal in sent.to_json()["deals"]] == [
+        [1, 0.5], [None, "x7"], [-2, "1_0"], ["nan", "1e3"]]

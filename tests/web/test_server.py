@@ -25,7 +25,7 @@ def test_round_links_are_stable_unguessable_and_per_table(tourney):
                      "--json").json
     # the shape of `round show --json`: the event, the round, its tables
     shown = tourney("round", "show", "club", "1", "--json").json
-    assert set(answer) == {"event", "round", "tables"} and answer["event"] == "club"
+    assert set(answer) == {"event", "round", "open", "tables"} and answer["event"] == "club"
     assert answer["round"] == shown["round"] == 1
     assert [r["table"] for r in answer["tables"]] == [t["table"] for t in shown["tables"]]
     again = answer["tables"]
@@ -36,6 +36,32 @@ def test_round_links_are_stable_unguessable_and_per_table(tourney):
     assert "table 1" in plain and "http://x.test:8000/t/" in plain
     tourney("round", "links", "club", "1", "--base-url", "ftp://x", exit_code=2)
     tourney("round", "links", "club", "7", "--base-url", "http://x", exit_code=2)  # no round 7
+
+
+def test_round_links_of_a_closed_round_say_it_is_closed(tourney, db_url, tmp_path):
+    from tourney.app.tables import close_round
+    from tourney.storage.db import transaction
+    from tourney.tournament.events import get_event
+
+    seated_event(tourney)
+    listed = tourney("round", "links", "club", "1", "--base-url", "http://x", "--json")
+    assert listed.json["open"] is True and "closed" not in listed.stderr
+    for table in ("1", "2"):
+        path = tmp_path / f"t{table}.csv"
+        path.write_text(match_csv(tourney, "club", 1, table), encoding="utf-8")
+        tourney("result", "import", str(path))
+    tourney("round", "seat", "club")
+    later = tourney("round", "links", "club", "1", "--base-url", "http://x")
+    assert later.stderr == ("note: round 1 of club is closed (a later round is seated): "
+                            "its links take no results\n")
+    assert "table 1" in later.stdout
+    assert tourney("round", "links", "club", "1", "--base-url", "http://x",
+                   "--json").json["open"] is False
+    tourney("round", "links", "club", "2", "--base-url", "http://x")  # made, then closed
+    with transaction(open_engine(db_url)) as session:
+        close_round(session, get_event(session, "club"), 2)
+    closed = tourney("round", "links", "club", "2", "--base-url", "http://x")
+    assert "round 2 of club is closed (the organizer closed it)" in closed.stderr
 
 
 def test_csv_api_stores_once_and_answers_json(tourney, db_url):
@@ -166,6 +192,21 @@ def test_organizer_login_seats_next_round_and_closes_old_links(tourney, db_url):
     assert qr.status_code == 200 and qr.text.count("data:image/svg+xml") == 2
     standings = web.get("/api/events/club/standings").json()
     assert len(standings["standings"]) == 8
+
+
+def test_the_login_page_asks_for_what_the_server_was_started_with(tourney, db_url):
+    seated_event(tourney, lang="en")
+    for password, label, wrong in ((False, "Token (printed when the server started)",
+                                    "Wrong token."),
+                                   (True, "Password", "Wrong password.")):
+        web = client(db_url, password=password)
+        page = web.get("/login?lang=en")
+        assert f"<label>{label} <input" in page.text
+        refused = web.post("/login", data={"token": "nope", "csrf": csrf_of(page.text)})
+        assert refused.status_code == 403 and wrong in refused.text
+        assert ("Token (printed" in refused.text) is not password
+    sv = client(db_url, password=True).get("/login?lang=sv")
+    assert "<label>Lösenord <input" in sv.text
 
 
 def test_wrong_links_and_logins_are_rate_limited(tourney, db_url):

@@ -37,6 +37,7 @@ from ..tournament.series import (
     describe_series,
     get_series,
     handicap_list,
+    kept_placing,
     list_series,
     remove_events,
     series_events,
@@ -102,5 +103,5 @@ def derive_handicaps(session: Session, series: Series, *, variant: str | None = 
 
 __all__ = ["DEFAULT_FACTOR", "DerivedHandicaps", "add_events", "add_members", "change_series",
            "create_series", "delete_series", "derive_handicaps", "describe_series",
-           "get_series", "handicap_list", "list_series", "list_teams", "remove_events",
+           "get_series", "handicap_list", "kept_placing", "list_series", "list_teams", "remove_events",
            "remove_members", "series_standings", "set_handicaps", "team_standings"]

@@ -53,7 +53,11 @@ from ..tournament import table_links
 from ..tournament.results import ImportRejected
 from ..tournament.settings import event_settings
 from ..tournament.stored_rounds import EventContexts
-from ..tournament.table_links import close_round, round_links  # noqa: F401  (use cases as they are)
+from ..tournament.table_links import (  # noqa: F401  (use cases as they are)
+    close_round,
+    round_closed,
+    round_links,
+)
 from ..tournament.versions import match_detail, round_results
 from .results import store_checked
 
@@ -504,8 +508,22 @@ class SentResult:
         return {"players": [{"seat": seat + 1, "player": name, "total": self.totals[seat],
                              "place": self.places[seat]}
                             for seat, name in enumerate(self.players)],
-                "deals": [{"deal": number, "scores": scores} for number, scores in self.deals],
+                "deals": [{"deal": number, "scores": [_score_value(text) for text in scores]}
+                          for number, scores in self.deals],
                 "errors": [error_json(e) for e in self.errors]}
+
+
+def _score_value(text: str) -> int | float | str | None:
+    """A deal's score in JSON: a number as the totals are (None where a player has
+    none); a text that is no number (an invalid result's) stays the text sent."""
+    if text == "":
+        return None
+    if not _PLAIN_NUMBER.fullmatch(text):  # float() would take "1_0", " 5", "1e3"
+        return text
+    return plain_number(float(text))
+
+
+_PLAIN_NUMBER = re.compile(r"-?[0-9]{1,15}(\.[0-9]{1,15})?")
 
 
 # sent_result's answers by (event, rules, content): a submission's content never

@@ -187,8 +187,11 @@ def unknown_name(kind: str, name: str, known, *, quote: bool = False, cutoff: fl
     ``remedy`` and ``otherwise`` (:class:`TourneyError`)."""
     close = close_names(name, known, cutoff=cutoff)
     shown = [repr(c) if quote else c for c in close]
+    # a remedy is said in brackets after the message (cli/errors.py, the web's
+    # words): ``otherwise`` is then said after a colon, not in brackets of its own
     suggestion = (f" (did you mean {' or '.join(shown)}?)" if shown else
-                  f" ({otherwise})" if otherwise else "")
+                  "" if not otherwise else
+                  f": {otherwise}" if ways.get("remedy") is not None else f" ({otherwise})")
     return UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}", **ways)
 
 

@@ -33,11 +33,14 @@ BOM = "\ufeff"
 _TITLE_BAD = re.compile(r"[\[\]:*?/\\]")
 
 
-def table_format(path: str | None, given: str | None = None) -> str:
+def table_format(path: str | None, given: str | None = None, *,
+                 choosable: bool = True) -> str:
     """The format asked for, else told by the file's extension (``.xlsx``), else CSV.
 
-    Any other extension (``.ods``, ``.xls``, ``.tsv``...) is refused rather than
-    silently given CSV bytes under a name that promises something else.
+    Any other extension (``.ods``, ``.xls``, ``.tsv``, ``.txt``...) is refused rather
+    than silently given CSV bytes under a name that promises something else (a
+    ``.txt`` the terminal's table); a name without one gets CSV. ``choosable``:
+    the caller lets the format be given (else the refusal names the extensions only).
     """
     if given:
         return given.lower()
@@ -46,8 +49,11 @@ def table_format(path: str | None, given: str | None = None) -> str:
     extension = os.path.splitext(path)[1].lower()
     if extension == ".xlsx":
         return "xlsx"
-    if extension in ("", ".csv", ".txt"):
+    if extension in ("", ".csv"):
         return "csv"
+    if not choosable:
+        raise UsageError(f"{path}: tourney writes .csv and .xlsx files, not {extension}; "
+                         "name the file .csv or .xlsx")
     raise UsageError(f"{path}: tourney writes .csv and .xlsx files, not {extension}; "
                      "name the file .csv or .xlsx, or give the format", setting="format")
 
@@ -84,7 +90,7 @@ class CsvTable:
     format = "csv"
 
     def __init__(self, stream: IO[str], columns: Sequence[str] | None, *, bom: bool = True,
-                 decimals: Sequence[int | None] | None = None):
+                 decimals: Sequence[int | None] | None = None, choosable: bool = True):
         if bom:
             stream.write(BOM)
         self._writer = csv.writer(stream, lineterminator="\n")
@@ -110,7 +116,7 @@ class XlsxTable:
 
     def __init__(self, stream: IO[bytes], columns: Sequence[str] | None, *, title: str = "Sheet",
                  widths: Sequence[int] | None = None,
-                 decimals: Sequence[int | None] | None = None):
+                 decimals: Sequence[int | None] | None = None, choosable: bool = True):
         from openpyxl import Workbook
         from openpyxl.cell import WriteOnlyCell
         from openpyxl.styles import Font
@@ -179,13 +185,13 @@ def output_stream(path: str | None, binary: bool = False) -> Iterator[IO]:
 @contextmanager
 def open_table(path: str | None, columns: Sequence[str] | None, *, format: str | None = None,
                title: str = "Sheet", widths: Sequence[int] | None = None,
-               decimals: Sequence[int | None] | None = None):
+               decimals: Sequence[int | None] | None = None, choosable: bool = True):
     """A table writer (``write(row)``) to ``path`` (``-``/None: standard output) in
     ``format`` (else told by the extension); the file appears complete or not at all.
     ``decimals``: per column, the decimals its numbers are shown with (None: as
     they are), written so in a CSV file and as the cells' number format in XLSX
-    (the values stay numbers)."""
-    kind = table_format(path, format)
+    (the values stay numbers); ``choosable`` as :func:`table_format`'s."""
+    kind = table_format(path, format, choosable=choosable)
     if kind not in FORMATS:
         raise UsageError(f"unknown format {kind!r} (formats: {', '.join(FORMATS)})")
     with output_stream(path, binary=kind == "xlsx") as stream:

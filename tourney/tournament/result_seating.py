@@ -20,11 +20,12 @@ from ..records.csv_format import DealRecord
 from ..records.validation import GROUPING_RULES, MatchCheck, match_problems
 from ..storage.merges import follow, merge_links
 from ..storage.models import Player
+from .settings import not_entered
 from .stored_rounds import EventContext, EventContexts
 
 # What the seating says of deal 1 (check_seating), and the match errors that may
 # follow from it, checked again with deal 1 as seated.
-_DEAL_ONE_RULES = ("not-seated", "seat-order", "first-dealer")
+_DEAL_ONE_RULES = ("not-entered", "not-seated", "seat-order", "first-dealer")
 _FOLLOW_ON_RULES = ("dealer-rotation", "same-players", "colours-alternate")
 
 
@@ -67,14 +68,24 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
     if players and [aliases.get(p, p) for p in record.players] != names:
         seated = ";".join(names)
         strangers = [p for p in record.players if aliases.get(p, p) not in names]
-        if strangers:
+        # A name of no player entered in the event (a typo, most often) is said as
+        # `validate --event` says it (not_entered), with the table's names to
+        # suggest; one entered but seated elsewhere, as not seated here.
+        entered = ctx.entered_names() if strangers else {}
+        outsiders = [p for p in strangers if p not in entered]
+        elsewhere = [p for p in strangers if p in entered]
+        if outsiders:
+            error = not_entered(outsiders, slug, names, record.players)
+            error.line = record.line
+            errors.append(error)
+        if elsewhere:
             errors.append(RecordError(
-                f"{', '.join(strangers)} not seated at round {record.round}, table "
+                f"{', '.join(elsewhere)} not seated at round {record.round}, table "
                 f"{record.table}, which seats {seated} ({seat_text(0)} first)"
-                f"{name_hint(strangers, names)}",
+                f"{name_hint(elsewhere, names)}",
                 rule="not-seated", column="players", line=record.line,
-                seat=record.players.index(strangers[0]), player=strangers[0]))
-        else:
+                seat=record.players.index(elsewhere[0]), player=elsewhere[0]))
+        if not strangers:
             # the first seat that differs, and who is seated there; or, when every
             # name given sits where it should, who is missing
             seat = next((i for i, p in enumerate(record.players)
@@ -140,12 +151,15 @@ def seating_first(session: Session, contexts: EventContexts, match: MatchCheck,
         session, ctx, first.record, players=column != "players", dealer=column != "dealer")
     if not seating:
         return errors
-    if seats is not None and any(e.rule == "not-seated" for e in seating):
+    if seats is not None and any(e.rule in ("not-entered", "not-seated") for e in seating):
         # a dealer seated at the table but missing from the players as written is
-        # the players' slip, said by the seating: not a dealer error of its own
+        # the players' slip, said by the seating: not a dealer error of its own, on
+        # deal 1's row or on any later row that repeats the slip
         seated_names = {name for _, name in seats}
-        errors = [e for e in errors if not (e.rule == "dealer" and e.line == first.line
-                                             and first.record.dealer in seated_names)]
+        slips = {c.line for c in match.deals if c.record is not None
+                 and c.record.dealer in seated_names
+                 and any(aliases.get(p, p) not in seated_names for p in c.record.players)}
+        errors = [e for e in errors if not (e.rule == "dealer" and e.line in slips)]
     if seats is not None and any(e.rule in _DEAL_ONE_RULES for e in seating):
         follow_on = {e.rule for e in errors if e.rule in _FOLLOW_ON_RULES}
         if follow_on:

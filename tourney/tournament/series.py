@@ -29,7 +29,7 @@ from sqlalchemy import delete, func, select
 from sqlmodel import Session
 
 from ..collector import frozen
-from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
+from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
 from ..errors.counts import count_text
 from ..numbers import plain_number
 from ..storage.audit import record_change
@@ -224,7 +224,7 @@ def change_series(session: Session, series: Series, *, name: str | None = None,
     for setting in unset:
         if setting != "best":
             raise UsageError(f"only best can be unset, not {setting!r}", setting="unset")
-    before = SeriesInfo.of(series).to_json()
+    before = _stored_settings(series)
     if name is not None:
         series.name = clean_title(name, "series name")
     if best is not None:
@@ -246,7 +246,7 @@ def change_series(session: Session, series: Series, *, name: str | None = None,
         series.handicap = bool(handicap)
     if seed is not None:
         series.seed = check_seed(seed)
-    after = SeriesInfo.of(series).to_json()
+    after = _stored_settings(series)
     changes = {k: (before[k], after[k]) for k in after if before[k] != after[k]}
     if changes:
         session.add(series)
@@ -255,6 +255,20 @@ def change_series(session: Session, series: Series, *, name: str | None = None,
                       {k: b for k, (b, _) in changes.items()},
                       {k: a for k, (_, a) in changes.items()})
     return changes
+
+
+def kept_placing(series: Series) -> list | None:
+    """The placing table a series keeps (None: none given, the default is used)."""
+    return json.loads(series.placing_json) or None
+
+
+def _stored_settings(series: Series) -> dict:
+    """A series' settings as stored, for what a change changed: its placing table
+    is kept while it scores points (a switch back to placing uses it again), so
+    a change of scoring alone is no change of the table."""
+    settings = SeriesInfo.of(series).to_json()
+    settings["placing_points"] = kept_placing(series)
+    return settings
 
 
 def series_events(session: Session, series: Series) -> list[Event]:
@@ -286,11 +300,23 @@ def _slugs_given(slugs: Sequence[str]) -> list[str]:
     return given
 
 
+def _series_event(session: Session, slug: str) -> Event:
+    """The event of a slug given to a series; a series' slug is said to be one (a
+    series holds events, not other series)."""
+    try:
+        return get_event(session, slug)
+    except UnknownName as err:
+        if find_series(session, slug) is None:
+            raise
+        raise UnknownName(f"{slug!r} is a series, not an event: a series holds events "
+                          "only") from err
+
+
 def add_events(session: Session, series: Series, slugs: Sequence[str]) -> EventsChange:
     """Add events to a series, after those it has (each one is a new column); an
     event already in it is left where it is. Every slug is checked first."""
     lock_series(session, series)
-    events = [get_event(session, slug) for slug in _slugs_given(slugs)]
+    events = [_series_event(session, slug) for slug in _slugs_given(slugs)]
     have = {e.id for e in series_events(session, series)}
     position = session.execute(select(func.max(SeriesEvent.position))
                                .where(SeriesEvent.series_id == series.id)).scalar() or 0
@@ -314,7 +340,7 @@ def add_events(session: Session, series: Series, slugs: Sequence[str]) -> Events
 def remove_events(session: Session, series: Series, slugs: Sequence[str]) -> EventsChange:
     """Take events out of a series (the events themselves stay)."""
     lock_series(session, series)
-    events = [get_event(session, slug) for slug in _slugs_given(slugs)]
+    events = [_series_event(session, slug) for slug in _slugs_given(slugs)]
     removed = []
     for event in events:
         row = session.execute(select(SeriesEvent).where(

@@ -72,6 +72,16 @@ class EventContext:
         self.added = 0
         self.replaced = 0
         self.replacements: list = []
+        self._entered: dict[str, str] | None = None
+
+    def entered_names(self) -> dict[str, str]:
+        """The names that find a player entered in the event (read on first use:
+        only a row naming someone not seated at its table needs them)."""
+        if self._entered is None:
+            from .players import entered_names
+
+            self._entered = entered_names(self.session, self.event)
+        return self._entered
 
     @property
     def touched(self) -> bool:

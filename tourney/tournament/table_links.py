@@ -138,6 +138,18 @@ def link_open(session: Session, link: TableLink) -> bool:
     return last_seated_round(session, event) == link.round_number
 
 
+def round_closed(session: Session, event: Event, number: int,
+                 links: list[TableLink]) -> str | None:
+    """Why a round's links take no results (:func:`link_open`), None while they
+    do: ``later-round`` (a later round is seated) or ``closed`` (the organizer
+    closed the round)."""
+    if last_seated_round(session, event) != number:
+        return "later-round"
+    if any(link.closed_at is not None for link in links):
+        return "closed"
+    return None
+
+
 def close_round(session: Session, event: Event, number: int) -> int:
     """Close the links of a round (no more results through them); how many."""
     closed = 0

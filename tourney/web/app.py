@@ -108,6 +108,9 @@ MAX_FORM_FIELDS = 4000
 class ServerConfig:
     engine: Engine
     secret: str  # the organizer's login token or password
+    # the secret is a password the organizer chose (TOURNEY_SERVE_PASSWORD), not a
+    # token printed at start: the login page asks for what the organizer has
+    password: bool = False
     auto_accept: bool = False
     site_dir: str | None = None
     site_langs: list[str] = field(default_factory=list)
@@ -638,14 +641,16 @@ async def table_post(request: Request) -> Response:
                          error_lines=shown, bad_fields=bad_fields(shown))
 
 
-def secret_form(template: str, limit: str, refused: int, accept):
+def secret_form(template: str, limit: str, refused: int, accept, context=lambda server: {}):
     """The GET and POST handlers of a page that asks for one secret (a table code,
     the organizer token). ``accept(server, request, form)`` answers a right one, or
     gives None for a wrong one, which counts against the server's rate limit named
-    ``limit`` and gets the page again with its error, status ``refused``."""
+    ``limit`` and gets the page again with its error, status ``refused``;
+    ``context(server)``: the page's own template variables."""
     async def page(request: Request) -> Response:
         server: Server = request.app.state.server
-        return server.render(request, template, server.language(request), error=False)
+        return server.render(request, template, server.language(request), error=False,
+                             **context(server))
 
     async def post(request: Request) -> Response:
         server: Server = request.app.state.server
@@ -656,7 +661,7 @@ def secret_form(template: str, limit: str, refused: int, accept):
         if answer is None:
             return (await server.refused(getattr(server, limit), request)
                     or server.render(request, template, server.language(request), refused,
-                                     error=True))
+                                     error=True, **context(server)))
         return answer
 
     return page, post
@@ -758,7 +763,8 @@ async def _log_in(server: Server, request: Request, form) -> Response | None:
     return response
 
 
-login_page, login_post = secret_form("login.html", "login_limit", 403, _log_in)
+login_page, login_post = secret_form("login.html", "login_limit", 403, _log_in,
+                                     lambda server: {"password": server.config.password})
 
 
 async def logout_post(request: Request) -> Response:
