@@ -90,9 +90,10 @@ def reads(engine, monkeypatch):
         monkeypatch.undo()
 
 
-def import_counted(engine, monkeypatch, path) -> tuple[dict, object]:
+def import_counted(engine, monkeypatch, path, *, replace: bool = False
+                   ) -> tuple[dict, object]:
     with reads(engine, monkeypatch) as counted, transaction(engine) as session:
-        report = import_results(session, str(path), ImportOptions(jobs=1))
+        report = import_results(session, str(path), ImportOptions(jobs=1, replace=replace))
     return counted, report
 
 
@@ -103,17 +104,26 @@ def test_one_match_reads_the_same_in_a_round_ten_times_bigger(db_url, tmp_path, 
         slug, seating = big_round(engine, tables)
         one = write_csv(tmp_path / f"one-{tables}.csv",
                         simulate(VARIANT, slug, 1, seating[:1], deals=2), VARIANT)
-        counts[tables], report = import_counted(engine, monkeypatch, one)
+        counts[tables, "new"], report = import_counted(engine, monkeypatch, one)
         assert report.added == 1 and report.error_count == 0
         # the same match again: found unchanged by reading only its table
         again, report = import_counted(engine, monkeypatch, one)
         assert report.unchanged == 1 and report.added == 0
         counts[tables, "again"] = again
-    assert counts[40] == counts[400]
+        # another result for table 2, stored before: the correction compares the
+        # stored deals by the players' names of now, read of the merged players only
+        fixed = write_csv(tmp_path / f"fix-{tables}.csv",
+                          [r for r in simulate(VARIANT, slug, 1, seating[:2], deals=2)
+                           if r.table == "2"], VARIANT)
+        counts[tables, "replace"], report = import_counted(engine, monkeypatch, fixed,
+                                                           replace=True)
+        assert report.replaced == 1 and report.error_count == 0
+    assert counts[40, "new"] == counts[400, "new"]
     assert counts[40, "again"] == counts[400, "again"]
+    assert counts[40, "replace"] == counts[400, "replace"]
     # a table's four seats, its match and the event, not the 160 seats, 39 matches
-    # and 160 entries of the round of 40 tables
-    assert counts[40]["rows"] < 40 and counts[40, "again"]["rows"] < 40
+    # and 160 entries of the round of 40 tables, nor its 160 players' names
+    assert all(counts[40, what]["rows"] < 40 for what in ("new", "again", "replace"))
 
 
 def test_a_whole_round_is_read_in_the_same_statements_whatever_its_tables(
