@@ -227,8 +227,8 @@ def link_actor(link: TableLink) -> str:
 def _has_result(sent: SentCheck, link: TableLink) -> bool:
     """Whether the link's table has a stored result: read with its round's seating
     for the import (:class:`~tourney.tournament.stored_rounds.RoundInfo`)."""
-    stored = sent.contexts.context(sent.event.slug).round(link.round_number).stored.get(
-        link.table)
+    stored = sent.contexts.context(sent.event.slug).round(link.round_number).table(
+        link.table).stored
     return stored is not None and stored.version_id is not None
 
 

@@ -39,13 +39,21 @@ def current_names(session: Session) -> dict[str, str]:
     """Old name -> the name its player has now, for every name that has moved on:
     a renamed player's old name (kept as an alias row) and a merged duplicate's
     name, each followed to the end of its chain. Stored deals keep the names as
-    imported; this is how they are read as the players they are now."""
-    rows = session.execute(select(Player.id, Player.name, Player.merged_into_id)).all()
-    names = {player_id: name for player_id, name, _ in rows}
-    links = {player_id: kept for player_id, _, kept in rows if kept is not None}
-    return {name: names[follow(links, player_id)]
-            for player_id, name, kept in rows if kept is not None
-            and follow(links, player_id) in names}
+    imported; this is how they are read as the players they are now.
+
+    Reads the merged rows and the players they end at, not every player: a
+    league's correction of one match costs what its merges do (issue 34)."""
+    rows = session.execute(select(Player.id, Player.name, Player.merged_into_id)
+                           .where(Player.merged_into_id.is_not(None))).all()
+    links = {player_id: kept for player_id, _, kept in rows}
+    ends = {player_id: follow(links, player_id) for player_id in links}
+    wanted = sorted(set(ends.values()))
+    names: dict[int, str] = {}
+    for start in range(0, len(wanted), 1000):
+        names.update(session.execute(select(Player.id, Player.name).where(
+            Player.id.in_(wanted[start:start + 1000]))).all())
+    return {name: names[ends[player_id]] for player_id, name, _ in rows
+            if ends[player_id] in names}
 
 
 def rename_players(text: str | None, names: dict[str, str]) -> str | None:

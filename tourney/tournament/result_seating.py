@@ -40,19 +40,20 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
     False leave out a check of the cell deal 1's own row was refused for."""
     slug = ctx.event.slug
     info = ctx.round(record.round)
+    table = info.table(record.table)
     if not info.seated:
         return None, {}, [RecordError(
             f"round {record.round} of {slug} has not been seated",
             rule="round-not-seated", column="round", line=record.line,
             remedy=Remedy("seat-round", event=slug))]
-    seats = info.tables.get(record.table)
+    seats = table.seats
     if seats is None:
-        labels = ", ".join(sorted(info.tables, key=natural_key)) or "none"
+        labels = ", ".join(sorted(info.labels(), key=natural_key)) or "none"
         return None, {}, [RecordError(
             f"round {record.round} of {slug} has no table {record.table!r} "
             f"(its tables: {labels})", rule="unknown-table", column="table",
             line=record.line)]
-    if record.table in info.forfeited:
+    if table.forfeited:
         return None, {}, [RecordError(
             f"round {record.round}, table {record.table} of {slug} was forfeited: its "
             "result is the forfeit's until that is taken back", rule="forfeited",
@@ -106,7 +107,7 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
             f"{record.dealer} deals deal 1, but {names[0]} ({seat_text(0)}) deals first "
             "at a seated table", rule="first-dealer", column="dealer", line=record.line))
     for player_id, name in seats:
-        last = ctx.withdrawn.get(player_id)
+        last = info.withdrawn.get(player_id)
         if last is not None and last < record.round:
             errors.append(RecordError(
                 f"{name} withdrew after round {last} and cannot play round "

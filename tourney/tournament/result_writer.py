@@ -151,9 +151,9 @@ class VersionWriter:
             places += [head + row for row in accepted.places]
             info = accepted.ctx.cached_round(accepted.round)
             if info is not None:  # an evicted round is read again when met again
-                info.stored[accepted.table] = StoredMatch(
+                info.store(accepted.table, StoredMatch(
                     accepted.match_id, version_id, accepted.version_row["content_sha256"],
-                    accepted.version)
+                    accepted.version))
             accepted.version_row["id"] = version_id
         self._writer(DEAL_T, DEAL_COLUMNS).write(deals)
         self._writer(PLACE_T, PLACE_COLUMNS).write(places)

@@ -243,7 +243,7 @@ class _MatchStore:
         if aliases:
             rows = rename(rows, match.result, aliases)
             digest = content_digest(rows)
-        stored = ctx.round(first.round).stored.get(first.table)
+        stored = ctx.round(first.round).table(first.table).stored
         if stored is not None and stored.content_sha256 == digest:
             report.unchanged += 1
             return

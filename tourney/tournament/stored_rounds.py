@@ -1,6 +1,7 @@
 """What stage two of a result import reads of the database: each event a file
-names (its rules, its withdrawn players), and each round it meets (seated or not,
-its tables' players in seat order, its stored matches, its forfeited tables).
+names (its rules), and each round it meets (seated or not; its tables' players in
+seat order and whether they withdrew, their stored matches, whether a forfeit
+scored them), a table at a time for a file of one match (:class:`RoundInfo`).
 
 :class:`EventContexts` is also the :class:`~tourney.records.checked.EventLookup`
 stage one is given, so an event is read once for both stages;
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from sqlalchemy import and_, bindparam, select
+from sqlalchemy import and_, bindparam, exists, select
 from sqlmodel import Session
 
 from ..errors import TourneyError
@@ -47,11 +48,102 @@ class StoredMatch:
 
 
 @dataclass
+class StoredTable:
+    """One table of a round as the import needs it."""
+
+    seats: list[tuple[int, str]] | None  # [(player id, name)] in seat order; None: not seated
+    stored: StoredMatch | None  # its stored match, if one is
+    forfeited: bool  # scored by a forfeit (`result forfeit`)
+
+
 class RoundInfo:
-    seated: bool
-    tables: dict[str, list[tuple[int, str]]]  # label -> [(player id, name)] seat order
-    stored: dict[str, StoredMatch]
-    forfeited: frozenset = frozenset()  # tables scored by a forfeit (`result forfeit`)
+    """A round as the import meets it: seated or not, and its tables (their players
+    in seat order, their stored matches, whether a forfeit scored them, whether a
+    player seated there withdrew), read as they are asked for.
+
+    A file of one match (a table's link in ``tourney serve``, a result sent on its
+    own) reads only its table: one statement, its seats' rows, whatever the
+    round's size. A file of many tables of a round would pay a statement a table
+    that way, so the second table asked for reads the whole round in one go (three
+    statements), as a whole-round file needs anyway.
+    """
+
+    def __init__(self, connection, event_id: int, number: int):
+        self._connection, self._event_id, self.number = connection, event_id, number
+        self._seated: bool | None = None  # None: not known until something is read
+        self._whole = False
+        self._read: set[str] = set()  # tables read one at a time
+        self._tables: dict[str, list[tuple[int, str]]] = {}
+        self._stored: dict[str, StoredMatch] = {}
+        self._forfeited: set[str] = set()
+        # withdrawn after which round, of the players of the tables read
+        self.withdrawn: dict[int, int] = {}
+
+    @property
+    def seated(self) -> bool:
+        if self._seated is None:
+            self._read_whole()
+        return self._seated
+
+    def table(self, label: str) -> StoredTable:
+        if not self._whole and label not in self._read:
+            if self._read:
+                self._read_whole()
+            else:
+                self._read_table(label)
+        return StoredTable(self._tables.get(label), self._stored.get(label),
+                           label in self._forfeited)
+
+    def labels(self) -> list[str]:
+        """Every seated table of the round (the whole round is read)."""
+        if not self._whole:
+            self._read_whole()
+        return list(self._tables)
+
+    def store(self, label: str, match: StoredMatch) -> None:
+        """What this import stored for ``label`` (a table it read): its match now."""
+        self._stored[label] = match
+
+    def _read_table(self, label: str) -> None:
+        self._read.add(label)
+        seats = []
+        for (player_id, name, withdrawn_after, match_id, version_id, sha, version,
+             forfeited) in self._connection.execute(
+                _ONE_TABLE, {"event": self._event_id, "number": self.number,
+                             "table": label}):
+            self._seated = True  # the round's row, with no seat when the table has none
+            if player_id is not None:
+                seats.append((player_id, name))
+                if withdrawn_after is not None:
+                    self.withdrawn[player_id] = withdrawn_after
+            if match_id is not None:
+                self._stored[label] = StoredMatch(match_id, version_id, sha, version)
+            if forfeited:
+                self._forfeited.add(label)
+        if self._seated is None:
+            self._seated = False  # no row: the round is not there
+        if seats:
+            self._tables[label] = seats
+
+    def _read_whole(self) -> None:
+        # Core statements on the connection, not ORM queries through the session: a
+        # season file meets a thousand rounds, and the ORM's work per query cost
+        # three times the queries' own (0.73 -> 0.25 ms a round).
+        connection = self._connection
+        where = {"event": self._event_id, "number": self.number}
+        read = self._read  # tables read alone keep what this import did to them
+        self._whole, self._seated = True, False
+        for table, player_id, name, withdrawn_after in connection.execute(_SEATED, where):
+            self._seated = True  # the round's row, with no seat when none is at a table
+            if table is not None and table not in read:
+                self._tables.setdefault(table, []).append((player_id, name))
+                if withdrawn_after is not None:
+                    self.withdrawn[player_id] = withdrawn_after
+        for table, match_id, version_id, sha, version in connection.execute(_STORED, where):
+            if table not in read:
+                self._stored[table] = StoredMatch(match_id, version_id, sha, version)
+        self._forfeited.update(table for table in connection.execute(_FORFEITED, where).scalars()
+                               if table not in read)
 
 
 class EventContext:
@@ -65,9 +157,6 @@ class EventContext:
         self.event_rules = event_rules(event)
         self.game, self.options = self.event_rules.game, self.event_rules.options
         self.rules = self.event_rules.rules
-        rows = session.execute(
-            select(Entry.player_id, Entry.withdrawn_after).where(Entry.event_id == event.id))
-        self.withdrawn = {pid: w for pid, w in rows if w is not None}
         # what this import did to the event: counts, and the replacements for the audit
         self.added = 0
         self.replaced = 0
@@ -100,27 +189,9 @@ class EventContext:
             # transaction).
             while len(self.round_cache) >= ROUNDS_CACHED:
                 self.round_cache.popitem(last=False)
-            info = self.round_cache[key] = self._load_round(number)
+            info = self.round_cache[key] = RoundInfo(self.session.connection(),
+                                                     self.event.id, number)
         return info
-
-    def _load_round(self, number: int) -> RoundInfo:
-        # Core statements on the connection, not ORM queries through the session: a
-        # season file meets a thousand rounds, and the ORM's work per query cost
-        # three times the queries' own (0.73 -> 0.25 ms a round).
-        connection, event_id = self.session.connection(), self.event.id
-        seated = False
-        tables: dict[str, list[tuple[int, str]]] = {}
-        for table, player_id, name in connection.execute(_SEATED, {"event": event_id,
-                                                                   "number": number}):
-            seated = True  # the round's row, with no seat when none is at a table
-            if table is not None:
-                tables.setdefault(table, []).append((player_id, name))
-        stored = {table: StoredMatch(match_id, version_id, sha, version)
-                  for table, match_id, version_id, sha, version
-                  in connection.execute(_STORED, {"event": event_id, "number": number})}
-        forfeited = frozenset(connection.execute(_FORFEITED, {"event": event_id,
-                                                               "number": number}).scalars())
-        return RoundInfo(seated, tables, stored, forfeited)
 
 
 class EventContexts:
@@ -181,17 +252,21 @@ class KnownEvents:
 
 
 _ROUND_T, _SEAT_T, _PLAYER_T = Round.__table__, Seat.__table__, Player.__table__
-_FORFEIT_T = Forfeit.__table__
+_ENTRY_T, _FORFEIT_T = Entry.__table__, Forfeit.__table__
 # A round's tables scored by a forfeit.
 _FORFEITED = (select(_FORFEIT_T.c.table).distinct()
               .where(_FORFEIT_T.c.event_id == bindparam("event"),
                      _FORFEIT_T.c.round_number == bindparam("number")))
-# A round's seated players by table, in seat order: one row (its table None) when
-# the round is there with no one at a table, none when it is not there.
-_SEATED = (select(_SEAT_T.c.table, _SEAT_T.c.player_id, _PLAYER_T.c.name)
+# A round's seated players by table, in seat order, with the round after which each
+# withdrew (None: did not): one row (its table None) when the round is there with no
+# one at a table, none when it is not there.
+_SEATED = (select(_SEAT_T.c.table, _SEAT_T.c.player_id, _PLAYER_T.c.name,
+                  _ENTRY_T.c.withdrawn_after)
            .select_from(_ROUND_T.outerjoin(_SEAT_T, and_(_SEAT_T.c.round_id == _ROUND_T.c.id,
                                                          _SEAT_T.c.table.is_not(None)))
-                        .outerjoin(_PLAYER_T, _PLAYER_T.c.id == _SEAT_T.c.player_id))
+                        .outerjoin(_PLAYER_T, _PLAYER_T.c.id == _SEAT_T.c.player_id)
+                        .outerjoin(_ENTRY_T, and_(_ENTRY_T.c.event_id == _ROUND_T.c.event_id,
+                                                  _ENTRY_T.c.player_id == _SEAT_T.c.player_id)))
            .where(_ROUND_T.c.event_id == bindparam("event"),
                   _ROUND_T.c.number == bindparam("number"))
            .order_by(_SEAT_T.c.table, _SEAT_T.c.seat))
@@ -201,3 +276,26 @@ _STORED = (select(MATCH_T.c.table, MATCH_T.c.id, MATCH_T.c.current_version_id,
            .outerjoin(VERSION_T, VERSION_T.c.id == MATCH_T.c.current_version_id)
            .where(MATCH_T.c.event_id == bindparam("event"),
                   MATCH_T.c.round_number == bindparam("number")))
+# One table of a round in one statement: a row per seat in seat order (the seated
+# player, when they withdrew), each with the table's stored match and whether a
+# forfeit scored it; one row with no seat when the round is there and the table is
+# not seated, none when the round is not there.
+_ONE_TABLE = (
+    select(_SEAT_T.c.player_id, _PLAYER_T.c.name, _ENTRY_T.c.withdrawn_after,
+           MATCH_T.c.id, MATCH_T.c.current_version_id, VERSION_T.c.content_sha256,
+           VERSION_T.c.version,
+           exists().where(_FORFEIT_T.c.event_id == _ROUND_T.c.event_id,
+                          _FORFEIT_T.c.round_number == _ROUND_T.c.number,
+                          _FORFEIT_T.c.table == bindparam("table")).label("forfeited"))
+    .select_from(
+        _ROUND_T.outerjoin(_SEAT_T, and_(_SEAT_T.c.round_id == _ROUND_T.c.id,
+                                         _SEAT_T.c.table == bindparam("table")))
+        .outerjoin(_PLAYER_T, _PLAYER_T.c.id == _SEAT_T.c.player_id)
+        .outerjoin(_ENTRY_T, and_(_ENTRY_T.c.event_id == _ROUND_T.c.event_id,
+                                  _ENTRY_T.c.player_id == _SEAT_T.c.player_id))
+        .outerjoin(MATCH_T, and_(MATCH_T.c.event_id == _ROUND_T.c.event_id,
+                                 MATCH_T.c.round_number == _ROUND_T.c.number,
+                                 MATCH_T.c.table == bindparam("table")))
+        .outerjoin(VERSION_T, VERSION_T.c.id == MATCH_T.c.current_version_id))
+    .where(_ROUND_T.c.event_id == bindparam("event"), _ROUND_T.c.number == bindparam("number"))
+    .order_by(_SEAT_T.c.seat))
