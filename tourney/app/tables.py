@@ -42,6 +42,7 @@ from dataclasses import replace as replaced
 
 from sqlmodel import Session
 
+from ..engines.presentation import message_from_json, message_json
 from ..errors import RecordError
 from ..numbers import plain_number
 from ..records.checked import CheckedRecords, ImportOptions, check_records
@@ -116,18 +117,25 @@ def error_json(err: RecordError) -> dict:
 
 
 def error_from_json(data: dict) -> RecordError:
-    """An error as :func:`_stored_error` keeps it (its seat 0-based, as stored)."""
-    return RecordError(data.get("message") or data.get("error") or "", rule=data.get("rule"),
+    """An error as :func:`_stored_error` keeps it (its seat 0-based, as stored): with
+    its words where they were kept, else (stored before they were) its English."""
+    words = data.get("words")
+    return RecordError(message_from_json(words) if words else
+                       data.get("message") or data.get("error") or "", rule=data.get("rule"),
                        line=data.get("line"), column=data.get("column"),
                        move=data.get("move"), seat=data.get("seat"),
                        token=data.get("token"), player=data.get("player"))
 
 
 def _stored_error(err: RecordError) -> dict:
-    # Stored as the library holds it: the seat 0-based (shown from 1 when read).
-    return {"message": err.message, "rule": err.rule, "line": err.line,
-            "column": err.column, "move": err.move, "seat": err.seat,
-            "token": err.token, "player": err.player}
+    # Stored as the library holds it: the seat 0-based (shown from 1 when read), the
+    # words beside the English so a page says them in its language.
+    stored = {"message": err.message, "rule": err.rule, "line": err.line,
+              "column": err.column, "move": err.move, "seat": err.seat,
+              "token": err.token, "player": err.player}
+    if err.words is not None:
+        stored["words"] = message_json(err.words)
+    return stored
 
 
 @dataclass

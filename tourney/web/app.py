@@ -475,7 +475,7 @@ def sheet_cell_errors(event: Event, rows: list, form: dict) -> list[RecordError]
                 game.check_score_sheet(setup, [value] * len(cells), options)
             except IllegalMove as err:
                 if err.rule in ONE_SEAT_RULES:
-                    errors.append(RecordError(err.message, rule=err.rule, **at))
+                    errors.append(RecordError(err.words or err.message, rule=err.rule, **at))
             except Exception:  # noqa: BLE001 - the full check below says the rest
                 pass
     return errors
@@ -534,7 +534,7 @@ async def table_page(request: Request) -> Response:
         return view
     lang = server.language(request, view.event.lang)
     lines = line_deals(view.rows)
-    shown = error_lines(view.errors, lang, lines)
+    shown = error_lines(view.errors, server.site_renderer(lang), lines)
     return server.render(request, "table.html", lang, view=view, values={},
                          message=None, lines=lines, error_lines=shown,
                          bad_fields=bad_fields(shown))
@@ -629,7 +629,7 @@ async def table_post(request: Request) -> Response:
     errors = verdict.errors
     if not pasted and verdict.outcome == submissions.INVALID:
         errors = await run_in_threadpool(form_errors, view.event, view.rows, form, errors)
-    shown = error_lines(errors, lang, lines, None if pasted else typed_boxes(view.rows, form),
+    shown = error_lines(errors, server.site_renderer(lang), lines, None if pasted else typed_boxes(view.rows, form),
                         pasted=pasted)
     # an invalid result kept beside the stored one is told apart: nothing to correct
     message = "invalid-kept" if verdict.beside else verdict.outcome
@@ -851,10 +851,11 @@ async def org_event(request: Request) -> Response:
     flash = request.query_params.get("done")
     lang = server.language(request, view.event.lang)
     # what is wrong with each invalid result, said as the table was told
-    errors = {review.state.table: error_lines(review.sent.errors, lang, review.sent.lines)
+    errors = {review.state.table: error_lines(review.sent.errors, server.site_renderer(lang), review.sent.lines)
               for review in view.reviews if review.sent and review.sent.errors}
     # and of each result kept beside the table's own that does not pass
-    conflict_errors = {c.submission.id: error_lines(c.sent.errors, lang, c.sent.lines)
+    conflict_errors = {c.submission.id: error_lines(c.sent.errors, server.site_renderer(lang),
+                                                    c.sent.lines)
                        for review in view.reviews for c in review.conflicts if c.invalid}
 
     def read_more(s):
