@@ -106,6 +106,14 @@ def suit_words(suit: int) -> Message:
     return Message(SUIT_NAMES[suit])
 
 
+def or_words(items) -> str | Message:
+    """``40``, ``50 or 40``, ``50, 45 or 40``: a choice of numbers or tokens."""
+    items = [str(item) for item in items]
+    if len(items) == 1:
+        return items[0]
+    return Message(N_("%(first)s or %(last)s"), {"first": ", ".join(items[:-1]), "last": items[-1]})
+
+
 def message_json(message: Message) -> dict:
     """A message as JSON (a stored error's words), its parameters tagged with their
     types: ``{"msgid": ..., "params": {"n": 3, "card": {"card": 10}}}``."""
