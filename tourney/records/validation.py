@@ -14,8 +14,8 @@ from ..engines import get_game
 from ..engines.base import MAX_DEALS_PER_MATCH as _MAX_DEALS
 from ..engines.base import DealOutcome, Game, MatchRules
 from ..engines.match import MatchRanking, PlayedDeal, check_match, match_errors
+from ..engines.presentation import N_, Message
 from ..errors import IllegalMove, RecordError, TourneyError, UnreadableFile, UsageError
-from ..errors.counts import plural_word
 from .csv_format import MAX_NUMBER as MAX_DEAL_NUMBER
 from .csv_format import DealRecord, dealer_error
 
@@ -36,6 +36,11 @@ def other_event(record_event: str, slug: str) -> RecordError:
     """A row of another event than the one the file is checked or imported for."""
     return RecordError(f"the row is for event {record_event!r}, but the file is for {slug!r}",
                        rule="other-event", column="event", setting="event")
+
+
+def not_a_score(text: str) -> Message:
+    """The one wording of a score cell that is no number."""
+    return Message(N_("%(text)s is not a score"), {"text": repr(text)})
 
 
 def other_variant(slug: str, variant: str, record_variant: str) -> RecordError:
@@ -215,13 +220,16 @@ class RecordChecker:
         game, options = self.game_and_options(record)
         n = len(record.players)
         if not game.min_players <= n <= game.max_players:
-            raise RecordError(f"{game.id} is played by {game.min_players}-{game.max_players} "
-                              f"players, not {n}", rule="player-count", column="players")
+            raise RecordError(Message(N_("%(game)s is played by %(low)s-%(high)s players, not "
+                                         "%(n)s"), {"game": game.id, "low": game.min_players,
+                                                    "high": game.max_players, "n": n}),
+                              rule="player-count", column="players")
         if game.uses_dealer and record.dealer is None:
-            raise RecordError(f"{game.id} needs the dealer's name", rule="dealer",
-                              column="dealer")
+            raise RecordError(Message(N_("%(game)s needs the dealer's name"), {"game": game.id}),
+                              rule="dealer", column="dealer")
         if not game.uses_dealer and record.dealer is not None:
-            raise RecordError(f"{game.id} has no dealer; leave the column empty",
+            raise RecordError(Message(N_("%(game)s has no dealer; leave the column empty"),
+                                      {"game": game.id}),
                               rule="dealer", column="dealer")
         wrong_dealer = dealer_error(record)
         if wrong_dealer is not None:
@@ -249,8 +257,10 @@ class RecordChecker:
                               rule="internal") from None
         if claimed is not None and claimed != list(outcome.scores):
             shown = ";".join(game.format_score(s) for s in outcome.scores)
-            error = RecordError(f"claimed scores {';'.join(record.scores)} but the rules "
-                                f"give {shown}", rule="scores-mismatch", column="scores")
+            error = RecordError(Message(N_("claimed scores %(claimed)s but the rules give "
+                                           "%(shown)s"),
+                                        {"claimed": ";".join(record.scores), "shown": shown}),
+                                rule="scores-mismatch", column="scores")
             error.by_rules = True
             raise error
         return outcome
@@ -278,7 +288,7 @@ class RecordChecker:
                     raise ValueError(text)
                 values.append(value)
             except (ValueError, TypeError, ArithmeticError):
-                raise RecordError(f"{text[:40]!r} is not a score", rule="score",
+                raise RecordError(not_a_score(text[:40]), rule="score",
                                   column="scores", seat=seat) from None
         return values
 
@@ -306,8 +316,10 @@ class RecordChecker:
         bad = [d for d in deals if d.error is not None]  # not d.valid, without a call each
         if bad:
             lines = ", ".join(str(d.line) for d in bad)
-            match.errors = [RecordError(f"the match has invalid deals "
-                                        f"({plural_word(len(bad), 'line')} {lines})",
+            match.errors = [RecordError(Message(N_("the match has invalid deals (line %(lines)s)")
+                                                if len(bad) == 1 else
+                                                N_("the match has invalid deals (lines %(lines)s)"),
+                                                {"lines": lines}),
                                         rule="invalid-deals", line=bad[0].line)]
             match.errors += self.match_problems(deals)
             return match

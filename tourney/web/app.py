@@ -56,6 +56,7 @@ from tourney.engines.base import DealSetup
 from tourney.errors import IllegalMove, RecordError, TourneyError
 from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
+from tourney.records.validation import not_a_score
 from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
 from tourney.reports.site import TEMPLATE_DIR as SITE_TEMPLATE_DIR
 from tourney.reports.site import Renderer
@@ -468,7 +469,7 @@ def sheet_cell_errors(event: Event, rows: list, form: dict) -> list[RecordError]
                 if isinstance(value, float) and not math.isfinite(value):
                     raise ValueError(text)
             except (ValueError, TypeError, ArithmeticError):
-                errors.append(RecordError(f"{text!r} is not a score", rule="score-cell", **at))
+                errors.append(RecordError(not_a_score(text), rule="score-cell", **at))
                 continue
             setup = DealSetup(nplayers=len(cells), dealer=None, deal_number=row.deal)
             try:
