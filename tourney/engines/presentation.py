@@ -97,6 +97,20 @@ def seat_words(seat: int) -> Message:
     return Message(N_("seat %(number)s"), {"number": seat + 1})
 
 
+def seats_words(seats) -> Message:
+    """``seat 2`` for one seat, ``seats 2, 3`` for several (0-based given; English as
+    :func:`tourney.errors.seats.seats_text`)."""
+    seats = list(seats)
+    if len(seats) == 1:
+        return seat_words(seats[0])
+    return Message(N_("seats %(numbers)s"), {"numbers": ", ".join(str(s + 1) for s in seats)})
+
+
+def not_a_card(text: str) -> Message:
+    """The one wording of a token or value that is no card (``text`` as given, quoted)."""
+    return Message(N_("not a card: %(text)s"), {"text": text})
+
+
 def suit_words(suit: int) -> Message:
     """A suit's name (0 spades .. 3 clubs) as words a page translates: the English
     names of tourney.cards, which the catalogue has (marked for the site's card

@@ -40,6 +40,7 @@ from .presentation import (
     Seat,
     Trick,
     display_hand,
+    not_a_card,
     seat_words,
     suit_words,
 )
@@ -57,11 +58,6 @@ for _card, _name in enumerate(CARD_NAMES):
     TOKEN_CARDS[_name] = _card
     TOKEN_CARDS[_name.lower()] = _card
 del _card, _name
-
-
-def not_a_card(text: str) -> Message:
-    """The one wording of a token or value that is no card (``text`` as given, quoted)."""
-    return Message(N_("not a card: %(text)s"), {"text": text})
 
 
 def names(mask: int) -> str:
