@@ -106,6 +106,12 @@ def seats_words(seats) -> Message:
     return Message(N_("seats %(numbers)s"), {"numbers": ", ".join(str(s + 1) for s in seats)})
 
 
+def dealer_not_a_seat(n: int, dealer: str | Message) -> Message:
+    """The one wording of a dealer who is not one of the seats."""
+    return Message(N_("the dealer must be one of the %(n)s seats, not %(dealer)s"),
+                   {"n": n, "dealer": dealer})
+
+
 def not_a_card(text: str) -> Message:
     """The one wording of a token or value that is no card (``text`` as given, quoted)."""
     return Message(N_("not a card: %(text)s"), {"text": text})

@@ -143,6 +143,7 @@ from .presentation import (
     Exchange,
     Message,
     ReplaySteps,
+    dealer_not_a_seat,
     display_hand,
     flag_sentence,
     not_a_card,
@@ -424,8 +425,7 @@ class SvartaMaja(Game):
                                          "attacks first)")),
                               rule="dealer-missing", column="dealer")
         if not 0 <= dealer < n:
-            raise RecordError(Message(N_("the dealer must be one of the %(n)s seats, not %(dealer)s"),
-                                      {"n": n, "dealer": seat_words(dealer)}),
+            raise RecordError(dealer_not_a_seat(n, seat_words(dealer)),
                               rule="dealer-range", column="dealer")
         hands = setup.hands
         if hands is None or len(hands) != n:

@@ -39,6 +39,7 @@ from .presentation import (
     ReplaySteps,
     Seat,
     Trick,
+    dealer_not_a_seat,
     display_hand,
     not_a_card,
     seat_words,
@@ -398,12 +399,6 @@ def check_seats(setup: DealSetup, game_id: str, low: int, high: int) -> int:
     if not isinstance(dealer, int) or not 0 <= dealer < n:
         raise RecordError(dealer_not_a_seat(n, repr(dealer)), rule="dealer", column="dealer")
     return n
-
-
-def dealer_not_a_seat(n: int, dealer: str | Message) -> Message:
-    """The one wording of a dealer who is not one of the seats."""
-    return Message(N_("the dealer must be one of the %(n)s seats, not %(dealer)s"),
-                   {"n": n, "dealer": dealer})
 
 
 def _card_mask(cards, column: str, what: Message) -> int:
