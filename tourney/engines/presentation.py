@@ -112,6 +112,16 @@ def dealer_not_a_seat(n: int, dealer: str | Message) -> Message:
                    {"n": n, "dealer": dealer})
 
 
+def record_goes_on() -> Message:
+    """A record with moves after its deal is over (every game's replay)."""
+    return Message(N_("the deal is already over; the record goes on"))
+
+
+def record_stops(moves: int) -> Message:
+    """A record that ends before its deal is over (every game's replay)."""
+    return Message(N_("the record stops before the deal is over (after %(n)s moves)"), {"n": moves})
+
+
 def not_a_card(text: str) -> Message:
     """The one wording of a token or value that is no card (``text`` as given, quoted)."""
     return Message(N_("not a card: %(text)s"), {"text": text})

@@ -42,6 +42,8 @@ from .presentation import (
     dealer_not_a_seat,
     display_hand,
     not_a_card,
+    record_goes_on,
+    record_stops,
     seat_words,
     suit_words,
 )
@@ -615,14 +617,13 @@ class TrickGame(Game):
                 err, column="play", move=st.moves + 1, seat=st.turn, token=tokens[st.moves]
             ) from None
         if st.moves == total and len(tokens) > total:
-            raise RecordError(Message(N_("the deal is already over; the record goes on")),
+            raise RecordError(record_goes_on(),
                               rule="record-too-long", column="play", move=total + 1, token=tokens[total])
         if bad_at >= 0:
             raise RecordError(not_a_card(repr(tokens[bad_at])), rule="notation", column="play",
                               move=bad_at + 1, seat=st.turn, token=tokens[bad_at])
         if st.moves < total:
-            raise RecordError(Message(N_("the record stops before the deal is over (after %(n)s "
-                                         "moves)"), {"n": len(tokens)}),
+            raise RecordError(record_stops(len(tokens)),
                               rule="record-incomplete", column="play")
         return self.outcome(st)
 
