@@ -113,9 +113,9 @@ FIRST_CLUB = {mask: ((CLUBS_MASK & ~mask) & -(CLUBS_MASK & ~mask)).bit_length() 
 
 
 # Where the cards are passed, in words.
-PASS_WORDS = {"left": N_("every seat passes %(count)s cards to the left; passes lists %(seats)s seats"),
-              "right": N_("every seat passes %(count)s cards to the right; passes lists %(seats)s seats"),
-              "across": N_("every seat passes %(count)s cards across; passes lists %(seats)s seats")}
+PASS_WORDS = {"left": N_("every seat passes %(count)s cards to the left; passes lists %(seats)s"),
+              "right": N_("every seat passes %(count)s cards to the right; passes lists %(seats)s"),
+              "across": N_("every seat passes %(count)s cards across; passes lists %(seats)s")}
 
 
 def _removed_words(removed_mask: int):
@@ -429,7 +429,8 @@ class Spardame(TrickGame):
         if not passes or len(passes) != n:
             raise RecordError(Message(PASS_WORDS[direction],
                                       {"count": count,
-                                       "seats": len(passes) if passes else Message(N_("no"))}),
+                                       "seats": Message(N_("%(n)s seats"), {"n": len(passes)})
+                                       if passes else Message(N_("no seats"))}),
                               rule="pass-count", column="passes")
         # Fast path: every seat passes `count` distinct cards of its own, neither QS nor AH.
         barred = QS_BIT | (AH_BIT if options.get("protect_ace_hearts") else 0)
