@@ -36,7 +36,7 @@ ENGLISH = ("deals, but", "should", "clockwise", "neighbour", "must follow", "led
 SAID = {
     "sv": ("medurs", "måste bekänna färg", "heltal"),
     "nb": ("med klokka", "må følge farge", "heltall"),
-    "fi": ("myötäpäivään", "on tunnustettava maata", "kokonaisluku"),
+    "fi": ("myötäpäivään", "maata on tunnustettava", "kokonaisluku"),
 }
 
 
@@ -117,9 +117,11 @@ def test_a_pasted_records_errors_are_said_in_the_pages_language(tourney, db_url,
     assert not any(word in detail for word in ENGLISH), detail
 
     # a cell that is no number: the reader's own error
-    text = csv_of(played_match(seats)).splitlines()
-    text[1] = text[1].replace(",1,1,", ",1,x,", 1)
-    found = details(paste(web, url, "\n".join(text) + "\n", lang))
+    lines = csv_of(played_match(seats)).splitlines()
+    fields = lines[1].split(",")
+    fields[4] = "x"  # deal 1's number
+    lines[1] = ",".join(fields)
+    found = details(paste(web, url, "\n".join(lines) + "\n", lang))
     assert any(whole in detail for detail in found), found
     assert not any(word in detail for detail in found for word in ENGLISH), found
 
