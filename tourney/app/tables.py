@@ -42,7 +42,7 @@ from dataclasses import replace as replaced
 
 from sqlmodel import Session
 
-from ..engines.presentation import message_from_json, message_json
+from ..engines.presentation import N_, Message, message_from_json, message_json
 from ..errors import RecordError
 from ..numbers import plain_number
 from ..records.checked import CheckedRecords, ImportOptions, check_records
@@ -162,15 +162,18 @@ def check_sent(session: Session, event: Event, link: TableLink, content: str) ->
     def of_the_link(row) -> None:
         if row.event not in (None, event.slug):
             other.append(RecordError(
-                f"this link is for {event.slug}, the row is for {row.event}",
+                Message(N_("this link is for %(link)s, the row is for %(row)s"),
+                        {"link": event.slug, "row": row.event}),
                 rule="other-table", line=row.line, column="event"))
         elif row.round != link.round_number:
             other.append(RecordError(
-                f"this link is for round {link.round_number}, the row is for round "
-                f"{row.round}", rule="other-table", line=row.line, column="round"))
+                Message(N_("this link is for round %(link)s, the row is for round %(row)s"),
+                        {"link": link.round_number, "row": row.round}),
+                rule="other-table", line=row.line, column="round"))
         elif row.table != link.table:
             other.append(RecordError(
-                f"this link is for table {link.table}, the row is for table {row.table}",
+                Message(N_("this link is for table %(link)s, the row is for table %(row)s"),
+                        {"link": link.table, "row": row.table}),
                 rule="other-table", line=row.line, column="table"))
 
     contexts = EventContexts(session, known=[event])
@@ -179,7 +182,7 @@ def check_sent(session: Session, event: Event, link: TableLink, content: str) ->
                             on_row=of_the_link).kept()
     # a whole-file problem (header, size) is the import's to report
     if records.error is None and not records.rows and not records.unfilled:
-        other.append(RecordError("no deal was entered", rule="no-deals"))
+        other.append(RecordError(Message(N_("no deal was entered")), rule="no-deals"))
     return SentCheck(event, records, contexts, other)
 
 

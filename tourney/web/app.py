@@ -53,6 +53,7 @@ from tourney.app.evening import organizer_evening
 from tourney.app.publish import publish_site
 from tourney.app.rounds import seat_next_round
 from tourney.engines.base import DealSetup
+from tourney.engines.presentation import N_, Message
 from tourney.errors import IllegalMove, RecordError, TourneyError
 from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
@@ -460,7 +461,8 @@ def sheet_cell_errors(event: Event, rows: list, form: dict) -> list[RecordError]
         for seat, text in enumerate(cells):
             at = dict(where, seat=seat, player=row.players[seat])
             if not text:
-                errors.append(RecordError("the score is missing", rule="score-missing", **at))
+                errors.append(RecordError(Message(N_("the score is missing")), rule="score-missing",
+                                          **at))
                 continue
             try:
                 if ";" in text:
@@ -584,7 +586,8 @@ async def table_post(request: Request) -> Response:
         except UnicodeDecodeError as bad:
             return JSONResponse({"outcome": "invalid", "stored": False, "valid": False,
                                  "errors": [submissions.error_json(RecordError(
-                                     f"not UTF-8 text (byte {bad.start + 1})",
+                                     Message(N_("not UTF-8 text (byte %(byte)s)"),
+                                             {"byte": bad.start + 1}),
                                      rule="encoding"))]}, status_code=422)
         form = {}
     else:
