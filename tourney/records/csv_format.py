@@ -20,7 +20,7 @@ from typing import IO, Iterable, Iterator, Sequence
 
 from ..cards import CARD_NAMES, RANKS, SUITS, parse_card
 from ..engines.base import DealSetup
-from ..engines.presentation import N_, Message
+from ..engines.presentation import N_, Message, or_words
 from ..errors import CardError, RecordError, TourneyError, UnreadableFile, close_names
 from ..errors.counts import count_text
 from ..person_names import name_hint, normalize_name
@@ -441,31 +441,42 @@ class RecordReader:
             raise HeaderError(err.message, rule=err.rule, file=self.filename,
                               line=1) from None
         if header is None:
-            raise HeaderError("the file is empty; it needs a header row", rule="header",
-                              file=self.filename, line=1)
+            raise HeaderError(Message(N_("the file is empty; it needs a header row")),
+                              rule="header", file=self.filename, line=1)
         columns = [c.strip().lower() for c in header]
         for index, name in enumerate(columns):
             if name not in COLUMNS and name != ERROR_COLUMN:
                 close = close_names(name, COLUMNS, limit=2) if name else []
-                guess = f"; did you mean {' or '.join(close)}?" if close else ""
+                unknown = {"name": repr(header[index][:40]), "number": index + 1,
+                           "known": ", ".join(COLUMNS)}
                 raise HeaderError(
-                    f"unknown column {header[index][:40]!r} (column {index + 1}{guess}); "
-                    f"known columns: {', '.join(COLUMNS)}",
+                    Message(N_("unknown column %(name)s (column %(number)s; did you mean "
+                               "%(close)s?); known columns: %(known)s"),
+                            {**unknown, "close": or_words(close)}) if close else
+                    Message(N_("unknown column %(name)s (column %(number)s); known columns: "
+                               "%(known)s"), unknown),
                     rule="header", file=self.filename, line=1, column=header[index][:40],
                 )
         seen = set()
         for name in columns:
             if name in seen:
-                raise HeaderError(f"column {name!r} appears twice", rule="header",
+                raise HeaderError(Message(N_("column %(name)s appears twice"),
+                                          {"name": repr(name)}), rule="header",
                                   file=self.filename, line=1, column=name)
             seen.add(name)
         missing = [c for c in REQUIRED
                    if not any(name in seen for name in REQUIRED_ONE_OF.get(c, (c,)))]
         if missing:
-            named = ", ".join(c if c not in REQUIRED_ONE_OF else
-                              f"{c} (or scores, for a score sheet)" for c in missing)
-            raise HeaderError(f"missing required column{'s' if len(missing) > 1 else ''}: "
-                              f"{named}",
+            named = [c if c not in REQUIRED_ONE_OF else
+                     Message(N_("%(column)s (or scores, for a score sheet)"), {"column": c})
+                     for c in missing]
+            words = named[0]
+            for more in named[1:]:
+                words = Message(N_("%(first)s, %(then)s"), {"first": words, "then": more})
+            raise HeaderError(Message(N_("missing required column: %(columns)s")
+                                      if len(missing) == 1 else
+                                      N_("missing required columns: %(columns)s"),
+                                      {"columns": words}),
                               rule="header", file=self.filename, line=1)
         self.source.set_columns(columns)
         return columns

@@ -34,7 +34,8 @@ def too_many_matches(line: int | None) -> UnreadableFile:
 
 def other_event(record_event: str, slug: str) -> RecordError:
     """A row of another event than the one the file is checked or imported for."""
-    return RecordError(f"the row is for event {record_event!r}, but the file is for {slug!r}",
+    return RecordError(Message(N_("the row is for event %(row)s, but the file is for %(file)s"),
+                               {"row": repr(record_event), "file": repr(slug)}),
                        rule="other-event", column="event", setting="event")
 
 
@@ -43,9 +44,20 @@ def not_a_score(text: str) -> Message:
     return Message(N_("%(text)s is not a score"), {"text": repr(text)})
 
 
+def match_split(round_number: int, table: str, event: str | None, began) -> Message:
+    """The rows of a match that do not stand together; ``began``: where it began."""
+    where = {"round": round_number, "table": table, "began": began}
+    if event:
+        return Message(N_("the rows of match round %(round)s, table %(table)s of %(event)s must "
+                          "stand together; the match began at %(began)s"), {**where, "event": event})
+    return Message(N_("the rows of match round %(round)s, table %(table)s must stand together; "
+                      "the match began at %(began)s"), where)
+
+
 def other_variant(slug: str, variant: str, record_variant: str) -> RecordError:
     """A row whose variant is not its event's."""
-    return RecordError(f"event {slug} plays {variant}, not {record_variant}",
+    return RecordError(Message(N_("event %(event)s plays %(variant)s, not %(other)s"),
+                               {"event": slug, "variant": variant, "other": record_variant}),
                        rule="variant", column="variant")
 
 
@@ -54,8 +66,10 @@ def nothing_filled_in(rows: int) -> RecordError:
     "0 deals" or "added: 0" would read as success). One wording for validate and
     import, which refuse it alike."""
     return RecordError(
-        f"nothing is filled in: the score sheet's {rows} row{'s are' if rows != 1 else ' is'} "
-        "empty; fill in each deal's scores, save, and import it again",
+        Message(N_("nothing is filled in: the score sheet's %(rows)s row is empty; fill in each "
+                   "deal's scores, save, and import it again") if rows == 1 else
+                N_("nothing is filled in: the score sheet's %(rows)s rows are empty; fill in "
+                   "each deal's scores, save, and import it again"), {"rows": rows}),
         rule="nothing-filled-in")
 
 
@@ -114,15 +128,15 @@ OptionsFor = Callable[[DealRecord, Game], dict]
 _PARSE_SCORE = Game.parse_score
 # Where another row of the file is, for a message about two rows: "line 14" in a
 # CSV file, the cell ("rejects!D14") in a workbook (see :func:`row_place`).
-RowPlace = Callable[[int, "str | None"], str]
+RowPlace = Callable[[int, "str | None"], "str | Message"]
 # Rows refused for where they stand in the file, not for what they say: the rows
 # of a match that closed earlier. They are no match of their own, and nothing else
 # is checked of them as one (their numbering would be a follow-on).
 GROUPING_RULES = ("match-split",)
 
 
-def line_place(line: int, column: str | None = None) -> str:
-    return f"line {line}"
+def line_place(line: int, column: str | None = None) -> Message:
+    return Message(N_("line %(number)s"), {"number": line})
 
 
 def row_place(records) -> RowPlace:
@@ -131,7 +145,7 @@ def row_place(records) -> RowPlace:
     in a workbook, else its line."""
     source = getattr(records, "source", None)
     if source is not None and getattr(source, "kind", None) == "xlsx":
-        return lambda line, column=None: source.cell(line, column) or f"line {line}"
+        return lambda line, column=None: source.cell(line, column) or line_place(line)
     return line_place
 
 def name_player(err: RecordError, record: DealRecord) -> None:
@@ -190,7 +204,7 @@ class RecordChecker:
                 return known, self.options_for(record, known)
             return known
         if variant is None:
-            raise RecordError("no variant: add a variant column or name the variant",
+            raise RecordError(Message(N_("no variant: add a variant column or name the variant")),
                               rule="variant", column="variant", setting="variant")
         try:
             game = get_game(variant)
@@ -440,15 +454,16 @@ class RecordChecker:
             if error is not None:
                 check = DealCheck(item.line, item, error=error)
             elif key in closed:
-                of = f" of {item.event}" if item.event else ""
                 check = DealCheck(item.line, item, error=RecordError(
-                    f"the rows of match round {item.round}, table {item.table}{of} must "
-                    f"stand together; the match began at {place(closed[key], 'table')}",
+                    match_split(item.round, item.table, item.event,
+                                place(closed[key], "table")),
                     rule="match-split", line=item.line, column="table"))
             elif count > MAX_DEALS_PER_MATCH:
                 check = DealCheck(item.line, item, error=RecordError(
-                    f"match round {item.round}, table {item.table} has more than "
-                    f"{MAX_DEALS_PER_MATCH} deals; no match is that long",
+                    Message(N_("match round %(round)s, table %(table)s has more than %(most)s "
+                               "deals; no match is that long"),
+                            {"round": item.round, "table": item.table,
+                             "most": MAX_DEALS_PER_MATCH}),
                     rule="match-too-long", line=item.line, column="deal"))
             else:
                 check = check_deal(item)
@@ -587,11 +602,12 @@ def deals_twice(deals: list[DealCheck], place: RowPlace = line_place) -> list[Re
             continue
         where = place(other.line, "deal")
         if replace(other.record, line=check.record.line) == check.record:
-            text = f"a duplicate row: deal {number} of this match is also on {where}"
+            text = Message(N_("a duplicate row: deal %(number)s of this match is also on "
+                              "%(where)s"), {"number": number, "where": where})
             rule = "duplicate-row"
         else:
-            text = (f"deal {number} of this match appears twice with different content "
-                    f"(also on {where})")
+            text = Message(N_("deal %(number)s of this match appears twice with different "
+                              "content (also on %(where)s)"), {"number": number, "where": where})
             rule = "duplicate-deal"
         errors.append(RecordError(text, rule=rule, line=check.line, column="deal"))
     return errors
