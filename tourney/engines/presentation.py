@@ -21,6 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cards import CARD_NAMES, SUIT_NAMES
+from ..errors.seats import seat_text
+
 
 def N_(message: str) -> str:
     """Mark a catalogue message where it is defined; it is translated where shown."""
@@ -70,9 +73,6 @@ class Message:
 
 
 def _plain(value):
-    from ..cards import CARD_NAMES
-    from ..errors.seats import seat_text
-
     if isinstance(value, Message):
         return value.english()
     if isinstance(value, Seat):
@@ -131,8 +131,6 @@ def suit_words(suit: int) -> Message:
     """A suit's name (0 spades .. 3 clubs) as words a page translates: the English
     names of tourney.cards, which the catalogue has (marked for the site's card
     names in reports/translated_words.py)."""
-    from ..cards import SUIT_NAMES
-
     return Message(SUIT_NAMES[suit])
 
 

@@ -311,7 +311,9 @@ class RecordError(TourneyError):
     def from_illegal(cls, err: IllegalMove, **where) -> "RecordError":
         if getattr(err, "seat", None) is not None:
             where.setdefault("seat", err.seat)
-        return cls(err.words or err.message, rule=err.rule, **where)
+        made = cls(err.message, rule=err.rule, **where)
+        made.words = err.words  # its English is the message: not said again
+        return made
 
     def where(self) -> str:
         parts = []
