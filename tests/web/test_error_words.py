@@ -14,7 +14,7 @@ import random
 import re
 
 import pytest
-from serve_helpers import client, csrf_of, path_of
+from serve_helpers import TOKEN, client, csrf_of, path_of, send_csv
 
 from tourney.app.tables import _stored_error, error_from_json
 from tourney.cards import CARD_NAMES, cards_of
@@ -124,6 +124,27 @@ def test_a_pasted_records_errors_are_said_in_the_pages_language(tourney, db_url,
     found = details(paste(web, url, "\n".join(lines) + "\n", lang))
     assert any(whole in detail for detail in found), found
     assert not any(word in detail for detail in found for word in ENGLISH), found
+
+
+@pytest.mark.parametrize("lang", sorted(SAID))
+def test_the_organizers_page_says_a_sent_results_errors_in_its_language(tourney, db_url,
+                                                                        lang):
+    seats = dam_stick_event(tourney, lang)
+    links = tourney("round", "links", "club", "1", "--base-url", "http://testserver",
+                    "--json").json["tables"]
+    web = client(db_url)  # review mode: what a table sends waits for the organizer
+    login = web.get("/login")
+    web.post("/login", data={"token": TOKEN, "csrf": csrf_of(login.text)})
+    records = played_match(seats)
+    for record in records:
+        record.hands = record.stock = record.play = None
+    records[1].dealer = seats[3]
+    assert send_csv(web, links[0], csv_of(records)).status_code == 422
+    page = html.unescape(web.get(f"/org/club?lang={lang}").text)
+    clockwise = SAID[lang][0]
+    said = next(line for line in page.splitlines() if clockwise in line)
+    assert seats[3] in said and seats[1] in said, said
+    assert "clockwise" not in page and "deals, but" not in page and 'lang="en"' not in said
 
 
 def test_the_english_of_the_errors_is_unchanged(tourney, db_url, tmp_path):
