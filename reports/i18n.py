@@ -43,9 +43,12 @@ SOURCE_LANGUAGE = "en"
 ALIASES = {"no": "nb", "nn_no": "nn", "en_us": "en"}
 # Where the messages are, from the repository root: the site (reports), the
 # server's pages (tourney/web), the games' own words (names, options, replay
-# notes) marked N_ in their engines, and the tie-breaks' headings and notes (N_ in
-# tourney/tournament/tiebreaks.py, the only messages there). One catalogue for all.
-SOURCE_DIRS = ("reports", "tourney/web", "tourney/engines", "tourney/tournament")
+# notes) and their errors' words marked N_ in their engines, the errors' words of
+# the record reader (tourney/records) and of a table's link (tourney/app/tables.py),
+# and the tie-breaks' headings and notes (N_ in tourney/tournament/tiebreaks.py).
+# One catalogue for all.
+SOURCE_DIRS = ("reports", "tourney/web", "tourney/engines", "tourney/records",
+               "tourney/app", "tourney/tournament")
 EXTRACT_COMMAND = ("pybabel extract -F reports/babel.cfg --no-location --sort-output "
                    "--project tourney -o reports/locale/messages.pot " + " ".join(SOURCE_DIRS))
 

@@ -722,12 +722,14 @@ class Renderer:
     def message(self, message: Message, seat_names: Sequence[str] = ()) -> str:
         """An engine's message in this language (plain text: the template escapes
         it): seats become the players' names, cards their names, numbers are
-        formatted for the locale."""
+        formatted for the locale, a nested message is said in turn."""
         if not message.translate:
             return message.msgid
         params = {}
         for key, value in message.params.items():
-            if isinstance(value, Seat):
+            if isinstance(value, Message):
+                params[key] = self.message(value, seat_names)
+            elif isinstance(value, Seat):
                 params[key] = seat_names[value] if 0 <= value < len(seat_names) else "?"
             elif isinstance(value, Card):
                 params[key] = self.names.card[value]

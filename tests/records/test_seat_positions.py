@@ -3,6 +3,7 @@
 Inside tourney seats are 0-based; every text and JSON error object counts them
 from 1 (tourney/errors/seats.py) and an error about a move names the player there.
 """
+import datetime as dt
 import json
 import random
 from dataclasses import replace
@@ -163,6 +164,7 @@ def test_validate_text_names_the_player(run_cli, tmp_path):
 
 def test_serve_error_objects_and_table_pages_count_seats_from_one():
     from tourney.app.tables import _stored_error, error_from_json, error_json
+    from tourney.reports.site import Renderer
     from tourney.web.messages import error_lines
 
     err = RecordError("must follow suit", rule="follow-suit", line=2, column="play", move=6,
@@ -173,7 +175,7 @@ def test_serve_error_objects_and_table_pages_count_seats_from_one():
     assert data["error"] == str(err) and data["rule"] == "follow-suit"
     again = error_from_json(json.loads(json.dumps(_stored_error(err))))  # kept in the database
     assert (again.seat, again.player) == (1, "Ingrid Falk") and str(again) == str(err)
-    (line,) = error_lines([again], "en")
+    (line,) = error_lines([again], Renderer("en", "", ("en",), dt.datetime.now(dt.UTC)))
     assert "seat 2" in line.where and "Ingrid Falk" in line.where
     assert "seat 1" not in line.where
 

@@ -163,6 +163,8 @@ SAME_AS_ENGLISH = {
     "Buchholz", "Dam med kortrad (Korpen)", "Dam med sju dolda kort",
     "Svarta Maja (Spader dam)", "Status", "Match", "Rating", "R%(n)s", "rating (μ − 3σ)",
     "Sonneborn-Berger",
+    # an error's parts joined by a semicolon (tourney/engines: each part translated)
+    "%(first)s; %(then)s", "%(why)s; %(detail)s", "%(first)s, %(then)s",
 }
 
 

@@ -97,8 +97,10 @@ def test_a_pasted_record_marks_its_box_and_says_what_is_wrong(tourney, db_url):
     assert page.status_code == 422
     assert invalid_fields(page.text) == {"record"}
     items = error_items(page.text)
-    # the sentence in Swedish, the engine's words marked as English
-    assert items and all('lang="en"' in item and "(engelska)" in item for item in items), items
+    # the sentence and the reader's own detail in Swedish: nothing marked as English
+    assert items and all('lang="en"' not in item and "(engelska)" not in item
+                         for item in items), items
+    assert any("okänd kolumn" in item and "unknown column" not in item for item in items), items
 
 
 def test_the_table_sees_what_was_stored_and_comes_back_to_it(tourney, db_url):

@@ -42,6 +42,7 @@ from dataclasses import replace as replaced
 
 from sqlmodel import Session
 
+from ..engines.presentation import N_, Message, message_from_json, message_json
 from ..errors import RecordError
 from ..numbers import plain_number
 from ..records.checked import CheckedRecords, ImportOptions, check_records
@@ -120,18 +121,25 @@ def error_json(err: RecordError) -> dict:
 
 
 def error_from_json(data: dict) -> RecordError:
-    """An error as :func:`_stored_error` keeps it (its seat 0-based, as stored)."""
-    return RecordError(data.get("message") or data.get("error") or "", rule=data.get("rule"),
+    """An error as :func:`_stored_error` keeps it (its seat 0-based, as stored): with
+    its words where they were kept, else (stored before they were) its English."""
+    words = data.get("words")
+    return RecordError(message_from_json(words) if words else
+                       data.get("message") or data.get("error") or "", rule=data.get("rule"),
                        line=data.get("line"), column=data.get("column"),
                        move=data.get("move"), seat=data.get("seat"),
                        token=data.get("token"), player=data.get("player"))
 
 
 def _stored_error(err: RecordError) -> dict:
-    # Stored as the library holds it: the seat 0-based (shown from 1 when read).
-    return {"message": err.message, "rule": err.rule, "line": err.line,
-            "column": err.column, "move": err.move, "seat": err.seat,
-            "token": err.token, "player": err.player}
+    # Stored as the library holds it: the seat 0-based (shown from 1 when read), the
+    # words beside the English so a page says them in its language.
+    stored = {"message": err.message, "rule": err.rule, "line": err.line,
+              "column": err.column, "move": err.move, "seat": err.seat,
+              "token": err.token, "player": err.player}
+    if err.words is not None:
+        stored["words"] = message_json(err.words)
+    return stored
 
 
 @dataclass
@@ -158,15 +166,18 @@ def check_sent(session: Session, event: Event, link: TableLink, content: str) ->
     def of_the_link(row) -> None:
         if row.event not in (None, event.slug):
             other.append(RecordError(
-                f"this link is for {event.slug}, the row is for {row.event}",
+                Message(N_("this link is for %(link)s, the row is for %(row)s"),
+                        {"link": event.slug, "row": row.event}),
                 rule="other-table", line=row.line, column="event"))
         elif row.round != link.round_number:
             other.append(RecordError(
-                f"this link is for round {link.round_number}, the row is for round "
-                f"{row.round}", rule="other-table", line=row.line, column="round"))
+                Message(N_("this link is for round %(link)s, the row is for round %(row)s"),
+                        {"link": link.round_number, "row": row.round}),
+                rule="other-table", line=row.line, column="round"))
         elif row.table != link.table:
             other.append(RecordError(
-                f"this link is for table {link.table}, the row is for table {row.table}",
+                Message(N_("this link is for table %(link)s, the row is for table %(row)s"),
+                        {"link": link.table, "row": row.table}),
                 rule="other-table", line=row.line, column="table"))
 
     contexts = EventContexts(session, known=[event])
@@ -175,7 +186,7 @@ def check_sent(session: Session, event: Event, link: TableLink, content: str) ->
                             on_row=of_the_link).kept()
     # a whole-file problem (header, size) is the import's to report
     if records.error is None and not records.rows and not records.unfilled:
-        other.append(RecordError("no deal was entered", rule="no-deals"))
+        other.append(RecordError(Message(N_("no deal was entered")), rule="no-deals"))
     return SentCheck(event, records, contexts, other)
 
 

@@ -27,6 +27,8 @@ from .presentation import (
     attach_notes,
     dealer_sentence,
     deals_sentence,
+    record_goes_on,
+    record_stops,
 )
 
 # --------------------------------------------------------------------------- options
@@ -347,7 +349,7 @@ class Game:
         for number, token in enumerate(tokens, 1):
             if is_over(state):
                 raise RecordError(
-                    "the deal is already over; the record goes on",
+                    record_goes_on(),
                     rule="record-too-long", column="play", move=number, token=token,
                 )
             seat = to_move(state)
@@ -359,7 +361,7 @@ class Game:
                 ) from None
         if not is_over(state):
             raise RecordError(
-                f"the record stops before the deal is over (after {len(tokens)} moves)",
+                record_stops(len(tokens)),
                 rule="record-incomplete", column="play",
             )
         return self.outcome(state)

@@ -76,7 +76,15 @@ from .base import (
     OptionSpec,
     places_from_scores,
 )
-from .presentation import BOARD_GAME_WORDS, N_, Message, Note, Ply, ReplaySteps, Seat
+from .presentation import (
+    BOARD_GAME_WORDS,
+    N_,
+    Message,
+    Note,
+    Ply,
+    ReplaySteps,
+    Seat,
+)
 
 __all__ = [
     "BLACK",
@@ -95,6 +103,20 @@ __all__ = [
 
 BLACK, WHITE = 0, 1
 COLOUR_NAMES = ("Black", "White")
+# A game's end reasons (DamBradeState.end_reason, English) in words, for the errors
+# that name them; built once here, never as a game is played.
+_REASON_WORDS = {
+    **{f"{COLOUR_NAMES[side]} has no pieces left": Message(
+        N_("%(colour)s has no pieces left"), {"colour": Message(COLOUR_NAMES[side])})
+       for side in (0, 1)},
+    **{f"{COLOUR_NAMES[side]} has no legal move": Message(
+        N_("%(colour)s has no legal move"), {"colour": Message(COLOUR_NAMES[side])})
+       for side in (0, 1)},
+    **{f"{COLOUR_NAMES[side]} resigned": Message(
+        N_("%(colour)s resigned"), {"colour": Message(COLOUR_NAMES[side])}) for side in (0, 1)},
+    "drawn by agreement": Message(N_("drawn by agreement")),
+    "each side has one king only": Message(N_("each side has one king only")),
+}
 QUIET_PLY_LIMIT = 100
 """Plies without capture, crowning or huff after which a bot agrees a draw."""
 GAME_PLY_LIMIT = 400
@@ -217,6 +239,26 @@ def _square_list(mask: int) -> str:
     return ", ".join(str(s) for s in squares_of(mask)) or "none"
 
 
+def _colour(side: int) -> Message:
+    """Black or White in words (the seats' roles, which the catalogue has)."""
+    return Message(COLOUR_NAMES[side])
+
+
+def _not_a_move(token, why: Message | None = None) -> Message:
+    if why is None:
+        return Message(N_("not a dam-brade move: %(token)s"), {"token": repr(token)})
+    return Message(N_("not a dam-brade move: %(token)s (%(why)s)"), {"token": repr(token), "why": why})
+
+
+def _two_players(n) -> Message:
+    return Message(N_("dam-brade is played by 2 players, not %(n)s"), {"n": n})
+
+
+def _reason_words(reason: str) -> Message | str:
+    """A game's end reason (``state.end_reason``, English) in words, for an error."""
+    return _REASON_WORDS.get(reason, reason)
+
+
 # ------------------------------------------------------------------------ notation
 
 _RESULT_SPELLINGS = {
@@ -304,10 +346,12 @@ _SQUARE_RE = re.compile(r"^\d{1,2}$")
 
 def _parse_square(text: str, token: str) -> int:
     if not _SQUARE_RE.match(text):
-        raise IllegalMove("notation", f"not a dam-brade move: {token!r} ({text!r} is not a square 1-32)")
+        raise IllegalMove("notation", _not_a_move(token, Message(
+            N_("%(text)s is not a square 1-32"), {"text": repr(text)})))
     square = int(text)
     if not 1 <= square <= 32:
-        raise IllegalMove("notation", f"not a dam-brade move: {token!r} (square {square} is not 1-32)")
+        raise IllegalMove("notation", _not_a_move(token, Message(
+            N_("square %(square)s is not 1-32"), {"square": str(square)})))
     return square
 
 
@@ -591,18 +635,16 @@ class DamBrade(Game):
 
     def new_deal(self, setup: DealSetup, options: dict) -> DamBradeState:
         if setup.nplayers != 2:
-            raise RecordError(
-                f"dam-brade is played by 2 players, not {setup.nplayers}",
-                rule="player-count", column="players",
-            )
+            raise RecordError(_two_players(setup.nplayers), rule="player-count", column="players")
         if setup.dealer is not None:
-            raise RecordError("dam-brade has no dealer", rule="no-dealer", column="dealer")
+            raise RecordError(Message(N_("dam-brade has no dealer")), rule="no-dealer",
+                              column="dealer")
         for column, value in (("hands", setup.hands), ("stock", setup.stock),
                               ("passes", setup.passes)):
             if value and any(value):
                 raise RecordError(
-                    f"dam-brade is a board game: a record has no {column} "
-                    "(every game starts from the fixed opening position)",
+                    Message(N_("dam-brade is a board game: a record has no %(column)s (every game "
+                               "starts from the fixed opening position)"), {"column": column}),
                     rule="no-cards", column=column,
                 )
         return DamBradeState(START_BLACK, START_WHITE, 0, BLACK, self._capturer_only(options))
@@ -629,7 +671,7 @@ class DamBrade(Game):
 
     def outcome(self, state: DamBradeState) -> DealOutcome:
         if state.result is None:
-            raise IllegalMove("record-incomplete", "the game is not over")
+            raise IllegalMove("record-incomplete", Message(N_("the game is not over")))
         scores = list(state.result)
         return DealOutcome(
             scores=scores,
@@ -756,7 +798,7 @@ class DamBrade(Game):
             elif kind == "R":
                 self._play_result(state, move[1])
             else:
-                raise IllegalMove("notation", f"not a dam-brade move: {move!r}")
+                raise IllegalMove("notation", _not_a_move(move))
             return
         # a step, inline and lean: most tokens of a record are steps
         side = state.turn
@@ -769,22 +811,23 @@ class DamBrade(Game):
         if not own & bit:
             raise IllegalMove("no-piece", self._no_piece_message(state, a))
         if (own | opp) & target:
-            raise IllegalMove("square-occupied", f"square {move[2]} is not empty")
+            raise IllegalMove("square-occupied", Message(N_("square %(square)s is not empty"),
+                                                         {"square": str(move[2])}))
         kings = state.kings
         if kings & bit:
             if not KING_STEPS_BY_SQUARE[a] & target:
-                raise IllegalMove(
-                    "not-a-step",
-                    f"a king moves one step diagonally: {move[2]} is not next to {a}")
+                raise IllegalMove("not-a-step", Message(
+                    N_("a king moves one step diagonally: %(to)s is not next to %(from)s"),
+                    {"to": str(move[2]), "from": str(a)}))
             state.kings = kings ^ bit ^ target
         elif not MAN_STEPS_BY_SQUARE[side][a] & target:
             if MAN_STEPS_BY_SQUARE[1 - side][a] & target:
-                raise IllegalMove(
-                    "man-backwards",
-                    f"a man moves forward only: {a}-{move[2]} goes backward")
-            raise IllegalMove(
-                "not-a-step",
-                f"a man moves one step diagonally forward: {move[2]} is not next to {a}")
+                raise IllegalMove("man-backwards", Message(
+                    N_("a man moves forward only: %(move)s goes backward"),
+                    {"move": f"{a}-{move[2]}"}))
+            raise IllegalMove("not-a-step", Message(
+                N_("a man moves one step diagonally forward: %(to)s is not next to %(from)s"),
+                {"to": str(move[2]), "from": str(a)}))
         elif CROWN_ROW[side] & target:
             state.kings = kings | target
             state.noisy_ply = state.ply + 1
@@ -813,7 +856,7 @@ class DamBrade(Game):
         kings = state.kings
         last = len(move) - 1
         if last < 2:
-            raise IllegalMove("notation", "a capture names its start and landing squares")
+            raise IllegalMove("notation", Message(N_("a capture names its start and landing squares")))
         start = SQUARE_GHOST[move[1]]
         bit = 1 << start
         if not own & bit:
@@ -827,48 +870,47 @@ class DamBrade(Game):
             nxt = SQUARE_GHOST[move[n]]
             delta = nxt - cur
             if delta != 10 and delta != 12 and delta != -10 and delta != -12:
-                raise IllegalMove(
-                    "not-a-jump",
-                    f"a jump goes two squares diagonally over a piece: "
-                    f"{move[n - 1]}x{move[n]} is not a jump")
+                raise IllegalMove("not-a-jump", Message(
+                    N_("a jump goes two squares diagonally over a piece: %(jump)s is not a jump"),
+                    {"jump": f"{move[n - 1]}x{move[n]}"}))
             if not king and (delta > 0) != (side == BLACK):
-                raise IllegalMove(
-                    "man-backwards",
-                    f"a man captures forward only: {move[n - 1]}x{move[n]} goes backward")
+                raise IllegalMove("man-backwards", Message(
+                    N_("a man captures forward only: %(jump)s goes backward"),
+                    {"jump": f"{move[n - 1]}x{move[n]}"}))
             over_index = cur + (delta >> 1)
             over = 1 << over_index
             if not opp & over:
-                what = "an own piece" if own & over else "empty"
-                raise IllegalMove(
-                    "not-a-jump",
-                    f"a capture jumps an opposing piece: {GHOST_SQUARE[over_index]} (between "
-                    f"{move[n - 1]} and {move[n]}) is {what}")
+                between = {"square": str(GHOST_SQUARE[over_index]), "from": str(move[n - 1]),
+                           "to": str(move[n])}
+                raise IllegalMove("not-a-jump", Message(
+                    N_("a capture jumps an opposing piece: %(square)s (between %(from)s and "
+                       "%(to)s) is an own piece") if own & over else
+                    N_("a capture jumps an opposing piece: %(square)s (between %(from)s and "
+                       "%(to)s) is empty"), between))
             if jumped & over:
-                raise IllegalMove(
-                    "jumped-twice",
-                    f"a piece can be jumped only once in a move: {GHOST_SQUARE[over_index]} "
-                    "was already jumped")
+                raise IllegalMove("jumped-twice", Message(
+                    N_("a piece can be jumped only once in a move: %(square)s was already jumped"),
+                    {"square": str(GHOST_SQUARE[over_index])}))
             if occupied >> nxt & 1:
-                raise IllegalMove(
-                    "square-occupied",
-                    f"a capture lands on an empty square: {move[n]} is not empty")
+                raise IllegalMove("square-occupied", Message(
+                    N_("a capture lands on an empty square: %(square)s is not empty"),
+                    {"square": str(move[n])}))
             jumped |= over
             cur = nxt
             if crown >> nxt & 1 and n < last:
-                raise IllegalMove(
-                    "crowned-ends-move",
-                    f"a man crowned during a capture ends its move there: crowned on {move[n]}, "
-                    "the record jumps on")
+                raise IllegalMove("crowned-ends-move", Message(
+                    N_("a man crowned during a capture ends its move there: crowned on "
+                       "%(square)s, the record jumps on"), {"square": str(move[n])}))
         target = 1 << cur
         crowned = crown & target
         if not crowned:
             for over, land, land_index in JUMPS[2 if king else side][cur]:
                 if opp & over and not jumped & over and not occupied & land:
-                    raise IllegalMove(
-                        "must-continue",
-                        f"a capture must go on while the piece can jump: from {move[last]} it "
-                        f"can still jump {GHOST_SQUARE[over.bit_length() - 1]} to "
-                        f"{GHOST_SQUARE[land_index]}")
+                    raise IllegalMove("must-continue", Message(
+                        N_("a capture must go on while the piece can jump: from %(square)s it "
+                           "can still jump %(over)s to %(land)s"),
+                        {"square": str(move[last]), "over": str(GHOST_SQUARE[over.bit_length() - 1]),
+                         "land": str(GHOST_SQUARE[land_index])}))
         pieces[side] = own ^ bit ^ target
         pieces[1 - side] = opp ^ jumped
         kings &= ~jumped
@@ -890,25 +932,24 @@ class DamBrade(Game):
     def _play_huff(self, state: DamBradeState, square: int) -> None:
         side = state.turn
         if state.huff_ply and state.huff_ply == state.ply:
-            raise IllegalMove("huff-not-allowed", "only one huff per turn")
+            raise IllegalMove("huff-not-allowed", Message(N_("only one huff per turn")))
         allowed = self.huff_mask(state)
         if not allowed:
-            raise IllegalMove(
-                "huff-not-allowed",
-                f"a huff is allowed only at the start of a turn right after the opponent "
-                f"skipped a capture: {COLOUR_NAMES[1 - side]}'s last move did not")
+            raise IllegalMove("huff-not-allowed", Message(
+                N_("a huff is allowed only at the start of a turn right after the opponent "
+                   "skipped a capture: %(colour)s's last move did not"),
+                {"colour": _colour(1 - side)}))
         opp = state.pieces[1 - side]
         bit = 1 << SQUARE_GHOST[square]
         if not opp & bit:
-            raise IllegalMove(
-                "huff-no-piece",
-                f"a huff removes an opposing piece: {COLOUR_NAMES[1 - side]} has no piece "
-                f"on {square}")
+            raise IllegalMove("huff-no-piece", Message(
+                N_("a huff removes an opposing piece: %(colour)s has no piece on %(square)s"),
+                {"colour": _colour(1 - side), "square": str(square)}))
         if not allowed & bit:
-            raise IllegalMove(
-                "huff-not-capturer",
-                f"with huff=capturer only a piece that could have captured may be huffed: "
-                f"{_square_list(allowed)}, not {square}")
+            raise IllegalMove("huff-not-capturer", Message(
+                N_("with huff=capturer only a piece that could have captured may be huffed: "
+                   "%(squares)s, not %(square)s"),
+                {"squares": _square_list(allowed), "square": str(square)}))
         opp ^= bit
         state.pieces[1 - side] = opp
         state.kings &= ~bit
@@ -927,7 +968,8 @@ class DamBrade(Game):
     def _play_result(self, state: DamBradeState, token: str) -> None:
         scores = RESULT_SCORES.get(token)
         if scores is None:
-            raise IllegalMove("notation", f"not a result token: {token!r}")
+            raise IllegalMove("notation", Message(N_("not a result token: %(token)s"),
+                                                  {"token": repr(token)}))
         state.result = scores
         state.token_seen = True
         state.ply += 1
@@ -943,21 +985,22 @@ class DamBrade(Game):
 
     def _play_after_end(self, state: DamBradeState, move) -> None:
         if state.token_seen:
-            raise IllegalMove(
-                "after-result",
-                f"the game is already over ({state.end_reason}): nothing may follow a result token")
+            raise IllegalMove("after-result", Message(
+                N_("the game is already over (%(reason)s): nothing may follow a result token"),
+                {"reason": _reason_words(state.end_reason)}))
         if move[0] != "R":
-            raise IllegalMove(
-                "record-too-long",
-                f"the game is already over ({state.end_reason}); the record goes on",
-            )
+            raise IllegalMove("record-too-long", Message(
+                N_("the game is already over (%(reason)s); the record goes on"),
+                {"reason": _reason_words(state.end_reason)}))
         token = move[1]
         expected = SCORE_RESULTS[state.result]
         if token != expected:
             raise IllegalMove(
                 "result-disagrees",
-                f"the result must agree with the position: {state.end_reason}, "
-                f"so the game is {expected}, not {token}",
+                Message(N_("the result must agree with the position: %(reason)s, so the game is "
+                           "%(expected)s, not %(token)s"),
+                        {"reason": _reason_words(state.end_reason), "expected": expected,
+                         "token": token}),
             )
         state.token_seen = True
         state.ply += 1
@@ -997,11 +1040,13 @@ class DamBrade(Game):
                                       f"{COLOUR_NAMES[winner]} wins: {reason}"))
 
     @staticmethod
-    def _no_piece_message(state: DamBradeState, square: int) -> str:
+    def _no_piece_message(state: DamBradeState, square: int) -> Message:
         side = state.turn
         bit = 1 << SQUARE_GHOST[square]
-        where = "an opposing piece" if state.pieces[1 - side] & bit else "empty"
-        return f"{COLOUR_NAMES[side]} has no piece on {square} (the square is {where})"
+        return Message(N_("%(colour)s has no piece on %(square)s (the square is an opposing piece)")
+                       if state.pieces[1 - side] & bit else
+                       N_("%(colour)s has no piece on %(square)s (the square is empty)"),
+                       {"colour": _colour(side), "square": str(square)})
 
     # ---- replay
 
@@ -1142,9 +1187,9 @@ class DamBrade(Game):
             self._judge_step(state, 1 - side)
         if state.result is None:
             raise RecordError(
-                f"the record stops after {number} moves while the game is not over: "
-                "a game the rules do not decide must end with a result token "
-                "(1-0, 0-1 or 1/2-1/2)",
+                Message(N_("the record stops after %(n)s moves while the game is not over: a game "
+                           "the rules do not decide must end with a result token (1-0, 0-1 or "
+                           "1/2-1/2)"), {"n": number}),
                 rule="record-incomplete", column="play",
             )
         return self.outcome(state)
@@ -1196,14 +1241,14 @@ class DamBrade(Game):
         if move is not None:
             return move
         if not isinstance(token, str):
-            raise IllegalMove("notation", f"not a dam-brade move: {token!r}")
+            raise IllegalMove("notation", _not_a_move(token))
         text = token.strip().replace("\u2013", "-").replace("\u2212", "-")
         move = TOKEN_TABLE.get(text) or TOKEN_TABLE.get(text.upper())
         if move is not None:
             return move
         low = text.lower()
         if not low:
-            raise IllegalMove("notation", "an empty token is not a dam-brade move")
+            raise IllegalMove("notation", Message(N_("an empty token is not a dam-brade move")))
         if low in _RESULT_SPELLINGS:
             return ("R", _RESULT_SPELLINGS[low])
         if low[0] == "h":
@@ -1213,16 +1258,13 @@ class DamBrade(Game):
         if "-" in low:
             parts = low.split("-")
             if len(parts) != 2:
-                raise IllegalMove(
-                    "notation",
-                    f"not a dam-brade move: {token!r} (a move names two squares; "
-                    "a multi-jump is written with x)")
+                raise IllegalMove("notation", _not_a_move(token, Message(
+                    N_("a move names two squares; a multi-jump is written with x"))))
             a, b = (_parse_square(p, token) for p in parts)
             return ("-", a, b)
-        raise IllegalMove(
-            "notation",
-            f"not a dam-brade move: {token!r} (expected a move 11-15, a capture 15x24, "
-            "a huff H18 or a result 1-0, 0-1, 1/2-1/2)")
+        raise IllegalMove("notation", _not_a_move(token, Message(
+            N_("expected a move 11-15, a capture 15x24, a huff H18 or a result 1-0, 0-1, "
+               "1/2-1/2"))))
 
     def format_move(self, move) -> str:
         kind = move[0]
@@ -1234,7 +1276,7 @@ class DamBrade(Game):
             return f"H{move[1]}"
         if kind == "R":
             return move[1]
-        raise IllegalMove("notation", f"not a dam-brade move: {move!r}")
+        raise IllegalMove("notation", _not_a_move(move))
 
     # ---- scores
 
@@ -1262,8 +1304,7 @@ class DamBrade(Game):
 
     def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
         if setup is not None and setup.nplayers != 2:
-            raise IllegalMove("score-sheet-players",
-                              f"dam-brade is played by 2 players, not {setup.nplayers}")
+            raise IllegalMove("score-sheet-players", _two_players(setup.nplayers))
         try:
             pair = tuple(float(s) for s in scores)
         except (TypeError, ValueError):
@@ -1273,9 +1314,9 @@ class DamBrade(Game):
         if pair not in SCORE_RESULTS:
             shown = ";".join(self.format_score(s) if isinstance(s, (int, float)) else str(s)
                              for s in scores)
-            raise IllegalMove(
-                "score-sheet-points",
-                f"a dam-brade game gives 1;0, 0;1 or 0.5;0.5 game points, not {shown}")
+            raise IllegalMove("score-sheet-points", Message(
+                N_("a dam-brade game gives 1;0, 0;1 or 0.5;0.5 game points, not %(shown)s"),
+                {"shown": shown}))
         values = list(pair)
         return DealOutcome(
             scores=values,

@@ -26,7 +26,6 @@ from itertools import combinations
 
 from ..cards import CARD_NAMES, QS, QUEEN, cards_of, make_card
 from ..errors import IllegalMove, RecordError
-from ..errors.counts import count_text
 from ..errors.seats import seat_text
 from .base import (
     DealEvent,
@@ -39,7 +38,16 @@ from .base import (
     dealer_option,
     places_from_scores,
 )
-from .presentation import N_, Cards, Message, Note, flag_sentence, target_tie_extra_sentence
+from .presentation import (
+    N_,
+    Cards,
+    Message,
+    Note,
+    flag_sentence,
+    or_words,
+    seat_words,
+    target_tie_extra_sentence,
+)
 from .trick_play import (
     TrickGame,
     TrickState,
@@ -60,10 +68,11 @@ QUEEN_VALUE = {q: (10 if q == QS else 5) for q in QUEEN_CARDS}
 DEAL_POINTS = 25
 
 
-def _set_aside_words(n: int) -> str:
+def _set_aside_words(n: int) -> Message:
     aside = 52 % n
-    return (f"with {n} players {count_text(aside, 'card')} "
-            f"{'is' if aside == 1 else 'are'} set aside (52 mod {n})")
+    return Message(N_("with %(n)s players %(aside)s card is set aside (52 mod %(n)s)") if aside == 1
+                   else N_("with %(n)s players %(aside)s cards are set aside (52 mod %(n)s)"),
+                   {"n": n, "aside": aside})
 
 
 def queen_points(mask: int) -> int:
@@ -169,18 +178,19 @@ class DamStick(TrickGame):
             st.first_trick_barred = QUEENS_MASK
         return st
 
-    def first_lead_rule(self, state: TrickState) -> tuple[str, str]:
-        return "first-leader", (f"the dealer's right-hand neighbour ({seat_text(state.first_leader)}) "
-                                f"leads the first trick")
+    def first_lead_rule(self, state: TrickState) -> tuple[str, Message]:
+        return "first-leader", Message(N_("the dealer's right-hand neighbour (%(seat)s) leads "
+                                          "the first trick"),
+                                       {"seat": seat_words(state.first_leader)})
 
-    def first_trick_rule(self, state: TrickState) -> tuple[str, str]:
-        words = ("no queen may be discarded on the first trick while the hand holds other cards "
-                 "(no_queen_first_trick)")
+    def first_trick_rule(self, state: TrickState) -> tuple[str, Message]:
+        words = Message(N_("no queen may be discarded on the first trick while the hand holds "
+                           "other cards (no_queen_first_trick)"))
         return "no-queen-first-trick", words
 
     def outcome(self, state: TrickState) -> DealOutcome:
         if state.moves != state.total_moves:
-            raise IllegalMove("record-incomplete", "the deal is not over")
+            raise IllegalMove("record-incomplete", Message(N_("the deal is not over")))
         scores = [QUEEN_POINTS[mask & QUEENS_MASK] for mask in state.taken]
         return LazyEventsOutcome(scores, places_low_best(scores), "moves", None, state.moves,
                                  _deal_events, (state,))
@@ -193,45 +203,52 @@ class DamStick(TrickGame):
     def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
         n = setup.nplayers
         if not isinstance(n, int) or not 3 <= n <= 6:
-            raise RecordError(f"dam-stick is played by 3 to 6 players, not {n}",
+            raise RecordError(Message(N_("%(game)s is played by %(low)s to %(high)s players, "
+                                         "not %(n)s"),
+                                      {"game": "dam-stick", "low": 3, "high": 6, "n": n}),
                               rule="player-count", column="players")
         if len(scores) != n:
-            raise IllegalMove("score-sheet-seats", f"dam-stick score sheet gives {len(scores)} scores for {n} seats")
+            raise IllegalMove("score-sheet-seats", Message(
+                N_("%(game)s score sheet gives %(count)s scores for %(n)s seats"),
+                {"game": "dam-stick", "count": len(scores), "n": n}))
         for seat, score in enumerate(scores):
             if type(score) is not int or not 0 <= score <= DEAL_POINTS or score % 5:
                 raise IllegalMove(
                     "score-sheet-value",
-                    f"dam-stick score {score} is not a sum of queens (QH, QD, QC 5 each, QS 10)",
+                    Message(N_("dam-stick score %(score)s is not a sum of queens (QH, QD, QC 5 "
+                               "each, QS 10)"), {"score": score}),
                     seat=seat,
                 )
         aside_count = 52 % n
         stock = setup.stock or []
         if aside_count and len(stock) not in (0, aside_count):
-            raise RecordError(f"with {n} players {aside_count} cards are set aside; the stock holds {len(stock)}",
+            raise RecordError(Message(N_("with %(n)s players %(aside)s cards are set aside; the "
+                                         "stock holds %(count)s"),
+                                      {"n": n, "aside": aside_count, "count": len(stock)}),
                               rule="stock-size", column="stock")
         if len(stock) == aside_count:
             choices = [sum(1 << c for c in stock) & QUEENS_MASK]
-            said = f"{names(choices[0])} set aside" if choices[0] else "no queen set aside"
+            said = (Message(N_("%(cards)s set aside"), {"cards": Cards(cards_of(choices[0]))})
+                    if choices[0] else Message(N_("no queen set aside")))
         else:
             choices = [sum(1 << q for q in combo)
                        for k in range(aside_count + 1) for combo in combinations(QUEEN_CARDS, k)]
-            said = f"{count_text(aside_count, 'card')} set aside"
+            said = Message(N_("%(n)s card set aside") if aside_count == 1 else
+                           N_("%(n)s cards set aside"), {"n": aside_count})
         for aside in choices:
             if self._split_possible(scores, aside):
                 return DealOutcome(list(scores), places_from_scores(scores), verified="scores")
         total = sum(scores)
         totals = sorted({DEAL_POINTS - queen_points(a) for a in choices}, reverse=True)
         if total not in totals:
-            allowed = ", ".join(str(t) for t in totals[:-1]) + (" or " if len(totals) > 1 else "") + str(totals[-1])
-            raise IllegalMove(
-                "score-sheet-total",
-                f"dam-stick deal totals {total}; with {n} players and {said} a deal gives {allowed}",
-            )
-        raise IllegalMove(
-            "score-sheet-split",
-            f"dam-stick scores {';'.join(map(str, scores))} cannot come from one deal: "
-            f"the queens in play ({said}) cannot be split that way (QS alone is worth 10)",
-        )
+            raise IllegalMove("score-sheet-total", Message(
+                N_("dam-stick deal totals %(total)s; with %(n)s players and %(said)s a deal gives "
+                   "%(allowed)s"),
+                {"total": total, "n": n, "said": said, "allowed": or_words(totals)}))
+        raise IllegalMove("score-sheet-split", Message(
+            N_("dam-stick scores %(scores)s cannot come from one deal: the queens in play "
+               "(%(said)s) cannot be split that way (QS alone is worth 10)"),
+            {"scores": ";".join(map(str, scores)), "said": said}))
 
     @staticmethod
     def _split_possible(scores: list[int], aside: int) -> bool:

@@ -12,6 +12,7 @@ from typing import Sequence
 
 from ..errors import RecordError
 from .base import MatchRules
+from .presentation import N_, Message
 
 
 @dataclass
@@ -43,7 +44,7 @@ def rank_totals(totals: dict[str, float], higher_is_better: bool,
     return [(n, 1 + sum(1 for m in names if keyed[m] < keyed[n])) for n in ranked]
 
 
-def _error(message: str, deal: PlayedDeal | None, rule: str, column: str | None = None) -> RecordError:
+def _error(message: Message, deal: PlayedDeal | None, rule: str, column: str | None = None) -> RecordError:
     return RecordError(message, rule=rule, line=deal.line if deal else None, column=column)
 
 
@@ -51,31 +52,35 @@ def _error(message: str, deal: PlayedDeal | None, rule: str, column: str | None 
 # the careful one (match_errors).
 
 def _numbering_error(deal: PlayedDeal, expected: int) -> RecordError:
-    return _error(f"deal {deal.number} where deal {expected} was due: deals are numbered "
-                  "1, 2, 3... without gaps", deal, "deal-numbering", "deal")
+    return _error(Message(N_("deal %(number)s where deal %(expected)s was due: deals are "
+                             "numbered 1, 2, 3... without gaps"),
+                          {"number": deal.number, "expected": expected}),
+                  deal, "deal-numbering", "deal")
 
 
 def _colours_error(deal: PlayedDeal, due: list[str]) -> RecordError:
     """Colours alternate: ``due`` is the players this game must have."""
-    return _error("colours alternate: this game's players must be the previous game's "
-                  f"reversed ({';'.join(due)})", deal, "colours-alternate", "players")
+    return _error(Message(N_("colours alternate: this game's players must be the previous "
+                             "game's reversed (%(players)s)"), {"players": ";".join(due)}),
+                  deal, "colours-alternate", "players")
 
 
 def _players_error(deal: PlayedDeal, reference: PlayedDeal) -> RecordError:
     """``deal``'s players are not ``reference``'s (another player, or another order)."""
-    had = f"deal {reference.number} has {';'.join(reference.players)}"
+    had = {"number": reference.number, "players": ";".join(reference.players)}
     if set(deal.players) != set(reference.players):
-        return _error("the players change within the match (a match is one table's "
-                      f"deals; {had})", deal, "same-players", "players")
-    return _error(f"the seat order changes within the match ({had})", deal,
-                  "same-players", "players")
+        return _error(Message(N_("the players change within the match (a match is one "
+                                 "table's deals; deal %(number)s has %(players)s)"), had),
+                      deal, "same-players", "players")
+    return _error(Message(N_("the seat order changes within the match (deal %(number)s has "
+                             "%(players)s)"), had), deal, "same-players", "players")
 
 
 def check_match(rules: MatchRules, deals: Sequence[PlayedDeal]) -> MatchRanking:
     """Check a match's deals against its rules; :class:`RecordError` on the first
     broken rule (with the line of the deal that breaks it), else the ranking."""
     if not deals:
-        raise RecordError("a match needs at least one deal", rule="match-empty")
+        raise RecordError(Message(N_("a match needs at least one deal")), rule="match-empty")
     first = deals[0]
     tally = MatchTally(first.players)
     finished_at: int | None = None  # index of the deal that ended the match
@@ -281,33 +286,48 @@ def match_is_over(rules: MatchRules, totals: dict, lost: dict, played: int) -> b
     return False
 
 
-def _deals(count: int, what: str = "deal") -> str:
+def _deals(count: int, lost: bool = False) -> Message:
     """``1 deal``, ``3 deals``, ``1 lost deal``."""
-    return f"{count} {what}" + ("" if count == 1 else "s")
+    if lost:
+        return Message(N_("%(n)s lost deal") if count == 1 else N_("%(n)s lost deals"),
+                       {"n": count})
+    return Message(N_("%(n)s deal") if count == 1 else N_("%(n)s deals"), {"n": count})
 
 
-def _finished_text(rules: MatchRules, ended: int) -> str:
+def _finished_text(rules: MatchRules, ended: int) -> Message:
     if rules.deals is not None:
-        return f"the match is {_deals(rules.deals)}; this deal is one too many"
+        return Message(N_("the match is %(deals)s; this deal is one too many"),
+                       {"deals": _deals(rules.deals)})
     if rules.losses is not None:
-        return (f"the match ended after deal {ended}, when a player reached "
-                f"{_deals(rules.losses, 'lost deal')}; the record goes on")
-    extra = " and the lowest total was not shared" if rules.tie_extra else ""
-    return (f"the match ended after deal {ended}, when a total reached the target "
-            f"{rules.target}{extra}; the record goes on")
+        return Message(N_("the match ended after deal %(ended)s, when a player reached "
+                          "%(lost)s; the record goes on"),
+                       {"ended": ended, "lost": _deals(rules.losses, lost=True)})
+    if rules.tie_extra:
+        return Message(N_("the match ended after deal %(ended)s, when a total reached the "
+                          "target %(target)s and the lowest total was not shared; the "
+                          "record goes on"), {"ended": ended, "target": rules.target})
+    return Message(N_("the match ended after deal %(ended)s, when a total reached the "
+                      "target %(target)s; the record goes on"),
+                   {"ended": ended, "target": rules.target})
 
 
-def _unfinished_text(rules: MatchRules, totals: dict, lost: dict, played: int) -> str:
+def _unfinished_text(rules: MatchRules, totals: dict, lost: dict, played: int) -> Message:
     if rules.deals is not None:
-        return f"the match is {_deals(rules.deals)}; the record has {played}"
+        return Message(N_("the match is %(deals)s; the record has %(played)s"),
+                       {"deals": _deals(rules.deals), "played": played})
     if rules.losses is not None:
-        return (f"the match ends when a player has lost {_deals(rules.losses)}; after "
-                f"{_deals(played)} the most is {max(lost.values())}")
+        return Message(N_("the match ends when a player has lost %(lost)s; after %(played)s "
+                          "the most is %(most)s"),
+                       {"lost": _deals(rules.losses), "played": _deals(played),
+                        "most": max(lost.values())})
     if rules.tie_extra and max(totals.values()) >= rules.target:
-        return (f"the target {rules.target} is reached but the lowest total is shared: "
-                "extra deals are played until one player alone has it")
-    return (f"the match ends when a total reaches the target {rules.target}; after "
-            f"{_deals(played)} the highest is {max(totals.values())}")
+        return Message(N_("the target %(target)s is reached but the lowest total is shared: "
+                          "extra deals are played until one player alone has it"),
+                       {"target": rules.target})
+    return Message(N_("the match ends when a total reaches the target %(target)s; after "
+                      "%(played)s the highest is %(highest)s"),
+                   {"target": rules.target, "played": _deals(played),
+                    "highest": max(totals.values())})
 
 
 def _check_dealer(rules: MatchRules, previous: PlayedDeal, deal: PlayedDeal) -> None:
@@ -318,13 +338,15 @@ def _check_dealer(rules: MatchRules, previous: PlayedDeal, deal: PlayedDeal) -> 
         return  # a missing dealer, or one not at the table, is reported on the deal itself
     if rules.dealer == "rotate":
         expected = players[(players.index(previous.dealer) + 1) % len(players)]
-        why = "the dealer moves clockwise: the previous dealer's left neighbour deals"
+        why = N_("the dealer moves clockwise: the previous dealer's left neighbour deals")
     elif rules.dealer == "loser-deals":
         worst = max(previous.scores)
         expected = players[previous.scores.index(worst)]
-        why = "the loser of the previous deal deals (dealer=loser-deals)"
+        why = N_("the loser of the previous deal deals (dealer=loser-deals)")
     else:  # pragma: no cover - a game declared an unknown dealer rule
         raise ValueError(rules.dealer)
     if deal.dealer != expected:
-        raise _error(f"{deal.dealer} deals, but {expected} should: {why}", deal,
+        raise _error(Message(N_("%(dealer)s deals, but %(expected)s should: %(why)s"),
+                             {"dealer": deal.dealer, "expected": expected,
+                              "why": Message(why)}), deal,
                      "dealer-rotation", "dealer")

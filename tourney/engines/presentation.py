@@ -21,6 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cards import CARD_NAMES, SUIT_NAMES
+from ..errors.seats import seat_text
+
 
 def N_(message: str) -> str:
     """Mark a catalogue message where it is defined; it is translated where shown."""
@@ -58,22 +61,126 @@ class Message:
     translate: bool = True
 
     def english(self) -> str:
-        """The untranslated sentence, parameters spelt plainly (seats from 1)."""
-        from ..cards import CARD_NAMES
-        from ..errors.seats import seat_text
-
-        def plain(value):
-            if isinstance(value, Seat):
-                return seat_text(value)
-            if isinstance(value, Card):
-                return CARD_NAMES[value]
-            if isinstance(value, Cards):
-                return ", ".join(CARD_NAMES[c] for c in value)
-            return value
-
+        """The untranslated sentence, parameters spelt plainly (seats from 1, cards
+        as their tokens, a nested message in English)."""
         if not self.params:
             return self.msgid
-        return self.msgid % {k: plain(v) for k, v in self.params.items()}
+        return self.msgid % {k: _plain(v) for k, v in self.params.items()}
+
+    def __str__(self) -> str:
+        # An error's English message (tourney.errors.RecordError keeps the words).
+        return self.english()
+
+
+def _plain(value):
+    if isinstance(value, Message):
+        return value.english()
+    if isinstance(value, Seat):
+        return seat_text(value)
+    if isinstance(value, Card):
+        return CARD_NAMES[value]
+    if isinstance(value, Cards):
+        return ", ".join(CARD_NAMES[c] for c in value)
+    return value
+
+
+# ------------------------------------------------------------- errors in words
+# An engine's or the record reader's error is raised with a Message (a RecordError
+# or IllegalMove keeps it as ``words`` beside its English ``message``), built only
+# when the error is raised. Parameters: card tokens, player names and numbers as
+# they are, Card/Cards where a page should name the cards, and a nested Message for
+# words inside a sentence (a seat, a suit, a reason), so nothing English is left.
+
+def seat_words(seat: int) -> Message:
+    """``seat 3`` for the 0-based seat 2, as an error says it (English as
+    :func:`tourney.errors.seats.seat_text`)."""
+    return Message(N_("seat %(number)s"), {"number": seat + 1})
+
+
+def seats_words(seats) -> Message:
+    """``seat 2`` for one seat, ``seats 2, 3`` for several (0-based given; English as
+    :func:`tourney.errors.seats.seats_text`)."""
+    seats = list(seats)
+    if len(seats) == 1:
+        return seat_words(seats[0])
+    return Message(N_("seats %(numbers)s"), {"numbers": ", ".join(str(s + 1) for s in seats)})
+
+
+def dealer_not_a_seat(n: int, dealer: str | Message) -> Message:
+    """The one wording of a dealer who is not one of the seats."""
+    return Message(N_("the dealer must be one of the %(n)s seats, not %(dealer)s"),
+                   {"n": n, "dealer": dealer})
+
+
+def record_goes_on() -> Message:
+    """A record with moves after its deal is over (every game's replay)."""
+    return Message(N_("the deal is already over; the record goes on"))
+
+
+def record_stops(moves: int) -> Message:
+    """A record that ends before its deal is over (every game's replay)."""
+    return Message(N_("the record stops before the deal is over (after %(n)s moves)"), {"n": moves})
+
+
+def not_a_card(text: str) -> Message:
+    """The one wording of a token or value that is no card (``text`` as given, quoted)."""
+    return Message(N_("not a card: %(text)s"), {"text": text})
+
+
+def suit_words(suit: int) -> Message:
+    """A suit's name (0 spades .. 3 clubs) as words a page translates: the English
+    names of tourney.cards, which the catalogue has (marked for the site's card
+    names in reports/translated_words.py)."""
+    return Message(SUIT_NAMES[suit])
+
+
+def or_words(items) -> str | Message:
+    """``40``, ``50 or 40``, ``50, 45 or 40``: a choice of numbers or tokens."""
+    items = [str(item) for item in items]
+    if len(items) == 1:
+        return items[0]
+    return Message(N_("%(first)s or %(last)s"), {"first": ", ".join(items[:-1]), "last": items[-1]})
+
+
+def message_json(message: Message) -> dict:
+    """A message as JSON (a stored error's words), its parameters tagged with their
+    types: ``{"msgid": ..., "params": {"n": 3, "card": {"card": 10}}}``."""
+    data = {"msgid": message.msgid,
+            "params": {k: _param_json(v) for k, v in message.params.items()}}
+    if not message.translate:
+        data["translate"] = False
+    return data
+
+
+def _param_json(value):
+    if isinstance(value, Message):
+        return {"message": message_json(value)}
+    for kind in (Seat, Card):
+        if isinstance(value, kind):
+            return {kind.__name__.lower(): int(value)}
+    if isinstance(value, Cards):
+        return {"cards": [int(c) for c in value]}
+    return value
+
+
+def message_from_json(data: dict) -> Message:
+    """The message :func:`message_json` wrote."""
+    return Message(data["msgid"], {k: _param_from_json(v)
+                                   for k, v in (data.get("params") or {}).items()},
+                   translate=data.get("translate", True))
+
+
+def _param_from_json(value):
+    if isinstance(value, dict):
+        if "message" in value:
+            return message_from_json(value["message"])
+        if "seat" in value:
+            return Seat(value["seat"])
+        if "card" in value:
+            return Card(value["card"])
+        if "cards" in value:
+            return Cards(value["cards"])
+    return value
 
 
 @dataclass(frozen=True)

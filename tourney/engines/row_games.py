@@ -54,7 +54,6 @@ from itertools import chain, count, cycle
 
 from ..cards import ACE, CARD_NAMES, JACK, KH, KING, QUEEN, rank_of
 from ..errors import IllegalMove, RecordError
-from ..errors.counts import count_text
 from ..errors.seats import seat_numbers, seat_text
 from .base import (
     DealEvent,
@@ -68,7 +67,18 @@ from .base import (
     dealer_option,
     places_from_scores,
 )
-from .presentation import N_, Card, Message, Note, ReplaySteps, Seat, Turn, target_sentence
+from .presentation import (
+    N_,
+    Card,
+    Message,
+    Note,
+    ReplaySteps,
+    Seat,
+    Turn,
+    dealer_not_a_seat,
+    seat_words,
+    target_sentence,
+)
 
 # ------------------------------------------------------------------------ card points
 
@@ -331,12 +341,15 @@ class RowGame(Game):
     def _check_table(self, nplayers: int, row: int, secret: int) -> None:
         if not self.min_players <= nplayers <= self.max_players:
             raise RecordError(
-                f"{self.id} is played by {self.min_players}-{self.max_players} players, "
-                f"not {nplayers}", rule="player-count", column="players")
+                Message(N_("%(game)s is played by %(low)s-%(high)s players, not %(n)s"),
+                        {"game": self.id, "low": self.min_players, "high": self.max_players,
+                         "n": nplayers}), rule="player-count", column="players")
         if nplayers * (row + secret) >= 52:
             raise RecordError(
-                f"{nplayers} seats of {row} row + {secret} secret cards take "
-                f"{nplayers * (row + secret)} cards and leave no stock",
+                Message(N_("%(n)s seats of %(row)s row + %(secret)s secret cards take %(cards)s "
+                           "cards and leave no stock"),
+                        {"n": nplayers, "row": row, "secret": secret,
+                         "cards": nplayers * (row + secret)}),
                 rule="deck-too-small", column="players")
 
     # ---- a deal
@@ -356,37 +369,44 @@ class RowGame(Game):
             self._check_table(n, row, secret)
         dealer = setup.dealer
         if type(dealer) is not int or not 0 <= dealer < n:
-            raise RecordError(f"the dealer must be one of the {n} seats, not {dealer!r}",
-                              rule="dealer", column="dealer")
+            raise RecordError(dealer_not_a_seat(n, repr(dealer)), rule="dealer", column="dealer")
         hands = setup.hands
         if hands is None:
-            raise RecordError("the record gives no hands (each seat's row)",
+            raise RecordError(Message(N_("the record gives no hands (each seat's row)")),
                               rule="hand-size", column="hands")
         if len(hands) != n:
-            raise RecordError(f"the hands name {len(hands)} seats; the table has {n}",
+            raise RecordError(Message(N_("the hands name %(count)s seats; the table has %(n)s"),
+                                      {"count": len(hands), "n": n}),
                               rule="hand-size", column="hands")
         if set(map(len, hands)) != {row}:  # the loop names the first seat that is wrong
             for seat, hand in enumerate(hands):
                 if len(hand) != row:
                     raise RecordError(
-                        f"{seat_text(seat)}'s row has {len(hand)} cards; {self.id} deals "
-                        f"{row} (row={row})", rule="hand-size", column="hands")
+                        Message(N_("%(seat)s's row has %(count)s cards; %(game)s deals %(row)s "
+                                   "(row=%(row)s)"),
+                                {"seat": seat_words(seat), "count": len(hand), "game": self.id,
+                                 "row": row}), rule="hand-size", column="hands")
         secrets = setup.secrets
         if secrets is None:
             if secret:
                 raise RecordError(
-                    f"each seat needs {count_text(secret, 'secret card')} "
-                    f"after '|' (secret={secret})", rule="secret-size", column="hands")
+                    Message(N_("each seat needs %(n)s secret card after '|' (secret=%(n)s)")
+                            if secret == 1 else
+                            N_("each seat needs %(n)s secret cards after '|' (secret=%(n)s)"),
+                            {"n": secret}), rule="secret-size", column="hands")
             secrets = [[]] * n
         elif len(secrets) != n:
-            raise RecordError(f"the secret cards name {len(secrets)} seats; the table has {n}",
+            raise RecordError(Message(N_("the secret cards name %(count)s seats; the table has "
+                                         "%(n)s"), {"count": len(secrets), "n": n}),
                               rule="secret-size", column="hands")
         elif set(map(len, secrets)) != {secret}:  # the loop names the seat
             for seat, cards in enumerate(secrets):
                 if len(cards) != secret:
                     raise RecordError(
-                        f"{seat_text(seat)} has {len(cards)} secret cards after '|'; {self.id} "
-                        f"deals {secret} (secret={secret})", rule="secret-size", column="hands")
+                        Message(N_("%(seat)s has %(count)s secret cards after '|'; %(game)s deals "
+                                   "%(secret)s (secret=%(secret)s)"),
+                                {"seat": seat_words(seat), "count": len(cards), "game": self.id,
+                                 "secret": secret}), rule="secret-size", column="hands")
         stock = setup.stock or []
         # The hands and secrets have their sizes: the count is theirs plus the stock's.
         if n * (row + secret) + len(stock) != 52:
@@ -404,22 +424,27 @@ class RowGame(Game):
     @staticmethod
     def _deck_error(hands, secrets, stock) -> None:
         """Say which card is wrong: not a card, twice, or missing."""
-        seen: dict[int, str] = {}
-        places = [(f"{seat_text(s)}'s row", "hands", h) for s, h in enumerate(hands)]
-        places += [(f"{seat_text(s)}'s secret cards", "hands", c) for s, c in enumerate(secrets)]
-        places.append(("the stock", "stock", stock))
+        seen: dict[int, Message] = {}
+        places = [(Message(N_("%(seat)s's row"), {"seat": seat_words(s)}), "hands", h)
+                  for s, h in enumerate(hands)]
+        places += [(Message(N_("%(seat)s's secret cards"), {"seat": seat_words(s)}), "hands", c)
+                   for s, c in enumerate(secrets)]
+        places.append((Message(N_("the stock")), "stock", stock))
         for where, column, cards in places:
             for card in cards:
                 if type(card) is not int or not 0 <= card < 52:
-                    raise RecordError(f"{card!r} in {where} is not a card",
+                    raise RecordError(Message(N_("%(card)s in %(where)s is not a card"),
+                                              {"card": repr(card), "where": where}),
                                       rule="not-a-card", column=column)
                 if card in seen:
                     raise RecordError(
-                        f"{CARD_NAMES[card]} is dealt twice: in {seen[card]} and in {where}",
+                        Message(N_("%(card)s is dealt twice: in %(first)s and in %(where)s"),
+                                {"card": Card(card), "first": seen[card], "where": where}),
                         rule="duplicate-card", column=column)
                 seen[card] = where
         missing = [CARD_NAMES[c] for c in range(52) if c not in seen]
-        raise RecordError(f"every card must be dealt once; missing: {' '.join(missing)}",
+        raise RecordError(Message(N_("every card must be dealt once; missing: %(cards)s"),
+                                  {"cards": " ".join(missing)}),
                           rule="missing-card", column="stock")
 
     def to_move(self, state: RowState) -> int | None:
@@ -441,21 +466,20 @@ class RowGame(Game):
     def play(self, state: RowState, move: int) -> None:
         stock = state.stock
         if not stock:
-            raise IllegalMove("deal-over", "the deal is over: the last stock card has been drawn")
+            raise IllegalMove("deal-over", Message(N_("the deal is over: the last stock card has "
+                                                      "been drawn")))
         row = state.row
         k = move >> 1
         if k > row:
-            raise IllegalMove(
-                "swap-count",
-                f"a turn swaps 0 to {row} positions (the row has {row}); "
-                f"{_format(move)} swaps {k}")
+            raise IllegalMove("swap-count", Message(
+                N_("a turn swaps 0 to %(row)s positions (the row has %(row)s); %(move)s swaps %(k)s"),
+                {"row": row, "move": _format(move), "k": k}))
         seat = state.seat
         pile = state.pile
         if move & 1:
             if not pile:  # empty only before the first turn
-                raise IllegalMove(
-                    "pile-first-turn",
-                    "the deal's first turn draws from the stock: the discard pile is empty")
+                raise IllegalMove("pile-first-turn", Message(
+                    N_("the deal's first turn draws from the stock: the discard pile is empty")))
             state.moves += 1
             card = pile.pop()
             if card in ZERO_CARDS:
@@ -574,10 +598,9 @@ class RowGame(Game):
         if (2 <= len(text) <= 4 and text[0] in "SDsd" and text[1:].isascii()
                 and text[1:].isdigit()):
             return 2 * int(text[1:]) + (text[0] in "Dd")
-        raise IllegalMove(
-            "notation",
-            f"not a turn: {token!r} (a turn is S or D, then the number of positions "
-            f"swapped, e.g. S3 or D0)")
+        raise IllegalMove("notation", Message(
+            N_("not a turn: %(token)s (a turn is S or D, then the number of positions swapped, "
+               "e.g. S3 or D0)"), {"token": repr(token)}))
 
     def format_move(self, move: int) -> str:
         return _format(move)
@@ -589,26 +612,26 @@ class RowGame(Game):
         n = setup.nplayers if setup is not None and setup.nplayers else len(scores)
         self._check_table(n, row, secret)
         if len(scores) != n:
-            raise IllegalMove("score-sheet-count",
-                              f"{len(scores)} scores for a table of {n} seats")
+            raise IllegalMove("score-sheet-count", Message(
+                N_("%(count)s scores for a table of %(n)s seats"), {"count": len(scores), "n": n}))
         per_seat = row + secret
         reachable = _REACHABLE[per_seat]
         low, high = min(reachable), max(reachable)
-        cards = count_text(per_seat, "card")
+        cards = Message(N_("%(n)s card") if per_seat == 1 else N_("%(n)s cards"), {"n": per_seat})
         for seat, score in enumerate(scores):
             if type(score) is not int:
-                raise IllegalMove("score-sheet-value",
-                                  f"score {score!r} is not a whole number", seat=seat)
+                raise IllegalMove("score-sheet-value", Message(
+                    N_("score %(score)s is not a whole number"), {"score": repr(score)}), seat=seat)
             if not low <= score <= high:
-                raise IllegalMove(
-                    "score-sheet-range",
-                    f"score {score}: in {self.id} a seat's {cards} "
-                    f"(row={row}, secret={secret}) are worth {low} to {high}", seat=seat)
+                raise IllegalMove("score-sheet-range", Message(
+                    N_("score %(score)s: in %(game)s a seat's %(cards)s (row=%(row)s, "
+                       "secret=%(secret)s) are worth %(low)s to %(high)s"),
+                    {"score": str(score), "game": self.id, "cards": cards, "row": row,
+                     "secret": secret, "low": str(low), "high": str(high)}), seat=seat)
             if score not in reachable:
-                raise IllegalMove(
-                    "score-sheet-range",
-                    f"score {score}: no {cards} of the deck are worth "
-                    f"{score} together", seat=seat)
+                raise IllegalMove("score-sheet-range", Message(
+                    N_("score %(score)s: no %(cards)s of the deck are worth %(score)s together"),
+                    {"score": str(score), "cards": cards}), seat=seat)
         # Seats hold distinct cards: any j seats together hold j * per_seat cards.
         ordered = sorted(range(n), key=lambda s: scores[s])
         for j in range(2, n + 1):
@@ -617,20 +640,23 @@ class RowGame(Game):
             together = sum(scores[s] for s in top)
             if together > most:
                 raise IllegalMove("score-sheet-total", self._total_message(
-                    top, together, j * per_seat, "at most", most))
+                    top, together, j * per_seat, True, most))
             bottom = ordered[:j]
             least = sum(_VALUES_ASC[:j * per_seat])
             together = sum(scores[s] for s in bottom)
             if together < least:
                 raise IllegalMove("score-sheet-total", self._total_message(
-                    bottom, together, j * per_seat, "at least", least))
+                    bottom, together, j * per_seat, False, least))
         return DealOutcome(scores=list(scores), places=places_from_scores(scores),
                            verified="scores", events=[], moves=0)
 
-    def _total_message(self, seats, together, ncards, bound, value) -> str:
-        names = seat_numbers(sorted(seats))
-        return (f"seats {names} score {together} together; their {ncards} distinct "
-                f"cards are worth {bound} {value} in {self.id}")
+    def _total_message(self, seats, together, ncards, at_most: bool, value) -> Message:
+        return Message(N_("seats %(seats)s score %(together)s together; their %(ncards)s distinct "
+                          "cards are worth at most %(value)s in %(game)s") if at_most else
+                       N_("seats %(seats)s score %(together)s together; their %(ncards)s distinct "
+                          "cards are worth at least %(value)s in %(game)s"),
+                       {"seats": seat_numbers(sorted(seats)), "together": str(together),
+                        "ncards": ncards, "value": str(value), "game": self.id})
 
     # ---- bots
 

@@ -36,7 +36,6 @@ from itertools import combinations
 
 from ..cards import (
     AH,
-    CARD_NAMES,
     CLUBS,
     FULL_DECK_MASK,
     HEARTS,
@@ -44,6 +43,7 @@ from ..cards import (
     QS,
     SUIT_MASKS,
     TWO,
+    cards_of,
     make_card,
 )
 from ..errors import IllegalMove, RecordError
@@ -60,11 +60,14 @@ from .base import (
 )
 from .presentation import (
     N_,
+    Card,
+    Cards,
     Message,
     Note,
     Seat,
     amount_sentence,
     flag_sentence,
+    seat_words,
     target_sentence,
 )
 from .trick_play import (
@@ -77,7 +80,6 @@ from .trick_play import (
     deal_masks,
     duck_or_shed,
     highest,
-    names,
     places_low_best,
 )
 
@@ -110,10 +112,31 @@ FIRST_CLUB = {mask: ((CLUBS_MASK & ~mask) & -(CLUBS_MASK & ~mask)).bit_length() 
               for mask in REMOVED_COUNT}
 
 
+# Where the cards are passed, in words.
+PASS_WORDS = {"left": N_("every seat passes %(count)s cards to the left; passes lists %(seats)s"),
+              "right": N_("every seat passes %(count)s cards to the right; passes lists %(seats)s"),
+              "across": N_("every seat passes %(count)s cards across; passes lists %(seats)s")}
+
+
 def _removed_words(removed_mask: int):
-    def words(n: int) -> str:
-        return f"with {n} players the stock lists the removed cards: {names(removed_mask) or 'none'}"
+    def words(n: int) -> Message:
+        if not removed_mask:
+            return Message(N_("with %(n)s players the stock lists the removed cards: none"), {"n": n})
+        return Message(N_("with %(n)s players the stock lists the removed cards: %(cards)s"),
+                       {"n": n, "cards": Cards(cards_of(removed_mask))})
     return words
+
+
+def _bonus_words(jd: int, no_trick: int) -> Message | str:
+    """``, plus jd_bonus -100, plus no_trick_bonus -20`` (the house bonuses in force)."""
+    if jd and no_trick:
+        return Message(N_(", plus jd_bonus %(jd)s, plus no_trick_bonus %(no_trick)s"),
+                       {"jd": str(jd), "no_trick": str(no_trick)})
+    if jd:
+        return Message(N_(", plus jd_bonus %(jd)s"), {"jd": str(jd)})
+    if no_trick:
+        return Message(N_(", plus no_trick_bonus %(no_trick)s"), {"no_trick": str(no_trick)})
+    return ""
 
 
 # HEART_POINTS[hearts]: the penalty of a set of hearts given as its 13 bits, 2H
@@ -379,13 +402,15 @@ class Spardame(TrickGame):
         st.passed = passed
         return st
 
-    def first_lead_rule(self, state: TrickState) -> tuple[str, str]:
-        return "first-lead", (f"the first trick is led with {CARD_NAMES[state.first_card]}, "
-                              f"the lowest club in play, by its holder ({seat_text(state.first_leader)})")
+    def first_lead_rule(self, state: TrickState) -> tuple[str, Message]:
+        return "first-lead", Message(N_("the first trick is led with %(card)s, the lowest club in "
+                                        "play, by its holder (%(seat)s)"),
+                                     {"card": Card(state.first_card),
+                                      "seat": seat_words(state.first_leader)})
 
-    def first_trick_rule(self, state: TrickState) -> tuple[str, str]:
-        words = ("no heart or queen of spades on the first trick while the hand holds other cards "
-                 "(no_points_first_trick)")
+    def first_trick_rule(self, state: TrickState) -> tuple[str, Message]:
+        words = Message(N_("no heart or queen of spades on the first trick while the hand holds "
+                           "other cards (no_points_first_trick)"))
         return "no-points-first-trick", words
 
     @staticmethod
@@ -395,13 +420,18 @@ class Spardame(TrickGame):
         passes = setup.passes
         if direction == "none":
             if passes and any(passes):
-                raise RecordError(f"deal {setup.deal_number} is played without passing (pass=cycle); "
-                                  f"passes must be empty", rule="no-pass-deal", column="passes")
+                raise RecordError(Message(N_("deal %(number)s is played without passing "
+                                             "(pass=cycle); passes must be empty"),
+                                          {"number": setup.deal_number}),
+                                  rule="no-pass-deal", column="passes")
             return [0] * n
         count = PASS_COUNT[n]
         if not passes or len(passes) != n:
-            raise RecordError(f"every seat passes {count} cards to the {direction}; passes lists "
-                              f"{len(passes) if passes else 'no'} seats", rule="pass-count", column="passes")
+            raise RecordError(Message(PASS_WORDS[direction],
+                                      {"count": count,
+                                       "seats": Message(N_("%(n)s seats"), {"n": len(passes)})
+                                       if passes else Message(N_("no seats"))}),
+                              rule="pass-count", column="passes")
         # Fast path: every seat passes `count` distinct cards of its own, neither QS nor AH.
         barred = QS_BIT | (AH_BIT if options.get("protect_ace_hearts") else 0)
         try:
@@ -418,33 +448,44 @@ class Spardame(TrickGame):
             mask = 0
             for card in cards:
                 if not isinstance(card, int) or not 0 <= card < 52:
-                    raise RecordError(f"passes something that is not a card: {card!r}",
+                    raise RecordError(Message(N_("passes something that is not a card: %(card)s"),
+                                              {"card": repr(card)}),
                                       rule="not-a-card", column="passes", seat=seat)
                 mask |= 1 << card
             if len(cards) != count or mask.bit_count() != count:
-                raise RecordError(f"with {n} players each seat passes {count} different cards; "
-                                  f"this seat passes {len(cards)}: {names(mask) or 'none'}",
+                raise RecordError(Message(N_("with %(n)s players each seat passes %(count)s "
+                                             "different cards; this seat passes %(passed)s: none")
+                                          if not mask else
+                                          N_("with %(n)s players each seat passes %(count)s "
+                                             "different cards; this seat passes %(passed)s: "
+                                             "%(cards)s"),
+                                          {"n": n, "count": count, "passed": len(cards),
+                                           "cards": Cards(cards_of(mask))}),
                                   rule="pass-count", column="passes", seat=seat)
             if mask & ~hands[seat]:
-                raise RecordError(f"passes {names(mask & ~hands[seat])}, not in the dealt hand",
+                raise RecordError(Message(N_("passes %(cards)s, not in the dealt hand"),
+                                          {"cards": Cards(cards_of(mask & ~hands[seat]))}),
                                   rule="pass-not-held", column="passes", seat=seat)
             if mask & QS_BIT:
                 if not options.get("qs_with_jd"):
-                    raise RecordError("the queen of spades may not be passed (QS is passed)",
+                    raise RecordError(Message(N_("the queen of spades may not be passed (QS is "
+                                                 "passed)")),
                                       rule="qs-not-passed", column="passes", seat=seat)
                 if not mask & JD_BIT:
-                    raise RecordError("the queen of spades may be passed only together with the jack of "
-                                      "diamonds (qs_with_jd): QS is passed without JD",
+                    raise RecordError(Message(N_("the queen of spades may be passed only together "
+                                                 "with the jack of diamonds (qs_with_jd): QS is "
+                                                 "passed without JD")),
                                       rule="qs-with-jd", column="passes", seat=seat)
             if mask & AH_BIT and options.get("protect_ace_hearts"):
-                raise RecordError("the ace of hearts may not be passed (protect_ace_hearts): AH is passed",
+                raise RecordError(Message(N_("the ace of hearts may not be passed "
+                                             "(protect_ace_hearts): AH is passed")),
                                   rule="ah-not-passed", column="passes", seat=seat)
             masks.append(mask)
         return masks
 
     def outcome(self, state: SpardameState) -> DealOutcome:
         if state.moves != state.total_moves:
-            raise IllegalMove("record-incomplete", "the deal is not over")
+            raise IllegalMove("record-incomplete", Message(N_("the deal is not over")))
         taken = state.taken
         scores = [HEART_POINTS[mask >> HEARTS_SHIFT & 0x1FFF] + (100 if mask & QS_BIT else 0)
                   for mask in taken]
@@ -478,23 +519,27 @@ class Spardame(TrickGame):
     def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
         n = setup.nplayers
         if not isinstance(n, int) or not 3 <= n <= 5:
-            raise RecordError(f"spardame is played by 3 to 5 players, not {n}", rule="player-count",
-                              column="players")
+            raise RecordError(Message(N_("%(game)s is played by %(low)s to %(high)s players, "
+                                         "not %(n)s"),
+                                      {"game": "spardame", "low": 3, "high": 5, "n": n}),
+                              rule="player-count", column="players")
         if len(scores) != n:
-            raise IllegalMove("score-sheet-seats", f"spardame score sheet gives {len(scores)} scores for {n} seats")
+            raise IllegalMove("score-sheet-seats", Message(
+                N_("%(game)s score sheet gives %(count)s scores for %(n)s seats"),
+                {"game": "spardame", "count": len(scores), "n": n}))
         hearts = 13 - sum(1 for c in removed_cards(n, options) if c // 13 == HEARTS)
         deal_total = 100 + 20 + 10 * (hearts - 1)
         jd = options.get("jd_bonus") or 0
         no_trick = options.get("no_trick_bonus") or 0
-        bonus_words = "".join([f", plus jd_bonus {jd}" if jd else "",
-                               f", plus no_trick_bonus {no_trick}" if no_trick else ""])
+        bonus_words = _bonus_words(jd, no_trick)
         possible = self._seat_scores(hearts, jd, no_trick)
         for seat, score in enumerate(scores):
             if type(score) is not int or score not in possible:
                 raise IllegalMove(
                     "score-sheet-value",
-                    f"spardame score {score} is not a possible penalty "
-                    f"(QS 100, AH 20, other hearts 10 each; or 0 and 100 on a moon{bonus_words})",
+                    Message(N_("spardame score %(score)s is not a possible penalty (QS 100, AH 20, "
+                               "other hearts 10 each; or 0 and 100 on a moon%(bonus)s)"),
+                            {"score": str(score), "bonus": bonus_words}),
                     seat=seat,
                 )
         if _scores_possible(scores, hearts, jd, no_trick):
@@ -503,16 +548,20 @@ class Spardame(TrickGame):
         totals = sorted({base + jd + no_trick * k for base in (deal_total, 100 * (n - 1))
                          for k in range(n if no_trick else 1)}, reverse=True)
         if total not in totals:
-            gives = f"a deal gives {deal_total}, or 0 and {n - 1} times 100 when the moon is shot"
+            gives = {"total": total, "deal_total": deal_total, "others": n - 1}
             if jd or no_trick:
-                gives += f"{bonus_words} (so {', '.join(map(str, totals))})"
-            raise IllegalMove("score-sheet-total", f"spardame deal totals {total}; {gives}")
-        raise IllegalMove(
-            "score-sheet-split",
-            f"spardame scores {';'.join(map(str, scores))} cannot come from one deal: one seat takes QS (100), "
-            f"one AH (20), the other {hearts - 1} hearts 10 each; a moon gives 0 to one seat and 100 to the rest"
-            f"{bonus_words}",
-        )
+                raise IllegalMove("score-sheet-total", Message(
+                    N_("spardame deal totals %(total)s; a deal gives %(deal_total)s, or 0 and "
+                       "%(others)s times 100 when the moon is shot%(bonus)s (so %(totals)s)"),
+                    {**gives, "bonus": bonus_words, "totals": ", ".join(map(str, totals))}))
+            raise IllegalMove("score-sheet-total", Message(
+                N_("spardame deal totals %(total)s; a deal gives %(deal_total)s, or 0 and "
+                   "%(others)s times 100 when the moon is shot"), gives))
+        raise IllegalMove("score-sheet-split", Message(
+            N_("spardame scores %(scores)s cannot come from one deal: one seat takes QS (100), "
+               "one AH (20), the other %(hearts)s hearts 10 each; a moon gives 0 to one seat and "
+               "100 to the rest%(bonus)s"),
+            {"scores": ";".join(map(str, scores)), "hearts": hearts - 1, "bonus": bonus_words}))
 
     @staticmethod
     def _seat_scores(hearts: int, jd: int, no_trick: int) -> set[int]:

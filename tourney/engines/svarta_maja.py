@@ -122,9 +122,9 @@ from itertools import accumulate
 from math import comb
 from operator import itemgetter, or_
 
-from ..cards import CARD_NAMES, QS, SPADES, SUIT_NAMES, cards_of, parse_card
+from ..cards import CARD_NAMES, QS, SPADES, cards_of, parse_card
 from ..errors import CardError, IllegalMove, OptionError, RecordError
-from ..errors.seats import seat_numbers, seat_text, seats_text
+from ..errors.seats import seat_numbers, seat_text
 from .base import (
     DealEvent,
     DealOutcome,
@@ -136,7 +136,21 @@ from .base import (
     deal_option,
     dealer_option,
 )
-from .presentation import N_, Exchange, Message, ReplaySteps, display_hand, flag_sentence
+from .presentation import (
+    N_,
+    Card,
+    Cards,
+    Exchange,
+    Message,
+    ReplaySteps,
+    dealer_not_a_seat,
+    display_hand,
+    flag_sentence,
+    not_a_card,
+    seat_words,
+    seats_words,
+    suit_words,
+)
 
 QS_BIT = 1 << QS
 SUIT_MASK = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
@@ -202,6 +216,11 @@ def _deal_events(events: list[tuple[int, int, str]]) -> list[DealEvent]:
 # by without a card beaten: the rules allow endless cycles (cards nobody can beat
 # going round the table) and a deterministic bot can fall into one.
 _QUIET_LIMIT = 3
+
+
+def _player_count(n) -> Message:
+    return Message(N_("%(game)s is played by %(low)s to %(high)s players, not %(n)s"),
+                   {"game": "svarta-maja", "low": 2, "high": 6, "n": n})
 
 
 def _names(cards) -> str:
@@ -399,61 +418,68 @@ class SvartaMaja(Game):
         n = setup.nplayers
         hand_size = options.get("hand_size") or 6
         if not self.min_players <= n <= self.max_players:
-            raise RecordError(f"svarta-maja is played by 2 to 6 players, not {n}",
-                              rule="player-count", column="players")
+            raise RecordError(_player_count(n), rule="player-count", column="players")
         dealer = setup.dealer
         if dealer is None:
-            raise RecordError("svarta-maja needs a dealer (the dealer's left neighbour attacks first)",
+            raise RecordError(Message(N_("svarta-maja needs a dealer (the dealer's left neighbour "
+                                         "attacks first)")),
                               rule="dealer-missing", column="dealer")
         if not 0 <= dealer < n:
-            raise RecordError(f"the dealer must be one of the {n} seats, not {seat_text(dealer)}",
+            raise RecordError(dealer_not_a_seat(n, seat_words(dealer)),
                               rule="dealer-range", column="dealer")
         hands = setup.hands
         if hands is None or len(hands) != n:
             got = 0 if hands is None else len(hands)
-            raise RecordError(f"{n} hands are needed, one per seat, not {got}",
+            raise RecordError(Message(N_("%(n)s hands are needed, one per seat, not %(got)s"),
+                                      {"n": n, "got": got}),
                               rule="hand-count", column="hands")
         seen = 0
         masks = []
         for seat, cards in enumerate(hands):
             if len(cards) != hand_size:
                 raise RecordError(
-                    f"each seat is dealt {hand_size} cards; {seat_text(seat)} has {len(cards)}",
+                    Message(N_("each seat is dealt %(size)s cards; %(seat)s has %(count)s"),
+                            {"size": hand_size, "seat": seat_words(seat), "count": len(cards)}),
                     rule="hand-size", column="hands")
             mask = 0
             for c in cards:
                 if not (isinstance(c, int) and 0 <= c < 52):
-                    raise RecordError(f"not a card: {c!r}", rule="card-range", column="hands")
+                    raise RecordError(not_a_card(repr(c)), rule="card-range", column="hands")
                 bit = 1 << c
                 if seen & bit:
-                    raise RecordError(f"{CARD_NAMES[c]} is dealt twice (every card once)",
+                    raise RecordError(Message(N_("%(card)s is dealt twice (every card once)"),
+                                              {"card": Card(c)}),
                                       rule="duplicate-card", column="hands")
                 seen |= bit
                 mask |= bit
             masks.append(mask)
         stock = setup.stock
         if not stock:
-            raise RecordError("the stock is missing: the cards not dealt, top first, "
-                              "the trump indicator last", rule="stock-missing", column="stock")
+            raise RecordError(Message(N_("the stock is missing: the cards not dealt, top first, "
+                                         "the trump indicator last")),
+                              rule="stock-missing", column="stock")
         stock = list(stock)
         for c in stock:
             if not (isinstance(c, int) and 0 <= c < 52):
-                raise RecordError(f"not a card: {c!r}", rule="card-range", column="stock")
+                raise RecordError(not_a_card(repr(c)), rule="card-range", column="stock")
             bit = 1 << c
             if seen & bit:
-                raise RecordError(f"{CARD_NAMES[c]} appears twice (every card once)",
+                raise RecordError(Message(N_("%(card)s appears twice (every card once)"),
+                                          {"card": Card(c)}),
                                   rule="duplicate-card", column="stock")
             seen |= bit
         if seen != (1 << 52) - 1:
             missing = cards_of(((1 << 52) - 1) & ~seen)
-            raise RecordError(f"the deal lacks {_names(missing)} (every card once: hands + stock = 52)",
+            raise RecordError(Message(N_("the deal lacks %(cards)s (every card once: hands + stock "
+                                         "= 52)"), {"cards": Cards(missing)}),
                               rule="missing-card", column="stock")
         indicator = stock[-1]
         trump = SUIT_OF[indicator]
         if trump == SPADES and not options.get("spade_trump"):
             raise RecordError(
-                f"the trump indicator {CARD_NAMES[indicator]} is a spade; spades may not be "
-                "trump (option spade_trump=false): the card goes back and another is turned",
+                Message(N_("the trump indicator %(card)s is a spade; spades may not be trump "
+                           "(option spade_trump=false): the card goes back and another is turned"),
+                        {"card": Card(indicator)}),
                 rule="spade-trump", column="stock")
         return MajaState(n, hand_size, trump, dealer, masks, stock)
 
@@ -633,7 +659,7 @@ class SvartaMaja(Game):
 
     def play(self, state: MajaState, move) -> None:
         if state.over:
-            raise IllegalMove("deal-over", "the deal is over: only one seat holds cards")
+            raise IllegalMove("deal-over", Message(N_("the deal is over: only one seat holds cards")))
         attack, answers = move
         a = state.attacker
         d = state.defender
@@ -757,68 +783,70 @@ class SvartaMaja(Game):
         a, d = state.attacker, state.defender
         ha, hd = hands[a], hands[d]
         if not attack:
-            return IllegalMove("attack-empty", "an attack is one or more cards")
+            return IllegalMove("attack-empty", Message(N_("an attack is one or more cards")))
         if len(answers) != len(attack):
-            return IllegalMove(
-                "answer-count",
-                f"every attack card gets exactly one answer (a card or -): "
-                f"{len(attack)} attack cards ({_names(attack)}), {len(answers)} answers")
+            return IllegalMove("answer-count", Message(
+                N_("every attack card gets exactly one answer (a card or -): %(count)s attack "
+                   "cards (%(cards)s), %(answers)s answers"),
+                {"count": len(attack), "cards": Cards(attack), "answers": len(answers)}))
         suit = SUIT_OF[attack[0]]
         amask = 0
         for c in attack:
             bit = 1 << c
             if amask & bit:
-                return IllegalMove("attack-repeated", f"{CARD_NAMES[c]} is laid twice in one attack")
+                return IllegalMove("attack-repeated", Message(N_("%(card)s is laid twice in one attack"),
+                                                              {"card": Card(c)}))
             amask |= bit
             if SUIT_OF[c] != suit:
-                return IllegalMove(
-                    "one-suit",
-                    f"an attack is cards of one suit (the queen of spades is a spade): "
-                    f"{CARD_NAMES[attack[0]]} and {CARD_NAMES[c]}")
+                return IllegalMove("one-suit", Message(
+                    N_("an attack is cards of one suit (the queen of spades is a spade): %(first)s "
+                       "and %(card)s"), {"first": Card(attack[0]), "card": Card(c)}))
         if amask & ~ha:
             return self._diagnose(state, attack, answers)
         if len(attack) > hd.bit_count():
-            return IllegalMove(
-                "attack-too-many",
-                f"never more attack cards than the defender holds: {len(attack)} cards "
-                f"({_names(attack)}) against {seat_text(d)}'s {hd.bit_count()}")
+            return IllegalMove("attack-too-many", Message(
+                N_("never more attack cards than the defender holds: %(count)s cards (%(cards)s) "
+                   "against %(seat)s's %(held)s"),
+                {"count": len(attack), "cards": Cards(attack), "seat": seat_words(d),
+                 "held": hd.bit_count()}))
         trump = state.trump
         used = 0
         for c, b in zip(attack, answers):
             if b < 0:
                 continue
             if c == QS:
-                return IllegalMove("qs-unbeatable",
-                                   f"the queen of spades cannot be beaten, not even by a trump: "
-                                   f"{CARD_NAMES[b]} on QS")
+                return IllegalMove("qs-unbeatable", Message(
+                    N_("the queen of spades cannot be beaten, not even by a trump: %(card)s on QS"),
+                    {"card": Card(b)}))
             bit = 1 << b
             if used & bit:
-                return IllegalMove("answer-reused",
-                                   f"one defending card beats one attack card: {CARD_NAMES[b]} answers twice")
+                return IllegalMove("answer-reused", Message(
+                    N_("one defending card beats one attack card: %(card)s answers twice"),
+                    {"card": Card(b)}))
             used |= bit
             if not hd & bit:
                 return self._diagnose(state, attack, answers)
             if b == QS:
-                return IllegalMove("qs-beats-nothing",
-                                   f"the queen of spades beats nothing: QS on {CARD_NAMES[c]}")
+                return IllegalMove("qs-beats-nothing", Message(
+                    N_("the queen of spades beats nothing: QS on %(card)s"), {"card": Card(c)}))
             bs = SUIT_OF[b]
             if bs == suit:
                 if b < c:
+                    on = {"card": Card(b), "attack": Card(c)}
                     if suit == trump:
-                        return IllegalMove("beat-trump",
-                                           f"a trump is beaten only by a higher trump: "
-                                           f"{CARD_NAMES[b]} on {CARD_NAMES[c]}")
-                    return IllegalMove("beat-rank",
-                                       f"a card is beaten by a higher card of its suit: "
-                                       f"{CARD_NAMES[b]} on {CARD_NAMES[c]}")
+                        return IllegalMove("beat-trump", Message(
+                            N_("a trump is beaten only by a higher trump: %(card)s on %(attack)s"), on))
+                    return IllegalMove("beat-rank", Message(
+                        N_("a card is beaten by a higher card of its suit: %(card)s on %(attack)s"), on))
             elif suit == trump:
-                return IllegalMove("beat-trump",
-                                   f"a trump is beaten only by a higher trump: "
-                                   f"{CARD_NAMES[b]} on {CARD_NAMES[c]}")
+                return IllegalMove("beat-trump", Message(
+                    N_("a trump is beaten only by a higher trump: %(card)s on %(attack)s"),
+                    {"card": Card(b), "attack": Card(c)}))
             elif bs != trump:
-                return IllegalMove("beat-suit",
-                                   f"a card is beaten by a higher card of its suit or by a trump "
-                                   f"({SUIT_NAMES[trump]}): {CARD_NAMES[b]} on {CARD_NAMES[c]}")
+                return IllegalMove("beat-suit", Message(
+                    N_("a card is beaten by a higher card of its suit or by a trump (%(trump)s): "
+                       "%(card)s on %(attack)s"),
+                    {"trump": suit_words(trump), "card": Card(b), "attack": Card(c)}))
         raise AssertionError(f"exchange judged illegal without a rule: {attack} {answers}")
 
     def _next_active(self, state: MajaState, seat: int) -> int:
@@ -856,51 +884,73 @@ class SvartaMaja(Game):
                 return exchange
         return 0
 
-    def _attacker_why(self, state: MajaState) -> str:
+    def _attacker_why(self, state: MajaState) -> Message:
         a = state.attacker
         if not state.moves:
-            return f"{seat_text(a)} attacks first, as the dealer's ({seat_text(state.dealer)}) left neighbour"
+            return Message(N_("%(seat)s attacks first, as the dealer's (%(dealer)s) left neighbour"),
+                           {"seat": seat_words(a), "dealer": seat_words(state.dealer)})
         pa, pd = self._seats_at(state, state.moves)
         if a == pd:
-            return (f"{seat_text(a)} attacks: as defender against {seat_text(pa)} they beat every card, "
-                    "and a defender who beats every card attacks next")
+            return Message(N_("%(seat)s attacks: as defender against %(attacker)s they beat every "
+                              "card, and a defender who beats every card attacks next"),
+                           {"seat": seat_words(a), "attacker": seat_words(pa)})
         if state.hands[pd]:
-            why = (f"{seat_text(a)} attacks: the defender {seat_text(pd)} did not beat every card, so the "
-                   "attack passes to the next active seat after them")
+            why = Message(N_("%(seat)s attacks: the defender %(defender)s did not beat every card, "
+                             "so the attack passes to the next active seat after them"),
+                          {"seat": seat_words(a), "defender": seat_words(pd)})
         else:
-            why = (f"{seat_text(a)} attacks: the defender {seat_text(pd)} beat every card but is out, so the "
-                   "attack passes to the next active seat after them")
+            why = Message(N_("%(seat)s attacks: the defender %(defender)s beat every card but is "
+                             "out, so the attack passes to the next active seat after them"),
+                          {"seat": seat_words(a), "defender": seat_words(pd)})
         out = [s for s in range(state.n) if state.out_at[s]]
         if out:
-            why += f" (seats out are skipped: {seat_numbers(out)})"
+            why = Message(N_("%(why)s (seats out are skipped: %(seats)s)"),
+                          {"why": why, "seats": seat_numbers(out)})
         return why
 
-    def _order_error(self, state: MajaState, seat: int, detail: str) -> IllegalMove:
+    def _order_error(self, state: MajaState, seat: int, detail: Message) -> IllegalMove:
         """``seat`` attacked where the engine's attacker should have: which order rule
         the record broke."""
         why = self._attacker_why(state)
         if not state.moves:
-            return IllegalMove("first-attacker", f"{why}; {detail}")
+            return IllegalMove("first-attacker", Message(N_("%(why)s; %(detail)s"),
+                                                         {"why": why, "detail": detail}))
         n = state.n
         pa, pd = self._seats_at(state, state.moves)
         if (pd - pa) % n > 1 and state.attacker != pd and seat == (pa + 2) % n:
             # The record sent the last attack to a seat that is out and let the seat
             # after it attack next.
             skipped = [(pa + i) % n for i in range(1, (pd - pa) % n)]
-            out = f"{seats_text(skipped)} {'is' if len(skipped) == 1 else 'are'} out"
-            return IllegalMove(
-                "out-skipped",
-                f"seats that are out are skipped in both roles: {seat_text(pa)} attacked {seat_text(pd)} "
-                f"({out}), so {seat_text(seat)} does not attack now; {why}; {detail}")
-        return IllegalMove("next-attacker", f"{why}; {detail}")
+            out = Message(N_("%(seats)s is out") if len(skipped) == 1 else N_("%(seats)s are out"),
+                          {"seats": seats_words(skipped)})
+            return IllegalMove("out-skipped", Message(
+                N_("seats that are out are skipped in both roles: %(attacker)s attacked "
+                   "%(defender)s (%(out)s), so %(seat)s does not attack now; %(why)s; %(detail)s"),
+                {"attacker": seat_words(pa), "defender": seat_words(pd), "out": out,
+                 "seat": seat_words(seat), "why": why, "detail": detail}))
+        return IllegalMove("next-attacker", Message(N_("%(why)s; %(detail)s"),
+                                                    {"why": why, "detail": detail}))
 
-    def _where(self, state: MajaState, card: int) -> str:
+    @staticmethod
+    def _held_by(cards, seat: int) -> Message:
+        return Message(N_("%(cards)s held by %(seat)s"), {"cards": Cards(cards), "seat": seat_words(seat)})
+
+    def _where(self, state: MajaState, card: int) -> Message:
         holder = self._holder(state, card)
         if holder is not None:
-            return f"{CARD_NAMES[card]} is held by {seat_text(holder)}"
+            return Message(N_("%(card)s is held by %(seat)s"),
+                           {"card": Card(card), "seat": seat_words(holder)})
         if card in state.stock[state.pos:]:
-            return f"{CARD_NAMES[card]} is still in the stock"
-        return f"{CARD_NAMES[card]} has left play (beaten or used to beat)"
+            return Message(N_("%(card)s is still in the stock"), {"card": Card(card)})
+        return Message(N_("%(card)s has left play (beaten or used to beat)"), {"card": Card(card)})
+
+    def _wheres(self, state: MajaState, cards) -> Message:
+        """Where each card is, separated by semicolons."""
+        said = [self._where(state, c) for c in cards]
+        words = said[0]
+        for more in said[1:]:
+            words = Message(N_("%(first)s; %(then)s"), {"first": words, "then": more})
+        return words
 
     def _diagnose(self, state: MajaState, attack, answers) -> IllegalMove:
         """The rule a misplaced card most likely breaks (see the module docstring)."""
@@ -921,7 +971,7 @@ class SvartaMaja(Game):
         if attack_missing:
             for x in others:
                 if amask & ~hands[x] == 0:
-                    error = self._order_error(state, x, f"{_names(attack)} held by {seat_text(x)}")
+                    error = self._order_error(state, x, self._held_by(attack, x))
                     if error.rule == "out-skipped":
                         return error
         # 1. Another seat attacked, and its own defender answered.
@@ -930,19 +980,18 @@ class SvartaMaja(Game):
                 if amask & ~hands[x] == 0:
                     y = self._next_active(state, x)
                     if y != x and bmask & ~hands[y] == 0:
-                        return self._order_error(
-                            state, x, f"the attack {_names(attack)} is {seat_text(x)}'s, answered "
-                                      f"from {seat_text(y)}'s hand")
+                        return self._order_error(state, x, Message(
+                            N_("the attack %(cards)s is %(seat)s's, answered from %(other)s's hand"),
+                            {"cards": Cards(attack), "seat": seat_words(x), "other": seat_words(y)}))
         # 2. The refill: the card went to the other party of its refill, or is undrawn.
         for card, mover in ([(c, a) for c in attack_missing] + [(b, d) for b in answer_missing]):
             holder = self._holder(state, card)
             if holder is None and card in state.stock[state.pos:state.pos + state.hand_size]:
                 # Near the top of the stock: a refill drawn too far or for the wrong seat.
-                return IllegalMove(
-                    "refill",
-                    f"{CARD_NAMES[card]} is still in the stock: the attacker draws up to "
-                    f"{state.hand_size} first, then the defender, from the top, while the "
-                    "stock lasts")
+                return IllegalMove("refill", Message(
+                    N_("%(card)s is still in the stock: the attacker draws up to %(size)s first, "
+                       "then the defender, from the top, while the stock lasts"),
+                    {"card": Card(card), "size": state.hand_size}))
             e = self._drawn_at(state, card)
             if holder is not None and e:
                 pa, pd = self._seats_at(state, e)
@@ -952,42 +1001,44 @@ class SvartaMaja(Game):
                 # Had the defender drawn first, the first end - mid cards were theirs.
                 swapped = pd if state.stock.index(card) < start + end - mid else pa
                 if holder == drawer and swapped == mover != drawer:
-                    return IllegalMove(
-                        "refill",
-                        f"{CARD_NAMES[card]} was drawn by {seat_text(holder)} in the refill after "
-                        f"move {e}, not by {seat_text(mover)}: the attacker ({seat_text(pa)}) draws up to "
-                        f"{state.hand_size} first, then the defender ({seat_text(pd)})")
+                    return IllegalMove("refill", Message(
+                        N_("%(card)s was drawn by %(holder)s in the refill after move %(move)s, not "
+                           "by %(mover)s: the attacker (%(attacker)s) draws up to %(size)s first, "
+                           "then the defender (%(defender)s)"),
+                        {"card": Card(card), "holder": seat_words(holder), "move": e,
+                         "mover": seat_words(mover), "attacker": seat_words(pa),
+                         "size": state.hand_size, "defender": seat_words(pd)}))
             # 3. A seat that was out was skipped when the card went to its defender.
             e = state.taken_at[card]
             if holder is not None and e:
                 pa, pd = self._seats_at(state, e)
                 skipped = [(pa + i) % n for i in range(1, (pd - pa) % n)]
                 if holder == pd and skipped:
-                    return IllegalMove(
-                        "out-skipped",
-                        f"{CARD_NAMES[card]} went to {seat_text(pd)} at move {e}: seats that are out "
-                        f"({seats_text(skipped)}) are skipped, so {seat_text(pd)} "
-                        f"defended against {seat_text(pa)}")
+                    return IllegalMove("out-skipped", Message(
+                        N_("%(card)s went to %(defender)s at move %(move)s: seats that are out "
+                           "(%(skipped)s) are skipped, so %(defender)s defended against "
+                           "%(attacker)s"),
+                        {"card": Card(card), "defender": seat_words(pd), "move": e,
+                         "skipped": seats_words(skipped), "attacker": seat_words(pa)}))
         # 4. The attack is all another seat's.
         if attack_missing:
             for x in others:
                 if amask & ~hands[x] == 0:
-                    return self._order_error(state, x, f"{_names(attack)} held by {seat_text(x)}")
-            return IllegalMove(
-                "attack-not-in-hand",
-                f"the attack cards must come from the attacker's ({seat_text(a)}) hand: "
-                f"{'; '.join(self._where(state, c) for c in attack_missing)}")
+                    return self._order_error(state, x, self._held_by(attack, x))
+            return IllegalMove("attack-not-in-hand", Message(
+                N_("the attack cards must come from the attacker's (%(seat)s) hand: %(where)s"),
+                {"seat": seat_words(a), "where": self._wheres(state, attack_missing)}))
         # 5. The answers are all another seat's.
         for y in range(n):
             if y != d and y != a and hands[y] and bmask & ~hands[y] == 0:
-                return IllegalMove(
-                    "defender-order",
-                    f"the defender is the next active seat after the attacker {seat_text(a)}, "
-                    f"{seat_text(d)}; {_names(answer_missing)} are held by {seat_text(y)}")
-        return IllegalMove(
-            "answer-not-in-hand",
-            f"the answers must come from the defender's ({seat_text(d)}) hand: "
-            f"{'; '.join(self._where(state, b) for b in answer_missing)}")
+                return IllegalMove("defender-order", Message(
+                    N_("the defender is the next active seat after the attacker %(attacker)s, "
+                       "%(defender)s; %(cards)s are held by %(seat)s"),
+                    {"attacker": seat_words(a), "defender": seat_words(d),
+                     "cards": Cards(answer_missing), "seat": seat_words(y)}))
+        return IllegalMove("answer-not-in-hand", Message(
+            N_("the answers must come from the defender's (%(seat)s) hand: %(where)s"),
+            {"seat": seat_words(d), "where": self._wheres(state, answer_missing)}))
 
     # ------------------------------------------------------------------ moves
 
@@ -1041,7 +1092,8 @@ class SvartaMaja(Game):
 
     def outcome(self, state: MajaState) -> DealOutcome:
         if not state.over:
-            raise IllegalMove("record-incomplete", "the deal is not over: more than one seat holds cards")
+            raise IllegalMove("record-incomplete", Message(
+                N_("the deal is not over: more than one seat holds cards")))
         scores = [0] * state.n
         scores[state.loser] = 1
         # Competition places by the exchange each seat went out in; the loser last.
@@ -1067,15 +1119,17 @@ class SvartaMaja(Game):
         # Not canonical: blanks, lower case, 10, suit symbols, or not a move at all.
         left, sep, right = token.strip().partition("/")
         if not sep or "/" in right or not left.strip() or not right.strip():
-            raise IllegalMove("notation",
-                              f"not an exchange: {token!r} (attack cards, '/', one answer or - "
-                              "per attack card, e.g. 7D,9D/JD,4H)")
+            raise IllegalMove("notation", Message(
+                N_("not an exchange: %(token)s (attack cards, '/', one answer or - per attack "
+                   "card, e.g. 7D,9D/JD,4H)"), {"token": repr(token)}))
         try:
             attack = tuple([parse_card(t.strip()) for t in left.split(",")])
             answers = tuple([NO_ANSWER if t.strip() == "-" else parse_card(t.strip())
                              for t in right.split(",")])
         except CardError as err:
-            raise IllegalMove("notation", f"not an exchange: {token!r} ({err})") from None
+            raise IllegalMove("notation", Message(N_("not an exchange: %(token)s (%(why)s)"),
+                                                  {"token": repr(token),
+                                                   "why": not_a_card(repr(err.text))})) from None
         return attack, answers
 
     def format_move(self, move) -> str:
@@ -1091,21 +1145,21 @@ class SvartaMaja(Game):
     def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
         n = setup.nplayers
         if not self.min_players <= n <= self.max_players:
-            raise IllegalMove("score-sheet-seats",
-                              f"svarta-maja is played by 2 to 6 players, not {n}")
+            raise IllegalMove("score-sheet-seats", _player_count(n))
         if len(scores) != n:
-            raise IllegalMove("score-sheet-seats",
-                              f"svarta-maja score sheet has {len(scores)} scores for {n} seats")
+            raise IllegalMove("score-sheet-seats", Message(
+                N_("svarta-maja score sheet has %(count)s scores for %(n)s seats"),
+                {"count": len(scores), "n": n}))
         for seat, s in enumerate(scores):
             if s not in (0, 1) or isinstance(s, bool):
-                raise IllegalMove("score-sheet-value",
-                                  f"score {s}: a svarta-maja deal scores 1 for the "
-                                  "loser and 0 for every other seat", seat=seat)
+                raise IllegalMove("score-sheet-value", Message(
+                    N_("score %(score)s: a svarta-maja deal scores 1 for the loser and 0 for every "
+                       "other seat"), {"score": str(s)}), seat=seat)
         losers = sum(scores)
         if losers != 1:
-            raise IllegalMove("score-sheet-loser",
-                              f"svarta-maja deal has {losers} losers (scores total {losers}); "
-                              "exactly one seat holds the queen of spades at the end and scores 1")
+            raise IllegalMove("score-sheet-loser", Message(
+                N_("svarta-maja deal has %(losers)s losers (scores total %(losers)s); exactly one "
+                   "seat holds the queen of spades at the end and scores 1"), {"losers": losers}))
         places = [n if s else 1 for s in scores]
         return DealOutcome(scores=list(scores), places=places, verified="scores")
 

@@ -25,14 +25,28 @@ from ..cards import (
     FULL_DECK_MASK,
     HEARTS,
     SUIT_MASKS,
-    SUIT_NAMES,
     cards_of,
     parse_card,
 )
 from ..errors import CardError, IllegalMove, RecordError
-from ..errors.seats import seat_text
 from .base import DealEvent, DealSetup, Game
-from .presentation import N_, Cards, Message, Note, ReplaySteps, Seat, Trick, display_hand
+from .presentation import (
+    N_,
+    Card,
+    Cards,
+    Message,
+    Note,
+    ReplaySteps,
+    Seat,
+    Trick,
+    dealer_not_a_seat,
+    display_hand,
+    not_a_card,
+    record_goes_on,
+    record_stops,
+    seat_words,
+    suit_words,
+)
 
 HEARTS_MASK = SUIT_MASKS[HEARTS]
 NOT_HEARTS_MASK = FULL_DECK_MASK ^ HEARTS_MASK
@@ -127,47 +141,51 @@ class TrickState:
 
 # ----------------------------------------------------------------- errors (slow path)
 
-def _where_is(st: TrickState, card: int) -> str:
+def _where_is(st: TrickState, card: int) -> Message:
     if st.out_of_play >> card & 1:
-        return f"{CARD_NAMES[card]} is not in play"
+        return Message(N_("%(card)s is not in play"), {"card": Card(card)})
     for seat, hand in enumerate(st.hands):
         if hand >> card & 1:
-            return f"{CARD_NAMES[card]} is in {seat_text(seat)}'s hand"
-    return f"{CARD_NAMES[card]} has already been played"
+            return Message(N_("%(card)s is in %(seat)s's hand"),
+                           {"card": Card(card), "seat": seat_words(seat)})
+    return Message(N_("%(card)s has already been played"), {"card": Card(card)})
 
 
 def _not_held(st: TrickState, seat: int, card: int, moves: int) -> IllegalMove:
+    not_held = {"seat": seat_words(seat), "card": Card(card), "where": _where_is(st, card)}
     if moves == 0 and any(hand >> card & 1 for hand in st.hands):
         # another seat holds it: the record has the wrong seat leading
         rule, text = st.game.first_lead_rule(st)
-        return IllegalMove(rule, f"{text}; {seat_text(seat)} does not hold {CARD_NAMES[card]} ({_where_is(st, card)})")
-    return IllegalMove(
-        "card-not-held",
-        f"{seat_text(seat)} does not hold {CARD_NAMES[card]} ({_where_is(st, card)})",
-    )
+        return IllegalMove(rule, Message(N_("%(rule)s; %(seat)s does not hold %(card)s (%(where)s)"),
+                                         {"rule": text, **not_held}))
+    return IllegalMove("card-not-held",
+                       Message(N_("%(seat)s does not hold %(card)s (%(where)s)"), not_held))
 
 
 def _first_lead(st: TrickState, card: int) -> IllegalMove:
     rule, text = st.game.first_lead_rule(st)
-    return IllegalMove(rule, f"{text}; the record opens with {CARD_NAMES[card]}")
+    return IllegalMove(rule, Message(N_("%(rule)s; the record opens with %(card)s"),
+                                     {"rule": text, "card": Card(card)}))
 
 
 def _must_follow(led: int, follow: int) -> IllegalMove:
-    suit = SUIT_NAMES[SUIT_MASKS.index(led)]
-    return IllegalMove("follow-suit", f"must follow suit ({suit} led): holds {names(follow)}")
+    return IllegalMove("follow-suit", Message(N_("must follow suit (%(suit)s led): holds %(cards)s"),
+                                              {"suit": suit_words(SUIT_MASKS.index(led)),
+                                               "cards": Cards(cards_of(follow))}))
 
 
 def _first_trick(st: TrickState, card: int, others: int) -> IllegalMove:
     rule, text = st.game.first_trick_rule(st)
-    return IllegalMove(rule, f"{text}: {CARD_NAMES[card]} discarded while holding {names(others)}")
+    return IllegalMove(rule, Message(N_("%(rule)s: %(card)s discarded while holding %(cards)s"),
+                                     {"rule": text, "card": Card(card),
+                                      "cards": Cards(cards_of(others))}))
 
 
 def _hearts_not_broken(card: int, others: int) -> IllegalMove:
-    return IllegalMove(
-        "hearts-break",
-        f"hearts may not be led until a heart has been discarded (hearts_break): "
-        f"{CARD_NAMES[card]} led while holding {names(others)}",
-    )
+    return IllegalMove("hearts-break", Message(
+        N_("hearts may not be led until a heart has been discarded (hearts_break): "
+           "%(card)s led while holding %(cards)s"),
+        {"card": Card(card), "cards": Cards(cards_of(others))}))
 
 
 # ------------------------------------------------------------------------ the rules
@@ -373,33 +391,37 @@ def legal_mask(st: TrickState) -> int:
 def check_seats(setup: DealSetup, game_id: str, low: int, high: int) -> int:
     n = setup.nplayers
     if not isinstance(n, int) or not low <= n <= high:
-        raise RecordError(f"{game_id} is played by {low} to {high} players, not {n}",
+        raise RecordError(Message(N_("%(game)s is played by %(low)s to %(high)s players, not %(n)s"),
+                                  {"game": game_id, "low": low, "high": high, "n": n}),
                           rule="player-count", column="players")
     dealer = setup.dealer
     if dealer is None:
-        raise RecordError(f"{game_id} needs a dealer", rule="dealer", column="dealer")
-    if not isinstance(dealer, int) or not 0 <= dealer < n:
-        raise RecordError(f"the dealer must be one of the {n} seats, not {dealer!r}",
+        raise RecordError(Message(N_("%(game)s needs a dealer"), {"game": game_id}),
                           rule="dealer", column="dealer")
+    if not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise RecordError(dealer_not_a_seat(n, repr(dealer)), rule="dealer", column="dealer")
     return n
 
 
-def _card_mask(cards, column: str, what: str) -> int:
+def _card_mask(cards, column: str, what: Message) -> int:
     """The mask of a card list, refusing non-cards and repeats within the list."""
     mask = 0
     for card in cards:
         if not isinstance(card, int) or not 0 <= card < 52:
-            raise RecordError(f"{what}: not a card: {card!r}", rule="not-a-card", column=column)
+            raise RecordError(Message(N_("%(what)s: not a card: %(card)s"),
+                                      {"what": what, "card": repr(card)}),
+                              rule="not-a-card", column=column)
         bit = 1 << card
         if mask & bit:
-            raise RecordError(f"{CARD_NAMES[card]} appears twice in {what}",
+            raise RecordError(Message(N_("%(card)s appears twice in %(what)s"),
+                                      {"card": Card(card), "what": what}),
                               rule="duplicate-card", column=column)
         mask |= bit
     return mask
 
 
 def deal_masks(setup: DealSetup, hand_size: int, stock_cards: int | None,
-               stock_text: Callable[[int], str], stock_rule: str) -> tuple[list[int], int]:
+               stock_text: Callable[[int], Message], stock_rule: str) -> tuple[list[int], int]:
     """Check that hands + stock are the deck once over and return their masks.
 
     ``stock_cards`` is the stock's exact mask where the rules fix it (removed
@@ -409,8 +431,11 @@ def deal_masks(setup: DealSetup, hand_size: int, stock_cards: int | None,
     n = setup.nplayers
     hands = setup.hands
     if hands is None or len(hands) != n:
-        count = "no" if hands is None else len(hands)
-        raise RecordError(f"hands lists {count} seats; the deal has {n}", rule="hand-count", column="hands")
+        raise RecordError(Message(N_("hands lists no seats; the deal has %(n)s"), {"n": n})
+                          if hands is None else
+                          Message(N_("hands lists %(count)s seats; the deal has %(n)s"),
+                                  {"count": len(hands), "n": n}),
+                          rule="hand-count", column="hands")
     stock = setup.stock or ()
     stock_size = 52 - n * hand_size
     # Fast path, one C-level sum per hand. Sums of distinct bits are their OR; with
@@ -429,29 +454,37 @@ def deal_masks(setup: DealSetup, hand_size: int, stock_cards: int | None,
             return masks, stock_mask
     # Slow path: say what is wrong.
     masks = []
-    where: dict[int, str] = {}
+    where: dict[int, Message] = {}
     for seat, hand in enumerate(hands):
-        what = f"{seat_text(seat)}'s hand"
+        what = Message(N_("%(seat)s's hand"), {"seat": seat_words(seat)})
         mask = _card_mask(hand, "hands", what)
         if len(hand) != hand_size:
-            raise RecordError(f"{what} holds {len(hand)} cards; with {n} players each seat is dealt {hand_size}",
+            raise RecordError(Message(N_("%(what)s holds %(count)s cards; with %(n)s players each "
+                                         "seat is dealt %(size)s"),
+                                      {"what": what, "count": len(hand), "n": n, "size": hand_size}),
                               rule="hand-size", column="hands")
         for card in cards_of(mask):
             if card in where:
-                raise RecordError(f"{CARD_NAMES[card]} is in {where[card]} and in {what}",
+                raise RecordError(Message(N_("%(card)s is in %(where)s and in %(what)s"),
+                                          {"card": Card(card), "where": where[card], "what": what}),
                                   rule="duplicate-card", column="hands")
             where[card] = what
         masks.append(mask)
-    stock_mask = _card_mask(stock, "stock", "the stock")
+    stock_mask = _card_mask(stock, "stock", Message(N_("the stock")))
     for card in cards_of(stock_mask):
         if card in where:
-            raise RecordError(f"{CARD_NAMES[card]} is in {where[card]} and in the stock",
+            raise RecordError(Message(N_("%(card)s is in %(where)s and in the stock"),
+                                      {"card": Card(card), "where": where[card]}),
                               rule="duplicate-card", column="stock")
     if len(stock) != stock_size or (stock_cards is not None and stock_mask != stock_cards):
-        got = names(stock_mask) or "nothing"
-        raise RecordError(f"{stock_text(n)}; the stock holds {got}", rule=stock_rule, column="stock")
+        raise RecordError(Message(N_("%(rule)s; the stock holds nothing"), {"rule": stock_text(n)})
+                          if not stock_mask else
+                          Message(N_("%(rule)s; the stock holds %(cards)s"),
+                                  {"rule": stock_text(n), "cards": Cards(cards_of(stock_mask))}),
+                          rule=stock_rule, column="stock")
     missing = FULL_DECK_MASK ^ (stock_mask | sum(masks))
-    raise RecordError(f"cards missing from the deal: {names(missing)}",  # pragma: no cover
+    raise RecordError(Message(N_("cards missing from the deal: %(cards)s"),  # pragma: no cover
+                              {"cards": Cards(cards_of(missing))}),
                       rule="missing-card", column="hands")
 
 
@@ -536,9 +569,9 @@ class TrickGame(Game):
 
     def play(self, state: TrickState, move: int) -> None:
         if state.moves == state.total_moves:
-            raise IllegalMove("deal-over", "the deal is over; no card can be played")
+            raise IllegalMove("deal-over", Message(N_("the deal is over; no card can be played")))
         if type(move) is not int or not 0 <= move < 52:
-            raise IllegalMove("notation", f"not a card: {move!r}")
+            raise IllegalMove("notation", not_a_card(repr(move)))
         play_cards(state, (move,))
 
     def parse_move(self, token: str) -> int:
@@ -548,7 +581,7 @@ class TrickGame(Game):
         try:
             return parse_card(token)
         except (CardError, AttributeError, TypeError):
-            raise IllegalMove("notation", f"not a card: {token!r}") from None
+            raise IllegalMove("notation", not_a_card(repr(token))) from None
 
     def format_move(self, move: int) -> str:
         return CARD_NAMES[move]
@@ -584,13 +617,13 @@ class TrickGame(Game):
                 err, column="play", move=st.moves + 1, seat=st.turn, token=tokens[st.moves]
             ) from None
         if st.moves == total and len(tokens) > total:
-            raise RecordError("the deal is already over; the record goes on",
+            raise RecordError(record_goes_on(),
                               rule="record-too-long", column="play", move=total + 1, token=tokens[total])
         if bad_at >= 0:
-            raise RecordError(f"not a card: {tokens[bad_at]!r}", rule="notation", column="play",
+            raise RecordError(not_a_card(repr(tokens[bad_at])), rule="notation", column="play",
                               move=bad_at + 1, seat=st.turn, token=tokens[bad_at])
         if st.moves < total:
-            raise RecordError(f"the record stops before the deal is over (after {len(tokens)} moves)",
+            raise RecordError(record_stops(len(tokens)),
                               rule="record-incomplete", column="play")
         return self.outcome(st)
 
@@ -610,13 +643,14 @@ class TrickGame(Game):
 
     # ---- the wording of the game's own rules (error messages only)
 
-    def first_lead_rule(self, state: TrickState) -> tuple[str, str]:
+    def first_lead_rule(self, state: TrickState) -> tuple[str, Message]:
         """The rule id and words for who (or what) opens the deal."""
-        return "first-leader", f"{seat_text(state.first_leader)} leads the first trick"
+        return "first-leader", Message(N_("%(seat)s leads the first trick"),
+                                       {"seat": seat_words(state.first_leader)})
 
-    def first_trick_rule(self, state: TrickState) -> tuple[str, str]:
+    def first_trick_rule(self, state: TrickState) -> tuple[str, Message]:
         """The rule id and words for the cards barred from the first trick."""
-        return "first-trick", "that card may not be discarded on the first trick"
+        return "first-trick", Message(N_("that card may not be discarded on the first trick"))
 
 
 def duck_or_shed(st: TrickState, legal: int, penalty: int) -> int | None:

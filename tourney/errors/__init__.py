@@ -242,14 +242,16 @@ class IllegalMove(TourneyError):
     """A rule of the game is broken.
 
     ``rule`` is a short stable id (``follow-suit``, ``qs-not-passed``...) that tests
-    and tools can match on; ``message`` says in words what went wrong. Engines raise
-    it without a position; the replay and the record reader add the position by
-    re-raising a :class:`RecordError`.
+    and tools can match on; ``message`` says in English what went wrong. Given as words
+    (:class:`tourney.engines.presentation.Message`), they are kept as ``words`` for a
+    page to say in its language. Engines raise it without a position; the replay
+    and the record reader add the position by re-raising a :class:`RecordError`.
     """
 
-    def __init__(self, rule: str, message: str, *, seat: int | None = None):
+    def __init__(self, rule: str, message, *, seat: int | None = None):
         self.rule = rule
-        self.message = message
+        self.words = None if isinstance(message, str) else message
+        self.message = message = str(message)
         # the seat (0-based) when the broken rule is about one seat's entry, such as
         # its score on a score sheet; the record checker names its player
         self.seat = seat
@@ -265,6 +267,12 @@ class RecordError(TourneyError):
     checker the player (from the record's players, only once an error is raised);
     the file reader the file name, line and column. ``seat`` is 0-based like every
     seat inside tourney; the text and :meth:`position` count it from 1.
+
+    The message is given as text or as words: a
+    :class:`tourney.engines.presentation.Message`, a catalogue msgid and its typed
+    parameters (this bottom layer only keeps it and takes its ``str``, the English).
+    Then ``message`` is the English and ``words`` keeps them for a page to say in
+    its own language (``None`` for a message given as text).
     """
 
     # True when the rules in force decided it (the engine's replay or score-sheet
@@ -274,7 +282,7 @@ class RecordError(TourneyError):
 
     def __init__(
         self,
-        message: str,
+        message,
         *,
         rule: str | None = None,
         file: str | None = None,
@@ -288,7 +296,8 @@ class RecordError(TourneyError):
         setting: str | None = None,
         remedy: Remedy | None = None,
     ):
-        self.message = message
+        self.words = None if isinstance(message, str) else message
+        self.message = message = str(message)
         self.rule = rule
         self.file = file
         self.line = line
@@ -305,7 +314,9 @@ class RecordError(TourneyError):
     def from_illegal(cls, err: IllegalMove, **where) -> "RecordError":
         if getattr(err, "seat", None) is not None:
             where.setdefault("seat", err.seat)
-        return cls(err.message, rule=err.rule, **where)
+        made = cls(err.message, rule=err.rule, **where)
+        made.words = err.words  # its English is the message: not said again
+        return made
 
     def where(self) -> str:
         parts = []

@@ -25,6 +25,7 @@ from operator import eq
 from typing import IO, Callable, Iterator, Protocol
 
 from ..engines.base import DealOutcome, Game, MatchRules
+from ..engines.presentation import N_, Message
 from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, located
 from .csv_format import CONTENT_FIELDS, ERROR_COLUMN, DealRecord, RecordReader, canonical_fields
 from .parallel import Part, plan_parts, stream_parts, usable_cores
@@ -36,6 +37,8 @@ from .validation import (
     DealCheck,
     MatchCheck,
     RecordChecker,
+    line_place,
+    match_split,
     other_event,
     other_variant,
     row_key_guesser,
@@ -222,7 +225,7 @@ class MatchChecker:
             return
         if record.event is None:
             if self.default_event is None:
-                raise RecordError("no event: add an event column or name the event",
+                raise RecordError(Message(N_("no event: add an event column or name the event")),
                                   rule="event", column="event", setting="event")
             record.event = self.default_event
         elif self.default_event is not None and record.event != self.default_event:
@@ -332,13 +335,10 @@ class MatchChecker:
         """A match of a later part whose key an earlier part's match had: each of
         its rows refused as :meth:`RecordChecker.check_stream` refuses them."""
         match = read.match
-        of = f" of {match.event}" if match.event else ""
-
         def split(line: int) -> RecordError:
-            return RecordError(
-                f"the rows of match round {match.round}, table {match.table}{of} must "
-                f"stand together; the match began at line {first_line}",
-                rule="match-split", line=line, column="table")
+            return RecordError(match_split(match.round, match.table, match.event,
+                                           line_place(first_line)),
+                               rule="match-split", line=line, column="table")
 
         if read.deals is not None:  # valid in its part: its deal checks were dropped
             deals = [DealCheck(line, read.first, error=split(line)) for line in match.lines]

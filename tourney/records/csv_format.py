@@ -20,6 +20,7 @@ from typing import IO, Iterable, Iterator, Sequence
 
 from ..cards import CARD_NAMES, RANKS, SUITS, parse_card
 from ..engines.base import DealSetup
+from ..engines.presentation import N_, Message, or_words
 from ..errors import CardError, RecordError, TourneyError, UnreadableFile, close_names
 from ..errors.counts import count_text
 from ..person_names import name_hint, normalize_name
@@ -120,9 +121,12 @@ HANDS_AS_READ, STOCK_AS_READ, PASSES_AS_READ = 1, 2, 4
 def _split_seats(text: str, nplayers: int, column: str) -> list[str]:
     parts = text.split(";")
     if len(parts) != nplayers:
-        raise RecordError(
-            f"{count_text(len(parts), 'seat')} given for {count_text(nplayers, 'player')} "
-            "(seats are separated by ';')",
+        raise RecordError(Message(
+            N_("%(seats)s given for %(players)s (seats are separated by ';')"),
+            {"seats": Message(N_("%(n)s seat") if len(parts) == 1 else N_("%(n)s seats"),
+                              {"n": len(parts)}),
+             "players": Message(N_("%(n)s player") if nplayers == 1 else N_("%(n)s players"),
+                                {"n": nplayers})}),
             rule="seat-count", column=column,
         )
     return parts
@@ -199,7 +203,8 @@ def _cards(text: str, column: str, seat: int | None = None,
             out.append(parse_card(token))
         except CardError:
             raise RecordError(
-                f"not a card: {token!r}; cards are rank then suit, e.g. QS, TH, 10H, 2♣",
+                Message(N_("not a card: %(token)s; cards are rank then suit, e.g. QS, TH, 10H, 2♣"),
+                        {"token": repr(token)}),
                 rule="card", column=column, token=token, seat=seat,
                 player=players[seat] if seat is not None and players else None,
             ) from None
@@ -211,24 +216,45 @@ def _positive_int(text: str, column: str) -> int:
     # ASCII digits only: int() also takes "３" and "٣", which would import as 3 and
     # export as another text than the file's.
     if not (digits.isascii() and digits.isdigit()):
-        raise RecordError(f"{column} must be a whole number in digits 0-9, not {text[:40]!r}",
+        raise RecordError(Message(N_("%(column)s must be a whole number in digits 0-9, not "
+                                     "%(text)s"), {"column": _column_words(column),
+                                                   "text": repr(text[:40])}),
                           rule="number", column=column)
     value = int(digits)
     if value < 1:
-        raise RecordError(f"{column} must be 1 or more, not {value}", rule="number", column=column)
+        raise RecordError(Message(N_("%(column)s must be 1 or more, not %(value)s"),
+                                  {"column": _column_words(column), "value": str(value)}),
+                          rule="number", column=column)
     if value > MAX_NUMBER:
-        raise RecordError(f"{column} must be at most {MAX_NUMBER}, not {text.strip()[:40]}",
+        raise RecordError(Message(N_("%(column)s must be at most %(most)s, not %(text)s"),
+                                  {"column": _column_words(column), "most": MAX_NUMBER,
+                                   "text": text.strip()[:40]}),
                           rule="number", column=column)
     return value
+
+
+# The numbered columns in words (the catalogue has them: the table page's column
+# names, tourney/web/messages.py COLUMN_NAMES).
+_NUMBER_COLUMNS = {"round": N_("round"), "deal": N_("deal")}
+
+
+def _column_words(column: str) -> Message | str:
+    words = _NUMBER_COLUMNS.get(column)
+    return Message(words) if words else column
 
 
 def dealer_error(record: DealRecord) -> RecordError | None:
     """A dealer who is not one of the record's players (said with the closest)."""
     if record.dealer is None or record.dealer in record.players:
         return None
-    return RecordError(f"dealer {record.dealer!r} is not one of the players"
-                       f"{name_hint([record.dealer], record.players)}", rule="dealer",
-                       column="dealer", line=record.line)
+    hint = name_hint([record.dealer], record.players)  # its did-you-mean stays English on a page
+    if not hint:
+        words = Message(N_("dealer %(dealer)s is not one of the players"),
+                        {"dealer": repr(record.dealer)})
+    else:
+        words = Message(N_("dealer %(dealer)s is not one of the players%(hint)s"),
+                        {"dealer": repr(record.dealer), "hint": hint})
+    return RecordError(words, rule="dealer", column="dealer", line=record.line)
 
 
 def parse_row(fields: dict[str, str], line: int) -> DealRecord:
@@ -242,22 +268,25 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     else:
         players = [normalize_name(p) for p in players_text.split(";")]
     if len(players) == 1 and "," in players_text:
-        raise RecordError(
-            f"the players are separated by ',' ({players_text[:60]!r}); separate them by "
-            "';' (in a file whose fields are separated by ';', put the players in quotes: "
-            '"Anna;Bo;Cai;Dag")', rule="players", column="players")
+        raise RecordError(Message(
+            N_("the players are separated by ',' (%(players)s); separate them by ';' (in a "
+               "file whose fields are separated by ';', put the players in quotes: "
+               '"Anna;Bo;Cai;Dag")'), {"players": repr(players_text[:60])}),
+            rule="players", column="players")
     if not players or "" in players:
-        raise RecordError("players must name every seat, separated by ';'",
+        raise RecordError(Message(N_("players must name every seat, separated by ';'")),
                           rule="players", column="players")
     if len(players) > MAX_PLAYERS:
-        raise RecordError(f"{len(players)} players at one table; no game seats more than 6",
+        raise RecordError(Message(N_("%(n)s players at one table; no game seats more than 6"),
+                                  {"n": len(players)}),
                           rule="players", column="players")
     if len(set(players)) != len(players):
-        raise RecordError("a player is named twice at the table", rule="players", column="players")
+        raise RecordError(Message(N_("a player is named twice at the table")),
+                          rule="players", column="players")
     n = len(players)
     table = get("table", "").strip()
     if not table:
-        raise RecordError("table is empty", rule="table", column="table")
+        raise RecordError(Message(N_("table is empty")), rule="table", column="table")
 
     dealer = get("dealer")
     if dealer and dealer.isascii():  # as for the players
@@ -332,13 +361,15 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
     play_text = get("play") or ""
     play = play_text.split()
     if len(play) > MAX_TOKENS:
-        raise RecordError(f"{len(play)} moves in one deal; more than any deal can have ({MAX_TOKENS})",
+        raise RecordError(Message(N_("%(n)s moves in one deal; more than any deal can have "
+                                     "(%(most)s)"), {"n": len(play), "most": MAX_TOKENS}),
                           rule="too-many-moves", column="play")
     if len(play_text) > MAX_TOKEN_CHARS and max(map(len, play)) > MAX_TOKEN_CHARS:
         number, token = next((number, token) for number, token in enumerate(play, 1)
                              if len(token) > MAX_TOKEN_CHARS)
-        raise RecordError(f"a move token of {len(token)} characters; no move is longer "
-                          f"than {MAX_TOKEN_CHARS}", rule="token-too-long", column="play",
+        raise RecordError(Message(N_("a move token of %(n)s characters; no move is longer than "
+                                     "%(most)s"), {"n": len(token), "most": MAX_TOKEN_CHARS}),
+                          rule="token-too-long", column="play",
                           move=number, token=token[:40] + "...")
 
     scores = None
@@ -410,31 +441,42 @@ class RecordReader:
             raise HeaderError(err.message, rule=err.rule, file=self.filename,
                               line=1) from None
         if header is None:
-            raise HeaderError("the file is empty; it needs a header row", rule="header",
-                              file=self.filename, line=1)
+            raise HeaderError(Message(N_("the file is empty; it needs a header row")),
+                              rule="header", file=self.filename, line=1)
         columns = [c.strip().lower() for c in header]
         for index, name in enumerate(columns):
             if name not in COLUMNS and name != ERROR_COLUMN:
                 close = close_names(name, COLUMNS, limit=2) if name else []
-                guess = f"; did you mean {' or '.join(close)}?" if close else ""
+                unknown = {"name": repr(header[index][:40]), "number": index + 1,
+                           "known": ", ".join(COLUMNS)}
                 raise HeaderError(
-                    f"unknown column {header[index][:40]!r} (column {index + 1}{guess}); "
-                    f"known columns: {', '.join(COLUMNS)}",
+                    Message(N_("unknown column %(name)s (column %(number)s; did you mean "
+                               "%(close)s?); known columns: %(known)s"),
+                            {**unknown, "close": or_words(close)}) if close else
+                    Message(N_("unknown column %(name)s (column %(number)s); known columns: "
+                               "%(known)s"), unknown),
                     rule="header", file=self.filename, line=1, column=header[index][:40],
                 )
         seen = set()
         for name in columns:
             if name in seen:
-                raise HeaderError(f"column {name!r} appears twice", rule="header",
+                raise HeaderError(Message(N_("column %(name)s appears twice"),
+                                          {"name": repr(name)}), rule="header",
                                   file=self.filename, line=1, column=name)
             seen.add(name)
         missing = [c for c in REQUIRED
                    if not any(name in seen for name in REQUIRED_ONE_OF.get(c, (c,)))]
         if missing:
-            named = ", ".join(c if c not in REQUIRED_ONE_OF else
-                              f"{c} (or scores, for a score sheet)" for c in missing)
-            raise HeaderError(f"missing required column{'s' if len(missing) > 1 else ''}: "
-                              f"{named}",
+            named = [c if c not in REQUIRED_ONE_OF else
+                     Message(N_("%(column)s (or scores, for a score sheet)"), {"column": c})
+                     for c in missing]
+            words = named[0]
+            for more in named[1:]:
+                words = Message(N_("%(first)s, %(then)s"), {"first": words, "then": more})
+            raise HeaderError(Message(N_("missing required column: %(columns)s")
+                                      if len(missing) == 1 else
+                                      N_("missing required columns: %(columns)s"),
+                                      {"columns": words}),
                               rule="header", file=self.filename, line=1)
         self.source.set_columns(columns)
         return columns

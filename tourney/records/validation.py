@@ -14,8 +14,8 @@ from ..engines import get_game
 from ..engines.base import MAX_DEALS_PER_MATCH as _MAX_DEALS
 from ..engines.base import DealOutcome, Game, MatchRules
 from ..engines.match import MatchRanking, PlayedDeal, check_match, match_errors
+from ..engines.presentation import N_, Message
 from ..errors import IllegalMove, RecordError, TourneyError, UnreadableFile, UsageError
-from ..errors.counts import plural_word
 from .csv_format import MAX_NUMBER as MAX_DEAL_NUMBER
 from .csv_format import DealRecord, dealer_error
 
@@ -34,13 +34,30 @@ def too_many_matches(line: int | None) -> UnreadableFile:
 
 def other_event(record_event: str, slug: str) -> RecordError:
     """A row of another event than the one the file is checked or imported for."""
-    return RecordError(f"the row is for event {record_event!r}, but the file is for {slug!r}",
+    return RecordError(Message(N_("the row is for event %(row)s, but the file is for %(file)s"),
+                               {"row": repr(record_event), "file": repr(slug)}),
                        rule="other-event", column="event", setting="event")
+
+
+def not_a_score(text: str) -> Message:
+    """The one wording of a score cell that is no number."""
+    return Message(N_("%(text)s is not a score"), {"text": repr(text)})
+
+
+def match_split(round_number: int, table: str, event: str | None, began) -> Message:
+    """The rows of a match that do not stand together; ``began``: where it began."""
+    where = {"round": round_number, "table": table, "began": began}
+    if event:
+        return Message(N_("the rows of match round %(round)s, table %(table)s of %(event)s must "
+                          "stand together; the match began at %(began)s"), {**where, "event": event})
+    return Message(N_("the rows of match round %(round)s, table %(table)s must stand together; "
+                      "the match began at %(began)s"), where)
 
 
 def other_variant(slug: str, variant: str, record_variant: str) -> RecordError:
     """A row whose variant is not its event's."""
-    return RecordError(f"event {slug} plays {variant}, not {record_variant}",
+    return RecordError(Message(N_("event %(event)s plays %(variant)s, not %(other)s"),
+                               {"event": slug, "variant": variant, "other": record_variant}),
                        rule="variant", column="variant")
 
 
@@ -49,8 +66,10 @@ def nothing_filled_in(rows: int) -> RecordError:
     "0 deals" or "added: 0" would read as success). One wording for validate and
     import, which refuse it alike."""
     return RecordError(
-        f"nothing is filled in: the score sheet's {rows} row{'s are' if rows != 1 else ' is'} "
-        "empty; fill in each deal's scores, save, and import it again",
+        Message(N_("nothing is filled in: the score sheet's %(rows)s row is empty; fill in each "
+                   "deal's scores, save, and import it again") if rows == 1 else
+                N_("nothing is filled in: the score sheet's %(rows)s rows are empty; fill in "
+                   "each deal's scores, save, and import it again"), {"rows": rows}),
         rule="nothing-filled-in")
 
 
@@ -109,15 +128,15 @@ OptionsFor = Callable[[DealRecord, Game], dict]
 _PARSE_SCORE = Game.parse_score
 # Where another row of the file is, for a message about two rows: "line 14" in a
 # CSV file, the cell ("rejects!D14") in a workbook (see :func:`row_place`).
-RowPlace = Callable[[int, "str | None"], str]
+RowPlace = Callable[[int, "str | None"], "str | Message"]
 # Rows refused for where they stand in the file, not for what they say: the rows
 # of a match that closed earlier. They are no match of their own, and nothing else
 # is checked of them as one (their numbering would be a follow-on).
 GROUPING_RULES = ("match-split",)
 
 
-def line_place(line: int, column: str | None = None) -> str:
-    return f"line {line}"
+def line_place(line: int, column: str | None = None) -> Message:
+    return Message(N_("line %(number)s"), {"number": line})
 
 
 def row_place(records) -> RowPlace:
@@ -126,7 +145,7 @@ def row_place(records) -> RowPlace:
     in a workbook, else its line."""
     source = getattr(records, "source", None)
     if source is not None and getattr(source, "kind", None) == "xlsx":
-        return lambda line, column=None: source.cell(line, column) or f"line {line}"
+        return lambda line, column=None: source.cell(line, column) or line_place(line)
     return line_place
 
 def name_player(err: RecordError, record: DealRecord) -> None:
@@ -185,7 +204,7 @@ class RecordChecker:
                 return known, self.options_for(record, known)
             return known
         if variant is None:
-            raise RecordError("no variant: add a variant column or name the variant",
+            raise RecordError(Message(N_("no variant: add a variant column or name the variant")),
                               rule="variant", column="variant", setting="variant")
         try:
             game = get_game(variant)
@@ -215,13 +234,16 @@ class RecordChecker:
         game, options = self.game_and_options(record)
         n = len(record.players)
         if not game.min_players <= n <= game.max_players:
-            raise RecordError(f"{game.id} is played by {game.min_players}-{game.max_players} "
-                              f"players, not {n}", rule="player-count", column="players")
+            raise RecordError(Message(N_("%(game)s is played by %(low)s-%(high)s players, not "
+                                         "%(n)s"), {"game": game.id, "low": game.min_players,
+                                                    "high": game.max_players, "n": n}),
+                              rule="player-count", column="players")
         if game.uses_dealer and record.dealer is None:
-            raise RecordError(f"{game.id} needs the dealer's name", rule="dealer",
-                              column="dealer")
+            raise RecordError(Message(N_("%(game)s needs the dealer's name"), {"game": game.id}),
+                              rule="dealer", column="dealer")
         if not game.uses_dealer and record.dealer is not None:
-            raise RecordError(f"{game.id} has no dealer; leave the column empty",
+            raise RecordError(Message(N_("%(game)s has no dealer; leave the column empty"),
+                                      {"game": game.id}),
                               rule="dealer", column="dealer")
         wrong_dealer = dealer_error(record)
         if wrong_dealer is not None:
@@ -249,8 +271,10 @@ class RecordChecker:
                               rule="internal") from None
         if claimed is not None and claimed != list(outcome.scores):
             shown = ";".join(game.format_score(s) for s in outcome.scores)
-            error = RecordError(f"claimed scores {';'.join(record.scores)} but the rules "
-                                f"give {shown}", rule="scores-mismatch", column="scores")
+            error = RecordError(Message(N_("claimed scores %(claimed)s but the rules give "
+                                           "%(shown)s"),
+                                        {"claimed": ";".join(record.scores), "shown": shown}),
+                                rule="scores-mismatch", column="scores")
             error.by_rules = True
             raise error
         return outcome
@@ -278,7 +302,7 @@ class RecordChecker:
                     raise ValueError(text)
                 values.append(value)
             except (ValueError, TypeError, ArithmeticError):
-                raise RecordError(f"{text[:40]!r} is not a score", rule="score",
+                raise RecordError(not_a_score(text[:40]), rule="score",
                                   column="scores", seat=seat) from None
         return values
 
@@ -306,8 +330,10 @@ class RecordChecker:
         bad = [d for d in deals if d.error is not None]  # not d.valid, without a call each
         if bad:
             lines = ", ".join(str(d.line) for d in bad)
-            match.errors = [RecordError(f"the match has invalid deals "
-                                        f"({plural_word(len(bad), 'line')} {lines})",
+            match.errors = [RecordError(Message(N_("the match has invalid deals (line %(lines)s)")
+                                                if len(bad) == 1 else
+                                                N_("the match has invalid deals (lines %(lines)s)"),
+                                                {"lines": lines}),
                                         rule="invalid-deals", line=bad[0].line)]
             match.errors += self.match_problems(deals)
             return match
@@ -428,15 +454,16 @@ class RecordChecker:
             if error is not None:
                 check = DealCheck(item.line, item, error=error)
             elif key in closed:
-                of = f" of {item.event}" if item.event else ""
                 check = DealCheck(item.line, item, error=RecordError(
-                    f"the rows of match round {item.round}, table {item.table}{of} must "
-                    f"stand together; the match began at {place(closed[key], 'table')}",
+                    match_split(item.round, item.table, item.event,
+                                place(closed[key], "table")),
                     rule="match-split", line=item.line, column="table"))
             elif count > MAX_DEALS_PER_MATCH:
                 check = DealCheck(item.line, item, error=RecordError(
-                    f"match round {item.round}, table {item.table} has more than "
-                    f"{MAX_DEALS_PER_MATCH} deals; no match is that long",
+                    Message(N_("match round %(round)s, table %(table)s has more than %(most)s "
+                               "deals; no match is that long"),
+                            {"round": item.round, "table": item.table,
+                             "most": MAX_DEALS_PER_MATCH}),
                     rule="match-too-long", line=item.line, column="deal"))
             else:
                 check = check_deal(item)
@@ -575,11 +602,12 @@ def deals_twice(deals: list[DealCheck], place: RowPlace = line_place) -> list[Re
             continue
         where = place(other.line, "deal")
         if replace(other.record, line=check.record.line) == check.record:
-            text = f"a duplicate row: deal {number} of this match is also on {where}"
+            text = Message(N_("a duplicate row: deal %(number)s of this match is also on "
+                              "%(where)s"), {"number": number, "where": where})
             rule = "duplicate-row"
         else:
-            text = (f"deal {number} of this match appears twice with different content "
-                    f"(also on {where})")
+            text = Message(N_("deal %(number)s of this match appears twice with different "
+                              "content (also on %(where)s)"), {"number": number, "where": where})
             rule = "duplicate-deal"
         errors.append(RecordError(text, rule=rule, line=check.line, column="deal"))
     return errors

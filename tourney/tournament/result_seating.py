@@ -12,8 +12,8 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from ..engines.match import MatchRanking
+from ..engines.presentation import N_, Message, seat_words
 from ..errors import RecordError, Remedy, TourneyError
-from ..errors.seats import seat_text
 from ..ordering import natural_key
 from ..person_names import name_hint
 from ..records.csv_format import DealRecord
@@ -80,10 +80,14 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
             error.line = record.line
             errors.append(error)
         if elsewhere:
+            hint = name_hint(elsewhere, names)  # its did-you-mean stays English on a page
+            words = {"players": ", ".join(elsewhere), "round": record.round,
+                     "table": record.table, "seated": seated, "first": seat_words(0)}
             errors.append(RecordError(
-                f"{', '.join(elsewhere)} not seated at round {record.round}, table "
-                f"{record.table}, which seats {seated} ({seat_text(0)} first)"
-                f"{name_hint(elsewhere, names)}",
+                Message(N_("%(players)s not seated at round %(round)s, table %(table)s, which "
+                           "seats %(seated)s (%(first)s first)"), words) if not hint else
+                Message(N_("%(players)s not seated at round %(round)s, table %(table)s, which "
+                           "seats %(seated)s (%(first)s first)%(hint)s"), {**words, "hint": hint}),
                 rule="not-seated", column="players", line=record.line,
                 seat=record.players.index(elsewhere[0]), player=elsewhere[0]))
         if not strangers:
@@ -93,19 +97,25 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
                          if aliases.get(p, p) != names[i]), None)
             missing = [n for n in names if n not in
                        {aliases.get(p, p) for p in record.players}]
-            which = (f"{names[seat]} is {seat_text(seat)}" if seat is not None else
-                     f"{', '.join(missing)} missing")
+            which = (Message(N_("%(player)s is %(seat)s"),
+                             {"player": names[seat], "seat": seat_words(seat)})
+                     if seat is not None else
+                     Message(N_("%(players)s missing"), {"players": ", ".join(missing)}))
             errors.append(RecordError(
-                f"the players of deal 1 must sit as seated: round {record.round}, table "
-                f"{record.table} seats {seated} ({seat_text(0)} first): {which}",
+                Message(N_("the players of deal 1 must sit as seated: round %(round)s, table "
+                           "%(table)s seats %(seated)s (%(first)s first): %(which)s"),
+                        {"round": record.round, "table": record.table, "seated": seated,
+                         "first": seat_words(0), "which": which}),
                 rule="seat-order", column="players", line=record.line, seat=seat,
                 player=record.players[seat] if seat is not None else None))
     # A dealer who is one of the names not seated is that name's slip, said once.
     if (dealer and ctx.game.uses_dealer and record.dealer not in strangers
             and aliases.get(record.dealer, record.dealer) != names[0]):
         errors.append(RecordError(
-            f"{record.dealer} deals deal 1, but {names[0]} ({seat_text(0)}) deals first "
-            "at a seated table", rule="first-dealer", column="dealer", line=record.line))
+            Message(N_("%(dealer)s deals deal 1, but %(first)s (%(seat)s) deals first at a "
+                       "seated table"),
+                    {"dealer": record.dealer, "first": names[0], "seat": seat_words(0)}),
+            rule="first-dealer", column="dealer", line=record.line))
     for player_id, name in seats:
         last = info.withdrawn.get(player_id)
         if last is not None and last < record.round:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..engines import get_game
 from ..engines.base import Game
+from ..engines.presentation import N_, Message
 from ..errors import RecordError, TourneyError
 from ..records.csv_format import DealRecord
 from ..records.validation import RecordChecker, other_event, other_variant  # noqa: F401  (their home is the records)
@@ -58,8 +59,11 @@ def not_entered(strangers: list[str], slug: str, entered,
 
     seat = (players.index(strangers[0]) if players is not None and strangers[0] in players
             else None)
-    return RecordError(f"{', '.join(strangers)} not entered in {slug}"
-                       f"{name_hint(strangers, entered)}",
+    hint = name_hint(strangers, entered)  # its did-you-mean stays English on a page
+    words = {"players": ", ".join(strangers), "event": slug}
+    return RecordError(Message(N_("%(players)s not entered in %(event)s"), words) if not hint
+                       else Message(N_("%(players)s not entered in %(event)s%(hint)s"),
+                                    {**words, "hint": hint}),
                        rule="not-entered", column="players", seat=seat,
                        player=strangers[0] if seat is not None else None)
 

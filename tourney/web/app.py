@@ -53,9 +53,11 @@ from tourney.app.evening import organizer_evening
 from tourney.app.publish import publish_site
 from tourney.app.rounds import seat_next_round
 from tourney.engines.base import DealSetup
+from tourney.engines.presentation import N_, Message
 from tourney.errors import IllegalMove, RecordError, TourneyError
 from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
+from tourney.records.validation import not_a_score
 from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
 from tourney.reports.site import TEMPLATE_DIR as SITE_TEMPLATE_DIR
 from tourney.reports.site import Renderer
@@ -462,7 +464,8 @@ def sheet_cell_errors(event: Event, rows: list, form: dict) -> list[RecordError]
         for seat, text in enumerate(cells):
             at = dict(where, seat=seat, player=row.players[seat])
             if not text:
-                errors.append(RecordError("the score is missing", rule="score-missing", **at))
+                errors.append(RecordError(Message(N_("the score is missing")), rule="score-missing",
+                                          **at))
                 continue
             try:
                 if ";" in text:
@@ -471,14 +474,14 @@ def sheet_cell_errors(event: Event, rows: list, form: dict) -> list[RecordError]
                 if isinstance(value, float) and not math.isfinite(value):
                     raise ValueError(text)
             except (ValueError, TypeError, ArithmeticError):
-                errors.append(RecordError(f"{text!r} is not a score", rule="score-cell", **at))
+                errors.append(RecordError(not_a_score(text), rule="score-cell", **at))
                 continue
             setup = DealSetup(nplayers=len(cells), dealer=None, deal_number=row.deal)
             try:
                 game.check_score_sheet(setup, [value] * len(cells), options)
             except IllegalMove as err:
                 if err.rule in ONE_SEAT_RULES:
-                    errors.append(RecordError(err.message, rule=err.rule, **at))
+                    errors.append(RecordError(err.words or err.message, rule=err.rule, **at))
             except Exception:  # noqa: BLE001 - the full check below says the rest
                 pass
     return errors
@@ -537,7 +540,7 @@ async def table_page(request: Request) -> Response:
         return view
     lang = server.language(request, view.event.lang)
     lines = line_deals(view.rows)
-    shown = error_lines(view.errors, lang, lines)
+    shown = error_lines(view.errors, server.site_renderer(lang), lines)
     return server.render(request, "table.html", lang, view=view, values={},
                          message=None, lines=lines, error_lines=shown,
                          bad_fields=bad_fields(shown))
@@ -586,7 +589,8 @@ async def table_post(request: Request) -> Response:
         except UnicodeDecodeError as bad:
             return JSONResponse({"outcome": "invalid", "stored": False, "valid": False,
                                  "errors": [submissions.error_json(RecordError(
-                                     f"not UTF-8 text (byte {bad.start + 1})",
+                                     Message(N_("not UTF-8 text (byte %(byte)s)"),
+                                             {"byte": bad.start + 1}),
                                      rule="encoding"))]}, status_code=422)
         form = {}
     else:
@@ -632,7 +636,7 @@ async def table_post(request: Request) -> Response:
     errors = verdict.errors
     if not pasted and verdict.outcome == submissions.INVALID:
         errors = await run_in_threadpool(form_errors, view.event, view.rows, form, errors)
-    shown = error_lines(errors, lang, lines, None if pasted else typed_boxes(view.rows, form),
+    shown = error_lines(errors, server.site_renderer(lang), lines, None if pasted else typed_boxes(view.rows, form),
                         pasted=pasted)
     # an invalid result kept beside the stored one is told apart: nothing to correct
     message = "invalid-kept" if verdict.beside else verdict.outcome
@@ -857,10 +861,11 @@ async def org_event(request: Request) -> Response:
     flash = request.query_params.get("done")
     lang = server.language(request, view.event.lang)
     # what is wrong with each invalid result, said as the table was told
-    errors = {review.state.table: error_lines(review.sent.errors, lang, review.sent.lines)
+    errors = {review.state.table: error_lines(review.sent.errors, server.site_renderer(lang), review.sent.lines)
               for review in view.reviews if review.sent and review.sent.errors}
     # and of each result kept beside the table's own that does not pass
-    conflict_errors = {c.submission.id: error_lines(c.sent.errors, lang, c.sent.lines)
+    conflict_errors = {c.submission.id: error_lines(c.sent.errors, server.site_renderer(lang),
+                                                    c.sent.lines)
                        for review in view.reviews for c in review.conflicts if c.invalid}
 
     def read_more(s):

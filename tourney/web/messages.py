@@ -1,11 +1,12 @@
 """What is wrong with a result, said in the players' language.
 
-The engines' messages are English and precise (which card, which rule). A table
-page says each error in the page's language: where it is (deal, seat, player,
-column), a sentence for its rule (a general one for a rule without its own), and
-the detail: on a score sheet sent from the grid, what was typed in the boxes at
-fault; elsewhere (a pasted record) the engine's own words, marked as English.
-On an English page the engine's words are the detail.
+The engines' messages are precise (which card, which rule). A table page says
+each error in the page's language: where it is (deal, seat, player, column), a
+sentence for its rule (a general one for a rule without its own), and the detail:
+the error's own words (its ``words``, a catalogue message the engine or the record
+reader raised it with) translated, and on a score sheet sent from the grid what
+was typed in the boxes at fault. An error with no words (one stored before they
+were kept, or text from elsewhere) shows its English message, marked as English.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from tourney.errors import RecordError, Remedy
 from tourney.errors.seats import seat_number
 from tourney.reports.i18n import N_, translations
+from tourney.reports.site import Renderer
 
 # Rule id -> a sentence players can act on (translated where shown).
 RULE_SENTENCES = {
@@ -96,14 +98,16 @@ class ErrorLine:
     fields: tuple[str, ...] = ()
 
 
-def error_lines(errors: list[RecordError], lang: str,
+def error_lines(errors: list[RecordError], renderer: Renderer,
                 line_deals: dict[int, int] | None = None,
                 typed: dict[int, list[tuple[str, str]]] | None = None,
                 pasted: bool = False) -> list[ErrorLine]:
-    """Each error as (where, sentence, detail) in ``lang``; ``line_deals`` maps the
-    lines of a score sheet built from the form to its deal numbers, ``typed`` gives
-    each deal's boxes as filled in (player, text; in seat order), ``pasted`` says
-    the errors are of a record pasted into the form."""
+    """Each error as (where, sentence, detail) in the language of ``renderer`` (the
+    site's, which says an engine's words); ``line_deals`` maps the lines of a score
+    sheet built from the form to its deal numbers, ``typed`` gives each deal's boxes
+    as filled in (player, text; in seat order), ``pasted`` says the errors are of a
+    record pasted into the form."""
+    lang = renderer.lang
     _ = translations(lang).gettext
     out = []
     for err in errors:
@@ -124,10 +128,16 @@ def error_lines(errors: list[RecordError], lang: str,
         sentence = _(RULE_SENTENCES.get(err.rule, ANY_RULE))
         boxes = (typed or {}).get(deal) if deal is not None else None
         detail, detail_lang = err.message, None
+        if err.words is not None:
+            detail = renderer.message(err.words)
         if lang != "en" and typed is not None:  # sent from the grid
-            detail = (_typed_detail(_, err, boxes) if deal is not None else
-                      _("deals entered: %(count)s") % {"count": len(typed)})
-        elif lang != "en":
+            entered = (_typed_detail(_, err, boxes) if deal is not None else
+                       _("deals entered: %(count)s") % {"count": len(typed)})
+            if err.words is None:
+                detail = entered
+            elif entered:
+                detail = f"{detail} ({entered})"
+        elif lang != "en" and err.words is None:
             detail_lang = "en"
         out.append(ErrorLine(", ".join(parts), sentence, detail, err.rule, detail_lang,
                              _fields(err, deal, boxes, pasted)))
