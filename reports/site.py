@@ -118,6 +118,7 @@ from .data import (
     PoolData,
     RoundData,
     SiteReader,
+    TableData,
 )
 from .folders import (
     MANIFEST,
@@ -160,6 +161,9 @@ SAFE_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 LEADERBOARD_TOP = 10  # rows per variant on the index page
 STATUS_ORDER = ("running", "upcoming", "finished")
 SCREEN_REFRESH_SECONDS = 60  # the venue screen reloads this often while its event runs
+# A round of more tables than this has its tables on pages of this many (its page lists
+# them), so that a result re-renders one of them; a club night's round is one page.
+ROUND_PART_TABLES = 100
 
 
 # ------------------------------------------------------------------------ paths
@@ -182,6 +186,10 @@ class Links:
 
     def round(self, event_id: int, number: int) -> str:
         return f"{self._event_dirs[event_id]}/round-{int(number)}.html"
+
+    def round_part(self, event_id: int, number: int, part: int) -> str:
+        """A page of a big round's tables (:func:`round_parts`), ``part`` from 1."""
+        return f"{self._event_dirs[event_id]}/round-{int(number)}-part-{int(part)}.html"
 
     def sheets(self, event_id: int, number: int) -> str:
         return f"{self._event_dirs[event_id]}/round-{int(number)}-sheets.html"
@@ -815,6 +823,33 @@ class GridCell:
     table: str | None = None
     opponent_rank: int | None = None
     shared: bool = False  # another player at the table had the same place (a draw)
+
+
+class RoundPart(NamedTuple):
+    """A page of a big round's tables: its number (from 1), its tables, the labels of
+    its first and last table and the position in the round (from 1) of its first."""
+    number: int
+    tables: list[TableData]
+    first: str
+    last: str
+    start: int
+
+    @property
+    def results_in(self) -> int:
+        return sum(1 for t in self.tables if t.match is not None and t.match.has_result)
+
+
+def round_parts(rnd: RoundData) -> list[RoundPart]:
+    """A big round's pages of tables, :data:`ROUND_PART_TABLES` each, in the round's
+    table order; none for a round that fits on its own page. The parts follow the
+    seating alone, so a result never moves a table to another page."""
+    size = ROUND_PART_TABLES
+    tables = rnd.tables
+    if len(tables) <= size:
+        return []
+    return [RoundPart(i // size + 1, tables[i:i + size], tables[i].label,
+                      tables[min(i + size, len(tables)) - 1].label, i + 1)
+            for i in range(0, len(tables), size)]
 
 
 def event_player_ids(data: EventData) -> set[int]:
@@ -1514,12 +1549,10 @@ class SiteBuilder:
         # its players' names), so one result re-renders its own pages.
         for rnd in data.rounds:
             ids = [*rnd.byes, *(pid for table in rnd.tables for pid in table.players)]
-            key = content_key(self.site_key, "round", shown, rnd, self._names(ids))
-            self.page("round.html", self.links.round(info.id, rnd.number), key=key,
-                      info=info, rnd=rnd, per_language=lambda renderer, rnd=rnd: {
-                          "by_name": self._by_name(rnd, renderer.lang)})
+            names = self._names(ids)
+            self.round_pages(info, rnd, shown, names)
             self.sheet_page(info, rnd, content_key(
-                self.site_key, "sheets", shown, self._seating(rnd), self._names(ids)))
+                self.site_key, "sheets", shown, self._seating(rnd), names))
         self.screen_page(data, standings_key, has_results)
         matches_by_round: dict[int, list[MatchData]] = {}
         for match in data.matches:
@@ -1542,6 +1575,34 @@ class SiteBuilder:
                                  key)
         self.event_data_files(data, standings_key, matches_by_round)
         return rows, standings_key
+
+    def round_pages(self, info: EventInfo, rnd: RoundData, shown: tuple, names: list) -> None:
+        """A round's page: its seats by table, with the results as they come in, and
+        by name. A big round's tables are on pages of their own (:func:`round_parts`),
+        each known by its tables, their players' names and which have a result; the
+        round's page then lists those pages and the seats by name, each linking to its
+        table: it changes with the seating and the names, not with a result."""
+        path = self.links.round(info.id, rnd.number)
+        parts = round_parts(rnd)
+        if not parts:
+            self.page("round.html", path, key=content_key(self.site_key, "round", shown, rnd, names),
+                      info=info, rnd=rnd, parts=(), per_language=lambda renderer: {
+                          "by_name": self._by_name(rnd, renderer.lang)})
+            return
+        spans = [(p.number, p.first, p.last) for p in parts]
+        self.page("round.html", path, key=content_key(
+            self.site_key, "round", shown, self._seating(rnd), names, spans), info=info,
+            rnd=rnd, parts=parts, per_language=lambda renderer: {
+                "by_name": self._by_name(rnd, renderer.lang, parts, info.id)})
+        for part in parts:
+            tables = [(t.label, tuple(t.players),
+                       t.match.id if t.match is not None and t.match.has_result else None)
+                      for t in part.tables]
+            key = content_key(self.site_key, "round-part", shown, rnd.number, part.number,
+                              spans, tables,
+                              self._names(pid for t in part.tables for pid in t.players))
+            self.page("round_part.html", self.links.round_part(info.id, rnd.number, part.number),
+                      key=key, info=info, rnd=rnd, parts=parts, part=part)
 
     @staticmethod
     def _standings_rows(data: EventData, entrants: set[int]) -> list[tuple[int, PlayerEvent]]:
@@ -1776,14 +1837,23 @@ class SiteBuilder:
             out.append({"text": renderer.message(sentence), "house": house, "key": key})
         return out
 
-    def _by_name(self, rnd, lang: str) -> list[dict]:
-        """A round's seats by name, as the page's language sorts names."""
+    def _by_name(self, rnd, lang: str, parts: Sequence[RoundPart] = (),
+                 event_id: int | None = None) -> list[dict]:
+        """A round's seats by name, as the page's language sorts names; with the
+        round's pages of tables (``parts``, of event ``event_id``), each seat links to
+        its table there (``href``, from the site's root)."""
         rows = []
+        hrefs = {}
+        for part in parts:
+            page = self.links.round_part(event_id, rnd.number, part.number)
+            for i, table in enumerate(part.tables):
+                hrefs[table.label] = f"{page}#t{part.start + i}"
         for table in rnd.tables:
+            href = hrefs.get(table.label)
             for seat, pid in enumerate(table.players):
-                rows.append({"player": pid, "table": table.label, "seat": seat})
+                rows.append({"player": pid, "table": table.label, "seat": seat, "href": href})
         for pid in rnd.byes:
-            rows.append({"player": pid, "table": None, "seat": None})
+            rows.append({"player": pid, "table": None, "seat": None, "href": None})
         players = self.players
         rows.sort(key=lambda r: name_key(players[r["player"]].name, lang))
         return rows
