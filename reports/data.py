@@ -30,7 +30,7 @@ from sqlmodel import Session
 
 from tourney.errors import TourneyError
 from tourney.ordering import natural_key
-from tourney.ratings.service import RatingEntry, rating_list
+from tourney.ratings.service import RatingEntry, rating_list, rating_list_before
 from tourney.storage.models import (
     Adjustment,
     Deal,
@@ -211,6 +211,10 @@ class PoolData:
     # (:meth:`SiteReader.load_history`)
     history: dict[int, list[HistoryPoint]]
     pool_id: int = 0
+    # the leaderboard the site's lists show (:meth:`SiteReader.boards_before`): without
+    # the results of rounds being played, and those rounds, (event id, round) each
+    board: list[RatingEntry] | None = None
+    board_pending: list[tuple[int, int]] = field(default_factory=list)
     # player id -> a digest of the player's history in this pool, made by the
     # database (count, last sequence, highest row id, sums of the values), for
     # the player's page's key without reading the history; and the events of
@@ -525,12 +529,52 @@ class SiteReader:
             seen |= fresh
         return out
 
-    def match_counts(self) -> dict[int, int]:
-        """Per player: the matches with a result the player has a place in."""
-        return dict(self.session.execute(
-            select(MatchPlace.player_id, func.count())
-            .join(Match, Match.current_version_id == MatchPlace.version_id)
-            .group_by(MatchPlace.player_id)).all())
+    def match_counts(self, without: Collection[int] = ()) -> dict[int, int]:
+        """Per player: the matches with a result the player has a place in, but
+        those of ``without`` (match ids)."""
+        query = (select(MatchPlace.player_id, func.count())
+                 .join(Match, Match.current_version_id == MatchPlace.version_id)
+                 .group_by(MatchPlace.player_id))
+        counts = dict(self.session.execute(query).all())
+        ids = sorted(without)
+        for i in range(0, len(ids), PLAYERS_PER_QUERY):
+            for pid, count in self.session.execute(
+                    query.where(Match.id.in_(ids[i:i + PLAYERS_PER_QUERY]))):
+                counts[pid] -= count
+        return {pid: count for pid, count in counts.items() if count}
+
+    def results_being_played(self, after_rounds: dict[int, int]) -> dict[int, tuple[int, int]]:
+        """The matches with a result of the rounds being played: per event, of the
+        rounds after ``after_rounds[event id]`` (its last complete round). By match
+        id: (event id, round)."""
+        out: dict[int, tuple[int, int]] = {}
+        for event_id, after in sorted(after_rounds.items()):
+            for mid, number in self.session.execute(
+                    select(Match.id, Match.round_number)
+                    .where(Match.event_id == event_id, Match.round_number > after,
+                           Match.current_version_id.is_not(None))):
+                out[mid] = (event_id, number)
+        return out
+
+    def boards_before(self, pools: list[PoolData], pending: dict[int, tuple[int, int]],
+                      being_played: dict[str, list[tuple[int, int]]]) -> None:
+        """Each pool's ``board``: its leaderboard without the matches ``pending``
+        (:meth:`results_being_played`), as the ratings stood before them, and its
+        ``board_pending``: the rounds being played of its game's events
+        (``being_played``, by game), whether or not a result of them is in yet, so
+        that the board's note changes when a round is seated or complete."""
+        for pool in pools:
+            pool.board = pool.leaderboard
+            pool.board_pending = sorted(being_played.get(pool.variant, ()))
+        if not pending:
+            return
+        before = rating_list_before(
+            self.session, [e for pool in pools for e in pool.leaderboard], list(pending))
+        by_variant: dict[str, list[RatingEntry]] = {}
+        for entry in before:
+            by_variant.setdefault(entry.variant, []).append(entry)
+        for pool in pools:
+            pool.board = by_variant.get(pool.variant, [])
 
     def match_refs(self) -> dict[int, tuple[int, int]]:
         """Every match with a result: its event and round, by match id (a rating

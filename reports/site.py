@@ -947,6 +947,9 @@ class SiteBuilder:
         self.event_records: dict[str, dict] = {}  # event id -> its key, files, player rows
         self._collecting: list[str] | None = None  # the current event's files
         self._name_rows: dict[int, tuple] | None = None  # see _names
+        # the matches of rounds being played, by id: (event id, round); the site-wide
+        # lists leave them out until their round is complete
+        self.pending: dict[int, tuple[int, int]] = {}
 
     # ---- writing
 
@@ -1151,10 +1154,28 @@ class SiteBuilder:
         timings["events"] = time.perf_counter() - t0
 
         t0 = time.perf_counter()
+        # The site-wide lists count the results of complete rounds (as the standings
+        # do): a result of a round being played changes its own pages, not them.
+        after_rounds = {int(e): r["after_round"] for e, r in self.event_records.items()
+                        if r.get("after_round") is not None}
+        self.pending = self.reader.results_being_played(after_rounds)
+        # the rounds seated after each event's last complete one, by game
+        being_played: dict[str, list[tuple[int, int]]] = {}
+        for event_id, after in after_rounds.items():
+            info = self.events_by_id[event_id]
+            being_played.setdefault(info.variant, []).extend(
+                (event_id, n) for n in range(after + 1, info.rounds_seated + 1))
+        self.reader.boards_before(pools, self.pending, being_played)
         context = self._player_context(pools)
         summary = context["summary"]
-        self.page("players.html", "players/index.html", per_language=lambda renderer: {
-            "summary": sorted(summary, key=lambda s: name_key(s["player"].name, renderer.lang))})
+        not_counted = sorted(r for rounds in being_played.values() for r in rounds)
+        self.page("players.html", "players/index.html", key=content_key(
+            self.site_key, "players", [(s["player"].id, s["events"], s["matches"],
+                                        s["variants"]) for s in summary],
+            self._names(self.players), not_counted, self._pending_events(not_counted)),
+            not_counted=not_counted, per_language=lambda renderer: {
+                "summary": sorted(summary, key=lambda s: name_key(s["player"].name,
+                                                                  renderer.lang))})
         keys = {}
         for player_id in sorted(self.players):
             path = self.links.player(player_id)
@@ -1183,6 +1204,18 @@ class SiteBuilder:
         self.index_page(pools, series)
         self.site_data_files(pools, series)
         self.static_files()
+
+    def _pending_events(self, rounds: Iterable[tuple[int, int]]) -> list:
+        """What a list's note shows of the events of rounds being played."""
+        return [(e, self.events_by_id[e].name, self.links.event(e)) for e in
+                sorted({event_id for event_id, _ in rounds})]
+
+    def _board_key(self, kind: str, pool: PoolData) -> str:
+        """The key of a leaderboard's page or file: its entries as the lists show
+        them and the rounds being played they leave out."""
+        return content_key(self.site_key, kind, pool.variant, pool.provisional_matches,
+                           [astuple_entry(e) for e in pool.board or ()], pool.board_pending,
+                           self._pending_events(pool.board_pending))
 
     def _reused(self, path: str, key: str) -> bool:
         if not key or self.previous is None:
@@ -1228,6 +1261,7 @@ class SiteBuilder:
                 "names": content_key(self._names(players)),
                 "matches_of": self._player_digests(data),
                 "replays": self.report.replays - replays, "matches": len(data.matches),
+                "after_round": data.after_round,
                 "players": sorted(players),
                 "player_events": [[pid, *row[1:]] for pid, row in rows]}
             self._collecting = None
@@ -1354,10 +1388,12 @@ class SiteBuilder:
         for pool in pools:
             if not pool.leaderboard:
                 continue
-            # everyone ranked by rating, provisional players marked, not left out
-            provisional = sum(1 for e in pool.leaderboard if e.provisional)
-            boards.append({"pool": pool, "top": pool.leaderboard[:LEADERBOARD_TOP],
-                           "established": len(pool.leaderboard) - provisional,
+            # everyone ranked by rating, provisional players marked, not left out; as
+            # the site's lists show the ratings (without the rounds being played)
+            board = pool.board or []
+            provisional = sum(1 for e in board if e.provisional)
+            boards.append({"pool": pool, "top": board[:LEADERBOARD_TOP],
+                           "established": len(board) - provisional,
                            "provisional_count": provisional})
         self.page("index.html", "index.html", groups=groups, boards=boards,
                   status_order=STATUS_ORDER, ordinal=ordinal, series=series)
@@ -1492,11 +1528,14 @@ class SiteBuilder:
         return {p.name: p.id for p in self.players.values()}
 
     def rating_pages(self, pools: list[PoolData]) -> None:
+        """A page per rated game: its leaderboard as the site's lists show it (the
+        ratings before the results of rounds being played, :meth:`SiteReader.boards_before`),
+        keyed by its entries, so a result of a round being played leaves it as it was."""
         for pool in pools:
             if not pool.leaderboard:
                 continue
-            self.page("ratings.html", self.links.ratings(pool.variant), pool=pool,
-                      ordinal=ordinal)
+            self.page("ratings.html", self.links.ratings(pool.variant),
+                      key=self._board_key("ratings", pool), pool=pool, ordinal=ordinal)
 
     # ---- events
 
@@ -1772,13 +1811,18 @@ class SiteBuilder:
     def site_data_files(self, pools: list[PoolData], series: Sequence[dict] = ()) -> None:
         """The open data of the whole site (rebuilt every time; the index holds the
         publication time)."""
-        self.write(None, "data/players.json", opendata.players_file(self.players))
+        key = content_key(self.site_key, "data", "players", self._names(self.players))
+        if not self._reuse_keyed(key, ["data/players.json"]):
+            self.write(None, "data/players.json", opendata.players_file(self.players), key)
         variants = []
         for pool in pools:
             if pool.leaderboard:
                 self.links.ratings(pool.variant)  # checks the variant id
-                self.write(None, f"data/ratings/{pool.variant}.json",
-                           opendata.ratings_file(pool))
+                path = f"data/ratings/{pool.variant}.json"
+                key = self._board_key("data", pool)
+                if not self._reuse_keyed(key, [path]):
+                    slugs = {e.id: e.slug for e in self.events}
+                    self.write(None, path, opendata.ratings_file(pool, slugs), key)
                 variants.append(pool.variant)
         dirs = {e.id: self.links.event(e.id).rsplit("/", 1)[0] for e in self.events}
         self.write(None, "data/index.json",
@@ -1975,7 +2019,7 @@ class SiteBuilder:
     def _player_context(self, pools: list[PoolData]) -> dict:
         """What every player's page needs, worked out once."""
         match_refs = self.reader.match_refs()
-        counts = self.reader.match_counts()
+        counts = self.reader.match_counts(without=self.pending)
         player_event_ids: dict[int, set[int]] = {}
         for event_id, record in self.event_records.items():
             for pid in record["players"]:
@@ -1988,8 +2032,9 @@ class SiteBuilder:
         entries: dict[str, dict[int, Any]] = {}
         for pool in pools:
             entries[pool.variant] = {e.player_id: e for e in pool.leaderboard}
-            for entry in pool.leaderboard:
+            for entry in pool.board if pool.board is not None else pool.leaderboard:
                 rated.setdefault(entry.player_id, []).append(pool.variant)
+        # the players' list counts the matches of complete rounds (as its ratings)
         summary = [{"player": p, "events": len(self.player_events.get(p.id, ())),
                     "matches": counts.get(p.id, 0),
                     "variants": rated.get(p.id, [])} for p in live]
