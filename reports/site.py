@@ -73,7 +73,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
-import json
 import os
 import pickle
 import re
@@ -132,6 +131,7 @@ from .folders import (
     foreign_files,
     leftovers,
     link_or_copy,
+    manifest_bytes,
     prepare_target,
     read_manifest,
     read_marker,
@@ -950,6 +950,7 @@ class SiteBuilder:
         # the matches of rounds being played, by id: (event id, round); the site-wide
         # lists leave them out until their round is complete
         self.pending: dict[int, tuple[int, int]] = {}
+        self._memo: dict[tuple, Any] = {}  # per event: keys' parts worked out once
 
     # ---- writing
 
@@ -1044,8 +1045,7 @@ class SiteBuilder:
         manifest = {"format": 1, "generator": f"tourney {__version__}",
                     "languages": self.languages,
                     "files": self.files, "events": self.event_records}
-        write_file(os.path.join(self.build_dir, MANIFEST),
-                   json.dumps(manifest, separators=(",", ":"), sort_keys=True).encode("utf-8"))
+        write_file(os.path.join(self.build_dir, MANIFEST), manifest_bytes(manifest))
 
     # ---- content keys
 
@@ -1253,12 +1253,14 @@ class SiteBuilder:
             data = self.reader.event_data(info, standings=False)
             players = event_player_ids(data)
             self._collecting = []
+            self._memo = {}
             replays = self.report.replays
-            rows, standings_key = self.event_pages(data, with_replays)
+            names = content_key(self._names(players))
+            rows, standings_key = self.event_pages(data, with_replays, names)
             self.event_records[str(info.id)] = {
                 "key": self.event_key(info, with_replays, players), "files": self._collecting,
                 "standings": standings_key,
-                "names": content_key(self._names(players)),
+                "names": names,
                 "matches_of": self._player_digests(data),
                 "replays": self.report.replays - replays, "matches": len(data.matches),
                 "after_round": data.after_round,
@@ -1539,7 +1541,7 @@ class SiteBuilder:
 
     # ---- events
 
-    def event_pages(self, data: EventData, with_replays: bool
+    def event_pages(self, data: EventData, with_replays: bool, names: str
                     ) -> tuple[list[tuple[int, PlayerEvent]], str]:
         """The event's pages and open data; its row on each player's page, by player
         id, and its standings' key.
@@ -1550,7 +1552,11 @@ class SiteBuilder:
         a round is being played (:meth:`SiteReader.event_data`), so one result
         re-renders its round's page, its match's pages and its round's matches
         file, not the outputs of the event's thousands of rows; the round's last
-        result changes them all once."""
+        result changes them all once.
+
+        ``names``: a digest of the names of the event's players, which the keys of
+        the pages that show most of them (a round's, its score sheets) take instead
+        of the names themselves."""
         info = data.info
         after = data.after_round
         # The standings are known by what they are made of (their key), and computed
@@ -1564,8 +1570,8 @@ class SiteBuilder:
         on_standings = dataclasses.replace(info, stamp=None, results_in=0)
         has_results = bool(info.results_in) if after is None else after > 0
         standings_key = content_key(
-            self.site_key, "standings", on_standings, after, has_results, data.entries,
-            [(m.id, m.version_id, m.round, m.table, m.places) for m in counted],
+            self.site_key, "standings", on_standings, after, has_results, self._entry_rows(data),
+            [self._match_row(m) for m in counted],
             [(r.number, r.byes) for r in data.rounds if after is None or r.number <= after],
             self.reader.standings_inputs(data), self._names(entrants))
         old = (self.previous.manifest.get("events", {}).get(str(info.id))
@@ -1587,8 +1593,6 @@ class SiteBuilder:
         # they show: the event's name and game, the round or the match as stored,
         # its players' names), so one result re-renders its own pages.
         for rnd in data.rounds:
-            ids = [*rnd.byes, *(pid for table in rnd.tables for pid in table.players)]
-            names = self._names(ids)
             self.round_pages(info, rnd, shown, names)
             self.sheet_page(info, rnd, content_key(
                 self.site_key, "sheets", shown, self._seating(rnd), names))
@@ -1600,7 +1604,8 @@ class SiteBuilder:
             pending = []
             for match in matches:
                 self.report.matches += 1
-                key = content_key(self.site_key, "match", shown, match, with_replays,
+                key = content_key(self.site_key, "match", shown, self._match_row(match),
+                                  with_replays,
                                   self._names([p.player_id for p in match.places]))
                 if not self._reuse_keyed(key, [self.links.match(info.id, match.id)]):
                     pending.append((match, key))
@@ -1615,7 +1620,7 @@ class SiteBuilder:
         self.event_data_files(data, standings_key, matches_by_round)
         return rows, standings_key
 
-    def round_pages(self, info: EventInfo, rnd: RoundData, shown: tuple, names: list) -> None:
+    def round_pages(self, info: EventInfo, rnd: RoundData, shown: tuple, names: str) -> None:
         """A round's page: its seats by table, with the results as they come in, and
         by name. A big round's tables are on pages of their own (:func:`round_parts`),
         each known by its tables, their players' names and which have a result; the
@@ -1638,8 +1643,7 @@ class SiteBuilder:
                        t.match.id if t.match is not None and t.match.has_result else None)
                       for t in part.tables]
             key = content_key(self.site_key, "round-part", shown, rnd.number, part.number,
-                              spans, tables,
-                              self._names(pid for t in part.tables for pid in t.players))
+                              spans, tables, names)
             self.page("round_part.html", self.links.round_part(info.id, rnd.number, part.number),
                       key=key, info=info, rnd=rnd, parts=parts, part=part)
 
@@ -1682,6 +1686,12 @@ class SiteBuilder:
         """The event's page's key: its standings' (which stand for the results grid
         of the rounds they count), the seating of those rounds, the rounds' list
         (a round being played without its count of results) and the table sizes."""
+        memo = ("event page", standings_key)
+        if memo not in self._memo:
+            self._memo[memo] = self._event_page_key_of(data, standings_key)
+        return self._memo[memo]
+
+    def _event_page_key_of(self, data: EventData, standings_key: str) -> str:
         after = data.after_round
         return content_key(self.site_key, "event", standings_key, self._rounds_list(data),
                            [self._seating(r) for r in data.rounds
@@ -1745,24 +1755,46 @@ class SiteBuilder:
         return sorted({e.player_id for e in data.entries},
                       key=lambda pid: (names[pid].name if pid in names else "", pid))
 
-    @staticmethod
-    def _seating(rnd: RoundData) -> tuple:
+    def _seating(self, rnd: RoundData) -> tuple:
         """A round's seating: its tables' players in seat order and its byes (not
-        its results)."""
-        return (rnd.number, tuple((t.label, tuple(t.players)) for t in rnd.tables),
+        its results). Worked out once per round and publish (several keys take it)."""
+        key = ("seating", id(rnd))
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = (
+                rnd.number, tuple((t.label, tuple(t.players)) for t in rnd.tables),
                 tuple(rnd.byes))
+        return found
 
-    @staticmethod
-    def _player_digests(data: EventData) -> dict[str, str]:
+    def _entry_rows(self, data: EventData) -> tuple:
+        """The event's entries as plain tuples (for keys), worked out once."""
+        found = self._memo.get(("entries",))
+        if found is None:
+            found = self._memo[("entries",)] = tuple(
+                (e.player_id, e.first_round, e.withdrawn_after) for e in data.entries)
+        return found
+
+    def _match_row(self, match: MatchData) -> tuple:
+        """A match as stored, as a plain tuple (for keys: a tuple pickles several
+        times as fast as the dataclasses), worked out once per match and publish."""
+        key = ("match", match.id)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = (
+                match.id, match.version_id, match.version, match.imported_at,
+                match.imported_by, match.round, match.table, match.deals,
+                match.verified_moves, tuple((p.player_id, p.seat, p.place, p.total,
+                                             p.match_points) for p in match.places))
+        return found
+
+    def _player_digests(self, data: EventData) -> dict[str, str]:
         """Per player (id as text), a digest of what their page shows of their own
         matches in the event: each match as stored, with its places."""
         shown: dict[int, list] = {}
         for match in data.matches:
             if not match.has_result:
                 continue
-            row = (match.id, match.version_id, match.round, match.table, match.deals,
-                   match.verified_moves, tuple((p.player_id, p.seat, p.place, p.total,
-                                                p.match_points) for p in match.places))
+            row = self._match_row(match)
             for place in match.places:
                 shown.setdefault(place.player_id, []).append(row)
         return {str(pid): content_key(rows) for pid, rows in shown.items()}
@@ -1783,7 +1815,7 @@ class SiteBuilder:
         event_dir = self.links.event(info.id).rsplit("/", 1)[0]
         on_event = dataclasses.replace(info, stamp=None, results_in=0, tables_seated=0)
         files = [
-            (f"{event_dir}/event.json", "event", (on_event, data.entries),
+            (f"{event_dir}/event.json", "event", (on_event, self._entry_rows(data)),
              lambda: opendata.event_body(info, data, event_dir)),
             (f"{event_dir}/standings.json", "standings", standings_key,
              lambda: opendata.standings_body(info, data)),
@@ -1834,7 +1866,7 @@ class SiteBuilder:
         event's number of deals, else room for :data:`OPEN_ENDED_ROWS`) with the
         dealer or first colour where the rules fix it, a column per player."""
         game = self.renderers[0].names.rules(info.variant)
-        if info.options is None:
+        if info.options is None or self._reused(self.links.sheets(info.id, rnd.number), key):
             return
         rules = game.match_rules(info.options)
         rows = sheet_rows_per_table(rules)

@@ -38,6 +38,7 @@ Decisions (the issue leaves these open):
 """
 from __future__ import annotations
 
+import bisect
 import json
 from dataclasses import dataclass, field
 from datetime import date
@@ -807,7 +808,7 @@ def rating_list(session: Session, variant: str | None = None,
 
 def _ranked(entries: list[RatingEntry]) -> list[RatingEntry]:
     """Entries by variant, then ranked: best ordinal first (then μ, then name)."""
-    entries.sort(key=lambda e: (e.variant, -e.ordinal, -e.mu, name_key(e.player)))
+    entries.sort(key=_rank_key)
     return entries
 
 
@@ -831,7 +832,7 @@ class _ProvisionalJudge:
 
 def rating_list_before(session: Session, entries: Sequence[RatingEntry],
                        match_ids: Sequence[int]) -> list[RatingEntry]:
-    """The leaderboard ``entries`` (:func:`rating_list`'s) as it stood before the
+    """The leaderboard ``entries`` (:func:`rating_list`'s, in its order) as it stood before the
     matches ``match_ids`` were rated: a player rated in one of them at their rating
     before the first (μ, σ and matches as their history has them then; left out if
     it was their first rated match), provisional judged again and everyone ranked
@@ -865,21 +866,31 @@ def rating_list_before(session: Session, entries: Sequence[RatingEntry],
             if key in first and sequence >= first[key][0]:
                 later[key] = later.get(key, 0) + 1
     judge = _ProvisionalJudge()
-    before = []
+    kept, moved = [], []
     for entry in entries:
         key = (entry.variant, entry.player_id)
         row = first.get(key)
         if row is None:
-            before.append(entry)
+            kept.append(entry)
             continue
         matches = entry.matches - later.get(key, 0)
         if matches <= 0:
             continue  # not rated before it
         _, mu, sigma, pool_id = row
         _, threshold, model, params_json = pools[pool_id]
-        before.append(RatingEntry(entry.player_id, entry.player, entry.variant, mu, sigma,
-                                  matches, judge(sigma, matches, threshold, model, params_json)))
-    return _ranked(before)
+        moved.append(RatingEntry(entry.player_id, entry.player, entry.variant, mu, sigma,
+                                 matches, judge(sigma, matches, threshold, model, params_json)))
+    if len(moved) * 8 > len(kept):
+        return _ranked(kept + moved)
+    # the others keep their order (rating_list's); each moved one goes in its place
+    # (a name's sort key made only for the entries it is compared with)
+    for entry in moved:
+        kept.insert(bisect.bisect_left(kept, _rank_key(entry), key=_rank_key), entry)
+    return kept
+
+
+def _rank_key(entry: RatingEntry) -> tuple:
+    return (entry.variant, -entry.ordinal, -entry.mu, name_key(entry.player))
 
 
 _IDS_PER_QUERY = 500  # ids in one IN (...) list
