@@ -243,39 +243,39 @@ class SiteReader:
         self.session = session
         self._event_rows: dict[int, Event] = {}
 
-    @property
-    def db(self):
-        """The session's connection: the site's queries of columns run on it, as
-        plain rows (the ORM's handling of each row costs more than reading it, and
-        a big league's publish reads hundreds of thousands)."""
-        return self.session.connection()
+    def _rows(self, statement) -> list:
+        """A query of columns, run on the session's connection and fetched at once:
+        plain rows (the ORM's handling of each row, and fetching them one by one,
+        cost more than reading them, and a big league's publish reads hundreds of
+        thousands)."""
+        return self.session.connection().execute(statement).fetchall()
 
     # ---- whole site
 
     def players(self) -> dict[int, PlayerInfo]:
-        rows = self.db.execute(
+        rows = self._rows(
             select(Player.id, Player.name, Player.club, Player.merged_into_id))
         return {pid: PlayerInfo(pid, name, club, merged) for pid, name, club, merged in rows}
 
     def events(self, today: dt.date) -> list[EventInfo]:
         """Every event with its counts, newest first (by date, then creation)."""
         session = self.session
-        entrants = dict(self.db.execute(
-            select(Entry.event_id, func.count()).group_by(Entry.event_id)).all())
-        rounds = dict(self.db.execute(
-            select(Round.event_id, func.max(Round.number)).group_by(Round.event_id)).all())
+        entrants = dict(self._rows(
+            select(Entry.event_id, func.count()).group_by(Entry.event_id)))
+        rounds = dict(self._rows(
+            select(Round.event_id, func.max(Round.number)).group_by(Round.event_id)))
         tables: dict[int, int] = {}  # seated tables (a bye is no table)
-        table_rows = self.db.execute(
+        table_rows = self._rows(
             select(Round.event_id, Seat.round_id, Seat.table)
             .join(Round, Round.id == Seat.round_id)
             .where(Seat.table.is_not(None))
             .group_by(Round.event_id, Seat.round_id, Seat.table))
         for event_id, _round_id, _table in table_rows:
             tables[event_id] = tables.get(event_id, 0) + 1
-        results = dict(self.db.execute(
+        results = dict(self._rows(
             select(Match.event_id, func.count())
             .where(Match.current_version_id.is_not(None))
-            .group_by(Match.event_id)).all())
+            .group_by(Match.event_id)))
         infos = []
         for event in session.execute(select(Event)).scalars():
             self._event_rows[event.id] = event
@@ -325,18 +325,18 @@ class SiteReader:
         Updates in place outside the events are of names, settings and series,
         read here in full."""
         numeric = lambda column: func.sum(cast(column, Numeric))  # noqa: E731 exact on PG
-        tables = [self.db.execute(select(model.__table__).order_by(model.id)).all()
+        tables = [self._rows(select(model.__table__).order_by(model.id))
                   for model in (Event, RatingPool, Series, SeriesEvent, SeriesHandicap, Team,
                                 TeamMember, SiteSetting)]
-        players = self.db.execute(select(Player.id, Player.name, Player.club,
-                                         Player.merged_into_id).order_by(Player.id)).all()
-        ratings = self.db.execute(
+        players = self._rows(select(Player.id, Player.name, Player.club,
+                                         Player.merged_into_id).order_by(Player.id))
+        ratings = self._rows(
             select(Rating.pool_id, func.count(), func.max(Rating.id), func.sum(Rating.matches),
                    numeric(Rating.mu), numeric(Rating.sigma))
-            .group_by(Rating.pool_id).order_by(Rating.pool_id)).all()
-        histories = self.db.execute(
+            .group_by(Rating.pool_id).order_by(Rating.pool_id))
+        histories = self._rows(
             select(RatingHistory.pool_id, func.count(), func.max(RatingHistory.id))
-            .group_by(RatingHistory.pool_id).order_by(RatingHistory.pool_id)).all()
+            .group_by(RatingHistory.pool_id).order_by(RatingHistory.pool_id))
         return (today, [[tuple(row) for row in rows] for rows in tables],
                 [tuple(row) for row in players], [tuple(row) for row in ratings],
                 [tuple(row) for row in histories])
@@ -347,21 +347,21 @@ class SiteReader:
         session = self.session
         entries = rating_list(session)
         pools = []
-        pool_rows = self.db.execute(
+        pool_rows = self._rows(
             select(RatingPool.id, RatingPool.variant, RatingPool.provisional_matches)
-            .order_by(RatingPool.variant)).all()
+            .order_by(RatingPool.variant))
         for pool_id, variant, provisional in pool_rows:
             board = [e for e in entries if e.variant == variant]
             pool = PoolData(variant, provisional, board, {}, pool_id)
             h = RatingHistory
-            for player_id, *digest in self.db.execute(
+            for player_id, *digest in self._rows(
                     select(h.player_id, func.count(), func.max(h.sequence), func.max(h.id),
                            func.sum(h.match_id), func.sum(h.place), func.sum(h.mu_before),
                            func.sum(h.sigma_before), func.sum(h.mu_after),
                            func.sum(h.sigma_after))
                     .where(h.pool_id == pool_id).group_by(h.player_id)):
                 pool.digest[player_id] = tuple(digest)
-            for player_id, event_id in self.db.execute(
+            for player_id, event_id in self._rows(
                     select(h.player_id, Match.event_id).distinct()
                     .join(Match, Match.id == h.match_id).where(h.pool_id == pool_id)):
                 found = pool.history_events.get(player_id)
@@ -388,7 +388,7 @@ class SiteReader:
                 for i in range(0, len(ids), PLAYERS_PER_QUERY)]
             history = pool.history
             for each in queries:
-                for player_id, *rest in self.db.execute(each):
+                for player_id, *rest in self._rows(each):
                     points = history.get(player_id)
                     if points is None:
                         points = history[player_id] = []
@@ -406,13 +406,13 @@ class SiteReader:
         every round: one result of a round being played changes that round's and that
         match's pages, not the standings every page of a big event shows.
         ``standings``: False leaves them to :meth:`fill_standings`."""
-        entries = [EntryData(*row) for row in self.db.execute(
+        entries = [EntryData(*row) for row in self._rows(
             select(Entry.player_id, Entry.first_round, Entry.withdrawn_after)
             .where(Entry.event_id == info.id))]
 
         matches: dict[int, MatchData] = {}
         by_key: dict[tuple[int, str], MatchData] = {}
-        rows = self.db.execute(
+        rows = self._rows(
             select(Match.id, Match.round_number, Match.table, Match.current_version_id,
                    MatchVersion.version, MatchVersion.imported_at, MatchVersion.imported_by,
                    MatchVersion.deals, MatchVersion.verified_moves)
@@ -423,7 +423,7 @@ class SiteReader:
                               verified or 0)
             matches[mid] = match
             by_key[(rnd, table)] = match
-        place_rows = self.db.execute(
+        place_rows = self._rows(
             select(Match.id, MatchPlace.player_id, MatchPlace.seat, MatchPlace.place,
                    MatchPlace.total, MatchPlace.match_points)
             .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
@@ -433,11 +433,11 @@ class SiteReader:
         for match in matches.values():
             match.places.sort(key=lambda p: p.seat)
 
-        round_rows = self.db.execute(
+        round_rows = self._rows(
             select(Round.id, Round.number, Round.repeated_pairs, Round.seated_at)
-            .where(Round.event_id == info.id).order_by(Round.number)).all()
+            .where(Round.event_id == info.id).order_by(Round.number))
         seats: dict[int, list[tuple]] = {}
-        seat_rows = self.db.execute(
+        seat_rows = self._rows(
             select(Seat.round_id, Seat.player_id, Seat.table, Seat.seat)
             .join(Round, Round.id == Seat.round_id)
             .where(Round.event_id == info.id))
@@ -480,7 +480,7 @@ class SiteReader:
         """Beside the event's info, entries, matches and byes (in ``data``), the rows
         its standings are made of: its forfeits and adjustments, every round's."""
         event_id = data.info.id
-        return tuple(tuple(tuple(row) for row in self.db.execute(
+        return tuple(tuple(tuple(row) for row in self._rows(
             select(model.__table__).where(model.event_id == event_id).order_by(model.id)))
             for model in (Forfeit, Adjustment))
 
@@ -521,7 +521,7 @@ class SiteReader:
         seen: set[int] = set()
         for query in queries:
             fresh: set[int] = set()
-            for mid, event_id, rnd, table, deals, verified, *place in self.db.execute(
+            for mid, event_id, rnd, table, deals, verified, *place in self._rows(
                     query.order_by(Match.id, MatchPlace.seat, MatchPlace.player_id)):
                 if mid in seen:
                     continue
@@ -539,10 +539,10 @@ class SiteReader:
         query = (select(MatchPlace.player_id, func.count())
                  .join(Match, Match.current_version_id == MatchPlace.version_id)
                  .group_by(MatchPlace.player_id))
-        counts = dict(self.db.execute(query).all())
+        counts = dict(self._rows(query))
         ids = sorted(without)
         for i in range(0, len(ids), PLAYERS_PER_QUERY):
-            for pid, count in self.db.execute(
+            for pid, count in self._rows(
                     query.where(Match.id.in_(ids[i:i + PLAYERS_PER_QUERY]))):
                 counts[pid] -= count
         return {pid: count for pid, count in counts.items() if count}
@@ -553,7 +553,7 @@ class SiteReader:
         id: (event id, round)."""
         out: dict[int, tuple[int, int]] = {}
         for event_id, after in sorted(after_rounds.items()):
-            for mid, number in self.db.execute(
+            for mid, number in self._rows(
                     select(Match.id, Match.round_number)
                     .where(Match.event_id == event_id, Match.round_number > after,
                            Match.current_version_id.is_not(None))):
@@ -583,7 +583,7 @@ class SiteReader:
     def match_refs(self) -> dict[int, tuple[int, int]]:
         """Every match with a result: its event and round, by match id (a rating
         history links to its matches)."""
-        return {mid: (event_id, rnd) for mid, event_id, rnd in self.db.execute(
+        return {mid: (event_id, rnd) for mid, event_id, rnd in self._rows(
             select(Match.id, Match.event_id, Match.round_number)
             .where(Match.current_version_id.is_not(None)))}
 
@@ -598,7 +598,7 @@ class SiteReader:
         condition = [Match.event_id == event_id]
         if round_number is not None:
             condition.append(Match.round_number == round_number)
-        rows = self.db.execute(
+        rows = self._rows(
             select(*columns)
             .join(Match, Match.current_version_id == Deal.version_id)
             .where(and_(*condition))

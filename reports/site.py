@@ -951,6 +951,7 @@ class SiteBuilder:
         # lists leave them out until their round is complete
         self.pending: dict[int, tuple[int, int]] = {}
         self._memo: dict[tuple, Any] = {}  # per event: keys' parts worked out once
+        self._board_rows: dict[str, str] = {}  # per game: a digest of its board's rows
 
     # ---- writing
 
@@ -1213,9 +1214,12 @@ class SiteBuilder:
     def _board_key(self, kind: str, pool: PoolData) -> str:
         """The key of a leaderboard's page or file: its entries as the lists show
         them and the rounds being played they leave out."""
-        return content_key(self.site_key, kind, pool.variant, pool.provisional_matches,
-                           [astuple_entry(e) for e in pool.board or ()], pool.board_pending,
-                           self._pending_events(pool.board_pending))
+        rows = self._board_rows.get(pool.variant)
+        if rows is None:
+            rows = self._board_rows[pool.variant] = content_key(
+                [astuple_entry(e) for e in pool.board or ()])
+        return content_key(self.site_key, kind, pool.variant, pool.provisional_matches, rows,
+                           pool.board_pending, self._pending_events(pool.board_pending))
 
     def _reused(self, path: str, key: str) -> bool:
         if not key or self.previous is None:
