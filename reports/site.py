@@ -14,7 +14,11 @@ The site (paths relative to the folder, per language tree):
   table beside it;
 - ``events/<slug>/index.html``: standings with the tie-break columns, the results
   grid, the rounds, the rules and options in words;
-- ``events/<slug>/round-<n>.html``: a round's seat list by table and by name;
+- ``events/<slug>/round-<n>.html``: a round's seat list by table and by name (a
+  round of more than :data:`ROUND_PART_TABLES` tables: the list of its pages of
+  tables and the seats by name);
+- ``events/<slug>/round-<n>-part-<k>.html``: a big round's tables, a page of
+  :data:`ROUND_PART_TABLES`, with their results;
 - ``events/<slug>/round-<n>-sheets.html``: the round's score sheets to print, a
   page per table;
 - ``events/<slug>/screen.html``: the venue screen for a projector (the latest
@@ -915,9 +919,10 @@ class SiteBuilder:
     unchanged event's rows are never read; a player's page has its own
     (:meth:`player_key`: the player's name and ratings and the keys of the player's
     events), so only the matches of the players whose pages are rendered are read;
-    the index, the players' list, the leaderboards and the open data index are
-    rendered every time (the index shows when the site was published: the only
-    page that does)."""
+    the players' list, the leaderboards and their open data have keys of what they
+    show (the results of complete rounds, :meth:`SiteReader.boards_before`); the
+    index and the open data index are rendered every time (they show when the site
+    was published: the only pages that do)."""
 
     def __init__(self, build_dir: Path, reader: SiteReader, events: list[EventInfo],
                  languages: list[str], now: dt.datetime, report: PublishReport,
