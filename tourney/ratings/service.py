@@ -799,8 +799,10 @@ def rating_list(session: Session, variant: str | None = None,
         query = query.where(RatingPool.variant == check_variant(variant))
     entries = []
     judge = _ProvisionalJudge(provisional)
+    # on the connection, fetched at once: plain rows (a league's leaderboard has tens of
+    # thousands, which the ORM's handling of each row would double the cost of)
     for (pool_variant, threshold, pid, name, mu, sigma, matches, model,
-         params_json) in session.execute(query):
+         params_json) in session.connection().execute(query).fetchall():
         entries.append(RatingEntry(pid, name, pool_variant, mu, sigma, matches,
                                    judge(sigma, matches, threshold, model, params_json)))
     return _ranked(entries)
