@@ -533,6 +533,33 @@ class SiteReader:
             seen |= fresh
         return out
 
+    def history_marks(self, upto: dict[int, int] | None = None) -> dict[int, list]:
+        """Per rating pool, a mark of its history rows (of those with a row id up to
+        ``upto[pool id]``, if given): their count, highest row id and sums of their
+        columns (as text, exact on PostgreSQL). A rating appended since leaves the
+        mark of the rows up to the old highest id as it was; a correction, which
+        deletes and writes rows again (SQLite may give them the same ids), does not."""
+        h = RatingHistory
+        numeric = lambda column: func.sum(cast(column, Numeric))  # noqa: E731
+        query = (select(h.pool_id, func.count(), func.max(h.id), func.sum(h.player_id),
+                        func.sum(h.match_id), func.sum(h.sequence), numeric(h.mu_after),
+                        numeric(h.sigma_after)).group_by(h.pool_id))
+        marks = {}
+        for pool_id, count, last, *sums in self._rows(query):
+            marks[pool_id] = [count, last or 0, *(str(v) for v in sums)]
+        if upto is not None:
+            marks = {}
+            for pool_id, last in upto.items():
+                for _, count, top, *sums in self._rows(query.where(
+                        h.pool_id == pool_id, h.id <= last)):
+                    marks[pool_id] = [count, top or 0, *(str(v) for v in sums)]
+        return marks
+
+    def rated_since(self, pool_id: int, last: int) -> set[int]:
+        """The players of a pool's history rows after row id ``last``."""
+        return {pid for pid, in self._rows(select(RatingHistory.player_id).where(
+            RatingHistory.pool_id == pool_id, RatingHistory.id > last))}
+
     def match_counts(self, without: Collection[int] = ()) -> dict[int, int]:
         """Per player: the matches with a result the player has a place in, but
         those of ``without`` (match ids)."""

@@ -957,6 +957,8 @@ class SiteBuilder:
         self.pending: dict[int, tuple[int, int]] = {}
         self._memo: dict[tuple, Any] = {}  # per event: keys' parts worked out once
         self._board_rows: dict[str, str] = {}  # per game: a digest of its board's rows
+        self._names_digest: str | None = None  # of every player's name row
+        self.basis: dict = {}  # see _basis
 
     # ---- writing
 
@@ -1049,7 +1051,7 @@ class SiteBuilder:
     def write_manifest(self) -> None:
         """What this publish wrote, for the next one (:mod:`.folders`)."""
         manifest = {"format": 1, "generator": f"tourney {__version__}",
-                    "languages": self.languages,
+                    "languages": self.languages, "basis": self.basis,
                     "files": self.files, "events": self.event_records}
         write_file(os.path.join(self.build_dir, MANIFEST), manifest_bytes(manifest))
 
@@ -1178,13 +1180,20 @@ class SiteBuilder:
         self.page("players.html", "players/index.html", key=content_key(
             self.site_key, "players", [(s["player"].id, s["events"], s["matches"],
                                         s["variants"]) for s in summary],
-            self._names(self.players), not_counted, self._pending_events(not_counted)),
+            self._all_names(), not_counted, self._pending_events(not_counted)),
             not_counted=not_counted, per_language=lambda renderer: {
                 "summary": sorted(summary, key=lambda s: name_key(s["player"].name,
                                                                   renderer.lang))})
         keys = {}
+        changed = self._players_changed(pools)  # None: any player's page may have
+        old_files = self.previous.manifest["files"] if self.previous is not None else {}
         for player_id in sorted(self.players):
             path = self.links.player(player_id)
+            if changed is not None and player_id not in changed:
+                # nothing the page is made of changed: the key it had, not worked out
+                had = old_files.get(path)
+                if had and self._reused(path, had):
+                    continue
             key = self._player_key(player_id, context)
             if not self._reused(path, key):
                 keys[player_id] = key
@@ -1210,6 +1219,80 @@ class SiteBuilder:
         self.index_page(pools, series)
         self.site_data_files(pools, series)
         self.static_files()
+
+    def _basis(self, pools: list[PoolData]) -> dict:
+        """What every player's page key rests on beside the player's own rows: the
+        site's key, every player's name, and per rating pool its settings and its
+        history's count and highest row id (kept in the manifest)."""
+        marks = self.reader.history_marks()
+        return {"site": self.site_key, "names": self._all_names(),
+                "pools": [[p.pool_id, p.variant, p.provisional_matches,
+                           marks.get(p.pool_id)] for p in pools]}
+
+    def _all_names(self) -> str:
+        if self._names_digest is None:
+            self._names_digest = content_key(self._names(self.players))
+        return self._names_digest
+
+    def _players_changed(self, pools: list[PoolData]) -> set[int] | None:
+        """The players whose page may have changed since the site replaced, found
+        without working out every player's key: those rated since (history rows
+        after the old site's last), those whose row, matches or event changed in an
+        event read again, and every player of an event added, removed, renamed or
+        whose players' names changed. None (every player's key is worked out) when
+        the site's key, a name, a pool's settings changed, or a rating history lost
+        rows (a correction rated matches again)."""
+        self.basis = basis = self._basis(pools)
+        old = self.previous.manifest.get("basis") if self.previous is not None else None
+        if not isinstance(old, dict) or old.get("site") != basis["site"] \
+                or old.get("names") != basis["names"] \
+                or [p[:3] for p in old.get("pools") or []] != [p[:3] for p in basis["pools"]]:
+            return None
+        changed: set[int] = set()
+        marks = {p[0]: p[3] for p in old["pools"] if p[3] is not None}
+        if self.reader.history_marks(upto={pool_id: mark[1] for pool_id, mark in
+                                           marks.items()}) != marks:
+            return None  # rows removed or rewritten (a correction): not only appended
+        for pool_id, mark in marks.items():
+            changed.update(self.reader.rated_since(pool_id, mark[1]))
+        if any(p[3] is None and now[3] is not None
+               for p, now in zip(old["pools"], basis["pools"])):
+            return None  # a pool's first ratings
+        old_events = self.previous.manifest.get("events", {})
+        history_of: dict[int, set[int]] | None = None
+        for event_id, record in self.event_records.items():
+            had = old_events.get(event_id)
+            if had is record:
+                continue  # reused: the same rows
+            if not isinstance(had, dict) or had.get("names") != record.get("names") \
+                    or had.get("ref") != record.get("ref"):
+                changed.update(record["players"])
+                changed.update(had.get("players", ()) if isinstance(had, dict) else ())
+            else:
+                changed.update(set(record["players"]) ^ set(had.get("players", ())))
+                rows = {row[0]: row for row in had.get("player_events", ())}
+                for row in record["player_events"]:  # (the manifest's rows hold lists)
+                    if rows.get(row[0]) != [list(v) if isinstance(v, tuple) else v
+                                            for v in row]:
+                        changed.add(row[0])
+                mine, theirs = record.get("matches_of", {}), had.get("matches_of", {})
+                changed.update(int(pid) for pid in set(mine) | set(theirs)
+                               if mine.get(pid) != theirs.get(pid))
+            if not isinstance(had, dict) or had.get("key") != record.get("key"):
+                # a page that links to the event's matches from its history, of a
+                # player without a row in the event, is keyed by the event's key
+                if history_of is None:
+                    history_of = {}
+                    for pool in pools:
+                        for pid, events in pool.history_events.items():
+                            for e in events:
+                                history_of.setdefault(e, set()).add(pid)
+                changed.update(history_of.get(int(event_id), set()).difference(
+                    row[0] for row in record["player_events"]))
+        for event_id, had in old_events.items():
+            if event_id not in self.event_records and isinstance(had, dict):
+                changed.update(had.get("players", ()))
+        return changed
 
     def _pending_events(self, rounds: Iterable[tuple[int, int]]) -> list:
         """What a list's note shows of the events of rounds being played."""
@@ -1269,7 +1352,7 @@ class SiteBuilder:
             self.event_records[str(info.id)] = {
                 "key": self.event_key(info, with_replays, players), "files": self._collecting,
                 "standings": standings_key,
-                "names": names,
+                "names": names, "ref": content_key(self._event_ref(info)),
                 "matches_of": self._player_digests(data),
                 "replays": self.report.replays - replays, "matches": len(data.matches),
                 "after_round": data.after_round,

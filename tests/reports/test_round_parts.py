@@ -26,7 +26,8 @@ def small_parts(monkeypatch):
 
 def _cup_in_round_two(tourney, tmp_path: Path) -> dict:
     """24 players at tables of four, round 1 played, round 2 seated; round 2's records
-    per table in t<label>.csv. Round 2's seating (``round show --json``)."""
+    per table in t<label>.csv (and other records of the same in other-t<label>.csv).
+    Round 2's seating (``round show --json``)."""
     tourney("player", "add", *NAMES)
     tourney("event", "create", "cup", "--variant", "spardame", "--table-sizes", "4",
             "--rounds", "2", "--rule", "deals=2")
@@ -37,12 +38,15 @@ def _cup_in_round_two(tourney, tmp_path: Path) -> dict:
                      encoding="utf-8")
     tourney("result", "import", str(first))
     tourney("round", "seat", "cup")
-    rows = list(csv.reader(io.StringIO(tourney("simulate", "--event", "cup", "--round", "2",
-                                               "--seed", "2").stdout)))
-    table = rows[0].index("table")
-    for label in {r[table] for r in rows[1:]}:
-        with open(tmp_path / f"t{label}.csv", "w", newline="", encoding="utf-8") as stream:
-            csv.writer(stream).writerows([rows[0]] + [r for r in rows[1:] if r[table] == label])
+    for prefix, seed in (("t", "2"), ("other-t", "9")):  # the results, and others
+        rows = list(csv.reader(io.StringIO(tourney(
+            "simulate", "--event", "cup", "--round", "2", "--seed", seed).stdout)))
+        table = rows[0].index("table")
+        for label in {r[table] for r in rows[1:]}:
+            with open(tmp_path / f"{prefix}{label}.csv", "w", newline="",
+                      encoding="utf-8") as stream:
+                csv.writer(stream).writerows(
+                    [rows[0]] + [r for r in rows[1:] if r[table] == label])
     return tourney("round", "show", "cup", "2", "--json").json
 
 
@@ -185,3 +189,40 @@ def test_the_lists_show_the_ratings_and_matches_after_the_last_complete_round(
     assert board == now and not_counted == []
     assert matches == ["2"] * len(NAMES)
     assert "Not counted yet:" not in page
+
+
+def test_one_result_works_out_the_keys_of_its_own_players_pages_only(
+        tourney, tmp_path, monkeypatch):
+    """A publish after one result finds the players whose page may have changed (rated
+    since the last publish, their rows in an event read again) without working out
+    every player's key; a correction (its matches rated again) works out them all."""
+    from tourney.reports import site as site_module
+
+    seating = _cup_in_round_two(tourney, tmp_path)
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site), "--lang", "en")
+    keyed: list[int] = []
+    own_key = site_module.SiteBuilder._player_key
+
+    def counting(self, player_id, context):
+        keyed.append(player_id)
+        return own_key(self, player_id, context)
+
+    monkeypatch.setattr(site_module.SiteBuilder, "_player_key", counting)
+    ids = {p["name"]: p["id"] for p in json.loads(
+        (site / "data" / "players.json").read_text(encoding="utf-8"))["players"]}
+    table = seating["tables"][0]
+    tourney("result", "import", str(tmp_path / f"t{table['table']}.csv"))
+    tourney("publish", "--out", str(site))
+    assert sorted(keyed) == sorted(ids[name] for name in table["seats"])
+
+    keyed.clear()
+    tourney("publish", "--out", str(site))
+    assert keyed == []  # nothing changed: no key at all
+
+    # the same table's result corrected: its matches rated again, every key worked out
+    corrected = tmp_path / f"other-t{table['table']}.csv"
+    replaced = tourney("result", "import", str(corrected), "--replace", "--json").json
+    assert replaced["details"]["replaced"] == 1, replaced
+    tourney("publish", "--out", str(site))
+    assert sorted(keyed) == sorted(ids.values())
