@@ -43,7 +43,7 @@ KEY_CELLS = {
     "replay-tricks": "table.tricks tbody tr td.play",
     "round": ".table-card li",
     "round-part": ".table-card li",
-    "round-index": "table.by-name tbody tr td",
+    "round-index": "table.by-name tbody tr td:nth-child(-n+2)",
     "ratings": "table.leaderboard tbody tr td:nth-child(-n+3)",
     "player": "table.player-matches tbody tr td:nth-child(-n+4)",
     "players": "table.players tbody tr td:first-child",
