@@ -30,7 +30,7 @@ from sqlmodel import Session
 
 from tourney.errors import TourneyError
 from tourney.ordering import natural_key
-from tourney.ratings.service import RatingEntry, rating_list
+from tourney.ratings.service import RatingEntry, rating_list, rating_list_before
 from tourney.storage.models import (
     Adjustment,
     Deal,
@@ -211,6 +211,10 @@ class PoolData:
     # (:meth:`SiteReader.load_history`)
     history: dict[int, list[HistoryPoint]]
     pool_id: int = 0
+    # the leaderboard the site's lists show (:meth:`SiteReader.boards_before`): without
+    # the results of rounds being played, and those rounds, (event id, round) each
+    board: list[RatingEntry] | None = None
+    board_pending: list[tuple[int, int]] = field(default_factory=list)
     # player id -> a digest of the player's history in this pool, made by the
     # database (count, last sequence, highest row id, sums of the values), for
     # the player's page's key without reading the history; and the events of
@@ -239,32 +243,39 @@ class SiteReader:
         self.session = session
         self._event_rows: dict[int, Event] = {}
 
+    def _rows(self, statement) -> list:
+        """A query of columns, run on the session's connection and fetched at once:
+        plain rows (the ORM's handling of each row, and fetching them one by one,
+        cost more than reading them, and a big league's publish reads hundreds of
+        thousands)."""
+        return self.session.connection().execute(statement).fetchall()
+
     # ---- whole site
 
     def players(self) -> dict[int, PlayerInfo]:
-        rows = self.session.execute(
+        rows = self._rows(
             select(Player.id, Player.name, Player.club, Player.merged_into_id))
         return {pid: PlayerInfo(pid, name, club, merged) for pid, name, club, merged in rows}
 
     def events(self, today: dt.date) -> list[EventInfo]:
         """Every event with its counts, newest first (by date, then creation)."""
         session = self.session
-        entrants = dict(session.execute(
-            select(Entry.event_id, func.count()).group_by(Entry.event_id)).all())
-        rounds = dict(session.execute(
-            select(Round.event_id, func.max(Round.number)).group_by(Round.event_id)).all())
+        entrants = dict(self._rows(
+            select(Entry.event_id, func.count()).group_by(Entry.event_id)))
+        rounds = dict(self._rows(
+            select(Round.event_id, func.max(Round.number)).group_by(Round.event_id)))
         tables: dict[int, int] = {}  # seated tables (a bye is no table)
-        table_rows = session.execute(
+        table_rows = self._rows(
             select(Round.event_id, Seat.round_id, Seat.table)
             .join(Round, Round.id == Seat.round_id)
             .where(Seat.table.is_not(None))
             .group_by(Round.event_id, Seat.round_id, Seat.table))
         for event_id, _round_id, _table in table_rows:
             tables[event_id] = tables.get(event_id, 0) + 1
-        results = dict(session.execute(
+        results = dict(self._rows(
             select(Match.event_id, func.count())
             .where(Match.current_version_id.is_not(None))
-            .group_by(Match.event_id)).all())
+            .group_by(Match.event_id)))
         infos = []
         for event in session.execute(select(Event)).scalars():
             self._event_rows[event.id] = event
@@ -313,20 +324,19 @@ class SiteReader:
         teams; the site's settings; and today (an event's status depends on it).
         Updates in place outside the events are of names, settings and series,
         read here in full."""
-        session = self.session
         numeric = lambda column: func.sum(cast(column, Numeric))  # noqa: E731 exact on PG
-        tables = [session.execute(select(model.__table__).order_by(model.id)).all()
+        tables = [self._rows(select(model.__table__).order_by(model.id))
                   for model in (Event, RatingPool, Series, SeriesEvent, SeriesHandicap, Team,
                                 TeamMember, SiteSetting)]
-        players = session.execute(select(Player.id, Player.name, Player.club,
-                                         Player.merged_into_id).order_by(Player.id)).all()
-        ratings = session.execute(
+        players = self._rows(select(Player.id, Player.name, Player.club,
+                                         Player.merged_into_id).order_by(Player.id))
+        ratings = self._rows(
             select(Rating.pool_id, func.count(), func.max(Rating.id), func.sum(Rating.matches),
                    numeric(Rating.mu), numeric(Rating.sigma))
-            .group_by(Rating.pool_id).order_by(Rating.pool_id)).all()
-        histories = session.execute(
+            .group_by(Rating.pool_id).order_by(Rating.pool_id))
+        histories = self._rows(
             select(RatingHistory.pool_id, func.count(), func.max(RatingHistory.id))
-            .group_by(RatingHistory.pool_id).order_by(RatingHistory.pool_id)).all()
+            .group_by(RatingHistory.pool_id).order_by(RatingHistory.pool_id))
         return (today, [[tuple(row) for row in rows] for rows in tables],
                 [tuple(row) for row in players], [tuple(row) for row in ratings],
                 [tuple(row) for row in histories])
@@ -337,21 +347,21 @@ class SiteReader:
         session = self.session
         entries = rating_list(session)
         pools = []
-        pool_rows = session.execute(
+        pool_rows = self._rows(
             select(RatingPool.id, RatingPool.variant, RatingPool.provisional_matches)
-            .order_by(RatingPool.variant)).all()
+            .order_by(RatingPool.variant))
         for pool_id, variant, provisional in pool_rows:
             board = [e for e in entries if e.variant == variant]
             pool = PoolData(variant, provisional, board, {}, pool_id)
             h = RatingHistory
-            for player_id, *digest in session.execute(
+            for player_id, *digest in self._rows(
                     select(h.player_id, func.count(), func.max(h.sequence), func.max(h.id),
                            func.sum(h.match_id), func.sum(h.place), func.sum(h.mu_before),
                            func.sum(h.sigma_before), func.sum(h.mu_after),
                            func.sum(h.sigma_after))
                     .where(h.pool_id == pool_id).group_by(h.player_id)):
                 pool.digest[player_id] = tuple(digest)
-            for player_id, event_id in session.execute(
+            for player_id, event_id in self._rows(
                     select(h.player_id, Match.event_id).distinct()
                     .join(Match, Match.id == h.match_id).where(h.pool_id == pool_id)):
                 found = pool.history_events.get(player_id)
@@ -365,7 +375,6 @@ class SiteReader:
 
     def load_history(self, pools: list[PoolData], player_ids: Collection[int] | None) -> None:
         """The rating histories of these players (None: every player's) into the pools."""
-        session = self.session
         ids = None if player_ids is None else sorted(player_ids)
         for pool in pools:
             query = (select(RatingHistory.player_id, RatingHistory.sequence,
@@ -379,7 +388,7 @@ class SiteReader:
                 for i in range(0, len(ids), PLAYERS_PER_QUERY)]
             history = pool.history
             for each in queries:
-                for player_id, *rest in session.execute(each):
+                for player_id, *rest in self._rows(each):
                     points = history.get(player_id)
                     if points is None:
                         points = history[player_id] = []
@@ -397,14 +406,13 @@ class SiteReader:
         every round: one result of a round being played changes that round's and that
         match's pages, not the standings every page of a big event shows.
         ``standings``: False leaves them to :meth:`fill_standings`."""
-        session = self.session
-        entries = [EntryData(*row) for row in session.execute(
+        entries = [EntryData(*row) for row in self._rows(
             select(Entry.player_id, Entry.first_round, Entry.withdrawn_after)
             .where(Entry.event_id == info.id))]
 
         matches: dict[int, MatchData] = {}
         by_key: dict[tuple[int, str], MatchData] = {}
-        rows = session.execute(
+        rows = self._rows(
             select(Match.id, Match.round_number, Match.table, Match.current_version_id,
                    MatchVersion.version, MatchVersion.imported_at, MatchVersion.imported_by,
                    MatchVersion.deals, MatchVersion.verified_moves)
@@ -415,7 +423,7 @@ class SiteReader:
                               verified or 0)
             matches[mid] = match
             by_key[(rnd, table)] = match
-        place_rows = session.execute(
+        place_rows = self._rows(
             select(Match.id, MatchPlace.player_id, MatchPlace.seat, MatchPlace.place,
                    MatchPlace.total, MatchPlace.match_points)
             .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
@@ -425,11 +433,11 @@ class SiteReader:
         for match in matches.values():
             match.places.sort(key=lambda p: p.seat)
 
-        round_rows = session.execute(
+        round_rows = self._rows(
             select(Round.id, Round.number, Round.repeated_pairs, Round.seated_at)
-            .where(Round.event_id == info.id).order_by(Round.number)).all()
+            .where(Round.event_id == info.id).order_by(Round.number))
         seats: dict[int, list[tuple]] = {}
-        seat_rows = session.execute(
+        seat_rows = self._rows(
             select(Seat.round_id, Seat.player_id, Seat.table, Seat.seat)
             .join(Round, Round.id == Seat.round_id)
             .where(Round.event_id == info.id))
@@ -472,7 +480,7 @@ class SiteReader:
         """Beside the event's info, entries, matches and byes (in ``data``), the rows
         its standings are made of: its forfeits and adjustments, every round's."""
         event_id = data.info.id
-        return tuple(tuple(tuple(row) for row in self.session.execute(
+        return tuple(tuple(tuple(row) for row in self._rows(
             select(model.__table__).where(model.event_id == event_id).order_by(model.id)))
             for model in (Forfeit, Adjustment))
 
@@ -513,7 +521,7 @@ class SiteReader:
         seen: set[int] = set()
         for query in queries:
             fresh: set[int] = set()
-            for mid, event_id, rnd, table, deals, verified, *place in self.session.execute(
+            for mid, event_id, rnd, table, deals, verified, *place in self._rows(
                     query.order_by(Match.id, MatchPlace.seat, MatchPlace.player_id)):
                 if mid in seen:
                     continue
@@ -525,17 +533,84 @@ class SiteReader:
             seen |= fresh
         return out
 
-    def match_counts(self) -> dict[int, int]:
-        """Per player: the matches with a result the player has a place in."""
-        return dict(self.session.execute(
-            select(MatchPlace.player_id, func.count())
-            .join(Match, Match.current_version_id == MatchPlace.version_id)
-            .group_by(MatchPlace.player_id)).all())
+    def history_marks(self, upto: dict[int, int] | None = None) -> dict[int, list]:
+        """Per rating pool, a mark of its history rows (of those with a row id up to
+        ``upto[pool id]``, if given): their count, highest row id and sums of their
+        columns (as text, exact on PostgreSQL). A rating appended since leaves the
+        mark of the rows up to the old highest id as it was; a correction, which
+        deletes and writes rows again (SQLite may give them the same ids), does not."""
+        h = RatingHistory
+        numeric = lambda column: func.sum(cast(column, Numeric))  # noqa: E731
+        query = (select(h.pool_id, func.count(), func.max(h.id), func.sum(h.player_id),
+                        func.sum(h.match_id), func.sum(h.sequence), numeric(h.mu_after),
+                        numeric(h.sigma_after)).group_by(h.pool_id))
+        marks = {}
+        for pool_id, count, last, *sums in self._rows(query):
+            marks[pool_id] = [count, last or 0, *(str(v) for v in sums)]
+        if upto is not None:
+            marks = {}
+            for pool_id, last in upto.items():
+                for _, count, top, *sums in self._rows(query.where(
+                        h.pool_id == pool_id, h.id <= last)):
+                    marks[pool_id] = [count, top or 0, *(str(v) for v in sums)]
+        return marks
+
+    def rated_since(self, pool_id: int, last: int) -> set[int]:
+        """The players of a pool's history rows after row id ``last``."""
+        return {pid for pid, in self._rows(select(RatingHistory.player_id).where(
+            RatingHistory.pool_id == pool_id, RatingHistory.id > last))}
+
+    def match_counts(self, without: Collection[int] = ()) -> dict[int, int]:
+        """Per player: the matches with a result the player has a place in, but
+        those of ``without`` (match ids)."""
+        query = (select(MatchPlace.player_id, func.count())
+                 .join(Match, Match.current_version_id == MatchPlace.version_id)
+                 .group_by(MatchPlace.player_id))
+        counts = dict(self._rows(query))
+        ids = sorted(without)
+        for i in range(0, len(ids), PLAYERS_PER_QUERY):
+            for pid, count in self._rows(
+                    query.where(Match.id.in_(ids[i:i + PLAYERS_PER_QUERY]))):
+                counts[pid] -= count
+        return {pid: count for pid, count in counts.items() if count}
+
+    def results_being_played(self, after_rounds: dict[int, int]) -> dict[int, tuple[int, int]]:
+        """The matches with a result of the rounds being played: per event, of the
+        rounds after ``after_rounds[event id]`` (its last complete round). By match
+        id: (event id, round)."""
+        out: dict[int, tuple[int, int]] = {}
+        for event_id, after in sorted(after_rounds.items()):
+            for mid, number in self._rows(
+                    select(Match.id, Match.round_number)
+                    .where(Match.event_id == event_id, Match.round_number > after,
+                           Match.current_version_id.is_not(None))):
+                out[mid] = (event_id, number)
+        return out
+
+    def boards_before(self, pools: list[PoolData], pending: dict[int, tuple[int, int]],
+                      being_played: dict[str, list[tuple[int, int]]]) -> None:
+        """Each pool's ``board``: its leaderboard without the matches ``pending``
+        (:meth:`results_being_played`), as the ratings stood before them, and its
+        ``board_pending``: the rounds being played of its game's events
+        (``being_played``, by game), whether or not a result of them is in yet, so
+        that the board's note changes when a round is seated or complete."""
+        for pool in pools:
+            pool.board = pool.leaderboard
+            pool.board_pending = sorted(being_played.get(pool.variant, ()))
+        if not pending:
+            return
+        before = rating_list_before(
+            self.session, [e for pool in pools for e in pool.leaderboard], list(pending))
+        by_variant: dict[str, list[RatingEntry]] = {}
+        for entry in before:
+            by_variant.setdefault(entry.variant, []).append(entry)
+        for pool in pools:
+            pool.board = by_variant.get(pool.variant, [])
 
     def match_refs(self) -> dict[int, tuple[int, int]]:
         """Every match with a result: its event and round, by match id (a rating
         history links to its matches)."""
-        return {mid: (event_id, rnd) for mid, event_id, rnd in self.session.execute(
+        return {mid: (event_id, rnd) for mid, event_id, rnd in self._rows(
             select(Match.id, Match.event_id, Match.round_number)
             .where(Match.current_version_id.is_not(None)))}
 
@@ -550,7 +625,7 @@ class SiteReader:
         condition = [Match.event_id == event_id]
         if round_number is not None:
             condition.append(Match.round_number == round_number)
-        rows = self.session.execute(
+        rows = self._rows(
             select(*columns)
             .join(Match, Match.current_version_id == Deal.version_id)
             .where(and_(*condition))

@@ -285,14 +285,20 @@ def players_file(players: dict[int, PlayerInfo]) -> bytes:
          "page": f"players/{p.id}.html"} for p in sorted(players.values(), key=lambda p: p.id)]})
 
 
-def ratings_file(pool: PoolData) -> bytes:
+def ratings_file(pool: PoolData, slugs: dict[int, str]) -> bytes:
+    """A game's leaderboard as the site's lists show it: without the results of the
+    rounds being played (``not_counted``, by event slug and round), which count when
+    their round is complete."""
+    board = pool.board if pool.board is not None else pool.leaderboard
     rows = []
-    for rank, entry in enumerate((e for e in pool.leaderboard if not e.provisional), 1):
+    for rank, entry in enumerate((e for e in board if not e.provisional), 1):
         rows.append({"rank": rank, **_rating(entry)})
-    provisional = [_rating(e) for e in pool.leaderboard if e.provisional]
+    provisional = [_rating(e) for e in board if e.provisional]
     return dump("ratings", {"variant": pool.variant,
                             "provisional_matches": pool.provisional_matches,
-                            "leaderboard": rows, "provisional": provisional})
+                            "leaderboard": rows, "provisional": provisional,
+                            "not_counted": [{"event": slugs[e], "round": n}
+                                            for e, n in pool.board_pending]})
 
 
 def _rating(entry) -> dict:

@@ -14,7 +14,11 @@ The site (paths relative to the folder, per language tree):
   table beside it;
 - ``events/<slug>/index.html``: standings with the tie-break columns, the results
   grid, the rounds, the rules and options in words;
-- ``events/<slug>/round-<n>.html``: a round's seat list by table and by name;
+- ``events/<slug>/round-<n>.html``: a round's seat list by table and by name (a
+  round of more than :data:`ROUND_PART_TABLES` tables: the list of its pages of
+  tables and the seats by name);
+- ``events/<slug>/round-<n>-part-<k>.html``: a big round's tables, a page of
+  :data:`ROUND_PART_TABLES`, with their results;
 - ``events/<slug>/round-<n>-sheets.html``: the round's score sheets to print, a
   page per table;
 - ``events/<slug>/screen.html``: the venue screen for a projector (the latest
@@ -73,7 +77,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
-import json
 import os
 import pickle
 import re
@@ -118,6 +121,7 @@ from .data import (
     PoolData,
     RoundData,
     SiteReader,
+    TableData,
 )
 from .folders import (
     MANIFEST,
@@ -131,6 +135,7 @@ from .folders import (
     foreign_files,
     leftovers,
     link_or_copy,
+    manifest_bytes,
     prepare_target,
     read_manifest,
     read_marker,
@@ -160,6 +165,9 @@ SAFE_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 LEADERBOARD_TOP = 10  # rows per variant on the index page
 STATUS_ORDER = ("running", "upcoming", "finished")
 SCREEN_REFRESH_SECONDS = 60  # the venue screen reloads this often while its event runs
+# A round of more tables than this has its tables on pages of this many (its page lists
+# them), so that a result re-renders one of them; a club night's round is one page.
+ROUND_PART_TABLES = 100
 
 
 # ------------------------------------------------------------------------ paths
@@ -182,6 +190,10 @@ class Links:
 
     def round(self, event_id: int, number: int) -> str:
         return f"{self._event_dirs[event_id]}/round-{int(number)}.html"
+
+    def round_part(self, event_id: int, number: int, part: int) -> str:
+        """A page of a big round's tables (:func:`round_parts`), ``part`` from 1."""
+        return f"{self._event_dirs[event_id]}/round-{int(number)}-part-{int(part)}.html"
 
     def sheets(self, event_id: int, number: int) -> str:
         return f"{self._event_dirs[event_id]}/round-{int(number)}-sheets.html"
@@ -819,6 +831,33 @@ class GridCell:
     shared: bool = False  # another player at the table had the same place (a draw)
 
 
+class RoundPart(NamedTuple):
+    """A page of a big round's tables: its number (from 1), its tables, the labels of
+    its first and last table and the position in the round (from 1) of its first."""
+    number: int
+    tables: list[TableData]
+    first: str
+    last: str
+    start: int
+
+    @property
+    def results_in(self) -> int:
+        return sum(1 for t in self.tables if t.match is not None and t.match.has_result)
+
+
+def round_parts(rnd: RoundData) -> list[RoundPart]:
+    """A big round's pages of tables, :data:`ROUND_PART_TABLES` each, in the round's
+    table order; none for a round that fits on its own page. The parts follow the
+    seating alone, so a result never moves a table to another page."""
+    size = ROUND_PART_TABLES
+    tables = rnd.tables
+    if len(tables) <= size:
+        return []
+    return [RoundPart(i // size + 1, tables[i:i + size], tables[i].label,
+                      tables[min(i + size, len(tables)) - 1].label, i + 1)
+            for i in range(0, len(tables), size)]
+
+
 def event_player_ids(data: EventData) -> set[int]:
     """The players an event's pages show: entered, seated or placed (the standings
     are of these)."""
@@ -882,9 +921,10 @@ class SiteBuilder:
     unchanged event's rows are never read; a player's page has its own
     (:meth:`player_key`: the player's name and ratings and the keys of the player's
     events), so only the matches of the players whose pages are rendered are read;
-    the index, the players' list, the leaderboards and the open data index are
-    rendered every time (the index shows when the site was published: the only
-    page that does)."""
+    the players' list, the leaderboards and their open data have keys of what they
+    show (the results of complete rounds, :meth:`SiteReader.boards_before`); the
+    index and the open data index are rendered every time (they show when the site
+    was published: the only pages that do)."""
 
     def __init__(self, build_dir: Path, reader: SiteReader, events: list[EventInfo],
                  languages: list[str], now: dt.datetime, report: PublishReport,
@@ -914,6 +954,13 @@ class SiteBuilder:
         self.event_records: dict[str, dict] = {}  # event id -> its key, files, player rows
         self._collecting: list[str] | None = None  # the current event's files
         self._name_rows: dict[int, tuple] | None = None  # see _names
+        # the matches of rounds being played, by id: (event id, round); the site-wide
+        # lists leave them out until their round is complete
+        self.pending: dict[int, tuple[int, int]] = {}
+        self._memo: dict[tuple, Any] = {}  # per event: keys' parts worked out once
+        self._board_rows: dict[str, str] = {}  # per game: a digest of its board's rows
+        self._names_digest: str | None = None  # of every player's name row
+        self.basis: dict = {}  # see _basis
 
     # ---- writing
 
@@ -1006,10 +1053,9 @@ class SiteBuilder:
     def write_manifest(self) -> None:
         """What this publish wrote, for the next one (:mod:`.folders`)."""
         manifest = {"format": 1, "generator": f"tourney {__version__}",
-                    "languages": self.languages,
+                    "languages": self.languages, "basis": self.basis,
                     "files": self.files, "events": self.event_records}
-        write_file(os.path.join(self.build_dir, MANIFEST),
-                   json.dumps(manifest, separators=(",", ":"), sort_keys=True).encode("utf-8"))
+        write_file(os.path.join(self.build_dir, MANIFEST), manifest_bytes(manifest))
 
     # ---- content keys
 
@@ -1118,13 +1164,38 @@ class SiteBuilder:
         timings["events"] = time.perf_counter() - t0
 
         t0 = time.perf_counter()
+        # The site-wide lists count the results of complete rounds (as the standings
+        # do): a result of a round being played changes its own pages, not them.
+        after_rounds = {int(e): r["after_round"] for e, r in self.event_records.items()
+                        if r.get("after_round") is not None}
+        self.pending = self.reader.results_being_played(after_rounds)
+        # the rounds seated after each event's last complete one, by game
+        being_played: dict[str, list[tuple[int, int]]] = {}
+        for event_id, after in after_rounds.items():
+            info = self.events_by_id[event_id]
+            being_played.setdefault(info.variant, []).extend(
+                (event_id, n) for n in range(after + 1, info.rounds_seated + 1))
+        self.reader.boards_before(pools, self.pending, being_played)
         context = self._player_context(pools)
         summary = context["summary"]
-        self.page("players.html", "players/index.html", per_language=lambda renderer: {
-            "summary": sorted(summary, key=lambda s: name_key(s["player"].name, renderer.lang))})
+        not_counted = sorted(r for rounds in being_played.values() for r in rounds)
+        self.page("players.html", "players/index.html", key=content_key(
+            self.site_key, "players", [(s["player"].id, s["events"], s["matches"],
+                                        s["variants"]) for s in summary],
+            self._all_names(), not_counted, self._pending_events(not_counted)),
+            not_counted=not_counted, per_language=lambda renderer: {
+                "summary": sorted(summary, key=lambda s: name_key(s["player"].name,
+                                                                  renderer.lang))})
         keys = {}
+        changed = self._players_changed(pools)  # None: any player's page may have
+        old_files = self.previous.manifest["files"] if self.previous is not None else {}
         for player_id in sorted(self.players):
             path = self.links.player(player_id)
+            if changed is not None and player_id not in changed:
+                # nothing the page is made of changed: the key it had, not worked out
+                had = old_files.get(path)
+                if had and self._reused(path, had):
+                    continue
             key = self._player_key(player_id, context)
             if not self._reused(path, key):
                 keys[player_id] = key
@@ -1150,6 +1221,95 @@ class SiteBuilder:
         self.index_page(pools, series)
         self.site_data_files(pools, series)
         self.static_files()
+
+    def _basis(self, pools: list[PoolData]) -> dict:
+        """What every player's page key rests on beside the player's own rows: the
+        site's key, every player's name, and per rating pool its settings and its
+        history's count and highest row id (kept in the manifest)."""
+        marks = self.reader.history_marks()
+        return {"site": self.site_key, "names": self._all_names(),
+                "pools": [[p.pool_id, p.variant, p.provisional_matches,
+                           marks.get(p.pool_id)] for p in pools]}
+
+    def _all_names(self) -> str:
+        if self._names_digest is None:
+            self._names_digest = content_key(self._names(self.players))
+        return self._names_digest
+
+    def _players_changed(self, pools: list[PoolData]) -> set[int] | None:
+        """The players whose page may have changed since the site replaced, found
+        without working out every player's key: those rated since (history rows
+        after the old site's last), those whose row, matches or event changed in an
+        event read again, and every player of an event added, removed, renamed or
+        whose players' names changed. None (every player's key is worked out) when
+        the site's key, a name, a pool's settings changed, or a rating history lost
+        rows (a correction rated matches again)."""
+        self.basis = basis = self._basis(pools)
+        old = self.previous.manifest.get("basis") if self.previous is not None else None
+        if not isinstance(old, dict) or old.get("site") != basis["site"] \
+                or old.get("names") != basis["names"] \
+                or [p[:3] for p in old.get("pools") or []] != [p[:3] for p in basis["pools"]]:
+            return None
+        changed: set[int] = set()
+        marks = {p[0]: p[3] for p in old["pools"] if p[3] is not None}
+        if self.reader.history_marks(upto={pool_id: mark[1] for pool_id, mark in
+                                           marks.items()}) != marks:
+            return None  # rows removed or rewritten (a correction): not only appended
+        for pool_id, mark in marks.items():
+            changed.update(self.reader.rated_since(pool_id, mark[1]))
+        if any(p[3] is None and now[3] is not None
+               for p, now in zip(old["pools"], basis["pools"])):
+            return None  # a pool's first ratings
+        old_events = self.previous.manifest.get("events", {})
+        history_of: dict[int, set[int]] | None = None
+        for event_id, record in self.event_records.items():
+            had = old_events.get(event_id)
+            if had is record:
+                continue  # reused: the same rows
+            if not isinstance(had, dict) or had.get("names") != record.get("names") \
+                    or had.get("ref") != record.get("ref"):
+                changed.update(record["players"])
+                changed.update(had.get("players", ()) if isinstance(had, dict) else ())
+            else:
+                changed.update(set(record["players"]) ^ set(had.get("players", ())))
+                rows = {row[0]: row for row in had.get("player_events", ())}
+                for row in record["player_events"]:  # (the manifest's rows hold lists)
+                    if rows.get(row[0]) != [list(v) if isinstance(v, tuple) else v
+                                            for v in row]:
+                        changed.add(row[0])
+                mine, theirs = record.get("matches_of", {}), had.get("matches_of", {})
+                changed.update(int(pid) for pid in set(mine) | set(theirs)
+                               if mine.get(pid) != theirs.get(pid))
+            if not isinstance(had, dict) or had.get("key") != record.get("key"):
+                # a page that links to the event's matches from its history, of a
+                # player without a row in the event, is keyed by the event's key
+                if history_of is None:
+                    history_of = {}
+                    for pool in pools:
+                        for pid, events in pool.history_events.items():
+                            for e in events:
+                                history_of.setdefault(e, set()).add(pid)
+                changed.update(history_of.get(int(event_id), set()).difference(
+                    row[0] for row in record["player_events"]))
+        for event_id, had in old_events.items():
+            if event_id not in self.event_records and isinstance(had, dict):
+                changed.update(had.get("players", ()))
+        return changed
+
+    def _pending_events(self, rounds: Iterable[tuple[int, int]]) -> list:
+        """What a list's note shows of the events of rounds being played."""
+        return [(e, self.events_by_id[e].name, self.links.event(e)) for e in
+                sorted({event_id for event_id, _ in rounds})]
+
+    def _board_key(self, kind: str, pool: PoolData) -> str:
+        """The key of a leaderboard's page or file: its entries as the lists show
+        them and the rounds being played they leave out."""
+        rows = self._board_rows.get(pool.variant)
+        if rows is None:
+            rows = self._board_rows[pool.variant] = content_key(
+                [astuple_entry(e) for e in pool.board or ()])
+        return content_key(self.site_key, kind, pool.variant, pool.provisional_matches, rows,
+                           pool.board_pending, self._pending_events(pool.board_pending))
 
     def _reused(self, path: str, key: str) -> bool:
         if not key or self.previous is None:
@@ -1187,14 +1347,17 @@ class SiteBuilder:
             data = self.reader.event_data(info, standings=False)
             players = event_player_ids(data)
             self._collecting = []
+            self._memo = {}
             replays = self.report.replays
-            rows, standings_key = self.event_pages(data, with_replays)
+            names = content_key(self._names(players))
+            rows, standings_key = self.event_pages(data, with_replays, names)
             self.event_records[str(info.id)] = {
                 "key": self.event_key(info, with_replays, players), "files": self._collecting,
                 "standings": standings_key,
-                "names": content_key(self._names(players)),
+                "names": names, "ref": content_key(self._event_ref(info)),
                 "matches_of": self._player_digests(data),
                 "replays": self.report.replays - replays, "matches": len(data.matches),
+                "after_round": data.after_round,
                 "players": sorted(players),
                 "player_events": [[pid, *row[1:]] for pid, row in rows]}
             self._collecting = None
@@ -1321,10 +1484,12 @@ class SiteBuilder:
         for pool in pools:
             if not pool.leaderboard:
                 continue
-            # everyone ranked by rating, provisional players marked, not left out
-            provisional = sum(1 for e in pool.leaderboard if e.provisional)
-            boards.append({"pool": pool, "top": pool.leaderboard[:LEADERBOARD_TOP],
-                           "established": len(pool.leaderboard) - provisional,
+            # everyone ranked by rating, provisional players marked, not left out; as
+            # the site's lists show the ratings (without the rounds being played)
+            board = pool.board or []
+            provisional = sum(1 for e in board if e.provisional)
+            boards.append({"pool": pool, "top": board[:LEADERBOARD_TOP],
+                           "established": len(board) - provisional,
                            "provisional_count": provisional})
         self.page("index.html", "index.html", groups=groups, boards=boards,
                   status_order=STATUS_ORDER, ordinal=ordinal, series=series)
@@ -1459,15 +1624,18 @@ class SiteBuilder:
         return {p.name: p.id for p in self.players.values()}
 
     def rating_pages(self, pools: list[PoolData]) -> None:
+        """A page per rated game: its leaderboard as the site's lists show it (the
+        ratings before the results of rounds being played, :meth:`SiteReader.boards_before`),
+        keyed by its entries, so a result of a round being played leaves it as it was."""
         for pool in pools:
             if not pool.leaderboard:
                 continue
-            self.page("ratings.html", self.links.ratings(pool.variant), pool=pool,
-                      ordinal=ordinal)
+            self.page("ratings.html", self.links.ratings(pool.variant),
+                      key=self._board_key("ratings", pool), pool=pool, ordinal=ordinal)
 
     # ---- events
 
-    def event_pages(self, data: EventData, with_replays: bool
+    def event_pages(self, data: EventData, with_replays: bool, names: str
                     ) -> tuple[list[tuple[int, PlayerEvent]], str]:
         """The event's pages and open data; its row on each player's page, by player
         id, and its standings' key.
@@ -1478,7 +1646,11 @@ class SiteBuilder:
         a round is being played (:meth:`SiteReader.event_data`), so one result
         re-renders its round's page, its match's pages and its round's matches
         file, not the outputs of the event's thousands of rows; the round's last
-        result changes them all once."""
+        result changes them all once.
+
+        ``names``: a digest of the names of the event's players, which the keys of
+        the pages that show most of them (a round's, its score sheets) take instead
+        of the names themselves."""
         info = data.info
         after = data.after_round
         # The standings are known by what they are made of (their key), and computed
@@ -1492,8 +1664,8 @@ class SiteBuilder:
         on_standings = dataclasses.replace(info, stamp=None, results_in=0)
         has_results = bool(info.results_in) if after is None else after > 0
         standings_key = content_key(
-            self.site_key, "standings", on_standings, after, has_results, data.entries,
-            [(m.id, m.version_id, m.round, m.table, m.places) for m in counted],
+            self.site_key, "standings", on_standings, after, has_results, self._entry_rows(data),
+            [self._match_row(m) for m in counted],
             [(r.number, r.byes) for r in data.rounds if after is None or r.number <= after],
             self.reader.standings_inputs(data), self._names(entrants))
         old = (self.previous.manifest.get("events", {}).get(str(info.id))
@@ -1515,13 +1687,9 @@ class SiteBuilder:
         # they show: the event's name and game, the round or the match as stored,
         # its players' names), so one result re-renders its own pages.
         for rnd in data.rounds:
-            ids = [*rnd.byes, *(pid for table in rnd.tables for pid in table.players)]
-            key = content_key(self.site_key, "round", shown, rnd, self._names(ids))
-            self.page("round.html", self.links.round(info.id, rnd.number), key=key,
-                      info=info, rnd=rnd, per_language=lambda renderer, rnd=rnd: {
-                          "by_name": self._by_name(rnd, renderer.lang)})
+            self.round_pages(info, rnd, shown, names)
             self.sheet_page(info, rnd, content_key(
-                self.site_key, "sheets", shown, self._seating(rnd), self._names(ids)))
+                self.site_key, "sheets", shown, self._seating(rnd), names))
         self.screen_page(data, standings_key, has_results)
         matches_by_round: dict[int, list[MatchData]] = {}
         for match in data.matches:
@@ -1530,7 +1698,8 @@ class SiteBuilder:
             pending = []
             for match in matches:
                 self.report.matches += 1
-                key = content_key(self.site_key, "match", shown, match, with_replays,
+                key = content_key(self.site_key, "match", shown, self._match_row(match),
+                                  with_replays,
                                   self._names([p.player_id for p in match.places]))
                 if not self._reuse_keyed(key, [self.links.match(info.id, match.id)]):
                     pending.append((match, key))
@@ -1544,6 +1713,33 @@ class SiteBuilder:
                                  key)
         self.event_data_files(data, standings_key, matches_by_round)
         return rows, standings_key
+
+    def round_pages(self, info: EventInfo, rnd: RoundData, shown: tuple, names: str) -> None:
+        """A round's page: its seats by table, with the results as they come in, and
+        by name. A big round's tables are on pages of their own (:func:`round_parts`),
+        each known by its tables, their players' names and which have a result; the
+        round's page then lists those pages and the seats by name, each linking to its
+        table: it changes with the seating and the names, not with a result."""
+        path = self.links.round(info.id, rnd.number)
+        parts = round_parts(rnd)
+        if not parts:
+            self.page("round.html", path, key=content_key(self.site_key, "round", shown, rnd, names),
+                      info=info, rnd=rnd, parts=(), per_language=lambda renderer: {
+                          "by_name": self._by_name(rnd, renderer.lang)})
+            return
+        spans = [(p.number, p.first, p.last) for p in parts]
+        self.page("round.html", path, key=content_key(
+            self.site_key, "round", shown, self._seating(rnd), names, spans), info=info,
+            rnd=rnd, parts=parts, per_language=lambda renderer: {
+                "by_name": self._by_name(rnd, renderer.lang, parts, info.id)})
+        for part in parts:
+            tables = [(t.label, tuple(t.players),
+                       t.match.id if t.match is not None and t.match.has_result else None)
+                      for t in part.tables]
+            key = content_key(self.site_key, "round-part", shown, rnd.number, part.number,
+                              spans, tables, names)
+            self.page("round_part.html", self.links.round_part(info.id, rnd.number, part.number),
+                      key=key, info=info, rnd=rnd, parts=parts, part=part)
 
     @staticmethod
     def _standings_rows(data: EventData, entrants: set[int]) -> list[tuple[int, PlayerEvent]]:
@@ -1584,6 +1780,12 @@ class SiteBuilder:
         """The event's page's key: its standings' (which stand for the results grid
         of the rounds they count), the seating of those rounds, the rounds' list
         (a round being played without its count of results) and the table sizes."""
+        memo = ("event page", standings_key)
+        if memo not in self._memo:
+            self._memo[memo] = self._event_page_key_of(data, standings_key)
+        return self._memo[memo]
+
+    def _event_page_key_of(self, data: EventData, standings_key: str) -> str:
         after = data.after_round
         return content_key(self.site_key, "event", standings_key, self._rounds_list(data),
                            [self._seating(r) for r in data.rounds
@@ -1647,24 +1849,46 @@ class SiteBuilder:
         return sorted({e.player_id for e in data.entries},
                       key=lambda pid: (names[pid].name if pid in names else "", pid))
 
-    @staticmethod
-    def _seating(rnd: RoundData) -> tuple:
+    def _seating(self, rnd: RoundData) -> tuple:
         """A round's seating: its tables' players in seat order and its byes (not
-        its results)."""
-        return (rnd.number, tuple((t.label, tuple(t.players)) for t in rnd.tables),
+        its results). Worked out once per round and publish (several keys take it)."""
+        key = ("seating", id(rnd))
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = (
+                rnd.number, tuple((t.label, tuple(t.players)) for t in rnd.tables),
                 tuple(rnd.byes))
+        return found
 
-    @staticmethod
-    def _player_digests(data: EventData) -> dict[str, str]:
+    def _entry_rows(self, data: EventData) -> tuple:
+        """The event's entries as plain tuples (for keys), worked out once."""
+        found = self._memo.get(("entries",))
+        if found is None:
+            found = self._memo[("entries",)] = tuple(
+                (e.player_id, e.first_round, e.withdrawn_after) for e in data.entries)
+        return found
+
+    def _match_row(self, match: MatchData) -> tuple:
+        """A match as stored, as a plain tuple (for keys: a tuple pickles several
+        times as fast as the dataclasses), worked out once per match and publish."""
+        key = ("match", match.id)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = (
+                match.id, match.version_id, match.version, match.imported_at,
+                match.imported_by, match.round, match.table, match.deals,
+                match.verified_moves, tuple((p.player_id, p.seat, p.place, p.total,
+                                             p.match_points) for p in match.places))
+        return found
+
+    def _player_digests(self, data: EventData) -> dict[str, str]:
         """Per player (id as text), a digest of what their page shows of their own
         matches in the event: each match as stored, with its places."""
         shown: dict[int, list] = {}
         for match in data.matches:
             if not match.has_result:
                 continue
-            row = (match.id, match.version_id, match.round, match.table, match.deals,
-                   match.verified_moves, tuple((p.player_id, p.seat, p.place, p.total,
-                                                p.match_points) for p in match.places))
+            row = self._match_row(match)
             for place in match.places:
                 shown.setdefault(place.player_id, []).append(row)
         return {str(pid): content_key(rows) for pid, rows in shown.items()}
@@ -1685,7 +1909,7 @@ class SiteBuilder:
         event_dir = self.links.event(info.id).rsplit("/", 1)[0]
         on_event = dataclasses.replace(info, stamp=None, results_in=0, tables_seated=0)
         files = [
-            (f"{event_dir}/event.json", "event", (on_event, data.entries),
+            (f"{event_dir}/event.json", "event", (on_event, self._entry_rows(data)),
              lambda: opendata.event_body(info, data, event_dir)),
             (f"{event_dir}/standings.json", "standings", standings_key,
              lambda: opendata.standings_body(info, data)),
@@ -1713,13 +1937,18 @@ class SiteBuilder:
     def site_data_files(self, pools: list[PoolData], series: Sequence[dict] = ()) -> None:
         """The open data of the whole site (rebuilt every time; the index holds the
         publication time)."""
-        self.write(None, "data/players.json", opendata.players_file(self.players))
+        key = content_key(self.site_key, "data", "players", self._names(self.players))
+        if not self._reuse_keyed(key, ["data/players.json"]):
+            self.write(None, "data/players.json", opendata.players_file(self.players), key)
         variants = []
         for pool in pools:
             if pool.leaderboard:
                 self.links.ratings(pool.variant)  # checks the variant id
-                self.write(None, f"data/ratings/{pool.variant}.json",
-                           opendata.ratings_file(pool))
+                path = f"data/ratings/{pool.variant}.json"
+                key = self._board_key("data", pool)
+                if not self._reuse_keyed(key, [path]):
+                    slugs = {e.id: e.slug for e in self.events}
+                    self.write(None, path, opendata.ratings_file(pool, slugs), key)
                 variants.append(pool.variant)
         dirs = {e.id: self.links.event(e.id).rsplit("/", 1)[0] for e in self.events}
         self.write(None, "data/index.json",
@@ -1731,7 +1960,7 @@ class SiteBuilder:
         event's number of deals, else room for :data:`OPEN_ENDED_ROWS`) with the
         dealer or first colour where the rules fix it, a column per player."""
         game = self.renderers[0].names.rules(info.variant)
-        if info.options is None:
+        if info.options is None or self._reused(self.links.sheets(info.id, rnd.number), key):
             return
         rules = game.match_rules(info.options)
         rows = sheet_rows_per_table(rules)
@@ -1778,14 +2007,23 @@ class SiteBuilder:
             out.append({"text": renderer.message(sentence), "house": house, "key": key})
         return out
 
-    def _by_name(self, rnd, lang: str) -> list[dict]:
-        """A round's seats by name, as the page's language sorts names."""
+    def _by_name(self, rnd, lang: str, parts: Sequence[RoundPart] = (),
+                 event_id: int | None = None) -> list[dict]:
+        """A round's seats by name, as the page's language sorts names; with the
+        round's pages of tables (``parts``, of event ``event_id``), each seat links to
+        its table there (``href``, from the site's root)."""
         rows = []
+        hrefs = {}
+        for part in parts:
+            page = self.links.round_part(event_id, rnd.number, part.number)
+            for i, table in enumerate(part.tables):
+                hrefs[table.label] = f"{page}#t{part.start + i}"
         for table in rnd.tables:
+            href = hrefs.get(table.label)
             for seat, pid in enumerate(table.players):
-                rows.append({"player": pid, "table": table.label, "seat": seat})
+                rows.append({"player": pid, "table": table.label, "seat": seat, "href": href})
         for pid in rnd.byes:
-            rows.append({"player": pid, "table": None, "seat": None})
+            rows.append({"player": pid, "table": None, "seat": None, "href": None})
         players = self.players
         rows.sort(key=lambda r: name_key(players[r["player"]].name, lang))
         return rows
@@ -1907,7 +2145,7 @@ class SiteBuilder:
     def _player_context(self, pools: list[PoolData]) -> dict:
         """What every player's page needs, worked out once."""
         match_refs = self.reader.match_refs()
-        counts = self.reader.match_counts()
+        counts = self.reader.match_counts(without=self.pending)
         player_event_ids: dict[int, set[int]] = {}
         for event_id, record in self.event_records.items():
             for pid in record["players"]:
@@ -1920,8 +2158,9 @@ class SiteBuilder:
         entries: dict[str, dict[int, Any]] = {}
         for pool in pools:
             entries[pool.variant] = {e.player_id: e for e in pool.leaderboard}
-            for entry in pool.leaderboard:
+            for entry in pool.board if pool.board is not None else pool.leaderboard:
                 rated.setdefault(entry.player_id, []).append(pool.variant)
+        # the players' list counts the matches of complete rounds (as its ratings)
         summary = [{"player": p, "events": len(self.player_events.get(p.id, ())),
                     "matches": counts.get(p.id, 0),
                     "variants": rated.get(p.id, [])} for p in live]

@@ -42,6 +42,8 @@ KEY_CELLS = {
     "match": "table.result tbody td",
     "replay-tricks": "table.tricks tbody tr td.play",
     "round": ".table-card li",
+    "round-part": ".table-card li",
+    "round-index": "table.by-name tbody tr td:nth-child(-n+2)",
     "ratings": "table.leaderboard tbody tr td:nth-child(-n+3)",
     "player": "table.player-matches tbody tr td:nth-child(-n+4)",
     "players": "table.players tbody tr td:first-child",
@@ -66,6 +68,9 @@ def page_types(site: Path) -> dict[str, str]:
         "event": "events/spring-cup/index.html",
         "event-upcoming": "events/autumn-open/index.html",
         "round": "events/spring-cup/round-1.html",
+        # a big round (its tables on pages of their own; PART_TABLES below)
+        "round-index": "events/brade-cup/round-1.html",
+        "round-part": "events/brade-cup/round-1-part-1.html",
         "sheets": "events/spring-cup/round-1-sheets.html",
         "screen": "events/spring-cup/screen.html",
         "match": first("events/spring-cup/match-*.html", "deal"),
@@ -76,9 +81,18 @@ def page_types(site: Path) -> dict[str, str]:
     }
 
 
+# Tables on a page of a big round while the league is published: brädcupen's rounds of
+# four tables are paged (two pages), the spring cup's of two stay one page.
+PART_TABLES = 2
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    return league_site(run_cli, tmp_path_factory.mktemp("layout-league"), LANGS)
+    from tourney.reports import site as site_module
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(site_module, "ROUND_PART_TABLES", PART_TABLES)
+        return league_site(run_cli, tmp_path_factory.mktemp("layout-league"), LANGS)
 
 
 MEASURE = """(selector) => {

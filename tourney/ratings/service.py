@@ -38,6 +38,7 @@ Decisions (the issue leaves these open):
 """
 from __future__ import annotations
 
+import bisect
 import json
 from dataclasses import dataclass, field
 from datetime import date
@@ -797,18 +798,104 @@ def rating_list(session: Session, variant: str | None = None,
     if variant is not None:
         query = query.where(RatingPool.variant == check_variant(variant))
     entries = []
-    sigma_limits: dict[tuple, float] = {}
+    judge = _ProvisionalJudge(provisional)
+    # on the connection, fetched at once: plain rows (a league's leaderboard has tens of
+    # thousands, which the ORM's handling of each row would double the cost of)
     for (pool_variant, threshold, pid, name, mu, sigma, matches, model,
-         params_json) in session.execute(query):
-        limit = provisional if provisional is not None else threshold
-        sigma_limit = sigma_limits.get((model, params_json))
-        if sigma_limit is None:
-            sigma_limit = sigma_limits[(model, params_json)] = provisional_sigma(
-                ModelSpec.from_record(model, params_json))
+         params_json) in session.connection().execute(query).fetchall():
         entries.append(RatingEntry(pid, name, pool_variant, mu, sigma, matches,
-                                   sigma > sigma_limit or matches < limit))
-    entries.sort(key=lambda e: (e.variant, -e.ordinal, -e.mu, name_key(e.player)))
+                                   judge(sigma, matches, threshold, model, params_json)))
+    return _ranked(entries)
+
+
+def _ranked(entries: list[RatingEntry]) -> list[RatingEntry]:
+    """Entries by variant, then ranked: best ordinal first (then μ, then name)."""
+    entries.sort(key=_rank_key)
     return entries
+
+
+class _ProvisionalJudge:
+    """Whether a rating is provisional: σ above the model's :func:`provisional_sigma`,
+    or fewer matches than the pool's threshold (``provisional`` instead, if given)."""
+
+    def __init__(self, provisional: int | None = None):
+        self.provisional = provisional
+        self._sigma_limits: dict[tuple, float] = {}
+
+    def __call__(self, sigma: float, matches: int, threshold: int, model: str,
+                 params_json: str | None) -> bool:
+        limit = self.provisional if self.provisional is not None else threshold
+        sigma_limit = self._sigma_limits.get((model, params_json))
+        if sigma_limit is None:
+            sigma_limit = self._sigma_limits[(model, params_json)] = provisional_sigma(
+                ModelSpec.from_record(model, params_json))
+        return sigma > sigma_limit or matches < limit
+
+
+def rating_list_before(session: Session, entries: Sequence[RatingEntry],
+                       match_ids: Sequence[int]) -> list[RatingEntry]:
+    """The leaderboard ``entries`` (:func:`rating_list`'s, in its order) as it stood before the
+    matches ``match_ids`` were rated: a player rated in one of them at their rating
+    before the first (μ, σ and matches as their history has them then; left out if
+    it was their first rated match), provisional judged again and everyone ranked
+    again. Reads the history rows of those matches and of their players only."""
+    ids = sorted(set(match_ids))
+    if not ids:
+        return list(entries)
+    pools = {pool_id: row for pool_id, *row in session.execute(
+        select(RatingPool.id, RatingPool.variant, RatingPool.provisional_matches,
+               RatingPool.model, RatingPool.params_json))}
+    h = RatingHistory
+    first: dict[tuple[str, int], tuple] = {}  # (variant, player) -> earliest left-out row
+    for i in range(0, len(ids), _IDS_PER_QUERY):
+        for pool_id, pid, sequence, mu, sigma in session.execute(
+                select(h.pool_id, h.player_id, h.sequence, h.mu_before, h.sigma_before)
+                .where(h.match_id.in_(ids[i:i + _IDS_PER_QUERY]))):
+            variant = pools[pool_id][0]
+            known = first.get((variant, pid))
+            if known is None or sequence < known[0]:
+                first[(variant, pid)] = (sequence, mu, sigma, pool_id)
+    if not first:
+        return list(entries)
+    # the rated matches from each one's first left out on: not counted then
+    later: dict[tuple[str, int], int] = {}
+    players = sorted({pid for _, pid in first})
+    for i in range(0, len(players), _IDS_PER_QUERY):
+        for pool_id, pid, sequence in session.execute(
+                select(h.pool_id, h.player_id, h.sequence)
+                .where(h.player_id.in_(players[i:i + _IDS_PER_QUERY]))):
+            key = (pools[pool_id][0], pid)
+            if key in first and sequence >= first[key][0]:
+                later[key] = later.get(key, 0) + 1
+    judge = _ProvisionalJudge()
+    kept, moved = [], []
+    for entry in entries:
+        key = (entry.variant, entry.player_id)
+        row = first.get(key)
+        if row is None:
+            kept.append(entry)
+            continue
+        matches = entry.matches - later.get(key, 0)
+        if matches <= 0:
+            continue  # not rated before it
+        _, mu, sigma, pool_id = row
+        _, threshold, model, params_json = pools[pool_id]
+        moved.append(RatingEntry(entry.player_id, entry.player, entry.variant, mu, sigma,
+                                 matches, judge(sigma, matches, threshold, model, params_json)))
+    if len(moved) * 8 > len(kept):
+        return _ranked(kept + moved)
+    # the others keep their order (rating_list's); each moved one goes in its place
+    # (a name's sort key made only for the entries it is compared with)
+    for entry in moved:
+        kept.insert(bisect.bisect_left(kept, _rank_key(entry), key=_rank_key), entry)
+    return kept
+
+
+def _rank_key(entry: RatingEntry) -> tuple:
+    return (entry.variant, -entry.ordinal, -entry.mu, name_key(entry.player))
+
+
+_IDS_PER_QUERY = 500  # ids in one IN (...) list
 
 
 @dataclass(frozen=True)
