@@ -1,0 +1,136 @@
+"""The server's group commit: the results that arrive while a write is under way
+wait for it, and are then stored together, in one transaction.
+
+When every table of a round sends at once, the requests would otherwise each
+take the database's writer in turn, each with its own transaction, its own
+ratings refresh and its own snapshot keep (most of a result's cost). Here the
+first request is written at once; those arriving meanwhile queue, and the next
+transaction takes all of them:
+
+- each one's work runs in a savepoint of its own
+  (:func:`~tourney.storage.db.savepoint`): one that raises is undone alone and
+  answered alone, the others stand;
+- the ratings are refreshed, and the series' snapshots kept, once for the batch
+  (:func:`~tourney.app.results.refreshing_once`);
+- the batch commits, and only then is any of its requests answered: each
+  acknowledged result is stored (a kill before the commit loses the batch, and
+  no request of it was answered).
+
+A request whose work lost a race with another process (a unique constraint, a
+PostgreSQL deadlock or serialization failure) is run again on its own once the
+batch is done, as :meth:`Server.in_transaction` retries any write; so is every
+request of a batch whose commit lost such a race. A batch that fails otherwise
+(the database busy for the whole timeout, an error of the refresh) gives its
+error to each of its requests, as each would have had it on its own.
+"""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from sqlalchemy.exc import IntegrityError, OperationalError
+from starlette.concurrency import run_in_threadpool
+
+from tourney.app.results import refreshing_once
+from tourney.storage.db import ConflictingChange, savepoint, transaction
+
+RETRYABLE = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
+
+
+def lost_race(err: BaseException) -> bool:
+    """Whether ``err`` says another writer changed the same rows at the same time
+    (run the work again and it sees what the other stored)."""
+    if isinstance(err, (IntegrityError, ConflictingChange)):
+        return True
+    return (isinstance(err, OperationalError)
+            and getattr(err.orig, "sqlstate", None) in RETRYABLE)
+
+
+@dataclass
+class _Waiting:
+    work: Callable  # work(session) -> answer
+    answer: asyncio.Future
+    outcome: Any = None
+    error: BaseException | None = None
+    again: bool = False  # lost a race: run alone after the batch
+
+
+@dataclass
+class GroupCommit:
+    """Writes queued while one is under way, stored together (module docstring).
+
+    ``write_lock``: held for each transaction (the server's, shared with its other
+    writers); ``alone``: runs one work in a transaction of its own, retrying lost
+    races (:meth:`Server.in_transaction`)."""
+
+    engine: Any
+    write_lock: Any
+    alone: Callable[[Callable], Any]
+    queue: list[_Waiting] = field(default_factory=list)
+    running: bool = False
+    written: int = 0  # batches written
+    largest: int = 0  # requests in the largest batch
+
+    async def run(self, work: Callable) -> Any:
+        """``work(session)`` stored with whatever else is waiting; its own answer
+        (or its own exception), once the batch it was in has committed."""
+        waiting = _Waiting(work, asyncio.get_running_loop().create_future())
+        self.queue.append(waiting)
+        if not self.running:
+            self.running = True
+            asyncio.ensure_future(self._drain())
+        # shielded: a client that goes away does not stop the batch its result is in
+        return await asyncio.shield(waiting.answer)
+
+    async def _drain(self) -> None:
+        try:
+            while self.queue:
+                batch, self.queue = self.queue, []
+                self.written += 1
+                self.largest = max(self.largest, len(batch))
+                try:
+                    await run_in_threadpool(self._write, batch)
+                except BaseException as err:  # noqa: BLE001 - handed to each request
+                    self._settle(batch, err)
+                else:
+                    self._settle(batch, None)
+        finally:
+            self.running = False
+
+    def _settle(self, batch: list[_Waiting], failed: BaseException | None) -> None:
+        for waiting in batch:
+            if waiting.answer.done():
+                continue
+            error = failed if failed is not None else waiting.error
+            if error is not None:
+                waiting.answer.set_exception(error)
+            else:
+                waiting.answer.set_result(waiting.outcome)
+
+    def _write(self, batch: list[_Waiting]) -> None:
+        """One transaction for the batch (in a worker thread), then the works that
+        lost a race each alone."""
+        try:
+            with self.write_lock, transaction(self.engine) as session, \
+                    refreshing_once(session) as later:
+                for waiting in batch:
+                    mark = later.mark()
+                    try:
+                        with savepoint(session):
+                            waiting.outcome = waiting.work(session)
+                    except Exception as err:  # noqa: BLE001 - this request's own answer
+                        later.undo_since(mark)
+                        waiting.again, waiting.error = lost_race(err), err
+        except Exception as err:
+            if not lost_race(err):
+                raise
+            for waiting in batch:  # nothing of the batch was written
+                waiting.again = True
+        for waiting in batch:
+            if waiting.again:
+                waiting.outcome, waiting.error = None, None
+                try:
+                    waiting.outcome = self.alone(waiting.work)
+                except Exception as err:  # noqa: BLE001 - this request's own answer
+                    waiting.error = err
