@@ -165,7 +165,7 @@ def check_sent(session: Session, event: Event, link: TableLink, content: str) ->
                 f"this link is for table {link.table}, the row is for table {row.table}",
                 rule="other-table", line=row.line, column="table"))
 
-    contexts = EventContexts(session, known=[event])
+    contexts = EventContexts(session, known=[event], only_table=link.table)
     records = check_records(content.encode("utf-8"), events=contexts,
                             options=ImportOptions(event=event.slug), name=_file_name(link),
                             on_row=of_the_link).kept()

@@ -57,17 +57,20 @@ class RoundInfo:
 class EventContext:
     """What the import needs of one event, loaded once (rounds on first use)."""
 
-    def __init__(self, session: Session, event: Event, round_cache: OrderedDict):
+    def __init__(self, session: Session, event: Event, round_cache: OrderedDict,
+                 only_table: str | None = None):
         self.session = session
         self.event = event
+        self.only_table = only_table
         # Seated rounds cached across every event of the import, oldest first.
         self.round_cache = round_cache
         self.event_rules = event_rules(event)
         self.game, self.options = self.event_rules.game, self.event_rules.options
         self.rules = self.event_rules.rules
         rows = session.execute(
-            select(Entry.player_id, Entry.withdrawn_after).where(Entry.event_id == event.id))
-        self.withdrawn = {pid: w for pid, w in rows if w is not None}
+            select(Entry.player_id, Entry.withdrawn_after).where(
+                Entry.event_id == event.id, Entry.withdrawn_after.is_not(None)))
+        self.withdrawn = dict(rows.all())
         # what this import did to the event: counts, and the replacements for the audit
         self.added = 0
         self.replaced = 0
@@ -97,19 +100,27 @@ class EventContext:
         # Core statements on the connection, not ORM queries through the session: a
         # season file meets a thousand rounds, and the ORM's work per query cost
         # three times the queries' own (0.73 -> 0.25 ms a round).
-        connection, event_id = self.session.connection(), self.event.id
+        if self.only_table is not None:
+            info = self._load_tables(number, _ONE_TABLE, {"table": self.only_table})
+            if not info.seated or self.only_table in info.tables:
+                return info
+            # not a table of the round: the whole round, to name the tables it has
+        return self._load_tables(number, _ALL_TABLES, {})
+
+    def _load_tables(self, number: int, statements: tuple, extra: dict) -> RoundInfo:
+        seated_query, stored_query, forfeited_query = statements
+        connection = self.session.connection()
+        where = {"event": self.event.id, "number": number, **extra}
         seated = False
         tables: dict[str, list[tuple[int, str]]] = {}
-        for table, player_id, name in connection.execute(_SEATED, {"event": event_id,
-                                                                   "number": number}):
+        for table, player_id, name in connection.execute(seated_query, where):
             seated = True  # the round's row, with no seat when none is at a table
             if table is not None:
                 tables.setdefault(table, []).append((player_id, name))
         stored = {table: StoredMatch(match_id, version_id, sha, version)
                   for table, match_id, version_id, sha, version
-                  in connection.execute(_STORED, {"event": event_id, "number": number})}
-        forfeited = frozenset(connection.execute(_FORFEITED, {"event": event_id,
-                                                               "number": number}).scalars())
+                  in connection.execute(stored_query, where)}
+        forfeited = frozenset(connection.execute(forfeited_query, where).scalars())
         return RoundInfo(seated, tables, stored, forfeited)
 
 
@@ -117,8 +128,12 @@ class EventContexts:
     """The events of one import, each read once (:class:`EventContext`), by slug;
     the :class:`~tourney.records.checked.EventLookup` of stage one."""
 
-    def __init__(self, session: Session, known: list[Event] = ()):
+    def __init__(self, session: Session, known: list[Event] = (),
+                 only_table: str | None = None):
         self.session = session
+        # a table link's import: its rounds read for that table alone (rows of
+        # another table never reach stage two there), not the round's every seat
+        self.only_table = only_table
         self.round_cache: OrderedDict = OrderedDict()
         self.by_slug: dict[str, EventContext | None] = {}
         self._known = {event.slug: event for event in known}  # read already by the caller
@@ -127,8 +142,8 @@ class EventContexts:
         if slug not in self.by_slug:
             event = self._known.get(slug) or self.session.execute(
                 select(Event).where(Event.slug == slug)).scalars().first()
-            self.by_slug[slug] = (EventContext(self.session, event, self.round_cache)
-                                  if event else None)
+            self.by_slug[slug] = (EventContext(self.session, event, self.round_cache,
+                                               self.only_table) if event else None)
         return self.by_slug[slug]
 
     def __iter__(self):
@@ -191,3 +206,16 @@ _STORED = (select(MATCH_T.c.table, MATCH_T.c.id, MATCH_T.c.current_version_id,
            .outerjoin(VERSION_T, VERSION_T.c.id == MATCH_T.c.current_version_id)
            .where(MATCH_T.c.event_id == bindparam("event"),
                   MATCH_T.c.round_number == bindparam("number")))
+_ALL_TABLES = (_SEATED, _STORED, _FORFEITED)
+# The same of one table (bound as "table"); the round's row as _SEATED gives it.
+_ONE_TABLE = (
+    (select(_SEAT_T.c.table, _SEAT_T.c.player_id, _PLAYER_T.c.name)
+     .select_from(_ROUND_T.outerjoin(_SEAT_T, and_(_SEAT_T.c.round_id == _ROUND_T.c.id,
+                                                   _SEAT_T.c.table == bindparam("table")))
+                  .outerjoin(_PLAYER_T, _PLAYER_T.c.id == _SEAT_T.c.player_id))
+     .where(_ROUND_T.c.event_id == bindparam("event"),
+            _ROUND_T.c.number == bindparam("number"))
+     .order_by(_SEAT_T.c.seat)),
+    _STORED.where(MATCH_T.c.table == bindparam("table")),
+    _FORFEITED.where(_FORFEIT_T.c.table == bindparam("table")),
+)
