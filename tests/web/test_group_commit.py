@@ -10,7 +10,7 @@ import threading
 import time
 
 import httpx
-from serve_helpers import TOKEN, big_event, match_csv, path_of
+from serve_helpers import TOKEN, big_event, client, match_csv, path_of, send_csv
 from sqlalchemy import func
 from sqlmodel import select
 
@@ -207,3 +207,20 @@ def test_a_batch_that_cannot_commit_answers_each_request_with_its_error(
         submitting(token_of(links[t]), sent[t]) for t in sorted(links)])
     assert answers == [error, error]
     assert stored_counts(db_url) == (0, 0, 0)  # nothing acknowledged, nothing stored
+
+
+def test_a_second_phone_sending_the_stored_sheet_is_answered_without_a_check(
+        tourney, db_url, monkeypatch):
+    links = big_event(tourney, "again", 2)
+    sent = bodies(tourney, "again", links)
+    a, b = sorted(links)
+    web = client(db_url, auto_accept=True)
+    assert send_csv(web, links[a], sent[a]).json()["outcome"] == "stored"
+    checked = []
+    real = tables.check_sent
+    monkeypatch.setattr(tables, "check_sent", lambda *args: checked.append(1) or real(*args))
+    assert send_csv(web, links[a], sent[a]).json()["outcome"] == "unchanged"
+    assert checked == []  # known from its digest: the text this link stored
+    # the same text through another table's link is that table's to check
+    assert send_csv(web, links[b], sent[a]).json()["outcome"] == "invalid"
+    assert checked == [1]

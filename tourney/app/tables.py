@@ -16,6 +16,8 @@ sending the same table at once are served one after the other):
    answered ``invalid``: the stored result stands, the organizer sees what was
    sent beside it and dismisses it (it can never be stored: :func:`replace`
    runs it through the checks again).
+   The text this link stored, sent again while that is still the table's result,
+   is known "already stored" from its digest alone (the second phone of a table).
 3. A table with a submission waiting for the organizer: the same content is
    "already received"; other valid content is a conflict, kept the same way.
    Invalid content is answered with its errors and not kept: the waiting
@@ -239,6 +241,9 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
     if not table_links.link_open(session, link):
         return verdict
     digest = table_links.content_sha256(content)
+    if table_links.stores_as_sent(session, link, digest):
+        verdict.outcome = UNCHANGED  # a second phone of the table: one query, no check
+        return verdict
     sent = check_sent(session, event, link, content)
     other = sent.other
     if _has_result(sent, link):

@@ -161,6 +161,18 @@ def stored_result(session: Session, link: TableLink) -> Match | None:
         Match.table == link.table, Match.current_version_id.is_not(None))).first()
 
 
+def stores_as_sent(session: Session, link: TableLink, digest: str) -> bool:
+    """Whether the link's table has as its current result the version that a text
+    of sha256 ``digest`` sent through this link stored (an accepted submission):
+    the same text again is unchanged, with no need to read and check it anew."""
+    return session.exec(
+        select(Submission.id).join(Match, Match.current_version_id == Submission.version_id)
+        .where(Submission.link_id == link.id, Submission.state == ACCEPTED,
+               Submission.content_sha256 == digest, Match.event_id == link.event_id,
+               Match.round_number == link.round_number, Match.table == link.table)
+        .limit(1)).first() is not None
+
+
 def latest_submission(session: Session, link: TableLink,
                       states: tuple[str, ...] | None = None) -> Submission | None:
     query = select(Submission).where(Submission.link_id == link.id)
