@@ -10,7 +10,9 @@ parts: every event read before they start, nothing read after.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Iterator
 
 from sqlalchemy import and_, bindparam, select
 from sqlmodel import Session
@@ -54,11 +56,47 @@ class RoundInfo:
     forfeited: frozenset = frozenset()  # tables scored by a forfeit (`result forfeit`)
 
 
+# session.info key: what the imports of one transaction read once (sharing_rounds)
+_SHARED_ROUNDS = "tourney.shared_rounds"
+
+
+@dataclass
+class SharedRounds:
+    """The seated rounds (and each event's withdrawn players) the imports of one
+    transaction read once: the writer keeps each round's stored matches in step
+    as it stores (:class:`~tourney.tournament.result_writer.VersionWriter`)."""
+
+    rounds: OrderedDict = field(default_factory=OrderedDict)
+    withdrawn: dict = field(default_factory=dict)
+
+    def forget(self) -> None:
+        """Read everything again: a part of the transaction was rolled back (a
+        savepoint), so what it stored is no longer there."""
+        self.rounds.clear()
+        self.withdrawn.clear()
+
+
+@contextmanager
+def sharing_rounds(session: Session) -> Iterator[SharedRounds]:
+    """The imports inside read each round and event once between them, not once
+    each: ``tourney serve`` stores a round's tables together in one transaction,
+    and each read the round's seating for its own. For imports that share the
+    transaction's writes only (nothing else seats, withdraws or stores results
+    meanwhile)."""
+    if _SHARED_ROUNDS in session.info:
+        raise RuntimeError("sharing_rounds is already open in this session")
+    shared = session.info[_SHARED_ROUNDS] = SharedRounds()
+    try:
+        yield shared
+    finally:
+        session.info.pop(_SHARED_ROUNDS, None)
+
+
 class EventContext:
     """What the import needs of one event, loaded once (rounds on first use)."""
 
     def __init__(self, session: Session, event: Event, round_cache: OrderedDict,
-                 only_table: str | None = None):
+                 only_table: str | None = None, shared: SharedRounds | None = None):
         self.session = session
         self.event = event
         self.only_table = only_table
@@ -67,10 +105,15 @@ class EventContext:
         self.event_rules = event_rules(event)
         self.game, self.options = self.event_rules.game, self.event_rules.options
         self.rules = self.event_rules.rules
-        rows = session.execute(
-            select(Entry.player_id, Entry.withdrawn_after).where(
-                Entry.event_id == event.id, Entry.withdrawn_after.is_not(None)))
-        self.withdrawn = dict(rows.all())
+        withdrawn = shared.withdrawn.get(event.id) if shared is not None else None
+        if withdrawn is None:
+            rows = session.execute(
+                select(Entry.player_id, Entry.withdrawn_after).where(
+                    Entry.event_id == event.id, Entry.withdrawn_after.is_not(None)))
+            withdrawn = dict(rows.all())
+            if shared is not None:
+                shared.withdrawn[event.id] = withdrawn
+        self.withdrawn = withdrawn
         # what this import did to the event: counts, and the replacements for the audit
         self.added = 0
         self.replaced = 0
@@ -131,10 +174,14 @@ class EventContexts:
     def __init__(self, session: Session, known: list[Event] = (),
                  only_table: str | None = None):
         self.session = session
+        # the rounds the imports of this transaction share (sharing_rounds): read
+        # whole, once for every table of the batch
+        self.shared = session.info.get(_SHARED_ROUNDS)
         # a table link's import: its rounds read for that table alone (rows of
         # another table never reach stage two there), not the round's every seat
-        self.only_table = only_table
-        self.round_cache: OrderedDict = OrderedDict()
+        self.only_table = only_table if self.shared is None else None
+        self.round_cache: OrderedDict = (self.shared.rounds if self.shared is not None
+                                         else OrderedDict())
         self.by_slug: dict[str, EventContext | None] = {}
         self._known = {event.slug: event for event in known}  # read already by the caller
 
@@ -143,7 +190,8 @@ class EventContexts:
             event = self._known.get(slug) or self.session.execute(
                 select(Event).where(Event.slug == slug)).scalars().first()
             self.by_slug[slug] = (EventContext(self.session, event, self.round_cache,
-                                               self.only_table) if event else None)
+                                               self.only_table, self.shared)
+                                  if event else None)
         return self.by_slug[slug]
 
     def __iter__(self):

@@ -13,7 +13,8 @@ transaction takes all of them:
   (:func:`~tourney.storage.db.savepoint`), which costs two statements a request
   (round trips, on PostgreSQL) only when it is needed;
 - the ratings are refreshed, and the series' snapshots kept, once for the batch
-  (:func:`~tourney.app.results.refreshing_once`);
+  (:func:`~tourney.app.results.refreshing_once`), and each round's seating is
+  read once for the batch's tables (:func:`~tourney.tournament.stored_rounds.sharing_rounds`);
 - the batch commits, and only then is any of its requests answered: each
   acknowledged result is stored (a kill before the commit loses the batch, and
   no request of it was answered).
@@ -36,6 +37,7 @@ from starlette.concurrency import run_in_threadpool
 
 from tourney.app.results import refreshing_once
 from tourney.storage.db import ConflictingChange, savepoint, transaction
+from tourney.tournament.stored_rounds import sharing_rounds
 
 RETRYABLE = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
 
@@ -150,7 +152,7 @@ class GroupCommit:
         for waiting in batch:
             waiting.outcome, waiting.error, waiting.again = None, None, False
         with self.write_lock, transaction(self.engine) as session, \
-                refreshing_once(session) as later:
+                refreshing_once(session) as later, sharing_rounds(session) as shared:
             for waiting in batch:
                 mark = later.mark()
                 try:
@@ -163,6 +165,7 @@ class GroupCommit:
                     if not isolated:
                         raise _WorkFailed() from err
                     later.undo_since(mark)
+                    shared.forget()
                     waiting.again, waiting.error = lost_race(err), err
 
 
