@@ -146,11 +146,19 @@ class SentCheck:
     other: list[RecordError]
 
 
-def check_sent(session: Session, event: Event, link: TableLink, content: str) -> SentCheck:
+def link_contexts(session: Session, event: Event, link: TableLink) -> EventContexts:
+    """What the import reads of the database for a result sent through ``link``
+    (its own table of each round)."""
+    return EventContexts(session, known=[event], only_table=link.table)
+
+
+def check_sent(session: Session, event: Event, link: TableLink, content: str,
+               contexts: EventContexts | None = None) -> SentCheck:
     """Stage one on the text sent through ``link``, once: every row checked
     (replayed or its score sheet checked), kept in memory, the rows of another
     table found on the way. The link's event is the one already read (each event
-    is read once for both stages)."""
+    is read once for both stages); ``contexts``: :func:`link_contexts` made
+    already."""
     other: list[RecordError] = []
 
     def of_the_link(row) -> None:
@@ -167,7 +175,7 @@ def check_sent(session: Session, event: Event, link: TableLink, content: str) ->
                 f"this link is for table {link.table}, the row is for table {row.table}",
                 rule="other-table", line=row.line, column="table"))
 
-    contexts = EventContexts(session, known=[event], only_table=link.table)
+    contexts = contexts if contexts is not None else link_contexts(session, event, link)
     records = check_records(content.encode("utf-8"), events=contexts,
                             options=ImportOptions(event=event.slug), name=_file_name(link),
                             on_row=of_the_link).kept()
@@ -222,11 +230,10 @@ def link_actor(link: TableLink) -> str:
     return f"table {link.table} link {table_links.display_code(link.code)}"
 
 
-def _has_result(sent: SentCheck, link: TableLink) -> bool:
+def _has_result(contexts: EventContexts, event: Event, link: TableLink) -> bool:
     """Whether the link's table has a stored result: read with its round's seating
     for the import (:class:`~tourney.tournament.stored_rounds.RoundInfo`)."""
-    stored = sent.contexts.context(sent.event.slug).round(link.round_number).stored.get(
-        link.table)
+    stored = contexts.context(event.slug).round(link.round_number).stored.get(link.table)
     return stored is not None and stored.version_id is not None
 
 
@@ -241,12 +248,14 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
     if not table_links.link_open(session, link):
         return verdict
     digest = table_links.content_sha256(content)
-    if table_links.stores_as_sent(session, link, digest):
-        verdict.outcome = UNCHANGED  # a second phone of the table: one query, no check
+    contexts = link_contexts(session, event, link)
+    has_result = _has_result(contexts, event, link)
+    if has_result and table_links.stores_as_sent(session, link, digest):
+        verdict.outcome = UNCHANGED  # a second phone of the table: no check
         return verdict
-    sent = check_sent(session, event, link, content)
+    sent = check_sent(session, event, link, content, contexts)
     other = sent.other
-    if _has_result(sent, link):
+    if has_result:
         if other:
             errors = other
         else:

@@ -20,7 +20,7 @@ from sqlmodel import Session
 from ..errors import TourneyError
 from ..records.checked import EventRules
 from ..storage.models import Entry, Event, Forfeit, Match, MatchVersion, Player, Round, Seat
-from .events import unknown_event
+from .events import last_seated_round, unknown_event
 from .settings import event_settings
 
 MATCH_T = Match.__table__
@@ -68,12 +68,26 @@ class SharedRounds:
 
     rounds: OrderedDict = field(default_factory=OrderedDict)
     withdrawn: dict = field(default_factory=dict)
+    last_seated: dict = field(default_factory=dict)  # event id -> its last seated round
 
     def forget(self) -> None:
         """Read everything again: a part of the transaction was rolled back (a
         savepoint), so what it stored is no longer there."""
         self.rounds.clear()
         self.withdrawn.clear()
+        self.last_seated.clear()
+
+
+def last_seated(session: Session, event: Event) -> int:
+    """:func:`~tourney.tournament.events.last_seated_round`, read once per event
+    while :func:`sharing_rounds` is open."""
+    shared = session.info.get(_SHARED_ROUNDS)
+    if shared is None:
+        return last_seated_round(session, event)
+    number = shared.last_seated.get(event.id)
+    if number is None:
+        number = shared.last_seated[event.id] = last_seated_round(session, event)
+    return number
 
 
 @contextmanager

@@ -51,8 +51,8 @@ from ..storage.models import (  # a submission's states: their home is the model
     TableLink,
     utcnow,
 )
-from .events import last_seated_round
 from .rounds import get_round, seated_keys
+from .stored_rounds import last_seated
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
@@ -135,7 +135,7 @@ def link_open(session: Session, link: TableLink) -> bool:
     if link.closed_at is not None:
         return False
     event = session.get(Event, link.event_id)
-    return last_seated_round(session, event) == link.round_number
+    return last_seated(session, event) == link.round_number
 
 
 def close_round(session: Session, event: Event, number: int) -> int:

@@ -75,6 +75,7 @@ class GroupCommit:
     running: bool = False
     written: int = 0  # batches written
     largest: int = 0  # requests in the largest batch
+    _draining: asyncio.Future | None = None
 
     async def run(self, work: Callable) -> Any:
         """``work(session)`` stored with whatever else is waiting; its own answer
@@ -83,7 +84,8 @@ class GroupCommit:
         self.queue.append(waiting)
         if not self.running:
             self.running = True
-            asyncio.ensure_future(self._drain())
+            # kept: the event loop holds only a weak reference to a task
+            self._draining = asyncio.ensure_future(self._drain())
         # shielded: a client that goes away does not stop the batch its result is in
         return await asyncio.shield(waiting.answer)
 
