@@ -224,3 +224,30 @@ def test_a_second_phone_sending_the_stored_sheet_is_answered_without_a_check(
     # the same text through another table's link is that table's to check
     assert send_csv(web, links[b], sent[a]).json()["outcome"] == "invalid"
     assert checked == [1]
+
+
+def test_one_refresh_for_matches_added_and_replaced_together_equals_a_recompute(
+        tourney, db_url, monkeypatch):
+    from tourney.app import results
+    from tourney.ratings import service
+
+    links = big_event(tourney, "mixed", 3)
+    a, b, c = sorted(links)
+    engine = open_engine(db_url)
+    with transaction(engine) as session:
+        results.import_results(session, match_csv(tourney, "mixed", 1, a).encode(),
+                               results.ImportOptions(event="mixed"))
+    refreshes = []
+    real = service.refresh_after_results
+    monkeypatch.setattr(service, "refresh_after_results",
+                        lambda *args, **kwargs: refreshes.append(kwargs) or real(*args, **kwargs))
+    with transaction(engine) as session, results.refreshing_once(session):
+        for table, loser, replace in ((b, 1, False), (a, 2, True), (c, 3, False)):
+            results.import_results(
+                session, match_csv(tourney, "mixed", 1, table, loser_seat=loser).encode(),
+                results.ImportOptions(event="mixed", replace=replace))
+        assert refreshes == []  # not yet: once, when the block ends
+    # added and replaced at once: neither "only added" nor "only replaced", a replay
+    assert refreshes == [{"added": (), "replaced": ()}]
+    with transaction(engine) as session:
+        assert recompute_changes(session, "svarta-maja")["svarta-maja"] == (3, False)
