@@ -2,8 +2,9 @@
 
 Usage:  python bench/bench_serve.py [--quick] [--tables N] [--sends K] [--postgres URL]
 
-For each database (a scratch SQLite file; with ``--postgres URL``, an empty
-PostgreSQL database too) an event of N tables of 4 (svarta-maja, 3 deals a match,
+For each database (a scratch SQLite file; with ``--postgres URL``, a scratch
+database ``tourney_bench_serve_<pid>`` created on that PostgreSQL server, and
+dropped after; the URL names any database there to connect to) an event of N tables of 4 (svarta-maja, 3 deals a match,
 score sheets) is seated, and ``tourney serve`` is started as a process of its own
 on a loopback port. Then all N tables send their match as ``text/csv`` to their
 links at once, each K times (the repeats are "unchanged": two phones of one table),
@@ -22,6 +23,7 @@ Loopback only; bounded: N <= 1000, K <= 5, and every request times out after 120
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import signal
@@ -185,6 +187,28 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
+@contextlib.contextmanager
+def scratch_postgres(url: str):
+    """A scratch database on the PostgreSQL server of ``url``: its URL; dropped after."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    server = make_url(url)
+    name = f"tourney_bench_serve_{os.getpid()}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    drop = text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with admin.connect() as connection:
+        connection.execute(drop)
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield server.set(database=name).render_as_string(hide_password=False)
+    finally:
+        dispose_engines()
+        with admin.connect() as connection:
+            connection.execute(drop)
+        admin.dispose()
+
+
 def measure(label: str, db_url: str, tables_count: int, sends: int) -> list[str]:
     server_work = seat_event(db_url, "served", tables_count, 0)
     direct_work = seat_event(db_url, "direct", tables_count, 10_000)
@@ -222,7 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--sends", type=int, default=2)
     parser.add_argument("--postgres", metavar="URL",
-                        help="an empty PostgreSQL database to measure on too")
+                        help="a PostgreSQL server to measure on too (a scratch database is "
+                        "made there), e.g. postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args(argv)
     tables_count = 100 if args.quick else max(1, min(args.tables, 1000))
     sends = 2 if args.quick else max(1, min(args.sends, 5))
@@ -231,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rows += measure("SQLite", f"sqlite:///{folder / 'serve.db'}", tables_count, sends)
         if args.postgres:
-            rows += measure("PostgreSQL", args.postgres, tables_count, sends)
+            with scratch_postgres(args.postgres) as url:
+                rows += measure("PostgreSQL", url, tables_count, sends)
     finally:
         dispose_engines()
         shutil.rmtree(folder, ignore_errors=True)

@@ -10,7 +10,9 @@ series it changed (:mod:`tourney.tournament.snapshots`).
 from __future__ import annotations
 
 import dataclasses
-from typing import IO
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import IO, Iterator
 
 from sqlmodel import Session
 
@@ -30,8 +32,8 @@ from ..tournament.stored_rounds import EventContexts
 # (tourney.collector): 100,000-row import, storing process 5.8 -> 4.6 s CPU.
 BULK_YOUNG = 50_000
 
-__all__ = ["import_results", "store_checked", "check_records", "ImportOptions", "revert_result",
-           "ImportReport", "NothingFilledIn",
+__all__ = ["import_results", "store_checked", "refreshing_once", "RefreshLater",
+           "check_records", "ImportOptions", "revert_result", "ImportReport", "NothingFilledIn",
            "AdjustmentInfo", "ForfeitReport", "adjust_points", "adjustments", "forfeit_table",
            "remove_adjustment"]
 
@@ -81,13 +83,70 @@ def store_checked(session: Session, records: CheckedRecords, options: ImportOpti
 def _after_import(session: Session, report: ImportReport) -> ImportReport:
     if report.unfilled and not report.deals and not report.error_count:
         raise NothingFilledIn(report)
-    for variant in report.changed_variants:
-        ratings.refresh_after_results(session, variant,
-                                      added=report.added_matches.get(variant, ()),
-                                      replaced=report.replaced_matches.get(variant, ()))
-    if report.changed_variants:
-        keep_series_snapshots(session)
+    later = session.info.get(_REFRESH_LATER)
+    if later is not None:
+        later.changes.append(report)
+        return report
+    _refresh(session, [report])
     return report
+
+
+def _refresh(session: Session, reports: list[ImportReport]) -> None:
+    """The ratings of the variants ``reports`` changed brought in step, in one
+    refresh per variant, and the series' snapshots kept once."""
+    added: dict[str, list[int]] = {}
+    replaced: dict[str, list[int]] = {}
+    mixed: set[str] = set()  # a variant with matches added and replaced
+    for report in reports:
+        for variant in report.changed_variants:
+            added.setdefault(variant, []).extend(report.added_matches.get(variant, ()))
+            replaced.setdefault(variant, []).extend(report.replaced_matches.get(variant, ()))
+            if variant not in report.added_matches and variant not in report.replaced_matches:
+                mixed.add(variant)
+    for variant in sorted(added):
+        # both kinds at once is neither "only added" nor "only replaced": the refresh
+        # then replays from the first match that differs
+        both = variant in mixed or (added[variant] and replaced[variant])
+        ratings.refresh_after_results(session, variant, added=() if both else added[variant],
+                                      replaced=() if both else replaced[variant])
+    if added:
+        keep_series_snapshots(session)
+
+
+# session.info key: the imports of a transaction whose refresh waits (refreshing_once)
+_REFRESH_LATER = "tourney.refresh_later"
+
+
+@dataclass
+class RefreshLater:
+    """The imports stored while :func:`refreshing_once` is open."""
+
+    changes: list[ImportReport] = field(default_factory=list)
+
+    def mark(self) -> int:
+        return len(self.changes)
+
+    def undo_since(self, mark: int) -> None:
+        """Forget the imports since ``mark``: their part of the transaction was
+        rolled back (a savepoint), so there is nothing of theirs to rate."""
+        del self.changes[mark:]
+
+
+@contextmanager
+def refreshing_once(session: Session) -> Iterator[RefreshLater]:
+    """Results imported inside (:func:`store_checked`, :func:`import_results`) are
+    rated, and the series' snapshots kept, once, when the block ends: many tables'
+    results stored in one transaction (``tourney serve``'s group commit) cost one
+    ratings refresh, not one each. Nothing is refreshed if the block raises (the
+    caller rolls back)."""
+    if _REFRESH_LATER in session.info:
+        raise RuntimeError("refreshing_once is already open in this session")
+    later = session.info[_REFRESH_LATER] = RefreshLater()
+    try:
+        yield later
+    finally:
+        session.info.pop(_REFRESH_LATER, None)
+    _refresh(session, later.changes)
 
 
 def revert_result(session: Session, slug: str, round_number: int, table: str,

@@ -16,6 +16,8 @@ sending the same table at once are served one after the other):
    answered ``invalid``: the stored result stands, the organizer sees what was
    sent beside it and dismisses it (it can never be stored: :func:`replace`
    runs it through the checks again).
+   The text this link stored, sent again while that is still the table's result,
+   is known "already stored" from its digest alone (the second phone of a table).
 3. A table with a submission waiting for the organizer: the same content is
    "already received"; other valid content is a conflict, kept the same way.
    Invalid content is answered with its errors and not kept: the waiting
@@ -156,11 +158,19 @@ class SentCheck:
     other: list[RecordError]
 
 
-def check_sent(session: Session, event: Event, link: TableLink, content: str) -> SentCheck:
+def link_contexts(session: Session, event: Event, link: TableLink) -> EventContexts:
+    """What the import reads of the database for a result sent through ``link``
+    (a round's table read alone when it is the first the import asks for)."""
+    return EventContexts(session, known=[event])
+
+
+def check_sent(session: Session, event: Event, link: TableLink, content: str,
+               contexts: EventContexts | None = None) -> SentCheck:
     """Stage one on the text sent through ``link``, once: every row checked
     (replayed or its score sheet checked), kept in memory, the rows of another
     table found on the way. The link's event is the one already read (each event
-    is read once for both stages)."""
+    is read once for both stages); ``contexts``: :func:`link_contexts` made
+    already."""
     other: list[RecordError] = []
 
     def of_the_link(row) -> None:
@@ -180,7 +190,7 @@ def check_sent(session: Session, event: Event, link: TableLink, content: str) ->
                         {"link": link.table, "row": row.table}),
                 rule="other-table", line=row.line, column="table"))
 
-    contexts = EventContexts(session, known=[event])
+    contexts = contexts if contexts is not None else link_contexts(session, event, link)
     records = check_records(content.encode("utf-8"), events=contexts,
                             options=ImportOptions(event=event.slug), name=_file_name(link),
                             on_row=of_the_link).kept()
@@ -235,11 +245,10 @@ def link_actor(link: TableLink) -> str:
     return f"table {link.table} link {table_links.display_code(link.code)}"
 
 
-def _has_result(sent: SentCheck, link: TableLink) -> bool:
+def _has_result(contexts: EventContexts, event: Event, link: TableLink) -> bool:
     """Whether the link's table has a stored result: read with its round's seating
     for the import (:class:`~tourney.tournament.stored_rounds.RoundInfo`)."""
-    stored = sent.contexts.context(sent.event.slug).round(link.round_number).table(
-        link.table).stored
+    stored = contexts.context(event.slug).round(link.round_number).table(link.table).stored
     return stored is not None and stored.version_id is not None
 
 
@@ -254,9 +263,14 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
     if not table_links.link_open(session, link):
         return verdict
     digest = table_links.content_sha256(content)
-    sent = check_sent(session, event, link, content)
+    contexts = link_contexts(session, event, link)
+    has_result = _has_result(contexts, event, link)
+    if has_result and table_links.stores_as_sent(session, link, digest):
+        verdict.outcome = UNCHANGED  # a second phone of the table: no check
+        return verdict
+    sent = check_sent(session, event, link, content, contexts)
     other = sent.other
-    if _has_result(sent, link):
+    if has_result:
         if other:
             errors = other
         else:

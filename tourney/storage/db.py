@@ -364,6 +364,19 @@ def transaction(engine: Engine) -> Iterator[Session]:
 
 
 @contextmanager
+def savepoint(session: Session) -> Iterator[None]:
+    """A part of the session's transaction that is undone alone when it raises (a
+    SAVEPOINT), the rest of the transaction standing; its audit entries go with it."""
+    audited = len(session.info.get(AUDITED, ()))
+    try:
+        with session.begin_nested():
+            yield
+    except BaseException:
+        del session.info.get(AUDITED, [])[audited:]
+        raise
+
+
+@contextmanager
 def reading(engine: Engine) -> Iterator[Session]:
     """A session for reading only; whatever it did is rolled back when it closes
     (closing, not rolling back, leaves the objects read usable afterwards)."""

@@ -11,7 +11,9 @@ parts: every event read before they start, nothing read after.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Iterator
 
 from sqlalchemy import and_, bindparam, exists, select
 from sqlmodel import Session
@@ -19,7 +21,7 @@ from sqlmodel import Session
 from ..errors import TourneyError
 from ..records.checked import EventRules
 from ..storage.models import Entry, Event, Forfeit, Match, MatchVersion, Player, Round, Seat
-from .events import unknown_event
+from .events import last_seated_round, unknown_event
 from .settings import event_settings
 
 MATCH_T = Match.__table__
@@ -54,6 +56,54 @@ class StoredTable:
     seats: list[tuple[int, str]] | None  # [(player id, name)] in seat order; None: not seated
     stored: StoredMatch | None  # its stored match, if one is
     forfeited: bool  # scored by a forfeit (`result forfeit`)
+
+
+# session.info key: what the imports of one transaction read once (sharing_rounds)
+_SHARED_ROUNDS = "tourney.shared_rounds"
+
+
+@dataclass
+class SharedRounds:
+    """The rounds (and each event's last seated round) the imports of one
+    transaction read once between them: the writer keeps each round's stored
+    matches in step as it stores (:meth:`RoundInfo.store`)."""
+
+    rounds: OrderedDict = field(default_factory=OrderedDict)
+    last_seated: dict = field(default_factory=dict)  # event id -> its last seated round
+
+    def forget(self) -> None:
+        """Read everything again: a part of the transaction was rolled back (a
+        savepoint), so what it stored is no longer there."""
+        self.rounds.clear()
+        self.last_seated.clear()
+
+
+def last_seated(session: Session, event: Event) -> int:
+    """:func:`~tourney.tournament.events.last_seated_round`, read once per event
+    while :func:`sharing_rounds` is open."""
+    shared = session.info.get(_SHARED_ROUNDS)
+    if shared is None:
+        return last_seated_round(session, event)
+    number = shared.last_seated.get(event.id)
+    if number is None:
+        number = shared.last_seated[event.id] = last_seated_round(session, event)
+    return number
+
+
+@contextmanager
+def sharing_rounds(session: Session) -> Iterator[SharedRounds]:
+    """The imports inside read each round once between them, not once each:
+    ``tourney serve`` stores the tables of a round sent together in one transaction
+    (the first table is read alone, the second reads the whole round for them all).
+    For imports that share the transaction's writes only (nothing else seats,
+    withdraws or stores results meanwhile)."""
+    if _SHARED_ROUNDS in session.info:
+        raise RuntimeError("sharing_rounds is already open in this session")
+    shared = session.info[_SHARED_ROUNDS] = SharedRounds()
+    try:
+        yield shared
+    finally:
+        session.info.pop(_SHARED_ROUNDS, None)
 
 
 class RoundInfo:
@@ -200,7 +250,10 @@ class EventContexts:
 
     def __init__(self, session: Session, known: list[Event] = ()):
         self.session = session
-        self.round_cache: OrderedDict = OrderedDict()
+        # the rounds of the imports of this transaction (sharing_rounds), or its own
+        shared = session.info.get(_SHARED_ROUNDS)
+        self.round_cache: OrderedDict = (shared.rounds if shared is not None
+                                         else OrderedDict())
         self.by_slug: dict[str, EventContext | None] = {}
         self._known = {event.slug: event for event in known}  # read already by the caller
 

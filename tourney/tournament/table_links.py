@@ -51,8 +51,8 @@ from ..storage.models import (  # a submission's states: their home is the model
     TableLink,
     utcnow,
 )
-from .events import last_seated_round
 from .rounds import get_round, seated_keys
+from .stored_rounds import last_seated
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
@@ -135,7 +135,7 @@ def link_open(session: Session, link: TableLink) -> bool:
     if link.closed_at is not None:
         return False
     event = session.get(Event, link.event_id)
-    return last_seated_round(session, event) == link.round_number
+    return last_seated(session, event) == link.round_number
 
 
 def round_closed(session: Session, event: Event, number: int,
@@ -143,7 +143,7 @@ def round_closed(session: Session, event: Event, number: int,
     """Why a round's links take no results (:func:`link_open`), None while they
     do: ``later-round`` (a later round is seated) or ``closed`` (the organizer
     closed the round)."""
-    if last_seated_round(session, event) != number:
+    if last_seated(session, event) != number:
         return "later-round"
     if any(link.closed_at is not None for link in links):
         return "closed"
@@ -171,6 +171,18 @@ def stored_result(session: Session, link: TableLink) -> Match | None:
     return session.exec(select(Match).where(
         Match.event_id == link.event_id, Match.round_number == link.round_number,
         Match.table == link.table, Match.current_version_id.is_not(None))).first()
+
+
+def stores_as_sent(session: Session, link: TableLink, digest: str) -> bool:
+    """Whether the link's table has as its current result the version that a text
+    of sha256 ``digest`` sent through this link stored (an accepted submission):
+    the same text again is unchanged, with no need to read and check it anew."""
+    return session.exec(
+        select(Submission.id).join(Match, Match.current_version_id == Submission.version_id)
+        .where(Submission.link_id == link.id, Submission.state == ACCEPTED,
+               Submission.content_sha256 == digest, Match.event_id == link.event_id,
+               Match.round_number == link.round_number, Match.table == link.table)
+        .limit(1)).first() is not None
 
 
 def latest_submission(session: Session, link: TableLink,

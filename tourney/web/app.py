@@ -79,6 +79,7 @@ from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import standing_decimals, standings_table
 
 from .grid_names import grid_name, short_names
+from .group_commit import GroupCommit, lost_race
 from .messages import bad_fields, error_lines, remedy_sentence
 from .security import (
     SESSION_COOKIE,
@@ -95,7 +96,6 @@ LANGUAGES = ("en", "sv", "nb", "fi")
 # 1000 deals, and the record reader's limits (line, field, record) apply inside it.
 MAX_BODY_BYTES = 2 << 20
 POLL_SECONDS = 5
-RETRYABLE = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
 # The static site's filters the live pages use through its macros (macros.html).
 SITE_FILTERS = ("num", "dec1", "dec2", "date", "card", "cards", "score", "seat", "points",
                 "score_decimals", "decimals", "point_column", "standing_decimals")
@@ -142,6 +142,8 @@ class Server:
         self.login_limit = FailureLimit(config.login_failures, config.failure_window)
         self.write_lock = (threading.Lock() if is_sqlite(config.engine)
                            else contextlib.nullcontext())
+        # the results sent at the tables: stored together while a write is under way
+        self.results = GroupCommit(config.engine, self.write_lock, self.in_transaction)
         # The site's templates after the server's own: the live pages import the
         # static site's macros (macros.html), one home for how standings read.
         self.templates = Environment(loader=FileSystemLoader([HERE / "templates", SITE_TEMPLATE_DIR]),
@@ -181,13 +183,10 @@ class Server:
             try:
                 with self.write_lock, transaction(engine) as session:
                     return work(session)
-            except ConflictingChange:
-                if attempt == 3:
-                    raise
-            except OperationalError as err:
+            except (ConflictingChange, OperationalError) as err:
                 # PostgreSQL gave up on this transaction to let another one through
                 # (deadlock detected, serialization failure): nothing was written.
-                if attempt == 3 or getattr(err.orig, "sqlstate", None) not in RETRYABLE:
+                if attempt == 3 or not lost_race(err):
                     raise
 
     def site_renderer(self, lang: str):
@@ -614,7 +613,7 @@ async def table_post(request: Request) -> Response:
         return verdict, None if api else table_view(session, link)
 
     try:
-        verdict, view = await run_in_threadpool(server.in_transaction, work)
+        verdict, view = await server.results.run(work)
     except (DatabaseBusy, ConflictingChange) as err:
         body = {"outcome": "busy", "stored": False, "valid": False, "errors": [],
                 "message": str(err)}
