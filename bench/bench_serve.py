@@ -1,6 +1,7 @@
 """`tourney serve` under load: every table of a big round sends its result at once.
 
 Usage:  python bench/bench_serve.py [--quick] [--tables N] [--sends K] [--postgres URL]
+                                   [--workers N] [--runs R]
 
 For each database (a scratch SQLite file; with ``--postgres URL``, a scratch
 database ``tourney_bench_serve_<pid>`` created on that PostgreSQL server, and
@@ -11,7 +12,14 @@ links at once, each K times (the repeats are "unchanged": two phones of one tabl
 each send from a connection of its own, opened before the first is sent (asyncio on
 plain sockets: a light load generator, so the machine's cores go to the server).
 Measured: requests, errors (any answer other than stored/unchanged), latency
-p50/p99/max and throughput. Checked: every result stored exactly once (N matches, N versions, N accepted submissions).
+p50/p99/max and throughput, and the server's CPU seconds for the burst (its
+processes' user and system time from ``/proc``, read just before the first send and
+just after the last answer: the figure a loaded machine changes least). Checked:
+every result stored exactly once (N matches, N versions, N accepted submissions).
+
+``--workers N`` starts ``tourney serve --workers N`` (PostgreSQL only: the SQLite
+row is then skipped); the sends of a table may then reach different processes
+(each accepts connections from the one socket). ``--runs R`` measures R times (a fresh database each), a row each.
 
 Baseline in the same run: the same submissions of a second, identical event
 through ``tourney.app.tables.submit`` in this process, one transaction each, one
@@ -111,23 +119,57 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(db_url: str) -> tuple[subprocess.Popen, str]:
+def start_server(db_url: str, workers: int = 1) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = dict(os.environ, TOURNEY_SERVE_PASSWORD="bench")
     process = subprocess.Popen(
         [sys.executable, "-m", "tourney.cli.main", "serve", "--port", str(port),
-         "--db", db_url], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+         "--workers", str(workers), "--db", db_url],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while True:
         try:
             httpx.get(base + "/favicon.ico", timeout=2)
-            return process, base
+            # every worker up: each is a child of the server's process
+            if workers == 1 or len(children(process.pid)) >= workers:
+                return process, base
         except httpx.TransportError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("the server did not start: "
-                                 + process.stderr.read().decode(errors="replace"))
-            time.sleep(0.1)
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit("the server did not start: "
+                             + process.stderr.read().decode(errors="replace"))
+        time.sleep(0.1)
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command's name (Linux), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def children(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat(int(entry))
+            if fields is not None and fields[1] == str(pid) and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of ``pid`` and its live children (the workers)."""
+    total = 0
+    for each in (pid, *children(pid)):
+        fields = _stat(each)
+        if fields is not None:
+            total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def load(base: str, work: list[tuple[str, str]], clients: int) -> tuple[list, float]:
@@ -209,14 +251,18 @@ def scratch_postgres(url: str):
         admin.dispose()
 
 
-def measure(label: str, db_url: str, tables_count: int, sends: int) -> list[str]:
+def measure(label: str, db_url: str, tables_count: int, sends: int,
+            workers: int = 1) -> list[str]:
     server_work = seat_event(db_url, "served", tables_count, 0)
     direct_work = seat_event(db_url, "direct", tables_count, 10_000)
     repeat = lambda work: [item for _ in range(sends) for item in work]  # noqa: E731
     direct_seconds = baseline(db_url, repeat(direct_work))
-    process, base = start_server(db_url)
+    process, base = start_server(db_url, workers)
     try:
+        load_average = os.getloadavg()[0]
+        cpu_before = cpu_seconds(process.pid)
         answers, wall = load(base, repeat(server_work), clients=tables_count)
+        cpu = cpu_seconds(process.pid) - cpu_before
     finally:
         process.send_signal(signal.SIGTERM)
         try:
@@ -231,10 +277,11 @@ def measure(label: str, db_url: str, tables_count: int, sends: int) -> list[str]
     server_rate = requests / wall
     direct_rate = requests / direct_seconds
     return [
-        f"| {label} | {tables_count} | {requests} | {len(errors)} | {stored} | "
+        f"| {label} | {workers} | {tables_count} | {requests} | {len(errors)} | {stored} | "
+        f"{min(latencies):.0f} | "
         f"{percentile(latencies, 0.5):.0f} | {percentile(latencies, 0.99):.0f} | "
         f"{max(latencies):.0f} | {server_rate:.1f} | {direct_rate:.1f} | "
-        f"{server_rate / direct_rate:.2f} | "
+        f"{server_rate / direct_rate:.2f} | {cpu:.2f} | {load_average:.1f} | "
         f"{'yes' if once == (tables_count,) * 3 else f'NO {once}'} | "
         f"{', '.join(sorted({f'{a[0]} {a[1]}' for a in errors})) or '-'} |"
     ]
@@ -248,16 +295,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--postgres", metavar="URL",
                         help="a PostgreSQL server to measure on too (a scratch database is "
                         "made there), e.g. postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="tourney serve --workers N (above 1: PostgreSQL only)")
+    parser.add_argument("--runs", type=int, default=1, help="measure R times (at most 10)")
     args = parser.parse_args(argv)
     tables_count = 100 if args.quick else max(1, min(args.tables, 1000))
     sends = 2 if args.quick else max(1, min(args.sends, 5))
+    workers = max(1, min(args.workers, 8))
+    if workers > 1 and not args.postgres:
+        parser.error("--workers above 1 needs --postgres URL (tourney serve refuses it on SQLite)")
     rows = []
     folder = Path(tempfile.mkdtemp(prefix="bench-serve-"))
     try:
-        rows += measure("SQLite", f"sqlite:///{folder / 'serve.db'}", tables_count, sends)
-        if args.postgres:
-            with scratch_postgres(args.postgres) as url:
-                rows += measure("PostgreSQL", url, tables_count, sends)
+        for run_number in range(max(1, min(args.runs, 10))):
+            if workers == 1:
+                rows += measure("SQLite", f"sqlite:///{folder / f'serve-{run_number}.db'}",
+                                tables_count, sends)
+            if args.postgres:
+                with scratch_postgres(args.postgres) as url:
+                    rows += measure("PostgreSQL", url, tables_count, sends, workers)
     finally:
         dispose_engines()
         shutil.rmtree(folder, ignore_errors=True)
@@ -267,11 +323,14 @@ def main(argv: list[str] | None = None) -> int:
         f"{tables_count} tables of 4 (svarta-maja score sheets, 3 deals), each sending "
         f"its match {sends} time(s), all at once, each send on a connection of its own, to "
         "`tourney serve` on loopback (a process of its own). Baseline: the same "
-        "submissions through `tourney.app.tables.submit` in-process, one after the other.",
+        "submissions through `tourney.app.tables.submit` in-process, one after the other. "
+        "Server CPU s: the server's processes' CPU time during the burst; load: the "
+        "1-minute load average at its start.",
         "",
-        "| database | tables | requests | errors | stored | p50 ms | p99 ms | max ms | "
-        "server req/s | baseline req/s | server/baseline | each result stored once | errors seen |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        "| database | workers | tables | requests | errors | stored | min ms | p50 ms | p99 ms | "
+        "max ms | server req/s | baseline req/s | server/baseline | server CPU s | load | "
+        "each result stored once | errors seen |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
         *rows,
     ]
     text = "\n".join(lines) + "\n"

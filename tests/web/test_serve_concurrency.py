@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 from serve_helpers import LiveServer, big_event, match_csv, path_of, post_all, seated_event
@@ -142,3 +143,144 @@ def _post_quietly(base: str, requests):
     with ThreadPoolExecutor(20) as pool:
         for status in pool.map(one, requests):
             yield status
+
+
+# ------------------------------------------------- `tourney serve --workers 2`
+
+def _worker_of(connections: list[socket.socket], server_port: int,
+               workers: list[int]) -> dict[socket.socket, int]:
+    """Which worker process accepted each of ``connections`` (Linux: the server's
+    end of a connection is the socket in /proc/net/tcp whose remote port is the
+    client's; its inode is among that worker's open files). Waits until each is
+    accepted (the worker's accept runs in its event loop, a moment later)."""
+    wanted = {sock.getsockname()[1]: sock for sock in connections}
+    deadline = time.monotonic() + 30
+    while True:
+        inodes = {}
+        with open("/proc/net/tcp", encoding="ascii") as table:
+            for line in table.readlines()[1:]:
+                fields = line.split()
+                local_port = int(fields[1].split(":")[1], 16)
+                remote_port = int(fields[2].split(":")[1], 16)
+                if local_port == server_port and remote_port in wanted:
+                    inodes[f"socket:[{fields[9]}]"] = wanted[remote_port]
+        owner = {}
+        for pid in workers:
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                try:
+                    target = os.readlink(fd)
+                except OSError:
+                    continue
+                if target in inodes:
+                    owner[inodes[target]] = pid
+        if len(owner) == len(connections):
+            return owner
+        assert time.monotonic() < deadline, "the workers did not accept every connection"
+        time.sleep(0.05)
+
+
+def _exchange(sock: socket.socket, request: bytes) -> tuple[int, bytes]:
+    """Send ``request`` (``Connection: close``) and read the whole answer."""
+    sock.sendall(request)
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_two_workers_take_both_phones_of_each_table_at_once(run_cli, db_url):
+    """`tourney serve --workers 2` on PostgreSQL: the two phones of every table send
+    the same result at once, each to another worker process (batches of the two
+    processes write side by side, and may deadlock on each other's links: retried,
+    never answered as an error). Each result is stored once, one phone is told
+    `stored` and the other `unchanged`, and both workers' live standings say so."""
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tourney.web.listen import listening_socket
+
+    if db_url.startswith("sqlite"):
+        refused = run_cli(db_url, "serve", "--workers", "2", "--port", "0", exit_code=2)
+        assert "--workers needs a PostgreSQL database" in refused.stderr
+        return
+    tables = 20
+    links = big_event(lambda *a: run_cli(db_url, *a), "two", tables)
+    sheet = run_cli(db_url, "round", "sheet", "two", "1").stdout.splitlines()
+    bodies = {table: (sheet[0] + "\n" + "\n".join(
+        r + "0;1;0;0" for r in sheet[1:] if r.split(",")[3] == table) + "\n").encode()
+        for table in links}
+    with listening_socket("127.0.0.1", 0) as probe:  # a free port
+        port = probe.getsockname()[1]
+    env = dict(os.environ, TOURNEY_SERVE_PASSWORD="pw")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tourney.cli.main", "serve", "--port", str(port),
+         "--workers", "2", "--db", db_url], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    opened: list[socket.socket] = []
+    try:
+        from test_listen import _children
+
+        deadline = time.monotonic() + 90  # a loaded machine imports slowly
+        while True:
+            workers = _children(server.pid)
+            if len(workers) == 2:
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/favicon.ico", timeout=2)
+                    break
+                except httpx.TransportError:
+                    pass
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.1)
+        # Connections until each worker holds one for every table (the processes
+        # take turns accepting as the kernel wakes them); each later sends at most
+        # one request, within the server's 10 s for a request's head.
+        by_worker: dict[int, list[socket.socket]] = {pid: [] for pid in workers}
+        while min(len(held) for held in by_worker.values()) < tables:
+            batch = [socket.create_connection(("127.0.0.1", port)) for _ in range(tables)]
+            opened += batch
+            for sock, pid in _worker_of(batch, port, workers).items():
+                by_worker[pid].append(sock)
+            assert len(opened) <= 20 * tables, {p: len(s) for p, s in by_worker.items()}
+        first, second = by_worker.values()
+        exchanges = []
+        for index, (table, link) in enumerate(sorted(links.items())):
+            path = path_of(link["url"])
+            request = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                       "Content-Type: text/csv\r\nConnection: close\r\n"
+                       f"Content-Length: {len(bodies[table])}\r\n\r\n").encode() + bodies[table]
+            exchanges += [(table, first[index], request), (table, second[index], request)]
+        with ThreadPoolExecutor(len(exchanges)) as pool:
+            answers = list(pool.map(lambda e: (e[0], *_exchange(e[1], e[2])), exchanges))
+        outcomes: dict[str, list[str]] = {}
+        for table, status, body in answers:
+            assert status == 200, (table, status, body[:300])
+            outcomes.setdefault(table, []).append(json.loads(body)["outcome"])
+        assert {t: sorted(o) for t, o in outcomes.items()} == {
+            table: ["stored", "unchanged"] for table in links}
+        assert stored_counts(db_url) == (tables, tables, tables)
+        # the live standings, asked of each worker, count every table's result
+        standings = []
+        request = (f"GET /api/events/two/standings HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                   "Connection: close\r\n\r\n").encode()
+        for pid in workers:
+            while True:  # a new connection, until this worker accepts one
+                sock = socket.create_connection(("127.0.0.1", port))
+                opened.append(sock)
+                if _worker_of([sock], port, workers)[sock] == pid:
+                    break
+                assert len(opened) <= 30 * tables, "one worker accepts no connection"
+            status, body = _exchange(sock, request)
+            assert status == 200
+            standings.append(json.loads(body)["standings"])
+        assert standings[0] == standings[1]
+        assert sum(row["matches"] for row in standings[0]) == 4 * tables
+    finally:
+        for sock in opened:
+            sock.close()
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(10)
