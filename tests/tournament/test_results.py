@@ -754,8 +754,9 @@ def _stored_by_key(session, slug):
 
 def test_both_write_paths_store_the_same_rows(db_url, tmp_path, monkeypatch):
     """Matches, versions, deals and places go to the driver (ids taken first; SQLite's
-    many-row INSERTs, PostgreSQL's COPY) or through SQLAlchemy's bulk inserts (any
-    other database): the same rows either way, the time of import included."""
+    many-row INSERTs, PostgreSQL's COPY, or its one INSERT of a few VALUES rows) or
+    through SQLAlchemy's bulk inserts (any other database): the same rows either
+    way, the time of import included."""
     import datetime as dt
 
     from tourney.storage import bulk
@@ -764,8 +765,11 @@ def test_both_write_paths_store_the_same_rows(db_url, tmp_path, monkeypatch):
     source = write_csv(tmp_path / "r1.csv",
                        simulate("svarta-maja", slug, 1, seating, deals=3), "svarta-maja")
     snapshots = []
-    for fast in (True, False):
+    # the driver's way with a few rows as VALUES (each flush here: at most 4 deals),
+    # the driver's way by COPY alone, SQLAlchemy's
+    for fast, values_rows in ((True, bulk.PG_VALUES_ROWS), (True, 0), (False, 0)):
         monkeypatch.setattr(bulk, "FAST_BULK_WRITES", fast)
+        monkeypatch.setattr(bulk, "PG_VALUES_ROWS", values_rows)
         before = dt.datetime.now(dt.timezone.utc)
         with pytest.raises(RuntimeError):  # rolled back: the second import starts alike
             with transaction(engine) as session:
@@ -780,10 +784,10 @@ def test_both_write_paths_store_the_same_rows(db_url, tmp_path, monkeypatch):
         for version, _, _ in snapshot.values():
             del version["imported_at"]
         snapshots.append(snapshot)
-    fast, slow = snapshots
+    fast, copied, slow = snapshots
     assert sorted(fast) == [(1, str(t)) for t in range(1, 6)]
     assert all(len(deals) == 3 and len(places) == 3 for _, deals, places in fast.values())
-    assert fast == slow
+    assert fast == copied == slow
 
 
 def test_dam_brade_alternating_colours(db_url, tmp_path):

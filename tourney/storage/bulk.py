@@ -6,7 +6,11 @@ connection and inside its transaction (:func:`set_by_id` sets one column of many
 rows the same way):
 
 - PostgreSQL with psycopg 3: ``COPY ... FROM STDIN`` (an executemany there is one
-  INSERT per row; 10,000 history rows took 3.8 s, by COPY 0.2 s).
+  INSERT per row; 10,000 history rows took 3.8 s, by COPY 0.2 s). A few rows
+  (up to :data:`PG_VALUES_ROWS`: one table's result, as ``tourney serve`` stores
+  it) go as one INSERT of that many VALUES rows instead: one round trip to the
+  server where a COPY takes two (its start, then its data), and the server's
+  group commit stores a hundred results in a burst, each in a few such writes.
 - SQLite: the driver's executemany of one INSERT with :attr:`BulkInsert.per_statement`
   VALUES rows (the rest, fewer, one row a statement). Each statement SQLite runs
   costs its own binding, stepping and resetting besides the row's work, about a
@@ -36,6 +40,9 @@ FAST_BULK_WRITES = True
 # Bound parameters one SQLite statement may have (SQLITE_MAX_VARIABLE_NUMBER before
 # 3.32; later builds default to 32,766).
 SQLITE_MAX_PARAMETERS = 999
+# Rows a PostgreSQL write sends as one INSERT ... VALUES rather than by COPY (the
+# module's docstring); its parameters stay far below PostgreSQL's 65,535.
+PG_VALUES_ROWS = 50
 
 
 class BulkInsert:
@@ -58,6 +65,8 @@ class BulkInsert:
         if dialect.name == "postgresql" and dialect.driver == "psycopg":
             self.mode = "copy"
             self.sql = f"COPY {target} ({names}) FROM STDIN"
+            self.values_sql = f"INSERT INTO {target} ({names}) VALUES "
+            self.values_row = "(" + ", ".join(["%s"] * len(self.columns)) + ")"
         elif dialect.name == "sqlite":
             self.mode = "sqlite"
             marks = "(" + ", ".join("?" * len(self.columns)) + ")"
@@ -95,6 +104,10 @@ class BulkInsert:
                     [tuple(flat(rows[first:first + per])) for first in range(0, whole, per)])
             if whole < len(rows):
                 connection.exec_driver_sql(self.sql, list(rows[whole:]))
+        elif self.mode == "copy" and len(rows) <= PG_VALUES_ROWS:
+            connection.exec_driver_sql(
+                self.values_sql + ", ".join([self.values_row] * len(rows)),
+                tuple(chain.from_iterable(rows)))
         elif self.mode == "copy":
             dbapi = connection.dialect.loaded_dbapi
             raw = connection.connection.driver_connection
@@ -126,6 +139,11 @@ class BulkInsert:
             return list(self.session.execute(
                 insert(self.table).returning(id_column, sort_by_parameter_order=True),
                 [dict(zip(names, row)) for row in rows]).scalars())
+        if self.mode == "copy" and len(rows) == 1:
+            # one row (one table's result, as the server stores it): its id from
+            # the column's default, in the INSERT's one round trip instead of two
+            return [self.session.connection().exec_driver_sql(
+                self.values_sql + self.values_row + " RETURNING id", tuple(rows[0])).scalar_one()]
         ids = self._take_ids(len(rows))
         if self._with_id is None:
             self._with_id = BulkInsert(self.session, self.table, ("id",) + self.columns)
@@ -178,4 +196,4 @@ def set_by_id(session, table, column: str, values: Sequence[tuple]) -> None:
                     [{"b_value": value, "b_id": row_id} for value, row_id in values])
 
 
-__all__ = ["BulkInsert", "FAST_BULK_WRITES", "set_by_id"]
+__all__ = ["BulkInsert", "FAST_BULK_WRITES", "PG_VALUES_ROWS", "set_by_id"]

@@ -105,11 +105,49 @@ def round_links(session: Session, event: Event, number: int) -> list[TableLink]:
     return [links[t] for t in sorted(tables, key=table_order)]
 
 
+def _plausible_token(token: str) -> bool:
+    return bool(token) and len(token) <= 64
+
+
+# session.info key: the links of tokens read locked already (lock_links_by_token)
+_LOCKED_LINKS = "tourney.locked_links"
+_LINKS_EVENTS = "tourney.locked_links_events"  # held: see lock_links_by_token
+
+
+def lock_links_by_token(session: Session, tokens) -> None:
+    """Read the links of ``tokens`` locked, in one statement, for the transaction's
+    later :func:`link_by_token` (``lock=True``) calls to take without a statement
+    each: the server's group commit reads a batch's links at once (on PostgreSQL a
+    statement is a round trip). Locked in the order of their ids, so two batches
+    (two server processes) that share links wait for each other rather than
+    deadlock. A token no link has is remembered as such. Their events are read
+    too, and held for the transaction (the session's identity map holds objects
+    weakly: each submission would read its event again)."""
+    wanted = sorted({token for token in tokens if _plausible_token(token)})
+    if not wanted:
+        return
+    found: dict[str, TableLink | None] = dict.fromkeys(wanted)
+    query = (select(TableLink).where(TableLink.token.in_(wanted)).order_by(TableLink.id)
+             .with_for_update().execution_options(populate_existing=True))
+    for link in session.exec(query):
+        found[link.token] = link
+    session.info.setdefault(_LOCKED_LINKS, {}).update(found)
+    event_ids = {link.event_id for link in found.values() if link is not None}
+    if event_ids:
+        session.info.setdefault(_LINKS_EVENTS, []).extend(
+            session.exec(select(Event).where(Event.id.in_(event_ids))))
+
+
 def link_by_token(session: Session, token: str, *, lock: bool = False) -> TableLink | None:
     """The link of ``token``; ``lock``: read it locked, as :func:`lock_link` does
-    (one statement for a link that is used at once)."""
-    if not token or len(token) > 64:
+    (one statement for a link that is used at once; none when
+    :func:`lock_links_by_token` read it already in this transaction)."""
+    if not _plausible_token(token):
         return None
+    if lock:
+        locked = session.info.get(_LOCKED_LINKS)
+        if locked is not None and token in locked:
+            return locked[token]
     query = select(TableLink).where(TableLink.token == token)
     if lock:
         query = query.with_for_update().execution_options(populate_existing=True)

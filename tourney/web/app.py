@@ -143,7 +143,8 @@ class Server:
         self.write_lock = (threading.Lock() if is_sqlite(config.engine)
                            else contextlib.nullcontext())
         # the results sent at the tables: stored together while a write is under way
-        self.results = GroupCommit(config.engine, self.write_lock, self.in_transaction)
+        self.results = GroupCommit(config.engine, self.write_lock, self.in_transaction,
+                                   prepare=table_links.lock_links_by_token)
         # The site's templates after the server's own: the live pages import the
         # static site's macros (macros.html), one home for how standings read.
         self.templates = Environment(loader=FileSystemLoader([HERE / "templates", SITE_TEMPLATE_DIR]),
@@ -613,7 +614,7 @@ async def table_post(request: Request) -> Response:
         return verdict, None if api else table_view(session, link)
 
     try:
-        verdict, view = await server.results.run(work)
+        verdict, view = await server.results.run(work, token)
     except (DatabaseBusy, ConflictingChange) as err:
         body = {"outcome": "busy", "stored": False, "valid": False, "errors": [],
                 "message": str(err)}

@@ -12,6 +12,9 @@ transaction takes all of them:
   and the batch runs again with each work in a savepoint of its own
   (:func:`~tourney.storage.db.savepoint`), which costs two statements a request
   (round trips, on PostgreSQL) only when it is needed;
+- what the batch's works will each read first is read once for all of them
+  (``prepare(session, keys)``: the server locks the batch's table links in one
+  statement, in the order of their ids), before the first runs;
 - the ratings are refreshed, and the series' snapshots kept, once for the batch
   (:func:`~tourney.app.results.refreshing_once`), and each round's seating is
   read once for the batch's tables (:func:`~tourney.tournament.stored_rounds.sharing_rounds`);
@@ -55,6 +58,7 @@ def lost_race(err: BaseException) -> bool:
 class _Waiting:
     work: Callable  # work(session) -> answer
     answer: asyncio.Future
+    key: Any = None  # what prepare reads for it (None: nothing)
     outcome: Any = None
     error: BaseException | None = None
     again: bool = False  # lost a race: run alone after the batch
@@ -66,21 +70,25 @@ class GroupCommit:
 
     ``write_lock``: held for each transaction (the server's, shared with its other
     writers); ``alone``: runs one work in a transaction of its own, retrying lost
-    races (:meth:`Server.in_transaction`)."""
+    races (:meth:`Server.in_transaction`); ``prepare(session, keys)``: run first in
+    a batch's transaction with the keys its works were given (the module's
+    docstring)."""
 
     engine: Any
     write_lock: Any
     alone: Callable[[Callable], Any]
+    prepare: Callable[[Any, list], None] | None = None
     queue: list[_Waiting] = field(default_factory=list)
     running: bool = False
     written: int = 0  # batches written
     largest: int = 0  # requests in the largest batch
     _draining: asyncio.Future | None = None
 
-    async def run(self, work: Callable) -> Any:
+    async def run(self, work: Callable, key: Any = None) -> Any:
         """``work(session)`` stored with whatever else is waiting; its own answer
-        (or its own exception), once the batch it was in has committed."""
-        waiting = _Waiting(work, asyncio.get_running_loop().create_future())
+        (or its own exception), once the batch it was in has committed. ``key``:
+        for ``prepare``."""
+        waiting = _Waiting(work, asyncio.get_running_loop().create_future(), key)
         self.queue.append(waiting)
         if not self.running:
             self.running = True
@@ -155,6 +163,8 @@ class GroupCommit:
             waiting.outcome, waiting.error, waiting.again = None, None, False
         with self.write_lock, transaction(self.engine) as session, \
                 refreshing_once(session) as later, sharing_rounds(session) as shared:
+            if self.prepare is not None:
+                self.prepare(session, [w.key for w in batch if w.key is not None])
             for waiting in batch:
                 mark = later.mark()
                 try:
