@@ -147,6 +147,33 @@ def test_a_table_sent_twice_in_one_batch_is_stored_once(tourney, db_url):
     assert stored_counts(db_url) == (2, 2, 2)
 
 
+def test_a_batch_reads_its_links_in_one_statement_and_each_event_once(tourney, db_url):
+    """On PostgreSQL each statement is a round trip: a batch of tables' results
+    reads (and locks) their links at once, not one each, and their event once."""
+    from sqlalchemy import event as sa_event
+
+    links = big_event(tourney, "reads", TABLES)
+    sent = bodies(tourney, "reads", links)
+    requests = [(path_of(links[t]["url"]), sent[t]) for t in sorted(links)]
+    requests.append(("/t/no-such-link", sent["1"]))
+    app = serve_app(db_url)
+    statements = []
+    engine = app.state.server.config.engine
+    listen = lambda *args: statements.append(" ".join(args[2].split()))  # noqa: E731
+    sa_event.listen(engine, "before_cursor_execute", listen)
+    try:
+        answers = send_in_one_batch(app, requests)
+    finally:
+        sa_event.remove(engine, "before_cursor_execute", listen)
+    assert [a.json()["outcome"] for a in answers] == ["stored"] * TABLES + ["unknown-link"]
+    assert stored_counts(db_url) == (TABLES, TABLES, TABLES)
+    reading_links = [s for s in statements if s.startswith("SELECT tablelink.")]
+    assert len(reading_links) == 1 and "WHERE tablelink.token IN" in reading_links[0]
+    if not db_url.startswith("sqlite"):  # SQLite's write transaction locks everything
+        assert reading_links[0].endswith("FOR UPDATE")
+    assert len([s for s in statements if s.startswith("SELECT event.")]) == 1
+
+
 def test_a_write_that_fails_in_a_batch_is_undone_alone(tourney, db_url):
     links = big_event(tourney, "undone", 3)
     sent = bodies(tourney, "undone", links)

@@ -139,7 +139,7 @@ class BulkInsert:
             return list(self.session.execute(
                 insert(self.table).returning(id_column, sort_by_parameter_order=True),
                 [dict(zip(names, row)) for row in rows]).scalars())
-        if self.mode == "copy" and len(rows) == 1:
+        if self.mode == "copy" and len(rows) == 1 <= PG_VALUES_ROWS:
             # one row (one table's result, as the server stores it): its id from
             # the column's default, in the INSERT's one round trip instead of two
             return [self.session.connection().exec_driver_sql(
