@@ -174,6 +174,29 @@ def test_a_batch_reads_its_links_in_one_statement_and_each_event_once(tourney, d
     assert len([s for s in statements if s.startswith("SELECT event.")]) == 1
 
 
+def test_with_review_a_batch_sees_the_result_it_just_kept_waiting(tourney, db_url):
+    """--review: the batch knows at its start which links have a result waiting for
+    the organizer (none here); the first phone's result is kept waiting, and the
+    second phone of the table, in the same batch, is answered from it (the same
+    sheet: pending; another: a conflict), as one after the other would be."""
+    links = big_event(tourney, "review", 2)
+    sent = bodies(tourney, "review", links)
+    path = path_of(links["1"]["url"])
+    other = match_csv(tourney, "review", 1, "1", loser_seat=2)
+    engine = open_engine(db_url)
+    ensure_schema(engine)
+    app = create_app(ServerConfig(engine=engine, secret=TOKEN, auto_accept=False,
+                                  failure_delay=0))
+    answers = send_in_one_batch(app, [(path, sent["1"]), (path, sent["1"]), (path, other),
+                                      (path_of(links["2"]["url"]), sent["2"])])
+    assert [a.json()["outcome"] for a in answers] == ["received", "pending", "conflict",
+                                                      "received"]
+    assert app.state.server.results.largest == 4
+    with reading(engine) as session:
+        kept = sorted(session.exec(select(Submission.state)).all())
+    assert kept == ["conflict", "submitted", "submitted"]
+
+
 def test_a_write_that_fails_in_a_batch_is_undone_alone(tourney, db_url):
     links = big_event(tourney, "undone", 3)
     sent = bodies(tourney, "undone", links)

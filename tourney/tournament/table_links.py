@@ -112,6 +112,9 @@ def _plausible_token(token: str) -> bool:
 # session.info key: the links of tokens read locked already (lock_links_by_token)
 _LOCKED_LINKS = "tourney.locked_links"
 _LINKS_EVENTS = "tourney.locked_links_events"  # held: see lock_links_by_token
+# session.info key: ids of locked links known to have no submission waiting for the
+# organizer (lock_links_by_token; a link leaves it when one is added)
+_NONE_WAITING = "tourney.locked_links_none_waiting"
 
 
 def lock_links_by_token(session: Session, tokens) -> None:
@@ -122,7 +125,9 @@ def lock_links_by_token(session: Session, tokens) -> None:
     (two server processes) that share links wait for each other rather than
     deadlock. A token no link has is remembered as such. Their events are read
     too, and held for the transaction (the session's identity map holds objects
-    weakly: each submission would read its event again)."""
+    weakly: each submission would read its event again), and which of them have
+    a result waiting for the organizer (:func:`latest_submission` of those
+    without one needs no statement: a link's rows change only under its lock)."""
     wanted = sorted({token for token in tokens if _plausible_token(token)})
     if not wanted:
         return
@@ -132,10 +137,15 @@ def lock_links_by_token(session: Session, tokens) -> None:
     for link in session.exec(query):
         found[link.token] = link
     session.info.setdefault(_LOCKED_LINKS, {}).update(found)
+    link_ids = {link.id for link in found.values() if link is not None}
+    if not link_ids:
+        return
     event_ids = {link.event_id for link in found.values() if link is not None}
-    if event_ids:
-        session.info.setdefault(_LINKS_EVENTS, []).extend(
-            session.exec(select(Event).where(Event.id.in_(event_ids))))
+    session.info.setdefault(_LINKS_EVENTS, []).extend(
+        session.exec(select(Event).where(Event.id.in_(event_ids))))
+    waiting = set(session.exec(select(Submission.link_id).distinct().where(
+        Submission.link_id.in_(link_ids), Submission.state == SUBMITTED)))
+    session.info.setdefault(_NONE_WAITING, set()).update(link_ids - waiting)
 
 
 def link_by_token(session: Session, token: str, *, lock: bool = False) -> TableLink | None:
@@ -225,6 +235,8 @@ def stores_as_sent(session: Session, link: TableLink, digest: str) -> bool:
 
 def latest_submission(session: Session, link: TableLink,
                       states: tuple[str, ...] | None = None) -> Submission | None:
+    if states == (SUBMITTED,) and link.id in session.info.get(_NONE_WAITING, ()):
+        return None  # known without a statement (lock_links_by_token)
     query = select(Submission).where(Submission.link_id == link.id)
     if states:
         query = query.where(Submission.state.in_(states))
@@ -244,6 +256,9 @@ def add_submission(session: Session, link: TableLink, content: str, state: str,
                      state=state, errors_json=json.dumps(errors or [], ensure_ascii=False),
                      version_id=version_id, decided_by=decided_by,
                      decided_at=utcnow() if decided_by else None)
+    # no longer known to have none waiting (kept out even if this row is rolled
+    # back to a savepoint: latest_submission then asks the database, as ever)
+    session.info.get(_NONE_WAITING, set()).discard(link.id)
     session.add(row)
     session.flush()
     return row
