@@ -233,15 +233,20 @@ def test_two_workers_take_both_phones_of_each_table_at_once(run_cli, db_url):
             assert time.monotonic() < deadline, "the workers did not start"
             time.sleep(0.1)
         # Connections until each worker holds one for every table (the processes
-        # take turns accepting as the kernel wakes them); each later sends at most
-        # one request, within the server's 10 s for a request's head.
-        by_worker: dict[int, list[socket.socket]] = {pid: [] for pid in workers}
-        while min(len(held) for held in by_worker.values()) < tables:
-            batch = [socket.create_connection(("127.0.0.1", port)) for _ in range(tables)]
-            opened += batch
-            for sock, pid in _worker_of(batch, port, workers).items():
-                by_worker[pid].append(sock)
-            assert len(opened) <= 20 * tables, {p: len(s) for p, s in by_worker.items()}
+        # take turns accepting as the kernel wakes them); each later sends one
+        # request, which must begin within the server's 10 s for a request's head
+        # (HEADER_SECONDS): gathered again if a loaded machine took 5 s for it.
+        for _attempt in range(3):
+            began = time.monotonic()
+            by_worker: dict[int, list[socket.socket]] = {pid: [] for pid in workers}
+            while min(len(held) for held in by_worker.values()) < tables:
+                batch = [socket.create_connection(("127.0.0.1", port)) for _ in range(tables)]
+                opened += batch
+                for sock, pid in _worker_of(batch, port, workers).items():
+                    by_worker[pid].append(sock)
+                assert len(opened) <= 60 * tables, {p: len(s) for p, s in by_worker.items()}
+            if time.monotonic() - began < 5:
+                break
         first, second = by_worker.values()
         exchanges = []
         for index, (table, link) in enumerate(sorted(links.items())):
