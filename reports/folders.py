@@ -1,5 +1,8 @@
-"""The folders `tourney publish` builds, swaps and removes, and how it knows which
-ones are its own.
+"""The folders `tourney publish` builds, swaps, writes into and removes, and how it
+knows which ones are its own. (A site published before is updated where it is: the
+changed files are rendered into a build folder beside it and renamed into place,
+see :func:`tourney.reports.site.write_in_place`; a first publish swaps a whole
+build in.)
 
 Ownership, in one rule: publish removes only what carries its marker.
 
@@ -15,8 +18,8 @@ Ownership, in one rule: publish removes only what carries its marker.
 - **Files inside the site.** The manifest (``.tourney-files``, JSON) lists every
   file publish wrote. A file in the site folder that the manifest does not list
   (``CNAME``, ``.htaccess``, ``robots.txt``, an invitation PDF beside an event's
-  pages) was put there by someone else: it is carried into the new build (a hard
-  link, else a copy), as a web server's or a hosting service's files must survive
+  pages) was put there by someone else: it is left where it is (into a new build
+  it is carried: a hard link, else a copy), as a web server's or a hosting service's files must survive
   a publish; symbolic links are not (one could put any file of the machine on the
   web), they are dropped and named. Where a foreign file is at a path the new site needs, publish refuses
   and names it; ``--force`` drops the foreign files instead of carrying them. A

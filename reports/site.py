@@ -53,16 +53,28 @@ Decisions:
   100,000 matches (200,000 deals) publishes in about two minutes without replays
   and in about seven with all of them, so a big league names the events whose
   replays it wants (bench/bench_publish.py has the figures).
-- **Atomic publishing.** The site is built in a temporary folder beside the target
-  (``.<name>.publishing-...``) and swapped in with one ``renameat2(RENAME_EXCHANGE)``
-  (Linux), else two renames; the old site is then deleted. Readers see the old site
-  or the new one, never half of one. What publish may replace, keep or remove (its
+- **Writing the site.** A first publish into a folder (and ``--full``) builds the
+  site in a temporary folder beside the target (``.<name>.publishing-...``) and swaps
+  it in with one ``renameat2(RENAME_EXCHANGE)`` (Linux), else two renames; the old
+  site is then deleted. A publish into a site it published before (its manifest
+  lists the files) renders the changed files into that folder beside the site and
+  then writes them into the live site, each renamed over its path
+  (:func:`write_in_place`): the pages a page links to before it, files removed
+  after, the manifest and the marker last. Why: the swap cost a hard link for every
+  unchanged file (20,000 at 16,000 players, most of a publish after one result) and
+  kept the site only as consistent as each page is: a reader sees every page whole,
+  old or new, and every link of a page reachable from the index resolves at every
+  moment. A publish killed on the way leaves the manifest listing the files it was
+  writing without a key, so the next publish renders them again and the site
+  converges on the one a full publish builds. Publishes into one folder take turns
+  (:func:`.folders.site_lock`). What publish may replace, keep or remove (its
   marker, leftovers of killed publishes, files it did not write, the database, mount
   points) is decided in :mod:`.folders`. The replaced site is deleted in a detached
   process by ``tourney publish``, since deleting a big site's files can take as
   long as writing them (a cleanup cut short is finished by the next publish).
-- **Incremental publishing.** A page is reused from the site it replaces (a hard
-  link: byte-identical, not rendered) when its content key is unchanged; the keys
+- **Incremental publishing.** A page is kept from the site it replaces (left where
+  it is, or a hard link into a new build: byte-identical, not rendered) when its
+  content key is unchanged; the keys
   and the files written are in the manifest (see :class:`SiteBuilder`). Only the
   index shows when the site was published. Any change to the code or templates
   renders everything again (:func:`code_digest`); ``--full`` does so on demand.
@@ -357,12 +369,15 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
             now: dt.datetime | None = None, background_cleanup: bool = False,
             jobs: int | None = None, force: bool = False,
             incremental: bool = True) -> PublishReport:
-    """Build the site from the database into ``out``, atomically.
+    """Build the site from the database into ``out``: a new site swapped in whole, or
+    the changed files of a site published there before written into it, each whole
+    (see "Writing the site" above).
 
     ``jobs``: render in that many processes; ``None`` or 0, one per CPU when the
     work is big enough to gain from it (see :meth:`SiteBuilder._in_workers`).
-    ``incremental``: reuse the pages of the site in ``out`` whose content is
-    unchanged (hard links, no rendering); False renders every page.
+    ``incremental``: keep the pages of the site in ``out`` whose content is
+    unchanged (no rendering) and write the others into it; False renders every page
+    and swaps a new site in.
     ``force``: drop the files in ``out`` that publish did not write instead of
     carrying them into the new site (:mod:`.folders`).
 
@@ -1024,9 +1039,10 @@ class SiteBuilder:
     """Renders every page of the site into a build folder.
 
     Incremental publishing: with ``previous`` (the site being replaced and its
-    manifest), a page whose content key is the one it had there is hard-linked
-    from the old site instead of rendered, so it stays byte-identical and costs a
-    system call. Keys: an event's pages share one (:meth:`event_key`: the event
+    manifest), a page whose content key is the one it had there is kept instead of
+    rendered (``live``: left in the site, which :func:`write_in_place` then updates
+    with what the build holds; else hard-linked into the build), so it stays
+    byte-identical. Keys: an event's pages share one (:meth:`event_key`: the event
     row, its content stamp, which triggers in the database change on any write to
     its rows, its players' names, the code digest and the site's settings), so an
     unchanged event's rows are never read; a player's page has its own
