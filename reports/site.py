@@ -1611,13 +1611,14 @@ class SiteBuilder:
                 if result[0] != "ok":
                     failures.append(result)
                     continue
-                _, matches, events, files, records, pages, rendered, match_count, replays = \
-                    result
+                (_, matches, events, files, records, pages, rendered, match_count, replays,
+                 reused) = result
                 for player_id, rows in matches.items():
                     self.player_matches.setdefault(player_id, []).extend(rows)
                 for player_id, rows in events.items():
                     self.player_events.setdefault(player_id, []).extend(rows)
                 self.files.update(files)
+                self.reused.update(reused)  # kept in the live site: nothing in the build
                 self.event_records.update(records)
                 self.report.pages += pages
                 self.report.rendered += rendered
@@ -1649,7 +1650,7 @@ class SiteBuilder:
             worker_engine.dispose(close=False)
             # send back only what this worker adds
             self.player_matches, self.player_events = {}, {}
-            self.files, self.event_records = {}, {}
+            self.files, self.event_records, self.reused = {}, {}, set()
             counts = (self.report.pages, self.report.rendered, self.report.matches,
                       self.report.replays)
             with reading(worker_engine) as session:
@@ -1658,7 +1659,8 @@ class SiteBuilder:
             result = ("ok", self.player_matches if collect else {},
                       self.player_events if collect else {}, self.files, self.event_records,
                       self.report.pages - counts[0], self.report.rendered - counts[1],
-                      self.report.matches - counts[2], self.report.replays - counts[3])
+                      self.report.matches - counts[2], self.report.replays - counts[3],
+                      self.reused)
         except BaseException as err:  # noqa: BLE001 - reported by the parent
             status = 1
             result = ("error", type(err).__name__,
