@@ -1,5 +1,8 @@
-"""The folders `tourney publish` builds, swaps and removes, and how it knows which
-ones are its own.
+"""The folders `tourney publish` builds, swaps, writes into and removes, and how it
+knows which ones are its own. (A site published before is updated where it is: the
+changed files are rendered into a build folder beside it and renamed into place,
+see :func:`tourney.reports.site.write_in_place`; a first publish swaps a whole
+build in.)
 
 Ownership, in one rule: publish removes only what carries its marker.
 
@@ -15,8 +18,8 @@ Ownership, in one rule: publish removes only what carries its marker.
 - **Files inside the site.** The manifest (``.tourney-files``, JSON) lists every
   file publish wrote. A file in the site folder that the manifest does not list
   (``CNAME``, ``.htaccess``, ``robots.txt``, an invitation PDF beside an event's
-  pages) was put there by someone else: it is carried into the new build (a hard
-  link, else a copy), as a web server's or a hosting service's files must survive
+  pages) was put there by someone else: it is left where it is (into a new build
+  it is carried: a hard link, else a copy), as a web server's or a hosting service's files must survive
   a publish; symbolic links are not (one could put any file of the machine on the
   web), they are dropped and named. Where a foreign file is at a path the new site needs, publish refuses
   and names it; ``--force`` drops the foreign files instead of carrying them. A
@@ -29,6 +32,7 @@ Ownership, in one rule: publish removes only what carries its marker.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import fcntl
@@ -109,6 +113,11 @@ def manifest_bytes(manifest: dict) -> bytes:
     return orjson.dumps(manifest, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
 
 
+def marker_bytes(content: dict) -> bytes:
+    """The marker's content as written."""
+    return (json.dumps(content, ensure_ascii=False) + "\n").encode("utf-8")
+
+
 def read_marker(site: Path) -> dict | None:
     """The marker of the site in ``site`` (what the publish that built it wrote:
     its languages, when, the stamp of its content); None if unreadable."""
@@ -161,7 +170,7 @@ class BuildFolder:
         os.rename(pending, self.path / SITE_MARKER)  # visible only once locked
 
     def write_marker(self, content: dict) -> None:
-        data = (json.dumps(content, ensure_ascii=False) + "\n").encode("utf-8")
+        data = marker_bytes(content)
         os.ftruncate(self._fd, 0)
         os.pwrite(self._fd, data, 0)
 
@@ -341,6 +350,74 @@ def swap_into_place(build_dir: Path, target: Path) -> Path | None:
     return old
 
 
+# ------------------------------------------------------------------------ writing in place
+
+@contextlib.contextmanager
+def site_lock(target: Path):
+    """Hold an exclusive lock on the site folder (a ``flock`` of the folder itself)
+    while publishing into it: publishes into one folder take turns, since two
+    writing into the live site at once would mix their files and manifests. A folder
+    not made yet is not locked (its first publish swaps a new one in)."""
+    try:
+        fd = os.open(target, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        fd = None
+    try:
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def replace_file(path: str | Path, data: bytes) -> None:
+    """Write ``path`` through a temporary file beside it, renamed over it: a reader
+    sees the old file or the new one, never part of one."""
+    path = os.fspath(path)
+    folder, name = os.path.split(path)
+    fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+        os.chmod(temp, 0o666 & ~_umask())
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
+def place_file(staged: str, live: str) -> None:
+    """Move a file written in the build folder over its path in the live site (one
+    rename: the build folder is beside the site, on the same file system)."""
+    try:
+        os.replace(staged, live)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(live), exist_ok=True)
+        os.replace(staged, live)
+
+
+def remove_file(site: Path, rel: str) -> None:
+    """Remove a file of the site and then each folder it leaves empty (up to the
+    site's own); a file already gone is no error."""
+    path = os.path.join(site, rel)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    folder = os.path.dirname(path)
+    base = os.fspath(site)
+    while folder != base and folder.startswith(base + os.sep):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            break  # not empty (or not ours to remove)
+        folder = os.path.dirname(folder)
+
+
 # ------------------------------------------------------------------------ workers
 
 _PR_SET_PDEATHSIG = 1
@@ -372,10 +449,15 @@ def stop_workers(pids: Iterable[int]) -> None:
             pass
 
 
-def write_error(err: OSError, where: Path) -> TourneyError:
-    """One line for a failed write (a full disk, no permission)."""
+def write_error(err: OSError, where: Path, partly: bool = False) -> TourneyError:
+    """One line for a failed write (a full disk, no permission). ``partly``: it
+    failed while the changed files were being put into the site, which then has
+    some of them (every link resolving) until a publish finishes the job."""
     reason = "no space left on the device" if err.errno == errno.ENOSPC else (
         err.strerror or str(err))
+    if partly:
+        return TourneyError(f"cannot write the site in {where}: {reason}; some pages "
+                            "are updated and some not yet: publish again to finish")
     return TourneyError(f"cannot write the site beside {where}: {reason}; "
                         "the published site is unchanged")
 
@@ -392,10 +474,15 @@ __all__ = [
     "foreign_files",
     "leftovers",
     "link_or_copy",
+    "marker_bytes",
+    "place_file",
     "prepare_target",
     "read_manifest",
     "read_marker",
+    "remove_file",
+    "replace_file",
     "same_folder_times",
+    "site_lock",
     "stop_workers",
     "swap_into_place",
     "write_error",

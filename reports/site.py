@@ -53,16 +53,28 @@ Decisions:
   100,000 matches (200,000 deals) publishes in about two minutes without replays
   and in about seven with all of them, so a big league names the events whose
   replays it wants (bench/bench_publish.py has the figures).
-- **Atomic publishing.** The site is built in a temporary folder beside the target
-  (``.<name>.publishing-...``) and swapped in with one ``renameat2(RENAME_EXCHANGE)``
-  (Linux), else two renames; the old site is then deleted. Readers see the old site
-  or the new one, never half of one. What publish may replace, keep or remove (its
+- **Writing the site.** A first publish into a folder (and ``--full``) builds the
+  site in a temporary folder beside the target (``.<name>.publishing-...``) and swaps
+  it in with one ``renameat2(RENAME_EXCHANGE)`` (Linux), else two renames; the old
+  site is then deleted. A publish into a site it published before (its manifest
+  lists the files) renders the changed files into that folder beside the site and
+  then writes them into the live site, each renamed over its path
+  (:func:`write_in_place`): the pages a page links to before it, files removed
+  after, the manifest and the marker last. Why: the swap cost a hard link for every
+  unchanged file (20,000 at 16,000 players, most of a publish after one result) and
+  kept the site only as consistent as each page is: a reader sees every page whole,
+  old or new, and every link of a page reachable from the index resolves at every
+  moment. A publish killed on the way leaves the manifest listing the files it was
+  writing without a key, so the next publish renders them again and the site
+  converges on the one a full publish builds. Publishes into one folder take turns
+  (:func:`.folders.site_lock`). What publish may replace, keep or remove (its
   marker, leftovers of killed publishes, files it did not write, the database, mount
   points) is decided in :mod:`.folders`. The replaced site is deleted in a detached
   process by ``tourney publish``, since deleting a big site's files can take as
   long as writing them (a cleanup cut short is finished by the next publish).
-- **Incremental publishing.** A page is reused from the site it replaces (a hard
-  link: byte-identical, not rendered) when its content key is unchanged; the keys
+- **Incremental publishing.** A page is kept from the site it replaces (left where
+  it is, or a hard link into a new build: byte-identical, not rendered) when its
+  content key is unchanged; the keys
   and the files written are in the manifest (see :class:`SiteBuilder`). Only the
   index shows when the site was published. Any change to the code or templates
   renders everything again (:func:`code_digest`); ``--full`` does so on demand.
@@ -125,6 +137,7 @@ from .data import (
 )
 from .folders import (
     MANIFEST,
+    SITE_MARKER,
     BuildFolder,
     carry_foreign,
     conflicts,
@@ -136,10 +149,15 @@ from .folders import (
     leftovers,
     link_or_copy,
     manifest_bytes,
+    marker_bytes,
+    place_file,
     prepare_target,
     read_manifest,
     read_marker,
+    remove_file,
+    replace_file,
     same_folder_times,
+    site_lock,
     stop_workers,
     swap_into_place,
     write_error,
@@ -351,12 +369,15 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
             now: dt.datetime | None = None, background_cleanup: bool = False,
             jobs: int | None = None, force: bool = False,
             incremental: bool = True) -> PublishReport:
-    """Build the site from the database into ``out``, atomically.
+    """Build the site from the database into ``out``: a new site swapped in whole, or
+    the changed files of a site published there before written into it, each whole
+    (see "Writing the site" above).
 
     ``jobs``: render in that many processes; ``None`` or 0, one per CPU when the
     work is big enough to gain from it (see :meth:`SiteBuilder._in_workers`).
-    ``incremental``: reuse the pages of the site in ``out`` whose content is
-    unchanged (hard links, no rendering); False renders every page.
+    ``incremental``: keep the pages of the site in ``out`` whose content is
+    unchanged (no rendering) and write the others into it; False renders every page
+    and swaps a new site in.
     ``force``: drop the files in ``out`` that publish did not write instead of
     carrying them into the new site (:mod:`.folders`).
 
@@ -366,86 +387,106 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
     automatic = not jobs
     jobs = resolve_jobs(jobs or 0)
     target = prepare_target(out, protect=database_files(engine))
-    stale = leftovers(target)
-    discard(stale, background=background_cleanup)
-    marker = read_marker(target) if target.is_dir() else None
-    now = now or dt.datetime.now(dt.UTC)
-    with reading(engine) as session:
-        reader = SiteReader(session)
-        settings = site_settings(session)
-        # one stamp of everything the site shows and how it was asked for: equal to
-        # the last publish's, the site there is the one this would build
-        content = reader.content_stamp(now.date())
+    with site_lock(target):  # publishes into one folder take turns
+        stale = leftovers(target)
+        discard(stale, background=background_cleanup)
+        marker = read_marker(target) if target.is_dir() else None
+        now = now or dt.datetime.now(dt.UTC)
+        with reading(engine) as session:
+            reader = SiteReader(session)
+            settings = site_settings(session)
+            # one stamp of everything the site shows and how it was asked for: equal to
+            # the last publish's, the site there is the one this would build
+            content = reader.content_stamp(now.date())
 
-        def site_stamp(languages: Sequence[str]) -> str:
-            return content_key(code_digest(), "site", content, settings.to_json(),
-                               sorted(events), list(languages), replays)
+            def site_stamp(languages: Sequence[str]) -> str:
+                return content_key(code_digest(), "site", content, settings.to_json(),
+                                   sorted(events), list(languages), replays)
 
-        # ... and the site's folders as that publish left them (no file added,
-        # removed or renamed there since: those publish would carry, drop or refuse)
-        if incremental and not force and marker is not None and marker.get("stamp") == \
-                site_stamp(choose_languages(langs, ()) if langs
-                           else marker.get("languages") or []) \
-                and same_folder_times(target, marker.get("folders")):
-            return unchanged_site(target, marker, langs, stale, started)
-        previous = read_manifest(target) if target.is_dir() else None
-        infos = reader.events(now.date())
-        known = {e.slug: e for e in infos}
-        for slug in events:
-            if slug not in known:
-                raise unknown_event(slug, sorted(known))
-        published = [] if langs else previous_languages(target, previous)
-        chosen_for = [known[s] for s in events] if events else infos
-        languages = choose_languages(langs or published, chosen_for)
-        report = PublishReport(target, languages)
-        report.languages_from = ("option" if langs else "last publish" if published
-                                 else "events" if any(e.lang for e in chosen_for)
-                                 else "default")
-        report.removed_leftovers = [p.name for p in stale]
-        report.missing_catalogues = [lang for lang in languages if not has_catalogue(lang)]
-        replay_ids = ({known[s].id for s in events} if events else {e.id for e in infos}) \
-            if replays else set()
-        report.replay_events = [e.slug for e in infos if e.id in replay_ids]
-        try:
-            build = BuildFolder(target)
-        except OSError as err:
-            raise write_error(err, target) from None
-        try:
-            builder = SiteBuilder(build.path, reader, infos, languages, now, report,
-                                  previous=Previous(target, previous)
-                                  if incremental and previous else None, settings=settings)
-            builder.build(replay_ids, jobs=jobs, engine=engine, automatic=automatic)
-            foreign, links = foreign_files(target, previous) if target.is_dir() else ([], [])
-            report.dropped = links
-            if foreign and force:
-                report.dropped = sorted(foreign + links)
-            elif foreign:
-                clash = conflicts(build.path, foreign)
-                if clash:
-                    raise TourneyError(
-                        f"{out} holds files publish did not write at paths the new site "
-                        f"uses: {describe(clash)}; move them away, or drop every file "
-                        "publish did not write", setting="force")
-                carry_foreign(target, build.path, foreign)
-                report.kept = foreign
-            if previous is not None:
-                compare_sites(build.path, target, previous, builder, report)
-            builder.write_manifest()
-            build.write_marker({"generator": f"tourney {__version__}", "languages": languages,
-                                "built_at": now.isoformat(timespec="seconds"),
-                                "stamp": site_stamp(languages), "counts": report.counts(),
-                                "folders": folder_times(build.path)})
-            old_site = swap_into_place(build.path, target)
-        except OSError as err:
-            build.remove()
-            raise write_error(err, target) from None
-        except BaseException:
-            build.remove()
-            raise
-        build.release()
-    discard([old_site] if old_site else [], background=background_cleanup)
-    report.seconds = time.perf_counter() - started
-    return report
+            # ... and the site's folders as that publish left them (no file added,
+            # removed or renamed there since: those publish would carry, drop or refuse)
+            if incremental and not force and marker is not None and marker.get("stamp") == \
+                    site_stamp(choose_languages(langs, ()) if langs
+                               else marker.get("languages") or []) \
+                    and same_folder_times(target, marker.get("folders")):
+                return unchanged_site(target, marker, langs, stale, started)
+            previous = read_manifest(target) if target.is_dir() else None
+            # A site publish wrote and listed is updated where it is (the changed files
+            # renamed into place, :func:`write_in_place`); a first publish, or one that
+            # renders everything, builds the whole site beside it and swaps it in.
+            in_place = incremental and previous is not None
+            infos = reader.events(now.date())
+            known = {e.slug: e for e in infos}
+            for slug in events:
+                if slug not in known:
+                    raise unknown_event(slug, sorted(known))
+            published = [] if langs else previous_languages(target, previous)
+            chosen_for = [known[s] for s in events] if events else infos
+            languages = choose_languages(langs or published, chosen_for)
+            report = PublishReport(target, languages)
+            report.languages_from = ("option" if langs else "last publish" if published
+                                     else "events" if any(e.lang for e in chosen_for)
+                                     else "default")
+            report.removed_leftovers = [p.name for p in stale]
+            report.missing_catalogues = [lang for lang in languages if not has_catalogue(lang)]
+            replay_ids = ({known[s].id for s in events} if events else {e.id for e in infos}) \
+                if replays else set()
+            report.replay_events = [e.slug for e in infos if e.id in replay_ids]
+            try:
+                build = BuildFolder(target)
+            except OSError as err:
+                raise write_error(err, target) from None
+            old_site = None
+            try:
+                builder = SiteBuilder(build.path, reader, infos, languages, now, report,
+                                      previous=Previous(target, previous)
+                                      if incremental and previous else None, settings=settings,
+                                      live=in_place, trusted=in_place and marker is not None
+                                      and same_folder_times(target, marker.get("folders")))
+                builder.build(replay_ids, jobs=jobs, engine=engine, automatic=automatic)
+                foreign, links = foreign_files(target, previous) if target.is_dir() else ([], [])
+                report.dropped = links
+                if foreign and force:
+                    report.dropped = sorted(foreign + links)
+                elif foreign:
+                    clash = (conflicts(build.path, foreign) if not in_place
+                             else builder.clashes(foreign))
+                    if clash:
+                        raise TourneyError(
+                            f"{out} holds files publish did not write at paths the new site "
+                            f"uses: {describe(clash)}; move them away, or drop every file "
+                            "publish did not write", setting="force")
+                    if not in_place:
+                        carry_foreign(target, build.path, foreign)
+                    report.kept = foreign
+                marker_content = {"generator": f"tourney {__version__}", "languages": languages,
+                                  "built_at": now.isoformat(timespec="seconds"),
+                                  "stamp": site_stamp(languages), "counts": report.counts()}
+                if in_place:
+                    placed = compare_in_place(build.path, target, previous, builder, report)
+                    try:
+                        write_in_place(build.path, target, previous, builder, placed,
+                                       report.dropped, marker_content)
+                    except OSError as err:
+                        raise write_error(err, target, partly=True) from None
+                else:
+                    if previous is not None:
+                        compare_sites(build.path, target, previous, builder, report)
+                    builder.write_manifest()
+                    build.write_marker({**marker_content, "folders": folder_times(build.path)})
+                    old_site = swap_into_place(build.path, target)
+            except OSError as err:
+                build.remove()
+                raise write_error(err, target) from None
+            except BaseException:
+                build.remove()
+                raise
+            if in_place:
+                build.remove()
+            build.release()
+        discard([old_site] if old_site else [], background=background_cleanup)
+        report.seconds = time.perf_counter() - started
+        return report
 
 
 def unchanged_site(target: Path, marker: dict, langs: Sequence[str], stale: list[Path],
@@ -466,21 +507,32 @@ def unchanged_site(target: Path, marker: dict, langs: Sequence[str], stale: list
     return report
 
 
+def publication_stamps(old: Path, builder: "SiteBuilder") -> list[tuple[bytes, bytes]]:
+    """The publication time as the site in ``old`` wrote it (its pages and open
+    data) and as this publish writes it, each pair that differs."""
+    try:
+        before = dt.datetime.fromisoformat((read_marker(old) or {})["built_at"])
+    except (ValueError, KeyError, TypeError):
+        return []
+    stamps = [(opendata.moment(before), opendata.moment(builder.now))]
+    stamps += [(r.datetime(before), r.datetime(builder.now)) for r in builder.renderers]
+    return [(a.encode("utf-8"), b.encode("utf-8")) for a, b in stamps if a != b]
+
+
+def stamp_only(new_bytes: bytes, old_bytes: bytes, stamps: list[tuple[bytes, bytes]]) -> bool:
+    """Whether two versions of a file differ only in the publication time."""
+    for a, b in stamps:
+        old_bytes = old_bytes.replace(a, b)
+    return bool(stamps) and new_bytes == old_bytes
+
+
 def compare_sites(build: Path, old: Path, manifest: dict, builder: "SiteBuilder",
                   report: PublishReport) -> None:
     """Fill ``report``'s comparison of the new site in ``build`` with the one in
     ``old``: a reused file (a hard link) or one with the same bytes is unchanged;
     one that differs only in the publication time (the old site's, as its pages and
     open data wrote it, against this one's) is counted apart."""
-    try:
-        before = dt.datetime.fromisoformat((read_marker(old) or {})["built_at"])
-    except (ValueError, KeyError, TypeError):
-        before = None
-    stamps = []
-    if before is not None:
-        stamps.append((opendata.moment(before), opendata.moment(builder.now)))
-        stamps += [(r.datetime(before), r.datetime(builder.now)) for r in builder.renderers]
-        stamps = [(a.encode("utf-8"), b.encode("utf-8")) for a, b in stamps if a != b]
+    stamps = publication_stamps(old, builder)
     changed = 0
     reused = builder.reused
     for rel in builder.files:
@@ -497,15 +549,89 @@ def compare_sites(build: Path, old: Path, manifest: dict, builder: "SiteBuilder"
         new_bytes = new_path.read_bytes()
         if new_bytes == old_bytes:
             continue
-        for a, b in stamps:
-            old_bytes = old_bytes.replace(a, b)
-        if stamps and new_bytes == old_bytes:
+        if stamp_only(new_bytes, old_bytes, stamps):
             report.stamp_only.append(rel)
         else:
             changed += 1
     report.changed_files = changed
     report.removed_files = sum(1 for rel in manifest.get("files", {})
                                if rel not in builder.files)
+
+
+def compare_in_place(build: Path, site: Path, manifest: dict, builder: "SiteBuilder",
+                     report: PublishReport) -> list[str]:
+    """Fill ``report``'s comparison of the files rendered into ``build`` with the
+    live site's (as :func:`compare_sites`; the files kept were not rendered); the
+    files to write into the site: those whose bytes differ (a file rendered with the
+    bytes it has in the site is left there as it is), and those where a file publish
+    did not write is dropped (``report.dropped``)."""
+    stamps = publication_stamps(site, builder)
+    changed = 0
+    placed = []
+    reused = builder.reused
+    dropped = set(report.dropped)
+    for rel in builder.files:
+        if rel in reused:
+            continue
+        new_bytes = (build / rel).read_bytes()
+        try:
+            if rel in dropped:
+                raise FileNotFoundError(rel)
+            old_bytes = (site / rel).read_bytes()
+        except OSError:  # not in the site yet (or not a file publish can read)
+            changed += 1
+            placed.append(rel)
+            continue
+        if new_bytes == old_bytes:
+            continue
+        placed.append(rel)
+        if stamp_only(new_bytes, old_bytes, stamps):
+            report.stamp_only.append(rel)
+        else:
+            changed += 1
+    report.changed_files = changed
+    report.removed_files = sum(1 for rel in manifest.get("files", {})
+                               if rel not in builder.files)
+    return placed
+
+
+def write_in_place(build: Path, site: Path, manifest: dict, builder: "SiteBuilder",
+                   placed: Sequence[str], dropped: Sequence[str], marker: dict) -> None:
+    """Update the live site in ``site`` to the one built: each file of ``placed``
+    renamed from the build folder over its path in the site, the pages a page links
+    to before it (:meth:`SiteBuilder.placing_order`), then the files of the old
+    site the new one has not removed, then the manifest and the marker.
+
+    A publish killed on the way leaves a site whose pages' links resolve (a page
+    is put in place after the new pages it links to) and a manifest that has the
+    files being written with no key (and the events read again, whose files they
+    may be, with none), so the next publish renders them again and converges on
+    the site a full publish builds. The files the site had and this publish
+    removes are listed until the new manifest replaces the old one."""
+    old_files = manifest["files"]
+    pending = dict(manifest)
+    pending["files"] = {**old_files, **dict.fromkeys(placed, "")}
+    records = builder.event_records
+    pending["events"] = {
+        event_id: record if records.get(event_id) is record or not isinstance(record, dict)
+        else {**record, "key": ""}
+        for event_id, record in manifest.get("events", {}).items()}
+    replace_file(site / MANIFEST, manifest_bytes(pending))
+    for rel in set(dropped).difference(placed):  # never publish's: not in its manifest
+        remove_file(site, rel)
+    base, live = os.fspath(build), os.fspath(site)
+    for rel in sorted(placed, key=builder.placing_order):
+        place_file(os.path.join(base, rel), os.path.join(live, rel))
+    for rel in old_files:
+        if rel not in builder.files:
+            remove_file(site, rel)
+    replace_file(site / MANIFEST, manifest_bytes(builder.manifest()))
+    # The marker holds the folders' times (the next publish's test that nothing was
+    # added, removed or renamed since); writing it touches the site's own folder,
+    # whose time is then put back as recorded.
+    times = folder_times(site)
+    replace_file(site / SITE_MARKER, marker_bytes({**marker, "folders": times}))
+    os.utime(site, ns=(time.time_ns(), times["."]))
 
 
 def database_files(engine: Engine) -> list[str]:
@@ -596,6 +722,31 @@ class PointColumn(NamedTuple):
     decimals: int  # else every value with these decimals
 
 
+_TEMPLATE_CACHE: list = []
+
+
+def template_cache():
+    """The compiled templates, kept between publishes in the user's cache folder
+    (``$XDG_CACHE_HOME/tourney/site-templates``, made private to the user), each
+    known by its path and a digest of its source: compiling a publish's templates
+    took about a third of a publish after one result. None (each publish compiles
+    them) where that folder cannot be made."""
+    if not _TEMPLATE_CACHE:
+        from jinja2 import FileSystemBytecodeCache
+
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+            os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "tourney", "site-templates")
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            found = os.stat(folder)  # the user's alone: a compiled template is code
+            usable = found.st_uid == os.getuid() and not found.st_mode & 0o022
+        except (OSError, AttributeError):
+            usable = False
+        _TEMPLATE_CACHE.append(FileSystemBytecodeCache(folder) if usable else None)
+    return _TEMPLATE_CACHE[0]
+
+
 class Renderer:
     """One language: its jinja2 environment, names and number and date formats."""
 
@@ -612,7 +763,8 @@ class Renderer:
         self.names = Names(self.translations)
         env = Environment(loader=FileSystemLoader(str(TEMPLATE_DIR)), autoescape=True,
                           extensions=["jinja2.ext.i18n"], undefined=StrictUndefined,
-                          trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+                          trim_blocks=True, lstrip_blocks=True, auto_reload=False,
+                          bytecode_cache=template_cache())
         env.install_gettext_translations(self.translations, newstyle=True)
         env.globals.update(template_callables(self.translations))
         self._numbers: dict[Any, str] = {}
@@ -913,9 +1065,10 @@ class SiteBuilder:
     """Renders every page of the site into a build folder.
 
     Incremental publishing: with ``previous`` (the site being replaced and its
-    manifest), a page whose content key is the one it had there is hard-linked
-    from the old site instead of rendered, so it stays byte-identical and costs a
-    system call. Keys: an event's pages share one (:meth:`event_key`: the event
+    manifest), a page whose content key is the one it had there is kept instead of
+    rendered (``live``: left in the site, which :func:`write_in_place` then updates
+    with what the build holds; else hard-linked into the build), so it stays
+    byte-identical. Keys: an event's pages share one (:meth:`event_key`: the event
     row, its content stamp, which triggers in the database change on any write to
     its rows, its players' names, the code digest and the site's settings), so an
     unchanged event's rows are never read; a player's page has its own
@@ -928,8 +1081,15 @@ class SiteBuilder:
 
     def __init__(self, build_dir: Path, reader: SiteReader, events: list[EventInfo],
                  languages: list[str], now: dt.datetime, report: PublishReport,
-                 previous: Previous | None = None, settings: SiteSettings | None = None):
+                 previous: Previous | None = None, settings: SiteSettings | None = None,
+                 live: bool = False, trusted: bool = False):
         self.build_dir = build_dir
+        # live: the site is updated where it is (:func:`write_in_place`): a page kept
+        # stays there, not linked into the build, which holds only what is rendered;
+        # trusted: the site's folders are as the last publish left them (no file
+        # added, removed or renamed since), so a kept page is there without a look
+        self.live = live and previous is not None
+        self.trusted = trusted
         self.reader = reader
         self.events = events
         self.events_by_id = {e.id: e for e in events}
@@ -986,19 +1146,26 @@ class SiteBuilder:
         return full
 
     def reuse(self, rels: Sequence[str], key: str = "") -> bool:
-        """Hard-link these files of the old site into the build (a copy where links
-        are not possible); False, with nothing left behind, if one is missing."""
+        """Keep these files of the old site: in the live site where they are (a
+        look that each is there, unless the site is untouched since its publish),
+        else hard-linked into the build (a copy where links are not possible);
+        False, with nothing left behind, if one is missing."""
         if self.previous is None:
             return False
-        done = []
-        for rel in rels:
-            try:
-                link_or_copy(os.path.join(self.previous.folder, rel), self._place(rel))
-            except FileNotFoundError:
-                for undo in done:
-                    os.unlink(os.path.join(self.build_dir, undo))
+        if self.live:
+            if not self.trusted and not all(
+                    os.path.isfile(os.path.join(self.previous.folder, rel)) for rel in rels):
                 return False
-            done.append(rel)
+        else:
+            done = []
+            for rel in rels:
+                try:
+                    link_or_copy(os.path.join(self.previous.folder, rel), self._place(rel))
+                except FileNotFoundError:
+                    for undo in done:
+                        os.unlink(os.path.join(self.build_dir, undo))
+                    return False
+                done.append(rel)
         # a file reused as part of a whole (an unchanged event) keeps the key it had
         # of its own (a match's page): the next publish can still reuse it alone
         had = self.previous.manifest["files"]
@@ -1050,12 +1217,50 @@ class SiteBuilder:
             })
         return items
 
-    def write_manifest(self) -> None:
+    def manifest(self) -> dict:
         """What this publish wrote, for the next one (:mod:`.folders`)."""
-        manifest = {"format": 1, "generator": f"tourney {__version__}",
-                    "languages": self.languages, "basis": self.basis,
-                    "files": self.files, "events": self.event_records}
-        write_file(os.path.join(self.build_dir, MANIFEST), manifest_bytes(manifest))
+        return {"format": 1, "generator": f"tourney {__version__}",
+                "languages": self.languages, "basis": self.basis,
+                "files": self.files, "events": self.event_records}
+
+    def write_manifest(self) -> None:
+        write_file(os.path.join(self.build_dir, MANIFEST), manifest_bytes(self.manifest()))
+
+    def clashes(self, foreign: Sequence[str]) -> list[str]:
+        """The files publish did not write (``foreign``) at a path the new site uses,
+        or where it needs a folder."""
+        folders = set()
+        for rel in self.files:
+            parts = rel.split("/")[:-1]
+            folders.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+        return [rel for rel in foreign if rel in self.files or rel in folders]
+
+    # What a page links to is put in place before it (:func:`write_in_place`), so a
+    # publish stopped half-way leaves no page reachable from the index with a link to
+    # a page not there yet: the styles, an event's open data, replays, matches,
+    # players' pages, a big round's pages of tables, rounds, score sheets, venue
+    # screens, feeds and event pages, then the site-wide lists, the index and its
+    # open data. (A page that links to one that links back, a match and its replays,
+    # a new player and their first match, is reachable only through the later one.)
+    PLACING = tuple((re.compile(pattern), tier) for pattern, tier in (
+        (r"static/", 0), (r"events/[^/]+/match-\d+-deal-", 2), (r"events/[^/]+/match-", 3),
+        (r"players/index\.html$", 8), (r"players/", 4), (r"events/[^/]+/round-\d+-part-", 5),
+        (r"events/[^/]+/(round-|screen\.html$)", 6),
+        (r"events/[^/]+/(feed\.atom|index\.html)$", 7), (r"events/", 1),
+        (r"(index\.html|data/index\.json)$", 9)))
+
+    def placing_order(self, rel: str) -> tuple[int, str]:
+        """Where a file of the site comes in :func:`write_in_place` (the lower the
+        sooner), and its path."""
+        path = rel
+        for renderer in self.renderers:
+            if renderer.prefix and rel.startswith(renderer.prefix):
+                path = rel[len(renderer.prefix):]
+                break
+        for pattern, tier in self.PLACING:
+            if pattern.match(path):
+                return tier, rel
+        return 8, rel  # leaderboards, series, the players' list, site-wide open data
 
     # ---- content keys
 
@@ -1406,13 +1611,14 @@ class SiteBuilder:
                 if result[0] != "ok":
                     failures.append(result)
                     continue
-                _, matches, events, files, records, pages, rendered, match_count, replays = \
-                    result
+                (_, matches, events, files, records, pages, rendered, match_count, replays,
+                 reused) = result
                 for player_id, rows in matches.items():
                     self.player_matches.setdefault(player_id, []).extend(rows)
                 for player_id, rows in events.items():
                     self.player_events.setdefault(player_id, []).extend(rows)
                 self.files.update(files)
+                self.reused.update(reused)  # kept in the live site: nothing in the build
                 self.event_records.update(records)
                 self.report.pages += pages
                 self.report.rendered += rendered
@@ -1444,7 +1650,7 @@ class SiteBuilder:
             worker_engine.dispose(close=False)
             # send back only what this worker adds
             self.player_matches, self.player_events = {}, {}
-            self.files, self.event_records = {}, {}
+            self.files, self.event_records, self.reused = {}, {}, set()
             counts = (self.report.pages, self.report.rendered, self.report.matches,
                       self.report.replays)
             with reading(worker_engine) as session:
@@ -1453,7 +1659,8 @@ class SiteBuilder:
             result = ("ok", self.player_matches if collect else {},
                       self.player_events if collect else {}, self.files, self.event_records,
                       self.report.pages - counts[0], self.report.rendered - counts[1],
-                      self.report.matches - counts[2], self.report.replays - counts[3])
+                      self.report.matches - counts[2], self.report.replays - counts[3],
+                      self.reused)
         except BaseException as err:  # noqa: BLE001 - reported by the parent
             status = 1
             result = ("error", type(err).__name__,
@@ -1467,13 +1674,23 @@ class SiteBuilder:
             os._exit(status)
 
     def static_files(self) -> None:
+        """The styles and scripts, in every language's tree; kept from the old site
+        while the code that ships them is the same (the site's key has its digest)."""
+        key = content_key(self.site_key, "static")
+        old = self.previous.manifest["files"] if self.previous is not None else {}
         for renderer in self.renderers:
             folder = self.build_dir / renderer.prefix / "static"
-            folder.mkdir(parents=True, exist_ok=True)
             for item in sorted(STATIC_DIR.iterdir()):
-                if item.is_file():
-                    shutil.copyfile(item, folder / item.name)
-                    self.files[f"{renderer.prefix}static/{item.name}"] = ""
+                if not item.is_file():
+                    continue
+                rel = f"{renderer.prefix}static/{item.name}"
+                pages = self.report.pages
+                if old.get(rel) == key and self.reuse([rel], key):
+                    self.report.pages = pages  # not a page
+                    continue
+                folder.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(item, folder / item.name)
+                self.files[rel] = key
 
     # ---- index and ratings
 
