@@ -10,7 +10,8 @@
 - a second phone of that table, which opened the sheet before, sends other scores:
   it is told in Swedish that the organizer decides, nothing is changed;
 - the organizer, in Swedish, sees the two results differ, stores the other one,
-  closes the round; only buttons whose action can succeed are offered (publishing
+  closes the round (a shared place marked in each result, as in the standings);
+  only buttons whose action can succeed are offered (publishing
   without a site folder is not);
 - the live standings: places (a shared place marked), no cut heading, no sideways
   scrolling; large type at 1920 px.
@@ -54,6 +55,12 @@ class Browsing:
     def close(self) -> None:
         self.context.close()
         assert self.errors == [], self.errors
+
+
+def grid_places(page, within: str) -> list[str]:
+    """The place row of the first result grid in ``within``."""
+    return page.locator(within).locator("table.result tfoot tr:last-child td").first.locator(
+        "xpath=..").locator("td").all_inner_texts()
 
 
 def send(page) -> None:
@@ -115,6 +122,7 @@ def test_a_club_night_at_each_width_with_and_without_script(tourney, db_url, bro
         assert "Version 1, sparad" in stored
         assert page.locator("#stored table.result tbody tr").count() == 3
         assert page.locator("#stored table.result tfoot tr").count() == 2  # total, place
+        assert grid_places(page, "#stored") == ["1=", "4", "1=", "1="]  # shared: marked
         page.screenshot(path=str(folder / f"venue-stored-sv-{tag}.png"), full_page=True)
         page.goto(live.url + table)  # later, from the table's link or QR code
         phone.fits("the table's page again")
@@ -148,6 +156,8 @@ def test_a_club_night_at_each_width_with_and_without_script(tourney, db_url, bro
         publish = page.locator("form[action$='/publish'] button")
         assert publish.is_disabled()  # no folder for the site: it cannot succeed
         page.screenshot(path=str(folder / f"venue-organizer-sv-{tag}.png"), full_page=True)
+        assert grid_places(page, "section.review .versus .side >> nth=0") == [
+            "1=", "4", "1=", "1="]
         page.click("form[action$='/replace'] button")
         page.wait_for_url("**/org/club?done=replaced*")
         organizer.fits("the other result stored")
@@ -157,6 +167,7 @@ def test_a_club_night_at_each_width_with_and_without_script(tourney, db_url, bro
         organizer.fits("the round closed")
         assert "Ronden är stängd." in page.inner_text("[role=status]")
         assert page.locator("form[action$='/close']").count() == 0
+        assert grid_places(page, "section.review") == ["1=", "1=", "1=", "4"]
         # table 2 has no result: seating is offered as "anyway", with what is missing
         assert page.locator("form[action$='/seat'] input[name=force]").count() == 1
         assert "1 bord har inget sparat resultat" in page.inner_text("form[action$='/seat']")
