@@ -155,6 +155,9 @@ def test_a_club_night_at_each_width_with_and_without_script(tourney, db_url, bro
         assert "resultaten skiljer sig" in page.inner_text("table.tables")
         publish = page.locator("form[action$='/publish'] button")
         assert publish.is_disabled()  # no folder for the site: it cannot succeed
+        said = page.inner_text("form[action$='/publish']")
+        assert "servern startades utan en mapp för webbplatsen" in said, said
+        assert "--" not in page.inner_text("main")  # never the command line's words
         page.screenshot(path=str(folder / f"venue-organizer-sv-{tag}.png"), full_page=True)
         assert grid_places(page, "section.review .versus .side >> nth=0") == [
             "1=", "4", "1=", "1="]
