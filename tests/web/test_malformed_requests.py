@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from serve_helpers import TOKEN, client, seated_event
+from serve_helpers import TOKEN, client, csrf_of, path_of, seated_event, sheet_form
 from starlette.testclient import TestClient
 
 HUGE = "9" * 30
@@ -60,3 +60,19 @@ def test_the_language_links_of_a_refused_action_open_a_page(tourney, db_url):
     for href, _ in links:
         assert href.startswith("/org/club?lang="), href
         assert web.get(href, headers=BEARER).status_code == 200
+
+
+@pytest.mark.parametrize("typed", ["inf", "-Infinity", "nan", "1e400"])
+def test_a_score_that_is_no_finite_number_keeps_the_organizers_page(tourney, db_url, typed):
+    """float() reads these; a phone's invalid result holding one made the organizer's
+    event page answer 500 for as long as the result was kept."""
+    links = seated_event(tourney, lang="en")
+    web = answering_500s(db_url)
+    table = path_of(links["1"]["url"])
+    form = {"csrf": csrf_of(web.get(table).text), **sheet_form(loser_seat=1)}
+    form["score-1-0"] = typed
+    assert web.post(table, data=form).status_code == 422
+    page = web.get("/org/club", headers=BEARER)
+    assert page.status_code == 200, page.text[-300:]
+    review = page.text[page.text.index('<section class="review"'):]
+    assert f">{typed}</" in review  # what the phone sent, as sent
