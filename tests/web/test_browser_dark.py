@@ -3,7 +3,8 @@ contrast"): the pages declare `color-scheme: light dark`, so a phone set to dark
 mode draws them light on dark; every colour the server's CSS sets must still read.
 axe-core's contrast check on the table page (an error, the stored result), the
 player's own page (its own row marked in the standings: white on pale green, before)
-the live standings and the organizer's page, at 375 px."""
+the live standings and the organizer's page, at 375 px; the QR codes on a white
+ground (black on the dark page, no camera read them)."""
 from __future__ import annotations
 
 import httpx
@@ -55,4 +56,12 @@ def test_every_page_reads_in_a_phones_dark_mode(tourney, db_url, browser, tmp_pa
         page.click("button[type=submit].primary")
         page.wait_for_url("**/org")
         check("/org/club", "dark-organizer-sv-375")
+        # the QR codes to scan from the screen: dark modules on a light ground
+        for url in ("/org/club/round/1/links", "/org/club/players/links"):
+            page.goto(live.url + url)
+            grounds = page.eval_on_selector_all(
+                ".card img", "imgs => imgs.map(i => getComputedStyle(i).backgroundColor)")
+            assert grounds and set(grounds) == {"rgb(255, 255, 255)"}, (url, grounds)
+            page.screenshot(path=str(folder / f"dark-qr-{url.split('/')[-2]}-sv-375.png"),
+                            full_page=True)
         context.close()
