@@ -89,6 +89,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
+import math
 import os
 import pickle
 import re
@@ -2471,10 +2472,14 @@ def astuple_entry(entry) -> tuple:
 
 
 def _score_value(text: str):
+    """A score's text as a number; a text that is none stays text: "inf", "nan" and
+    "1e400" too, which float() reads (a phone's invalid result holding one made the
+    organizer's page fail on formatting it)."""
     try:
-        return plain_number(float(text))
+        value = float(text)
     except ValueError:
         return text
+    return plain_number(value) if math.isfinite(value) else text
 
 
 __all__ = [

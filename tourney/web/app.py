@@ -104,6 +104,22 @@ SITE_FILTERS = ("num", "dec1", "dec2", "date", "card", "cards", "score", "seat",
 # The most fields a form of this server has (a score sheet of 200 deals at 6 seats is
 # 1,200): more is refused with a 400, not parsed.
 MAX_FORM_FIELDS = 4000
+# The largest number a request may name (a round, a submission, a sign-up, minutes):
+# the databases' INTEGER (PostgreSQL's is 32 bits). A larger one reached the database
+# and answered 500.
+MAX_NUMBER = 2**31 - 1
+
+
+def whole_number(text: str) -> int:
+    """``text`` (from a form or a path) as a whole number the databases can hold; a
+    TourneyError (answered 4xx) when it is none."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise TourneyError(f"not a whole number: {text!r}") from None
+    if abs(value) > MAX_NUMBER:
+        raise TourneyError(f"not a whole number this server takes: {text[:20]!r}")
+    return value
 
 
 @dataclass
@@ -222,9 +238,14 @@ class Server:
         sid, session = self.session_of(request)
         template = self.templates.get_template(name)
         gettext = template_callables(translations(lang))
+        # the language links open this page again: an answer to a POST that has a
+        # page to go back to links there (its own address takes no GET: 405)
+        path = request.url.path
+        if request.method == "POST" and context.get("back"):
+            path = context["back"].split("#")[0]
         html = template.render(lang=lang, csrf=session["csrf"], languages=LANGUAGES,
                                number=self.number_format(lang).format,
-                               path=request.url.path, organizer=session["organizer"],
+                               path=path, organizer=session["organizer"],
                                **gettext, **context)
         response = HTMLResponse(html, status_code=status)
         self.set_cookies(request, response, sid, lang)
@@ -896,6 +917,7 @@ async def org_links(request: Request) -> Response:
     server: Server = request.app.state.server
     slug, number = request.path_params["slug"], request.path_params["number"]
     try:
+        number = whole_number(str(number))
         view = await run_in_threadpool(server.in_transaction,
                                        lambda s: round_view(s, slug, number))
     except TourneyError as err:
@@ -967,10 +989,9 @@ async def org_action(request: Request) -> Response:
     def work(session):
         event = get_event(session, slug)
         if action in ("accept", "reject", "replace", "dismiss"):
-            try:
-                submission_id = int(form.get("submission", ""))
-            except ValueError:
-                raise TourneyError("no submission named") from None
+            if not form.get("submission", "").strip():
+                raise TourneyError("no submission named")
+            submission_id = whole_number(form["submission"])
             submission = table_links.get_submission(session, submission_id)
             link = session.get(TableLink, submission.link_id)
             if link.event_id != event.id:
@@ -1004,10 +1025,9 @@ async def org_action(request: Request) -> Response:
             set_evening(session, event, signup=form.get("value", ""))
             return {"done": action, "signup": form.get("value")}
         if action in ("approve", "decline"):
-            try:
-                request_id = int(form.get("signup", ""))
-            except ValueError:
-                raise TourneyError("no sign-up named") from None
+            if not form.get("signup", "").strip():
+                raise TourneyError("no sign-up named")
+            request_id = whole_number(form["signup"])
             name = decide_signup(session, event, request_id, approve=action == "approve")
             return {"done": "approved" if action == "approve" else "declined", "player": name}
         if action == "close":
@@ -1068,10 +1088,7 @@ def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
     from tourney.app import rounds as round_actions
 
     def number(key: str) -> int:
-        try:
-            return int(form.get(key, "").strip())
-        except ValueError:
-            raise TourneyError(f"not a whole number: {form.get(key, '')!r}") from None
+        return whole_number(form.get(key, ""))
 
     reason = form.get("reason", "").strip() or None
     latest = last_seated_round(session, event)
