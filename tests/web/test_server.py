@@ -386,6 +386,30 @@ def test_a_phone_sending_bad_results_in_a_loop_stores_a_few(tourney, db_url):
                                         range(4, INVALID_KEPT_PER_TABLE + 4)}
 
 
+def test_results_differing_from_a_stored_one_are_kept_a_few_per_table(tourney, db_url):
+    """After a table's result is stored, a phone in a loop sending other results (valid
+    or not) leaves the latest few conflicts, each once; the organizer's page lists
+    only those."""
+    from tourney.app.tables import CONFLICTS_KEPT_PER_TABLE
+
+    links = seated_event(tourney)
+    web = client(db_url, auto_accept=True)
+    assert send_csv(web, links["1"], match_csv(tourney, "club", 1, "1")).json()["outcome"] == "stored"
+    sent = [f"event,round,table,deal\nclub,1,1,x{n}\n" for n in range(CONFLICTS_KEPT_PER_TABLE + 6)]
+    sent += [match_csv(tourney, "club", 1, "1", loser_seat=seat) for seat in (0, 2, 3)]
+    for body in sent + sent[-2:]:  # the last two again: the same conflict, not a new one
+        assert send_csv(web, links["1"], body).json()["outcome"] in {"invalid", "conflict"}
+    with reading(open_engine(db_url)) as session:
+        kept = session.exec(select(Submission).where(Submission.state == "conflict")).all()
+        logged = len(session.exec(select(AuditLog.id).where(
+            AuditLog.action == "submission.conflict")).all())
+    assert sorted(s.content for s in kept) == sorted(sent[-CONFLICTS_KEPT_PER_TABLE:])
+    assert logged == len(sent)
+    page = web.get("/org/club", headers={"Authorization": f"Bearer {TOKEN}"})
+    assert page.status_code == 200
+    assert page.text.count("/dismiss") == CONFLICTS_KEPT_PER_TABLE
+
+
 def test_requests_without_a_cookie_keep_nothing_on_the_server(tourney, db_url):
     """A flood of plain GETs (or a phone's every first visit) stores no session, so
     it cannot push the organizer's out; a visitor's form still checks its CSRF."""

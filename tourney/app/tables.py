@@ -311,9 +311,11 @@ def submit(session: Session, link: TableLink, content: str, *, auto_accept: bool
     return verdict
 
 
-# The invalid results a table link keeps (the latest ones): a phone in a loop sending
-# bad results must not grow the database without end (each may be a whole match).
+# The invalid results a table link keeps, and its open conflicts (the latest ones of
+# each): a phone in a loop sending bad or differing results must not grow the database
+# (each may be a whole match) nor the organizer's page without end.
 INVALID_KEPT_PER_TABLE = 5
+CONFLICTS_KEPT_PER_TABLE = 5
 
 
 def _keep_invalid(session: Session, link: TableLink, content: str, digest: str,
@@ -335,7 +337,8 @@ def _keep_conflict(session: Session, event: Event, link: TableLink, content: str
     """Keep a result that differs from the table's own for the organizer (once:
     the same content again while its conflict is open is that conflict). With
     ``errors`` (it does not pass the checks) it is kept with them and answered
-    ``invalid``: the table's stored result stands."""
+    ``invalid``: the table's stored result stands. Of a table's open conflicts only
+    the latest few are kept (the audit log keeps that each came)."""
     row = next((c for c in table_links.open_conflicts(session, link)
                 if c.content_sha256 == digest), None)
     if row is None:
@@ -345,6 +348,8 @@ def _keep_conflict(session: Session, event: Event, link: TableLink, content: str
                       {"submission": row.id, "link": table_links.display_code(link.code),
                        "valid": not errors},
                       event_id=event.id, actor=link_actor(link))
+        table_links.prune_submissions(session, link, table_links.CONFLICT,
+                                      CONFLICTS_KEPT_PER_TABLE)
     verdict.submission = row.id
     if errors:
         verdict.outcome, verdict.errors, verdict.beside = INVALID, errors, "stored"
