@@ -77,6 +77,7 @@ from ..ordering import name_key
 from ..pairing.seating import METHODS, default_method
 from ..person_names import normalize_name
 from ..storage.audit import record_change
+from ..storage.bulk import BulkInsert
 from ..storage.models import (
     CONFLICT,
     SUBMITTED,
@@ -102,6 +103,7 @@ from ..storage.models import (
     TableLink,
     Team,
     TeamMember,
+    utcnow,
 )
 from .players import (
     add_players,
@@ -611,13 +613,19 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
                 raise TourneyError(f"{all_rounds_seated(event)} and played without "
                                    f"{player.name}: there is no round left to enter them in")
     done = set()
+    # New entries written in bulk: the ORM's flush sent one INSERT an entry on
+    # SQLite (issue 34: ``enter --all`` of a national league).
+    writer = BulkInsert(session, Entry.__table__,
+                        ("event_id", "player_id", "first_round", "created_at"))
+    now = writer.bound("created_at", utcnow())
+    new_entries = []
     for player in players:
         if player.id in done:
             continue
         done.add(player.id)
         entry = current.get(player.id)
         if entry is None:
-            session.add(Entry(event_id=event.id, player_id=player.id, first_round=start))
+            new_entries.append((event.id, player.id, start, now))
             report.entered.append(player.name)
         elif entry.withdrawn_after is not None:
             before = {"first_round": entry.first_round, "withdrawn_after": entry.withdrawn_after}
@@ -631,14 +639,15 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
             report.reentered.append(player.name)
         else:
             report.already.append(player.name)
+            continue
+        # entered or re-entered now
         if (last_open and player.id not in seated_last
-                and player.name in report.entered + report.reentered
-                and min(start, current[player.id].first_round if player.id in current
-                        else start) <= last):
+                and min(start, entry.first_round if entry is not None else start) <= last):
             report.unseated.append(player.name)
     if report.unseated:
         report.reseat = last
     session.flush()
+    writer.write(new_entries)
     if report.entered:
         record_change(session, "event.enter", ", ".join(report.entered)[:300], None,
                       {"players": report.entered, "first_round": start},

@@ -56,8 +56,9 @@ from ..ordering import name_key
 from ..person_names import lookalike_key, lookalike_kind, normalize_name
 from ..records import checked
 from ..storage.audit import record_change
+from ..storage.bulk import BulkInsert
 from ..storage.merges import follow, merge_links
-from ..storage.models import Entry, Event, MatchPlace, Player, Round, Seat
+from ..storage.models import Entry, Event, MatchPlace, Player, Round, Seat, utcnow
 
 MAX_NAME = 200
 MAX_CLUB = 200
@@ -198,8 +199,14 @@ class Lookalike:
 def find_lookalikes(session: Session, names: Sequence[str]) -> list[Lookalike]:
     """The names (new ones, in order) that look like a registered player's, or like
     a name before them in ``names``, without being equal to it."""
+    registered = session.exec(select(Player.name).where(Player.merged_into_id.is_(None)))
+    return _lookalikes(registered, names)
+
+
+def _lookalikes(registered: Iterable[str], names: Sequence[str]) -> list[Lookalike]:
+    """:func:`find_lookalikes` with the registered (not merged) names given."""
     known: dict[str, list[str]] = {}
-    for name in session.exec(select(Player.name).where(Player.merged_into_id.is_(None))):
+    for name in registered:
         known.setdefault(lookalike_key(name), []).append(name)
     found = []
     for name in names:
@@ -621,24 +628,32 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
 
 def import_players(session: Session, rows: Iterable[PlayerRow],
                    source: str | None = None) -> PlayerImport:
-    """Register the rows' new players; names already registered are left alone."""
+    """Register the rows' new players; names already registered are left alone.
+
+    A fixed number of statements whatever the file's length (issue 34: one lookup
+    and one INSERT a player were a round trip each on PostgreSQL): every registered
+    name read at once (the lookalike check reads them all anyway), the new players
+    written in bulk."""
     report = PlayerImport()
+    registered = {name: merged_into is None for name, merged_into in
+                  session.execute(select(Player.name, Player.merged_into_id))}
     new_rows = []
     for row in rows:
-        if player_by_name(session, row.name) is not None:
+        # a merged duplicate's name is taken too: it finds the player it went into
+        if row.name in registered:
             report.already.append(row.name)
         else:
             new_rows.append(row)
-    report.lookalikes = find_lookalikes(session, [row.name for row in new_rows])
-    added = []
-    for row in new_rows:
-        player = Player(name=row.name, club=row.club, email=row.email)
-        session.add(player)
-        added.append(player)
-        report.added.append(row.name)
-    session.flush()
-    if added:
-        record_change(session, "player.import", source, None,
-                      {"added": [PlayerInfo.of(p).to_json() for p in added],
-                       "already_registered": report.already})
+    report.lookalikes = _lookalikes([name for name, live in registered.items() if live],
+                                    [row.name for row in new_rows])
+    if not new_rows:
+        return report
+    writer = BulkInsert(session, Player.__table__, ("name", "club", "email", "created_at"))
+    now = writer.bound("created_at", utcnow())
+    ids = writer.write_new([(row.name, row.club, row.email, now) for row in new_rows])
+    report.added = [row.name for row in new_rows]
+    record_change(session, "player.import", source, None,
+                  {"added": [PlayerInfo(player_id, row.name, row.club, row.email).to_json()
+                             for player_id, row in zip(ids, new_rows)],
+                   "already_registered": report.already})
     return report
