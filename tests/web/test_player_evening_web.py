@@ -176,17 +176,22 @@ def test_the_players_links_page_has_a_qr_code_per_player(tourney, db_url):
     assert client(db_url).get("/org/club/players/links", follow_redirects=False).status_code == 303
 
 
-def test_the_audit_log_names_the_organizer_for_what_is_done_in_the_browser(tourney, db_url):
+def test_the_audit_log_names_the_organizer_for_what_is_done_in_the_browser(tourney, db_url,
+                                                                         tmp_path):
     seated_event(tourney, rounds=3)
-    web = _organizer(db_url)
+    web = client(db_url, site_dir=str(tmp_path / "site"), site_langs=["sv"])
+    page = web.get("/login")
+    web.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)})
     csrf = csrf_of(web.get("/org/club").text)
-    for action in ("close", "seat", "checkin-required"):
+    for action in ("close", "seat", "checkin-required", "publish"):
         data = {"csrf": csrf, "force": "1"} if action == "seat" else {"csrf": csrf, "value": "on"}
         assert web.post(f"/org/club/{action}", data=data, follow_redirects=False).status_code == 303
     with reading(open_engine(db_url)) as session:
-        rows = {r.action: r.actor for r in session.exec(select(AuditLog).order_by(AuditLog.id))}
-    for action in ("round.close", "round.seat", "event.checkin.required"):
-        assert rows[action] == "organizer (tourney serve)", (action, rows)
+        rows = {r.action: r for r in session.exec(select(AuditLog).order_by(AuditLog.id))}
+    for action in ("round.close", "round.seat", "event.checkin.required", "site.publish"):
+        assert rows[action].actor == "organizer (tourney serve)", (action, rows)
+    assert rows["site.publish"].subject == str(tmp_path / "site")
+    assert (tmp_path / "site" / "index.html").exists()
 
 
 def test_the_seat_button_says_what_seating_now_means(tourney, db_url):

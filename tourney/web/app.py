@@ -61,7 +61,7 @@ from tourney.records.validation import not_a_score
 from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
 from tourney.reports.site import TEMPLATE_DIR as SITE_TEMPLATE_DIR
 from tourney.reports.site import Renderer
-from tourney.storage.audit import acting_as
+from tourney.storage.audit import acting_as, record_change
 from tourney.storage.db import (
     ConflictingChange,
     DatabaseBusy,
@@ -1147,6 +1147,11 @@ def _publish(server: Server) -> dict:
                            "nothing to publish to")
     report = publish_site(server.config.engine, server.config.site_dir,
                           langs=server.config.site_langs, background_cleanup=True)
+    # publishing only reads the database; the browser's publish is still one of the
+    # organizer's actions, so the audit log says who published and when (the CLI's
+    # `publish` stays a read: it writes no row)
+    server.in_transaction(as_organizer(lambda session: record_change(
+        session, "site.publish", str(report.out), None, {"pages": report.pages})))
     return {"done": "published", "pages": report.pages, "out": str(report.out)}
 
 
