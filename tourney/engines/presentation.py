@@ -142,6 +142,26 @@ def or_words(items) -> str | Message:
     return Message(N_("%(first)s or %(last)s"), {"first": ", ".join(items[:-1]), "last": items[-1]})
 
 
+def either_words(names) -> str | Message:
+    """``Åsa``, ``Åsa or Bo``, ``Åsa or Bo or Cai``: names one of which is meant (each
+    ``or`` a message, so a page says it in its language)."""
+    names = [str(name) for name in names]
+    said: str | Message = names[0]
+    for name in names[1:]:
+        said = Message(N_("%(first)s or %(last)s"), {"first": said, "last": name})
+    return said
+
+
+def did_you_mean(names) -> Message | None:
+    """``did you mean Åsa Öberg?``: the names suggested for one given that names
+    nobody (:func:`tourney.person_names.suggested_names`); ``None`` for none. A
+    typed part of a sentence (its ``hint``), said in brackets by the sentence."""
+    names = list(names)
+    if not names:
+        return None
+    return Message(N_("did you mean %(names)s?"), {"names": either_words(names)})
+
+
 def message_json(message: Message) -> dict:
     """A message as JSON (a stored error's words), its parameters tagged with their
     types: ``{"msgid": ..., "params": {"n": 3, "card": {"card": 10}}}``."""
