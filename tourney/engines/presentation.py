@@ -142,6 +142,12 @@ def or_words(items) -> str | Message:
     return Message(N_("%(first)s or %(last)s"), {"first": ", ".join(items[:-1]), "last": items[-1]})
 
 
+def then_words(first: str | Message, then: str | Message) -> Message:
+    """``first; then``: two parts of one message (a problem and what to do, one
+    difference and the next), each said in the page's language."""
+    return Message(N_("%(first)s; %(then)s"), {"first": first, "then": then})
+
+
 def either_words(names) -> str | Message:
     """``Åsa``, ``Åsa or Bo``, ``Åsa or Bo or Cai``: names one of which is meant (each
     ``or`` a message, so a page says it in its language)."""

@@ -20,7 +20,7 @@ from typing import IO, Iterable, Iterator, Sequence
 
 from ..cards import CARD_NAMES, RANKS, SUITS, parse_card
 from ..engines.base import DealSetup
-from ..engines.presentation import N_, Message, did_you_mean, or_words
+from ..engines.presentation import N_, Message, did_you_mean, or_words, then_words
 from ..errors import CardError, RecordError, TourneyError, UnreadableFile, close_names
 from ..person_names import normalize_name, suggested_names
 from .sources import (  # noqa: F401  (the bounds are part of this module's interface)
@@ -501,7 +501,7 @@ class RecordReader:
                     said_delimiter = line
                 words = ragged_row_message(row, width)
                 if hint is not None:
-                    words = Message(N_("%(problem)s; %(hint)s"), {"problem": words, "hint": hint})
+                    words = then_words(words, hint)
                 err = RecordError(words, rule="ragged-row",
                                   file=self.filename, line=line, remedy=remedy)
                 if self.errors == "raise":

@@ -33,7 +33,7 @@ import re
 import sys
 from typing import IO, Iterator, Sequence
 
-from ..engines.presentation import N_, Message
+from ..engines.presentation import N_, Message, then_words
 from ..errors import InvalidValue, RecordError, Remedy, UnreadableFile, UsageError
 
 # Bounds that keep hostile files cheap to refuse (hardening): no real record comes
@@ -79,7 +79,7 @@ ENCODING_HINT = N_("save it as CSV UTF-8, or give its encoding (utf-8, utf-16, w
 
 def _with_encoding_hint(words: Message) -> Message:
     """An encoding problem and what to do about it (:data:`ENCODING_HINT`)."""
-    return Message(N_("%(problem)s; %(hint)s"), {"problem": words, "hint": Message(ENCODING_HINT)})
+    return then_words(words, Message(ENCODING_HINT))
 
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _XLSX_MAGIC = b"PK\x03\x04"
@@ -650,7 +650,7 @@ class _CsvRows(Rows):
                 hint, remedy = self.delimiter_hint("".join(lines.earlier) + lines.last)
                 words = Message(N_("not valid CSV: %(reason)s"), {"reason": csv_reason(err)})
                 if hint:
-                    words = Message(N_("%(problem)s; %(hint)s"), {"problem": words, "hint": hint})
+                    words = then_words(words, hint)
                 problem = UnreadableFile(words, rule="csv",
                                       file=self.source.name, line=lines.record_line,
                                       remedy=remedy)

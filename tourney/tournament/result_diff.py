@@ -12,7 +12,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlmodel import Session
 
-from ..engines.presentation import N_, Message
+from ..engines.presentation import N_, Message, then_words
 from ..errors import RecordError
 from ..records.csv_format import CONTENT_FIELDS, DealRecord
 from ..storage.merges import rename_players
@@ -78,7 +78,7 @@ def difference(ctx: EventContext, stored: StoredMatch, first: DealRecord,
         column = column or "deal"
     shown: str | Message = differences[0] if differences else ""
     for more in differences[1:5]:
-        shown = Message(N_("%(first)s; %(next)s"), {"first": shown, "next": more})
+        shown = then_words(shown, more)
     if len(differences) > 5:
         shown = Message(N_("%(shown)s; and %(n)s more"), {"shown": shown, "n": len(differences) - 5})
     return RecordError(
