@@ -546,6 +546,7 @@ _CSV_REASONS = {
                       "file with newline=''?"),
 }
 _CSV_EXPECTED = re.compile(r"'(.)' expected after '(.)'")
+_CSV_FIELD_LIMIT = re.compile(r"field larger than field limit \((\d+)\)")
 
 
 def csv_reason(err: Exception) -> str | Message:
@@ -553,6 +554,9 @@ def csv_reason(err: Exception) -> str | Message:
     text = str(err)
     if text in _CSV_REASONS:
         return Message(_CSV_REASONS[text])
+    limit = _CSV_FIELD_LIMIT.fullmatch(text)
+    if limit:
+        return Message(N_("field larger than field limit (%(most)s)"), {"most": int(limit.group(1))})
     expected = _CSV_EXPECTED.fullmatch(text)
     if expected:
         return Message(N_("'%(expected)s' expected after '%(after)s'"),
