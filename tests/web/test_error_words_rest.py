@@ -243,3 +243,39 @@ def test_a_phone_says_a_hint_and_a_file_error_in_its_language(tourney, db_url, l
     assert all("ragged" not in d and "separated" not in d for d in found), found
     semicolons = {"sv": "semikolon", "nb": "semikolon", "fi": "puolipisteillä"}[lang]
     assert "12" in found[0] and semicolons in found[0], found  # the header's 12 fields
+
+
+# ------------------------------------------------------------ the organizer's pages
+
+def test_an_organizers_refusal_is_said_in_the_pages_language(tourney, db_url):
+    from serve_helpers import TOKEN
+
+    seated_event(tourney, lang="sv", tables=1)
+    web = client(db_url)
+    login = web.get("/login")
+    web.post("/login", data={"token": TOKEN, "csrf": csrf_of(login.text)})
+
+    def refused(action: str, lang: str, **form) -> str:
+        csrf = csrf_of(web.get(f"/org/club?lang={lang}").text)
+        page = web.post(f"/org/club/{action}", data={"csrf": csrf, **form})
+        assert page.status_code == 409, page.text
+        assert 'role="alert"' in page.text, page.text
+        assert lang == "en" or not re.search(r'\slang="en"', page.text), page.text
+        return html.unescape(page.text)
+
+    said = {"sv": ("rond 1 i club har inget resultat än för bord 1", "inte ett heltal: 'x'"),
+            "nb": ("runde 1 i club har ikke noe resultat ennå for bord 1",
+                   "ikke et heltall: 'x'"),
+            "fi": ("tapahtuman club kierroksella 1 ei ole vielä tulosta pöydälle 1",
+                   "ei kokonaisluku: 'x'")}
+    for lang, (missing, whole) in said.items():
+        page = refused("seat", lang)
+        assert missing in page and "no result yet" not in page, page
+        page = refused("absent", lang, round="x", player="Anna")
+        assert whole in page and "whole number" not in page, page
+    # English stays the library's own words
+    page = refused("seat", "en")
+    assert "round 1 of club has no result yet for table 1; import it first" in page
+    # a page of an event there is not: its name and the closest, in the language
+    page = html.unescape(web.get("/org/clab?lang=fi").text)
+    assert "tuntematon turnaus 'clab' (tarkoititko club?)" in page, page

@@ -168,6 +168,27 @@ def did_you_mean(names) -> Message | None:
     return Message(N_("did you mean %(names)s?"), {"names": either_words(names)})
 
 
+# An unknown name's sentence per kind (tourney.errors.unknown_name words the English):
+# whole sentences, since the languages agree "unknown" with the noun.
+UNKNOWN_NAMES = {
+    "event": (N_("unknown event %(name)s"), N_("unknown event %(name)s (%(hint)s)")),
+    "player": (N_("unknown player %(name)s"), N_("unknown player %(name)s (%(hint)s)")),
+    "variant": (N_("unknown variant %(name)s"), N_("unknown variant %(name)s (%(hint)s)")),
+}
+
+
+def unknown_name_words(kind: str, name: str, suggested) -> Message | None:
+    """``unknown player 'Åsa' (did you mean 'Åsa Öberg'?)`` as words; ``None`` for a
+    kind with no sentence here (a page shows its English)."""
+    sentences = UNKNOWN_NAMES.get(kind)
+    if sentences is None:
+        return None
+    hint = did_you_mean(suggested)
+    if hint is None:
+        return Message(sentences[0], {"name": name})
+    return Message(sentences[1], {"name": name, "hint": hint})
+
+
 def message_json(message: Message) -> dict:
     """A message as JSON (a stored error's words), its parameters tagged with their
     types: ``{"msgid": ..., "params": {"n": 3, "card": {"card": 10}}}``."""

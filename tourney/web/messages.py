@@ -84,6 +84,16 @@ def remedy_sentence(remedy: Remedy | None, lang: str) -> str | None:
     return translations(lang).gettext(sentence) % remedy.data if sentence else None
 
 
+def error_text(err: Exception, renderer: Renderer) -> tuple[str, str | None]:
+    """A refusal's message as an organizer's or a phone's page says it: its words
+    in the language of ``renderer``, and ``None``; or, for an error given as text
+    only, its English and ``"en"`` (the page marks it as English)."""
+    words = getattr(err, "words", None)
+    if words is not None:
+        return renderer.message(words), None
+    return str(err), None if renderer.lang == "en" else "en"
+
+
 @dataclass
 class ErrorLine:
     where: str
