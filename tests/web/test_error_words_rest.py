@@ -222,12 +222,15 @@ def test_a_phone_says_a_hint_and_a_file_error_in_its_language(tourney, db_url, l
     players = rows[0].split(",")[5].split(";")
     mean, _ = DID_YOU_MEAN[lang]
 
+    blocks = []
+
     def paste(record: str) -> list[str]:
         form = {"csrf": csrf_of(web.get(f"{url}?lang={lang}").text), "record": record}
         page = web.post(url, data=form)
         assert page.status_code == 422, page.text
         block, found = details(page.text)
         assert 'lang="en"' not in block, block
+        blocks.append(html.unescape(block))
         return found
 
     # a dealer written in lower case: "did you mean" the player, in the language
@@ -243,6 +246,15 @@ def test_a_phone_says_a_hint_and_a_file_error_in_its_language(tourney, db_url, l
     assert all("ragged" not in d and "separated" not in d for d in found), found
     semicolons = {"sv": "semikolon", "nb": "semikolon", "fi": "puolipisteillä"}[lang]
     assert "12" in found[0] and semicolons in found[0], found  # the header's 12 fields
+
+    # a quote left open: the file cannot be read; said as such, not as a game's rule
+    fields = rows[1].split(",")
+    fields[5] = '"' + fields[5]
+    (detail,) = paste("\n".join([header, rows[0], ",".join(fields)]) + "\n")
+    gettext = translations(lang).gettext
+    assert gettext("unexpected end of data") in detail, detail
+    assert gettext("The pasted text is not a valid CSV file.") in blocks[-1], blocks[-1]
+    assert gettext("This does not pass the game's checks.") not in blocks[-1], blocks[-1]
 
 
 # ------------------------------------------------------------ the organizer's pages
