@@ -160,7 +160,7 @@ def rejected(db_url: str, content: str) -> list[RecordError]:
     return raised.value.report.errors
 
 
-def test_the_imports_tournament_errors_are_said_in_every_language(tourney, db_url):
+def test_the_imports_tournament_errors_are_said_in_every_language(tourney, db_url, tmp_path):
     seated_event(tourney, tables=1, rounds=3)
     sheet = match_csv(tourney, "club", 1, "1")
     lines = sheet.splitlines(keepends=True)
@@ -178,9 +178,8 @@ def test_the_imports_tournament_errors_are_said_in_every_language(tourney, db_ur
                                      if e.rule == "round-not-seated"]
     assert errors["unknown-table"].message == ("round 1 of club has no table '9' (its "
                                                "tables: 1)")
-    path = "round1.csv"
-    with open(path, "w") as out:
-        out.write(sheet)
+    path = tmp_path / "round1.csv"
+    path.write_text(sheet)
     tourney("result", "import", path, "--event", "club")
     changed = match_csv(tourney, "club", 1, "1", loser_seat=2)
     (errors["match-changed"],) = [e for e in rejected(db_url, changed)
