@@ -9,6 +9,7 @@ without its translation, no English fallback marked ``lang="en"``), and its
 parameters (names, numbers, lines) appear. The command line keeps its English."""
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import html
 import io
@@ -94,6 +95,9 @@ FILE_ERRORS = {
                         ("65", "64")),
     "unclosed-quote": (HEADER + ROW.encode() + b'club,"svarta-maja\n', ()),
     "damaged-workbook": (b"PK\x03\x04 not a zip file", ()),
+    # a lone surrogate in UTF-16 text (main raised a TypeError here: a traceback)
+    "bad-utf16": (codecs.BOM_UTF16_LE + HEADER.decode().encode("utf-16-le")
+                  + b"\x00\xd8a\x00\n\x00", ("UTF-16",)),
 }
 
 
