@@ -45,10 +45,11 @@ ALIASES = {"no": "nb", "nn_no": "nn", "en_us": "en"}
 # server's pages (tourney/web), the games' own words (names, options, replay
 # notes) and their errors' words marked N_ in their engines, the errors' words of
 # the record reader (tourney/records) and of a table's link (tourney/app/tables.py),
-# and the tie-breaks' headings and notes (N_ in tourney/tournament/tiebreaks.py).
+# the tie-breaks' headings and notes (N_ in tourney/tournament/tiebreaks.py), and the
+# words of the errors' own wordings (tourney/errors: a round or table there is not).
 # One catalogue for all.
 SOURCE_DIRS = ("reports", "tourney/web", "tourney/engines", "tourney/records",
-               "tourney/app", "tourney/tournament")
+               "tourney/app", "tourney/tournament", "tourney/errors")
 EXTRACT_COMMAND = ("pybabel extract -F reports/babel.cfg --no-location --sort-output "
                    "--project tourney -o reports/locale/messages.pot " + " ".join(SOURCE_DIRS))
 

@@ -59,28 +59,27 @@ def lookalike_kind(a: str, b: str) -> str:
     return "accents" if unmarked(a) == unmarked(b) else "case and accents"
 
 
-def lookalike_hint(given, known) -> str:
-    """`` (did you mean Åsa Öberg?)`` when a ``known`` name looks like one of the
-    ``given`` ones (:func:`lookalike_key`); empty otherwise."""
+def lookalikes(given, known) -> list[str]:
+    """The ``known`` names that look like one of the ``given`` ones
+    (:func:`lookalike_key`), sorted."""
     keys = {lookalike_key(name) for name in given}
-    alike = sorted({name for name in known if lookalike_key(name) in keys})
-    return f" (did you mean {' or '.join(alike)}?)" if alike else ""
+    return sorted({name for name in known if lookalike_key(name) in keys})
 
 
-def close_name_hint(strangers, known) -> str:
-    """`` (did you mean Ingrid Falk?)`` for a misspelling of a ``known`` name
-    (``Ingrid Falck``): the closest known name, if close (difflib)."""
+def close_misspellings(strangers, known) -> list[str]:
+    """For a misspelling of a ``known`` name (``Ingrid Falck``), the closest known
+    name, if close (difflib); sorted."""
     import difflib
 
     known = list(known)
     guesses = [difflib.get_close_matches(name, known, n=1, cutoff=0.85) for name in strangers]
-    alike = sorted({guess[0] for guess in guesses if guess})
-    return f" (did you mean {' or '.join(alike)}?)" if alike else ""
+    return sorted({guess[0] for guess in guesses if guess})
 
 
-def name_hint(strangers, known) -> str:
-    """The one hint for names that find no player among ``known`` ones: a
-    look-alike (:func:`lookalike_hint`), else a close misspelling
-    (:func:`close_name_hint`); empty when neither."""
+def suggested_names(strangers, known) -> list[str]:
+    """The names to suggest for names that find no player among ``known`` ones: the
+    look-alikes (:func:`lookalikes`), else close misspellings
+    (:func:`close_misspellings`); empty when neither. Said as "did you mean"
+    (:func:`tourney.engines.presentation.did_you_mean`)."""
     known = list(known)
-    return lookalike_hint(strangers, known) or close_name_hint(strangers, known)
+    return lookalikes(strangers, known) or close_misspellings(strangers, known)

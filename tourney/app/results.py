@@ -21,6 +21,7 @@ from ..errors import TourneyError
 from ..ratings import service as ratings
 from ..records.checked import CheckedRecords, ImportOptions, check_records
 from ..records.validation import nothing_filled_in
+from ..storage.db import session_scope
 from ..tournament import forfeits, results, versions
 from ..tournament.events import get_event
 from ..tournament.forfeits import AdjustmentInfo, ForfeitReport, adjustments
@@ -139,13 +140,8 @@ def refreshing_once(session: Session) -> Iterator[RefreshLater]:
     results stored in one transaction (``tourney serve``'s group commit) cost one
     ratings refresh, not one each. Nothing is refreshed if the block raises (the
     caller rolls back)."""
-    if _REFRESH_LATER in session.info:
-        raise RuntimeError("refreshing_once is already open in this session")
-    later = session.info[_REFRESH_LATER] = RefreshLater()
-    try:
+    with session_scope(session, _REFRESH_LATER, RefreshLater()) as later:
         yield later
-    finally:
-        session.info.pop(_REFRESH_LATER, None)
     _refresh(session, later.changes)
 
 

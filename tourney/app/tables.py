@@ -378,7 +378,22 @@ def _subject(event: Event, link: TableLink) -> str:
 
 
 class DecisionRefused(Exception):
-    """The organizer's accept or reject no longer applies (shown as a message)."""
+    """The organizer's accept or reject no longer applies (shown as a message); its
+    ``words`` for a page (:func:`tourney.web.messages.error_text`)."""
+
+    def __init__(self, words: Message):
+        super().__init__(str(words))
+        self.words = words
+
+
+# A submission's states as a refused decision names them (its English: the state)
+STATE_WORDS = {table_links.SUBMITTED: N_("submitted"), table_links.ACCEPTED: N_("accepted"),
+               table_links.REJECTED: N_("rejected"), table_links.INVALID: N_("invalid"),
+               table_links.CONFLICT: N_("conflict"), table_links.DISMISSED: N_("dismissed")}
+
+
+WAITING = N_("waiting for a decision")
+CONFLICT_WAITING = N_("a conflict waiting for a decision")
 
 
 def _still(session: Session, submission: Submission, state: str, waiting: str) -> TableLink:
@@ -388,8 +403,11 @@ def _still(session: Session, submission: Submission, state: str, waiting: str) -
     link = table_links.lock_link(session, session.get(TableLink, submission.link_id))
     session.refresh(submission)
     if submission.state != state:
-        raise DecisionRefused(f"submission {submission.id} is {submission.state}, "
-                              f"not {waiting}")
+        state_words = STATE_WORDS.get(submission.state)
+        raise DecisionRefused(Message(N_("submission %(id)s is %(state)s, not %(waiting)s"),
+                                      {"id": submission.id, "waiting": Message(waiting),
+                                       "state": Message(state_words) if state_words
+                                       else submission.state}))
     return link
 
 
@@ -424,7 +442,7 @@ def _stored(session: Session, submission: Submission, link: TableLink, event: Ev
 def accept(session: Session, submission: Submission, by: str) -> list[RecordError]:
     """Store a waiting submission through the import; the errors if it no longer
     passes (then it is marked invalid)."""
-    link = _still(session, submission, table_links.SUBMITTED, "waiting for a decision")
+    link = _still(session, submission, table_links.SUBMITTED, WAITING)
     event = session.get(Event, link.event_id)
     outcome = import_match(session, check_sent(session, event, link, submission.content),
                            actor=link_actor(link), dry_run=False)
@@ -438,7 +456,7 @@ def accept(session: Session, submission: Submission, by: str) -> list[RecordErro
 
 def reject(session: Session, submission: Submission, by: str, note: str | None) -> None:
     """Refuse a waiting submission; the table can send again."""
-    _settle_unstored(session, submission, table_links.SUBMITTED, "waiting for a decision",
+    _settle_unstored(session, submission, table_links.SUBMITTED, WAITING,
                      table_links.REJECTED, "submission.reject", by, note)
 
 
@@ -447,7 +465,7 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
     (the one it replaces stays in the match's history), or, when the result it
     differed from was still waiting, the match's result (the waiting one is then
     rejected). The errors if it no longer passes the checks (it stays a conflict)."""
-    link = _still(session, submission, table_links.CONFLICT, "a conflict waiting for a decision")
+    link = _still(session, submission, table_links.CONFLICT, CONFLICT_WAITING)
     event = session.get(Event, link.event_id)
     before = table_links.stored_result(session, link)
     replaced_version = before.current_version_id if before is not None else None
@@ -473,7 +491,7 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
 
 def dismiss(session: Session, submission: Submission, by: str, note: str | None) -> None:
     """Settle a conflict by leaving the table's result as it is."""
-    _settle_unstored(session, submission, table_links.CONFLICT, "a conflict waiting for a decision",
+    _settle_unstored(session, submission, table_links.CONFLICT, CONFLICT_WAITING,
                      table_links.DISMISSED, "submission.dismiss", by, note)
 
 

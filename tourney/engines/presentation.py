@@ -142,6 +142,53 @@ def or_words(items) -> str | Message:
     return Message(N_("%(first)s or %(last)s"), {"first": ", ".join(items[:-1]), "last": items[-1]})
 
 
+def then_words(first: str | Message, then: str | Message) -> Message:
+    """``first; then``: two parts of one message (a problem and what to do, one
+    difference and the next), each said in the page's language."""
+    return Message(N_("%(first)s; %(then)s"), {"first": first, "then": then})
+
+
+def either_words(names) -> str | Message:
+    """``Åsa``, ``Åsa or Bo``, ``Åsa or Bo or Cai``: names one of which is meant (each
+    ``or`` a message, so a page says it in its language)."""
+    names = [str(name) for name in names]
+    said: str | Message = names[0]
+    for name in names[1:]:
+        said = Message(N_("%(first)s or %(last)s"), {"first": said, "last": name})
+    return said
+
+
+def did_you_mean(names) -> Message | None:
+    """``did you mean Åsa Öberg?``: the names suggested for one given that names
+    nobody (:func:`tourney.person_names.suggested_names`); ``None`` for none. A
+    typed part of a sentence (its ``hint``), said in brackets by the sentence."""
+    names = list(names)
+    if not names:
+        return None
+    return Message(N_("did you mean %(names)s?"), {"names": either_words(names)})
+
+
+# An unknown name's sentence per kind (tourney.errors.unknown_name words the English):
+# whole sentences, since the languages agree "unknown" with the noun.
+UNKNOWN_NAMES = {
+    "event": (N_("unknown event %(name)s"), N_("unknown event %(name)s (%(hint)s)")),
+    "player": (N_("unknown player %(name)s"), N_("unknown player %(name)s (%(hint)s)")),
+    "variant": (N_("unknown variant %(name)s"), N_("unknown variant %(name)s (%(hint)s)")),
+}
+
+
+def unknown_name_words(kind: str, name: str, suggested) -> Message | None:
+    """``unknown player 'Åsa' (did you mean 'Åsa Öberg'?)`` as words; ``None`` for a
+    kind with no sentence here (a page shows its English)."""
+    sentences = UNKNOWN_NAMES.get(kind)
+    if sentences is None:
+        return None
+    hint = did_you_mean(suggested)
+    if hint is None:
+        return Message(sentences[0], {"name": name})
+    return Message(sentences[1], {"name": name, "hint": hint})
+
+
 def message_json(message: Message) -> dict:
     """A message as JSON (a stored error's words), its parameters tagged with their
     types: ``{"msgid": ..., "params": {"n": 3, "card": {"card": 10}}}``."""

@@ -110,9 +110,18 @@ class TourneyError(Exception):
     setting: str | None = None
     remedy: Remedy | None = None
     setting_way: str | None = None
+    # The message as words a page says in its language (a
+    # :class:`tourney.engines.presentation.Message`, given as the message): None for
+    # a message given as text, which a page shows in English.
+    words = None
 
     def __init__(self, *args, setting: str | None = None, remedy: Remedy | None = None,
                  setting_way: str | None = None):
+        if args and hasattr(args[0], "msgid"):
+            # words given: the message is their English; the words are of the first
+            # way alone (a page offers the setting's way its own way, a button)
+            self.words = args[0]
+            args = (str(args[0]), *args[1:])
         if setting_way is not None:
             args = (f"{args[0]}, or {setting_way}", *args[1:])
         super().__init__(*args)
@@ -192,30 +201,45 @@ def unknown_name(kind: str, name: str, known, *, quote: bool = False, cutoff: fl
     suggestion = (f" (did you mean {' or '.join(shown)}?)" if shown else
                   "" if not otherwise else
                   f": {otherwise}" if ways.get("remedy") is not None else f" ({otherwise})")
-    return UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}", **ways)
+    error = UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}", **ways)
+    if not hint and (shown or not otherwise):
+        from ..engines.presentation import unknown_name_words
+
+        # words for a page, where it has a sentence for the kind
+        error.words = unknown_name_words(kind, repr(name), shown)
+    return error
 
 
 def no_round(event: str, number: int, seated: int) -> UnknownName:
     """The one wording of a round an event does not have (``seated``: its rounds
     seated so far, 1 to ``seated``): ``ev has no round 9: round 1 is seated``. A
     usage error like any unknown name: the call names nothing."""
-    have = ("no round is seated yet" if seated < 1 else "round 1 is seated" if seated == 1
-            else f"rounds 1-{seated} are seated")
-    return UnknownName(f"{event} has no round {number}: {have}",
+    from ..engines.presentation import N_, Message
+
+    have = (Message(N_("no round is seated yet")) if seated < 1 else
+            Message(N_("round 1 is seated")) if seated == 1 else
+            Message(N_("rounds 1-%(last)s are seated"), {"last": seated}))
+    return UnknownName(Message(N_("%(event)s has no round %(number)s: %(have)s"),
+                               {"event": event, "number": number, "have": have}),
                        remedy=None if seated else Remedy("seat-round", event=event))
 
 
 def no_table(event: str, number: int, table: str, tables) -> UnknownName:
     """The one wording of a table a seated round does not have (``tables``: its
     labels in table order): ``ev round 1 has no table 7: tables 1-2 are seated``."""
+    from ..engines.presentation import N_, Message
     from ..ordering import table_order
 
     labels = sorted(tables, key=table_order)
     numbered = [str(n) for n in range(1, len(labels) + 1)]
-    have = ("no table is seated" if not labels else f"table {labels[0]} is seated"
-            if len(labels) == 1 else f"tables 1-{len(labels)} are seated"
-            if labels == numbered else f"tables {', '.join(labels)} are seated")
-    return UnknownName(f"{event} round {number} has no table {table}: {have}")
+    have = (Message(N_("no table is seated")) if not labels else
+            Message(N_("table %(table)s is seated"), {"table": labels[0]}) if len(labels) == 1
+            else Message(N_("tables 1-%(last)s are seated"), {"last": len(labels)})
+            if labels == numbered else
+            Message(N_("tables %(tables)s are seated"), {"tables": ", ".join(labels)}))
+    return UnknownName(Message(N_("%(event)s round %(number)s has no table %(table)s: %(have)s"),
+                               {"event": event, "number": number, "table": table,
+                                "have": have}))
 
 
 def no_version(event: str, number: int, table: str, version: int, versions) -> UnknownName:

@@ -20,10 +20,9 @@ from typing import IO, Iterable, Iterator, Sequence
 
 from ..cards import CARD_NAMES, RANKS, SUITS, parse_card
 from ..engines.base import DealSetup
-from ..engines.presentation import N_, Message, or_words
+from ..engines.presentation import N_, Message, did_you_mean, or_words, then_words
 from ..errors import CardError, RecordError, TourneyError, UnreadableFile, close_names
-from ..errors.counts import count_text
-from ..person_names import name_hint, normalize_name
+from ..person_names import normalize_name, suggested_names
 from .sources import (  # noqa: F401  (the bounds are part of this module's interface)
     MAX_FIELD_CHARS,
     MAX_LINE_BYTES,
@@ -247,12 +246,12 @@ def dealer_error(record: DealRecord) -> RecordError | None:
     """A dealer who is not one of the record's players (said with the closest)."""
     if record.dealer is None or record.dealer in record.players:
         return None
-    hint = name_hint([record.dealer], record.players)  # its did-you-mean stays English on a page
-    if not hint:
+    hint = did_you_mean(suggested_names([record.dealer], record.players))
+    if hint is None:
         words = Message(N_("dealer %(dealer)s is not one of the players"),
                         {"dealer": repr(record.dealer)})
     else:
-        words = Message(N_("dealer %(dealer)s is not one of the players%(hint)s"),
+        words = Message(N_("dealer %(dealer)s is not one of the players (%(hint)s)"),
                         {"dealer": repr(record.dealer), "hint": hint})
     return RecordError(words, rule="dealer", column="dealer", line=record.line)
 
@@ -493,13 +492,17 @@ class RecordReader:
             if len(row) != width:
                 # a row written with another delimiter than the header: said in full
                 # once, then in short (a whole file of such rows)
-                hint, remedy = getattr(rows, "delimiter_hint", lambda: ("", None))()
-                if hint and said_delimiter:
-                    hint, remedy = (f"; this row too is separated by another delimiter "
-                                    f"than the header (see line {said_delimiter})"), None
-                elif hint:
+                hint, remedy = getattr(rows, "delimiter_hint", lambda: (None, None))()
+                if hint is not None and said_delimiter:
+                    hint, remedy = Message(N_("this row too is separated by another "
+                                              "delimiter than the header (see line "
+                                              "%(line)s)"), {"line": said_delimiter}), None
+                elif hint is not None:
                     said_delimiter = line
-                err = RecordError(ragged_row_message(row, width) + hint, rule="ragged-row",
+                words = ragged_row_message(row, width)
+                if hint is not None:
+                    words = then_words(words, hint)
+                err = RecordError(words, rule="ragged-row",
                                   file=self.filename, line=line, remedy=remedy)
                 if self.errors == "raise":
                     raise err
@@ -524,16 +527,19 @@ class RecordReader:
                 yield err
 
 
-def ragged_row_message(row: Sequence[str], width: int) -> str:
+def ragged_row_message(row: Sequence[str], width: int) -> Message:
     """What is wrong with a row of another length than the header; a value past the
     header's last column is named by its column number (that column has no name)."""
-    text = (f"{count_text(len(row), 'field')} where the header has {width} (a ragged row; "
-            "check for an unquoted delimiter)")
+    counts = {"n": len(row), "width": width}
+    words = Message(N_("%(n)s field where the header has %(width)s (a ragged row; check for "
+                       "an unquoted delimiter)") if len(row) == 1 else
+                    N_("%(n)s fields where the header has %(width)s (a ragged row; check for "
+                       "an unquoted delimiter)"), counts)
     extra = next((i for i in range(width, len(row)) if row[i].strip()), None)
     if extra is not None:
-        text = (f"a value in column {extra + 1}, which has no name in the header: "
-                + text)
-    return text
+        words = Message(N_("a value in column %(number)s, which has no name in the header: "
+                           "%(problem)s"), {"number": extra + 1, "problem": words})
+    return words
 
 
 def open_records(path: str, errors: str = "raise", *, encoding: str | None = None,

@@ -33,6 +33,7 @@ import re
 import sys
 from typing import IO, Iterator, Sequence
 
+from ..engines.presentation import N_, Message, then_words
 from ..errors import InvalidValue, RecordError, Remedy, UnreadableFile, UsageError
 
 # Bounds that keep hostile files cheap to refuse (hardening): no real record comes
@@ -72,8 +73,13 @@ class Notice(str):
         return notice
 
 
-ENCODING_HINT = ("save it as CSV UTF-8, or give its encoding (utf-8, utf-16, windows-1252 "
-                 "or latin-1) if you know what it is")
+ENCODING_HINT = N_("save it as CSV UTF-8, or give its encoding (utf-8, utf-16, windows-1252 "
+                    "or latin-1) if you know what it is")
+
+
+def _with_encoding_hint(words: Message) -> Message:
+    """An encoding problem and what to do about it (:data:`ENCODING_HINT`)."""
+    return then_words(words, Message(ENCODING_HINT))
 
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _XLSX_MAGIC = b"PK\x03\x04"
@@ -246,17 +252,22 @@ def open_source(path: str, *, encoding: str | None = None, sheet: str | None = N
 
 # ------------------------------------------------------------------- text lines
 
-def _encoding_error(source: Source, line: int, message: str, before: str) -> RecordError:
-    """``before``: the line's text before the bad byte (the reader names its column)."""
-    err = UnreadableFile(message, rule="encoding", file=source.name, line=line, setting="encoding")
+def _encoding_error(source: Source, line: int, message: Message, before: str) -> RecordError:
+    """``message``: the problem, said with :data:`ENCODING_HINT`; ``before``: the
+    line's text before the bad byte (the reader names its column)."""
+    err = UnreadableFile(_with_encoding_hint(message), rule="encoding", file=source.name, line=line, setting="encoding")
     err.text_before = before
     return err
 
 
+def _line_too_long_words() -> Message:
+    return Message(N_("line longer than %(most)s kB; not a table of records"),
+                   {"most": MAX_LINE_BYTES // 1024})
+
+
 def _line_too_long(source: Source, number: int, raw: bytes) -> None:
-    err = UnreadableFile(
-        f"line longer than {MAX_LINE_BYTES // 1024} kB; not a table of records",
-        rule="line-too-long", file=source.name, line=number)
+    err = UnreadableFile(_line_too_long_words(), rule="line-too-long", file=source.name,
+                         line=number)
     err.text_before = raw.decode(source.encoding or "utf-8", errors="replace")
     raise err
 
@@ -267,8 +278,9 @@ def _check_nul(source: Source, number: int, text: str) -> str:
         # it failed inside the driver): refused as not text (hardening).
         at = text.index(chr(0))
         raise _encoding_error(
-            source, number, f"a NUL byte at character {at + 1}; not a text "
-            f"file (UTF-16 without a byte-order mark?); {ENCODING_HINT}", text[:at])
+            source, number, Message(N_("a NUL byte at character %(at)s; not a text file "
+                                       "(UTF-16 without a byte-order mark?)"), {"at": at + 1}),
+            text[:at])
     return text
 
 
@@ -319,27 +331,29 @@ def _eight_bit_lines(buffer: io.BufferedReader, source: Source) -> Iterator[str]
             else:
                 at = next(i for i, byte in enumerate(raw) if byte > 0x7f)
                 raise _encoding_error(
-                    source, number, f"this line is UTF-8 (character {at + 1} on), but line "
-                    f"{other_at} is not, and the file is read as Windows-1252: two "
-                    "encodings in one file (parts put together?), changing between line "
-                    f"{other_at} and this one; {ENCODING_HINT}",
+                    source, number, Message(N_(
+                        "this line is UTF-8 (character %(at)s on), but line %(other)s is not, "
+                        "and the file is read as Windows-1252: two encodings in one file "
+                        "(parts put together?), changing between line %(other)s and this "
+                        "one"), {"at": at + 1, "other": other_at}),
                     raw[:at].decode("cp1252", "replace"))
         try:
             text = raw.decode(encoding)
         except UnicodeDecodeError as err:
+            bad = {"byte": f"0x{raw[err.start]:02x}", "at": err.start + 1}
             if encoding == "cp1252" and forced is None:
-                message = (f"byte 0x{raw[err.start]:02x} at character {err.start + 1} is "
-                           f"neither UTF-8 nor Windows-1252; {ENCODING_HINT}")
+                message = Message(N_("byte %(byte)s at character %(at)s is neither UTF-8 "
+                                     "nor Windows-1252"), bad)
             elif forced is None:
-                told = (f"line {guessed_at} is" if guessed_at else
-                        "the file begins with a UTF-8 byte-order mark")
-                message = (f"not UTF-8: byte 0x{raw[err.start]:02x} at character "
-                           f"{err.start + 1}, though earlier lines were UTF-8 ({told}): two "
-                           "encodings in one file (parts put together?), changing by this "
-                           f"line; {ENCODING_HINT}")
+                told = (Message(N_("line %(line)s is"), {"line": guessed_at}) if guessed_at
+                        else Message(N_("the file begins with a UTF-8 byte-order mark")))
+                message = Message(N_("not UTF-8: byte %(byte)s at character %(at)s, though "
+                                     "earlier lines were UTF-8 (%(told)s): two encodings in "
+                                     "one file (parts put together?), changing by this line"),
+                                  {**bad, "told": told})
             else:
-                message = (f"not {forced}: byte 0x{raw[err.start]:02x} at character "
-                           f"{err.start + 1}; {ENCODING_HINT}")
+                message = Message(N_("not %(encoding)s: byte %(byte)s at character %(at)s"),
+                                  {**bad, "encoding": forced})
             before = raw[:err.start].decode(encoding, errors="replace")
             raise _encoding_error(source, number, message, before) from None
         source.encoding = encoding
@@ -358,13 +372,12 @@ def _utf16_lines(buffer: io.BufferedReader, source: Source, encoding: str) -> It
             text = text_stream.readline(limit + 1)
         except UnicodeDecodeError:
             raise _encoding_error(source, number + 1,
-                                  f"not valid UTF-16 text; {ENCODING_HINT}") from None
+                                  Message(N_("not valid UTF-16 text")), "") from None
         if not text:
             return
         number += 1
         if len(text) > limit and not text.endswith("\n"):
-            raise UnreadableFile(f"line longer than {MAX_LINE_BYTES // 1024} kB; not a table "
-                              "of records", rule="line-too-long", file=source.name, line=number)
+            raise UnreadableFile(_line_too_long_words(), rule="line-too-long", file=source.name, line=number)
         if number == 1:
             text = text.lstrip("\ufeff")
         yield _check_nul(source, number, text)
@@ -435,8 +448,9 @@ class _RecordLines:
         self.record_chars += len(text)
         if self.record_chars > MAX_RECORD_CHARS:
             err = UnreadableFile(
-                f"a record longer than {MAX_RECORD_CHARS // 1024} kB (a quoted field left "
-                "open?); not a deal record", rule="record-too-large", file=self.source.name,
+                Message(N_("a record longer than %(most)s kB (a quoted field left open?); not "
+                           "a deal record"), {"most": MAX_RECORD_CHARS // 1024}),
+                rule="record-too-large", file=self.source.name,
                 line=self.record_line)
             self.locate(err)
             raise err
@@ -462,9 +476,11 @@ class _RecordLines:
             if index is None or index >= len(columns):
                 return
             err.line = self.record_line
-            err.message += (f" (the {columns[index]} field of the record on line "
-                            f"{self.record_line} is over {MAX_FIELD_CHARS // 1024} k "
-                            "characters)")
+            err.words = Message(N_("%(problem)s (the %(column)s field of the record on line "
+                                   "%(line)s is over %(most)s k characters)"),
+                                {"problem": err.words or err.message, "column": columns[index],
+                                 "line": self.record_line, "most": MAX_FIELD_CHARS // 1024})
+            err.message = str(err.words)
         if index < len(columns):
             err.column = columns[index]
 
@@ -519,7 +535,33 @@ def sniff_delimiter(header: str, known: Sequence[str] = ()) -> str:
     return best if score(best)[1] > 1 or not known_set else ","
 
 
-_DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+_DELIMITER_NAMES = {",": N_("commas"), ";": N_("semicolons"), "\t": N_("tabs")}
+
+# What Python's csv module says of a broken record, in words a page translates (the
+# English is the module's); a message not here is shown as the module gives it.
+_CSV_REASONS = {
+    "unexpected end of data": N_("unexpected end of data"),
+    "new-line character seen in unquoted field - do you need to open the file with "
+    "newline=''?": N_("new-line character seen in unquoted field - do you need to open the "
+                      "file with newline=''?"),
+}
+_CSV_EXPECTED = re.compile(r"'(.)' expected after '(.)'")
+_CSV_FIELD_LIMIT = re.compile(r"field larger than field limit \((\d+)\)")
+
+
+def csv_reason(err: Exception) -> str | Message:
+    """The csv module's ``err`` as words (its English kept as the English)."""
+    text = str(err)
+    if text in _CSV_REASONS:
+        return Message(_CSV_REASONS[text])
+    limit = _CSV_FIELD_LIMIT.fullmatch(text)
+    if limit:
+        return Message(N_("field larger than field limit (%(most)s)"), {"most": int(limit.group(1))})
+    expected = _CSV_EXPECTED.fullmatch(text)
+    if expected:
+        return Message(N_("'%(expected)s' expected after '%(after)s'"),
+                       {"expected": expected.group(1), "after": expected.group(2)})
+    return text
 
 
 def other_delimiter(delimiter: str, header: Sequence[str], text: str) -> str | None:
@@ -542,11 +584,11 @@ def _unquoted(text: str) -> str:
 
 
 class _CsvRows(Rows):
-    def delimiter_hint(self, text: str | None = None) -> tuple[str, Remedy | None]:
+    def delimiter_hint(self, text: str | None = None) -> tuple[Message | None, Remedy | None]:
         """For a row that cannot be read (``text``: its text, by default the line
         read last): when it is separated by another delimiter than the header,
         what to add to its message and the remedy that helps (a score sheet as a
-        workbook), else ``("", None)``. A comma CSV opened in a spreadsheet whose
+        workbook), else ``(None, None)``. A comma CSV opened in a spreadsheet whose
         list separator is ';' (Excel in a Nordic language) is one column there;
         saved again, its rows are ';'-separated under a header that still has
         commas."""
@@ -554,12 +596,14 @@ class _CsvRows(Rows):
             text = self._lines.last
         other = other_delimiter(self.delimiter, self.header or (), text)
         if other is None:
-            return "", None
-        return ((f"; the header is separated by {_DELIMITER_NAMES[self.delimiter]} but this "
-                 f"row by {_DELIMITER_NAMES[other]}: a spreadsheet that separates by "
-                 f"{_DELIMITER_NAMES[other]} (Excel in a Nordic language, say) opened it and "
-                 "saved it again; save it as CSV with one separator, or fill in the score "
-                 "sheet as XLSX, which keeps its columns in every spreadsheet"),
+            return None, None
+        return (Message(N_("the header is separated by %(header)s but this row by %(row)s: a "
+                           "spreadsheet that separates by %(row)s (Excel in a Nordic language, "
+                           "say) opened it and saved it again; save it as CSV with one "
+                           "separator, or fill in the score sheet as XLSX, which keeps its "
+                           "columns in every spreadsheet"),
+                        {"header": Message(_DELIMITER_NAMES[self.delimiter]),
+                         "row": Message(_DELIMITER_NAMES[other])}),
                 Remedy("score-sheet"))
 
     def __init__(self, source: Source, known: Sequence[str]):
@@ -577,7 +621,8 @@ class _CsvRows(Rows):
         try:
             header = next(self._reader, None)
         except csv.Error as err:
-            raise UnreadableFile(f"the header is not valid CSV: {err}", rule="csv",
+            raise UnreadableFile(Message(N_("the header is not valid CSV: %(reason)s"),
+                                         {"reason": csv_reason(err)}), rule="csv",
                               file=self.source.name, line=1) from None
         self._lines.record_done()
         if header is not None:
@@ -607,7 +652,10 @@ class _CsvRows(Rows):
             except csv.Error as err:
                 # the line the broken record begins on, as for every record error
                 hint, remedy = self.delimiter_hint("".join(lines.earlier) + lines.last)
-                problem = UnreadableFile(f"not valid CSV: {err}{hint}", rule="csv",
+                words = Message(N_("not valid CSV: %(reason)s"), {"reason": csv_reason(err)})
+                if hint:
+                    words = then_words(words, hint)
+                problem = UnreadableFile(words, rule="csv",
                                       file=self.source.name, line=lines.record_line,
                                       remedy=remedy)
                 lines.locate(problem)  # a field over the limit: its column
@@ -683,15 +731,18 @@ def _check_row_widths(archive, path: str, source: Source) -> None:
                     cells += 1
                     if cells > MAX_XLSX_ROW_CELLS:
                         raise UnreadableFile(
-                            f"row {row} of the workbook's {sheet} has more than "
-                            f"{MAX_XLSX_ROW_CELLS:,} cells; not a table of records",
+                            Message(N_("row %(row)s of the workbook's %(sheet)s has more than "
+                                       "%(most)s cells; not a table of records"),
+                                    {"row": row, "sheet": sheet,
+                                     "most": f"{MAX_XLSX_ROW_CELLS:,}"}),
                             rule="too-large", file=source.name, line=row)
                     element.clear()
                 elif tag == "row" and rows_parent is not None:
                     rows_parent.remove(element)  # nothing of a row is kept
     except ParseError:
-        raise UnreadableFile("not a readable XLSX workbook (a damaged sheet); save it again "
-                             "from the spreadsheet, as .xlsx or CSV UTF-8", rule="xlsx",
+        raise UnreadableFile(Message(N_("not a readable XLSX workbook (a damaged sheet); save it "
+                                        "again from the spreadsheet, as .xlsx or CSV UTF-8")),
+                             rule="xlsx",
                              file=source.name) from None
 
 
@@ -718,8 +769,9 @@ class _XlsxRows(Rows):
                 break
             copied += len(chunk)
             if copied > MAX_XLSX_BYTES:
-                raise UnreadableFile(f"a workbook larger than {MAX_XLSX_BYTES >> 20} MB; not a "
-                                  "table of records", rule="too-large", file=source.name)
+                raise UnreadableFile(Message(N_("a workbook larger than %(most)s MB; not a "
+                                                "table of records"),
+                                             {"most": MAX_XLSX_BYTES >> 20}), rule="too-large", file=source.name)
             spool.write(chunk)
         spool.seek(0)
         try:
@@ -727,17 +779,19 @@ class _XlsxRows(Rows):
                 for info in archive.infolist():
                     if info.file_size > MAX_XLSX_PART_BYTES:
                         raise UnreadableFile(
-                            f"a part of the workbook unpacks to more than "
-                            f"{MAX_XLSX_PART_BYTES >> 20} MB; not a table of records",
+                            Message(N_("a part of the workbook unpacks to more than %(most)s "
+                                       "MB; not a table of records"),
+                                    {"most": MAX_XLSX_PART_BYTES >> 20}),
                             rule="too-large", file=source.name)
                     if (info.filename.lower().endswith("sharedstrings.xml")
                             and info.file_size > MAX_XLSX_STRINGS_BYTES):
                         raise UnreadableFile(
-                            f"the workbook's text cells take more than "
-                            f"{MAX_XLSX_STRINGS_BYTES >> 20} MB; not a table of records",
+                            Message(N_("the workbook's text cells take more than %(most)s MB; "
+                                       "not a table of records"),
+                                    {"most": MAX_XLSX_STRINGS_BYTES >> 20}),
                             rule="too-large", file=source.name)
         except zipfile.BadZipFile:
-            raise UnreadableFile("not a readable XLSX workbook (a damaged zip file)",
+            raise UnreadableFile(Message(N_("not a readable XLSX workbook (a damaged zip file)")),
                               rule="xlsx", file=source.name) from None
         spool.seek(0)
         with zipfile.ZipFile(spool) as archive:
@@ -750,8 +804,9 @@ class _XlsxRows(Rows):
 
             workbook = load_workbook(spool, read_only=True, data_only=True)
         except Exception as err:  # openpyxl raises many kinds for a damaged file
-            raise UnreadableFile(f"not a readable XLSX workbook ({type(err).__name__}); save it "
-                              "again from the spreadsheet, as .xlsx or CSV UTF-8",
+            raise UnreadableFile(Message(N_("not a readable XLSX workbook (%(kind)s); save it "
+                                            "again from the spreadsheet, as .xlsx or CSV "
+                                            "UTF-8"), {"kind": type(err).__name__}),
                               rule="xlsx", file=source.name) from None
         self._workbook = workbook
         names = workbook.sheetnames
@@ -762,7 +817,8 @@ class _XlsxRows(Rows):
             title = source.sheet
         else:
             if not names:
-                raise UnreadableFile("the workbook has no sheet", rule="xlsx", file=source.name)
+                raise UnreadableFile(Message(N_("the workbook has no sheet")), rule="xlsx",
+                                     file=source.name)
             title = names[0]
         source.sheet_title = title
         return workbook[title]
@@ -797,8 +853,10 @@ class _XlsxRows(Rows):
                     cells += [""] * (width - len(cells))
                 for index, cell in enumerate(cells):
                     if len(cell) > MAX_FIELD_CHARS:
-                        raise UnreadableFile(f"a cell of more than {MAX_FIELD_CHARS // 1024} k "
-                                          "characters; not a record", rule="csv",
+                        raise UnreadableFile(Message(N_("a cell of more than %(most)s k "
+                                                        "characters; not a record"),
+                                                     {"most": MAX_FIELD_CHARS // 1024}),
+                                             rule="csv",
                                           file=self.source.name, line=number)
                 self.line = number
                 self.raw = cells

@@ -27,9 +27,10 @@ MAX_MATCHES_PER_FILE = 200_000
 
 
 def too_many_matches(line: int | None) -> UnreadableFile:
-    return UnreadableFile(f"more than {MAX_MATCHES_PER_FILE:,} matches in one file; not one "
-                          "season's records (split the file, or check that it is a record "
-                          "file)", rule="too-large", line=line)
+    return UnreadableFile(Message(N_("more than %(most)s matches in one file; not one "
+                                     "season's records (split the file, or check that it is "
+                                     "a record file)"), {"most": f"{MAX_MATCHES_PER_FILE:,}"}),
+                          rule="too-large", line=line)
 
 
 def other_event(record_event: str, slug: str) -> RecordError:

@@ -364,6 +364,21 @@ def transaction(engine: Engine) -> Iterator[Session]:
 
 
 @contextmanager
+def session_scope(session: Session, key: str, value):
+    """``value`` kept in ``session.info[key]`` while the block runs (what the work of
+    one transaction shares between its parts: :func:`~tourney.app.results.refreshing_once`,
+    :func:`~tourney.tournament.stored_rounds.sharing_rounds`); one such scope per
+    session at a time: opening a second inside the first is a bug, raised at once."""
+    if key in session.info:
+        raise RuntimeError(f"{key} is already open in this session")
+    session.info[key] = value
+    try:
+        yield value
+    finally:
+        session.info.pop(key, None)
+
+
+@contextmanager
 def savepoint(session: Session) -> Iterator[None]:
     """A part of the session's transaction that is undone alone when it raises (a
     SAVEPOINT), the rest of the transaction standing; its audit entries go with it."""

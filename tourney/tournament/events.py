@@ -71,6 +71,7 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..engines.base import Game
+from ..engines.presentation import N_, Message
 from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
 from ..errors.counts import count_text
 from ..ordering import name_key
@@ -533,12 +534,14 @@ def check_from_round(session: Session, event: Event, from_round: int | None, *,
     return from_round
 
 
-def all_rounds_seated(event: Event) -> str:
+def all_rounds_seated(event: Event) -> Message:
     """The sentence for an event whose every round is seated ("all 3 rounds of cup
-    are seated"; "the one round of cup is seated")."""
+    are seated"; "the one round of cup is seated"), as words (its ``str`` is the
+    English)."""
     if event.rounds == 1:
-        return f"the one round of {event.slug} is seated"
-    return f"all {event.rounds} rounds of {event.slug} are seated"
+        return Message(N_("the one round of %(event)s is seated"), {"event": event.slug})
+    return Message(N_("all %(rounds)s rounds of %(event)s are seated"),
+                   {"rounds": event.rounds, "event": event.slug})
 
 
 def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,

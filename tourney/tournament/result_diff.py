@@ -12,12 +12,17 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlmodel import Session
 
+from ..engines.presentation import N_, Message, then_words
 from ..errors import RecordError
-from ..errors.counts import count_text
 from ..records.csv_format import CONTENT_FIELDS, DealRecord
 from ..storage.merges import rename_players
 from ..storage.models import Deal
 from .stored_rounds import EventContext, StoredMatch
+
+# The record's columns as a difference names them (the English is the column's name).
+FIELD_WORDS = {"players": N_("players"), "dealer": N_("dealer"), "hands": N_("hands"),
+               "stock": N_("stock"), "passes": N_("passes"), "play": N_("play"),
+               "scores": N_("scores")}
 
 
 def _clip(text: str, width: int = 60) -> str:
@@ -46,8 +51,7 @@ def difference(ctx: EventContext, stored: StoredMatch, first: DealRecord,
                deals: list[tuple[str, ...]], said: list[tuple[str, ...]]) -> RecordError:
     """Stored ``deals`` (:func:`stored_rows`) against the file's ``rows``;
     players and dealer quoted as the file ``said`` them."""
-    where = f"round {first.round}, table {first.table} of {ctx.event.slug}"
-    differences = []
+    differences: list[Message] = []
     line, column = first.line, None
     for (at, number, _, _), row, (_, players, dealer, *_) in zip(read, rows, said):
         index = number - 1
@@ -62,15 +66,25 @@ def difference(ctx: EventContext, stored: StoredMatch, first: DealRecord,
                     now = players
                 elif name == "dealer":
                     now = dealer
-                differences.append(f"deal {old[0]} {name}: stored {_clip(before)!r}, "
-                                   f"file {_clip(now)!r}")
+                differences.append(Message(
+                    N_("deal %(deal)s %(column)s: stored %(stored)s, file %(file)s"),
+                    {"deal": old[0], "column": Message(FIELD_WORDS[name]),
+                     "stored": repr(_clip(before)), "file": repr(_clip(now))}))
     if len(deals) != len(rows):
-        differences.append(f"stored {count_text(len(deals), 'deal')}, the file has {len(rows)}")
+        counts = {"stored": len(deals), "file": len(rows)}
+        differences.append(Message(N_("stored %(stored)s deal, the file has %(file)s")
+                                   if len(deals) == 1 else
+                                   N_("stored %(stored)s deals, the file has %(file)s"), counts))
         column = column or "deal"
-    shown = "; ".join(differences[:5])
+    shown: str | Message = differences[0] if differences else ""
+    for more in differences[1:5]:
+        shown = then_words(shown, more)
     if len(differences) > 5:
-        shown += f"; and {len(differences) - 5} more"
+        shown = Message(N_("%(shown)s; and %(n)s more"), {"shown": shown, "n": len(differences) - 5})
     return RecordError(
-        f"{where} is already stored (version {stored.version}) with other content: "
-        f"{shown}. Replacing it stores the file's as a new version",
+        Message(N_("round %(round)s, table %(table)s of %(event)s is already stored (version "
+                   "%(version)s) with other content: %(differences)s. Replacing it stores the "
+                   "file's as a new version"),
+                {"round": first.round, "table": first.table, "event": ctx.event.slug,
+                 "version": stored.version, "differences": shown}),
         rule="match-changed", line=line, column=column, setting="replace")

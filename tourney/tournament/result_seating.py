@@ -12,10 +12,10 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from ..engines.match import MatchRanking
-from ..engines.presentation import N_, Message, seat_words
+from ..engines.presentation import N_, Message, did_you_mean, seat_words
 from ..errors import RecordError, Remedy, TourneyError
 from ..ordering import natural_key
-from ..person_names import name_hint
+from ..person_names import suggested_names
 from ..records.csv_format import DealRecord
 from ..records.validation import GROUPING_RULES, MatchCheck, match_problems
 from ..storage.merges import follow, merge_links
@@ -43,20 +43,26 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
     table = info.table(record.table)
     if not info.seated:
         return None, {}, [RecordError(
-            f"round {record.round} of {slug} has not been seated",
+            Message(N_("round %(round)s of %(event)s has not been seated"),
+                    {"round": record.round, "event": slug}),
             rule="round-not-seated", column="round", line=record.line,
             remedy=Remedy("seat-round", event=slug))]
     seats = table.seats
     if seats is None:
-        labels = ", ".join(sorted(info.labels(), key=natural_key)) or "none"
+        labels = ", ".join(sorted(info.labels(), key=natural_key))
+        where = {"round": record.round, "event": slug, "table": repr(record.table)}
         return None, {}, [RecordError(
-            f"round {record.round} of {slug} has no table {record.table!r} "
-            f"(its tables: {labels})", rule="unknown-table", column="table",
+            Message(N_("round %(round)s of %(event)s has no table %(table)s (its tables: "
+                       "%(tables)s)"), {**where, "tables": labels}) if labels else
+            Message(N_("round %(round)s of %(event)s has no table %(table)s (its tables: "
+                       "none)"), where), rule="unknown-table", column="table",
             line=record.line)]
     if table.forfeited:
         return None, {}, [RecordError(
-            f"round {record.round}, table {record.table} of {slug} was forfeited: its "
-            "result is the forfeit's until that is taken back", rule="forfeited",
+            Message(N_("round %(round)s, table %(table)s of %(event)s was forfeited: its "
+                       "result is the forfeit's until that is taken back"),
+                    {"round": record.round, "table": record.table, "event": slug}),
+            rule="forfeited",
             column="table", line=record.line,
             remedy=Remedy("undo-forfeit", event=slug, round=record.round,
                           table=record.table))]
@@ -80,14 +86,14 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
             error.line = record.line
             errors.append(error)
         if elsewhere:
-            hint = name_hint(elsewhere, names)  # its did-you-mean stays English on a page
+            hint = did_you_mean(suggested_names(elsewhere, names))
             words = {"players": ", ".join(elsewhere), "round": record.round,
                      "table": record.table, "seated": seated, "first": seat_words(0)}
             errors.append(RecordError(
                 Message(N_("%(players)s not seated at round %(round)s, table %(table)s, which "
-                           "seats %(seated)s (%(first)s first)"), words) if not hint else
+                           "seats %(seated)s (%(first)s first)"), words) if hint is None else
                 Message(N_("%(players)s not seated at round %(round)s, table %(table)s, which "
-                           "seats %(seated)s (%(first)s first)%(hint)s"), {**words, "hint": hint}),
+                           "seats %(seated)s (%(first)s first) (%(hint)s)"), {**words, "hint": hint}),
                 rule="not-seated", column="players", line=record.line,
                 seat=record.players.index(elsewhere[0]), player=elsewhere[0]))
         if not strangers:
@@ -120,9 +126,11 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
         last = info.withdrawn.get(player_id)
         if last is not None and last < record.round:
             errors.append(RecordError(
-                f"{name} withdrew after round {last} and cannot play round "
-                f"{record.round}; if the withdrawal was a mistake, entering {name} "
-                f"again takes it back", rule="withdrawn", column="players",
+                Message(N_("%(player)s withdrew after round %(last)s and cannot play round "
+                           "%(round)s; if the withdrawal was a mistake, entering %(player)s "
+                           "again takes it back"),
+                        {"player": name, "last": last, "round": record.round}),
+                rule="withdrawn", column="players",
                 line=record.line, remedy=Remedy("enter-players", event=slug, players=(name,))))
     return seats, aliases, errors
 

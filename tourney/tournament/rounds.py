@@ -38,6 +38,7 @@ from sqlalchemy import insert
 from sqlmodel import Session, select
 
 from ..engines import get_game
+from ..engines.presentation import N_, Message
 from ..errors import Advice, Remedy, TourneyError, no_round
 from ..errors.counts import count_text, plural_word
 from ..ordering import name_key, name_order, table_order
@@ -409,11 +410,12 @@ def seat_next_round(session: Session, event: Event, *, force: bool = False) -> R
     if last and not force:
         missing = missing_results(session, event, last)
         if missing:
-            tables = ", ".join(missing)
+            said = {"round": last, "event": event.slug, "tables": ", ".join(missing)}
             raise TourneyError(
-                f"round {last} of {event.slug} has no result yet for "
-                f"{plural_word(len(missing), 'table')} {tables}; import "
-                f"{'them' if len(missing) > 1 else 'it'} first", setting="force",
+                Message(N_("round %(round)s of %(event)s has no result yet for table "
+                           "%(tables)s; import it first"), said) if len(missing) == 1 else
+                Message(N_("round %(round)s of %(event)s has no result yet for tables "
+                           "%(tables)s; import them first"), said), setting="force",
                 remedy=Remedy("import-results"), setting_way=f"seat round {number} anyway")
     row = Round(event_id=event.id, number=number)
     seating = _seat_into(session, event, row, event.seed)
@@ -441,24 +443,32 @@ def reseat_round(session: Session, event: Event, number: int, *,
     row = get_round(session, event, number)
     last = last_seated_round(session, event)
     if number != last:
-        raise TourneyError(f"round {number} of {event.slug} cannot be reseated: round {last} "
-                           "is seated after it")
+        raise TourneyError(Message(N_("round %(round)s of %(event)s cannot be reseated: round "
+                                      "%(last)s is seated after it"),
+                                   {"round": number, "event": event.slug, "last": last}))
     results = session.exec(select(Match.table).where(
         Match.event_id == event.id, Match.round_number == number,
         Match.current_version_id.is_not(None))).all()
     if results:
+        said = {"round": number, "event": event.slug,
+                "tables": ", ".join(sorted(results, key=table_order))}
         raise TourneyError(
-            f"round {number} of {event.slug} cannot be reseated: results are in for "
-            f"{plural_word(len(results), 'table')} {', '.join(sorted(results, key=table_order))}")
+            Message(N_("round %(round)s of %(event)s cannot be reseated: results are in for "
+                       "table %(tables)s"), said) if len(results) == 1 else
+            Message(N_("round %(round)s of %(event)s cannot be reseated: results are in for "
+                       "tables %(tables)s"), said))
     # a forfeit counts as played (`result forfeit`): it scores the players seated at
     # its table, who a new seating would move
     forfeited = sorted(set(session.exec(select(Forfeit.table).where(
         Forfeit.event_id == event.id, Forfeit.round_number == number)).all()), key=table_order)
     if forfeited:
+        said = {"round": number, "event": event.slug, "tables": ", ".join(forfeited)}
         raise TourneyError(
-            f"round {number} of {event.slug} cannot be reseated: "
-            f"{plural_word(len(forfeited), 'table')} {', '.join(forfeited)} "
-            f"{'was' if len(forfeited) == 1 else 'were'} forfeited (take the forfeit back first)",
+            Message(N_("round %(round)s of %(event)s cannot be reseated: table %(tables)s was "
+                       "forfeited (take the forfeit back first)"), said)
+            if len(forfeited) == 1 else
+            Message(N_("round %(round)s of %(event)s cannot be reseated: tables %(tables)s "
+                       "were forfeited (take the forfeit back first)"), said),
             remedy=Remedy("undo-forfeit", event=event.slug, round=number, table=forfeited[0]))
     before = round_seating(session, event, number)
     for seat in session.exec(select(Seat).where(Seat.round_id == row.id)).all():

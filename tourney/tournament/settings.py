@@ -16,7 +16,7 @@ from typing import Any
 
 from ..engines import get_game
 from ..engines.base import Game
-from ..engines.presentation import N_, Message
+from ..engines.presentation import N_, Message, did_you_mean
 from ..errors import RecordError, TourneyError
 from ..records.csv_format import DealRecord
 from ..records.validation import RecordChecker, other_event, other_variant  # noqa: F401  (their home is the records)
@@ -55,14 +55,14 @@ def not_entered(strangers: list[str], slug: str, entered,
     one, is offered as the result import offers it. With the row's ``players`` (in
     seat order) the error names the first stranger's seat and name, as the
     import's ``not-seated`` does."""
-    from ..person_names import name_hint
+    from ..person_names import suggested_names
 
     seat = (players.index(strangers[0]) if players is not None and strangers[0] in players
             else None)
-    hint = name_hint(strangers, entered)  # its did-you-mean stays English on a page
+    hint = did_you_mean(suggested_names(strangers, entered))
     words = {"players": ", ".join(strangers), "event": slug}
-    return RecordError(Message(N_("%(players)s not entered in %(event)s"), words) if not hint
-                       else Message(N_("%(players)s not entered in %(event)s%(hint)s"),
+    return RecordError(Message(N_("%(players)s not entered in %(event)s"), words) if hint is None
+                       else Message(N_("%(players)s not entered in %(event)s (%(hint)s)"),
                                     {**words, "hint": hint}),
                        rule="not-entered", column="players", seat=seat,
                        player=strangers[0] if seat is not None else None)

@@ -20,6 +20,7 @@ from sqlmodel import Session
 
 from ..errors import TourneyError
 from ..records.checked import EventRules
+from ..storage.db import session_scope
 from ..storage.models import Entry, Event, Forfeit, Match, MatchVersion, Player, Round, Seat
 from .events import last_seated_round, unknown_event
 from .settings import event_settings
@@ -97,13 +98,8 @@ def sharing_rounds(session: Session) -> Iterator[SharedRounds]:
     (the first table is read alone, the second reads the whole round for them all).
     For imports that share the transaction's writes only (nothing else seats,
     withdraws or stores results meanwhile)."""
-    if _SHARED_ROUNDS in session.info:
-        raise RuntimeError("sharing_rounds is already open in this session")
-    shared = session.info[_SHARED_ROUNDS] = SharedRounds()
-    try:
+    with session_scope(session, _SHARED_ROUNDS, SharedRounds()) as shared:
         yield shared
-    finally:
-        session.info.pop(_SHARED_ROUNDS, None)
 
 
 class RoundInfo:

@@ -80,7 +80,7 @@ from tourney.tournament.standings import standing_decimals, standings_table
 
 from .grid_names import grid_name, short_names
 from .group_commit import GroupCommit, lost_race
-from .messages import bad_fields, error_lines, remedy_sentence
+from .messages import bad_fields, error_lines, error_text, remedy_sentence
 from .security import (
     SESSION_COOKIE,
     FailureLimit,
@@ -116,9 +116,11 @@ def whole_number(text: str) -> int:
     try:
         value = int(text.strip())
     except ValueError:
-        raise TourneyError(f"not a whole number: {text!r}") from None
+        raise TourneyError(Message(N_("not a whole number: %(text)s"),
+                                   {"text": repr(text)})) from None
     if abs(value) > MAX_NUMBER:
-        raise TourneyError(f"not a whole number this server takes: {text[:20]!r}")
+        raise TourneyError(Message(N_("not a whole number this server takes: %(text)s"),
+                                   {"text": repr(text[:20])}))
     return value
 
 
@@ -232,6 +234,14 @@ class Server:
             if code in LANGUAGES:
                 return code
         return "en"
+
+    def error_page(self, request: Request, lang: str, status: int, err: Exception,
+                   **context) -> HTMLResponse:
+        """A refusal's own page (message.html): its words in ``lang``, or its English
+        marked as English."""
+        text, text_lang = error_text(err, self.site_renderer(lang))
+        return self.render(request, "message.html", lang, status, text=text,
+                           text_lang=text_lang, **context)
 
     def render(self, request: Request, name: str, lang: str, status: int = 200,
                **context) -> HTMLResponse:
@@ -875,8 +885,7 @@ async def org_event(request: Request) -> Response:
         view = await run_in_threadpool(server.in_transaction,
                                        lambda s: round_view(s, slug))
     except TourneyError as err:
-        return server.render(request, "message.html", server.language(request), 404,
-                             text=str(err))
+        return server.error_page(request, server.language(request), 404, err)
     if wants_json(request):
         return JSONResponse(round_json(view, base_url(request)))
     flash = request.query_params.get("done")
@@ -921,8 +930,7 @@ async def org_links(request: Request) -> Response:
         view = await run_in_threadpool(server.in_transaction,
                                        lambda s: round_view(s, slug, number))
     except TourneyError as err:
-        return server.render(request, "message.html", server.language(request), 404,
-                             text=str(err))
+        return server.error_page(request, server.language(request), 404, err)
     base = base_url(request)
     cards = []
     for table in view.tables:
@@ -951,8 +959,7 @@ async def org_player_links(request: Request) -> Response:
     try:
         event, links = await run_in_threadpool(server.in_transaction, work)
     except TourneyError as err:
-        return server.render(request, "message.html", server.language(request), 404,
-                             text=str(err))
+        return server.error_page(request, server.language(request), 404, err)
     base = base_url(request)
     cards = [{"player": link.player, "url": base + link.path(),
               "qr": segno.make(base + link.path(), error="m").svg_data_uri(scale=3, border=2)}
@@ -990,12 +997,13 @@ async def org_action(request: Request) -> Response:
         event = get_event(session, slug)
         if action in ("accept", "reject", "replace", "dismiss"):
             if not form.get("submission", "").strip():
-                raise TourneyError("no submission named")
+                raise TourneyError(Message(N_("no submission named")))
             submission_id = whole_number(form["submission"])
             submission = table_links.get_submission(session, submission_id)
             link = session.get(TableLink, submission.link_id)
             if link.event_id != event.id:
-                raise TourneyError(f"submission {submission_id} is not of {slug}")
+                raise TourneyError(Message(N_("submission %(id)s is not of %(event)s"),
+                                           {"id": submission_id, "event": slug}))
             if action in ("accept", "replace"):
                 decide = submissions.accept if action == "accept" else submissions.replace
                 errors = decide(session, submission, actor)
@@ -1026,7 +1034,7 @@ async def org_action(request: Request) -> Response:
             return {"done": action, "signup": form.get("value")}
         if action in ("approve", "decline"):
             if not form.get("signup", "").strip():
-                raise TourneyError("no sign-up named")
+                raise TourneyError(Message(N_("no sign-up named")))
             request_id = whole_number(form["signup"])
             name = decide_signup(session, event, request_id, approve=action == "approve")
             return {"done": "approved" if action == "approve" else "declined", "player": name}
@@ -1038,7 +1046,7 @@ async def org_action(request: Request) -> Response:
             seating = seat_next_round(session, event, force=form.get("force") == "1")
             submissions.round_links(session, event, seating.number)
             return {"done": "seated", "round": seating.number, "seating": seating.to_json()}
-        raise TourneyError(f"unknown action {action!r}")
+        raise TourneyError(Message(N_("unknown action %(action)s"), {"action": repr(action)}))
 
     try:
         if action == "publish":
@@ -1052,14 +1060,14 @@ async def org_action(request: Request) -> Response:
                 {"remedy": remedy.to_json()} if remedy is not None else {}), status_code=409)
         if action not in ARBITER_ACTIONS:
             lang = server.language(request)
-            return server.render(request, "message.html", lang, 409, text=str(err),
-                                 remedy=remedy_sentence(remedy, lang), back=f"/org/{slug}")
+            return server.error_page(request, lang, 409, err,
+                                     remedy=remedy_sentence(remedy, lang), back=f"/org/{slug}")
         # the arbiter's refusal: said in the organizer's language first (the page's),
         # then in the library's own words, which name what stood in the way
         lang = server.language(request, await run_in_threadpool(_event_lang, server, slug))
-        return server.render(request, "message.html", lang, 409, text=str(err),
-                             refused=True, remedy=remedy_sentence(remedy, lang),
-                             back=f"/org/{slug}#arbiter")
+        return server.error_page(request, lang, 409, err, refused=True,
+                                 remedy=remedy_sentence(remedy, lang),
+                                 back=f"/org/{slug}#arbiter")
     if wants_json(request):
         return JSONResponse(result)
     anchor = "#evening" if action in EVENING_ACTIONS else "#arbiter" if action in ARBITER_ACTIONS else ""
@@ -1123,7 +1131,8 @@ def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
         try:
             points = float(form.get("points", "").strip().replace(",", ".").replace("−", "-"))
         except ValueError:
-            raise TourneyError(f"not a number of points: {form.get('points', '')!r}") from None
+            raise TourneyError(Message(N_("not a number of points: %(text)s"),
+                                       {"text": repr(form.get("points", ""))})) from None
         info = result_actions.adjust_points(session, event, form.get("player", ""), points,
                                             reason or "", round_number=latest or None)
         return {"done": action, "id": info.id, "player": info.player}
@@ -1143,8 +1152,8 @@ EVENING_ACTIONS = ("checkin", "uncheckin", "paid", "unpaid", "approve", "decline
 
 def _publish(server: Server) -> dict:
     if not server.config.site_dir:
-        raise TourneyError("this server was started without a folder for the site: "
-                           "nothing to publish to")
+        raise TourneyError(Message(N_("this server was started without a folder for the "
+                                      "site: nothing to publish to")))
     report = publish_site(server.config.engine, server.config.site_dir,
                           langs=server.config.site_langs, background_cleanup=True)
     # publishing only reads the database; the browser's publish is still one of the

@@ -54,6 +54,15 @@ RULE_SENTENCES = {
     "match-split": N_("The deals of one match must stay together."),
     "match-too-long": N_("The match has more deals than its rules allow."),
     "invalid-deals": N_("Some deals do not pass the checks."),
+    # the record readers' file-level errors: the pasted text as a whole
+    "csv": N_("The pasted text is not a valid CSV file."),
+    "ragged-row": N_("A row has another number of fields than the first line."),
+    "encoding": N_("The record cannot be read as a whole."),
+    "line-too-long": N_("The record cannot be read as a whole."),
+    "record-too-large": N_("The record cannot be read as a whole."),
+    "too-large": N_("The record cannot be read as a whole."),
+    "xlsx": N_("The record cannot be read as a whole."),
+    "withdrawn": N_("A player at this table has withdrawn from the event."),
 }
 # Said of an error whose rule has no sentence of its own.
 ANY_RULE = N_("This does not pass the game's checks.")
@@ -82,6 +91,16 @@ def remedy_sentence(remedy: Remedy | None, lang: str) -> str | None:
     page has no words for."""
     sentence = REMEDY_SENTENCES.get(remedy.kind) if remedy is not None else None
     return translations(lang).gettext(sentence) % remedy.data if sentence else None
+
+
+def error_text(err: Exception, renderer: Renderer) -> tuple[str, str | None]:
+    """A refusal's message as an organizer's or a phone's page says it: its words
+    in the language of ``renderer``, and ``None``; or, for an error given as text
+    only, its English and ``"en"`` (the page marks it as English)."""
+    words = getattr(err, "words", None)
+    if words is not None:
+        return renderer.message(words), None
+    return str(err), None if renderer.lang == "en" else "en"
 
 
 @dataclass
