@@ -87,7 +87,8 @@ def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forward
         return create_app(ServerConfig(engine=engine, secret=secret, password=not made,
                                        auto_accept=not review,
                                        site_dir=site_dir, site_langs=list(langs),
-                                       secure_cookies=secure_cookies, base_url=url))
+                                       secure_cookies=secure_cookies, base_url=url,
+                                       processes=workers))
 
     # The socket is bound here, so --port 0 can say which port the system chose
     # (and a port in use is a one-line error).

@@ -148,6 +148,13 @@ class ServerConfig:
     # a request body that stops arriving for this long is answered 408 and dropped
     # (a phone that lost the Wi-Fi mid-send must not hold its request open for ever)
     body_timeout: float = 30.0
+    # how many processes serve the same address (`--workers N`): each counts wrong
+    # guesses on its own, so each allows its share of the failures above and the
+    # server as a whole allows no more guesses than one process would
+    processes: int = 1
+
+    def failures_allowed(self, failures: int) -> int:
+        return max(1, failures // max(1, self.processes))
 
 
 class Server:
@@ -156,8 +163,10 @@ class Server:
     def __init__(self, config: ServerConfig):
         self.config = config
         self.sessions = Sessions(config.secret)
-        self.link_limit = FailureLimit(config.link_failures, config.failure_window)
-        self.login_limit = FailureLimit(config.login_failures, config.failure_window)
+        self.link_limit = FailureLimit(config.failures_allowed(config.link_failures),
+                                       config.failure_window)
+        self.login_limit = FailureLimit(config.failures_allowed(config.login_failures),
+                                        config.failure_window)
         self.write_lock = (threading.Lock() if is_sqlite(config.engine)
                            else contextlib.nullcontext())
         # the results sent at the tables: stored together while a write is under way
