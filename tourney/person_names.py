@@ -80,6 +80,6 @@ def suggested_names(strangers, known) -> list[str]:
     """The names to suggest for names that find no player among ``known`` ones: the
     look-alikes (:func:`lookalikes`), else close misspellings
     (:func:`close_misspellings`); empty when neither. Said as "did you mean"
-    (:func:`tourney.engines.presentation.did_you_mean`)."""
+    (:func:`tourney.errors.words.did_you_mean`)."""
     known = list(known)
     return lookalikes(strangers, known) or close_misspellings(strangers, known)

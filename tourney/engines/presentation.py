@@ -19,21 +19,19 @@ Nothing here is built on the replay hot path: :meth:`Game.replay_steps
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..cards import CARD_NAMES, SUIT_NAMES
-from ..errors.seats import seat_text
-
-
-def N_(message: str) -> str:
-    """Mark a catalogue message where it is defined; it is translated where shown."""
-    return message
-
-
-class Seat(int):
-    """A message parameter naming a seat (0-based); shown as the seat's player."""
-
-    __slots__ = ()
+from ..errors.words import (  # noqa: F401  (the words' home; re-exported)
+    N_,
+    UNKNOWN_NAMES,
+    Message,
+    Seat,
+    did_you_mean,
+    either_words,
+    or_words,
+    then_words,
+    unknown_name_words,
+)
 
 
 class Card(int):
@@ -41,47 +39,17 @@ class Card(int):
 
     __slots__ = ()
 
+    def english(self) -> str:
+        return CARD_NAMES[self]
+
 
 class Cards(tuple):
     """A message parameter naming several cards; shown as their names."""
 
     __slots__ = ()
 
-
-@dataclass(frozen=True)
-class Message:
-    """A sentence for the pages: ``msgid % params`` once translated.
-
-    ``translate`` is ``False`` for text that is not a catalogue message (an engine's
-    English words for an event it has no sentence for): shown as it is.
-    """
-
-    msgid: str
-    params: dict[str, Any] = field(default_factory=dict)
-    translate: bool = True
-
     def english(self) -> str:
-        """The untranslated sentence, parameters spelt plainly (seats from 1, cards
-        as their tokens, a nested message in English)."""
-        if not self.params:
-            return self.msgid
-        return self.msgid % {k: _plain(v) for k, v in self.params.items()}
-
-    def __str__(self) -> str:
-        # An error's English message (tourney.errors.RecordError keeps the words).
-        return self.english()
-
-
-def _plain(value):
-    if isinstance(value, Message):
-        return value.english()
-    if isinstance(value, Seat):
-        return seat_text(value)
-    if isinstance(value, Card):
-        return CARD_NAMES[value]
-    if isinstance(value, Cards):
-        return ", ".join(CARD_NAMES[c] for c in value)
-    return value
+        return ", ".join(CARD_NAMES[c] for c in self)
 
 
 # ------------------------------------------------------------- errors in words
@@ -132,61 +100,6 @@ def suit_words(suit: int) -> Message:
     names of tourney.cards, which the catalogue has (marked for the site's card
     names in reports/translated_words.py)."""
     return Message(SUIT_NAMES[suit])
-
-
-def or_words(items) -> str | Message:
-    """``40``, ``50 or 40``, ``50, 45 or 40``: a choice of numbers or tokens."""
-    items = [str(item) for item in items]
-    if len(items) == 1:
-        return items[0]
-    return Message(N_("%(first)s or %(last)s"), {"first": ", ".join(items[:-1]), "last": items[-1]})
-
-
-def then_words(first: str | Message, then: str | Message) -> Message:
-    """``first; then``: two parts of one message (a problem and what to do, one
-    difference and the next), each said in the page's language."""
-    return Message(N_("%(first)s; %(then)s"), {"first": first, "then": then})
-
-
-def either_words(names) -> str | Message:
-    """``Åsa``, ``Åsa or Bo``, ``Åsa or Bo or Cai``: names one of which is meant (each
-    ``or`` a message, so a page says it in its language)."""
-    names = [str(name) for name in names]
-    said: str | Message = names[0]
-    for name in names[1:]:
-        said = Message(N_("%(first)s or %(last)s"), {"first": said, "last": name})
-    return said
-
-
-def did_you_mean(names) -> Message | None:
-    """``did you mean Åsa Öberg?``: the names suggested for one given that names
-    nobody (:func:`tourney.person_names.suggested_names`); ``None`` for none. A
-    typed part of a sentence (its ``hint``), said in brackets by the sentence."""
-    names = list(names)
-    if not names:
-        return None
-    return Message(N_("did you mean %(names)s?"), {"names": either_words(names)})
-
-
-# An unknown name's sentence per kind (tourney.errors.unknown_name words the English):
-# whole sentences, since the languages agree "unknown" with the noun.
-UNKNOWN_NAMES = {
-    "event": (N_("unknown event %(name)s"), N_("unknown event %(name)s (%(hint)s)")),
-    "player": (N_("unknown player %(name)s"), N_("unknown player %(name)s (%(hint)s)")),
-    "variant": (N_("unknown variant %(name)s"), N_("unknown variant %(name)s (%(hint)s)")),
-}
-
-
-def unknown_name_words(kind: str, name: str, suggested) -> Message | None:
-    """``unknown player 'Åsa' (did you mean 'Åsa Öberg'?)`` as words; ``None`` for a
-    kind with no sentence here (a page shows its English)."""
-    sentences = UNKNOWN_NAMES.get(kind)
-    if sentences is None:
-        return None
-    hint = did_you_mean(suggested)
-    if hint is None:
-        return Message(sentences[0], {"name": name})
-    return Message(sentences[1], {"name": name, "hint": hint})
 
 
 def message_json(message: Message) -> dict:

@@ -111,7 +111,7 @@ class TourneyError(Exception):
     remedy: Remedy | None = None
     setting_way: str | None = None
     # The message as words a page says in its language (a
-    # :class:`tourney.engines.presentation.Message`, given as the message): None for
+    # :class:`tourney.errors.words.Message`, given as the message): None for
     # a message given as text, which a page shows in English.
     words = None
 
@@ -203,7 +203,7 @@ def unknown_name(kind: str, name: str, known, *, quote: bool = False, cutoff: fl
                   f": {otherwise}" if ways.get("remedy") is not None else f" ({otherwise})")
     error = UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}", **ways)
     if not hint and (shown or not otherwise):
-        from ..engines.presentation import unknown_name_words
+        from .words import unknown_name_words
 
         # words for a page, where it has a sentence for the kind
         error.words = unknown_name_words(kind, repr(name), shown)
@@ -214,7 +214,7 @@ def no_round(event: str, number: int, seated: int) -> UnknownName:
     """The one wording of a round an event does not have (``seated``: its rounds
     seated so far, 1 to ``seated``): ``ev has no round 9: round 1 is seated``. A
     usage error like any unknown name: the call names nothing."""
-    from ..engines.presentation import N_, Message
+    from .words import N_, Message
 
     have = (Message(N_("no round is seated yet")) if seated < 1 else
             Message(N_("round 1 is seated")) if seated == 1 else
@@ -227,8 +227,8 @@ def no_round(event: str, number: int, seated: int) -> UnknownName:
 def no_table(event: str, number: int, table: str, tables) -> UnknownName:
     """The one wording of a table a seated round does not have (``tables``: its
     labels in table order): ``ev round 1 has no table 7: tables 1-2 are seated``."""
-    from ..engines.presentation import N_, Message
     from ..ordering import table_order
+    from .words import N_, Message
 
     labels = sorted(tables, key=table_order)
     numbered = [str(n) for n in range(1, len(labels) + 1)]
@@ -267,7 +267,7 @@ class IllegalMove(TourneyError):
 
     ``rule`` is a short stable id (``follow-suit``, ``qs-not-passed``...) that tests
     and tools can match on; ``message`` says in English what went wrong. Given as words
-    (:class:`tourney.engines.presentation.Message`), they are kept as ``words`` for a
+    (:class:`tourney.errors.words.Message`), they are kept as ``words`` for a
     page to say in its language. Engines raise it without a position; the replay
     and the record reader add the position by re-raising a :class:`RecordError`.
     """
@@ -293,7 +293,7 @@ class RecordError(TourneyError):
     seat inside tourney; the text and :meth:`position` count it from 1.
 
     The message is given as text or as words: a
-    :class:`tourney.engines.presentation.Message`, a catalogue msgid and its typed
+    :class:`tourney.errors.words.Message`, a catalogue msgid and its typed
     parameters (this bottom layer only keeps it and takes its ``str``, the English).
     Then ``message`` is the English and ``words`` keeps them for a page to say in
     its own language (``None`` for a message given as text).
