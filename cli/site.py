@@ -67,7 +67,7 @@ def publish(out, events, langs, no_replays, jobs, full, force, yes, as_json, db_
     (`--lang sv --lang en` once is enough); name --lang again to change them.
 
     Files in DIR that publish did not write (CNAME, .htaccess, robots.txt, a PDF
-    beside an event's pages) are carried into the new site; publish refuses if
+    beside an event's pages) are left as they are; publish refuses if
     one is where the new site puts a page, and --force drops them all. The
     database is never allowed inside DIR. Folders that a killed publish left
     beside DIR (.DIR.publishing-*, .DIR.old-*, holding publish's marker) are

@@ -86,9 +86,11 @@ def test_one_result_in_a_big_round_rewrites_its_part_and_its_own_pages_only(
            *(rel for rel in after if rel.startswith(stem + "-deal-")),
            *(f"players/{ids[name]}.html" for name in table["seats"]), "index.html"}
     expected = ({prefix + rel for rel in own for prefix in ("", "sv/")}
-                | {"events/cup/matches-2.json", "events/cup/feed.atom", "data/index.json"})
+                | {"events/cup/matches-2.json", "events/cup/feed.atom"})
+    # data/index.json changes by its publication time alone: a file rendered with the
+    # bytes it has is left in place, so within the same second it is not rewritten
     always = {rel for rel in written if rel.startswith(("static/", "sv/static/"))
-              or rel in (".tourney-files", ".tourney-site")}
+              or rel in (".tourney-files", ".tourney-site", "data/index.json")}
     assert written - always == expected
     assert any("-deal-" in rel for rel in expected)
     # not rewritten: the round's page, its other parts, the lists and their open data
@@ -98,7 +100,8 @@ def test_one_result_in_a_big_round_rewrites_its_part_and_its_own_pages_only(
                 "data/ratings/spardame.json", "events/cup/index.html",
                 "events/cup/standings.json"):
         assert after[rel] == before[rel], rel
-    assert details["rendered"] == len(expected)  # every one of them rendered, no other
+    # every one of them rendered, no other (data/index.json always is)
+    assert details["rendered"] == len(expected) + 1
 
 
 def test_a_big_rounds_pages_list_every_table_once_with_working_links(
