@@ -464,7 +464,8 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
                                   "built_at": now.isoformat(timespec="seconds"),
                                   "stamp": site_stamp(languages), "counts": report.counts()}
                 if in_place:
-                    placed = compare_in_place(build.path, target, previous, builder, report)
+                    placed = compare_sites(build.path, target, previous, builder, report,
+                                           report.dropped)
                     try:
                         write_in_place(build.path, target, previous, builder, placed,
                                        report.dropped, marker_content)
@@ -528,61 +529,35 @@ def stamp_only(new_bytes: bytes, old_bytes: bytes, stamps: list[tuple[bytes, byt
 
 
 def compare_sites(build: Path, old: Path, manifest: dict, builder: "SiteBuilder",
-                  report: PublishReport) -> None:
-    """Fill ``report``'s comparison of the new site in ``build`` with the one in
-    ``old``: a reused file (a hard link) or one with the same bytes is unchanged;
-    one that differs only in the publication time (the old site's, as its pages and
-    open data wrote it, against this one's) is counted apart."""
+                  report: PublishReport, dropped: Iterable[str] = ()) -> list[str]:
+    """Fill ``report``'s comparison of the files rendered into ``build`` with those
+    of the site in ``old``: a reused file (kept, or a hard link) or one with the same
+    bytes is unchanged; one that differs only in the publication time (the old
+    site's, as its pages and open data wrote it, against this one's) is counted
+    apart. Returns the files whose bytes differ or are new: those a publish into
+    the live site writes there (a file rendered with the bytes it has is left as it
+    is); ``dropped``: files in ``old`` that publish did not write and drops, so the
+    new file is written in their place."""
     stamps = publication_stamps(old, builder)
-    changed = 0
-    reused = builder.reused
-    for rel in builder.files:
-        if rel in reused:  # linked (or copied) from the old site: the same bytes
-            continue
-        new_path, old_path = build / rel, old / rel
-        try:
-            if os.path.samefile(new_path, old_path):
-                continue
-            old_bytes = old_path.read_bytes()
-        except OSError:  # not in the old site
-            changed += 1
-            continue
-        new_bytes = new_path.read_bytes()
-        if new_bytes == old_bytes:
-            continue
-        if stamp_only(new_bytes, old_bytes, stamps):
-            report.stamp_only.append(rel)
-        else:
-            changed += 1
-    report.changed_files = changed
-    report.removed_files = sum(1 for rel in manifest.get("files", {})
-                               if rel not in builder.files)
-
-
-def compare_in_place(build: Path, site: Path, manifest: dict, builder: "SiteBuilder",
-                     report: PublishReport) -> list[str]:
-    """Fill ``report``'s comparison of the files rendered into ``build`` with the
-    live site's (as :func:`compare_sites`; the files kept were not rendered); the
-    files to write into the site: those whose bytes differ (a file rendered with the
-    bytes it has in the site is left there as it is), and those where a file publish
-    did not write is dropped (``report.dropped``)."""
-    stamps = publication_stamps(site, builder)
     changed = 0
     placed = []
     reused = builder.reused
-    dropped = set(report.dropped)
+    dropped = set(dropped)
     for rel in builder.files:
-        if rel in reused:
+        if rel in reused:  # kept or linked from the old site: the same bytes
             continue
-        new_bytes = (build / rel).read_bytes()
+        new_path, old_path = build / rel, old / rel
         try:
             if rel in dropped:
                 raise FileNotFoundError(rel)
-            old_bytes = (site / rel).read_bytes()
-        except OSError:  # not in the site yet (or not a file publish can read)
+            if os.path.samefile(new_path, old_path):
+                continue
+            old_bytes = old_path.read_bytes()
+        except OSError:  # not in the old site (or not a file publish can read)
             changed += 1
             placed.append(rel)
             continue
+        new_bytes = new_path.read_bytes()
         if new_bytes == old_bytes:
             continue
         placed.append(rel)
