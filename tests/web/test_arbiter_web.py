@@ -168,6 +168,28 @@ def test_a_forfeit_shows_on_the_page_and_is_taken_back(tourney, db_url):
     assert actors["result.forfeit"] == actors["result.forfeit.undo"] == ORGANIZER
 
 
+def test_a_table_that_sent_an_invalid_sheet_and_is_then_forfeited_shows_as_forfeited(
+        tourney, db_url):
+    """The arbiter's forfeit outranks what the table sent before it: the table is
+    forfeited on the organizer's page (with its take-back), counts as played, and its
+    phone says so instead of showing the old errors."""
+    links = seated_event(tourney)
+    seats = _tables(tourney)
+    bad = match_csv(tourney, "club", 1, "2").replace("0;1;0;0", "0;1;1;0", 1)
+    assert send_csv(client(db_url), links["2"], bad).json()["outcome"] == "invalid"
+    page = Page(db_url)
+    assert re.search(r'class="state-invalid"><th scope="row">2</th>', page.get())
+    page.post("forfeit", table="2", player=seats["2"][0])
+    org = page.get()
+    assert re.search(r'class="state-forfeited"><th scope="row">2</th>', org)
+    assert "Take back the forfeit" in org and "1 table has no stored result yet." in org
+    table = page.get(path_of(links["2"]["url"]))
+    assert "scored this table as forfeited" in table and 'id="sheet"' not in table
+    # taken back, the table is as it was: its invalid sheet waits again
+    page.post("unforfeit", table="2")
+    assert re.search(r'class="state-invalid"><th scope="row">2</th>', page.get())
+
+
 def test_an_absence_from_the_seated_round_offers_to_seat_it_again(tourney, db_url):
     seated_event(tourney)
     page = Page(db_url)

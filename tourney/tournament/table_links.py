@@ -18,11 +18,12 @@ Decisions:
   characters from an alphabet without look-alikes (0/O, 1/I/L), about 40 bits,
   enough because wrong codes are rate-limited.
 - A table's state, for the organizer: ``accepted`` when its match has a current
-  result (however it got there, a file import included), else the state of its
-  latest submission (``submitted``: valid and waiting for the organizer;
-  ``invalid``), else ``forfeited`` when the arbiter scored it without a match
-  (``tourney result forfeit``), else ``waiting`` (a rejected submission puts the
-  table back there).
+  result (however it got there, a file import included), else ``forfeited`` when
+  the arbiter scored it without a match (``tourney result forfeit``: the arbiter's
+  decision outranks whatever the table sent before it, and a forfeited table's link
+  takes no more results), else the state of its latest submission (``submitted``:
+  valid and waiting for the organizer; ``invalid``), else ``waiting`` (a rejected
+  submission puts the table back there).
 """
 from __future__ import annotations
 
@@ -318,11 +319,11 @@ def table_state(session: Session, link: TableLink) -> str:
     """One table's state (see the module's decisions)."""
     if stored_result(session, link) is not None:
         return ACCEPTED
+    if link.table in forfeited_tables(session, link.event_id, link.round_number):
+        return FORFEITED
     submission = latest_submission(session, link, STATE_ROWS)
     if submission is not None and submission.state in (SUBMITTED, INVALID):
         return submission.state
-    if link.table in forfeited_tables(session, link.event_id, link.round_number):
-        return FORFEITED
     return WAITING
 
 
@@ -363,10 +364,10 @@ def table_states(session: Session, event: Event, number: int) -> list[TableState
         submission = latest.get(link.id)
         if link.table in done:
             state = ACCEPTED
-        elif submission is not None and submission.state in (SUBMITTED, INVALID):
-            state = submission.state
         elif link.table in forfeited:
             state = FORFEITED
+        elif submission is not None and submission.state in (SUBMITTED, INVALID):
+            state = submission.state
         else:
             state = WAITING
         states.append(TableState(link.table, [names[p] for p in tables[link.table]], state,
