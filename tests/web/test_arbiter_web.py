@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import re
 
-from serve_helpers import TOKEN, client, csrf_of, match_csv, path_of, seated_event, send_csv
+from serve_helpers import (
+    TOKEN,
+    client,
+    csrf_of,
+    match_csv,
+    path_of,
+    seated_event,
+    send_csv,
+    sheet_form,
+)
 from sqlmodel import select
 
 from tourney.storage.db import open_engine, reading
@@ -188,6 +197,44 @@ def test_a_table_that_sent_an_invalid_sheet_and_is_then_forfeited_shows_as_forfe
     # taken back, the table is as it was: its invalid sheet waits again
     page.post("unforfeit", table="2")
     assert re.search(r'class="state-invalid"><th scope="row">2</th>', page.get())
+
+
+def test_a_sheet_typed_before_a_swap_is_not_stored_under_the_new_players(tourney, db_url):
+    """A phone opened its table's page; the arbiter then swapped one of its players
+    with another table's. The sheet it sends names the players it was typed for, so
+    nothing is stored under the newcomer's name: the boxes of those still at the
+    table move with them, the newcomer's are empty, and the page says who changed."""
+    links = seated_event(tourney)
+    seats = _tables(tourney)
+    phone = client(db_url, auto_accept=True)
+    opened = phone.get(path_of(links["1"]["url"]) + "?lang=en").text
+    assert re.findall(r'name="seat-(\d)" value="([^"]*)"', opened) == [
+        (str(i), name) for i, name in enumerate(seats["1"])]
+    leaving, coming = seats["1"][1], seats["2"][0]
+    Page(db_url).post("swap", first=leaving, second=coming)
+    now = _tables(tourney)["1"]
+    assert coming in now and leaving not in now
+    form = {"csrf": csrf_of(opened), **{f"seat-{i}": n for i, n in enumerate(seats["1"])}}
+    # each player's boxes hold their seat number at the table the page showed
+    form.update({f"score-{deal}-{seat}": str(seat) for deal in (1, 2, 3) for seat in range(4)})
+    answer = phone.post(path_of(links["1"]["url"]) + "?lang=en", data=form)
+    assert answer.status_code == 409
+    shown = _main(answer.text)
+    assert "changed the seating of this table" in shown
+    assert f"No longer at this table: {leaving}" in shown
+    assert f"Now at this table, with empty boxes: {coming}" in shown
+    boxes = dict(re.findall(r'<input name="(score-1-\d)" value="([^"]*)"', answer.text))
+    for seat, name in enumerate(now):
+        assert boxes[f"score-1-{seat}"] == ("" if name == coming else str(seats["1"].index(name)))
+    tourney("result", "history", "club", "1", "1", exit_code=1)  # nothing stored
+    # sent again from the page as it is now (the newcomer's boxes filled), it is stored
+    again = {"csrf": csrf_of(answer.text),
+             **{f"seat-{i}": n for i, n in enumerate(now)}, **sheet_form(loser_seat=0)}
+    stored = phone.post(path_of(links["1"]["url"]) + "?lang=en", data=again)
+    assert stored.status_code == 200 and "checked and stored" in stored.text
+    # seat 0 (the one with 1 point a deal) is last
+    ranking = tourney("result", "history", "club", "1", "1", "--json").json[-1]["ranking"]
+    assert {name for name, _ in ranking} == set(now) and dict(ranking)[now[0]] == 4
 
 
 def test_an_absence_from_the_seated_round_offers_to_seat_it_again(tourney, db_url):

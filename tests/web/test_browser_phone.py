@@ -124,3 +124,54 @@ def test_a_phone_that_loses_the_wifi_keeps_what_was_typed(tourney, db_url, brows
         phone.close()
     history = tourney("result", "history", "club", "1", "1", "--json").json
     assert [v["version"] for v in history] == [1]
+
+
+def test_typed_scores_follow_their_players_when_the_seating_changes(tourney, db_url, browser,
+                                                                    tmp_path):
+    """A phone typed its sheet; the arbiter then swapped one of the table's players
+    with another table's. Reloaded, each box is under the player it was typed for
+    (the newcomer's empty); sent as it was, nothing is stored and the page says who
+    changed; sent once the newcomer's boxes are filled, the result names who played."""
+    links = seated_event(tourney, lang="sv", tables=2)
+    seats = {t["table"]: t["seats"] for t in
+             tourney("round", "show", "club", "1", "--json").json["tables"]}
+    folder = shots(tmp_path)
+    with LiveServer(db_url, auto_accept=True) as live:
+        phone = Phone(browser, js=True)
+        page = phone.page
+        url = f"{live.url}{path_of(links['1']['url'])}?lang=en"
+        page.goto(url)
+        for deal in (1, 2, 3):  # each box holds the seat number it was typed in
+            for seat in range(4):
+                page.fill(f'input[name="score-{deal}-{seat}"]', str(seat))
+        leaving, coming = seats["1"][2], seats["2"][1]
+        tourney("round", "swap", "club", "1", leaving, coming)
+        now = tourney("round", "show", "club", "1", "--json").json["tables"][0]["seats"]
+        page.reload()  # the page names the players as seated now; the boxes follow
+        for seat, name in enumerate(now):
+            expected = "" if name == coming else str(seats["1"].index(name))
+            assert page.input_value(f'input[name="score-2-{seat}"]') == expected, (seat, name)
+        page.screenshot(path=str(folder / "phone-seating-changed-reload-375.png"), full_page=True)
+        # a second tab of the page as it was before the swap sends its boxes: refused
+        stale = Phone(browser, js=True)
+        stale.page.goto(url)
+        stale.page.evaluate("""([names]) => names.forEach((n, i) =>
+            document.querySelector(`input[name="seat-${i}"]`).value = n)""", [seats["1"]])
+        for seat in range(4):
+            stale.page.fill(f'input[name="score-1-{seat}"]', str(seat))
+        stale.page.click("button[type=submit].primary")
+        stale.page.wait_for_selector("#seating-changed")
+        assert coming in stale.page.inner_text("#seating-changed")
+        assert leaving in stale.page.inner_text("#seating-changed")
+        stale.page.screenshot(path=str(folder / "phone-seating-changed-375.png"), full_page=True)
+        # the refusal's status is the one console error of that page
+        stale.errors[:] = [e for e in stale.errors if "409 (Conflict)" not in e]
+        stale.close()
+        tourney("result", "history", "club", "1", "1", exit_code=1)
+        # filled in as played, the sheet is sent from the reloaded page and stored
+        enter_sheet(page, loser_seat=now.index(coming))
+        page.click("button[type=submit].primary")
+        page.wait_for_selector("#stored")
+        phone.close()
+    ranking = tourney("result", "history", "club", "1", "1", "--json").json[-1]["ranking"]
+    assert {name for name, _ in ranking} == set(now)

@@ -462,6 +462,53 @@ def table_view(session, link: TableLink) -> TableView:
                      submissions.table_result(session, link))
 
 
+# Seats a score sheet form names at most (a bound on what a form is read for).
+MAX_FORM_SEATS = 16
+
+
+def seats_as_shown(form: dict) -> list[str] | None:
+    """The players the page showed above the score boxes, in their order (the
+    form's ``seat-0``, ``seat-1``, ...); None for a form without them (a bare
+    client posting boxes, a pasted record: those name their players themselves)."""
+    names = []
+    for seat in range(MAX_FORM_SEATS):
+        name = form.get(f"seat-{seat}")
+        if name is None:
+            break
+        names.append(name)
+    return names or None
+
+
+@dataclass(frozen=True)
+class SeatingChanged:
+    """A sheet typed under a seating that changed before it was sent (the arbiter
+    swapped, moved or replaced a player meanwhile): its boxes are put under the
+    players they were typed for, where they still sit at the table, and nothing is
+    sent, so no score is stored under another player's name."""
+
+    left: list[str]  # typed for, no longer at the table
+    came: list[str]  # at the table now, with empty boxes
+    values: dict  # the form with each box under its player's current seat
+
+
+def seating_changed(form: dict, players: list[str]) -> SeatingChanged | None:
+    """None when the form was typed under the table's current seating."""
+    shown = seats_as_shown(form)
+    if shown is None or shown == players:
+        return None
+    values = {key: value for key, value in form.items() if not key.startswith("score-")}
+    for seat, name in enumerate(players):
+        if name not in shown:
+            continue
+        was = shown.index(name)
+        for key, value in form.items():
+            deal, _, column = key[len("score-"):].rpartition("-")
+            if key.startswith("score-") and column == str(was):
+                values[f"score-{deal}-{seat}"] = value
+    return SeatingChanged([n for n in shown if n not in players],
+                          [n for n in players if n not in shown], values)
+
+
 def typed_scores(row, form: dict) -> list[str]:
     """What was typed in the score boxes of one row of the grid, in seat order."""
     return [form.get(f"score-{row.deal}-{seat}", "").strip()[:40]
@@ -648,6 +695,9 @@ async def table_post(request: Request) -> Response:
             content = form["record"].strip() + "\n"
         else:
             view = table_view(session, link)
+            changed = seating_changed(form, view.players)
+            if changed is not None:
+                return changed, view
             content = sheet_content(view.rows, form)
         verdict = submissions.submit(session, link, content,
                                      auto_accept=server.config.auto_accept, locked=True)
@@ -670,6 +720,11 @@ async def table_post(request: Request) -> Response:
     if api:
         return JSONResponse(verdict.to_json(), status_code=verdict.status_code)
     lang = server.language(request, view.event.lang)
+    if isinstance(verdict, SeatingChanged):
+        return server.render(request, "table.html", lang, 409, view=view,
+                             values=verdict.values, message="seating-changed",
+                             changed=verdict, lines=line_deals(view.rows), error_lines=[],
+                             bad_fields=set())
     pasted = bool(form.get("record", "").strip())
     lines = {} if pasted else line_deals(view.rows)
     values = form if verdict.outcome in (submissions.INVALID, submissions.CONFLICT) else {}

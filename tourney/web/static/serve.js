@@ -52,7 +52,7 @@
   var kept = "sheet:" + window.location.pathname;
   var fields = function (sheet) {
     return Array.prototype.filter.call(sheet.elements, function (field) {
-      return /^(score-|dealer-|record$)/.test(field.name);
+      return /^(score-|dealer-|seat-|record$)/.test(field.name);
     });
   };
   var keep = function (sheet) {
@@ -66,12 +66,35 @@
       try { window.sessionStorage.removeItem(kept); } catch (e) { /* private mode */ }
       return;
     }
-    var typed = fields(sheet).some(function (field) { return field.value !== ""; });
+    var typed = fields(sheet).some(function (field) {
+      return field.type !== "hidden" && field.value !== "";
+    });
     var values = null;
     try { values = JSON.parse(window.sessionStorage.getItem(kept) || "null"); } catch (e) { values = null; }
     if (values && !typed) {  // a reload after a send that did not get through
+      // A score box is kept under the player it was typed for (seat-N names the
+      // players as the page showed them): if the seating changed meanwhile, it goes
+      // to that player's seat now, and a newcomer's boxes stay empty.
+      var column = {};  // seat now -> seat typed
       fields(sheet).forEach(function (field) {
-        if (Object.prototype.hasOwnProperty.call(values, field.name)) { field.value = values[field.name]; }
+        if (field.name.indexOf("seat-") !== 0) { return; }
+        var seat = field.name.slice(5);
+        Object.keys(values).forEach(function (key) {
+          if (key.indexOf("seat-") === 0 && values[key] === field.value) { column[seat] = key.slice(5); }
+        });
+        if (!Object.keys(values).some(function (key) { return key.indexOf("seat-") === 0; })) {
+          column[seat] = seat;  // kept by a page that named no players
+        }
+      });
+      fields(sheet).forEach(function (field) {
+        var key = field.name;
+        if (key.indexOf("seat-") === 0) { return; }
+        var score = /^score-(\d+)-(\d+)$/.exec(key);
+        if (score) {
+          if (!Object.prototype.hasOwnProperty.call(column, score[2])) { return; }
+          key = "score-" + score[1] + "-" + column[score[2]];
+        }
+        if (Object.prototype.hasOwnProperty.call(values, key)) { field.value = values[key]; }
       });
     }
     var first = document.getElementById("errors") && sheet.querySelector('[aria-invalid="true"]');
