@@ -148,6 +148,22 @@ def test_a_substitute_takes_a_seat_from_the_page(tourney, db_url):
     assert _actors(db_url)["round.substitute"] == ORGANIZER
 
 
+def test_the_arbiter_forms_act_on_no_one_until_a_player_is_chosen(tourney, db_url):
+    """Each player list starts on no player (a form sent as it opened would act on
+    whoever is first), the forfeit's list is by table, and the absence's round is
+    one the event has."""
+    seated_event(tourney, rounds=1)
+    seats = _tables(tourney)
+    org = Page(db_url).get()
+    for options in re.findall(
+            r'<select name="(?:first|second|player|substitute)"[^>]*>(.*?)</select>', org):
+        assert re.match(r'<option value="" selected>Choose a player</option>', options)
+    forfeit = re.search(r'id="forfeit-p"[^>]*>(.*?)</select>', org).group(1)
+    groups = re.findall(r'<optgroup label="Table (\w+)">(.*?)</optgroup>', forfeit)
+    assert {table: re.findall(r"<option>([^<]*)</option>", names) for table, names in groups} == seats
+    assert re.search(r'<input name="round" inputmode="numeric" size="3" value="1" required>', org)
+
+
 def test_a_forfeit_shows_on_the_page_and_is_taken_back(tourney, db_url):
     links = seated_event(tourney)
     seats = _tables(tourney)
@@ -246,7 +262,12 @@ def test_an_absence_from_the_seated_round_offers_to_seat_it_again(tourney, db_ur
     shown = page.get(location.split("#")[0])
     assert "Round 1 is still seated with them" in shown and "Seat round 1 again" in shown
     assert "Anna" in sum(_tables(tourney).values(), [])
+    # the offer stays on the page until taken (a reload, another tab)
+    again = page.get()
+    assert 'id="still-seated"' in again and "Seat round 1 again" in again
+    assert "<bdi>Anna</bdi>" in again.split('id="still-seated"', 1)[1].split("</div>", 1)[0]
     page.post("reseat", round="1")
+    assert 'id="still-seated"' not in page.get()
     seated = tourney("round", "show", "club", "1", "--json").json
     assert seated["absent"] == ["Anna"]
     assert "Anna" not in sum(_tables(tourney).values(), []) + seated["byes"]

@@ -975,7 +975,15 @@ async def org_event(request: Request) -> Response:
     evening, adjusted, absent, ends_at, warnings = await run_in_threadpool(
         _read, server.config.engine, read_more)
     reseat = request.query_params.get("reseat", "")
+    # players marked absent from the round on the page while it is still seated with
+    # them: the offer to seat it again stays until it is taken (not only after the
+    # marking, which a reload or another tab loses)
+    seated = {name for table in view.tables for name in table.players}
+    results_in = any(table.state != table_links.WAITING for table in view.tables)
+    still_seated = [] if results_in or not view.open else [
+        name for number, name in absent if number == view.number and name in seated]
     return server.render(request, "org_event.html", lang, view=view, flash=flash,
+                         still_seated=still_seated,
                          error_lines=errors, conflict_errors=conflict_errors,
                          site_dir=server.config.site_dir, evening=evening, adjusted=adjusted,
                          again=request.query_params.get("again"), absences=absent,
