@@ -160,3 +160,35 @@ def test_the_command_line_keeps_its_english(tourney):
     out = tourney("result", "forfeit", "club", "1", "1", "--absent", two[0], exit_code=None)
     assert (f"{two[0]} not seated at club round 1, table 1, which seats "
             f"{', '.join(one)}") in out.stderr
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_round_seating_players_who_withdrew_is_refused_in_every_language(tourney, db_url,
+                                                                           lang):
+    """The refusal of a round that seats players who withdrew (`round sheet`,
+    `round links`): the players and their tables joined by the language's "and"."""
+    from sqlmodel import Session
+
+    from tourney.storage.db import open_engine
+    from tourney.tournament.events import get_event
+    from tourney.tournament.rounds import check_no_withdrawn
+
+    seated_event(tourney, tables=2)
+    tables = seats_of(tourney)
+    gone = [tables["1"][0], tables["1"][1], tables["2"][0]]
+    for name in gone:
+        tourney("event", "withdraw", "club", name, "--from-round", "1")
+    with Session(open_engine(db_url)) as session, pytest.raises(TourneyError) as raised:
+        check_no_withdrawn(session, get_event(session, "club"), 1, "write the sheet anyway")
+    err = raised.value
+    table = {name: label for label, names in tables.items() for name in names}
+    first, second, third = sorted(gone)  # (in name order)
+    assert str(err).startswith(f"round 1 of club seats {first} (table {table[first]}), "
+                               f"{second} (table {table[second]}) and {third} (table "
+                               f"{table[third]}), who withdrew: ")
+    assert untranslated(err.words, lang) == []
+    detail = renderer(lang).message(err.words)
+    both = {"sv": " och ", "nb": " og ", "fi": " ja "}[lang]
+    assert f"{first} (" in detail and f", {second} (" in detail, detail
+    assert f"{both}{third} (" in detail, detail
+    assert "table" not in detail and "withdrew" not in detail, detail

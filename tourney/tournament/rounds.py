@@ -41,6 +41,7 @@ from ..engines import get_game
 from ..engines.presentation import N_, Message
 from ..errors import Advice, Remedy, TourneyError, no_round
 from ..errors.counts import plural_word
+from ..errors.words import and_words
 from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
 from ..storage.audit import record_change
@@ -216,15 +217,10 @@ def withdrawn_text(withdrawn: list[WithdrawnSeat]) -> str:
 
 def withdrawn_words(withdrawn: list[WithdrawnSeat]) -> Message:
     """:func:`withdrawn_text` as words a page says in its language."""
-    shown = [Message(N_("%(player)s (bye)"), {"player": w.name}) if w.table is None else
-             Message(N_("%(player)s (table %(table)s)"), {"player": w.name, "table": w.table})
-             for w in withdrawn]
-    said = shown[-1]
-    if len(shown) > 1:
-        said = Message(N_("%(first)s and %(last)s"), {"first": shown[-2], "last": said})
-    for earlier in reversed(shown[:-2]):
-        said = Message(N_("%(first)s, %(then)s"), {"first": earlier, "then": said})
-    return said
+    return and_words(
+        Message(N_("%(player)s (bye)"), {"player": w.name}) if w.table is None else
+        Message(N_("%(player)s (table %(table)s)"), {"player": w.name, "table": w.table})
+        for w in withdrawn)
 
 
 def withdrawn_note(seating: RoundSeating, slug: str) -> Advice | None:
