@@ -46,10 +46,10 @@ ALIASES = {"no": "nb", "nn_no": "nn", "en_us": "en"}
 # notes) and their errors' words marked N_ in their engines, the errors' words of
 # the record reader (tourney/records) and of a table's link (tourney/app/tables.py),
 # the tie-breaks' headings and notes (N_ in tourney/tournament/tiebreaks.py), and the
-# words of the errors' own wordings (tourney/errors: a round or table there is not).
-# One catalogue for all.
+# words of the errors' own wordings (tourney/errors: a round or table there is not),
+# and the seating's refusals (tourney/pairing). One catalogue for all.
 SOURCE_DIRS = ("reports", "tourney/web", "tourney/engines", "tourney/records",
-               "tourney/app", "tourney/tournament", "tourney/errors")
+               "tourney/app", "tourney/tournament", "tourney/errors", "tourney/pairing")
 EXTRACT_COMMAND = ("pybabel extract -F reports/babel.cfg --no-location --sort-output "
                    "--project tourney -o reports/locale/messages.pot " + " ".join(SOURCE_DIRS))
 

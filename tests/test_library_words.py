@@ -106,3 +106,92 @@ def test_the_allowed_strings_are_still_there():
         tree = ast.parse((ROOT / file).read_text(encoding="utf-8"))
         assert any(isinstance(node, ast.Constant) and isinstance(node.value, str)
                    and node.value.startswith(start) for node in ast.walk(tree)), (file, start)
+
+
+# ------------------------------------------------------------ refusals a page shows
+
+# The modules whose refusals the organizer's and the players' pages of `tourney
+# serve` show (each action of tourney/web/app.py traced to the library calls it
+# makes), and the seating's: each refusal is given as words a page says in its
+# language (tourney.errors.words.Message with an N_() msgid), never as English text
+# the page can only show marked as English (issue 29).
+PAGE_MODULES = tuple(f"tourney/tournament/{name}.py" for name in (
+    "seat_changes", "forfeits", "evening", "arbiter", "versions", "rounds", "table_links",
+    "stored_rounds")) + tuple(
+    path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "tourney/pairing").glob("*.py")))
+# (file, error class): why it may be given text
+ENGLISH_ALLOWED = {
+    ("tourney/tournament/evening.py", "SignupRefused"):
+        "its first argument is a reason code (closed, field, entered, full), which the "
+        "sign-up page words in its language (signup.html)",
+    ("tourney/pairing/history.py", "UsageError"):
+        "a caller's mistake (one player twice in a round), never a user's: the entries "
+        "the seating is given have one row per player",
+    ("tourney/pairing/schedules.py", "ScheduleDataError"):
+        "the package's own schedules file damaged: a broken installation, not a refusal",
+}
+
+
+def refusal_classes() -> set[str]:
+    """The names of the project's error classes (TourneyError and its subclasses)."""
+    import importlib
+
+    from tourney.errors import TourneyError
+
+    for path in PAGE_MODULES:
+        importlib.import_module(path.removesuffix(".py").replace("/", "."))
+    found, todo = set(), [TourneyError]
+    while todo:
+        cls = todo.pop()
+        found.add(cls.__name__)
+        todo += cls.__subclasses__()
+    return found
+
+
+def english_refusals(source: str, name: str, classes: set[str]) -> list[str]:
+    """Each error of ``classes`` raised (or returned, to be raised) in ``source``
+    with text as its message: a string, an f-string, strings joined."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        call = node.exc if isinstance(node, ast.Raise) else \
+            node.value if isinstance(node, ast.Return) else None
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id in classes and call.args and is_text(call.args[0])
+                and (name, call.func.id) not in ENGLISH_ALLOWED):
+            found.append(f"{name}:{node.lineno}: {call.func.id}({ast.unparse(call.args[0])[:60]})")
+    return found
+
+
+def test_no_refusal_a_page_shows_is_given_as_english_text():
+    classes = refusal_classes()
+    found = [line for path in PAGE_MODULES
+             for line in english_refusals((ROOT / path).read_text(encoding="utf-8"), path,
+                                          classes)]
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("source", [
+    'raise TourneyError(f"{name} is not seated in {slug}")',
+    'raise UsageError("name the player who did not play")',
+    'raise TourneyError("round " + str(n) + " is over", setting="force")',
+    'def f():\n    return UnknownName(f"no version {v}")',
+])
+def test_the_scan_finds_a_refusal_given_as_text(source):
+    assert len(english_refusals(source, "tourney/tournament/x.py", refusal_classes())) == 1
+
+
+@pytest.mark.parametrize("source", [
+    'raise TourneyError(Message(N_("%(name)s is not seated"), {"name": name}))',
+    'raise no_table(slug, number, table, tables)',
+    'raise ValueError(f"no remedy kind {kind!r}")',  # a bug's, not a user's
+    'raise SignupRefused("closed")',
+])
+def test_the_scan_passes_refusals_given_as_words(source):
+    assert english_refusals(source, "tourney/tournament/evening.py", refusal_classes()) == []
+
+
+def test_the_allowed_refusals_are_still_there():
+    classes = refusal_classes()
+    for file, cls in ENGLISH_ALLOWED:
+        source = (ROOT / file).read_text(encoding="utf-8")
+        assert cls in classes and re.search(rf"\b(raise|return) {cls}\(", source), (file, cls)

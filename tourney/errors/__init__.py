@@ -245,9 +245,15 @@ def no_table(event: str, number: int, table: str, tables) -> UnknownName:
 def no_version(event: str, number: int, table: str, version: int, versions) -> UnknownName:
     """The one wording of a version a match does not have (``versions``: those it
     has, oldest first)."""
+    from .words import N_, Message
+
     known = ", ".join(str(v) for v in versions)
-    return UnknownName(f"{event} round {number}, table {table} has no version {version}"
-                       + (f" (its versions: {known})" if known else ""))
+    said = {"event": event, "round": number, "table": table, "version": version,
+            "known": known}
+    return UnknownName(Message(N_("%(event)s round %(round)s, table %(table)s has no version "
+                                  "%(version)s (its versions: %(known)s)"), said) if known else
+                       Message(N_("%(event)s round %(round)s, table %(table)s has no version "
+                                  "%(version)s"), said))
 
 
 class OptionError(UsageError):

@@ -78,6 +78,19 @@ def then_words(first: str | Message, then: str | Message) -> Message:
     return Message(N_("%(first)s; %(then)s"), {"first": first, "then": then})
 
 
+def and_words(items) -> str | Message:
+    """``Åsa``, ``Åsa and Bo``, ``Åsa, Bo and Cai``: all of the items (names, or
+    words of their own), each ``and`` and comma a message, so a page says it in
+    its language."""
+    items = list(items)
+    said = items[-1]
+    if len(items) > 1:
+        said = Message(N_("%(first)s and %(last)s"), {"first": items[-2], "last": said})
+    for earlier in reversed(items[:-2]):
+        said = Message(N_("%(first)s, %(then)s"), {"first": earlier, "then": said})
+    return said
+
+
 def either_words(names) -> str | Message:
     """``Åsa``, ``Åsa or Bo``, ``Åsa or Bo or Cai``: names one of which is meant (each
     ``or`` a message, so a page says it in its language)."""

@@ -63,6 +63,7 @@ import random
 from typing import Sequence
 
 from ..errors import OptionError
+from ..errors.words import N_, Message
 from . import swiss
 from .constraints import SeatingConstraints, honour_constraints, unmet_constraints
 from .groups import meeting_weights, order_seats, plan_rounds, split_into_tables, table_size_costs
@@ -87,10 +88,12 @@ def default_method(min_size: int, max_size: int) -> str:
 
 def check_sizes(min_size: int, max_size: int, preferred: int) -> None:
     if min_size < 2:
-        raise OptionError(f"a table seats at least 2 players, not {min_size}")
+        raise OptionError(Message(N_("a table seats at least 2 players, not %(size)s"),
+                                  {"size": min_size}))
     if not min_size <= preferred <= max_size:
-        raise OptionError(
-            f"preferred table size {preferred} is not within {min_size}..{max_size}")
+        raise OptionError(Message(
+            N_("preferred table size %(size)s is not within %(least)s..%(most)s"),
+            {"size": preferred, "least": min_size, "most": max_size}))
 
 
 def plan_table_sizes(n_players: int, min_size: int, max_size: int,
@@ -103,7 +106,7 @@ def plan_table_sizes(n_players: int, min_size: int, max_size: int,
     """
     check_sizes(min_size, max_size, preferred)
     if n_players < 0:
-        raise OptionError(f"cannot seat {n_players} players")
+        raise OptionError(Message(N_("cannot seat %(count)s players"), {"count": n_players}))
     others = [s for s in range(min_size, max_size + 1) if s != preferred]
     # rest[r]: the best split of r players into the non-preferred sizes, as
     # (sum of squared distances from preferred, tables, last size), or None.
@@ -199,7 +202,9 @@ def seat_round(
 def _seat_round(entrants, history, *, min_size, max_size, preferred, method, seed,
                 round_number, total_rounds, constraints) -> Seating:
     if method not in METHODS:
-        raise OptionError(f"unknown seating method {method!r}; use one of {', '.join(METHODS)}")
+        raise OptionError(Message(N_("unknown seating method %(method)s; use one of "
+                                     "%(methods)s"),
+                                  {"method": repr(method), "methods": ", ".join(METHODS)}))
     check_sizes(min_size, max_size, preferred)
     players = check_entrants(entrants)
     past = EventHistory(history)

@@ -25,6 +25,7 @@ from sqlmodel import Session, select
 
 from ..errors import Remedy, TourneyError, UsageError
 from ..errors.counts import count_text
+from ..errors.words import N_, Message
 from ..ordering import table_order
 from ..pairing.constraints import SeatingConstraints, unmet_constraints
 from ..person_names import normalize_name
@@ -44,7 +45,8 @@ def entered_player(session: Session, event: Event, name: str) -> Player:
     entry = session.exec(select(Entry).where(Entry.event_id == event.id,
                                              Entry.player_id == player.id)).first()
     if entry is None:
-        raise TourneyError(f"{player.name} is not entered in {event.slug}",
+        raise TourneyError(Message(N_("%(player)s is not entered in %(event)s"),
+                                   {"player": player.name, "event": event.slug}),
                            remedy=Remedy("enter-players", event=event.slug))
     return player
 
@@ -100,7 +102,8 @@ def parse_fix(text: str) -> tuple[str, int]:
     name, eq, table = text.rpartition("=")
     name = normalize_name(name)
     if not eq or not name or not table.strip().isdigit() or int(table) < 1:
-        raise UsageError(f"a fixed seat is NAME=TABLE (Ann=3, tables from 1), not {text!r}",
+        raise UsageError(Message(N_("a fixed seat is NAME=TABLE (Ann=3, tables from 1), not "
+                                    "%(text)s"), {"text": repr(text)}),
                          setting="fix")
     return name, int(table)
 
@@ -111,8 +114,10 @@ def parse_apart(text: str) -> list[str] | None:
         return None
     names = [normalize_name(n) for n in text.split(",")]
     if len(names) < 2 or any(not n for n in names):
-        raise UsageError(f"keep apart takes {CLUB!r} or two or more names separated by "
-                         f"commas (\"Ann,Bo\"), not {text!r}", setting="keep_apart")
+        raise UsageError(Message(N_("keep apart takes %(club)s or two or more names separated "
+                                    "by commas (\"Ann,Bo\"), not %(text)s"),
+                                 {"club": repr(CLUB), "text": repr(text)}),
+                         setting="keep_apart")
     return names
 
 
@@ -136,7 +141,8 @@ def set_constraints(session: Session, event: Event, *, keep_apart: Sequence[str]
         players = [entered_player(session, event, n) for n in names]
         ids = sorted({p.id for p in players})
         if len(ids) < 2:
-            raise UsageError(f"{names[0]} cannot be kept apart from themselves",
+            raise UsageError(Message(N_("%(player)s cannot be kept apart from themselves"),
+                                     {"player": names[0]}),
                              setting="keep_apart")
         wanted_apart += list(itertools.combinations(ids, 2))
     fixes: dict[int, int] = {}
@@ -147,12 +153,16 @@ def set_constraints(session: Session, event: Event, *, keep_apart: Sequence[str]
     both = unfixed & set(fixes)
     if both:
         name = _names(session, both)[min(both)]
-        raise UsageError(f"{name} is both fixed and unfixed; give one of them", setting="fix")
+        raise UsageError(Message(N_("%(player)s is both fixed and unfixed; give one of them"),
+                                 {"player": name}), setting="fix")
     missing = [name for name, pid in ((n, entered_player(session, event, n).id) for n in unfix)
                if not any(r.kind == "fixed" and r.player_id == pid for r in rules)]
     if missing:
-        raise TourneyError(f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} not "
-                           f"fixed to a table in {event.slug}")
+        said = {"players": ", ".join(missing), "event": event.slug}
+        raise TourneyError(Message(N_("%(players)s is not fixed to a table in %(event)s"), said)
+                           if len(missing) == 1 else
+                           Message(N_("%(players)s are not fixed to a table in %(event)s"),
+                                   said))
     for rule in rules:
         drop = ((clear_apart and rule.kind in ("apart", CLUB))
                 or (rule.kind == "fixed" and (rule.player_id in unfixed

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from ..errors import TourneyError
+from ..errors.words import N_, Message
 from ..storage.audit import record_change
 from ..storage.models import EntryStatus, Event, EventOptions, Player, PlayerLink, SignupRequest, utcnow
 from .events import entries
@@ -55,7 +56,8 @@ def player_links(session: Session, event: Event, renew: tuple[str, ...] = ()
     names = {p.name for _, p in rows}
     unknown = [name for name in renew if name not in names]
     if unknown:
-        raise TourneyError(f"not entered in {event.slug}: {', '.join(unknown)}")
+        raise TourneyError(Message(N_("not entered in %(event)s: %(players)s"),
+                                   {"event": event.slug, "players": ", ".join(unknown)}))
     out = []
     for _, player in rows:
         link = current_link(session, event, player.id)
@@ -116,7 +118,8 @@ def _entered(session: Session, event: Event, names) -> list[Player]:
     by_name = {p.name: p for _, p in entries(session, event) if p.merged_into_id is None}
     unknown = [name for name in names if name not in by_name]
     if unknown:
-        raise TourneyError(f"not entered in {event.slug}: {', '.join(unknown)}")
+        raise TourneyError(Message(N_("not entered in %(event)s: %(players)s"),
+                                   {"event": event.slug, "players": ", ".join(unknown)}))
     return [by_name[name] for name in names]
 
 
@@ -174,9 +177,10 @@ def set_evening(session: Session, event: Event, *, fee: float | None = None,
     """Set the entry fee and open or close sign-up; {setting: (before, after)} of
     what changed."""
     if signup is not None and signup not in ("open", "closed"):
-        raise TourneyError(f"sign-up is open or closed, not {signup!r}")
+        raise TourneyError(Message(N_("sign-up is open or closed, not %(value)s"),
+                                   {"value": repr(signup)}))
     if fee is not None and not (fee >= 0):
-        raise TourneyError(f"a fee is 0 or more, not {fee}")
+        raise TourneyError(Message(N_("a fee is 0 or more, not %(fee)s"), {"fee": str(fee)}))
     row = event_options(session, event)
     changed = {}
     for key, value in (("fee", fee), ("signup", signup)):
@@ -206,9 +210,13 @@ def decide_signup(session: Session, event: Event, request_id: int, approve: bool
 
     row = session.get(SignupRequest, request_id)
     if row is None or row.event_id != event.id:
-        raise TourneyError(f"no sign-up {request_id} for {event.slug}")
+        raise TourneyError(Message(N_("no sign-up %(id)s for %(event)s"),
+                                   {"id": request_id, "event": event.slug}))
     if row.status != "pending":
-        raise TourneyError(f"sign-up {request_id} ({row.name}) is {row.status} already")
+        said = {"id": request_id, "player": row.name}
+        raise TourneyError(Message(N_("sign-up %(id)s (%(player)s) is approved already"), said)
+                           if row.status == "approved" else
+                           Message(N_("sign-up %(id)s (%(player)s) is rejected already"), said))
     if approve:
         if player_by_name(session, row.name) is None:
             add_players(session, [row.name], club=row.club, email=row.email, warnings=[])

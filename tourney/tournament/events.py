@@ -559,7 +559,8 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
     last = last_seated_round(session, event)
     all_seated = event.rounds is not None and last >= event.rounds and from_round is None
     if all_seated and all_players:
-        raise TourneyError(f"{all_rounds_seated(event)}; no one can enter now")
+        raise TourneyError(Message(N_("%(seated)s; no one can enter now"),
+                                   {"seated": all_rounds_seated(event)}))
     start = check_from_round(session, event, from_round)
     report = EnterReport(first_round=start)
     players: list[Player] = []
@@ -608,13 +609,17 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
         for player in players:
             entry = current.get(player.id)
             if entry is None:
-                raise TourneyError(f"{all_rounds_seated(event)}; no one can enter now "
-                                   f"({player.name} is not entered)")
+                raise TourneyError(Message(N_("%(seated)s; no one can enter now (%(player)s is "
+                                              "not entered)"),
+                                           {"seated": all_rounds_seated(event),
+                                            "player": player.name}))
             if entry.withdrawn_after is not None and not last_open and not any(
                     pid == player.id and number > entry.withdrawn_after
                     for pid, number in seated_after):
-                raise TourneyError(f"{all_rounds_seated(event)} and played without "
-                                   f"{player.name}: there is no round left to enter them in")
+                raise TourneyError(Message(N_("%(seated)s and played without %(player)s: there "
+                                              "is no round left to enter them in"),
+                                           {"seated": all_rounds_seated(event),
+                                            "player": player.name}))
     done = set()
     # New entries written in bulk: the ORM's flush sent one INSERT an entry on
     # SQLite (issue 34: ``enter --all`` of a national league).

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from ..errors import TourneyError, UsageError, no_table
+from ..errors.words import N_, Message
 from ..numbers import number_text
 from ..storage.audit import current_actor, record_change
 from ..storage.models import Adjustment, Event, Forfeit, Player
@@ -78,11 +79,13 @@ def forfeit_table(session: Session, event: Event, number: int, table: str,
     points = event_bye_points(event)
     if undo:
         if absent:
-            raise UsageError("taking a forfeit back takes back the table's whole forfeit; "
-                             "name no player",
+            raise UsageError(Message(N_("taking a forfeit back takes back the table's whole "
+                                        "forfeit; name no player")),
                              setting="absent")
         if not rows:
-            raise TourneyError(f"{event.slug} round {number}, table {table} was not forfeited")
+            raise TourneyError(Message(N_("%(event)s round %(round)s, table %(table)s was not "
+                                          "forfeited"),
+                                       {"event": event.slug, "round": number, "table": table}))
         gone = {r.player_id for r in rows}
         report = ForfeitReport(event.slug, number, table, [names[i] for i in tables[table]
                                                            if i in gone],
@@ -95,19 +98,26 @@ def forfeit_table(session: Session, event: Event, number: int, table: str,
                       report.to_json(), None, event_id=event.id)
         return report
     if not absent:
-        raise UsageError("name the player who did not play (or left)", setting="absent")
+        raise UsageError(Message(N_("name the player who did not play (or left)")),
+                         setting="absent")
     played = played_tables(session, event, number)
     if table in played:
-        raise TourneyError(f"{event.slug} round {number}, table {table} cannot be forfeited: "
-                           f"{PLAYED_WORDS[played[table]]}"
-                           + (" (take the forfeit back first)" if played[table] == "forfeit"
-                              else ""))
+        said = {"event": event.slug, "round": number, "table": table,
+                "why": PLAYED_WORDS[played[table]]}
+        raise TourneyError(
+            Message(N_("%(event)s round %(round)s, table %(table)s cannot be forfeited: "
+                       "%(why)s (take the forfeit back first)"), said)
+            if played[table] == "forfeit" else
+            Message(N_("%(event)s round %(round)s, table %(table)s cannot be forfeited: "
+                       "%(why)s"), said))
     players = [entered_player(session, event, name) for name in absent]
     strangers = [p.name for p in players if p.id not in tables[table]]
     if strangers:
-        raise TourneyError(f"{', '.join(strangers)} not seated at {event.slug} round {number}, "
-                           f"table {table}, which seats "
-                           f"{', '.join(names[i] for i in tables[table])}")
+        raise TourneyError(Message(N_("%(players)s not seated at %(event)s round %(round)s, "
+                                      "table %(table)s, which seats %(seated)s"),
+                                   {"players": ", ".join(strangers), "event": event.slug,
+                                    "round": number, "table": table,
+                                    "seated": ", ".join(names[i] for i in tables[table])}))
     gone = {p.id for p in players}
     for player_id in tables[table]:
         if player_id in gone:
@@ -158,10 +168,12 @@ def _info(row: Adjustment, name: str) -> AdjustmentInfo:
 def check_reason(reason: str | None) -> str:
     text = " ".join((reason or "").split())
     if not text:
-        raise UsageError("an adjustment needs a reason (it is shown beside the standings)",
+        raise UsageError(Message(N_("an adjustment needs a reason (it is shown beside the "
+                                    "standings)")),
                          setting="reason")
     if len(text) > MAX_REASON:
-        raise UsageError(f"a reason is at most {MAX_REASON} characters", setting="reason")
+        raise UsageError(Message(N_("a reason is at most %(most)s characters"),
+                                 {"most": MAX_REASON}), setting="reason")
     return text
 
 
@@ -170,8 +182,9 @@ def adjust_points(session: Session, event: Event, name: str, points: float, reas
     """Give (or take, negative) ``points`` match points to an entered player."""
     lock_event(session, event)
     if not math.isfinite(points) or points == 0 or abs(points) > MAX_ADJUSTMENT:
-        raise UsageError(f"an adjustment is a number of points other than 0, at most "
-                         f"{number_text(MAX_ADJUSTMENT)} either way, not {points}",
+        raise UsageError(Message(N_("an adjustment is a number of points other than 0, at "
+                                    "most %(most)s either way, not %(points)s"),
+                                 {"most": number_text(MAX_ADJUSTMENT), "points": str(points)}),
                          setting="points")
     text = check_reason(reason)
     player = entered_player(session, event, name)
@@ -193,9 +206,10 @@ def remove_adjustment(session: Session, event: Event, adjustment_id: int) -> Adj
     row = session.get(Adjustment, adjustment_id)
     if row is None or row.event_id != event.id:
         known = [str(a.id) for a in adjustments(session, event)]
-        raise UsageError(f"{event.slug} has no adjustment {adjustment_id}"
-                         + (f" (its adjustments: {', '.join(known)})" if known else
-                            " (it has none)"))
+        said = {"event": event.slug, "id": adjustment_id, "known": ", ".join(known)}
+        raise UsageError(Message(N_("%(event)s has no adjustment %(id)s (its adjustments: "
+                                    "%(known)s)"), said) if known else
+                         Message(N_("%(event)s has no adjustment %(id)s (it has none)"), said))
     info = _info(row, session.get(Player, row.player_id).name)
     session.delete(row)
     session.flush()

@@ -40,7 +40,8 @@ from sqlmodel import Session, select
 from ..engines import get_game
 from ..engines.presentation import N_, Message
 from ..errors import Advice, Remedy, TourneyError, no_round
-from ..errors.counts import count_text, plural_word
+from ..errors.counts import plural_word
+from ..errors.words import and_words
 from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
 from ..storage.audit import record_change
@@ -211,9 +212,15 @@ def round_seating(session: Session, event: Event, number: int) -> RoundSeating:
 
 def withdrawn_text(withdrawn: list[WithdrawnSeat]) -> str:
     """``Bo (table 2)``, ``Bo (table 2) and Cilla (bye)``."""
-    shown = [f"{w.name} ({'bye' if w.table is None else f'table {w.table}'})"
-             for w in withdrawn]
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    return str(withdrawn_words(withdrawn))
+
+
+def withdrawn_words(withdrawn: list[WithdrawnSeat]) -> Message:
+    """:func:`withdrawn_text` as words a page says in its language."""
+    return and_words(
+        Message(N_("%(player)s (bye)"), {"player": w.name}) if w.table is None else
+        Message(N_("%(player)s (table %(table)s)"), {"player": w.name, "table": w.table})
+        for w in withdrawn)
 
 
 def withdrawn_note(seating: RoundSeating, slug: str) -> Advice | None:
@@ -248,15 +255,18 @@ def check_no_withdrawn(session: Session, event: Event, number: int, anyway: str)
     at_tables = [w for w in seating.withdrawn if w.table is not None]
     if not at_tables and not (seating.withdrawn and seating.reseatable):
         return
-    who = withdrawn_text(seating.withdrawn if seating.reseatable else at_tables)
+    said = {"round": number, "event": event.slug,
+            "who": withdrawn_words(seating.withdrawn if seating.reseatable else at_tables)}
     if seating.reseatable:
         raise TourneyError(
-            f"round {number} of {event.slug} seats {who}, who withdrew: their table "
-            f"cannot be played as seated; reseat the round first", setting="force",
+            Message(N_("round %(round)s of %(event)s seats %(who)s, who withdrew: their "
+                       "table cannot be played as seated; reseat the round first"), said),
+            setting="force",
             remedy=Remedy("reseat-round", event=event.slug, round=number), setting_way=anyway)
     raise TourneyError(
-        f"round {number} of {event.slug} seats {who}, who withdrew, and results are "
-        f"in, so it cannot be reseated: take the withdrawal back", setting="force",
+        Message(N_("round %(round)s of %(event)s seats %(who)s, who withdrew, and results "
+                   "are in, so it cannot be reseated: take the withdrawal back"), said),
+        setting="force",
         remedy=Remedy("enter-players", event=event.slug,
                       players=tuple(w.name for w in at_tables)), setting_way=anyway)
 
@@ -289,10 +299,15 @@ def _seat(session: Session, event: Event, number: int, seed: int) -> tuple[list[
     absent = absent_players(session, event, number)  # `tourney round absent`
     players = [p for p in players if p.id not in absent]
     if len(players) < event.table_min:
+        said = {"count": len(players), "round": number, "event": event.slug,
+                "least": event.table_min}
         raise TourneyError(
-            f"only {count_text(len(players), 'player')} can play in "
-            f"round {number} of {event.slug}; a table needs {event.table_min}"
-            + ("" if players else "; enter players first"),
+            Message(N_("no player can play in round %(round)s of %(event)s; a table needs "
+                       "%(least)s; enter players first"), said) if not players else
+            Message(N_("only 1 player can play in round %(round)s of %(event)s; a table "
+                       "needs %(least)s"), said) if len(players) == 1 else
+            Message(N_("only %(count)s players can play in round %(round)s of %(event)s; a "
+                       "table needs %(least)s"), said),
             remedy=None if players else Remedy("enter-players"))
     past = history(session, event, number)
     byes_had: dict[int, int] = {}

@@ -41,6 +41,7 @@ from sqlmodel import Session, select
 from ..engines import get_game
 from ..errors import Remedy, TourneyError, UsageError, no_table
 from ..errors.counts import plural_word
+from ..errors.words import N_, Message, then_words
 from ..ordering import table_order
 from ..pairing.history import EventHistory, pair
 from ..storage.audit import record_change
@@ -81,16 +82,24 @@ def played_tables(session: Session, event: Event, number: int) -> dict[str, str]
     return why
 
 
-PLAYED_WORDS = {"result": "its result is in", "forfeit": "it was forfeited",
-                "sent": "a result sent from it waits for the organizer"}
+PLAYED_WORDS = {"result": Message(N_("its result is in")),
+                "forfeit": Message(N_("it was forfeited")),
+                "sent": Message(N_("a result sent from it waits for the organizer"))}
+# what is refused at a played table (refuse_played's ``doing``)
+DOING_WORDS = {"swap": Message(N_("a swap")), "move": Message(N_("a move")),
+               "substitute": Message(N_("a substitute")),
+               "absence": Message(N_("an absence"))}
 
 
 def refuse_played(event: Event, number: int, label: str | None, why: dict[str, str],
                   doing: str) -> None:
-    """Refuse ``doing`` at table ``label`` of a round when it is played."""
+    """Refuse ``doing`` (a key of :data:`DOING_WORDS`) at table ``label`` of a round
+    when it is played."""
     if label is not None and label in why:
-        raise TourneyError(f"{event.slug} round {number}, table {label}: {doing} is refused: "
-                           f"{PLAYED_WORDS[why[label]]}")
+        raise TourneyError(Message(
+            N_("%(event)s round %(round)s, table %(table)s: %(doing)s is refused: %(why)s"),
+            {"event": event.slug, "round": number, "table": label,
+             "doing": DOING_WORDS[doing], "why": PLAYED_WORDS[why[label]]}))
 
 
 @dataclass
@@ -125,7 +134,9 @@ def _seat_of(session: Session, event: Event, row: Round, player: Player) -> Seat
     seat = session.exec(select(Seat).where(Seat.round_id == row.id,
                                            Seat.player_id == player.id)).first()
     if seat is None:
-        raise TourneyError(f"{player.name} is not seated in {event.slug} round {row.number}")
+        raise TourneyError(Message(N_("%(player)s is not seated in %(event)s round %(round)s"),
+                                   {"player": player.name, "event": event.slug,
+                                    "round": row.number}))
     return seat
 
 
@@ -166,14 +177,17 @@ def swap_players(session: Session, event: Event, number: int, first: str, second
     row = get_round(session, event, number)
     players = [entered_player(session, event, name) for name in (first, second)]
     if players[0].id == players[1].id:
-        raise UsageError(f"name two players to swap, not {players[0].name} twice")
+        raise UsageError(Message(N_("name two players to swap, not %(player)s twice"),
+                                 {"player": players[0].name}))
     seats = [_seat_of(session, event, row, p) for p in players]
     why = played_tables(session, event, number)
     for seat in seats:
-        refuse_played(event, number, seat.table, why, "a swap")
+        refuse_played(event, number, seat.table, why, "swap")
     if all(seat.table is None for seat in seats):
-        raise TourneyError(f"{players[0].name} and {players[1].name} both have a bye in "
-                           f"{event.slug} round {number}: a swap changes nothing")
+        raise TourneyError(Message(N_("%(first)s and %(second)s both have a bye in %(event)s "
+                                      "round %(round)s: a swap changes nothing"),
+                                   {"first": players[0].name, "second": players[1].name,
+                                    "event": event.slug, "round": number}))
     before_tables, _ = seated_keys(session, row)
     moved = [{"player": p.name, "from": _place(s)} for p, s in zip(players, seats)]
     places = [(s.table, s.seat) for s in seats]
@@ -200,31 +214,46 @@ def move_player(session: Session, event: Event, number: int, name: str, table: s
     if table not in tables and table != new_label:
         raise no_table(event.slug, number, table, tables)
     if seat.table == table:
-        raise TourneyError(f"{player.name} sits at table {table} of {event.slug} round "
-                           f"{number} already")
+        raise TourneyError(Message(N_("%(player)s sits at table %(table)s of %(event)s round "
+                                      "%(round)s already"),
+                                   {"player": player.name, "table": table,
+                                    "event": event.slug, "round": number}))
     why = played_tables(session, event, number)
-    refuse_played(event, number, seat.table, why, "a move")
-    refuse_played(event, number, table, why, "a move")
+    refuse_played(event, number, seat.table, why, "move")
+    refuse_played(event, number, table, why, "move")
     game = get_game(event.variant)
     joined = len(tables.get(table, [])) + 1
     left = len(tables[seat.table]) - 1 if seat.table is not None else None
     forced = []
     if joined > game.max_players:
-        raise TourneyError(f"{game.id} is played by at most {game.max_players} players: "
-                           f"table {table} cannot seat {joined}")
+        raise TourneyError(Message(N_("%(variant)s is played by at most %(most)s players: "
+                                      "table %(table)s cannot seat %(count)s"),
+                                   {"variant": game.id, "most": game.max_players,
+                                    "table": table, "count": joined}))
+    sizes: list[Message] = []  # the table sizes a forced move goes past
     if joined > event.table_max:
-        forced.append(f"table {table} seats {joined}, more than the event's "
-                      f"{event.table_max}")
+        sizes.append(Message(N_("table %(table)s seats %(count)s, more than the event's "
+                                "%(most)s"),
+                             {"table": table, "count": joined, "most": event.table_max}))
     if joined < event.table_min:
-        forced.append(f"table {table} seats {joined}, fewer than the event's "
-                      f"{event.table_min}")
+        sizes.append(Message(N_("table %(table)s seats %(count)s, fewer than the event's "
+                                "%(least)s"),
+                             {"table": table, "count": joined, "least": event.table_min}))
     if left is not None and 0 < left < event.table_min:
-        forced.append(f"table {seat.table} is left with {left}, fewer than the event's "
-                      f"{event.table_min}")
-    if forced and not force:
-        raise TourneyError(f"{event.slug} round {number}: moving {player.name} to table "
-                           f"{table} breaks the table sizes ({'; '.join(forced)}); move "
-                           "another player too, or move anyway", setting="force")
+        sizes.append(Message(N_("table %(table)s is left with %(count)s, fewer than the "
+                                "event's %(least)s"),
+                             {"table": seat.table, "count": left, "least": event.table_min}))
+    forced = [str(size) for size in sizes]
+    if sizes and not force:
+        broken = sizes[0]
+        for size in sizes[1:]:
+            broken = then_words(broken, size)
+        raise TourneyError(Message(N_("%(event)s round %(round)s: moving %(player)s to table "
+                                      "%(table)s breaks the table sizes (%(sizes)s); move "
+                                      "another player too"),
+                                   {"event": event.slug, "round": number, "player": player.name,
+                                    "table": table, "sizes": broken}),
+                           setting="force", setting_way="move anyway")
     before_tables = {label: list(keys) for label, keys in tables.items()}
     moved = [{"player": player.name, "from": _place(seat)}]
     if seat.table is not None:
@@ -237,6 +266,18 @@ def move_player(session: Session, event: Event, number: int, name: str, table: s
     session.add(seat)
     moved[0]["to"] = _place(seat)
     return _finish(session, event, row, "round.move", before_tables, moved, reason, forced)
+
+
+def not_playing(player: Player, event: Event, number: int, entry: Entry) -> TourneyError:
+    """The refusal of a player whose entry does not cover round ``number`` (entered
+    from a later round, or withdrew before it)."""
+    said = {"player": player.name, "round": number, "event": event.slug,
+            "first": entry.first_round, "last": entry.withdrawn_after}
+    return TourneyError(
+        Message(N_("%(player)s does not play round %(round)s of %(event)s (entered from "
+                   "round %(first)s)"), said) if entry.first_round > number else
+        Message(N_("%(player)s does not play round %(round)s of %(event)s (withdrew after "
+                   "round %(last)s)"), said))
 
 
 def substitute_player(session: Session, event: Event, number: int, out: str, sub: str, *,
@@ -252,31 +293,39 @@ def substitute_player(session: Session, event: Event, number: int, out: str, sub
     leaving = find_player(session, out)
     coming = entered_player(session, event, sub)
     if leaving.id == coming.id:
-        raise UsageError(f"name two players: {coming.name} cannot take their own seat")
+        raise UsageError(Message(N_("name two players: %(player)s cannot take their own seat"),
+                                 {"player": coming.name}))
     seat = _seat_of(session, event, row, leaving)
     if seat.table is None:
-        raise TourneyError(f"{leaving.name} has a bye in {event.slug} round {number}: a "
-                           "substitute takes a seat at a table, and no table waits for them")
+        raise TourneyError(Message(N_("%(player)s has a bye in %(event)s round %(round)s: a "
+                                      "substitute takes a seat at a table, and no table waits "
+                                      "for them"),
+                                   {"player": leaving.name, "event": event.slug,
+                                    "round": number}))
     refuse_played(event, number, seat.table, played_tables(session, event, number),
-                  "a substitute")
+                  "substitute")
     entry = session.exec(select(Entry).where(Entry.event_id == event.id,
                                              Entry.player_id == coming.id)).one()
     if not entry_active(entry, number):
-        raise TourneyError(f"{coming.name} does not play round {number} of {event.slug} "
-                           + (f"(entered from round {entry.first_round})"
-                              if entry.first_round > number else
-                              f"(withdrew after round {entry.withdrawn_after})"))
+        raise not_playing(coming, event, number, entry)
     if coming.id in absent_players(session, event, number):
-        raise TourneyError(f"{coming.name} is marked absent from {event.slug} round {number} "
-                           "(take the absence back first)",
+        raise TourneyError(Message(N_("%(player)s is marked absent from %(event)s round "
+                                      "%(round)s (take the absence back first)"),
+                                   {"player": coming.name, "event": event.slug,
+                                    "round": number}),
                            remedy=Remedy("undo-absence", event=event.slug, round=number,
                                          player=coming.name))
     taken = session.exec(select(Seat).where(Seat.round_id == row.id,
                                             Seat.player_id == coming.id)).first()
     if taken is not None:
-        where = "has a bye" if taken.table is None else f"sits at table {taken.table}"
-        raise TourneyError(f"{coming.name} {where} in {event.slug} round {number} already "
-                           f"(to trade their seats with {leaving.name}, swap them)",
+        said = {"player": coming.name, "event": event.slug, "round": number,
+                "other": leaving.name, "table": taken.table}
+        raise TourneyError(Message(N_("%(player)s has a bye in %(event)s round %(round)s "
+                                      "already (to trade their seats with %(other)s, swap "
+                                      "them)"), said) if taken.table is None else
+                           Message(N_("%(player)s sits at table %(table)s in %(event)s round "
+                                      "%(round)s already (to trade their seats with "
+                                      "%(other)s, swap them)"), said),
                            remedy=Remedy("swap-seats", event=event.slug, round=number))
     before_tables, _ = seated_keys(session, row)
     place = _place(seat)
@@ -352,16 +401,18 @@ def mark_absent(session: Session, event: Event, number: int, name: str, *,
     entry = session.exec(select(Entry).where(Entry.event_id == event.id,
                                              Entry.player_id == player.id)).one()
     if event.rounds is not None and number > event.rounds:
-        raise UsageError(f"{event.slug} has {plural_word(event.rounds, 'round')} "
-                         f"1-{event.rounds}, so there is no round {number}")
+        raise UsageError(Message(N_("%(event)s has round 1, so there is no round %(round)s")
+                                 if event.rounds == 1 else
+                                 N_("%(event)s has rounds 1-%(last)s, so there is no round "
+                                    "%(round)s"),
+                                 {"event": event.slug, "last": event.rounds, "round": number}))
     if not entry_active(entry, number):
-        raise TourneyError(f"{player.name} does not play round {number} of {event.slug} "
-                           + (f"(entered from round {entry.first_round})"
-                              if entry.first_round > number else
-                              f"(withdrew after round {entry.withdrawn_after})"))
+        raise not_playing(player, event, number, entry)
     last = last_seated_round(session, event)
     if number < last:
-        raise TourneyError(f"round {number} of {event.slug} is over: round {last} is seated")
+        raise TourneyError(Message(N_("round %(round)s of %(event)s is over: round %(last)s "
+                                      "is seated"),
+                                   {"round": number, "event": event.slug, "last": last}))
     seat = None
     if number == last:
         row = get_round(session, event, number)
@@ -370,15 +421,18 @@ def mark_absent(session: Session, event: Event, number: int, name: str, *,
         played = played_tables(session, event, number)
         if played and seat is not None and not undo:
             if seat.table in played:
-                refuse_played(event, number, seat.table, played, "an absence")
-            where = f"table {seat.table}" if seat.table is not None else "a bye"
+                refuse_played(event, number, seat.table, played, "absence")
             forfeit = (Remedy("forfeit-absent", event=event.slug, round=number,
                               table=seat.table, player=player.name)
                        if seat.table is not None else None)
+            said = {"round": number, "event": event.slug, "player": player.name,
+                    "table": seat.table}
             raise TourneyError(
-                f"round {number} of {event.slug} has results in and cannot be reseated; "
-                f"{player.name} is seated there ({where})"
-                + (": a forfeit scores their table without them" if forfeit else ""),
+                Message(N_("round %(round)s of %(event)s has results in and cannot be "
+                           "reseated; %(player)s is seated there (table %(table)s): a forfeit "
+                           "scores their table without them"), said) if forfeit else
+                Message(N_("round %(round)s of %(event)s has results in and cannot be "
+                           "reseated; %(player)s is seated there (a bye)"), said),
                 remedy=forfeit)
     marked = session.exec(select(Absence).where(
         Absence.event_id == event.id, Absence.round_number == number,
@@ -452,15 +506,20 @@ def start_clock(session: Session, event: Event, number: int, minutes: int | None
     before = Clock(row.started_at, row.ends_at).to_json()
     if stop:
         if row.started_at is None:
-            raise TourneyError(f"{event.slug} round {number} has no clock running")
+            raise TourneyError(Message(N_("%(event)s round %(round)s has no clock running"),
+                                       {"event": event.slug, "round": number}))
         row.started_at = row.ends_at = None
     else:
         if minutes is None or not 1 <= minutes <= MAX_MINUTES:
-            raise UsageError(f"a round's time is 1 to {MAX_MINUTES} minutes, not {minutes}",
+            raise UsageError(Message(N_("a round's time is 1 to %(most)s minutes, not "
+                                        "%(minutes)s"),
+                                     {"most": MAX_MINUTES, "minutes": str(minutes)}),
                              setting="minutes")
         if number != last_seated_round(session, event):
-            raise TourneyError(f"{event.slug} round {number} is not the latest round: round "
-                               f"{last_seated_round(session, event)} is seated after it")
+            raise TourneyError(Message(N_("%(event)s round %(round)s is not the latest round: "
+                                          "round %(last)s is seated after it"),
+                                       {"event": event.slug, "round": number,
+                                        "last": last_seated_round(session, event)}))
         now = utcnow()
         row.started_at, row.ends_at = now, now + dt.timedelta(minutes=minutes)
     session.add(row)

@@ -37,6 +37,7 @@ from sqlalchemy import delete
 from sqlmodel import Session, select
 
 from ..errors import TourneyError
+from ..errors.words import N_, Message
 from ..ordering import table_order
 from ..storage.audit import record_change
 from ..storage.models import (  # a submission's states: their home is the model's
@@ -293,7 +294,7 @@ def decide(session: Session, submission: Submission, state: str, by: str, *,
 def get_submission(session: Session, submission_id: int) -> Submission:
     row = session.get(Submission, submission_id)
     if row is None:
-        raise TourneyError(f"no submission {submission_id}")
+        raise TourneyError(Message(N_("no submission %(id)s"), {"id": submission_id}))
     return row
 
 

@@ -17,6 +17,7 @@ from sqlmodel import Session
 
 from ..errors import Remedy, TourneyError, no_table, no_version
 from ..errors.seats import seat_number
+from ..errors.words import N_, Message
 from ..numbers import plain_number
 from ..storage.audit import record_change
 from ..storage.merges import current_names, rename_players
@@ -50,8 +51,10 @@ def no_match(session: Session, event: Event, round_number: int, table: str) -> T
     tables, _ = seated_keys(session, get_round(session, event, round_number))
     if table not in tables:
         return no_table(event.slug, round_number, table, tables)
-    return TourneyError(f"{event.slug} round {round_number}, table {table} has no result "
-                        "stored yet; import it first", remedy=Remedy("import-results"))
+    return TourneyError(Message(N_("%(event)s round %(round)s, table %(table)s has no result "
+                                   "stored yet; import it first"),
+                                {"event": event.slug, "round": round_number, "table": table}),
+                        remedy=Remedy("import-results"))
 
 
 def _no_version(session: Session, match: Match, slug: str, version: int) -> TourneyError:
@@ -154,8 +157,10 @@ def match_detail(session: Session, slug: str, round_number: int, table: str,
     if chosen is None and version is not None:
         raise _no_version(session, match, slug, version)
     if chosen is None:  # every version superseded: none is current
-        raise TourneyError(f"{slug} round {round_number}, table {table} has no current "
-                           "result; name a version", setting="version")
+        raise TourneyError(Message(N_("%(event)s round %(round)s, table %(table)s has no "
+                                      "current result; name a version"),
+                                   {"event": slug, "round": round_number, "table": table}),
+                           setting="version")
     places = session.execute(
         select(MatchPlace, Player.name).join(Player, Player.id == MatchPlace.player_id)
         .where(MatchPlace.version_id == chosen.id)
