@@ -17,6 +17,26 @@ ROUND_NUMBER = click.IntRange(min=1, max=MAX_COUNT)
 COUNT = click.IntRange(min=1, max=MAX_COUNT)
 SEED = click.IntRange(min=-(2 ** 31), max=2 ** 31 - 1)
 
+
+class TypedNumberType(click.ParamType):
+    """A number as a person types it (``-1``, ``0.5``, ``0,5``): never an exponent,
+    inf or nan, at most the decimals a number is shown with
+    (:func:`tourney.numbers.typed_number`)."""
+
+    name = "number"
+
+    def convert(self, value, param, ctx):
+        from tourney.numbers import DECIMALS, typed_number
+
+        number = value if isinstance(value, float) else typed_number(str(value))
+        if number is None:
+            self.fail(f"{value!r} is not a number like -1 or 0.5 (at most {DECIMALS} "
+                      "decimals)", param, ctx)
+        return number
+
+
+TYPED_NUMBER = TypedNumberType()
+
 class CommandGroup(click.Group):
     """A group of commands whose mistyped name gets "did you mean", worded as every
     unknown name is: ``unknown command 'standigns' (did you mean standings?)``."""

@@ -34,6 +34,7 @@ from .errors import INVALID, error_list, exit_code
 from .output import (
     COUNT,
     ROUND_NUMBER,
+    TYPED_NUMBER,
     CommandGroup,
     CountingTable,
     JsonLinesTable,
@@ -526,7 +527,7 @@ def forfeit_cmd(slug, round_number, table, absent, undo, reason, as_json, db_url
 @result.command(name="adjust")
 @click.argument("slug", shell_complete=complete_event)
 @click.argument("player", required=False)
-@click.option("--points", type=float, metavar="X",
+@click.option("--points", type=TYPED_NUMBER, metavar="X",
               help="Match points to give (negative: to take), e.g. -1.")
 @click.option("--reason", metavar="TEXT", help="Why; shown beside the standings.")
 @click.option("--round", "round_number", type=ROUND_NUMBER, metavar="N",

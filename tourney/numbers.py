@@ -13,6 +13,7 @@ language's way (babel's symbols). A count with its noun ("2 deals") is
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 
 
@@ -26,6 +27,21 @@ def plain_number(value: float | int, digits: int | None = None) -> int | float:
 
 
 DECIMALS = 2  # the most decimals a number is shown with, wherever it is shown
+
+# A number as a person types it: a sign (ASCII or the minus sign), digits, and a
+# decimal point or comma with at most DECIMALS digits; never an exponent ("1e3" is
+# a typo for 13 or 1 as often as a thousand), inf or nan.
+_TYPED_NUMBER = re.compile(r"[+\-\u2212]?[0-9]{1,9}(?:[.,][0-9]{1,%d})?" % DECIMALS)
+
+
+def typed_number(text: str) -> float | None:
+    """The number ``text`` spells as a person types it (``-1``, ``0,5``, ``−2.25``),
+    or None for anything else: more than :data:`DECIMALS` decimals (a number
+    shown with fewer would change unseen), an exponent, inf, nan."""
+    text = text.strip()
+    if not _TYPED_NUMBER.fullmatch(text):
+        return None
+    return float(text.replace(",", ".").replace("\u2212", "-"))
 
 
 def _scaled(value: float | int, digits: int) -> int:

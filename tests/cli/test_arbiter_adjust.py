@@ -70,12 +70,40 @@ def test_bad_adjustments_are_refused(tourney):
     tourney("result", "adjust", "ev", "Ann", "--points", "0", "--reason", "x", exit_code=2)
     tourney("result", "adjust", "ev", "Ann", "--points", "nan", "--reason", "x", exit_code=2)
     tourney("result", "adjust", "ev", "Ann", "--points", "1e9", "--reason", "x", exit_code=2)
+    # as a person types a number: "1e3" is a typo as often as a thousand, and 0.0001
+    # would show as +0 points
+    for typo in ("1e3", "0.0001", "inf", "1.5.2", "--"):
+        refused = tourney("result", "adjust", "ev", "Ann", "--points", typo, "--reason", "x",
+                          exit_code=2)
+        assert "not a number like -1 or 0.5 (at most 2 decimals)" in refused.stderr, typo
+    tourney("result", "adjust", "ev", "Ann", "--points", "1001", "--reason", "x", exit_code=2)
     tourney("result", "adjust", "ev", "Ann", "--points", "1", "--reason", "x", "--round", "5",
             exit_code=2)
     tourney("result", "adjust", "ev", "Nobody", "--points", "1", "--reason", "x", exit_code=2)
     tourney("result", "adjust", "ev", "--remove", "9", exit_code=2)
     tourney("result", "adjust", "ev", "Ann", exit_code=2)
     assert tourney("result", "adjust", "ev", "--list", "--json").json == []
+    # a comma and the minus sign are as good as a point and a hyphen
+    done = tourney("result", "adjust", "ev", "Ann", "--points", "\u22121,25", "--reason", "x",
+                   "--json")
+    assert done.json["details"]["points"] == -1.25
+
+
+def test_the_library_refuses_an_adjustment_finer_than_shown(tourney, db_url):
+    """0.0001 points would be shown as +0 beside the standings: refused with its
+    typed words, whatever the caller."""
+    import pytest
+
+    from tourney.errors import UsageError
+    from tourney.storage.db import open_engine, transaction
+    from tourney.tournament.events import get_event
+    from tourney.tournament.forfeits import adjust_points
+
+    setup(tourney)
+    with transaction(open_engine(db_url)) as session, pytest.raises(UsageError) as refused:
+        adjust_points(session, get_event(session, "ev"), "Ann", 0.0001, "x")
+    assert refused.value.words.params["decimals"] == 2
+    assert "with at most 2 decimals, not 0.0001" in str(refused.value)
 
 
 def test_the_published_standings_show_adjustments_and_forfeits(tourney, db_url, tmp_path):

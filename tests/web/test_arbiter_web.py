@@ -346,3 +346,15 @@ def test_the_venue_screen_and_the_table_page_count_the_minutes_left(tourney, db_
     _set_round_end(db_url, -3)
     for path in ("/standings/club?lang=en", table):
         assert "(time is up)" in _main(web.get(path).text)
+
+
+def test_points_are_typed_as_people_type_them(tourney, db_url):
+    """"1e3" on the page gave a player 1,000 points; 0.0001 showed as +0."""
+    seated_event(tourney)
+    page = Page(db_url)
+    for typo in ("1e3", "0.0001", "inf"):
+        refused = page.post("adjust", 409, player="Anna", points=typo, reason="late")
+        assert "not a number of points" in _main(refused.text) or "decimals" in _main(refused.text)
+    assert tourney("result", "adjust", "club", "--list", "--json").json == []
+    page.post("adjust", player="Anna", points="\u22120,5", reason="late")
+    assert [a["points"] for a in tourney("result", "adjust", "club", "--list", "--json").json] == [-0.5]

@@ -32,7 +32,7 @@ from sqlmodel import Session, select
 
 from ..errors import TourneyError, UsageError, no_table
 from ..errors.words import N_, Message
-from ..numbers import number_text
+from ..numbers import DECIMALS, number_text, plain_number
 from ..storage.audit import current_actor, record_change
 from ..storage.models import Adjustment, Event, Forfeit, Player
 from .arbiter import entered_player
@@ -181,10 +181,13 @@ def adjust_points(session: Session, event: Event, name: str, points: float, reas
                   round_number: int | None = None) -> AdjustmentInfo:
     """Give (or take, negative) ``points`` match points to an entered player."""
     lock_event(session, event)
-    if not math.isfinite(points) or points == 0 or abs(points) > MAX_ADJUSTMENT:
+    if (not math.isfinite(points) or points == 0 or abs(points) > MAX_ADJUSTMENT
+            or round(points, DECIMALS) != points):  # 0.0001 would show as +0
         raise UsageError(Message(N_("an adjustment is a number of points other than 0, at "
-                                    "most %(most)s either way, not %(points)s"),
-                                 {"most": number_text(MAX_ADJUSTMENT), "points": str(points)}),
+                                    "most %(most)s either way, with at most %(decimals)s "
+                                    "decimals, not %(points)s"),
+                                 {"most": number_text(MAX_ADJUSTMENT), "decimals": DECIMALS,
+                                  "points": str(plain_number(points))}),
                          setting="points")
     text = check_reason(reason)
     player = entered_player(session, event, name)

@@ -55,6 +55,7 @@ from tourney.app.rounds import seat_next_round
 from tourney.engines.base import DealSetup
 from tourney.engines.presentation import N_, Message
 from tourney.errors import IllegalMove, RecordError, TourneyError
+from tourney.numbers import typed_number
 from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
 from tourney.records.validation import not_a_score
@@ -1200,11 +1201,10 @@ def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
                                               absent, undo=action == "unforfeit", reason=reason)
         return {"done": action, **report.to_json()}
     if action == "adjust":
-        try:
-            points = float(form.get("points", "").strip().replace(",", ".").replace("−", "-"))
-        except ValueError:
+        points = typed_number(form.get("points", ""))
+        if points is None:
             raise TourneyError(Message(N_("not a number of points: %(text)s"),
-                                       {"text": repr(form.get("points", ""))})) from None
+                                       {"text": repr(form.get("points", ""))}))
         info = result_actions.adjust_points(session, event, form.get("player", ""), points,
                                             reason or "", round_number=latest or None)
         return {"done": action, "id": info.id, "player": info.player}
