@@ -296,3 +296,22 @@ def test_two_workers_limit_wrong_guesses_as_one_and_share_logouts(tourney, db_ur
         assert second.ask("POST", "/logout", {"csrf": csrf_of(org)})[0] == 303
         first.cookie = second.cookie  # the logged-out cookie, kept (copied) all the same
         assert first.ask("GET", "/org")[0] == 303  # to /login
+
+
+def test_an_organizer_page_looks_its_cookie_up_once(tourney, db_url):
+    """With --workers N the logouts are read from the database: once a request,
+    however many times the page asks whether it is the organizer's, and never for
+    a visitor's cookie."""
+    links = seated_event(tourney)
+    web = client(db_url, processes=2)
+    revoked = web.app.state.server.sessions.revoked
+    reads = []
+    has = revoked.has
+    revoked.has = lambda nonce: reads.append(nonce) or has(nonce)
+    assert web.get(path_of(links["1"]["url"])).status_code == 200
+    assert reads == []  # a visitor
+    page = web.get("/login")
+    web.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)})
+    reads.clear()
+    assert web.get("/org/club").status_code == 200
+    assert len(reads) == 1

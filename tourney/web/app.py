@@ -227,7 +227,13 @@ class Server:
         return renderer
 
     def session_of(self, request: Request) -> tuple[str, dict]:
-        return self.sessions.get(request.cookies.get(SESSION_COOKIE))
+        """The request's session, looked up once a request (with ``--workers N`` an
+        organizer's cookie is looked up among the logouts in the database)."""
+        known = request.scope.get("tourney.session")
+        if known is None:
+            known = request.scope["tourney.session"] = self.sessions.get(
+                request.cookies.get(SESSION_COOKIE))
+        return known
 
     def language(self, request: Request, default: str | None = None) -> str:
         asked = request.query_params.get("lang")
