@@ -315,3 +315,33 @@ def test_an_organizer_page_looks_its_cookie_up_once(tourney, db_url):
     reads.clear()
     assert web.get("/org/club").status_code == 200
     assert len(reads) == 1
+
+
+def test_right_credentials_never_touch_the_shared_store(tourney, db_url):
+    """With --workers N a table's right link (its page, its result sent) and the
+    organizer's right login send no statement to the shared limits or logouts:
+    only wrong ones write there, and only an organizer's cookie reads."""
+    from serve_helpers import match_csv, send_csv
+    from sqlalchemy import event
+
+    links = seated_event(tourney)
+    web = client(db_url, processes=2)
+    engine = web.app.state.server.config.engine
+    statements = []
+
+    def seen(conn, cursor, statement, *args):
+        statements.append(statement.lower())
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        assert web.get(path_of(links["1"]["url"])).status_code == 200
+        assert send_csv(web, links["1"], match_csv(tourney, "club", 1, "1")).status_code == 200
+        page = web.get("/login")
+        assert web.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)},
+                        follow_redirects=False).status_code == 303
+        assert statements
+        assert not [s for s in statements if "servefailure" in s or "revokedsession" in s]
+        assert web.get("/t/not-a-real-token").status_code == 404
+        assert any("servefailure" in s for s in statements)
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
