@@ -15,7 +15,8 @@ from urllib.parse import urlencode
 
 import httpx
 import pytest
-from serve_helpers import TOKEN, client, csrf_of, path_of, seated_event
+from serve_helpers import TOKEN, client, csrf_of, match_csv, path_of, seated_event, send_csv
+from sqlalchemy import event
 from sqlmodel import select
 
 from tourney.storage.db import open_engine, reading
@@ -321,9 +322,6 @@ def test_right_credentials_never_touch_the_shared_store(tourney, db_url):
     """With --workers N a table's right link (its page, its result sent) and the
     organizer's right login send no statement to the shared limits or logouts:
     only wrong ones write there, and only an organizer's cookie reads."""
-    from serve_helpers import match_csv, send_csv
-    from sqlalchemy import event
-
     links = seated_event(tourney)
     web = client(db_url, processes=2)
     engine = web.app.state.server.config.engine
