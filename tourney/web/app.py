@@ -88,6 +88,7 @@ from .security import (
     FailureLimit,
     SecurityHeaders,
     Sessions,
+    SessionsOffTheLoop,
     csrf_ok,
     secret_ok,
 )
@@ -1300,6 +1301,8 @@ def create_app(config: ServerConfig) -> Starlette:
     ]
     app = Starlette(routes=routes)
     app.state.server = Server(config)
+    if config.processes > 1:
+        app.add_middleware(SessionsOffTheLoop, lookup=app.state.server.session_of)
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -33,6 +33,9 @@ import time
 from collections import OrderedDict
 from typing import Protocol
 
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+
 from tourney.storage import serve_limits
 
 MAX_SESSIONS = 10_000
@@ -243,6 +246,26 @@ class DatabaseFailures:
 
     def __len__(self) -> int:
         return serve_limits.failure_keys(self.engine, self.scope)
+
+
+class SessionsOffTheLoop:
+    """ASGI middleware (``--workers N``): a request that carries an organizer's
+    cookie has its session looked up by ``lookup(request)`` in a worker thread
+    before the application runs, so the lookup's read of the logouts in the
+    database never holds the event loop (the application's own lookups then
+    find it done). A visitor's cookie is looked up where it is used: it reads
+    nothing."""
+
+    def __init__(self, app, lookup):
+        self.app = app
+        self.lookup = lookup
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            request = Request(scope)
+            if request.cookies.get(SESSION_COOKIE, "").startswith("o."):
+                await run_in_threadpool(self.lookup, request)
+        await self.app(scope, receive, send)
 
 
 class SecurityHeaders:
