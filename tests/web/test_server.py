@@ -222,23 +222,6 @@ def test_wrong_links_and_logins_are_rate_limited(tourney, db_url):
     assert limited.status_code == 429 and "Retry-After" in limited.headers
 
 
-def test_several_processes_share_out_the_wrong_guesses_allowed(tourney, db_url):
-    """With --workers N each process counts wrong guesses alone: each allows its
-    share, so N processes together allow no more than one would."""
-    links = seated_event(tourney)
-    web = client(db_url, link_failures=6, login_failures=4, processes=3)
-    for _ in range(2):
-        assert web.get("/t/not-a-real-token").status_code == 404
-    assert web.get("/t/not-a-real-token").status_code == 429
-    assert web.get(path_of(links["1"]["url"])).status_code == 200  # the right link works
-    page = web.get("/login")
-    web.post("/login", data={"token": "x", "csrf": csrf_of(page.text)})
-    limited = web.post("/login", data={"token": "y", "csrf": csrf_of(page.text)})
-    assert limited.status_code == 429
-    # never below one guess a process (a typo is not refused outright)
-    assert client(db_url, login_failures=2, processes=8).app.state.server.login_limit.limit == 1
-
-
 def test_a_right_credential_works_from_an_address_that_guessed_wrong(tourney, db_url):
     """One Wi-Fi address for the whole venue: wrong links, codes and logins from it
     are slowed and then refused (429), but a table's own link and the organizer's

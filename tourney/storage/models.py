@@ -486,3 +486,24 @@ class StandingsSnapshot(SQLModel, table=True):
     key: str = Field(max_length=64)
     # JSON: [[player_id, points, place], ...] of the players who played the event
     rows_json: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class ServeFailure(SQLModel, table=True):
+    """The recent wrong guesses (links, codes, logins, tokens) of one client address
+    against one of ``tourney serve``'s failure limits, shared by every process of a
+    server started with ``--workers N`` (:mod:`tourney.storage.serve_limits`)."""
+
+    scope: str = Field(primary_key=True, max_length=16)  # which limit: "link", "login"
+    key: str = Field(primary_key=True, max_length=100)  # the client's address
+    # Unix seconds of the newest failures within the window (at most the limit's
+    # count of them), oldest first, separated by spaces
+    times: str = Field(sa_column=Column(Text, nullable=False))
+    last_at: float = Field(index=True)  # the newest of them: old rows are pruned by it
+
+
+class RevokedSession(SQLModel, table=True):
+    """An organizer's cookie logged out before it expired, refused by every process
+    of ``tourney serve --workers N``; kept until it would have expired."""
+
+    nonce: str = Field(primary_key=True, max_length=64)
+    expires_at: int = Field(sa_column=Column(BigInteger, nullable=False, index=True))

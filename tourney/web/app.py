@@ -84,9 +84,12 @@ from .group_commit import GroupCommit, lost_race
 from .messages import bad_fields, error_lines, error_text, remedy_sentence
 from .security import (
     SESSION_COOKIE,
+    DatabaseFailures,
+    DatabaseRevocations,
     FailureLimit,
     SecurityHeaders,
     Sessions,
+    SessionsOffTheLoop,
     csrf_ok,
     secret_ok,
 )
@@ -149,13 +152,9 @@ class ServerConfig:
     # a request body that stops arriving for this long is answered 408 and dropped
     # (a phone that lost the Wi-Fi mid-send must not hold its request open for ever)
     body_timeout: float = 30.0
-    # how many processes serve the same address (`--workers N`): each counts wrong
-    # guesses on its own, so each allows its share of the failures above and the
-    # server as a whole allows no more guesses than one process would
+    # how many processes serve the same address (`--workers N`): more than one
+    # count wrong guesses and remember logouts together, in the database
     processes: int = 1
-
-    def failures_allowed(self, failures: int) -> int:
-        return max(1, failures // max(1, self.processes))
 
 
 class Server:
@@ -163,11 +162,14 @@ class Server:
 
     def __init__(self, config: ServerConfig):
         self.config = config
-        self.sessions = Sessions(config.secret)
-        self.link_limit = FailureLimit(config.failures_allowed(config.link_failures),
-                                       config.failure_window)
-        self.login_limit = FailureLimit(config.failures_allowed(config.login_failures),
-                                        config.failure_window)
+        shared = config.processes > 1
+        self.sessions = Sessions(config.secret, revoked=(
+            DatabaseRevocations(config.engine) if shared else None))
+        self.link_limit, self.login_limit = (
+            FailureLimit(failures, config.failure_window,
+                         store=DatabaseFailures(config.engine, scope) if shared else None)
+            for scope, failures in (("link", config.link_failures),
+                                    ("login", config.login_failures)))
         self.write_lock = (threading.Lock() if is_sqlite(config.engine)
                            else contextlib.nullcontext())
         # the results sent at the tables: stored together while a write is under way
@@ -227,7 +229,13 @@ class Server:
         return renderer
 
     def session_of(self, request: Request) -> tuple[str, dict]:
-        return self.sessions.get(request.cookies.get(SESSION_COOKIE))
+        """The request's session, looked up once a request (with ``--workers N`` an
+        organizer's cookie is looked up among the logouts in the database)."""
+        known = request.scope.get("tourney.session")
+        if known is None:
+            known = request.scope["tourney.session"] = self.sessions.get(
+                request.cookies.get(SESSION_COOKIE))
+        return known
 
     def language(self, request: Request, default: str | None = None) -> str:
         asked = request.query_params.get("lang")
@@ -298,8 +306,7 @@ class Server:
         ``limit``. A right credential is never refused: the limit is checked only
         here, after a credential has been found wrong (a phone at a table shares its
         address with every guesser on the venue's Wi-Fi)."""
-        wait = limit.retry_after(self.client(request))
-        limit.fail(self.client(request))
+        wait = await run_in_threadpool(limit.fail, self.client(request))
         if self.config.failure_delay:
             await asyncio.sleep(self.config.failure_delay)
         if not wait:
@@ -1357,6 +1364,8 @@ def create_app(config: ServerConfig) -> Starlette:
     ]
     app = Starlette(routes=routes)
     app.state.server = Server(config)
+    if config.processes > 1:
+        app.add_middleware(SessionsOffTheLoop, lookup=app.state.server.session_of)
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -8,8 +8,9 @@ Decisions:
   checks any cookie, no flood of requests creates server state, and a new secret
   (a restart without TOURNEY_SERVE_PASSWORD) logs everyone out and refuses old
   forms. The organizer's cookie carries its expiry (:data:`ORGANIZER_HOURS`);
-  logging out deletes it and revokes it in the process that answered (the other
-  workers accept it until it expires, if it was copied before).
+  logging out deletes it and revokes it: the revoked cookies are the one thing
+  remembered (in the process, or with ``--workers N`` in the database, so that
+  every process refuses a logged-out cookie), bounded and dropped once expired.
 - Every form carries the session's CSRF token and every POST from a form is
   checked against it (compared in constant time). The CSV API (``text/csv``)
   needs none: a cross-site page cannot send that content type without a CORS
@@ -17,8 +18,11 @@ Decisions:
   token in the URL, not a cookie.
 - Rate limits count failures (a wrong link or code, a wrong login) per client
   address in a sliding window; past the limit the address is answered 429 until
-  its oldest failure leaves the window. Right answers are never limited, so 100
-  tables sending at once are not slowed.
+  enough of its failures leave the window. Right answers are never limited, and
+  never read the count, so 100 tables sending at once are not slowed. One
+  process counts in memory; the processes of ``--workers N`` count together in
+  the database (:mod:`tourney.storage.serve_limits`), so the server as a whole
+  allows what one process would, however the requests are spread.
 """
 from __future__ import annotations
 
@@ -26,7 +30,13 @@ import hmac
 import secrets
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
+from typing import Protocol
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+
+from tourney.storage import serve_limits
 
 MAX_SESSIONS = 10_000
 SESSION_COOKIE = "tourney_session"
@@ -57,12 +67,11 @@ class Sessions:
     logged in until EXPIRES (Unix seconds). Only revoked organizer cookies are
     remembered (logouts, bounded), never a visitor."""
 
-    def __init__(self, secret: str, limit: int = MAX_SESSIONS, clock=time.time):
-        self.limit = limit
+    def __init__(self, secret: str, limit: int = MAX_SESSIONS, clock=time.time,
+                 revoked: Revocations | None = None):
         self.clock = clock
         self._key = hmac.new(secret.encode(), b"tourney serve sessions", "sha256").digest()
-        self._revoked: OrderedDict[str, None] = OrderedDict()
-        self._lock = threading.Lock()
+        self.revoked = revoked if revoked is not None else MemoryRevocations(limit)
 
     def _mac(self, text: str) -> str:
         return hmac.new(self._key, text.encode(), "sha256").hexdigest()
@@ -87,7 +96,7 @@ class Sessions:
         _, nonce, expires, signature = parts
         if not hmac.compare_digest(self._mac(f"o|{nonce}|{expires}"), signature):
             return None
-        if int(expires) < self.clock() or nonce in self._revoked:
+        if int(expires) < self.clock() or self.revoked.has(nonce):
             return None
         return nonce
 
@@ -99,18 +108,67 @@ class Sessions:
         return sid, {"csrf": self._mac("csrf|" + nonce), "organizer": True}
 
     def __len__(self) -> int:
-        """What this process remembers: the revoked organizer cookies."""
-        return len(self._revoked)
+        """What is remembered: the revoked organizer cookies."""
+        return len(self.revoked)
 
     def drop(self, sid: str) -> None:
         """Log an organizer's cookie out (a visitor's has nothing to drop)."""
         nonce = self._organizer_nonce(sid)
-        if nonce is None:
-            return
+        if nonce is not None:
+            self.revoked.revoke(nonce, int(sid.split(".")[2]), self.clock())
+
+
+class Revocations(Protocol):
+    """Where the logged-out organizer cookies are remembered until they expire."""
+
+    def revoke(self, nonce: str, expires: int, now: float) -> None: ...
+
+    def has(self, nonce: str) -> bool: ...
+
+    def __len__(self) -> int: ...
+
+
+class MemoryRevocations:
+    """In this process (one process serves): at most ``limit``, expired ones dropped
+    first, then the ones that expire soonest."""
+
+    def __init__(self, limit: int = MAX_SESSIONS):
+        self.limit = limit
+        self._expires: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def revoke(self, nonce: str, expires: int, now: float) -> None:
         with self._lock:
-            self._revoked[nonce] = None
-            while len(self._revoked) > self.limit:  # expired ones are the oldest
-                self._revoked.popitem(last=False)
+            self._expires[nonce] = expires
+            for old in [n for n, at in self._expires.items() if at < now]:
+                del self._expires[old]
+            excess = len(self._expires) - self.limit
+            for old in sorted(self._expires, key=self._expires.get)[:max(0, excess)]:
+                del self._expires[old]
+
+    def has(self, nonce: str) -> bool:
+        return nonce in self._expires
+
+    def __len__(self) -> int:
+        return len(self._expires)
+
+
+class DatabaseRevocations:
+    """In the database, for every process of ``--workers N`` (one primary-key read
+    per organizer request; bounded as :mod:`tourney.storage.serve_limits` says)."""
+
+    def __init__(self, engine, limit: int = MAX_SESSIONS):
+        self.engine = engine
+        self.limit = limit
+
+    def revoke(self, nonce: str, expires: int, now: float) -> None:
+        serve_limits.revoke(self.engine, nonce, expires, now, self.limit)
+
+    def has(self, nonce: str) -> bool:
+        return serve_limits.is_revoked(self.engine, nonce)
+
+    def __len__(self) -> int:
+        return serve_limits.revoked_count(self.engine)
 
 
 def csrf_ok(session: dict, token: str | None) -> bool:
@@ -122,37 +180,92 @@ def secret_ok(expected: str, given: str | None) -> bool:
 
 
 class FailureLimit:
-    """At most ``limit`` failures per key within ``window`` seconds."""
+    """At most ``limit`` failures per key within ``window`` seconds: the one home of
+    the rule. ``store(key, now, window, keep)`` counts a failure and gives the key's
+    failures within the window before it (the newest ``keep``, oldest first): this
+    process's memory (:class:`MemoryFailures`) or, shared by every process of
+    ``--workers N``, the database (:class:`DatabaseFailures`)."""
 
-    def __init__(self, limit: int, window: float, clock=time.monotonic):
+    def __init__(self, limit: int, window: float, clock=time.time, store=None):
         self.limit = limit
         self.window = window
         self.clock = clock
-        self._failures: dict[str, deque] = {}
+        self.store = store if store is not None else MemoryFailures()
+
+    def fail(self, key: str) -> int:
+        """Count a failure of ``key``: the seconds it must wait first (0: it was not
+        limited, this failure is answered as wrong, not refused)."""
+        now = self.clock()
+        before = self.store(key, now, self.window, self.limit)
+        if len(before) < self.limit:
+            return 0
+        # the key is let through again once the failure that reached the limit
+        # has left the window
+        return max(1, int(before[-self.limit] + self.window - now + 1))
+
+
+class MemoryFailures:
+    """The failures counted in this process (one process serves): at most ``keep``
+    times a key; keys whose failures have all left the window are forgotten, and
+    past ``limit`` keys the longest quiet (their next failures count afresh)."""
+
+    def __init__(self, limit: int = MAX_SESSIONS):
+        self.limit = limit
+        self._failures: OrderedDict[str, list[float]] = OrderedDict()  # quietest first
         self._lock = threading.Lock()
 
-    def _trim(self, key: str, now: float) -> deque:
-        times = self._failures.setdefault(key, deque())
-        while times and times[0] <= now - self.window:
-            times.popleft()
-        return times
-
-    def retry_after(self, key: str) -> int:
-        """Seconds to wait (0: not limited)."""
+    def __call__(self, key: str, now: float, window: float, keep: int) -> list[float]:
+        since = now - window
         with self._lock:
-            now = self.clock()
-            times = self._trim(key, now)
-            if len(times) < self.limit:
-                return 0
-            return max(1, int(times[0] + self.window - now + 1))
+            before = [t for t in self._failures.pop(key, ()) if t > since][-keep:]
+            self._failures[key] = (before + [now])[-keep:]
+            while self._failures and (len(self._failures) > self.limit
+                                      or self._quietest() <= since):
+                self._failures.popitem(last=False)
+            return before
 
-    def fail(self, key: str) -> None:
-        with self._lock:
-            now = self.clock()
-            self._trim(key, now).append(now)
-            if len(self._failures) > MAX_SESSIONS:  # bounded memory under a flood
-                for stale in [k for k, v in self._failures.items() if not v][:1000]:
-                    del self._failures[stale]
+    def _quietest(self) -> float:
+        return self._failures[next(iter(self._failures))][-1]
+
+    def __len__(self) -> int:
+        return len(self._failures)
+
+
+class DatabaseFailures:
+    """The failures of one limit (``scope``) counted in the database, together by
+    every process of ``tourney serve --workers N``."""
+
+    def __init__(self, engine, scope: str, limit: int = MAX_SESSIONS):
+        self.engine = engine
+        self.scope = scope
+        self.limit = limit
+
+    def __call__(self, key: str, now: float, window: float, keep: int) -> list[float]:
+        return serve_limits.record_failure(self.engine, self.scope, key, now, window, keep,
+                                           self.limit)
+
+    def __len__(self) -> int:
+        return serve_limits.failure_keys(self.engine, self.scope)
+
+
+class SessionsOffTheLoop:
+    """ASGI middleware (``--workers N``): a request that carries an organizer's
+    cookie has its session looked up by ``lookup(request)`` in a worker thread
+    before the application runs, so the lookup's read of the logouts in the
+    database never holds the event loop (the application's own lookups then
+    find it done). A visitor's cookie is looked up where it is used: it reads
+    nothing."""
+
+    def __init__(self, app, lookup):
+        self.app = app
+        self.lookup = lookup
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            request = Request(scope)
+            if request.cookies.get(SESSION_COOKIE, "").startswith("o."):
+                await run_in_threadpool(self.lookup, request)
+        await self.app(scope, receive, send)
 
 
 class SecurityHeaders:
