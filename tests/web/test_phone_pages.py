@@ -88,6 +88,19 @@ def test_every_error_is_said_in_the_pages_language_with_its_detail(tourney, db_u
                                              "score-2-2", "score-2-3", "score-3-3"}
 
 
+def test_an_empty_sheet_is_told_to_type_its_scores_not_to_import_a_file(tourney, db_url):
+    links = seated_event(tourney, lang="sv")
+    web = client(db_url)
+    url = path_of(links["1"]["url"])
+    for lang, said in (("en", "Type each deal&#39;s scores in the boxes, then send the sheet."),
+                       ("sv", "Skriv in varje givs poäng i rutorna och skicka sedan protokollet.")):
+        page = web.post(url, data={"csrf": csrf_of(web.get(f"{url}?lang={lang}").text)})
+        assert page.status_code == 422 and page_lang(page.text) == lang
+        items = error_items(page.text)
+        assert len(items) == 1 and said in items[0], items
+        assert "import" not in items[0] and "läs in" not in items[0], items
+
+
 def test_a_pasted_record_marks_its_box_and_says_what_is_wrong(tourney, db_url):
     links = seated_event(tourney, lang="sv")
     web = client(db_url)

@@ -184,7 +184,8 @@ def test_the_audit_log_names_the_organizer_for_what_is_done_in_the_browser(tourn
     web.post("/login", data={"token": TOKEN, "csrf": csrf_of(page.text)})
     csrf = csrf_of(web.get("/org/club").text)
     for action in ("close", "seat", "checkin-required", "publish"):
-        data = {"csrf": csrf, "force": "1"} if action == "seat" else {"csrf": csrf, "value": "on"}
+        data = ({"csrf": csrf, "force": "1"} if action in ("close", "seat")
+                else {"csrf": csrf, "value": "on"})
         assert web.post(f"/org/club/{action}", data=data, follow_redirects=False).status_code == 303
     with reading(open_engine(db_url)) as session:
         rows = {r.action: r for r in session.exec(select(AuditLog).order_by(AuditLog.id))}

@@ -59,7 +59,7 @@ def test_round_links_of_a_closed_round_say_it_is_closed(tourney, db_url, tmp_pat
                    "--json").json["open"] is False
     tourney("round", "links", "club", "2", "--base-url", "http://x")  # made, then closed
     with transaction(open_engine(db_url)) as session:
-        close_round(session, get_event(session, "club"), 2)
+        close_round(session, get_event(session, "club"), 2, force=True)
     closed = tourney("round", "links", "club", "2", "--base-url", "http://x")
     assert "round 2 of club is closed (the organizer closed it)" in closed.stderr
 
@@ -290,7 +290,11 @@ def test_organizer_closes_the_round_and_publishes(tourney, db_url, tmp_path):
     published = web.post("/org/club/publish", headers=bearer).json()
     assert published["done"] == "published" and (site / "index.html").is_file()
     assert 'lang="sv"' in (site / "index.html").read_text(encoding="utf-8")
-    closed = web.post("/org/club/close", headers=bearer).json()
+    # table 2 has no result: the round is closed only when told so
+    refused = web.post("/org/club/close", headers=bearer)
+    assert refused.status_code == 409
+    assert web.get("/org/club", headers=bearer).json()["open"] is True
+    closed = web.post("/org/club/close", headers=bearer, data={"force": "1"}).json()
     assert closed == {"done": "closed", "round": 1, "links": 2}
     late = send_csv(web, links["2"], match_csv(tourney, "club", 1, "2"))
     assert late.status_code == 410

@@ -58,6 +58,7 @@ from ..tournament.settings import event_settings
 from ..tournament.stored_rounds import EventContexts
 from ..tournament.table_links import (  # noqa: F401  (use cases as they are)
     close_round,
+    reopen_round,
     round_closed,
     round_links,
 )

@@ -30,6 +30,11 @@ from .models import AuditLog, Event
 
 
 def current_actor() -> str | None:
+    """Who acts: the one a caller acts for (:func:`acting_as`: the organizer in the
+    browser), else TOURNEY_ACTOR, else the login name."""
+    acting = ACTOR.get()
+    if acting:
+        return acting
     actor = os.environ.get("TOURNEY_ACTOR")
     if actor:
         return actor[:100]
@@ -71,7 +76,7 @@ def record_change(session: Session, action: str, subject: str | None,
         before_json=_to_json(before),
         after_json=_to_json(after),
         event_id=event_id,
-        actor=actor or ACTOR.get() or current_actor(),
+        actor=actor or current_actor(),
     )
     session.add(row)
     # kept for the transaction's commit, which hands them to WRITES.stored

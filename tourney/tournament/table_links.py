@@ -200,8 +200,20 @@ def round_closed(session: Session, event: Event, number: int,
     return None
 
 
-def close_round(session: Session, event: Event, number: int) -> int:
-    """Close the links of a round (no more results through them); how many."""
+def close_round(session: Session, event: Event, number: int, *, force: bool = False) -> int:
+    """Close the links of a round (no more results through them); how many. A
+    round with tables still waiting for a result, or for the organizer's decision,
+    is closed only with ``force``: closing it by mistake would turn those tables'
+    phones away (:func:`reopen_round` takes it back)."""
+    if not force:
+        open_tables = [state.table for state in table_states(session, event, number)
+                       if state.state not in (ACCEPTED, FORFEITED) or state.conflicts]
+        if open_tables:
+            raise TourneyError(Message(
+                N_("round %(round)s of %(event)s has tables without a stored result or with "
+                   "a result waiting for a decision: %(tables)s"),
+                {"round": number, "event": event.slug, "tables": ", ".join(open_tables)}),
+                setting="force")
     closed = 0
     for link in session.exec(select(TableLink).where(
             TableLink.event_id == event.id, TableLink.round_number == number,
@@ -214,6 +226,28 @@ def close_round(session: Session, event: Event, number: int) -> int:
         record_change(session, "round.close", f"{event.slug} round {number}", None,
                       {"links_closed": closed}, event_id=event.id)
     return closed
+
+
+def reopen_round(session: Session, event: Event, number: int) -> int:
+    """Open the closed links of the latest seated round again (a round closed by
+    mistake); how many. An earlier round's links stay closed: a later round is
+    seated."""
+    if last_seated(session, event) != number:
+        raise TourneyError(Message(N_("round %(round)s of %(event)s is not the latest seated "
+                                      "round: its links stay closed"),
+                                   {"round": number, "event": event.slug}))
+    opened = 0
+    for link in session.exec(select(TableLink).where(
+            TableLink.event_id == event.id, TableLink.round_number == number,
+            TableLink.closed_at.is_not(None))):
+        link.closed_at = None
+        session.add(link)
+        opened += 1
+    session.flush()
+    if opened:
+        record_change(session, "round.reopen", f"{event.slug} round {number}", None,
+                      {"links_opened": opened}, event_id=event.id)
+    return opened
 
 
 def stored_result(session: Session, link: TableLink) -> Match | None:

@@ -1121,7 +1121,12 @@ async def org_action(request: Request) -> Response:
         if action == "close":
             number = last_seated_round(session, event)
             return {"done": "closed", "round": number,
-                    "links": submissions.close_round(session, event, number)}
+                    "links": submissions.close_round(session, event, number,
+                                                     force=form.get("force") == "1")}
+        if action == "reopen":
+            number = last_seated_round(session, event)
+            return {"done": "reopened", "round": number,
+                    "links": submissions.reopen_round(session, event, number)}
         if action == "seat":
             seating = seat_next_round(session, event, force=form.get("force") == "1")
             submissions.round_links(session, event, seating.number)

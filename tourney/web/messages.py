@@ -149,7 +149,10 @@ def error_lines(errors: list[RecordError], renderer: Renderer,
         detail, detail_lang = err.message, None
         if err.words is not None:
             detail = renderer.message(err.words)
-        if lang != "en" and typed is not None:  # sent from the grid
+        if err.rule == "nothing-filled-in" and typed is not None and not pasted:
+            # the reader's words are for a file ("save, and import it again")
+            detail = _("Type each deal's scores in the boxes, then send the sheet.")
+        elif lang != "en" and typed is not None:  # sent from the grid
             entered = (_typed_detail(_, err, boxes) if deal is not None else
                        _("deals entered: %(count)s") % {"count": len(typed)})
             if err.words is None:
