@@ -80,7 +80,7 @@ from tourney.tournament.standings import standing_decimals, standings_table
 
 from .grid_names import grid_name, short_names
 from .group_commit import GroupCommit, lost_race
-from .messages import bad_fields, error_lines, error_text, remedy_sentence
+from .messages import REFUSALS, bad_fields, error_lines, error_text, refusal_text, remedy_sentence
 from .security import (
     SESSION_COOKIE,
     FailureLimit,
@@ -303,8 +303,31 @@ class Server:
             await asyncio.sleep(self.config.failure_delay)
         if not wait:
             return None
-        return Response("Too many attempts; wait a minute and try again.\n", status_code=429,
-                        media_type="text/plain", headers={"Retry-After": str(wait)})
+        return self.refusal(request, "too-many-attempts", headers={"Retry-After": str(wait)})
+
+    def refusal(self, request: Request, code: str, params: dict | None = None,
+                headers: dict | None = None, **extra) -> Response:
+        """A refusal of :data:`.messages.REFUSALS` in the requester's language: a
+        page of the site (message.html: what went wrong, what to do, a link back)
+        for a browser, ``{"code", "message"}`` for an API client (:func:`is_api`),
+        with ``extra`` keys; its status and ``headers`` (``Retry-After``) either
+        way."""
+        status = REFUSALS[code].status
+        lang = self.language(request)
+        text, remedy = refusal_text(code, lang, params)
+        if is_api(request):
+            return api_answer(code, text, remedy, status, headers, **extra)
+        response = self.render(request, "message.html", lang, status, text=text,
+                               remedy=remedy, back=back_to(request.url.path))
+        response.headers.update(headers or {})
+        return response
+
+    def json_refusal(self, request: Request, code: str, headers: dict | None = None,
+                     **extra) -> JSONResponse:
+        """A refusal of the JSON API (:func:`api_answer`), in the language the
+        request asks for (``Accept-Language``; English by default)."""
+        text, remedy = refusal_text(code, self.language(request))
+        return api_answer(code, text, remedy, REFUSALS[code].status, headers, **extra)
 
     def bearer(self, request: Request) -> str | None:
         """The organizer's token as an ``Authorization: Bearer`` header gives it."""
@@ -326,12 +349,11 @@ class Server:
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
-            return Response("The form is not UTF-8.\n", status_code=400, media_type="text/plain")
+            return self.refusal(request, "form-not-utf8")
         try:
             return dict(parse_qsl(text, keep_blank_values=True, max_num_fields=MAX_FORM_FIELDS))
         except ValueError:  # more fields than any page of this server posts
-            return Response(f"The form has more than {MAX_FORM_FIELDS} fields.\n",
-                            status_code=400, media_type="text/plain")
+            return self.refusal(request, "too-many-fields", {"limit": MAX_FORM_FIELDS})
 
     async def checked_form(self, request: Request) -> dict[str, str] | Response:
         """The posted form once its CSRF token is checked; a Response when refused."""
@@ -346,19 +368,18 @@ class Server:
         _, session = self.session_of(request)
         if csrf_ok(session, form.get("csrf")):
             return None
-        return Response("This form has expired (or did not come from this server); "
-                        "go back, reload the page and send it again.\n", status_code=403,
-                        media_type="text/plain")
+        return self.refusal(request, "form-expired")
 
 
 async def read_body(request: Request) -> bytes | Response:
     """The request's body, at most ``MAX_BODY_BYTES``; a Response when refused:
     413 too large, 408 when it stops arriving for ``body_timeout`` seconds, 400
     when the client went away (logged as nothing: a phone leaving is no error)."""
+    server: Server = request.app.state.server
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        return Response("Too large.\n", status_code=413, media_type="text/plain")
-    timeout = request.app.state.server.config.body_timeout
+        return server.refusal(request, "too-large")
+    timeout = server.config.body_timeout
     chunks, size = [], 0
     stream = request.stream().__aiter__()
     while True:
@@ -367,19 +388,60 @@ async def read_body(request: Request) -> bytes | Response:
         except StopAsyncIteration:
             break
         except asyncio.TimeoutError:
-            return Response("The request stopped arriving; send it again.\n", status_code=408,
-                            media_type="text/plain", headers={"Connection": "close"})
+            return server.refusal(request, "body-timeout", headers={"Connection": "close"})
         except ClientDisconnect:
             return Response("", status_code=400)  # nobody is there to read it
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            return Response("Too large.\n", status_code=413, media_type="text/plain")
+            return server.refusal(request, "too-large")
         chunks.append(chunk)
     return b"".join(chunks)
 
 
 def wants_json(request: Request) -> bool:
     return "application/json" in request.headers.get("accept", "")
+
+
+def is_api(request: Request) -> bool:
+    """A request of a program, answered in JSON: it asks for JSON, goes to a JSON
+    path (``/api/...``) or sends a table's record as CSV."""
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    return (wants_json(request) or request.url.path.startswith("/api/")
+            or content_type == "text/csv")
+
+
+def api_answer(code: str, text: str, remedy: str | None, status: int,
+               headers: dict | None = None, **extra) -> JSONResponse:
+    """A refusal as the JSON API says it: its stable ``code`` and ``message``, its
+    words and what to do in the requester's language (``error``: the same, the key
+    the organizer's actions answered with before)."""
+    message = f"{text} {remedy}" if remedy else text
+    return JSONResponse({"code": code, "message": message, "error": message, **extra},
+                        status_code=status, headers=headers)
+
+
+def verdict_json(verdict: submissions.Verdict, renderer: Renderer) -> dict:
+    """A table's verdict as the JSON API answers it: its ``message`` and each error's
+    ``message`` in the language of ``renderer`` (the requester's), the rest as the
+    library gives it (``outcome``, each error's ``rule``: the stable codes)."""
+    answer = verdict.to_json()
+    if verdict.message_words is not None:
+        answer["message"] = translations(renderer.lang).gettext(verdict.message_words)
+    for err, shown in zip(verdict.errors, answer["errors"]):
+        shown["message"] = error_text(err, renderer)[0]
+    return answer
+
+
+def back_to(path: str) -> str:
+    """The page to go back to from a refused request to ``path``: the page the form
+    was on (an organizer's action goes back to the event's page, a check-in to the
+    player's page, a logout home); only ever a path of this server."""
+    if not path.startswith("/") or path.startswith("//"):
+        return "/"
+    parts = path.split("/")
+    if len(parts) == 4 and parts[1] in ("org", "p"):
+        return "/".join(parts[:3])
+    return "/" if path == "/logout" else path
 
 
 # ---------------------------------------------------------------- table pages
@@ -617,9 +679,8 @@ async def table_post(request: Request) -> Response:
     if not api and content_type not in FORM_TYPES:
         # a score app's mistake (JSON, a file's own type): said as the API says
         # things, not as the expired form a browser would have sent
-        return JSONResponse({"outcome": "unsupported-type", "stored": False, "valid": False,
-                             "errors": [], "message": "send the match's record rows as "
-                             "CSV with Content-Type: text/csv"}, status_code=415)
+        return server.json_refusal(request, "unsupported-type", outcome="unsupported-type",
+                                   stored=False, valid=False, errors=[])
     if api:
         body = await read_body(request)
         if isinstance(body, Response):
@@ -655,20 +716,22 @@ async def table_post(request: Request) -> Response:
 
     try:
         verdict, view = await server.results.run(work, token)
-    except (DatabaseBusy, ConflictingChange) as err:
-        body = {"outcome": "busy", "stored": False, "valid": False, "errors": [],
-                "message": str(err)}
-        return JSONResponse(body, status_code=503, headers={"Retry-After": "2"})
+    except (DatabaseBusy, ConflictingChange):
+        if not api:
+            return server.refusal(request, "busy", headers={"Retry-After": "2"})
+        return server.json_refusal(request, "busy", headers={"Retry-After": "2"},
+                                   outcome="busy", stored=False, valid=False, errors=[])
     if verdict is None:
         limited = await server.refused(server.link_limit, request)
         if limited:
             return limited
         if api:
-            return JSONResponse({"outcome": "unknown-link", "stored": False, "valid": False,
-                                 "errors": []}, status_code=404)
+            return server.json_refusal(request, "unknown-link", outcome="unknown-link",
+                                       stored=False, valid=False, errors=[])
         return server.render(request, "unknown_link.html", server.language(request), 404)
     if api:
-        return JSONResponse(verdict.to_json(), status_code=verdict.status_code)
+        return JSONResponse(verdict_json(verdict, server.site_renderer(server.language(request))),
+                            status_code=verdict.status_code)
     lang = server.language(request, view.event.lang)
     pasted = bool(form.get("record", "").strip())
     lines = {} if pasted else line_deals(view.rows)
@@ -746,7 +809,7 @@ async def standings_json(request: Request) -> Response:
         data = await run_in_threadpool(_read, server.config.engine,
                                        lambda s: standings_data(s, request.path_params["slug"]))
     except TourneyError:
-        return JSONResponse({"error": "unknown event"}, status_code=404)
+        return server.json_refusal(request, "unknown-event")
     return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 
@@ -828,10 +891,10 @@ def organizer_only(handler):
         if token is not None and not secret_ok(server.config.secret, token):
             # a wrong token is a wrong login: slowed and limited alike
             limited = await server.refused(server.login_limit, request)
-            return limited or JSONResponse({"error": "wrong token"}, status_code=401)
+            return limited or server.json_refusal(request, "wrong-token")
         if not server.is_organizer(request):
             if wants_json(request) or request.method != "GET":
-                return JSONResponse({"error": "log in first"}, status_code=401)
+                return server.json_refusal(request, "log-in-first")
             return RedirectResponse("/login", status_code=303)
         return await handler(request)
     return guarded
@@ -1065,8 +1128,11 @@ async def org_action(request: Request) -> Response:
     except (TourneyError, submissions.DecisionRefused) as err:
         remedy = getattr(err, "remedy", None)  # a DecisionRefused has none
         if wants_json(request):
-            return JSONResponse({"error": str(err)} | (
-                {"remedy": remedy.to_json()} if remedy is not None else {}), status_code=409)
+            lang = server.language(request)
+            text, _ = error_text(err, server.site_renderer(lang))
+            code = "decision-refused" if isinstance(err, submissions.DecisionRefused) else "refused"
+            return api_answer(code, text, remedy_sentence(remedy, lang), 409, **(
+                {"remedy": remedy.to_json()} if remedy is not None else {}))
         if action not in ARBITER_ACTIONS:
             lang = server.language(request)
             return server.error_page(request, lang, 409, err,
