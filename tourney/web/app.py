@@ -306,19 +306,20 @@ class Server:
         return self.refusal(request, "too-many-attempts", headers={"Retry-After": str(wait)})
 
     def refusal(self, request: Request, code: str, params: dict | None = None,
-                headers: dict | None = None, **extra) -> Response:
+                headers: dict | None = None, back: str | None = None,
+                **extra) -> Response:
         """A refusal of :data:`.messages.REFUSALS` in the requester's language: a
         page of the site (message.html: what went wrong, what to do, a link back)
         for a browser, ``{"code", "message"}`` for an API client (:func:`is_api`),
         with ``extra`` keys; its status and ``headers`` (``Retry-After``) either
-        way."""
+        way. ``back``: the page to go back to, when not the form's own."""
         status = REFUSALS[code].status
         lang = self.language(request)
         text, remedy = refusal_text(code, lang, params)
         if is_api(request):
             return api_answer(code, text, remedy, status, headers, **extra)
         response = self.render(request, "message.html", lang, status, text=text,
-                               remedy=remedy, back=back_to(request.url.path))
+                               remedy=remedy, back=back or back_to(request.url.path))
         response.headers.update(headers or {})
         return response
 
@@ -893,8 +894,10 @@ def organizer_only(handler):
             limited = await server.refused(server.login_limit, request)
             return limited or server.json_refusal(request, "wrong-token")
         if not server.is_organizer(request):
-            if wants_json(request) or request.method != "GET":
+            if is_api(request):
                 return server.json_refusal(request, "log-in-first")
+            if request.method != "GET":  # a form of a login since lost (a restart)
+                return server.refusal(request, "log-in-first", back="/login")
             return RedirectResponse("/login", status_code=303)
         return await handler(request)
     return guarded
