@@ -180,3 +180,22 @@ def test_an_organizers_refused_action_is_said_in_the_language_asked(tourney, db_
     assert english.startswith(f"submission {conflict['submission']} is dismissed")
     assert swedish != english and str(conflict["submission"]) in swedish
     assert again.json()["error"] == swedish
+
+
+def test_a_refused_sign_up_is_said_in_json_in_the_language_asked(tourney, db_url):
+    seated_event(tourney, lang="sv")
+    tourney("event", "set", "club", "--signup", "open")
+    web = client(db_url)
+    csrf = csrf_of(web.get("/signup/club").text)
+    api = {"Accept": "application/json", "Accept-Language": "fi"}
+    entered = web.post("/signup/club", data={"csrf": csrf, "name": "Anna", "email": "a@x.se"},
+                       headers=api)
+    fi = translations("fi").gettext("A player of that name is entered already.")
+    assert fi != "A player of that name is entered already."
+    assert entered.status_code == 409 and entered.json() == {
+        "code": "entered", "error": "entered", "field": None, "message": fi}
+    bad = web.post("/signup/club", data={"csrf": csrf, "name": "Pia", "email": "nope"},
+                   headers={"Accept": "application/json"})
+    assert bad.status_code == 422 and bad.json()["code"] == "field"
+    assert bad.json()["field"] == "email" and bad.json()["message"].startswith(
+        "Give an e-mail address")

@@ -80,7 +80,15 @@ from tourney.tournament.standings import standing_decimals, standings_table
 
 from .grid_names import grid_name, short_names
 from .group_commit import GroupCommit, lost_race
-from .messages import REFUSALS, bad_fields, error_lines, error_text, refusal_text, remedy_sentence
+from .messages import (
+    REFUSALS,
+    bad_fields,
+    error_lines,
+    error_text,
+    refusal_text,
+    remedy_sentence,
+    signup_refusal,
+)
 from .security import (
     SESSION_COOKIE,
     FailureLimit,
@@ -1326,12 +1334,19 @@ async def _signup(request: Request, form: dict | None) -> Response:
     lang = server.language(request, event.lang)
     # a field to correct is the form's fault (422); closed, entered, full: the state's (409)
     status = 200 if refused is None else 422 if refused.reason == "field" else 409
+    refused_text = (translations(lang).gettext(signup_refusal(refused.reason, refused.field))
+                    if refused is not None else None)
     if wants_json(request) and form is not None:
         if refused is not None:
-            return JSONResponse({"error": refused.reason, "field": refused.field}, status_code=status)
+            # the language asked for (Accept-Language), not the event's
+            text = translations(server.language(request)).gettext(
+                signup_refusal(refused.reason, refused.field))
+            return JSONResponse({"code": refused.reason, "error": refused.reason,
+                                 "field": refused.field, "message": text}, status_code=status)
         return JSONResponse({"done": "signed-up", "name": signed})
     return server.render(request, "signup.html", lang, status, event=event, is_open=is_open,
-                         signed=signed, refused=refused, form=form or {})
+                         signed=signed, refused=refused, refused_text=refused_text,
+                         form=form or {})
 
 
 # ---------------------------------------------------------------- the app

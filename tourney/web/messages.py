@@ -248,3 +248,22 @@ def refusal_text(code: str, lang: str, params: dict | None = None) -> tuple[str,
     _ = translations(lang).gettext
     text = _(refusal.words) % params if params else _(refusal.words)
     return text, _(refusal.remedy) if refusal.remedy else None
+
+
+# A refused sign-up (tourney.tournament.evening.SignupRefused) as the sign-up page
+# and the JSON answer say it: by its reason, a field's by the field.
+SIGNUP_REFUSALS = {
+    "entered": N_("A player of that name is entered already."),
+    "full": N_("Too many sign-ups are waiting for the organizer; try again later."),
+    "closed": N_("Sign-up for this event is closed."),
+    "name": N_("Give your name as it should stand in the standings (at most 200 characters; "
+               "no ; and not starting with = + - @)."),
+    "club": N_("The club name is too long or holds characters it cannot."),
+    "email": N_("Give an e-mail address: the organizer sends your table and results to it. "
+                "It is never shown on a page."),
+}
+
+
+def signup_refusal(reason: str, field: str | None) -> str:
+    """The words of a refused sign-up (a catalogue message, untranslated)."""
+    return SIGNUP_REFUSALS.get(reason) or SIGNUP_REFUSALS.get(field or "", SIGNUP_REFUSALS["email"])
