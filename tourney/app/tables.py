@@ -731,6 +731,27 @@ class TableReview:
                               for c in self.conflicts]}
 
 
+@dataclass
+class EarlierRound:
+    """A round before the latest one with conflicts not yet settled: the tables that
+    have one, each as the organizer reviews it (only its conflicts are shown)."""
+
+    number: int
+    reviews: list[TableReview]
+
+
+def earlier_conflicts(session: Session, event: Event, before: int) -> list[EarlierRound]:
+    """Every round before round ``before`` with a conflict not yet settled, newest
+    first, with the tables that have one (each keeps at most
+    ``CONFLICTS_KEPT_PER_TABLE``): a conflict stays in view until it is decided, when
+    the next round is seated too."""
+    out = []
+    for number in table_links.rounds_with_open_conflicts(session, event, before):
+        tables = [t for t in table_links.table_states(session, event, number) if t.conflicts]
+        out.append(EarlierRound(number, review_tables(session, event, tables)))
+    return out
+
+
 def review_tables(session: Session, event: Event,
                   tables: list[table_links.TableState]) -> list[TableReview]:
     """Each table of a round as the organizer reviews it (see :class:`TableReview`)."""

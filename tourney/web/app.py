@@ -927,6 +927,8 @@ class RoundView:
     open: bool
     # each table as the organizer reviews it (what it sent, its conflicts)
     reviews: list = field(default_factory=list)
+    # the earlier rounds' conflicts not yet settled, newest round first
+    earlier: list = field(default_factory=list)
 
 
 def round_view(session, slug: str, number: int | None = None) -> RoundView:
@@ -939,7 +941,8 @@ def round_view(session, slug: str, number: int | None = None) -> RoundView:
     is_open = bool(tables) and number == last and all(
         t.link.closed_at is None for t in tables)
     return RoundView(event, number, tables, is_open,
-                     submissions.review_tables(session, event, tables))
+                     submissions.review_tables(session, event, tables),
+                     submissions.earlier_conflicts(session, event, number))
 
 
 def round_json(view: RoundView, base: str) -> dict:
@@ -949,7 +952,14 @@ def round_json(view: RoundView, base: str) -> dict:
                         "url": f"{base}/t/{t.link.token}",
                         "submission": t.submission.id if t.submission else None,
                         "errors": t.errors, **review.to_json()}
-                       for t, review in zip(view.tables, view.reviews)]}
+                       for t, review in zip(view.tables, view.reviews)],
+            # conflicts still to settle of the rounds before, newest round first
+            "earlier": [{"round": past.number,
+                         "tables": [{"table": r.state.table, "players": r.state.players,
+                                     "state": r.state.state,
+                                     "conflicts": r.to_json()["conflicts"]}
+                                    for r in past.reviews]}
+                        for past in view.earlier]}
 
 
 def base_url(request: Request) -> str:
@@ -979,7 +989,8 @@ async def org_event(request: Request) -> Response:
     # and of each result kept beside the table's own that does not pass
     conflict_errors = {c.submission.id: error_lines(c.sent.errors, server.site_renderer(lang),
                                                     c.sent.lines)
-                       for review in view.reviews for c in review.conflicts if c.invalid}
+                       for reviews in [view.reviews] + [past.reviews for past in view.earlier]
+                       for review in reviews for c in review.conflicts if c.invalid}
 
     def read_more(s):
         from tourney.app.results import adjustments
