@@ -76,7 +76,7 @@ from tourney.tournament.events import get_event, last_seated_round, results_by_r
 from tourney.tournament.rounds import get_round, seated_keys, seating_warnings
 from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
-from tourney.tournament.standings import standing_decimals, standings_table
+from tourney.tournament.standings import event_tiebreaks, standing_decimals, standings_table
 
 from .grid_names import grid_name, short_names
 from .group_commit import GroupCommit, lost_race
@@ -830,15 +830,25 @@ async def standings_page(request: Request) -> Response:
         event = get_event(session, slug)
         progress = round_progress(session, event)
         ends = round_ends_at(session, event, progress[0]) if progress else None
-        return event, standings_table(session, event), progress, ends
+        return event, standings_table(session, event), progress, ends, event_tiebreaks(event)
 
     try:
-        event, rows, progress, ends_at = await run_in_threadpool(_read, server.config.engine, load)
+        event, rows, progress, ends_at, tiebreaks = await run_in_threadpool(
+            _read, server.config.engine, load)
     except TourneyError:
         return server.render(request, "unknown_link.html", server.language(request), 404)
     lang = server.language(request, event.lang)
     return server.render(request, "standings.html", lang, event=event, rows=rows,
-                         progress=progress, poll=server.config.poll_seconds, ends_at=ends_at)
+                         progress=progress, poll=server.config.poll_seconds, ends_at=ends_at,
+                         tiebreaks=tiebreaks, deciding=deciding_tiebreaks(rows, tiebreaks),
+                         names=server.site_renderer(lang).names)
+
+
+def deciding_tiebreaks(rows: list, tiebreaks: list[str]) -> list[str]:
+    """The tie-breaks (of ``tiebreaks``, in their order) that separate a player from
+    the one above on equal points: the columns the live standings show."""
+    used = {row.decided_by for row in rows}
+    return [tb for tb in tiebreaks if tb in used]
 
 
 def round_progress(session, event: Event) -> tuple[int, int, int] | None:
