@@ -84,6 +84,7 @@ def test_too_many_attempts_is_a_page_with_retry_after(tourney, db_url):
         assert web.get("/t/not-a-real-token", headers=headers).status_code == 404
     answer = web.get("/t/not-a-real-token", headers=headers)
     assert_page(answer, "too-many-attempts", "sv", None)
+    assert "Tillbaka" not in answer.text  # going back would only repeat the guess
     assert int(answer.headers["retry-after"]) > 0
     assert "försök" in answer.text.lower()  # Swedish, not the English
     # an API client is told the same in JSON

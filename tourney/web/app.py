@@ -327,7 +327,9 @@ class Server:
         if is_api(request):
             return api_answer(code, text, remedy, status, headers, **extra)
         response = self.render(request, "message.html", lang, status, text=text,
-                               remedy=remedy, back=back or back_to(request.url.path))
+                               remedy=remedy,
+                               back=back or (back_to(request.url.path)
+                                             if REFUSALS[code].back else None))
         response.headers.update(headers or {})
         return response
 

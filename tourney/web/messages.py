@@ -209,6 +209,8 @@ class Refusal:
     status: int
     words: str
     remedy: str | None = None
+    # the page links back to the form (none where going back would only repeat it)
+    back: bool = True
 
 
 # The server's refusals by their stable code (the JSON API's ``code``); the one home
@@ -229,7 +231,7 @@ REFUSALS = {
     "too-large": Refusal(413, N_("What was sent is too large for this server."),
                          N_("Send a smaller record: one match at a time.")),
     "too-many-attempts": Refusal(429, N_("Too many wrong attempts from this address."),
-                                 N_("Wait a minute, then try again.")),
+                                 N_("Wait a minute, then try again."), back=False),
     "wrong-token": Refusal(401, N_("The organizer's token is wrong.")),
     "log-in-first": Refusal(401, N_("Log in as the organizer first.")),
     "unknown-event": Refusal(404, N_("There is no such event.")),
