@@ -125,6 +125,14 @@ def test_the_json_api_says_its_refusals_in_the_language_asked(tourney, db_url, l
     answer = web.get("/org", headers={**api, "Authorization": "Bearer wrong"})
     assert answer.status_code == 401 and answer.json()["code"] == "wrong-token"
     assert answer.json()["message"] == message("wrong-token")
+    answer = web.get("/org/nope", headers={**BEARER, **asked})
+    assert answer.status_code == 404 and answer.json()["code"] == "unknown-event"
+    assert answer.json()["message"] == message("unknown-event")
+    answer = web.post(path_of(links["1"]["url"]), content=b"round\xff",
+                      headers={"Content-Type": "text/csv", **asked})
+    assert answer.status_code == 422 and answer.json()["errors"][0]["rule"] == "encoding"
+    assert answer.json()["errors"][0]["message"] == translations(lang).gettext(
+        "not UTF-8 text (byte %(byte)s)") % {"byte": 6}
     answer = web.get("/api/events/nope/standings", headers=asked)
     assert answer.status_code == 404 and answer.json()["code"] == "unknown-event"
     assert answer.json()["message"] == message("unknown-event")

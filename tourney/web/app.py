@@ -421,12 +421,12 @@ def is_api(request: Request) -> bool:
             or content_type == "text/csv")
 
 
-def api_answer(code: str, text: str, remedy: str | None, status: int,
+def api_answer(code: str, text: str, todo: str | None, status: int,
                headers: dict | None = None, **extra) -> JSONResponse:
     """A refusal as the JSON API says it: its stable ``code`` and ``message``, its
-    words and what to do in the requester's language (``error``: the same, the key
-    the organizer's actions answered with before)."""
-    message = f"{text} {remedy}" if remedy else text
+    words and what to do (``todo``) in the requester's language (``error``: the
+    same, the key the organizer's actions answered with before)."""
+    message = f"{text} {todo}" if todo else text
     return JSONResponse({"code": code, "message": message, "error": message, **extra},
                         status_code=status, headers=headers)
 
@@ -699,11 +699,12 @@ async def table_post(request: Request) -> Response:
         try:
             csv_text = body.decode("utf-8")
         except UnicodeDecodeError as bad:
+            err = RecordError(Message(N_("not UTF-8 text (byte %(byte)s)"),
+                                      {"byte": bad.start + 1}), rule="encoding")
+            said = error_text(err, server.site_renderer(server.language(request)))[0]
             return JSONResponse({"outcome": "invalid", "stored": False, "valid": False,
-                                 "errors": [submissions.error_json(RecordError(
-                                     Message(N_("not UTF-8 text (byte %(byte)s)"),
-                                             {"byte": bad.start + 1}),
-                                     rule="encoding"))]}, status_code=422)
+                                 "errors": [submissions.error_json(err) | {"message": said}]},
+                                status_code=422)
         form = {}
     else:
         form = await server.checked_form(request)
@@ -990,6 +991,8 @@ async def org_event(request: Request) -> Response:
         view = await run_in_threadpool(server.in_transaction,
                                        lambda s: round_view(s, slug))
     except TourneyError as err:
+        if wants_json(request):
+            return server.json_refusal(request, "unknown-event")
         return server.error_page(request, server.language(request), 404, err)
     if wants_json(request):
         return JSONResponse(round_json(view, base_url(request)))
