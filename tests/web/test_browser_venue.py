@@ -189,7 +189,8 @@ def test_a_club_night_at_each_width_with_and_without_script(tourney, db_url, bro
         page.goto(f"{live.url}/standings/club?lang=sv")
         screen.fits("the live standings")
         heads = page.eval_on_selector_all("#standings th", "ths => ths.map(th => th.innerText)")
-        assert heads == ["Placering", "Spelare", "Poäng"]
+        # and the tie-break that told players on equal points apart
+        assert heads == ["Placering", "Spelare", "Poäng", "Motståndarstyrka"]
         cut = page.evaluate("[...document.querySelectorAll('#standings th')]"
                             ".filter(th => th.scrollWidth > th.clientWidth).length")
         assert cut == 0 and cut_words(page, "#standings th") == []

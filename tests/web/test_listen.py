@@ -2,6 +2,7 @@
 forwarded headers believed only from the proxy's addresses given."""
 from __future__ import annotations
 
+import html
 import logging
 import os
 import re
@@ -55,11 +56,11 @@ def test_forwarded_addresses_count_only_from_the_proxy_given(db_url):
             assert dodged.status_code == 429  # the header is not believed
 
 
-def _half_sent(url: str, path: str, content_type: str) -> socket.socket:
+def _half_sent(url: str, path: str, content_type: str, headers: str = "") -> socket.socket:
     host, port = url.removeprefix("http://").split(":")
     conn = socket.create_connection((host, int(port)))
     conn.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: {content_type}\r\n"
-                 f"Content-Length: 5000\r\n\r\nround,table".encode())
+                 f"{headers}Content-Length: 5000\r\n\r\nround,table".encode())
     return conn
 
 
@@ -70,6 +71,34 @@ def test_a_body_that_stops_arriving_is_answered_408(db_url):
             conn.settimeout(10)
             answer = conn.recv(4096).decode()
         assert answer.startswith("HTTP/1.1 408")
+
+
+def test_a_408_is_said_in_the_phones_language(db_url):
+    """A browser's form that stops arriving gets the site's page in its language,
+    with what to do; a score app's CSV gets the JSON API's code and message."""
+    from tourney.web.messages import refusal_text
+
+    text, remedy = refusal_text("body-timeout", "sv")
+    assert (text, remedy) != refusal_text("body-timeout", "en")
+    with LiveServer(db_url, body_timeout=0.3) as live:
+        for kind, shape in (("application/x-www-form-urlencoded", "text/html"),
+                            ("text/csv", "application/json")):
+            with _half_sent(live.url, "/t/some-link", kind,
+                            "Accept-Language: sv-SE,sv;q=0.9\r\n") as conn:
+                conn.settimeout(10)
+                answer = b""
+                while True:  # answered with Connection: close
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        break
+                    answer += chunk
+            head, _, body = answer.decode().partition("\r\n\r\n")
+            assert head.startswith("HTTP/1.1 408") and f"content-type: {shape}" in head.lower()
+            assert html.escape(text, quote=False) in body or text in body
+            if shape == "text/html":
+                assert '<html lang="sv">' in body and html.escape(remedy, quote=False) in body
+            else:
+                assert '"code":"body-timeout"' in body
 
 
 def test_a_client_that_leaves_mid_send_is_no_error(db_url):

@@ -100,19 +100,26 @@ class Verdict:
                   # the outcome says so, "valid" speaks of the result sent alone
                   "valid": not self.errors,
                   "errors": [error_json(e) for e in self.errors]}
+        if self.message_words is not None:
+            answer["message"] = self.message_words  # its English (a caller translates it)
         if self.outcome == CONFLICT:
-            answer["message"] = CONFLICT_MESSAGE
             answer["versions"] = self.versions
-        elif self.beside:
-            answer["message"] = KEPT_INVALID_MESSAGE
         return answer
 
+    @property
+    def message_words(self) -> str | None:
+        """What happens next, a catalogue message: for a conflict, or an invalid
+        result kept beside the stored one; None otherwise."""
+        if self.outcome == CONFLICT:
+            return CONFLICT_MESSAGE
+        return KEPT_INVALID_MESSAGE if self.beside else None
 
-CONFLICT_MESSAGE = ("this table's result differs from the one already sent; both are kept "
-                    "and the organizer will compare them and decide which stands")
-KEPT_INVALID_MESSAGE = ("this result does not pass the checks and was not stored: the "
-                        "table's stored result stands; what was sent is kept beside it and "
-                        "the organizer will decide")
+
+CONFLICT_MESSAGE = N_("This table's result differs from the one already sent; both are kept "
+                      "and the organizer will compare them and decide which stands.")
+KEPT_INVALID_MESSAGE = N_("This result does not pass the checks and was not stored: the "
+                          "table's stored result stands; what was sent is kept beside it and "
+                          "the organizer will decide.")
 
 
 def error_json(err: RecordError) -> dict:
@@ -723,6 +730,27 @@ class TableReview:
                                "valid": not c.invalid, "sent": c.sent.to_json(),
                                "current": c.current.to_json() if c.current else None}
                               for c in self.conflicts]}
+
+
+@dataclass
+class EarlierRound:
+    """A round before the latest one with conflicts not yet settled: the tables that
+    have one, each as the organizer reviews it (only its conflicts are shown)."""
+
+    number: int
+    reviews: list[TableReview]
+
+
+def earlier_conflicts(session: Session, event: Event, before: int) -> list[EarlierRound]:
+    """Every round before round ``before`` with a conflict not yet settled, newest
+    first, with the tables that have one (each keeps at most
+    ``CONFLICTS_KEPT_PER_TABLE``): a conflict stays in view until it is decided, when
+    the next round is seated too."""
+    out = []
+    for number in table_links.rounds_with_open_conflicts(session, event, before):
+        tables = [t for t in table_links.table_states(session, event, number) if t.conflicts]
+        out.append(EarlierRound(number, review_tables(session, event, tables)))
+    return out
 
 
 def review_tables(session: Session, event: Event,

@@ -285,6 +285,16 @@ def open_conflicts(session: Session, link: TableLink) -> list[Submission]:
         Submission.link_id == link.id, Submission.state == CONFLICT).order_by(Submission.id)))
 
 
+def rounds_with_open_conflicts(session: Session, event: Event, before: int) -> list[int]:
+    """The rounds of ``event`` before round ``before`` with a conflict not yet
+    settled (a differing result, or an invalid one kept for review), newest first."""
+    return list(session.exec(
+        select(TableLink.round_number).join(Submission, Submission.link_id == TableLink.id)
+        .where(TableLink.event_id == event.id, TableLink.round_number < before,
+               Submission.state == CONFLICT)
+        .distinct().order_by(TableLink.round_number.desc())))
+
+
 def add_submission(session: Session, link: TableLink, content: str, state: str,
                    errors: list[dict] | None = None, version_id: int | None = None,
                    decided_by: str | None = None) -> Submission:

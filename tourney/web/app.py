@@ -77,11 +77,19 @@ from tourney.tournament.events import get_event, last_seated_round, results_by_r
 from tourney.tournament.rounds import get_round, seated_keys, seating_warnings
 from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
-from tourney.tournament.standings import standing_decimals, standings_table
+from tourney.tournament.standings import event_tiebreaks, standing_decimals, standings_table
 
 from .grid_names import grid_name, short_names
 from .group_commit import GroupCommit, lost_race
-from .messages import bad_fields, error_lines, error_text, remedy_sentence
+from .messages import (
+    REFUSALS,
+    bad_fields,
+    error_lines,
+    error_text,
+    refusal_text,
+    remedy_sentence,
+    signup_refusal,
+)
 from .security import (
     SESSION_COOKIE,
     DatabaseFailures,
@@ -311,8 +319,34 @@ class Server:
             await asyncio.sleep(self.config.failure_delay)
         if not wait:
             return None
-        return Response("Too many attempts; wait a minute and try again.\n", status_code=429,
-                        media_type="text/plain", headers={"Retry-After": str(wait)})
+        return self.refusal(request, "too-many-attempts", headers={"Retry-After": str(wait)})
+
+    def refusal(self, request: Request, code: str, params: dict | None = None,
+                headers: dict | None = None, back: str | None = None,
+                **extra) -> Response:
+        """A refusal of :data:`.messages.REFUSALS` in the requester's language: a
+        page of the site (message.html: what went wrong, what to do, a link back)
+        for a browser, ``{"code", "message"}`` for an API client (:func:`is_api`),
+        with ``extra`` keys; its status and ``headers`` (``Retry-After``) either
+        way. ``back``: the page to go back to, when not the form's own."""
+        status = REFUSALS[code].status
+        lang = self.language(request)
+        text, remedy = refusal_text(code, lang, params)
+        if is_api(request):
+            return api_answer(code, text, remedy, status, headers, **extra)
+        response = self.render(request, "message.html", lang, status, text=text,
+                               remedy=remedy,
+                               back=back or (back_to(request.url.path)
+                                             if REFUSALS[code].back else None))
+        response.headers.update(headers or {})
+        return response
+
+    def json_refusal(self, request: Request, code: str, headers: dict | None = None,
+                     **extra) -> JSONResponse:
+        """A refusal of the JSON API (:func:`api_answer`), in the language the
+        request asks for (``Accept-Language``; English by default)."""
+        text, remedy = refusal_text(code, self.language(request))
+        return api_answer(code, text, remedy, REFUSALS[code].status, headers, **extra)
 
     def bearer(self, request: Request) -> str | None:
         """The organizer's token as an ``Authorization: Bearer`` header gives it."""
@@ -334,12 +368,11 @@ class Server:
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
-            return Response("The form is not UTF-8.\n", status_code=400, media_type="text/plain")
+            return self.refusal(request, "form-not-utf8")
         try:
             return dict(parse_qsl(text, keep_blank_values=True, max_num_fields=MAX_FORM_FIELDS))
         except ValueError:  # more fields than any page of this server posts
-            return Response(f"The form has more than {MAX_FORM_FIELDS} fields.\n",
-                            status_code=400, media_type="text/plain")
+            return self.refusal(request, "too-many-fields", {"limit": MAX_FORM_FIELDS})
 
     async def checked_form(self, request: Request) -> dict[str, str] | Response:
         """The posted form once its CSRF token is checked; a Response when refused."""
@@ -354,19 +387,18 @@ class Server:
         _, session = self.session_of(request)
         if csrf_ok(session, form.get("csrf")):
             return None
-        return Response("This form has expired (or did not come from this server); "
-                        "go back, reload the page and send it again.\n", status_code=403,
-                        media_type="text/plain")
+        return self.refusal(request, "form-expired")
 
 
 async def read_body(request: Request) -> bytes | Response:
     """The request's body, at most ``MAX_BODY_BYTES``; a Response when refused:
     413 too large, 408 when it stops arriving for ``body_timeout`` seconds, 400
     when the client went away (logged as nothing: a phone leaving is no error)."""
+    server: Server = request.app.state.server
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        return Response("Too large.\n", status_code=413, media_type="text/plain")
-    timeout = request.app.state.server.config.body_timeout
+        return server.refusal(request, "too-large")
+    timeout = server.config.body_timeout
     chunks, size = [], 0
     stream = request.stream().__aiter__()
     while True:
@@ -375,19 +407,60 @@ async def read_body(request: Request) -> bytes | Response:
         except StopAsyncIteration:
             break
         except asyncio.TimeoutError:
-            return Response("The request stopped arriving; send it again.\n", status_code=408,
-                            media_type="text/plain", headers={"Connection": "close"})
+            return server.refusal(request, "body-timeout", headers={"Connection": "close"})
         except ClientDisconnect:
             return Response("", status_code=400)  # nobody is there to read it
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            return Response("Too large.\n", status_code=413, media_type="text/plain")
+            return server.refusal(request, "too-large")
         chunks.append(chunk)
     return b"".join(chunks)
 
 
 def wants_json(request: Request) -> bool:
     return "application/json" in request.headers.get("accept", "")
+
+
+def is_api(request: Request) -> bool:
+    """A request of a program, answered in JSON: it asks for JSON, goes to a JSON
+    path (``/api/...``) or sends a table's record as CSV."""
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    return (wants_json(request) or request.url.path.startswith("/api/")
+            or content_type == "text/csv")
+
+
+def api_answer(code: str, text: str, todo: str | None, status: int,
+               headers: dict | None = None, **extra) -> JSONResponse:
+    """A refusal as the JSON API says it: its stable ``code`` and ``message``, its
+    words and what to do (``todo``) in the requester's language (``error``: the
+    same, the key the organizer's actions answered with before)."""
+    message = f"{text} {todo}" if todo else text
+    return JSONResponse({"code": code, "message": message, "error": message, **extra},
+                        status_code=status, headers=headers)
+
+
+def verdict_json(verdict: submissions.Verdict, renderer: Renderer) -> dict:
+    """A table's verdict as the JSON API answers it: its ``message`` and each error's
+    ``message`` in the language of ``renderer`` (the requester's), the rest as the
+    library gives it (``outcome``, each error's ``rule``: the stable codes)."""
+    answer = verdict.to_json()
+    if verdict.message_words is not None:
+        answer["message"] = translations(renderer.lang).gettext(verdict.message_words)
+    for err, shown in zip(verdict.errors, answer["errors"]):
+        shown["message"] = error_text(err, renderer)[0]
+    return answer
+
+
+def back_to(path: str) -> str:
+    """The page to go back to from a refused request to ``path``: the page the form
+    was on (an organizer's action goes back to the event's page, a check-in to the
+    player's page, a logout home); only ever a path of this server."""
+    if not path.startswith("/") or path.startswith("//"):
+        return "/"
+    parts = path.split("/")
+    if len(parts) == 4 and parts[1] in ("org", "p"):
+        return "/".join(parts[:3])
+    return "/" if path == "/logout" else path
 
 
 # ---------------------------------------------------------------- table pages
@@ -672,9 +745,8 @@ async def table_post(request: Request) -> Response:
     if not api and content_type not in FORM_TYPES:
         # a score app's mistake (JSON, a file's own type): said as the API says
         # things, not as the expired form a browser would have sent
-        return JSONResponse({"outcome": "unsupported-type", "stored": False, "valid": False,
-                             "errors": [], "message": "send the match's record rows as "
-                             "CSV with Content-Type: text/csv"}, status_code=415)
+        return server.json_refusal(request, "unsupported-type", outcome="unsupported-type",
+                                   stored=False, valid=False, errors=[])
     if api:
         body = await read_body(request)
         if isinstance(body, Response):
@@ -682,11 +754,12 @@ async def table_post(request: Request) -> Response:
         try:
             csv_text = body.decode("utf-8")
         except UnicodeDecodeError as bad:
+            err = RecordError(Message(N_("not UTF-8 text (byte %(byte)s)"),
+                                      {"byte": bad.start + 1}), rule="encoding")
+            said = error_text(err, server.site_renderer(server.language(request)))[0]
             return JSONResponse({"outcome": "invalid", "stored": False, "valid": False,
-                                 "errors": [submissions.error_json(RecordError(
-                                     Message(N_("not UTF-8 text (byte %(byte)s)"),
-                                             {"byte": bad.start + 1}),
-                                     rule="encoding"))]}, status_code=422)
+                                 "errors": [submissions.error_json(err) | {"message": said}]},
+                                status_code=422)
         form = {}
     else:
         form = await server.checked_form(request)
@@ -713,20 +786,22 @@ async def table_post(request: Request) -> Response:
 
     try:
         verdict, view = await server.results.run(work, token)
-    except (DatabaseBusy, ConflictingChange) as err:
-        body = {"outcome": "busy", "stored": False, "valid": False, "errors": [],
-                "message": str(err)}
-        return JSONResponse(body, status_code=503, headers={"Retry-After": "2"})
+    except (DatabaseBusy, ConflictingChange):
+        if not api:
+            return server.refusal(request, "busy", headers={"Retry-After": "2"})
+        return server.json_refusal(request, "busy", headers={"Retry-After": "2"},
+                                   outcome="busy", stored=False, valid=False, errors=[])
     if verdict is None:
         limited = await server.refused(server.link_limit, request)
         if limited:
             return limited
         if api:
-            return JSONResponse({"outcome": "unknown-link", "stored": False, "valid": False,
-                                 "errors": []}, status_code=404)
+            return server.json_refusal(request, "unknown-link", outcome="unknown-link",
+                                       stored=False, valid=False, errors=[])
         return server.render(request, "unknown_link.html", server.language(request), 404)
     if api:
-        return JSONResponse(verdict.to_json(), status_code=verdict.status_code)
+        return JSONResponse(verdict_json(verdict, server.site_renderer(server.language(request))),
+                            status_code=verdict.status_code)
     lang = server.language(request, view.event.lang)
     if isinstance(verdict, SeatingChanged):
         return server.render(request, "table.html", lang, 409, view=view,
@@ -809,7 +884,7 @@ async def standings_json(request: Request) -> Response:
         data = await run_in_threadpool(_read, server.config.engine,
                                        lambda s: standings_data(s, request.path_params["slug"]))
     except TourneyError:
-        return JSONResponse({"error": "unknown event"}, status_code=404)
+        return server.json_refusal(request, "unknown-event")
     return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 
@@ -821,15 +896,25 @@ async def standings_page(request: Request) -> Response:
         event = get_event(session, slug)
         progress = round_progress(session, event)
         ends = round_ends_at(session, event, progress[0]) if progress else None
-        return event, standings_table(session, event), progress, ends
+        return event, standings_table(session, event), progress, ends, event_tiebreaks(event)
 
     try:
-        event, rows, progress, ends_at = await run_in_threadpool(_read, server.config.engine, load)
+        event, rows, progress, ends_at, tiebreaks = await run_in_threadpool(
+            _read, server.config.engine, load)
     except TourneyError:
         return server.render(request, "unknown_link.html", server.language(request), 404)
     lang = server.language(request, event.lang)
     return server.render(request, "standings.html", lang, event=event, rows=rows,
-                         progress=progress, poll=server.config.poll_seconds, ends_at=ends_at)
+                         progress=progress, poll=server.config.poll_seconds, ends_at=ends_at,
+                         tiebreaks=tiebreaks, deciding=deciding_tiebreaks(rows, tiebreaks),
+                         names=server.site_renderer(lang).names)
+
+
+def deciding_tiebreaks(rows: list, tiebreaks: list[str]) -> list[str]:
+    """The tie-breaks (of ``tiebreaks``, in their order) that separate a player from
+    the one above on equal points: the columns the live standings show."""
+    used = {row.decided_by for row in rows}
+    return [tb for tb in tiebreaks if tb in used]
 
 
 def round_progress(session, event: Event) -> tuple[int, int, int] | None:
@@ -891,10 +976,12 @@ def organizer_only(handler):
         if token is not None and not secret_ok(server.config.secret, token):
             # a wrong token is a wrong login: slowed and limited alike
             limited = await server.refused(server.login_limit, request)
-            return limited or JSONResponse({"error": "wrong token"}, status_code=401)
+            return limited or server.json_refusal(request, "wrong-token")
         if not server.is_organizer(request):
-            if wants_json(request) or request.method != "GET":
-                return JSONResponse({"error": "log in first"}, status_code=401)
+            if is_api(request):
+                return server.json_refusal(request, "log-in-first")
+            if request.method != "GET":  # a form of a login since lost (a restart)
+                return server.refusal(request, "log-in-first", back="/login")
             return RedirectResponse("/login", status_code=303)
         return await handler(request)
     return guarded
@@ -916,6 +1003,8 @@ class RoundView:
     open: bool
     # each table as the organizer reviews it (what it sent, its conflicts)
     reviews: list = field(default_factory=list)
+    # the earlier rounds' conflicts not yet settled, newest round first
+    earlier: list = field(default_factory=list)
 
 
 def round_view(session, slug: str, number: int | None = None) -> RoundView:
@@ -928,7 +1017,8 @@ def round_view(session, slug: str, number: int | None = None) -> RoundView:
     is_open = bool(tables) and number == last and all(
         t.link.closed_at is None for t in tables)
     return RoundView(event, number, tables, is_open,
-                     submissions.review_tables(session, event, tables))
+                     submissions.review_tables(session, event, tables),
+                     submissions.earlier_conflicts(session, event, number))
 
 
 def round_json(view: RoundView, base: str) -> dict:
@@ -938,7 +1028,14 @@ def round_json(view: RoundView, base: str) -> dict:
                         "url": f"{base}/t/{t.link.token}",
                         "submission": t.submission.id if t.submission else None,
                         "errors": t.errors, **review.to_json()}
-                       for t, review in zip(view.tables, view.reviews)]}
+                       for t, review in zip(view.tables, view.reviews)],
+            # conflicts still to settle of the rounds before, newest round first
+            "earlier": [{"round": past.number,
+                         "tables": [{"table": r.state.table, "players": r.state.players,
+                                     "state": r.state.state,
+                                     "conflicts": r.to_json()["conflicts"]}
+                                    for r in past.reviews]}
+                        for past in view.earlier]}
 
 
 def base_url(request: Request) -> str:
@@ -957,6 +1054,8 @@ async def org_event(request: Request) -> Response:
         view = await run_in_threadpool(server.in_transaction,
                                        lambda s: round_view(s, slug))
     except TourneyError as err:
+        if wants_json(request):
+            return server.json_refusal(request, "unknown-event")
         return server.error_page(request, server.language(request), 404, err)
     if wants_json(request):
         return JSONResponse(round_json(view, base_url(request)))
@@ -968,7 +1067,8 @@ async def org_event(request: Request) -> Response:
     # and of each result kept beside the table's own that does not pass
     conflict_errors = {c.submission.id: error_lines(c.sent.errors, server.site_renderer(lang),
                                                     c.sent.lines)
-                       for review in view.reviews for c in review.conflicts if c.invalid}
+                       for reviews in [view.reviews] + [past.reviews for past in view.earlier]
+                       for review in reviews for c in review.conflicts if c.invalid}
 
     def read_more(s):
         from tourney.app.results import adjustments
@@ -1141,8 +1241,11 @@ async def org_action(request: Request) -> Response:
     except (TourneyError, submissions.DecisionRefused) as err:
         remedy = getattr(err, "remedy", None)  # a DecisionRefused has none
         if wants_json(request):
-            return JSONResponse({"error": str(err)} | (
-                {"remedy": remedy.to_json()} if remedy is not None else {}), status_code=409)
+            lang = server.language(request)
+            text, _ = error_text(err, server.site_renderer(lang))
+            code = "decision-refused" if isinstance(err, submissions.DecisionRefused) else "refused"
+            return api_answer(code, text, remedy_sentence(remedy, lang), 409, **(
+                {"remedy": remedy.to_json()} if remedy is not None else {}))
         if action not in ARBITER_ACTIONS:
             lang = server.language(request)
             return server.error_page(request, lang, 409, err,
@@ -1332,12 +1435,19 @@ async def _signup(request: Request, form: dict | None) -> Response:
     lang = server.language(request, event.lang)
     # a field to correct is the form's fault (422); closed, entered, full: the state's (409)
     status = 200 if refused is None else 422 if refused.reason == "field" else 409
+    refused_text = (translations(lang).gettext(signup_refusal(refused.reason, refused.field))
+                    if refused is not None else None)
     if wants_json(request) and form is not None:
         if refused is not None:
-            return JSONResponse({"error": refused.reason, "field": refused.field}, status_code=status)
+            # the language asked for (Accept-Language), not the event's
+            text = translations(server.language(request)).gettext(
+                signup_refusal(refused.reason, refused.field))
+            return JSONResponse({"code": refused.reason, "error": refused.reason,
+                                 "field": refused.field, "message": text}, status_code=status)
         return JSONResponse({"done": "signed-up", "name": signed})
     return server.render(request, "signup.html", lang, status, event=event, is_open=is_open,
-                         signed=signed, refused=refused, form=form or {})
+                         signed=signed, refused=refused, refused_text=refused_text,
+                         form=form or {})
 
 
 # ---------------------------------------------------------------- the app

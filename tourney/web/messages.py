@@ -199,3 +199,76 @@ def _fields(err: RecordError, deal: int | None, boxes, pasted: bool) -> tuple[st
 def bad_fields(lines: list[ErrorLine]) -> set[str]:
     """The names of the form's fields the errors are about."""
     return {name for line in lines for name in line.fields}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A request the server refuses before it reaches the application (a form that
+    cannot be read, too large, too slow, expired, too many wrong guesses) or a
+    refusal of the JSON API: its HTTP status, what went wrong and what to do (each a
+    catalogue message, said in the requester's language) and whether a page to go
+    back to helps."""
+
+    status: int
+    words: str
+    remedy: str | None = None
+    # the page links back to the form (none where going back would only repeat it)
+    back: bool = True
+
+
+# The server's refusals by their stable code (the JSON API's ``code``); the one home
+# of their words, for the pages (message.html) and the JSON answers alike.
+REFUSALS = {
+    "form-not-utf8": Refusal(400, N_("The form could not be read: it was not sent as "
+                                     "UTF-8 text."),
+                             N_("Go back, reload the page and send it again.")),
+    "too-many-fields": Refusal(400, N_("The form has more than %(limit)s fields: no page "
+                                       "of this server sends that many."),
+                               N_("Go back, reload the page and send it again.")),
+    "form-expired": Refusal(403, N_("This form has expired, or did not come from this "
+                                    "server."),
+                            N_("Go back, reload the page and send it again.")),
+    "body-timeout": Refusal(408, N_("What was sent stopped arriving before it was "
+                                    "complete."),
+                            N_("Check the connection, then send it again.")),
+    "too-large": Refusal(413, N_("What was sent is too large for this server."),
+                         N_("Send a smaller record: one match at a time.")),
+    "too-many-attempts": Refusal(429, N_("Too many wrong attempts from this address."),
+                                 N_("Wait a minute, then try again."), back=False),
+    "wrong-token": Refusal(401, N_("The organizer's token is wrong.")),
+    "log-in-first": Refusal(401, N_("Log in as the organizer first.")),
+    "unknown-event": Refusal(404, N_("There is no such event.")),
+    "unknown-link": Refusal(404, N_("No table has this link.")),
+    "unsupported-type": Refusal(415, N_("Send the match's record rows as CSV, with "
+                                        "Content-Type: text/csv.")),
+    "busy": Refusal(503, N_("The server is busy storing other results."),
+                    N_("Send it again in a moment.")),
+}
+
+
+def refusal_text(code: str, lang: str, params: dict | None = None) -> tuple[str, str | None]:
+    """A refusal's words and remedy (``None`` without one) in ``lang``, ``params``
+    filled in."""
+    refusal = REFUSALS[code]
+    _ = translations(lang).gettext
+    text = _(refusal.words) % params if params else _(refusal.words)
+    return text, _(refusal.remedy) if refusal.remedy else None
+
+
+# A refused sign-up (tourney.tournament.evening.SignupRefused) as the sign-up page
+# and the JSON answer say it: by its reason, a field's by the field.
+SIGNUP_REFUSALS = {
+    "entered": N_("A player of that name is entered already."),
+    "full": N_("Too many sign-ups are waiting for the organizer; try again later."),
+    "closed": N_("Sign-up for this event is closed."),
+    "name": N_("Give your name as it should stand in the standings (at most 200 characters; "
+               "no ; and not starting with = + - @)."),
+    "club": N_("The club name is too long or holds characters it cannot."),
+    "email": N_("Give an e-mail address: the organizer sends your table and results to it. "
+                "It is never shown on a page."),
+}
+
+
+def signup_refusal(reason: str, field: str | None) -> str:
+    """The words of a refused sign-up (a catalogue message, untranslated)."""
+    return SIGNUP_REFUSALS.get(reason) or SIGNUP_REFUSALS.get(field or "", SIGNUP_REFUSALS["email"])
