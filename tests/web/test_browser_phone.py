@@ -175,3 +175,45 @@ def test_typed_scores_follow_their_players_when_the_seating_changes(tourney, db_
         phone.close()
     ranking = tourney("result", "history", "club", "1", "1", "--json").json[-1]["ranking"]
     assert {name for name, _ in ranking} == set(now)
+
+
+def test_a_refused_send_keeps_what_was_typed(tourney, db_url, browser, tmp_path):
+    """Refusals that did not look at the result are pages now: a busy server (503)
+    leaves the sheet as it was, to send again; an expired form (403) shows its
+    page, and the reload it asks for brings back what was typed."""
+    links = seated_event(tourney, lang="sv", tables=1)
+    folder = shots(tmp_path)
+    with LiveServer(db_url, auto_accept=True) as live:
+        phone = Phone(browser, js=True)
+        page = phone.page
+        url = live.url + path_of(links["1"]["url"])
+        busy = []
+
+        def once_busy(route):
+            if route.request.method == "POST" and not busy:
+                busy.append(1)
+                route.fulfill(status=503, content_type="text/html; charset=utf-8",
+                              body="<!doctype html><main><p>Upptagen</p></main>")
+            else:
+                route.continue_()
+
+        page.route(url, once_busy)
+        page.goto(url)
+        enter_sheet(page, loser_seat=2)
+        page.click("button[type=submit].primary")
+        page.wait_for_selector("#unsent", state="visible")
+        assert page.input_value('input[name="score-1-2"]') == "1"
+        # the form's token no longer matches: the server refuses it as expired
+        page.evaluate("document.querySelector('input[name=csrf]').value = 'stale'")
+        page.click("button[type=submit].primary")
+        page.wait_for_selector("#sheet", state="detached")
+        assert page.locator("main").inner_text().strip()
+        page.screenshot(path=str(folder / "phone-form-expired-375.png"), full_page=True)
+        page.reload()
+        assert page.input_value('input[name="score-1-2"]') == "1"
+        assert page.input_value('input[name="score-3-0"]') == "0"
+        page.click("button[type=submit].primary")
+        page.wait_for_selector("#stored")
+        phone.errors[:] = [e for e in phone.errors if "503" not in e and "403" not in e]
+        phone.close()
+    assert [v["version"] for v in tourney("result", "history", "club", "1", "1", "--json").json] == [1]

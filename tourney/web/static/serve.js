@@ -60,8 +60,9 @@
     fields(sheet).forEach(function (field) { values[field.name] = field.value; });
     try { window.sessionStorage.setItem(kept, JSON.stringify(values)); } catch (e) { /* private mode */ }
   };
-  var sheetReady = function () {
+  var sheetReady = function (refused) {
     var sheet = document.getElementById("sheet");
+    if (!sheet && refused) { return; }  // kept for the reload the refusal asks for
     if (!sheet) {  // the result is in (stored, waiting, closed): nothing to keep
       try { window.sessionStorage.removeItem(kept); } catch (e) { /* private mode */ }
       return;
@@ -129,6 +130,11 @@
       // every answer about the result is a page; anything else (busy, an expired
       // form) did not take it: what was typed stays to send again
       if ((r.headers.get("content-type") || "").indexOf("text/html") !== 0) { failed(); return; }
+      // busy, or the server did not answer itself: not sent, to send again as it is
+      if (r.status >= 500) { failed(); return; }
+      // a refusal that did not look at the result (an expired form, too many
+      // attempts, too large, too slow): its page says why; what was typed stays kept
+      var refused = [403, 408, 413, 429].indexOf(r.status) !== -1;
       return r.text().then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html");
         var main = document.querySelector("main"), freshMain = fresh.querySelector("main");
@@ -136,7 +142,7 @@
         main.replaceChildren.apply(main, Array.prototype.slice.call(freshMain.childNodes));
         document.title = fresh.title;
         window.scrollTo(0, 0);
-        sheetReady();
+        sheetReady(refused);
       });
     }).catch(failed);
   });
