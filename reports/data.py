@@ -242,6 +242,9 @@ class SiteReader:
     def __init__(self, session: Session):
         self.session = session
         self._event_rows: dict[int, Event] = {}
+        # the players' rows as :meth:`content_stamp` read them (the same read session):
+        # :meth:`players` makes its infos of them instead of reading them again
+        self._player_rows: list | None = None
 
     def _rows(self, statement) -> list:
         """A query of columns, run on the session's connection and fetched at once:
@@ -252,9 +255,14 @@ class SiteReader:
 
     # ---- whole site
 
+    def _players_rows(self) -> list:
+        if self._player_rows is None:
+            self._player_rows = self._rows(select(
+                Player.id, Player.name, Player.club, Player.merged_into_id).order_by(Player.id))
+        return self._player_rows
+
     def players(self) -> dict[int, PlayerInfo]:
-        rows = self._rows(
-            select(Player.id, Player.name, Player.club, Player.merged_into_id))
+        rows = self._players_rows()
         return {pid: PlayerInfo(pid, name, club, merged) for pid, name, club, merged in rows}
 
     def events(self, today: dt.date) -> list[EventInfo]:
@@ -328,8 +336,7 @@ class SiteReader:
         tables = [self._rows(select(model.__table__).order_by(model.id))
                   for model in (Event, RatingPool, Series, SeriesEvent, SeriesHandicap, Team,
                                 TeamMember, SiteSetting)]
-        players = self._rows(select(Player.id, Player.name, Player.club,
-                                         Player.merged_into_id).order_by(Player.id))
+        players = self._players_rows()
         ratings = self._rows(
             select(Rating.pool_id, func.count(), func.max(Rating.id), func.sum(Rating.matches),
                    numeric(Rating.mu), numeric(Rating.sigma))

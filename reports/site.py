@@ -89,6 +89,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
+import marshal
 import math
 import os
 import pickle
@@ -688,6 +689,18 @@ def code_digest() -> str:
 def content_key(*parts) -> str:
     """A page's key: a digest of everything its content is made of."""
     return hashlib.blake2b(pickle.dumps(parts, protocol=5), digest_size=16).hexdigest()
+
+
+def row_digest(row: tuple) -> bytes:
+    """A digest (16 bytes) of a row of plain values (numbers, text, None, bytes and
+    tuples of them), marshalled in format 2: equal rows give equal bytes whatever
+    objects hold the values (format 3 on refers back to an object met before); a
+    row marshal cannot write is pickled."""
+    try:
+        data = marshal.dumps(row, 2)
+    except ValueError:
+        data = pickle.dumps(row, protocol=5)
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 # ------------------------------------------------------------------------ rendering
@@ -2061,30 +2074,40 @@ class SiteBuilder:
                 (e.player_id, e.first_round, e.withdrawn_after) for e in data.entries)
         return found
 
-    def _match_row(self, match: MatchData) -> tuple:
-        """A match as stored, as a plain tuple (for keys: a tuple pickles several
-        times as fast as the dataclasses), worked out once per match and publish."""
+    def _match_row(self, match: MatchData) -> bytes:
+        """A digest of a match as stored (its version and places), for keys: worked out
+        once per match and publish, from a plain tuple marshalled (the keys of a big
+        event's thousands of matches and of its players' own matches take it, not the
+        match: pickling the tuples with their times cost a tenth of a publish)."""
         key = ("match", match.id)
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = (
-                match.id, match.version_id, match.version, match.imported_at,
+            found = self._memo[key] = row_digest((
+                match.id, match.version_id, match.version,
+                None if match.imported_at is None else match.imported_at.isoformat(),
                 match.imported_by, match.round, match.table, match.deals,
                 match.verified_moves, tuple((p.player_id, p.seat, p.place, p.total,
-                                             p.match_points) for p in match.places))
+                                             p.match_points) for p in match.places)))
         return found
 
     def _player_digests(self, data: EventData) -> dict[str, str]:
         """Per player (id as text), a digest of what their page shows of their own
         matches in the event: each match as stored, with its places."""
-        shown: dict[int, list] = {}
+        shown: dict[int, list[bytes]] = {}
         for match in data.matches:
             if not match.has_result:
                 continue
             row = self._match_row(match)
             for place in match.places:
-                shown.setdefault(place.player_id, []).append(row)
-        return {str(pid): content_key(rows) for pid, rows in shown.items()}
+                found = shown.get(place.player_id)
+                if found is None:
+                    shown[place.player_id] = [row]
+                else:
+                    found.append(row)
+        blake2b = hashlib.blake2b
+        # the rows' digests are of one length: joined, they stand for the list
+        return {str(pid): blake2b(b"".join(rows), digest_size=16).hexdigest()
+                for pid, rows in shown.items()}
 
     @staticmethod
     def _event_shown(info: EventInfo) -> tuple:
