@@ -119,6 +119,7 @@ from tourney.errors.seats import seat_number
 from tourney.numbers import column_decimals, plain_number, shown_decimals
 from tourney.ordering import name_key
 from tourney.ratings.engine import ordinal
+from tourney.ratings.service import RatingEntry
 from tourney.storage.db import reading
 from tourney.storage.settings import SiteSettings, site_settings
 from tourney.tournament.events import unknown_event
@@ -1107,7 +1108,10 @@ class SiteBuilder:
         # lists leave them out until their round is complete
         self.pending: dict[int, tuple[int, int]] = {}
         self._memo: dict[tuple, Any] = {}  # per event: keys' parts worked out once
-        self._board_rows: dict[str, str] = {}  # per game: a digest of its board's rows
+        self._boards_read = False  # see _load_boards
+        self._being_played: dict[str, list[tuple[int, int]]] = {}
+        # per game: its board's mark, the names' digest, top and counts (for the index)
+        self.board_summaries: dict[str, dict] = {}
         self._names_digest: str | None = None  # of every player's name row
         self.basis: dict = {}  # see _basis
 
@@ -1210,7 +1214,8 @@ class SiteBuilder:
         """What this publish wrote, for the next one (:mod:`.folders`)."""
         return {"format": 1, "generator": f"tourney {__version__}",
                 "languages": self.languages, "basis": self.basis,
-                "files": self.files, "events": self.event_records}
+                "files": self.files, "events": self.event_records,
+                "boards": self.board_summaries}
 
     def write_manifest(self) -> None:
         write_file(os.path.join(self.build_dir, MANIFEST), manifest_bytes(self.manifest()))
@@ -1321,8 +1326,9 @@ class SiteBuilder:
         t0 = time.perf_counter()
         self.players = self.reader.players()
         self._name_rows = None
-        # every history only for a full build: else those of the pages to render
-        pools = self.reader.pools(history=self.previous is None)
+        # every history only for a full build: else those of the pages to render, and
+        # the leaderboards and the players' digests as far as the build needs them
+        pools = self.reader.pools(history=self.previous is None, lazy=self.previous is not None)
         timings["load"] = time.perf_counter() - t0
         # What was just read lives for the whole build (a big league's hundreds of
         # thousands of rows): out of the collector's sight, so that its collections,
@@ -1369,20 +1375,29 @@ class SiteBuilder:
             info = self.events_by_id[event_id]
             being_played.setdefault(info.variant, []).extend(
                 (event_id, n) for n in range(after + 1, info.rounds_seated + 1))
-        self.reader.boards_before(pools, self.pending, being_played)
+        self._being_played = being_played
+        # the boards are known by what they are made of (their marks), and read and
+        # ranked only when a page that shows them must be made again
+        self.reader.board_marks(pools, self.pending)
+        for pool in pools:
+            pool.board_pending = sorted(being_played.get(pool.variant, ()))
+        if self.previous is None:
+            self._load_boards(pools)
         context = self._player_context(pools)
         summary = context["summary"]
         not_counted = sorted(r for rounds in being_played.values() for r in rounds)
         self.page("players.html", "players/index.html", key=content_key(
-            self.site_key, "players", [(s["player"].id, s["events"], s["matches"],
-                                        s["variants"]) for s in summary],
+            self.site_key, "players", [(s["player"].id, s["events"], s["matches"])
+                                       for s in summary],
+            [(pool.variant, pool.board_mark) for pool in pools],  # who is rated in what
             self._all_names(), not_counted, self._pending_events(not_counted)),
             not_counted=not_counted, per_language=lambda renderer: {
-                "summary": sorted(summary, key=lambda s: name_key(s["player"].name,
-                                                                  renderer.lang))})
+                "summary": sorted(self._rated_in(pools, summary),
+                                  key=lambda s: name_key(s["player"].name, renderer.lang))})
         keys = {}
         changed = self._players_changed(pools)  # None: any player's page may have
         old_files = self.previous.manifest["files"] if self.previous is not None else {}
+        keyed = []  # the players whose page's key is worked out
         for player_id in sorted(self.players):
             path = self.links.player(player_id)
             if changed is not None and player_id not in changed:
@@ -1390,8 +1405,11 @@ class SiteBuilder:
                 had = old_files.get(path)
                 if had and self._reused(path, had):
                     continue
+            keyed.append(player_id)
+        self._load_ratings(pools, context, keyed)
+        for player_id in keyed:
             key = self._player_key(player_id, context)
-            if not self._reused(path, key):
+            if not self._reused(self.links.player(player_id), key):
                 keys[player_id] = key
         every = len(keys) * 2 > len(self.players)
         self._load_player_matches(keys, every=every)
@@ -1415,6 +1433,51 @@ class SiteBuilder:
         self.index_page(pools, series)
         self.site_data_files(pools, series)
         self.static_files()
+
+    def _load_boards(self, pools: list[PoolData]) -> None:
+        """The leaderboards and the boards the site's lists show
+        (:meth:`SiteReader.boards_before`), read and ranked once, when a page that
+        shows them is made."""
+        if not self._boards_read:
+            self.reader.boards_before(pools, self.pending, self._being_played)
+            self._boards_read = True
+
+    def _rated_in(self, pools: list[PoolData], summary: list[dict]) -> list[dict]:
+        """The players' list's rows with the games each player is rated in (on the
+        board) filled in."""
+        if summary and "variants" not in summary[0]:
+            self._load_boards(pools)
+            rated: dict[int, list[str]] = {}
+            for pool in pools:
+                for entry in pool.board or ():
+                    rated.setdefault(entry.player_id, []).append(pool.variant)
+            for row in summary:
+                row["variants"] = rated.get(row["player"].id, [])
+        return summary
+
+    def _load_ratings(self, pools: list[PoolData], context: dict,
+                      player_ids: Sequence[int]) -> None:
+        """What the keys and pages of these players need of the pools: their
+        leaderboard entries, history digests and history events (every player's
+        when most are asked for)."""
+        if not player_ids:
+            return
+        if len(player_ids) * 2 > len(self.players):
+            self.reader.load_boards(pools)
+            self.reader.load_digests(pools, None)
+            for pool in pools:
+                context["entries"][pool.variant] = {e.player_id: e for e in pool.leaderboard}
+            return
+        self.reader.load_digests(pools, player_ids)
+        for variant, found in self.reader.rating_entries(pools, player_ids).items():
+            context["entries"].setdefault(variant, {}).update(found)
+
+    def _history_players(self, pools: list[PoolData], event_id: int) -> set[int]:
+        """The players whose rating history links to a match of this event."""
+        if all(pool.digests_of is None for pool in pools):  # every player's read
+            return {pid for pool in pools for pid, events in pool.history_events.items()
+                    if event_id in events}
+        return self.reader.history_players(event_id)
 
     def _basis(self, pools: list[PoolData]) -> dict:
         """What every player's page key rests on beside the player's own rows: the
@@ -1455,7 +1518,7 @@ class SiteBuilder:
                for p, now in zip(old["pools"], basis["pools"])):
             return None  # a pool's first ratings
         old_events = self.previous.manifest.get("events", {})
-        history_of: dict[int, set[int]] | None = None
+        history_of: dict[int, set[int]] = {}
         for event_id, record in self.event_records.items():
             had = old_events.get(event_id)
             if had is record:
@@ -1477,13 +1540,9 @@ class SiteBuilder:
             if not isinstance(had, dict) or had.get("key") != record.get("key"):
                 # a page that links to the event's matches from its history, of a
                 # player without a row in the event, is keyed by the event's key
-                if history_of is None:
-                    history_of = {}
-                    for pool in pools:
-                        for pid, events in pool.history_events.items():
-                            for e in events:
-                                history_of.setdefault(e, set()).add(pid)
-                changed.update(history_of.get(int(event_id), set()).difference(
+                if int(event_id) not in history_of:
+                    history_of[int(event_id)] = self._history_players(pools, int(event_id))
+                changed.update(history_of[int(event_id)].difference(
                     row[0] for row in record["player_events"]))
         for event_id, had in old_events.items():
             if event_id not in self.event_records and isinstance(had, dict):
@@ -1496,14 +1555,13 @@ class SiteBuilder:
                 sorted({event_id for event_id, _ in rounds})]
 
     def _board_key(self, kind: str, pool: PoolData) -> str:
-        """The key of a leaderboard's page or file: its entries as the lists show
-        them and the rounds being played they leave out."""
-        rows = self._board_rows.get(pool.variant)
-        if rows is None:
-            rows = self._board_rows[pool.variant] = content_key(
-                [astuple_entry(e) for e in pool.board or ()])
-        return content_key(self.site_key, kind, pool.variant, pool.provisional_matches, rows,
-                           pool.board_pending, self._pending_events(pool.board_pending))
+        """The key of a leaderboard's page or file: what its entries as the lists
+        show them are made of (the board's mark and the players' names, not the
+        entries: they are not read while it is unchanged) and the rounds being
+        played they leave out."""
+        return content_key(self.site_key, kind, pool.variant, pool.provisional_matches,
+                           pool.board_mark, self._all_names(), pool.board_pending,
+                           self._pending_events(pool.board_pending))
 
     def _reused(self, path: str, key: str) -> bool:
         if not key or self.previous is None:
@@ -1688,19 +1746,39 @@ class SiteBuilder:
                   for status in STATUS_ORDER}
         boards = []
         for pool in pools:
-            if not pool.leaderboard:
+            if not pool.rated:
                 continue
             # everyone ranked by rating, provisional players marked, not left out; as
             # the site's lists show the ratings (without the rounds being played)
-            board = pool.board or []
-            provisional = sum(1 for e in board if e.provisional)
-            boards.append({"pool": pool, "top": board[:LEADERBOARD_TOP],
-                           "established": len(board) - provisional,
-                           "provisional_count": provisional})
+            shown = self._board_summary(pools, pool)
+            boards.append({"pool": pool, "top": [RatingEntry(*row) for row in shown["top"]],
+                           "established": shown["established"],
+                           "provisional_count": shown["provisional_count"]})
         self.page("index.html", "index.html", groups=groups, boards=boards,
                   status_order=STATUS_ORDER, ordinal=ordinal, series=series)
 
     # ---- series
+
+    def _board_summary(self, pools: list[PoolData], pool: PoolData) -> dict:
+        """What the index shows of a game's board: its top and counts, kept in the
+        manifest with the board's mark and the names' digest, and taken from there
+        while they are unchanged (the board is not read)."""
+        names = self._all_names()
+        old = (self.previous.manifest.get("boards", {}).get(pool.variant)
+               if self.previous is not None else None)
+        if isinstance(old, dict) and old.get("mark") == pool.board_mark \
+                and old.get("names") == names:
+            shown = old
+        else:
+            self._load_boards(pools)
+            board = pool.board or []
+            provisional = sum(1 for e in board if e.provisional)
+            shown = {"mark": pool.board_mark, "names": names,
+                     "top": [list(astuple_entry(e)) for e in board[:LEADERBOARD_TOP]],
+                     "established": len(board) - provisional,
+                     "provisional_count": provisional}
+        self.board_summaries[pool.variant] = shown
+        return shown
 
     def series_pages(self) -> list[dict]:
         """A page per series: its standings, one column an event (a link to it),
@@ -1834,10 +1912,13 @@ class SiteBuilder:
         ratings before the results of rounds being played, :meth:`SiteReader.boards_before`),
         keyed by its entries, so a result of a round being played leaves it as it was."""
         for pool in pools:
-            if not pool.leaderboard:
+            if not pool.rated:
                 continue
-            self.page("ratings.html", self.links.ratings(pool.variant),
-                      key=self._board_key("ratings", pool), pool=pool, ordinal=ordinal)
+            path, key = self.links.ratings(pool.variant), self._board_key("ratings", pool)
+            if self._reused(path, key):
+                continue
+            self._load_boards(pools)
+            self.page("ratings.html", path, key=key, pool=pool, ordinal=ordinal)
 
     # ---- events
 
@@ -2158,11 +2239,12 @@ class SiteBuilder:
             self.write(None, "data/players.json", opendata.players_file(self.players), key)
         variants = []
         for pool in pools:
-            if pool.leaderboard:
+            if pool.rated:
                 self.links.ratings(pool.variant)  # checks the variant id
                 path = f"data/ratings/{pool.variant}.json"
                 key = self._board_key("data", pool)
                 if not self._reuse_keyed(key, [path]):
+                    self._load_boards(pools)
                     slugs = {e.id: e.slug for e in self.events}
                     self.write(None, path, opendata.ratings_file(pool, slugs), key)
                 variants.append(pool.variant)
@@ -2370,16 +2452,13 @@ class SiteBuilder:
             player_event_ids.setdefault(pid, set()).update(r.event_id for r in rows)
         live = sorted((p for p in self.players.values() if p.merged_into is None),
                       key=lambda p: name_key(p.name))
-        rated: dict[int, list[str]] = {}
-        entries: dict[str, dict[int, Any]] = {}
-        for pool in pools:
-            entries[pool.variant] = {e.player_id: e for e in pool.leaderboard}
-            for entry in pool.board if pool.board is not None else pool.leaderboard:
-                rated.setdefault(entry.player_id, []).append(pool.variant)
-        # the players' list counts the matches of complete rounds (as its ratings)
+        # the leaderboard entries of the players whose pages' keys are worked out
+        # (:meth:`_load_ratings`), by game and player id
+        entries: dict[str, dict[int, Any]] = {pool.variant: {} for pool in pools}
+        # the players' list counts the matches of complete rounds (as its ratings);
+        # the games each is rated in are filled in when it is made (:meth:`_rated_in`)
         summary = [{"player": p, "events": len(self.player_events.get(p.id, ())),
-                    "matches": counts.get(p.id, 0),
-                    "variants": rated.get(p.id, [])} for p in live]
+                    "matches": counts.get(p.id, 0)} for p in live]
         return {"match_refs": match_refs, "entries": entries, "summary": summary,
                 "pools": pools, "event_ids": player_event_ids}
 
