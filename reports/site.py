@@ -1954,7 +1954,8 @@ class SiteBuilder:
             self.site_key, "standings", on_standings, after, has_results, self._entry_rows(data),
             [self._match_row(m) for m in counted],
             [(r.number, r.byes) for r in data.rounds if after is None or r.number <= after],
-            self.reader.standings_inputs(data), self._names(entrants))
+            # the names of the event's players (the entrants' among them) by their digest
+            self.reader.standings_inputs(data), names)
         old = (self.previous.manifest.get("events", {}).get(str(info.id))
                if self.previous is not None else None)
         kept_rows = (old["player_events"] if isinstance(old, dict)
@@ -1981,12 +1982,13 @@ class SiteBuilder:
         matches_by_round: dict[int, list[MatchData]] = {}
         for match in data.matches:
             matches_by_round.setdefault(match.round, []).append(match)
+        # what every match's page shows of the event, by its digest (worked out once)
+        match_base = content_key(self.site_key, "match", shown, with_replays)
         for number, matches in matches_by_round.items():
             pending = []
             for match in matches:
                 self.report.matches += 1
-                key = content_key(self.site_key, "match", shown, self._match_row(match),
-                                  with_replays,
+                key = content_key(match_base, self._match_row(match),
                                   self._names([p.player_id for p in match.places]))
                 if not self._reuse_keyed(key, [self.links.match(info.id, match.id)]):
                     pending.append((match, key))
@@ -2216,7 +2218,8 @@ class SiteBuilder:
         for rnd in data.rounds:
             matches = [m for m in matches_by_round.get(rnd.number, ()) if m.has_result]
             files.append((opendata.matches_path(event_dir, rnd.number), "matches",
-                          (opendata.event_ref(info), rnd.number, matches),
+                          (opendata.event_ref(info), rnd.number,
+                           [self._match_row(m) for m in matches]),
                           lambda number=rnd.number, matches=matches: opendata.round_matches_body(
                               info, number, matches, event_dir)))
         for path, kind, shown, body in files:
@@ -2450,8 +2453,9 @@ class SiteBuilder:
                 player_event_ids.setdefault(pid, set()).add(int(event_id))
         for pid, rows in self.player_events.items():
             player_event_ids.setdefault(pid, set()).update(r.event_id for r in rows)
+        # by id (the players' list sorts them by name in each language when made)
         live = sorted((p for p in self.players.values() if p.merged_into is None),
-                      key=lambda p: name_key(p.name))
+                      key=lambda p: p.id)
         # the leaderboard entries of the players whose pages' keys are worked out
         # (:meth:`_load_ratings`), by game and player id
         entries: dict[str, dict[int, Any]] = {pool.variant: {} for pool in pools}
