@@ -88,6 +88,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import gc
 import hashlib
 import marshal
 import math
@@ -1323,17 +1324,22 @@ class SiteBuilder:
         the players' pages that must be rendered are shared out to that many
         worker processes; ``automatic``: only when there are enough of them."""
         timings = self.report.timings
-        t0 = time.perf_counter()
-        self.players = self.reader.players()
-        self._name_rows = None
-        # every history only for a full build: else those of the pages to render, and
-        # the leaderboards and the players' digests as far as the build needs them
-        pools = self.reader.pools(history=self.previous is None, lazy=self.previous is not None)
-        timings["load"] = time.perf_counter() - t0
-        # What was just read lives for the whole build (a big league's hundreds of
-        # thousands of rows): out of the collector's sight, so that its collections,
-        # which the build's many small objects set off, stop walking them each time.
+        # What lives for the whole build (the old site's manifest, read before; a big
+        # league's hundreds of thousands of rows read here): out of the collector's
+        # sight, so that its collections, which the build's many small objects set
+        # off, stop walking them each time (the manifest's objects set off a full
+        # collection while the players were read: a twentieth of a publish after
+        # one result at 16,000 players).
         with frozen():
+            t0 = time.perf_counter()
+            self.players = self.reader.players()
+            self._name_rows = None
+            # every history only for a full build: else those of the pages to render,
+            # and the leaderboards and the players' digests as far as the build needs
+            pools = self.reader.pools(history=self.previous is None,
+                                      lazy=self.previous is not None)
+            timings["load"] = time.perf_counter() - t0
+            gc.freeze()  # what was just read too (unfrozen with the rest on the way out)
             self._build(replay_ids, pools, jobs, engine, automatic)
 
     def _build(self, replay_ids: set[int], pools: list[PoolData], jobs: int,
@@ -1529,11 +1535,12 @@ class SiteBuilder:
                 changed.update(had.get("players", ()) if isinstance(had, dict) else ())
             else:
                 changed.update(set(record["players"]) ^ set(had.get("players", ())))
-                rows = {row[0]: row for row in had.get("player_events", ())}
-                for row in record["player_events"]:  # (the manifest's rows hold lists)
-                    if rows.get(row[0]) != [list(v) if isinstance(v, tuple) else v
-                                            for v in row]:
-                        changed.add(row[0])
+                if had.get("player_events") is not record["player_events"]:  # made anew
+                    rows = {row[0]: row for row in had.get("player_events", ())}
+                    for row in record["player_events"]:  # (the manifest's rows hold lists)
+                        if rows.get(row[0]) != [list(v) if isinstance(v, tuple) else v
+                                                for v in row]:
+                            changed.add(row[0])
                 mine, theirs = record.get("matches_of", {}), had.get("matches_of", {})
                 changed.update(int(pid) for pid in set(mine) | set(theirs)
                                if mine.get(pid) != theirs.get(pid))
@@ -1602,7 +1609,7 @@ class SiteBuilder:
             self._memo = {}
             replays = self.report.replays
             names = content_key(self._names(players))
-            rows, standings_key = self.event_pages(data, with_replays, names)
+            rows, standings_key, kept = self.event_pages(data, with_replays, names)
             self.event_records[str(info.id)] = {
                 "key": self.event_key(info, with_replays, players), "files": self._collecting,
                 "standings": standings_key,
@@ -1611,7 +1618,9 @@ class SiteBuilder:
                 "replays": self.report.replays - replays, "matches": len(data.matches),
                 "after_round": data.after_round,
                 "players": sorted(players),
-                "player_events": [[pid, *row[1:]] for pid, row in rows]}
+                # the old manifest's rows themselves while the standings are unchanged
+                "player_events": kept if kept is not None
+                else [[pid, *row[1:]] for pid, row in rows]}
             self._collecting = None
 
     def _in_workers(self, engine: Engine, shares: list, work: Callable,
@@ -1923,9 +1932,10 @@ class SiteBuilder:
     # ---- events
 
     def event_pages(self, data: EventData, with_replays: bool, names: str
-                    ) -> tuple[list[tuple[int, PlayerEvent]], str]:
+                    ) -> tuple[list[tuple[int, PlayerEvent]], str, list | None]:
         """The event's pages and open data; its row on each player's page, by player
-        id, and its standings' key.
+        id, its standings' key, and the old manifest's players' rows if the
+        standings are those it had (the rows made of them).
 
         Every output has a key of its own, of what it shows. The standings (the
         event's page with its results grid, the venue screen, standings.json, a
@@ -2001,7 +2011,7 @@ class SiteBuilder:
                 self.match_pages(info, match, deals.get(match.version_id, []), with_replays,
                                  key)
         self.event_data_files(data, standings_key, matches_by_round)
-        return rows, standings_key
+        return rows, standings_key, kept_rows
 
     def round_pages(self, info: EventInfo, rnd: RoundData, shown: tuple, names: str) -> None:
         """A round's page: its seats by table, with the results as they come in, and
