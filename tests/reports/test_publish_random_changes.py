@@ -5,10 +5,12 @@ round being played, a correction of an old match, a forfeit and its undo, a
 withdrawal, points adjusted, ratings recomputed, a new player entered, a rename, an
 event's name and tie-breaks changed, the next round seated), each followed by a
 publish into the site and a full publish beside it: the same files, byte for byte,
-but the publication time."""
+but the publication time (the index and the open data index are compared without it:
+the index's leaderboards are kept in the manifest while the boards are unchanged)."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from conftest import run_cli
@@ -18,13 +20,18 @@ from tourney.records.csv_format import write_records
 from tourney.reports.folders import MANIFEST, SITE_MARKER
 from tourney.simulation import simulate_match
 
-STAMPED = {"index.html", "data/index.json", SITE_MARKER, MANIFEST}
+STAMPED = {SITE_MARKER, MANIFEST}
+# when the site was published: on the index and in the open data index
+PUBLISHED = re.compile(rb'<p>Published [^<]*</p>|"published_at":"[^"]*"')
 NAMES = [f"Spelare {c}" for c in "ABCDEFGHIJKL"]
 RULES = {"deals": "1"}
 
 
+BOARD = re.compile(rb'<section class="board-list".*?</section>', re.S)  # the index's
+
+
 def files_of(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
+    return {p.relative_to(folder).as_posix(): PUBLISHED.sub(b"", p.read_bytes())
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
@@ -184,3 +191,42 @@ def test_random_changes_republish_as_a_full_publish_does(tmp_path):
                     assert incremental[name] == rebuilt[name], (
                         f"{name} differs from a full publish after: {'; '.join(done)}")
             assert report["rendered"] < report["pages"], done  # incremental, not all
+
+
+def test_a_result_of_a_round_being_played_does_not_rank_the_leaderboard(tmp_path,
+                                                                         monkeypatch):
+    """The leaderboards count complete rounds: while a result of the round being played
+    leaves a board's mark as it was, the board is not read and ranked (its pages and
+    the index's top ten are those of the last publish); the round's last result
+    changes the mark, and the board is read again."""
+    from tourney.reports import data
+
+    league = League(tmp_path, random.Random(3))
+    site, full = tmp_path / "site", tmp_path / "full"
+    run_cli(league.url, "publish", "--out", str(site), "--no-replays")
+    whole_boards = []
+    real = data.rating_list
+
+    def counted(session, *args, **kwargs):
+        if kwargs.get("player_ids") is None:
+            whole_boards.append(1)
+        return real(session, *args, **kwargs)
+
+    monkeypatch.setattr(data, "rating_list", counted)
+    before = files_of(site)
+    league.result()
+    run_cli(league.url, "publish", "--out", str(site), "--no-replays")
+    assert whole_boards == []
+    after = files_of(site)
+    assert after["ratings/spardame.html"] == before["ratings/spardame.html"]
+    assert BOARD.findall(after["index.html"]) == BOARD.findall(before["index.html"]) != []
+    while league.result() is not None:  # the round's other results: it is complete
+        pass
+    run_cli(league.url, "publish", "--out", str(site), "--no-replays")
+    assert whole_boards
+    run_cli(league.url, "publish", "--out", str(full), "--no-replays", "--full")
+    done, rebuilt = files_of(site), files_of(full)
+    assert done["ratings/spardame.html"] != before["ratings/spardame.html"]
+    for name in ("ratings/spardame.html", "index.html", "players/index.html",
+                 "data/ratings/spardame.json"):
+        assert done[name] == rebuilt[name], name
