@@ -2148,23 +2148,25 @@ class SiteBuilder:
         return sorted({e.player_id for e in data.entries},
                       key=lambda pid: (names[pid].name if pid in names else "", pid))
 
-    def _seating(self, rnd: RoundData) -> tuple:
-        """A round's seating: its tables' players in seat order and its byes (not
-        its results). Worked out once per round and publish (several keys take it)."""
+    def _seating(self, rnd: RoundData) -> bytes:
+        """A digest of a round's seating: its tables' players in seat order and its
+        byes (not its results). Worked out once per round and publish (several keys
+        take it: a big round's thousands of tables pickled for each cost more than
+        the rest of their keys)."""
         key = ("seating", id(rnd))
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = (
+            found = self._memo[key] = row_digest((
                 rnd.number, tuple((t.label, tuple(t.players)) for t in rnd.tables),
-                tuple(rnd.byes))
+                tuple(rnd.byes)))
         return found
 
-    def _entry_rows(self, data: EventData) -> tuple:
-        """The event's entries as plain tuples (for keys), worked out once."""
+    def _entry_rows(self, data: EventData) -> bytes:
+        """A digest of the event's entries (for keys), worked out once."""
         found = self._memo.get(("entries",))
         if found is None:
-            found = self._memo[("entries",)] = tuple(
-                (e.player_id, e.first_round, e.withdrawn_after) for e in data.entries)
+            found = self._memo[("entries",)] = row_digest(tuple(
+                (e.player_id, e.first_round, e.withdrawn_after) for e in data.entries))
         return found
 
     def _match_row(self, match: MatchData) -> bytes:
