@@ -13,6 +13,7 @@ import random
 import re
 from pathlib import Path
 
+import pytest
 from conftest import run_cli
 
 from tourney.engines import get_game
@@ -39,9 +40,8 @@ class League:
     """A cup of 12 players at tables of four (round 1 played, round 2 seated) beside
     an event of four players with no result yet; the changes an organizer makes."""
 
-    def __init__(self, work: Path, rng: random.Random):
-        self.work, self.rng = work, rng
-        self.url = f"sqlite:///{work / 'league.db'}"
+    def __init__(self, url: str, work: Path, rng: random.Random):
+        self.work, self.rng, self.url = work, rng, url
         self.game = get_game("spardame")
         self.options = self.game.resolve_options(RULES)
         self.files = 0
@@ -171,29 +171,27 @@ class League:
                 return done
 
 
-def test_random_changes_republish_as_a_full_publish_does(tmp_path):
-    for seed in (1, 2, 3):
-        work = tmp_path / f"seed{seed}"
-        work.mkdir()
-        league = League(work, random.Random(seed))
-        site, full = work / "site", work / "full"
-        run_cli(league.url, "publish", "--out", str(site), "--no-replays")
-        done = []
-        for _ in range(12):
-            done.append(league.change())
-            report = run_cli(league.url, "publish", "--out", str(site), "--no-replays",
-                             "--json").json["details"]
-            run_cli(league.url, "publish", "--out", str(full), "--no-replays", "--full")
-            incremental, rebuilt = files_of(site), files_of(full)
-            assert sorted(incremental) == sorted(rebuilt), done
-            for name in incremental:
-                if name not in STAMPED:
-                    assert incremental[name] == rebuilt[name], (
-                        f"{name} differs from a full publish after: {'; '.join(done)}")
-            assert report["rendered"] < report["pages"], done  # incremental, not all
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_changes_republish_as_a_full_publish_does(db_url, tmp_path, seed):
+    league = League(db_url, tmp_path, random.Random(seed))
+    site, full = tmp_path / "site", tmp_path / "full"
+    run_cli(league.url, "publish", "--out", str(site), "--no-replays")
+    done = []
+    for _ in range(12):
+        done.append(league.change())
+        report = run_cli(league.url, "publish", "--out", str(site), "--no-replays",
+                         "--json").json["details"]
+        run_cli(league.url, "publish", "--out", str(full), "--no-replays", "--full")
+        incremental, rebuilt = files_of(site), files_of(full)
+        assert sorted(incremental) == sorted(rebuilt), done
+        for name in incremental:
+            if name not in STAMPED:
+                assert incremental[name] == rebuilt[name], (
+                    f"{name} differs from a full publish after: {'; '.join(done)}")
+        assert report["rendered"] < report["pages"], done  # incremental, not all
 
 
-def test_a_result_of_a_round_being_played_does_not_rank_the_leaderboard(tmp_path,
+def test_a_result_of_a_round_being_played_does_not_rank_the_leaderboard(db_url, tmp_path,
                                                                          monkeypatch):
     """The leaderboards count complete rounds: while a result of the round being played
     leaves a board's mark as it was, the board is not read and ranked (its pages and
@@ -201,7 +199,7 @@ def test_a_result_of_a_round_being_played_does_not_rank_the_leaderboard(tmp_path
     changes the mark, and the board is read again."""
     from tourney.reports import data
 
-    league = League(tmp_path, random.Random(3))
+    league = League(db_url, tmp_path, random.Random(3))
     site, full = tmp_path / "site", tmp_path / "full"
     run_cli(league.url, "publish", "--out", str(site), "--no-replays")
     whole_boards = []
