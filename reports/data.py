@@ -21,6 +21,8 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import marshal
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -30,7 +32,12 @@ from sqlmodel import Session
 
 from tourney.errors import TourneyError
 from tourney.ordering import natural_key
-from tourney.ratings.service import RatingEntry, rating_list, rating_list_before
+from tourney.ratings.service import (
+    RatingEntry,
+    rating_list,
+    rating_list_before,
+    ratings_before,
+)
 from tourney.storage.models import (
     Adjustment,
     Deal,
@@ -206,7 +213,7 @@ class HistoryPoint(NamedTuple):
 class PoolData:
     variant: str
     provisional_matches: int
-    leaderboard: list[RatingEntry]  # established first, then provisional (rating_list order)
+    leaderboard: list[RatingEntry] | None  # established first, then provisional (rating_list order)
     # player id -> points in rating order: every player's, or only those loaded
     # (:meth:`SiteReader.load_history`)
     history: dict[int, list[HistoryPoint]]
@@ -221,6 +228,17 @@ class PoolData:
     # the matches the history links to
     digest: dict[int, tuple] = field(default_factory=dict)
     history_events: dict[int, set[int]] = field(default_factory=dict)
+    # a publish into a site it published before reads the leaderboard (None until
+    # then, :meth:`SiteReader.load_boards`), the digests and history events (of the
+    # players asked for, :meth:`SiteReader.load_digests`) only as far as it needs them
+    digests_of: set[int] | None = None  # None: every player's are loaded
+    # what the board is made of (:meth:`SiteReader.board_marks`): a digest of its
+    # ratings (as they stood before the rounds being played) and the pool's settings;
+    # and how many players the leaderboard has
+    board_mark: str = ""
+    rated: int = 0
+    model: str = ""
+    params_json: str | None = None
 
 
 # ------------------------------------------------------------------------ reading
@@ -242,6 +260,9 @@ class SiteReader:
     def __init__(self, session: Session):
         self.session = session
         self._event_rows: dict[int, Event] = {}
+        # the players' rows as :meth:`content_stamp` read them (the same read session):
+        # :meth:`players` makes its infos of them instead of reading them again
+        self._player_rows: list | None = None
 
     def _rows(self, statement) -> list:
         """A query of columns, run on the session's connection and fetched at once:
@@ -252,9 +273,14 @@ class SiteReader:
 
     # ---- whole site
 
+    def _players_rows(self) -> list:
+        if self._player_rows is None:
+            self._player_rows = self._rows(select(
+                Player.id, Player.name, Player.club, Player.merged_into_id).order_by(Player.id))
+        return self._player_rows
+
     def players(self) -> dict[int, PlayerInfo]:
-        rows = self._rows(
-            select(Player.id, Player.name, Player.club, Player.merged_into_id))
+        rows = self._players_rows()
         return {pid: PlayerInfo(pid, name, club, merged) for pid, name, club, merged in rows}
 
     def events(self, today: dt.date) -> list[EventInfo]:
@@ -328,8 +354,7 @@ class SiteReader:
         tables = [self._rows(select(model.__table__).order_by(model.id))
                   for model in (Event, RatingPool, Series, SeriesEvent, SeriesHandicap, Team,
                                 TeamMember, SiteSetting)]
-        players = self._rows(select(Player.id, Player.name, Player.club,
-                                         Player.merged_into_id).order_by(Player.id))
+        players = self._players_rows()
         ratings = self._rows(
             select(Rating.pool_id, func.count(), func.max(Rating.id), func.sum(Rating.matches),
                    numeric(Rating.mu), numeric(Rating.sigma))
@@ -341,37 +366,125 @@ class SiteReader:
                 [tuple(row) for row in players], [tuple(row) for row in ratings],
                 [tuple(row) for row in histories])
 
-    def pools(self, history: bool = True) -> list[PoolData]:
+    def pools(self, history: bool = True, lazy: bool = False) -> list[PoolData]:
         """Every rating pool: its leaderboard, each player's history digest and
-        history events, and (``history``) every player's history."""
-        session = self.session
-        entries = rating_list(session)
+        history events, and (``history``) every player's history. ``lazy``: none of
+        them (:meth:`load_boards`, :meth:`load_digests`, :meth:`load_history` read
+        them as far as they are needed)."""
         pools = []
         pool_rows = self._rows(
-            select(RatingPool.id, RatingPool.variant, RatingPool.provisional_matches)
+            select(RatingPool.id, RatingPool.variant, RatingPool.provisional_matches,
+                   RatingPool.model, RatingPool.params_json)
             .order_by(RatingPool.variant))
-        for pool_id, variant, provisional in pool_rows:
-            board = [e for e in entries if e.variant == variant]
-            pool = PoolData(variant, provisional, board, {}, pool_id)
-            h = RatingHistory
-            for player_id, *digest in self._rows(
-                    select(h.player_id, func.count(), func.max(h.sequence), func.max(h.id),
-                           func.sum(h.match_id), func.sum(h.place), func.sum(h.mu_before),
-                           func.sum(h.sigma_before), func.sum(h.mu_after),
-                           func.sum(h.sigma_after))
-                    .where(h.pool_id == pool_id).group_by(h.player_id)):
-                pool.digest[player_id] = tuple(digest)
-            for player_id, event_id in self._rows(
-                    select(h.player_id, Match.event_id).distinct()
-                    .join(Match, Match.id == h.match_id).where(h.pool_id == pool_id)):
-                found = pool.history_events.get(player_id)
-                if found is None:
-                    found = pool.history_events[player_id] = set()
-                found.add(event_id)
-            pools.append(pool)
+        for pool_id, variant, provisional, model, params_json in pool_rows:
+            pools.append(PoolData(variant, provisional, None, {}, pool_id, model=model,
+                                  params_json=params_json, digests_of=set()))
+        if lazy:
+            return pools
+        self.load_boards(pools)
+        self.load_digests(pools, None)
         if history:
             self.load_history(pools, None)
         return pools
+
+    def load_boards(self, pools: list[PoolData]) -> None:
+        """Each pool's leaderboard (:func:`rating_list`), if not read yet."""
+        if all(pool.leaderboard is not None for pool in pools):
+            return
+        by_variant: dict[str, list[RatingEntry]] = {}
+        for entry in rating_list(self.session):
+            by_variant.setdefault(entry.variant, []).append(entry)
+        for pool in pools:
+            pool.leaderboard = by_variant.get(pool.variant, [])
+
+    def rating_entries(self, pools: list[PoolData], player_ids: Collection[int]
+                       ) -> dict[str, dict[int, RatingEntry]]:
+        """Per game, these players' entries of its leaderboard, by player id (from the
+        leaderboard if it was read, else only theirs)."""
+        out: dict[str, dict[int, RatingEntry]] = {pool.variant: {} for pool in pools}
+        if all(pool.leaderboard is not None for pool in pools):
+            wanted = set(player_ids)
+            for pool in pools:
+                out[pool.variant] = {e.player_id: e for e in pool.leaderboard
+                                     if e.player_id in wanted}
+            return out
+        for entry in rating_list(self.session, player_ids=list(player_ids)):
+            out.setdefault(entry.variant, {})[entry.player_id] = entry
+        return out
+
+    def load_digests(self, pools: list[PoolData], player_ids: Collection[int] | None) -> None:
+        """Each player's history digest and history events in each pool (None: every
+        player's), those not read yet."""
+        h = RatingHistory
+        for pool in pools:
+            if pool.digests_of is None:
+                continue  # every player's are read
+            ids = None if player_ids is None else sorted(set(player_ids) - pool.digests_of)
+            if ids == []:
+                continue
+            digest_query = (select(h.player_id, func.count(), func.max(h.sequence),
+                                   func.max(h.id), func.sum(h.match_id), func.sum(h.place),
+                                   func.sum(h.mu_before), func.sum(h.sigma_before),
+                                   func.sum(h.mu_after), func.sum(h.sigma_after))
+                            .where(h.pool_id == pool.pool_id).group_by(h.player_id))
+            events_query = (select(h.player_id, Match.event_id).distinct()
+                            .join(Match, Match.id == h.match_id)
+                            .where(h.pool_id == pool.pool_id))
+            chunks = [None] if ids is None else [
+                ids[i:i + PLAYERS_PER_QUERY] for i in range(0, len(ids), PLAYERS_PER_QUERY)]
+            for chunk in chunks:
+                where = [] if chunk is None else [h.player_id.in_(chunk)]
+                for player_id, *digest in self._rows(digest_query.where(*where)):
+                    pool.digest[player_id] = tuple(digest)
+                for player_id, event_id in self._rows(events_query.where(*where)):
+                    found = pool.history_events.get(player_id)
+                    if found is None:
+                        found = pool.history_events[player_id] = set()
+                    found.add(event_id)
+            if ids is None:
+                pool.digests_of = None
+            else:
+                pool.digests_of.update(ids)
+
+    def history_players(self, event_id: int) -> set[int]:
+        """The players with a rating history row of a match of this event (any pool)."""
+        return {pid for pid, in self._rows(
+            select(RatingHistory.player_id).distinct()
+            .join(Match, Match.id == RatingHistory.match_id)
+            .where(Match.event_id == event_id))}
+
+    def board_marks(self, pools: list[PoolData], pending: Collection[int]) -> None:
+        """Each pool's ``board_mark``: a digest of what its board (:meth:`boards_before`)
+        is made of, without ranking it: the pool's settings and each rated player's
+        (players merged into another left out) μ, σ and matches, as they stood before
+        the matches ``pending`` for the players of those; and ``rated``, the count
+        of its leaderboard's players. With the players' names, the mark stands for
+        the board: its entries, their order and which are provisional."""
+        rows = self._rows(
+            select(Rating.pool_id, Rating.player_id, Rating.mu, Rating.sigma, Rating.matches)
+            .join(Player, Player.id == Rating.player_id)
+            .where(Player.merged_into_id.is_(None))
+            .order_by(Rating.pool_id, Rating.player_id))
+        before = ratings_before(self.session, list(pending)) if pending else {}
+        by_pool: dict[int, list[tuple]] = {}
+        counts: dict[int, int] = {}
+        for pool_id, pid, mu, sigma, matches in rows:
+            counts[pool_id] = counts.get(pool_id, 0) + 1
+            was = before.get((pool_id, pid))
+            if was is not None:
+                mu, sigma, later = was
+                matches -= later
+                if matches <= 0:
+                    continue  # not rated before them: not on the board
+            found = by_pool.get(pool_id)
+            if found is None:
+                found = by_pool[pool_id] = []
+            found.append((pid, float(mu), float(sigma), int(matches)))
+        for pool in pools:
+            pool.rated = counts.get(pool.pool_id, 0)
+            data = marshal.dumps((pool.variant, pool.provisional_matches, pool.model,
+                                  pool.params_json, tuple(by_pool.get(pool.pool_id, ()))), 2)
+            pool.board_mark = hashlib.blake2b(data, digest_size=16).hexdigest()
 
     def load_history(self, pools: list[PoolData], player_ids: Collection[int] | None) -> None:
         """The rating histories of these players (None: every player's) into the pools."""
@@ -594,6 +707,7 @@ class SiteReader:
         ``board_pending``: the rounds being played of its game's events
         (``being_played``, by game), whether or not a result of them is in yet, so
         that the board's note changes when a round is seated or complete."""
+        self.load_boards(pools)
         for pool in pools:
             pool.board = pool.leaderboard
             pool.board_pending = sorted(being_played.get(pool.variant, ()))

@@ -88,7 +88,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import gc
 import hashlib
+import marshal
 import math
 import os
 import pickle
@@ -118,6 +120,7 @@ from tourney.errors.seats import seat_number
 from tourney.numbers import column_decimals, plain_number, shown_decimals
 from tourney.ordering import name_key
 from tourney.ratings.engine import ordinal
+from tourney.ratings.service import RatingEntry
 from tourney.storage.db import reading
 from tourney.storage.settings import SiteSettings, site_settings
 from tourney.tournament.events import unknown_event
@@ -690,6 +693,18 @@ def content_key(*parts) -> str:
     return hashlib.blake2b(pickle.dumps(parts, protocol=5), digest_size=16).hexdigest()
 
 
+def row_digest(row: tuple) -> bytes:
+    """A digest (16 bytes) of a row of plain values (numbers, text, None, bytes and
+    tuples of them), marshalled in format 2: equal rows give equal bytes whatever
+    objects hold the values (format 3 on refers back to an object met before); a
+    row marshal cannot write is pickled."""
+    try:
+        data = marshal.dumps(row, 2)
+    except ValueError:
+        data = pickle.dumps(row, protocol=5)
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
 # ------------------------------------------------------------------------ rendering
 
 class PointColumn(NamedTuple):
@@ -1094,7 +1109,10 @@ class SiteBuilder:
         # lists leave them out until their round is complete
         self.pending: dict[int, tuple[int, int]] = {}
         self._memo: dict[tuple, Any] = {}  # per event: keys' parts worked out once
-        self._board_rows: dict[str, str] = {}  # per game: a digest of its board's rows
+        self._boards_read = False  # see _load_boards
+        self._being_played: dict[str, list[tuple[int, int]]] = {}
+        # per game: its board's mark, the names' digest, top and counts (for the index)
+        self.board_summaries: dict[str, dict] = {}
         self._names_digest: str | None = None  # of every player's name row
         self.basis: dict = {}  # see _basis
 
@@ -1197,7 +1215,8 @@ class SiteBuilder:
         """What this publish wrote, for the next one (:mod:`.folders`)."""
         return {"format": 1, "generator": f"tourney {__version__}",
                 "languages": self.languages, "basis": self.basis,
-                "files": self.files, "events": self.event_records}
+                "files": self.files, "events": self.event_records,
+                "boards": self.board_summaries}
 
     def write_manifest(self) -> None:
         write_file(os.path.join(self.build_dir, MANIFEST), manifest_bytes(self.manifest()))
@@ -1305,16 +1324,22 @@ class SiteBuilder:
         the players' pages that must be rendered are shared out to that many
         worker processes; ``automatic``: only when there are enough of them."""
         timings = self.report.timings
-        t0 = time.perf_counter()
-        self.players = self.reader.players()
-        self._name_rows = None
-        # every history only for a full build: else those of the pages to render
-        pools = self.reader.pools(history=self.previous is None)
-        timings["load"] = time.perf_counter() - t0
-        # What was just read lives for the whole build (a big league's hundreds of
-        # thousands of rows): out of the collector's sight, so that its collections,
-        # which the build's many small objects set off, stop walking them each time.
+        # What lives for the whole build (the old site's manifest, read before; a big
+        # league's hundreds of thousands of rows read here): out of the collector's
+        # sight, so that its collections, which the build's many small objects set
+        # off, stop walking them each time (the manifest's objects set off a full
+        # collection while the players were read: a twentieth of a publish after
+        # one result at 16,000 players).
         with frozen():
+            t0 = time.perf_counter()
+            self.players = self.reader.players()
+            self._name_rows = None
+            # every history only for a full build: else those of the pages to render,
+            # and the leaderboards and the players' digests as far as the build needs
+            pools = self.reader.pools(history=self.previous is None,
+                                      lazy=self.previous is not None)
+            timings["load"] = time.perf_counter() - t0
+            gc.freeze()  # what was just read too (unfrozen with the rest on the way out)
             self._build(replay_ids, pools, jobs, engine, automatic)
 
     def _build(self, replay_ids: set[int], pools: list[PoolData], jobs: int,
@@ -1356,20 +1381,29 @@ class SiteBuilder:
             info = self.events_by_id[event_id]
             being_played.setdefault(info.variant, []).extend(
                 (event_id, n) for n in range(after + 1, info.rounds_seated + 1))
-        self.reader.boards_before(pools, self.pending, being_played)
+        self._being_played = being_played
+        # the boards are known by what they are made of (their marks), and read and
+        # ranked only when a page that shows them must be made again
+        self.reader.board_marks(pools, self.pending)
+        for pool in pools:
+            pool.board_pending = sorted(being_played.get(pool.variant, ()))
+        if self.previous is None:
+            self._load_boards(pools)
         context = self._player_context(pools)
         summary = context["summary"]
         not_counted = sorted(r for rounds in being_played.values() for r in rounds)
         self.page("players.html", "players/index.html", key=content_key(
-            self.site_key, "players", [(s["player"].id, s["events"], s["matches"],
-                                        s["variants"]) for s in summary],
+            self.site_key, "players", [(s["player"].id, s["events"], s["matches"])
+                                       for s in summary],
+            [(pool.variant, pool.board_mark) for pool in pools],  # who is rated in what
             self._all_names(), not_counted, self._pending_events(not_counted)),
             not_counted=not_counted, per_language=lambda renderer: {
-                "summary": sorted(summary, key=lambda s: name_key(s["player"].name,
-                                                                  renderer.lang))})
+                "summary": sorted(self._rated_in(pools, summary),
+                                  key=lambda s: name_key(s["player"].name, renderer.lang))})
         keys = {}
         changed = self._players_changed(pools)  # None: any player's page may have
         old_files = self.previous.manifest["files"] if self.previous is not None else {}
+        keyed = []  # the players whose page's key is worked out
         for player_id in sorted(self.players):
             path = self.links.player(player_id)
             if changed is not None and player_id not in changed:
@@ -1377,8 +1411,11 @@ class SiteBuilder:
                 had = old_files.get(path)
                 if had and self._reused(path, had):
                     continue
+            keyed.append(player_id)
+        self._load_ratings(pools, context, keyed)
+        for player_id in keyed:
             key = self._player_key(player_id, context)
-            if not self._reused(path, key):
+            if not self._reused(self.links.player(player_id), key):
                 keys[player_id] = key
         every = len(keys) * 2 > len(self.players)
         self._load_player_matches(keys, every=every)
@@ -1402,6 +1439,51 @@ class SiteBuilder:
         self.index_page(pools, series)
         self.site_data_files(pools, series)
         self.static_files()
+
+    def _load_boards(self, pools: list[PoolData]) -> None:
+        """The leaderboards and the boards the site's lists show
+        (:meth:`SiteReader.boards_before`), read and ranked once, when a page that
+        shows them is made."""
+        if not self._boards_read:
+            self.reader.boards_before(pools, self.pending, self._being_played)
+            self._boards_read = True
+
+    def _rated_in(self, pools: list[PoolData], summary: list[dict]) -> list[dict]:
+        """The players' list's rows with the games each player is rated in (on the
+        board) filled in."""
+        if summary and "variants" not in summary[0]:
+            self._load_boards(pools)
+            rated: dict[int, list[str]] = {}
+            for pool in pools:
+                for entry in pool.board or ():
+                    rated.setdefault(entry.player_id, []).append(pool.variant)
+            for row in summary:
+                row["variants"] = rated.get(row["player"].id, [])
+        return summary
+
+    def _load_ratings(self, pools: list[PoolData], context: dict,
+                      player_ids: Sequence[int]) -> None:
+        """What the keys and pages of these players need of the pools: their
+        leaderboard entries, history digests and history events (every player's
+        when most are asked for)."""
+        if not player_ids:
+            return
+        if len(player_ids) * 2 > len(self.players):
+            self.reader.load_boards(pools)
+            self.reader.load_digests(pools, None)
+            for pool in pools:
+                context["entries"][pool.variant] = {e.player_id: e for e in pool.leaderboard}
+            return
+        self.reader.load_digests(pools, player_ids)
+        for variant, found in self.reader.rating_entries(pools, player_ids).items():
+            context["entries"].setdefault(variant, {}).update(found)
+
+    def _history_players(self, pools: list[PoolData], event_id: int) -> set[int]:
+        """The players whose rating history links to a match of this event."""
+        if all(pool.digests_of is None for pool in pools):  # every player's read
+            return {pid for pool in pools for pid, events in pool.history_events.items()
+                    if event_id in events}
+        return self.reader.history_players(event_id)
 
     def _basis(self, pools: list[PoolData]) -> dict:
         """What every player's page key rests on beside the player's own rows: the
@@ -1442,7 +1524,7 @@ class SiteBuilder:
                for p, now in zip(old["pools"], basis["pools"])):
             return None  # a pool's first ratings
         old_events = self.previous.manifest.get("events", {})
-        history_of: dict[int, set[int]] | None = None
+        history_of: dict[int, set[int]] = {}
         for event_id, record in self.event_records.items():
             had = old_events.get(event_id)
             if had is record:
@@ -1453,24 +1535,21 @@ class SiteBuilder:
                 changed.update(had.get("players", ()) if isinstance(had, dict) else ())
             else:
                 changed.update(set(record["players"]) ^ set(had.get("players", ())))
-                rows = {row[0]: row for row in had.get("player_events", ())}
-                for row in record["player_events"]:  # (the manifest's rows hold lists)
-                    if rows.get(row[0]) != [list(v) if isinstance(v, tuple) else v
-                                            for v in row]:
-                        changed.add(row[0])
+                if had.get("player_events") is not record["player_events"]:  # made anew
+                    rows = {row[0]: row for row in had.get("player_events", ())}
+                    for row in record["player_events"]:  # (the manifest's rows hold lists)
+                        if rows.get(row[0]) != [list(v) if isinstance(v, tuple) else v
+                                                for v in row]:
+                            changed.add(row[0])
                 mine, theirs = record.get("matches_of", {}), had.get("matches_of", {})
                 changed.update(int(pid) for pid in set(mine) | set(theirs)
                                if mine.get(pid) != theirs.get(pid))
             if not isinstance(had, dict) or had.get("key") != record.get("key"):
                 # a page that links to the event's matches from its history, of a
                 # player without a row in the event, is keyed by the event's key
-                if history_of is None:
-                    history_of = {}
-                    for pool in pools:
-                        for pid, events in pool.history_events.items():
-                            for e in events:
-                                history_of.setdefault(e, set()).add(pid)
-                changed.update(history_of.get(int(event_id), set()).difference(
+                if int(event_id) not in history_of:
+                    history_of[int(event_id)] = self._history_players(pools, int(event_id))
+                changed.update(history_of[int(event_id)].difference(
                     row[0] for row in record["player_events"]))
         for event_id, had in old_events.items():
             if event_id not in self.event_records and isinstance(had, dict):
@@ -1483,14 +1562,13 @@ class SiteBuilder:
                 sorted({event_id for event_id, _ in rounds})]
 
     def _board_key(self, kind: str, pool: PoolData) -> str:
-        """The key of a leaderboard's page or file: its entries as the lists show
-        them and the rounds being played they leave out."""
-        rows = self._board_rows.get(pool.variant)
-        if rows is None:
-            rows = self._board_rows[pool.variant] = content_key(
-                [astuple_entry(e) for e in pool.board or ()])
-        return content_key(self.site_key, kind, pool.variant, pool.provisional_matches, rows,
-                           pool.board_pending, self._pending_events(pool.board_pending))
+        """The key of a leaderboard's page or file: what its entries as the lists
+        show them are made of (the board's mark and the players' names, not the
+        entries: they are not read while it is unchanged) and the rounds being
+        played they leave out."""
+        return content_key(self.site_key, kind, pool.variant, pool.provisional_matches,
+                           pool.board_mark, self._all_names(), pool.board_pending,
+                           self._pending_events(pool.board_pending))
 
     def _reused(self, path: str, key: str) -> bool:
         if not key or self.previous is None:
@@ -1531,7 +1609,7 @@ class SiteBuilder:
             self._memo = {}
             replays = self.report.replays
             names = content_key(self._names(players))
-            rows, standings_key = self.event_pages(data, with_replays, names)
+            rows, standings_key, kept = self.event_pages(data, with_replays, names)
             self.event_records[str(info.id)] = {
                 "key": self.event_key(info, with_replays, players), "files": self._collecting,
                 "standings": standings_key,
@@ -1540,7 +1618,9 @@ class SiteBuilder:
                 "replays": self.report.replays - replays, "matches": len(data.matches),
                 "after_round": data.after_round,
                 "players": sorted(players),
-                "player_events": [[pid, *row[1:]] for pid, row in rows]}
+                # the old manifest's rows themselves while the standings are unchanged
+                "player_events": kept if kept is not None
+                else [[pid, *row[1:]] for pid, row in rows]}
             self._collecting = None
 
     def _in_workers(self, engine: Engine, shares: list, work: Callable,
@@ -1675,19 +1755,39 @@ class SiteBuilder:
                   for status in STATUS_ORDER}
         boards = []
         for pool in pools:
-            if not pool.leaderboard:
+            if not pool.rated:
                 continue
             # everyone ranked by rating, provisional players marked, not left out; as
             # the site's lists show the ratings (without the rounds being played)
-            board = pool.board or []
-            provisional = sum(1 for e in board if e.provisional)
-            boards.append({"pool": pool, "top": board[:LEADERBOARD_TOP],
-                           "established": len(board) - provisional,
-                           "provisional_count": provisional})
+            shown = self._board_summary(pools, pool)
+            boards.append({"pool": pool, "top": [RatingEntry(*row) for row in shown["top"]],
+                           "established": shown["established"],
+                           "provisional_count": shown["provisional_count"]})
         self.page("index.html", "index.html", groups=groups, boards=boards,
                   status_order=STATUS_ORDER, ordinal=ordinal, series=series)
 
     # ---- series
+
+    def _board_summary(self, pools: list[PoolData], pool: PoolData) -> dict:
+        """What the index shows of a game's board: its top and counts, kept in the
+        manifest with the board's mark and the names' digest, and taken from there
+        while they are unchanged (the board is not read)."""
+        names = self._all_names()
+        old = (self.previous.manifest.get("boards", {}).get(pool.variant)
+               if self.previous is not None else None)
+        if isinstance(old, dict) and old.get("mark") == pool.board_mark \
+                and old.get("names") == names:
+            shown = old
+        else:
+            self._load_boards(pools)
+            board = pool.board or []
+            provisional = sum(1 for e in board if e.provisional)
+            shown = {"mark": pool.board_mark, "names": names,
+                     "top": [list(astuple_entry(e)) for e in board[:LEADERBOARD_TOP]],
+                     "established": len(board) - provisional,
+                     "provisional_count": provisional}
+        self.board_summaries[pool.variant] = shown
+        return shown
 
     def series_pages(self) -> list[dict]:
         """A page per series: its standings, one column an event (a link to it),
@@ -1821,17 +1921,21 @@ class SiteBuilder:
         ratings before the results of rounds being played, :meth:`SiteReader.boards_before`),
         keyed by its entries, so a result of a round being played leaves it as it was."""
         for pool in pools:
-            if not pool.leaderboard:
+            if not pool.rated:
                 continue
-            self.page("ratings.html", self.links.ratings(pool.variant),
-                      key=self._board_key("ratings", pool), pool=pool, ordinal=ordinal)
+            path, key = self.links.ratings(pool.variant), self._board_key("ratings", pool)
+            if self._reused(path, key):
+                continue
+            self._load_boards(pools)
+            self.page("ratings.html", path, key=key, pool=pool, ordinal=ordinal)
 
     # ---- events
 
     def event_pages(self, data: EventData, with_replays: bool, names: str
-                    ) -> tuple[list[tuple[int, PlayerEvent]], str]:
+                    ) -> tuple[list[tuple[int, PlayerEvent]], str, list | None]:
         """The event's pages and open data; its row on each player's page, by player
-        id, and its standings' key.
+        id, its standings' key, and the old manifest's players' rows if the
+        standings are those it had (the rows made of them).
 
         Every output has a key of its own, of what it shows. The standings (the
         event's page with its results grid, the venue screen, standings.json, a
@@ -1860,7 +1964,8 @@ class SiteBuilder:
             self.site_key, "standings", on_standings, after, has_results, self._entry_rows(data),
             [self._match_row(m) for m in counted],
             [(r.number, r.byes) for r in data.rounds if after is None or r.number <= after],
-            self.reader.standings_inputs(data), self._names(entrants))
+            # the names of the event's players (the entrants' among them) by their digest
+            self.reader.standings_inputs(data), names)
         old = (self.previous.manifest.get("events", {}).get(str(info.id))
                if self.previous is not None else None)
         kept_rows = (old["player_events"] if isinstance(old, dict)
@@ -1887,12 +1992,13 @@ class SiteBuilder:
         matches_by_round: dict[int, list[MatchData]] = {}
         for match in data.matches:
             matches_by_round.setdefault(match.round, []).append(match)
+        # what every match's page shows of the event, by its digest (worked out once)
+        match_base = content_key(self.site_key, "match", shown, with_replays)
         for number, matches in matches_by_round.items():
             pending = []
             for match in matches:
                 self.report.matches += 1
-                key = content_key(self.site_key, "match", shown, self._match_row(match),
-                                  with_replays,
+                key = content_key(match_base, self._match_row(match),
                                   self._names([p.player_id for p in match.places]))
                 if not self._reuse_keyed(key, [self.links.match(info.id, match.id)]):
                     pending.append((match, key))
@@ -1905,7 +2011,7 @@ class SiteBuilder:
                 self.match_pages(info, match, deals.get(match.version_id, []), with_replays,
                                  key)
         self.event_data_files(data, standings_key, matches_by_round)
-        return rows, standings_key
+        return rows, standings_key, kept_rows
 
     def round_pages(self, info: EventInfo, rnd: RoundData, shown: tuple, names: str) -> None:
         """A round's page: its seats by table, with the results as they come in, and
@@ -2042,49 +2148,61 @@ class SiteBuilder:
         return sorted({e.player_id for e in data.entries},
                       key=lambda pid: (names[pid].name if pid in names else "", pid))
 
-    def _seating(self, rnd: RoundData) -> tuple:
-        """A round's seating: its tables' players in seat order and its byes (not
-        its results). Worked out once per round and publish (several keys take it)."""
+    def _seating(self, rnd: RoundData) -> bytes:
+        """A digest of a round's seating: its tables' players in seat order and its
+        byes (not its results). Worked out once per round and publish (several keys
+        take it: a big round's thousands of tables pickled for each cost more than
+        the rest of their keys)."""
         key = ("seating", id(rnd))
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = (
+            found = self._memo[key] = row_digest((
                 rnd.number, tuple((t.label, tuple(t.players)) for t in rnd.tables),
-                tuple(rnd.byes))
+                tuple(rnd.byes)))
         return found
 
-    def _entry_rows(self, data: EventData) -> tuple:
-        """The event's entries as plain tuples (for keys), worked out once."""
+    def _entry_rows(self, data: EventData) -> bytes:
+        """A digest of the event's entries (for keys), worked out once."""
         found = self._memo.get(("entries",))
         if found is None:
-            found = self._memo[("entries",)] = tuple(
-                (e.player_id, e.first_round, e.withdrawn_after) for e in data.entries)
+            found = self._memo[("entries",)] = row_digest(tuple(
+                (e.player_id, e.first_round, e.withdrawn_after) for e in data.entries))
         return found
 
-    def _match_row(self, match: MatchData) -> tuple:
-        """A match as stored, as a plain tuple (for keys: a tuple pickles several
-        times as fast as the dataclasses), worked out once per match and publish."""
+    def _match_row(self, match: MatchData) -> bytes:
+        """A digest of a match as stored (its version and places), for keys: worked out
+        once per match and publish, from a plain tuple marshalled (the keys of a big
+        event's thousands of matches and of its players' own matches take it, not the
+        match: pickling the tuples with their times cost a tenth of a publish)."""
         key = ("match", match.id)
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = (
-                match.id, match.version_id, match.version, match.imported_at,
+            found = self._memo[key] = row_digest((
+                match.id, match.version_id, match.version,
+                None if match.imported_at is None else match.imported_at.isoformat(),
                 match.imported_by, match.round, match.table, match.deals,
                 match.verified_moves, tuple((p.player_id, p.seat, p.place, p.total,
-                                             p.match_points) for p in match.places))
+                                             p.match_points) for p in match.places)))
         return found
 
     def _player_digests(self, data: EventData) -> dict[str, str]:
         """Per player (id as text), a digest of what their page shows of their own
         matches in the event: each match as stored, with its places."""
-        shown: dict[int, list] = {}
+        shown: dict[int, list[bytes]] = {}
         for match in data.matches:
             if not match.has_result:
                 continue
             row = self._match_row(match)
             for place in match.places:
-                shown.setdefault(place.player_id, []).append(row)
-        return {str(pid): content_key(rows) for pid, rows in shown.items()}
+                found = shown.get(place.player_id)
+                if found is None:
+                    shown[place.player_id] = [row]
+                else:
+                    found.append(row)
+        blake2b = hashlib.blake2b
+        # the rows' digests are of one length: joined, they stand for the list
+        return {str(pid): blake2b(b"".join(rows), digest_size=16).hexdigest()
+                for pid, rows in shown.items()}
 
     @staticmethod
     def _event_shown(info: EventInfo) -> tuple:
@@ -2112,7 +2230,8 @@ class SiteBuilder:
         for rnd in data.rounds:
             matches = [m for m in matches_by_round.get(rnd.number, ()) if m.has_result]
             files.append((opendata.matches_path(event_dir, rnd.number), "matches",
-                          (opendata.event_ref(info), rnd.number, matches),
+                          (opendata.event_ref(info), rnd.number,
+                           [self._match_row(m) for m in matches]),
                           lambda number=rnd.number, matches=matches: opendata.round_matches_body(
                               info, number, matches, event_dir)))
         for path, kind, shown, body in files:
@@ -2135,11 +2254,12 @@ class SiteBuilder:
             self.write(None, "data/players.json", opendata.players_file(self.players), key)
         variants = []
         for pool in pools:
-            if pool.leaderboard:
+            if pool.rated:
                 self.links.ratings(pool.variant)  # checks the variant id
                 path = f"data/ratings/{pool.variant}.json"
                 key = self._board_key("data", pool)
                 if not self._reuse_keyed(key, [path]):
+                    self._load_boards(pools)
                     slugs = {e.id: e.slug for e in self.events}
                     self.write(None, path, opendata.ratings_file(pool, slugs), key)
                 variants.append(pool.variant)
@@ -2345,18 +2465,16 @@ class SiteBuilder:
                 player_event_ids.setdefault(pid, set()).add(int(event_id))
         for pid, rows in self.player_events.items():
             player_event_ids.setdefault(pid, set()).update(r.event_id for r in rows)
+        # by id (the players' list sorts them by name in each language when made)
         live = sorted((p for p in self.players.values() if p.merged_into is None),
-                      key=lambda p: name_key(p.name))
-        rated: dict[int, list[str]] = {}
-        entries: dict[str, dict[int, Any]] = {}
-        for pool in pools:
-            entries[pool.variant] = {e.player_id: e for e in pool.leaderboard}
-            for entry in pool.board if pool.board is not None else pool.leaderboard:
-                rated.setdefault(entry.player_id, []).append(pool.variant)
-        # the players' list counts the matches of complete rounds (as its ratings)
+                      key=lambda p: p.id)
+        # the leaderboard entries of the players whose pages' keys are worked out
+        # (:meth:`_load_ratings`), by game and player id
+        entries: dict[str, dict[int, Any]] = {pool.variant: {} for pool in pools}
+        # the players' list counts the matches of complete rounds (as its ratings);
+        # the games each is rated in are filled in when it is made (:meth:`_rated_in`)
         summary = [{"player": p, "events": len(self.player_events.get(p.id, ())),
-                    "matches": counts.get(p.id, 0),
-                    "variants": rated.get(p.id, [])} for p in live]
+                    "matches": counts.get(p.id, 0)} for p in live]
         return {"match_refs": match_refs, "entries": entries, "summary": summary,
                 "pools": pools, "event_ids": player_event_ids}
 

@@ -785,10 +785,12 @@ class RatingEntry:
 
 
 def rating_list(session: Session, variant: str | None = None,
-                provisional: int | None = None) -> list[RatingEntry]:
+                provisional: int | None = None,
+                player_ids: Sequence[int] | None = None) -> list[RatingEntry]:
     """Ratings by variant, every player ranked by ordinal (best first), provisional
     ones among them and marked: σ above :func:`provisional_sigma`, or fewer matches
-    than the pool's ``provisional_matches`` (``provisional`` instead, if given)."""
+    than the pool's ``provisional_matches`` (``provisional`` instead, if given).
+    ``player_ids``: only these players' entries (ranked among themselves)."""
     query = (select(RatingPool.variant, RatingPool.provisional_matches, Player.id, Player.name,
                     Rating.mu, Rating.sigma, Rating.matches, RatingPool.model,
                     RatingPool.params_json)
@@ -797,12 +799,17 @@ def rating_list(session: Session, variant: str | None = None,
              .where(Player.merged_into_id.is_(None)))
     if variant is not None:
         query = query.where(RatingPool.variant == check_variant(variant))
+    queries = [query]
+    if player_ids is not None:
+        ids = sorted(set(player_ids))
+        queries = [query.where(Player.id.in_(ids[i:i + _IDS_PER_QUERY]))
+                   for i in range(0, len(ids), _IDS_PER_QUERY)]
     entries = []
     judge = _ProvisionalJudge(provisional)
     # on the connection, fetched at once: plain rows (a league's leaderboard has tens of
     # thousands, which the ORM's handling of each row would double the cost of)
-    for (pool_variant, threshold, pid, name, mu, sigma, matches, model,
-         params_json) in session.connection().execute(query).fetchall():
+    rows = [row for each in queries for row in session.connection().execute(each).fetchall()]
+    for (pool_variant, threshold, pid, name, mu, sigma, matches, model, params_json) in rows:
         entries.append(RatingEntry(pid, name, pool_variant, mu, sigma, matches,
                                    judge(sigma, matches, threshold, model, params_json)))
     return _ranked(entries)
@@ -832,54 +839,65 @@ class _ProvisionalJudge:
         return sigma > sigma_limit or matches < limit
 
 
+def ratings_before(session: Session, match_ids: Sequence[int]
+                   ) -> dict[tuple[int, int], tuple[float, float, int]]:
+    """The ratings of the players of the matches ``match_ids`` as they stood before
+    the first of them each was rated in: by (pool id, player id), μ and σ then and
+    the count of that player's rated matches in the pool from that one on (not
+    counted then). Reads the history rows of those matches and of their players only."""
+    ids = sorted(set(match_ids))
+    if not ids:
+        return {}
+    h = RatingHistory
+    first: dict[tuple[int, int], tuple] = {}  # (pool, player) -> earliest left-out row
+    for i in range(0, len(ids), _IDS_PER_QUERY):
+        for pool_id, pid, sequence, mu, sigma in session.execute(
+                select(h.pool_id, h.player_id, h.sequence, h.mu_before, h.sigma_before)
+                .where(h.match_id.in_(ids[i:i + _IDS_PER_QUERY]))):
+            known = first.get((pool_id, pid))
+            if known is None or sequence < known[0]:
+                first[(pool_id, pid)] = (sequence, mu, sigma)
+    if not first:
+        return {}
+    # the rated matches from each one's first left out on: not counted then
+    later: dict[tuple[int, int], int] = {}
+    players = sorted({pid for _, pid in first})
+    for i in range(0, len(players), _IDS_PER_QUERY):
+        for pool_id, pid, sequence in session.execute(
+                select(h.pool_id, h.player_id, h.sequence)
+                .where(h.player_id.in_(players[i:i + _IDS_PER_QUERY]))):
+            key = (pool_id, pid)
+            if key in first and sequence >= first[key][0]:
+                later[key] = later.get(key, 0) + 1
+    return {key: (mu, sigma, later.get(key, 0)) for key, (_, mu, sigma) in first.items()}
+
+
 def rating_list_before(session: Session, entries: Sequence[RatingEntry],
                        match_ids: Sequence[int]) -> list[RatingEntry]:
     """The leaderboard ``entries`` (:func:`rating_list`'s, in its order) as it stood before the
     matches ``match_ids`` were rated: a player rated in one of them at their rating
     before the first (μ, σ and matches as their history has them then; left out if
     it was their first rated match), provisional judged again and everyone ranked
-    again. Reads the history rows of those matches and of their players only."""
-    ids = sorted(set(match_ids))
-    if not ids:
+    again (:func:`ratings_before`)."""
+    before = ratings_before(session, match_ids)
+    if not before:
         return list(entries)
     pools = {pool_id: row for pool_id, *row in session.execute(
         select(RatingPool.id, RatingPool.variant, RatingPool.provisional_matches,
                RatingPool.model, RatingPool.params_json))}
-    h = RatingHistory
-    first: dict[tuple[str, int], tuple] = {}  # (variant, player) -> earliest left-out row
-    for i in range(0, len(ids), _IDS_PER_QUERY):
-        for pool_id, pid, sequence, mu, sigma in session.execute(
-                select(h.pool_id, h.player_id, h.sequence, h.mu_before, h.sigma_before)
-                .where(h.match_id.in_(ids[i:i + _IDS_PER_QUERY]))):
-            variant = pools[pool_id][0]
-            known = first.get((variant, pid))
-            if known is None or sequence < known[0]:
-                first[(variant, pid)] = (sequence, mu, sigma, pool_id)
-    if not first:
-        return list(entries)
-    # the rated matches from each one's first left out on: not counted then
-    later: dict[tuple[str, int], int] = {}
-    players = sorted({pid for _, pid in first})
-    for i in range(0, len(players), _IDS_PER_QUERY):
-        for pool_id, pid, sequence in session.execute(
-                select(h.pool_id, h.player_id, h.sequence)
-                .where(h.player_id.in_(players[i:i + _IDS_PER_QUERY]))):
-            key = (pools[pool_id][0], pid)
-            if key in first and sequence >= first[key][0]:
-                later[key] = later.get(key, 0) + 1
+    pool_of = {row[0]: pool_id for pool_id, row in pools.items()}
     judge = _ProvisionalJudge()
     kept, moved = [], []
     for entry in entries:
-        key = (entry.variant, entry.player_id)
-        row = first.get(key)
+        row = before.get((pool_of.get(entry.variant), entry.player_id))
         if row is None:
             kept.append(entry)
             continue
-        matches = entry.matches - later.get(key, 0)
+        mu, sigma, later = row
+        matches = entry.matches - later
         if matches <= 0:
             continue  # not rated before it
-        _, mu, sigma, pool_id = row
-        _, threshold, model, params_json = pools[pool_id]
+        _, threshold, model, params_json = pools[pool_of[entry.variant]]
         moved.append(RatingEntry(entry.player_id, entry.player, entry.variant, mu, sigma,
                                  matches, judge(sigma, matches, threshold, model, params_json)))
     if len(moved) * 8 > len(kept):
