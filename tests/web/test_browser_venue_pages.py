@@ -65,8 +65,10 @@ def test_earlier_rounds_conflicts_on_a_phone_and_a_screen(tourney, db_url, brows
     bearer = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
     with LiveServer(db_url, auto_accept=True) as live:
         _conflicts_of_round(tourney, live, links, 1)
-        for action in ("close", "seat"):
-            assert httpx.post(f"{live.url}/org/club/{action}", headers=bearer).status_code == 200
+        for action in ("close", "seat"):  # closed with conflicts waiting: when told so
+            assert httpx.post(f"{live.url}/org/club/{action}", headers=bearer,
+                              data={"force": "1"} if action == "close" else None
+                              ).status_code == 200
         for width, js in SIZES:
             context = browser.new_context(viewport={"width": width, "height": 900},
                                           java_script_enabled=js)
