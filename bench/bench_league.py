@@ -109,11 +109,13 @@ class League:
         return resolve_url(self.db if "://" in self.db else os.path.join(self.folder, self.db))
 
     def run(self, *args: str) -> str:
-        """A command in this process (not measured); its stdout."""
+        """A command in this process (not measured); its stdout. The database is
+        named by its absolute URL: this process keeps its engines by URL, and a
+        relative file name would reach another league's file."""
         cwd = os.getcwd()
         os.chdir(self.folder)
         try:
-            result = self.runner.invoke(cli, ["--db", self.db, *args], prog_name="tourney")
+            result = self.runner.invoke(cli, ["--db", self.url, *args], prog_name="tourney")
         finally:
             os.chdir(cwd)
         if result.exit_code:
