@@ -3,10 +3,13 @@ league grows, on SQLite and PostgreSQL.
 
 A league of N players: N/50 small events of 100 players (each player in two; two
 rounds played, dated before the big event) and a big event holding everyone (two
-rounds). It is built through the CLI: the commands that are not measured run in
-this process (click's test runner, so 16,000 players' small events do not pay a
-process start-up each), the measured ones as processes of their own, each timed
-(wall seconds) with its peak RSS (``wait4``), as in ``bench_seating_scale.py``:
+rounds). The commands that are not measured run in this process: the small
+events are created, entered, seated and played by the library, all events of a
+step in one transaction (the rows the CLI commands an event stored; a 32,000-player
+league builds in minutes), the rest by click's test runner. The measured ones run as
+processes of their own, each timed (wall seconds and CPU seconds, user + system of
+the command and its children) with its peak RSS (``wait4``), as in
+``bench_seating_scale.py``:
 
 - ``player import`` of the N players; ``event enter big --all``; ``round seat big``
   for rounds 1 and 2; ``result import`` of round 1 of the big event;
@@ -22,12 +25,19 @@ process start-up each), the measured ones as processes of their own, each timed
   nothing changed (``--no-replays`` unless ``--replays``).
 
 The growth exponent between two sizes is log(t2 / t1) / log(n2 / n1) (of time and
-of peak RSS). PostgreSQL runs on a scratch database per size (createdb / dropdb on
-127.0.0.1, or ``--pg-host``).
+of peak RSS), between consecutive sizes and from each size to the last. PostgreSQL
+runs on a scratch database per size (createdb / dropdb on 127.0.0.1, or
+``--pg-host``). Every league of a database is kept until the end: with
+``--publish-repeats R`` the full publish runs R times on each, the sizes in turn
+(8k, 16k, 32k, 8k, 16k, 32k, ...: a change in the machine's load falls on all sizes
+alike), each into a new folder, the median shown and each run's CPU seconds (the
+runs after the first see the league with the one more result of ``publish after
+one result``). The 1-minute load average as each measured command starts is shown
+per size.
 
 Usage:  python bench/bench_league.py [--sizes 500,2000,8000,16000,32000]
             [--db sqlite|postgresql|both] [--quick] [--replays] [--repeats R]
-            [--keep DIR]
+            [--publish-repeats R] [--keep DIR]
 Prints markdown and writes bench/out/bench_league.md and bench/out/bench_league.json.
 """
 from __future__ import annotations
