@@ -964,7 +964,7 @@ class PlayerBye(NamedTuple):
 
 @dataclass
 class GridCell:
-    kind: str  # "match", "pending", "bye", "none"
+    kind: str  # "match", "pending", "forfeit", "bye", "none"
     match_id: int | None = None
     place: int | None = None
     size: int = 0
@@ -972,6 +972,8 @@ class GridCell:
     table: str | None = None
     opponent_rank: int | None = None
     shared: bool = False  # another player at the table had the same place (a draw)
+    absent: bool = False  # a forfeit's: the player did not play
+    reason: str | None = None  # a forfeit's, if given
 
 
 class RoundPart(NamedTuple):
@@ -985,7 +987,8 @@ class RoundPart(NamedTuple):
 
     @property
     def results_in(self) -> int:
-        return sum(1 for t in self.tables if t.match is not None and t.match.has_result)
+        """The tables decided: with a result in, or forfeited."""
+        return sum(1 for t in self.tables if t.decided)
 
 
 def round_parts(rnd: RoundData) -> list[RoundPart]:
@@ -2033,8 +2036,8 @@ class SiteBuilder:
                 "by_name": self._by_name(rnd, renderer.lang, parts, info.id)})
         for part in parts:
             tables = [(t.label, tuple(t.players),
-                       t.match.id if t.match is not None and t.match.has_result else None)
-                      for t in part.tables]
+                       t.match.id if t.match is not None and t.match.has_result else None,
+                       t.forfeit) for t in part.tables]
             key = content_key(self.site_key, "round-part", shown, rnd.number, part.number,
                               spans, tables, names)
             self.page("round_part.html", self.links.round_part(info.id, rnd.number, part.number),
@@ -2089,7 +2092,11 @@ class SiteBuilder:
         return content_key(self.site_key, "event", standings_key, self._rounds_list(data),
                            [self._seating(r) for r in data.rounds
                             if after is None or r.number <= after],
-                           seats_by_table_size(data))
+                           seats_by_table_size(data),
+                           # the grid's forfeits (the standings' inputs have no reason)
+                           [(r.number, t.label, t.forfeit) for r in data.rounds
+                            if after is None or r.number <= after
+                            for t in r.tables if t.forfeit is not None])
 
     @staticmethod
     def _rounds_list(data: EventData) -> list[tuple]:
@@ -2132,7 +2139,8 @@ class SiteBuilder:
         sizes_seated = sorted({size for counts in table_sizes.values() for size in counts})
         # the grid's match points, one column for the whole grid (byes too)
         grid_points = Renderer.point_column(
-            [cell.points for cells in grid.values() for cell in cells if cell.kind == "match"]
+            [cell.points for cells in grid.values() for cell in cells
+             if cell.kind in ("match", "forfeit")]
             + [info.bye_points for cells in grid.values() for cell in cells
                if cell.kind == "bye"][:1])
         self.page("event.html", self.links.event(info.id), key=key, info=info, data=data,
@@ -2350,9 +2358,15 @@ class SiteBuilder:
             for table in rnd.tables:
                 match = table.match
                 places = {p.player_id: p for p in match.places} if match and match.has_result else {}
+                forfeit = table.forfeit
                 for pid in table.players:
                     place = places.get(pid)
-                    if place is None:
+                    if forfeit is not None:
+                        absent = pid in forfeit.absent
+                        cell = GridCell("forfeit", table=table.label, size=len(table.players),
+                                        points=0.0 if absent else data.info.bye_points,
+                                        absent=absent, reason=forfeit.reason)
+                    elif place is None:
                         cell = GridCell("pending", match.id if match else None,
                                         table=table.label, size=len(table.players))
                     else:
