@@ -2272,11 +2272,15 @@ class SiteBuilder:
              lambda: opendata.rounds_body(info, data, event_dir))]
         for rnd in data.rounds:
             matches = [m for m in matches_by_round.get(rnd.number, ()) if m.has_result]
+            forfeited = [t for t in rnd.tables if t.forfeit is not None]
             files.append((opendata.matches_path(event_dir, rnd.number), "matches",
                           (opendata.event_ref(info), rnd.number,
-                           [self._match_row(m) for m in matches]),
-                          lambda number=rnd.number, matches=matches: opendata.round_matches_body(
-                              info, number, matches, event_dir)))
+                           [self._match_row(m) for m in matches],
+                           [(t.label, tuple(t.players), t.forfeit) for t in forfeited],
+                           info.bye_points),
+                          lambda number=rnd.number, matches=matches, forfeited=forfeited:
+                          opendata.round_matches_body(info, number, matches, event_dir,
+                                                      forfeited)))
         for path, kind, shown, body in files:
             key = content_key(self.site_key, "data", path, shown)
             if not self._reuse_keyed(key, [path]):

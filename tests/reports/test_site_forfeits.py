@@ -80,6 +80,14 @@ def test_a_forfeited_table_is_decided_and_said_on_the_rounds_pages(tourney, tmp_
     index = (site / "index.html").read_text(encoding="utf-8")
     assert re.search(r'data-label="Results" data-sort="6">6 of 6</td>', index), index
 
+    ids = {p["name"]: p["id"] for p in json.loads(
+        (site / "data" / "players.json").read_text(encoding="utf-8"))["players"]}
+    data = json.loads((event / "matches-2.json").read_text(encoding="utf-8"))
+    assert data["forfeits"] == [{"table": "3", "absent": [ids[absent]],
+                                 "others": [ids[o] for o in others], "others_points": 1,
+                                 "reason": REASON}]
+    assert sorted(m["table"] for m in data["matches"]) == ["1", "2"]
+
     mine = player_page(site, absent)
     row = re.search(r'<td class="title forfeit">.*?</tr>', mine, re.S).group(0)
     assert ">forfeited</td>" in row and "did not play" in row and SHOWN_REASON in row
