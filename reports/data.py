@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import marshal
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from tourney.ratings.service import (
 )
 from tourney.storage.models import (
     Adjustment,
+    AuditLog,
     Deal,
     Entry,
     Event,
@@ -100,6 +102,7 @@ class EventInfo:
     rounds_seated: int = 0
     tables_seated: int = 0
     results_in: int = 0
+    forfeited: int = 0  # tables scored by a forfeit (decided without a result)
     status: str = "upcoming"
     created: dt.datetime | None = None
     # Changes with any write to the event's rows (``Event.content_stamp``, kept by
@@ -142,11 +145,25 @@ class MatchData:
         return self.version_id is not None and bool(self.places)
 
 
+class ForfeitData(NamedTuple):
+    """A table scored by a forfeit (``tourney result forfeit``): the players who did
+    not play (0 points; the table's others a bye's worth each) and the reason given,
+    if any."""
+    absent: tuple[int, ...]
+    reason: str | None = None
+
+
 @dataclass
 class TableData:
     label: str
     players: list[int]  # seat order
     match: MatchData | None = None
+    forfeit: ForfeitData | None = None
+
+    @property
+    def decided(self) -> bool:
+        """Whether the table has its result in, or was forfeited."""
+        return self.forfeit is not None or (self.match is not None and self.match.has_result)
 
 
 @dataclass
@@ -159,7 +176,8 @@ class RoundData:
 
     @property
     def results_in(self) -> int:
-        return sum(1 for t in self.tables if t.match is not None and t.match.has_result)
+        """The tables decided: with a result in, or forfeited."""
+        return sum(1 for t in self.tables if t.decided)
 
 
 @dataclass(slots=True)
@@ -246,7 +264,7 @@ class PoolData:
 def event_status(info: EventInfo, today: dt.date) -> str:
     if info.rounds_seated == 0:
         return "upcoming"
-    all_in = info.results_in >= info.tables_seated
+    all_in = info.results_in + info.forfeited >= info.tables_seated
     if info.rounds_planned is not None:
         return "finished" if info.rounds_seated >= info.rounds_planned and all_in else "running"
     if info.date is not None and info.date < today and all_in:
@@ -302,6 +320,10 @@ class SiteReader:
             select(Match.event_id, func.count())
             .where(Match.current_version_id.is_not(None))
             .group_by(Match.event_id)))
+        forfeited: dict[int, int] = {}
+        for event_id, _round, _table in self._rows(
+                select(Forfeit.event_id, Forfeit.round_number, Forfeit.table).distinct()):
+            forfeited[event_id] = forfeited.get(event_id, 0) + 1
         infos = []
         for event in session.execute(select(Event)).scalars():
             self._event_rows[event.id] = event
@@ -310,6 +332,7 @@ class SiteReader:
             info.rounds_seated = rounds.get(event.id) or 0
             info.tables_seated = tables.get(event.id, 0)
             info.results_in = results.get(event.id, 0)
+            info.forfeited = forfeited.get(event.id, 0)
             info.status = event_status(info, today)
             infos.append(info)
         infos.sort(key=lambda e: (e.sort_date, e.id), reverse=True)
@@ -556,6 +579,7 @@ class SiteReader:
             .where(Round.event_id == info.id))
         for round_id, pid, table, seat in seat_rows:
             seats.setdefault(round_id, []).append((table, seat, pid))
+        forfeits = self.forfeits(info.id)
         rounds = []
         for round_id, number, repeated, seated_at in round_rows:
             tables: dict[str, list[tuple[int, int]]] = {}
@@ -567,7 +591,7 @@ class SiteReader:
                     tables.setdefault(table, []).append((seat or 0, pid))
             table_list = [
                 TableData(label, [pid for _, pid in sorted(tables[label])],
-                          by_key.get((number, label)))
+                          by_key.get((number, label)), forfeits.get((number, label)))
                 for label in sorted(tables, key=natural_key)]
             rounds.append(RoundData(number, table_list, byes, repeated or 0, seated_at))
         ordered = sorted(matches.values(), key=lambda m: (m.round, natural_key(m.table)))
@@ -578,6 +602,29 @@ class SiteReader:
         if standings:
             self.fill_standings(data)
         return data
+
+    def forfeits(self, event_id: int) -> dict[tuple[int, str], ForfeitData]:
+        """An event's forfeited tables by (round, table): who did not play (by player
+        id) and the reason given (kept by the forfeit's audit row: the table's last),
+        in two queries for the whole event."""
+        absent: dict[tuple[int, str], list[int]] = {}
+        for number, table, pid in self._rows(
+                select(Forfeit.round_number, Forfeit.table, Forfeit.player_id)
+                .where(Forfeit.event_id == event_id).order_by(Forfeit.player_id)):
+            absent.setdefault((number, table), []).append(pid)
+        if not absent:
+            return {}
+        reasons: dict[tuple[int, str], str | None] = {}
+        for after, in self._rows(
+                select(AuditLog.after_json)
+                .where(AuditLog.event_id == event_id, AuditLog.action == "result.forfeit")
+                .order_by(AuditLog.id)):
+            try:
+                said = json.loads(after or "{}")
+                reasons[(int(said["round"]), str(said["table"]))] = said.get("reason") or None
+            except (ValueError, KeyError, TypeError):
+                continue
+        return {key: ForfeitData(tuple(ids), reasons.get(key)) for key, ids in absent.items()}
 
     def fill_standings(self, data: EventData) -> None:
         """The event's standings, after ``data.after_round`` (:meth:`event_data`)."""
@@ -755,6 +802,7 @@ __all__ = [
     "EntryData",
     "EventData",
     "EventInfo",
+    "ForfeitData",
     "HistoryPoint",
     "MatchData",
     "PlaceData",

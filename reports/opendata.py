@@ -17,7 +17,9 @@ language-independent and sit once in the site's root tree:
 - ``events/<slug>/rounds.json``: every round's tables (players in seat order, seats
   from 1) and byes;
 - ``events/<slug>/matches-<n>.json``: round n's matches with a result: places,
-  totals, match points (a file a round: a result changes only its round's);
+  totals, match points (a file a round: a result changes only its round's); and
+  its tables scored by a forfeit: who was absent (0), the others (a bye's points
+  each), the reason given;
 - ``events/<slug>/feed.atom``: an Atom feed, an entry per seated round;
 - ``series/<slug>.json``: a series' standings: its rules and events, every
   player's results and totals, its teams;
@@ -35,6 +37,7 @@ import json
 import os
 import re
 import uuid
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 from xml.etree import ElementTree
@@ -44,7 +47,7 @@ from tourney.errors.seats import seat_number
 from tourney.times import utc_iso
 from tourney.tournament.events import table_sizes_json
 
-from .data import EventData, EventInfo, MatchData, PlayerInfo, PoolData
+from .data import EventData, EventInfo, MatchData, PlayerInfo, PoolData, TableData
 
 SCHEMA_BASE = "https://tourney.invalid/schemas/"  # the schemas' ids; files ship in the package
 ATOM_NS = "http://www.w3.org/2005/Atom"
@@ -142,9 +145,14 @@ def rounds_body(info: EventInfo, data: EventData, event_dir: str) -> dict:
 
 
 def round_matches_body(info: EventInfo, round_number: int, matches: list[MatchData],
-                       event_dir: str) -> dict:
-    """``matches-<n>.json``: round ``round_number``'s matches with a result."""
-    return {"event": event_ref(info), "round": round_number, "matches": [
+                       event_dir: str, forfeited: Sequence[TableData] = ()) -> dict:
+    """``matches-<n>.json``: round ``round_number``'s matches with a result, and its
+    tables scored by a forfeit (``forfeited``)."""
+    return {"event": event_ref(info), "round": round_number, "forfeits": [
+        {"table": t.label, "absent": [p for p in t.players if p in t.forfeit.absent],
+         "others": [p for p in t.players if p not in t.forfeit.absent],
+         "others_points": number(info.bye_points), "reason": t.forfeit.reason}
+        for t in forfeited if t.forfeit is not None], "matches": [
         {"match": m.id, "round": m.round, "table": m.table, "version": m.version,
          "imported_at": moment(m.imported_at), "deals": m.deals,
          "deals_replayed": m.verified_moves, "page": f"{event_dir}/match-{m.id}.html",

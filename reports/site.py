@@ -925,6 +925,7 @@ class PlayerMatch(NamedTuple):
     shared: bool = False  # another player of the match had the same place (a draw)
 
     bye = False
+    forfeit = False
 
     @property
     def checked(self) -> str:
@@ -945,6 +946,15 @@ class PlayerEvent(NamedTuple):
     # the place, points and matches are after this round, the last one with every
     # result in, while a later round is being played (None: as the event stands)
     after_round: int | None = None
+    # the arbiter's, in flat tuples of plain values (the manifest keeps the rows):
+    # the rounds of the forfeited tables the player sat at, whether the player was
+    # absent there and the reason; the adjustments' points, reasons and rounds
+    forfeits: tuple[int, ...] = ()
+    forfeit_absent: tuple[bool, ...] = ()
+    forfeit_reasons: tuple[str | None, ...] = ()
+    adjustments: tuple[float, ...] = ()
+    adjustment_reasons: tuple[str, ...] = ()
+    adjustment_rounds: tuple[int | None, ...] = ()
 
 
 class MatchRef(NamedTuple):
@@ -960,11 +970,24 @@ class PlayerBye(NamedTuple):
     round: int
     points: float
     bye = True
+    forfeit = False
+
+
+class PlayerForfeit(NamedTuple):
+    """A round whose table was forfeited (the player absent, or the table's others
+    scored a bye's worth): a row among the matches of the player's page."""
+    event_id: int
+    round: int
+    points: float
+    absent: bool
+    reason: str | None
+    bye = False
+    forfeit = True
 
 
 @dataclass
 class GridCell:
-    kind: str  # "match", "pending", "bye", "none"
+    kind: str  # "match", "pending", "forfeit", "bye", "none"
     match_id: int | None = None
     place: int | None = None
     size: int = 0
@@ -972,6 +995,8 @@ class GridCell:
     table: str | None = None
     opponent_rank: int | None = None
     shared: bool = False  # another player at the table had the same place (a draw)
+    absent: bool = False  # a forfeit's: the player did not play
+    reason: str | None = None  # a forfeit's, if given
 
 
 class RoundPart(NamedTuple):
@@ -985,7 +1010,8 @@ class RoundPart(NamedTuple):
 
     @property
     def results_in(self) -> int:
-        return sum(1 for t in self.tables if t.match is not None and t.match.has_result)
+        """The tables decided: with a result in, or forfeited."""
+        return sum(1 for t in self.tables if t.decided)
 
 
 def round_parts(rnd: RoundData) -> list[RoundPart]:
@@ -1965,7 +1991,10 @@ class SiteBuilder:
             [self._match_row(m) for m in counted],
             [(r.number, r.byes) for r in data.rounds if after is None or r.number <= after],
             # the names of the event's players (the entrants' among them) by their digest
-            self.reader.standings_inputs(data), names)
+            self.reader.standings_inputs(data), names,
+            # the forfeits as the grid and the players' rows show them (with the reason)
+            [(r.number, t.label, t.forfeit) for r in data.rounds
+             if after is None or r.number <= after for t in r.tables if t.forfeit is not None])
         old = (self.previous.manifest.get("events", {}).get(str(info.id))
                if self.previous is not None else None)
         kept_rows = (old["player_events"] if isinstance(old, dict)
@@ -2033,8 +2062,8 @@ class SiteBuilder:
                 "by_name": self._by_name(rnd, renderer.lang, parts, info.id)})
         for part in parts:
             tables = [(t.label, tuple(t.players),
-                       t.match.id if t.match is not None and t.match.has_result else None)
-                      for t in part.tables]
+                       t.match.id if t.match is not None and t.match.has_result else None,
+                       t.forfeit) for t in part.tables]
             key = content_key(self.site_key, "round-part", shown, rnd.number, part.number,
                               spans, tables, names)
             self.page("round_part.html", self.links.round_part(info.id, rnd.number, part.number),
@@ -2046,24 +2075,37 @@ class SiteBuilder:
         info, after = data.info, data.after_round
         standing = {row.player_id: row for row in data.standings}
         bye_rounds: dict[int, list[int]] = {}
+        forfeits: dict[int, list[tuple]] = {}
         for rnd in data.rounds:
             if after is None or rnd.number <= after:
                 for pid in rnd.byes:
                     bye_rounds.setdefault(pid, []).append(rnd.number)
+                for table in rnd.tables:
+                    if table.forfeit is not None:
+                        for pid in table.players:
+                            forfeits.setdefault(pid, []).append(
+                                (rnd.number, pid in table.forfeit.absent,
+                                 table.forfeit.reason))
         rows = []
         for pid in sorted(entrants):
             at = standing.get(pid)
+            mine = forfeits.get(pid, ())
+            adjusted = at.adjustments if at else ()
             rows.append((pid, PlayerEvent(
                 info.id, at.place if at else None, at.points if at else 0.0,
                 at.matches if at else 0, len(entrants), at.shared if at else False,
-                tuple(bye_rounds.get(pid, ())), after)))
+                tuple(bye_rounds.get(pid, ())), after,
+                tuple(f[0] for f in mine), tuple(f[1] for f in mine), tuple(f[2] for f in mine),
+                tuple(float(a["points"]) for a in adjusted),
+                tuple(a["reason"] for a in adjusted), tuple(a["round"] for a in adjusted))))
         return rows
 
     @staticmethod
     def _player_rows(event_id: int, kept: list) -> list[tuple[int, PlayerEvent]]:
         """The players' rows of an event as the manifest keeps them."""
         return [(row[0], PlayerEvent(event_id, *row[1:6], tuple(row[6]) if len(row) > 6 else (),
-                                     row[7] if len(row) > 7 else None)) for row in kept]
+                                     row[7] if len(row) > 7 else None,
+                                     *(tuple(v) for v in row[8:14]))) for row in kept]
 
     def _had(self, outputs: Sequence[tuple[str, str]]) -> bool:
         """Whether the old site had these (path, key) outputs (a page in every
@@ -2132,7 +2174,8 @@ class SiteBuilder:
         sizes_seated = sorted({size for counts in table_sizes.values() for size in counts})
         # the grid's match points, one column for the whole grid (byes too)
         grid_points = Renderer.point_column(
-            [cell.points for cells in grid.values() for cell in cells if cell.kind == "match"]
+            [cell.points for cells in grid.values() for cell in cells
+             if cell.kind in ("match", "forfeit")]
             + [info.bye_points for cells in grid.values() for cell in cells
                if cell.kind == "bye"][:1])
         self.page("event.html", self.links.event(info.id), key=key, info=info, data=data,
@@ -2229,11 +2272,15 @@ class SiteBuilder:
              lambda: opendata.rounds_body(info, data, event_dir))]
         for rnd in data.rounds:
             matches = [m for m in matches_by_round.get(rnd.number, ()) if m.has_result]
+            forfeited = [t for t in rnd.tables if t.forfeit is not None]
             files.append((opendata.matches_path(event_dir, rnd.number), "matches",
                           (opendata.event_ref(info), rnd.number,
-                           [self._match_row(m) for m in matches]),
-                          lambda number=rnd.number, matches=matches: opendata.round_matches_body(
-                              info, number, matches, event_dir)))
+                           [self._match_row(m) for m in matches],
+                           [(t.label, tuple(t.players), t.forfeit) for t in forfeited],
+                           info.bye_points),
+                          lambda number=rnd.number, matches=matches, forfeited=forfeited:
+                          opendata.round_matches_body(info, number, matches, event_dir,
+                                                      forfeited)))
         for path, kind, shown, body in files:
             key = content_key(self.site_key, "data", path, shown)
             if not self._reuse_keyed(key, [path]):
@@ -2350,9 +2397,15 @@ class SiteBuilder:
             for table in rnd.tables:
                 match = table.match
                 places = {p.player_id: p for p in match.places} if match and match.has_result else {}
+                forfeit = table.forfeit
                 for pid in table.players:
                     place = places.get(pid)
-                    if place is None:
+                    if forfeit is not None:
+                        absent = pid in forfeit.absent
+                        cell = GridCell("forfeit", table=table.label, size=len(table.players),
+                                        points=0.0 if absent else data.info.bye_points,
+                                        absent=absent, reason=forfeit.reason)
+                    elif place is None:
                         cell = GridCell("pending", match.id if match else None,
                                         table=table.label, size=len(table.players))
                     else:
@@ -2523,7 +2576,13 @@ class SiteBuilder:
         # the matches table shows byes too, each in its round
         byes = [PlayerBye(e.event_id, number, self.events_by_id[e.event_id].bye_points)
                 for e in events for number in e.byes]
-        rounds = sorted(matches + byes, key=lambda m: (
+        forfeits = [PlayerForfeit(e.event_id, number,
+                                  0.0 if absent else self.events_by_id[e.event_id].bye_points,
+                                  absent, reason)
+                    for e in events
+                    for number, absent, reason in zip(e.forfeits, e.forfeit_absent,
+                                                      e.forfeit_reasons)]
+        rounds = sorted(matches + byes + forfeits, key=lambda m: (
             -self.events_by_id[m.event_id].sort_date.toordinal(), -m.event_id, -m.round))
         return "player.html", path, key, {
             "player": player, "ratings": ratings, "matches": matches, "events": events,
