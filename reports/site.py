@@ -1808,12 +1808,14 @@ class SiteBuilder:
             Team,
             TeamMember,
         )
-        from tourney.tournament.series import SeriesInfo, series_standings
-        from tourney.tournament.teams import team_standings
-
         session = self.reader.session
         listed = []
         for series in session.execute(select(Series).order_by(Series.name)).scalars():
+            # Imported once there is a series: they load the events' and seating's
+            # modules, which a site without series never needs (`tourney publish`'s start).
+            from tourney.tournament.series import SeriesInfo, series_standings
+            from tourney.tournament.teams import team_standings
+
             path = self.links.series(series.slug)
             info = SeriesInfo.of(series).to_json()
             event_ids = list(session.execute(
