@@ -3,7 +3,9 @@ the builder's stages and the writing of the site, then one publish in this proce
 
 Usage: python bench/publish_stages.py DB-URL SITE-FOLDER (a site published before: an
 incremental publish; replays off, one job). Prints the imports' CPU, the publish's, and
-each stage's (a stage inside another counts in both)."""
+each stage's (a stage inside another counts in both). Run it with bytecode written
+(`env -u PYTHONDONTWRITEBYTECODE`, twice: the first run writes it), or the imports'
+CPU includes compiling the project's sources."""
 from __future__ import annotations
 
 import functools

@@ -62,10 +62,14 @@ from tourney.storage.models import (
     Team,
     TeamMember,
 )
-from tourney.tournament.events import results_by_round
 from tourney.tournament.scoring import event_bye_points
 from tourney.tournament.settings import event_settings
-from tourney.tournament.standings import StandingRow, event_tiebreaks, standings_table
+from tourney.tournament.standings import (
+    StandingRow,
+    event_tiebreaks,
+    results_by_round,
+    standings_table,
+)
 
 PLAYERS_PER_QUERY = 500  # player ids in one IN (...) list
 

@@ -45,7 +45,7 @@ from xml.etree import ElementTree
 from tourney import __version__
 from tourney.errors.seats import seat_number
 from tourney.times import utc_iso
-from tourney.tournament.events import table_sizes_json
+from tourney.tournament.settings import table_sizes_json
 
 from .data import EventData, EventInfo, MatchData, PlayerInfo, PoolData, TableData
 

@@ -123,8 +123,6 @@ from tourney.ratings.engine import ordinal
 from tourney.ratings.service import RatingEntry
 from tourney.storage.db import reading
 from tourney.storage.settings import SiteSettings, site_settings
-from tourney.tournament.events import unknown_event
-from tourney.tournament.sheets import sheet_deals, sheet_rows_per_table
 from tourney.tournament.standings import standing_decimals
 
 from . import charts, opendata
@@ -423,6 +421,8 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
             known = {e.slug: e for e in infos}
             for slug in events:
                 if slug not in known:
+                    from tourney.tournament.events import unknown_event  # a failure's only
+
                     raise unknown_event(slug, sorted(known))
             published = [] if langs else previous_languages(target, previous)
             chosen_for = [known[s] for s in events] if events else infos
@@ -1834,12 +1834,14 @@ class SiteBuilder:
             Team,
             TeamMember,
         )
-        from tourney.tournament.series import SeriesInfo, series_standings
-        from tourney.tournament.teams import team_standings
-
         session = self.reader.session
         listed = []
         for series in session.execute(select(Series).order_by(Series.name)).scalars():
+            # Imported once there is a series: they load the events' and seating's
+            # modules, which a site without series never needs (`tourney publish`'s start).
+            from tourney.tournament.series import SeriesInfo, series_standings
+            from tourney.tournament.teams import team_standings
+
             path = self.links.series(series.slug)
             info = SeriesInfo.of(series).to_json()
             event_ids = list(session.execute(
@@ -2322,6 +2324,10 @@ class SiteBuilder:
         game = self.renderers[0].names.rules(info.variant)
         if info.options is None or self._reused(self.links.sheets(info.id, rnd.number), key):
             return
+        # Imported here: the score sheets need the seating's modules, which a publish
+        # that reuses every sheet (most of them) does not load (`tourney publish`'s start).
+        from tourney.tournament.sheets import sheet_deals, sheet_rows_per_table
+
         rules = game.match_rules(info.options)
         rows = sheet_rows_per_table(rules)
         tables = []

@@ -74,3 +74,44 @@ def test_top_level_help_imports_no_command_module():
     loaded = set(json.loads(child.stdout))
     commands = {f"tourney.cli.{module}" for module, _ in cli_main.COMMAND_MODULES.values()}
     assert loaded & commands == set()
+
+
+PUBLISH_CHILD = """
+import json, sys
+from click.testing import CliRunner
+from tourney.cli.main import cli
+result = CliRunner().invoke(cli, ["--db", sys.argv[1], "publish", "--out", sys.argv[2],
+                                  "--no-replays"])
+loaded = sorted(m for m in sys.modules if m.startswith(("tourney.tournament.events",
+                "tourney.tournament.players", "tourney.tournament.rounds",
+                "tourney.tournament.series", "tourney.pairing")))
+print(json.dumps({"exit": result.exit_code, "output": result.output, "loaded": loaded}))
+"""
+
+
+def test_a_publish_after_one_result_loads_no_seating_or_event_modules(tmp_path):
+    """A re-publish after a result (score sheets reused, no series) imports neither the
+    events', players' and rounds' modules nor the seating's (issue 34: its start)."""
+    db = f"sqlite:///{tmp_path / 'l.db'}"
+    (tmp_path / "players.csv").write_text(
+        "name\n" + "".join(f"Player {i}\n" for i in range(8)))
+
+    def tourney(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "tourney.cli.main", "--db", db, *args],
+                              capture_output=True, text=True, check=True)
+        return done.stdout
+
+    tourney("player", "import", str(tmp_path / "players.csv"))
+    tourney("event", "create", "big", "--variant", "spardame", "--table-sizes", "4",
+            "--rule", "deals=2")
+    tourney("event", "enter", "big", "--all")
+    tourney("round", "seat", "big")
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site), "--no-replays")
+    (tmp_path / "r1.csv").write_text(tourney("simulate", "--event", "big", "--round", "1"))
+    tourney("result", "import", str(tmp_path / "r1.csv"))
+    child = subprocess.run([sys.executable, "-c", PUBLISH_CHILD, db, str(site)],
+                           capture_output=True, text=True, check=True)
+    out = json.loads(child.stdout)
+    assert out["exit"] == 0, out["output"]
+    assert out["loaded"] == []

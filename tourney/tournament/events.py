@@ -116,9 +116,9 @@ from .players import (
 )
 from .scoring import bye_points as bye_points_of
 from .scoring import check_bye_points, check_points_system, event_bye_points
-from .settings import event_settings
+from .settings import event_settings, table_sizes_json
 from .snapshots import forget_snapshot
-from .standings import check_tiebreaks, tiebreaks_in_force
+from .standings import check_tiebreaks, results_by_round, tiebreaks_in_force
 
 SLUG_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 MAX_SLUG = 100
@@ -174,11 +174,6 @@ def parse_table_sizes(text: str | None, game: Game) -> tuple[int, int, int]:
             raise UsageError(f"{game.id} is played by {allowed} players; "
                              f"tables of {text.strip()} are not possible")
     return low, high, preferred_size(game, low, high)
-
-
-def table_sizes_json(low: int, high: int, preferred: int) -> dict:
-    """The one JSON shape of an event's table sizes, in every report of it."""
-    return {"min": low, "max": high, "preferred": preferred}
 
 
 def parse_tiebreaks(text: str | Sequence[str] | None) -> list[str]:
@@ -364,20 +359,6 @@ def active_players(session: Session, event: Event, round_number: int) -> list[Pl
     before it, not merged into another player."""
     return [p for e, p in entries(session, event)
             if entry_active(e, round_number) and p.merged_into_id is None]
-
-
-def results_by_round(session: Session, event: Event) -> dict[int, set[str]]:
-    """Round number -> the tables whose match has a current result, or that were
-    forfeited (``tourney result forfeit``: scored without a match)."""
-    rows = session.exec(
-        select(Match.round_number, Match.table)
-        .where(Match.event_id == event.id, Match.current_version_id.is_not(None))).all()
-    forfeited = session.exec(select(Forfeit.round_number, Forfeit.table)
-                             .where(Forfeit.event_id == event.id)).all()
-    out: dict[int, set[str]] = {}
-    for number, table in [*rows, *forfeited]:
-        out.setdefault(number, set()).add(table)
-    return out
 
 
 def round_tables_count(session: Session, event: Event) -> dict[int, tuple[int, int]]:

@@ -101,3 +101,8 @@ def _stored(event: Event, text: str | None, what: str, kind: type, empty: str):
     if not isinstance(value, kind):
         raise TourneyError(f"event {event.slug}: its stored {what} are not readable")
     return value
+
+
+def table_sizes_json(low: int, high: int, preferred: int) -> dict:
+    """The one JSON shape of an event's table sizes, in every report of it."""
+    return {"min": low, "max": high, "preferred": preferred}

@@ -81,6 +81,21 @@ from .scoring import event_bye_points
 from .settings import event_settings
 from .tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, Field, Tally, needs_of
 
+
+def results_by_round(session: Session, event: Event) -> dict[int, set[str]]:
+    """Round number -> the tables whose match has a current result, or that were
+    forfeited (``tourney result forfeit``: scored without a match)."""
+    rows = session.exec(
+        select(Match.round_number, Match.table)
+        .where(Match.event_id == event.id, Match.current_version_id.is_not(None))).all()
+    forfeited = session.exec(select(Forfeit.round_number, Forfeit.table)
+                             .where(Forfeit.event_id == event.id)).all()
+    out: dict[int, set[str]] = {}
+    for number, table in [*rows, *forfeited]:
+        out.setdefault(number, set()).add(table)
+    return out
+
+
 HALF = Fraction(1, 2)
 
 
