@@ -146,4 +146,6 @@ def test_only_the_index_carries_the_publication_time(published):
     run_cli(url, "publish", "--out", str(site), "--lang", "sv", "--lang", "en", "--full")
     changed = sorted(p.relative_to(site).as_posix() for p in before
                      if p.read_bytes() != before[p])
-    assert changed == [".tourney-site", "data/index.json", "en/index.html", "index.html"]
+    # (within the same second or minute as the first publish, the time reads the same
+    # and the index keeps its bytes too: only a file beyond these would be wrong)
+    assert set(changed) <= {".tourney-site", "data/index.json", "en/index.html", "index.html"}
