@@ -86,7 +86,7 @@ def test_a_decision_taken_in_another_tab_is_said_by_its_table(tourney, db_url):
     links = seated_event(tourney, lang="sv")
     web = client(db_url)
     assert send_csv(web, links["2"], match_csv(tourney, "club", 1, "2")).json()["outcome"] \
-        == "submitted"
+        == "received"
     assert _log_in(web, "/login").status_code == 303
     page = web.get("/org/club")
     submission = web.get("/org/club", headers={"Accept": "application/json"}).json()
@@ -96,9 +96,10 @@ def test_a_decision_taken_in_another_tab_is_said_by_its_table(tourney, db_url):
     again = web.post("/org/club/reject", data=form)  # the second tab
     assert again.status_code == 409 and '<html lang="sv">' in again.text
     sv = translations("sv").gettext
-    expected = sv("table %(table)s's result in round %(round)s was already decided "
-                  "(%(state)s): reload the page") % {"table": "2", "round": 1,
-                                                     "state": sv("accepted")}
+    words = ("table %(table)s's result in round %(round)s was already decided "
+             "(%(state)s): reload the page")
+    assert sv(words) != words
+    expected = sv(words) % {"table": "2", "round": 1, "state": sv("accepted")}
     assert expected in html.unescape(again.text)
     assert "inskickat resultat" not in again.text
 
@@ -123,3 +124,26 @@ def test_a_table_page_and_its_answers_are_never_cached(tourney, db_url):
     assert sent.status_code == 200 and sent.headers["cache-control"] == "no-store"
     refused = web.post(table, data={"csrf": "stale", "record": "x"})
     assert refused.status_code == 403 and refused.headers["cache-control"] == "no-store"
+
+
+def _headings(page: str, section: str) -> list[str]:
+    import re
+
+    part = page.split(f'id="{section}"')[1].split("</thead>")[0]
+    return [html.unescape(h) for h in re.findall(r"<th[^>]*>([^<]+)</th>", part)]
+
+
+def test_a_players_page_names_a_deal_total_and_match_points_apart(tourney, db_url):
+    links = seated_event(tourney)
+    web = client(db_url, auto_accept=True)
+    for table in links:
+        send_csv(web, links[table], match_csv(tourney, "club", 1, table))
+    url = tourney("player", "links", "club", "--json").json[0]["url"]
+    for lang in ("sv", "nb", "fi", "en"):
+        page = web.get(f"{url}?lang={lang}").text
+        results, standings = _headings(page, "results"), _headings(page, "standings-section")
+        _ = translations(lang).gettext
+        assert _("Total") in results and _("Match points") in results, (lang, results)
+        assert _("Points") in standings, (lang, standings)
+        # no heading of "your results" says what a heading of the standings says
+        assert not set(results) & set(standings) - {_("Place")}, (lang, results, standings)
