@@ -9,6 +9,8 @@ import pytest
 from serve_helpers import LiveServer, match_csv, path_of, seated_event
 from test_browser_serve import enter_sheet, shots
 
+from tourney.reports.i18n import translations
+
 pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
 
@@ -45,7 +47,10 @@ def test_back_after_a_stored_result_shows_it_stored(tourney, db_url, browser, tm
 
 TYPICAL = ["David Öberg", "Anna-Karin Lindqvist", "Mikael Johansson", "Åsa Sundström",
            "Kristoffer Nyberg", "Maria Andersson", "Jukka Virtanen", "Ingrid Halvorsen",
-           "Sofia Bergström", "Olli Mäkinen", "Henrik Åkesson", "Eva Lundgren"]
+           "Sofia Bergström", "Olli Mäkinen", "Henrik Åkesson", "Eva Lundgren",
+           "Lars Eriksson", "Karin Nilsson", "Petri Laine", "Sigrid Haugen",
+           "Johan Karlsson", "Elin Persson", "Matti Heikkinen", "Ola Nordmann",
+           "Gunilla Svensson", "Tuomas Koskinen", "Birgitta Holm", "Erik Olsen"]
 
 
 def club_night(tourney, players: list[str], lang: str = "sv") -> dict:
@@ -60,29 +65,40 @@ def club_night(tourney, players: list[str], lang: str = "sv") -> dict:
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])  # layout: one backend is enough
-@pytest.mark.parametrize("lang", ["sv", "fi"])
+@pytest.mark.parametrize("lang, players", [("sv", 12), ("fi", 12), ("sv", 16), ("nb", 24)])
 def test_live_standings_of_a_club_night_fit_a_phone_and_a_screen(tourney, db_url, browser,
-                                                                 tmp_path, backend, lang):
-    links = club_night(tourney, TYPICAL, lang)
+                                                                 tmp_path, backend, lang,
+                                                                 players):
+    """At 375 px a narrow place column and every name on one line; at 1920x1080
+    every row on the screen (12 in the largest type, 16 and 24 smaller), also while
+    the round is under way (its progress line and a tie-break column shown)."""
+    links = club_night(tourney, TYPICAL[:players], lang)
     folder = shots(tmp_path)
     with LiveServer(db_url, auto_accept=True) as live:
-        for table in links:
+        def send(table):
             httpx.post(live.url + path_of(links[table]["url"]),
                        content=match_csv(tourney, "club", 1, table),
                        headers={"Content-Type": "text/csv"})
-        for width, height in ((375, 740), (1920, 1080)):
+
+        for table in list(links)[:-1]:
+            send(table)
+        screens = [(1920, 1080, "under-way")]
+        for width, height, when in screens:
             context = browser.new_context(viewport={"width": width, "height": height})
             page = context.new_page()
             page.goto(f"{live.url}/standings/club")
-            page.screenshot(path=str(folder / f"live-standings-12-{lang}-{width}.png"),
+            page.screenshot(path=str(folder / f"live-standings-{players}-{lang}-{width}-{when}.png"),
                             full_page=True)
-            assert page.locator("#standings tbody tr").count() == 12
+            assert page.locator("#standings tbody tr").count() == players
+            assert page.locator("#progress").is_visible() is (when == "under-way")
             # the place column's heading is short, its full name said to a screen reader
             place = page.locator("#standings thead th").first
-            assert place.get_attribute("title") or place.locator("abbr[title]").count()
+            assert place.inner_text().strip() == "#"
+            assert place.locator("abbr").get_attribute("title") == place.get_attribute(
+                "aria-label") == translations(lang).gettext("Place")
             if width == 375:
                 # the place column narrow, every name on one line
-                assert place.bounding_box()["width"] <= 0.15 * width
+                assert place.bounding_box()["width"] <= 0.14 * width  # "Placering" took a third
                 lines = page.evaluate("""[...document.querySelectorAll('#standings tbody td bdi')]
                     .filter(b => b.getClientRects().length > 1).map(b => b.textContent)""")
                 assert lines == [], lines
@@ -93,5 +109,8 @@ def test_live_standings_of_a_club_night_fit_a_phone_and_a_screen(tourney, db_url
                 assert page.evaluate("document.documentElement.scrollHeight") <= height
                 size = float(page.evaluate("parseFloat(getComputedStyle("
                                            "document.querySelector('#standings')).fontSize)"))
-                assert size >= 28, size
+                assert size >= (36 if players <= 12 else 28 if players <= 16 else 20), size
             context.close()
+            if when == "under-way":  # the round's last result in
+                send(list(links)[-1])
+                screens += [(375, 740, "done"), (1920, 1080, "done")]
