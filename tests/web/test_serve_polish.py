@@ -75,6 +75,8 @@ def test_a_form_of_a_tab_whose_login_ended_goes_to_the_login_and_back(tourney, d
         answer.text)
     form = {"token": TOKEN, "csrf": csrf_of(answer.text), "next": "/org/club"}
     assert 'name="next" value="/org/club"' in answer.text
+    # its language links open the event's page again (the action's address takes no GET)
+    assert '<a href="/org/club?lang=fi"' in answer.text
     done = web.post("/login", data=form, follow_redirects=False)
     assert done.headers["location"] == "/org/club"
     # nothing was done: the round is still open

@@ -1034,10 +1034,11 @@ def organizer_only(handler):
                 lang = server.language(request, slug and await run_in_threadpool(
                     _event_lang, server, slug))
                 text, _ = refusal_text("log-in-first", lang)
+                page = back_to(request.url.path)  # its language links lead there too
                 return server.render(request, "login.html", lang,
                                      REFUSALS["log-in-first"].status, error=False,
                                      notice=text, password=server.config.password,
-                                     next=back_to(request.url.path))
+                                     next=page, back=page)
             # the login goes back to the page asked for, in the language asked for
             path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
             return RedirectResponse(login_address(path, request.query_params.get("lang")),
