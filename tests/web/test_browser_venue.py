@@ -190,7 +190,9 @@ def test_a_club_night_at_each_width_with_and_without_script(tourney, db_url, bro
         screen.fits("the live standings")
         heads = page.eval_on_selector_all("#standings th", "ths => ths.map(th => th.innerText)")
         # and the tie-break that told players on equal points apart
-        assert heads == ["Placering", "Spelare", "Poäng", "Motståndarstyrka"]
+        # ("#" heads the places, named in full for a screen reader)
+        assert heads == ["#", "Spelare", "Poäng", "Motståndarstyrka"]
+        assert page.get_attribute("#standings th.place", "aria-label") == "Placering"
         cut = page.evaluate("[...document.querySelectorAll('#standings th')]"
                             ".filter(th => th.scrollWidth > th.clientWidth).length")
         assert cut == 0 and cut_words(page, "#standings th") == []

@@ -88,5 +88,7 @@ def test_earlier_rounds_conflicts_stay_on_the_event_page_until_decided(tourney, 
     again = web.post("/org/club/dismiss", data={"csrf": csrf,
                                                 "submission": ids[(1, "2")][0]["submission"]})
     assert again.status_code == 409
-    assert "is dismissed, not a conflict waiting for a decision" in again.text
+    # said as the organizer sees it: the table and round, not a submission's id
+    assert "table 2&#39;s result in round 1 was already decided (dismissed): reload the page" \
+        in again.text, again.text
     assert '<a href="/org/club">Back</a>' in again.text

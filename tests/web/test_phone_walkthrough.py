@@ -133,7 +133,7 @@ def test_live_standings_read_like_the_static_site(tourney, db_url):
     tourney("event", "withdraw", "kvall", seats[0])
     page = web.get("/standings/kvall").text
     # points of wholes and halves as the Swedish site shows them: a half as ½
-    assert "<td>½</td>" in page and "<td>1</td>" in page
+    assert "<td class=\"points\">½</td>" in page and "<td class=\"points\">1</td>" in page
     # (the tie-break columns and notes have their own decimals: 0,50 is a share there)
     points = re.sub(r'<td class="tb[^"]*">.*?</td>|<(p|ul) class="hint[^"]*" id="tiebreak-.*?</\1>',
                     "", page, flags=re.S)

@@ -400,33 +400,32 @@ STATE_WORDS = {table_links.SUBMITTED: N_("submitted"), table_links.ACCEPTED: N_(
                table_links.CONFLICT: N_("conflict"), table_links.DISMISSED: N_("dismissed")}
 
 
-WAITING = N_("waiting for a decision")
-CONFLICT_WAITING = N_("a conflict waiting for a decision")
-
-
-def _still(session: Session, submission: Submission, state: str, waiting: str) -> TableLink:
+def _still(session: Session, submission: Submission, state: str) -> TableLink:
     """Lock the submission's table link (a decision at a time per table), read the
-    submission again and check it is still ``state`` (else DecisionRefused,
-    ``waiting`` saying what it should be); the link."""
+    submission again and check it is still ``state`` (else DecisionRefused: the
+    table's result was decided meanwhile); the link."""
     link = table_links.lock_link(session, session.get(TableLink, submission.link_id))
     session.refresh(submission)
     if submission.state != state:
         state_words = STATE_WORDS.get(submission.state)
-        raise DecisionRefused(Message(N_("submission %(id)s is %(state)s, not %(waiting)s"),
-                                      {"id": submission.id, "waiting": Message(waiting),
-                                       "state": Message(state_words) if state_words
-                                       else submission.state}))
+        # said as the organizer sees it (a table of a round, not a submission's id):
+        # another tab or organizer decided it meanwhile
+        raise DecisionRefused(Message(
+            N_("table %(table)s's result in round %(round)s was already decided "
+               "(%(state)s): reload the page"),
+            {"table": link.table, "round": link.round_number,
+             "state": Message(state_words) if state_words else submission.state}))
     return link
 
 
 NOTE_LENGTH = 300  # the longest reason kept with a decision (Submission.note)
 
 
-def _settle_unstored(session: Session, submission: Submission, state: str, waiting: str,
+def _settle_unstored(session: Session, submission: Submission, state: str,
                      decision: str, action: str, by: str, note: str | None) -> None:
     """Decide a submission without storing its result (reject, dismiss); ``note``,
     the organizer's reason, is kept with it and in the audit table_links."""
-    link = _still(session, submission, state, waiting)
+    link = _still(session, submission, state)
     note = (note or "").strip()[:NOTE_LENGTH] or None
     table_links.decide(session, submission, decision, by, note=note)
     event = session.get(Event, link.event_id)
@@ -450,7 +449,7 @@ def _stored(session: Session, submission: Submission, link: TableLink, event: Ev
 def accept(session: Session, submission: Submission, by: str) -> list[RecordError]:
     """Store a waiting submission through the import; the errors if it no longer
     passes (then it is marked invalid)."""
-    link = _still(session, submission, table_links.SUBMITTED, WAITING)
+    link = _still(session, submission, table_links.SUBMITTED)
     event = session.get(Event, link.event_id)
     outcome = import_match(session, check_sent(session, event, link, submission.content),
                            actor=link_actor(link), dry_run=False)
@@ -464,7 +463,7 @@ def accept(session: Session, submission: Submission, by: str) -> list[RecordErro
 
 def reject(session: Session, submission: Submission, by: str, note: str | None) -> None:
     """Refuse a waiting submission; the table can send again."""
-    _settle_unstored(session, submission, table_links.SUBMITTED, WAITING,
+    _settle_unstored(session, submission, table_links.SUBMITTED,
                      table_links.REJECTED, "submission.reject", by, note)
 
 
@@ -473,7 +472,7 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
     (the one it replaces stays in the match's history), or, when the result it
     differed from was still waiting, the match's result (the waiting one is then
     rejected). The errors if it no longer passes the checks (it stays a conflict)."""
-    link = _still(session, submission, table_links.CONFLICT, CONFLICT_WAITING)
+    link = _still(session, submission, table_links.CONFLICT)
     event = session.get(Event, link.event_id)
     before = table_links.stored_result(session, link)
     replaced_version = before.current_version_id if before is not None else None
@@ -499,7 +498,7 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
 
 def dismiss(session: Session, submission: Submission, by: str, note: str | None) -> None:
     """Settle a conflict by leaving the table's result as it is."""
-    _settle_unstored(session, submission, table_links.CONFLICT, CONFLICT_WAITING,
+    _settle_unstored(session, submission, table_links.CONFLICT,
                      table_links.DISMISSED, "submission.dismiss", by, note)
 
 

@@ -36,7 +36,7 @@ import secrets
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from sqlalchemy.engine import Engine
@@ -54,7 +54,7 @@ from tourney.app.publish import publish_site
 from tourney.app.rounds import seat_next_round
 from tourney.engines.base import DealSetup
 from tourney.engines.presentation import N_, Message
-from tourney.errors import IllegalMove, RecordError, TourneyError
+from tourney.errors import IllegalMove, RecordError, TourneyError, close_names
 from tourney.numbers import typed_number
 from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
@@ -451,6 +451,25 @@ def verdict_json(verdict: submissions.Verdict, renderer: Renderer) -> dict:
     return answer
 
 
+def local_path(target: str | None) -> str | None:
+    """``target`` when it is a path of this server (``/org/club?lang=sv``), else None:
+    where a login goes back to (``next``) never leads off this server (``//evil``,
+    ``https://evil``, ``/\\evil``: a browser reads a backslash as a slash)."""
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return None
+    if "\\" in target or any(ord(c) < 32 or ord(c) == 127 for c in target):
+        return None
+    parts = urlsplit(target)
+    return None if parts.scheme or parts.netloc else target
+
+
+def login_address(next_path: str, lang: str | None) -> str:
+    """The login page that goes back to ``next_path`` once logged in, in ``lang``
+    (the language the page asked for was read in) when one was asked."""
+    query = {"next": next_path, **({"lang": lang} if lang in LANGUAGES else {})}
+    return "/login?" + urlencode(query)
+
+
 def back_to(path: str) -> str:
     """The page to go back to from a refused request to ``path``: the page the form
     was on (an organizer's action goes back to the event's page, a check-in to the
@@ -701,6 +720,20 @@ async def _table_view_or_refusal(request: Request):
     return view
 
 
+def not_stored(handler):
+    """``handler`` with its every answer marked ``Cache-Control: no-store``: a table's
+    page and what a send answers are never kept by the browser, so going back after a
+    stored result asks again and shows what is stored, not the form and its error
+    inviting a second send."""
+    @functools.wraps(handler)
+    async def answer(request: Request) -> Response:
+        response = await handler(request)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    return answer
+
+
+@not_stored
 async def table_page(request: Request) -> Response:
     server: Server = request.app.state.server
     view = await _table_view_or_refusal(request)
@@ -737,6 +770,7 @@ def _read(engine: Engine, work):
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "")
 
 
+@not_stored
 async def table_post(request: Request) -> Response:
     server: Server = request.app.state.server
     token = request.path_params["token"]
@@ -823,16 +857,18 @@ async def table_post(request: Request) -> Response:
                          error_lines=shown, bad_fields=bad_fields(shown))
 
 
-def secret_form(template: str, limit: str, refused: int, accept, context=lambda server: {}):
+def secret_form(template: str, limit: str, refused: int, accept,
+                context=lambda server, request, form: {}):
     """The GET and POST handlers of a page that asks for one secret (a table code,
     the organizer token). ``accept(server, request, form)`` answers a right one, or
     gives None for a wrong one, which counts against the server's rate limit named
     ``limit`` and gets the page again with its error, status ``refused``;
-    ``context(server)``: the page's own template variables."""
+    ``context(server, request, form)``: the page's own template variables (``form``:
+    None on the GET)."""
     async def page(request: Request) -> Response:
         server: Server = request.app.state.server
         return server.render(request, template, server.language(request), error=False,
-                             **context(server))
+                             **context(server, request, None))
 
     async def post(request: Request) -> Response:
         server: Server = request.app.state.server
@@ -843,7 +879,7 @@ def secret_form(template: str, limit: str, refused: int, accept, context=lambda 
         if answer is None:
             return (await server.refused(getattr(server, limit), request)
                     or server.render(request, template, server.language(request), refused,
-                                     error=True, **context(server)))
+                                     error=True, **context(server, request, form)))
         return answer
 
     return page, post
@@ -902,7 +938,11 @@ async def standings_page(request: Request) -> Response:
         event, rows, progress, ends_at, tiebreaks = await run_in_threadpool(
             _read, server.config.engine, load)
     except TourneyError:
-        return server.render(request, "unknown_link.html", server.language(request), 404)
+        # a mistyped address: the events named like it, as /org/<slug> suggests them
+        close = close_names(slug, [e.slug for e in await run_in_threadpool(
+            _read, server.config.engine, _events)])
+        return server.render(request, "unknown_link.html", server.language(request), 404,
+                             suggest=[f"/standings/{name}" for name in close])
     lang = server.language(request, event.lang)
     return server.render(request, "standings.html", lang, event=event, rows=rows,
                          progress=progress, poll=server.config.poll_seconds, ends_at=ends_at,
@@ -949,14 +989,20 @@ async def _log_in(server: Server, request: Request, form) -> Response | None:
     old_sid, _ = server.session_of(request)
     server.sessions.drop(old_sid)
     sid, _ = server.sessions.start()
-    response = RedirectResponse("/org", status_code=303)
+    response = RedirectResponse(local_path(form.get("next")) or "/org", status_code=303)
     response.set_cookie(SESSION_COOKIE, sid, httponly=True, samesite="strict",
                         secure=server.config.secure_cookies, path="/")
     return response
 
 
-login_page, login_post = secret_form("login.html", "login_limit", 403, _log_in,
-                                     lambda server: {"password": server.config.password})
+def _login_context(server: Server, request: Request, form: dict | None) -> dict:
+    """The login page's variables: what it asks for, and the page it goes back to
+    (``next``, only ever a path of this server)."""
+    asked = request.query_params.get("next") if form is None else form.get("next")
+    return {"password": server.config.password, "next": local_path(asked)}
+
+
+login_page, login_post = secret_form("login.html", "login_limit", 403, _log_in, _login_context)
 
 
 async def logout_post(request: Request) -> Response:
@@ -980,9 +1026,23 @@ def organizer_only(handler):
         if not server.is_organizer(request):
             if is_api(request):
                 return server.json_refusal(request, "log-in-first")
-            if request.method != "GET":  # a form of a login since lost (a restart)
-                return server.refusal(request, "log-in-first", back="/login")
-            return RedirectResponse("/login", status_code=303)
+            if request.method != "GET":
+                # a form of a login since lost (a logout in another tab, a restart):
+                # the login page, in the language of the page the form was on, which
+                # goes back there; nothing was done
+                slug = request.path_params.get("slug")
+                lang = server.language(request, slug and await run_in_threadpool(
+                    _event_lang, server, slug))
+                text, _ = refusal_text("log-in-first", lang)
+                page = back_to(request.url.path)  # its language links lead there too
+                return server.render(request, "login.html", lang,
+                                     REFUSALS["log-in-first"].status, error=False,
+                                     notice=text, password=server.config.password,
+                                     next=page, back=page)
+            # the login goes back to the page asked for, in the language asked for
+            path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+            return RedirectResponse(login_address(path, request.query_params.get("lang")),
+                                    status_code=303)
         return await handler(request)
     return guarded
 
@@ -1246,13 +1306,13 @@ async def org_action(request: Request) -> Response:
             code = "decision-refused" if isinstance(err, submissions.DecisionRefused) else "refused"
             return api_answer(code, text, remedy_sentence(remedy, lang), 409, **(
                 {"remedy": remedy.to_json()} if remedy is not None else {}))
+        # said in the language of the page the form was on (the event's by default)
+        lang = server.language(request, await run_in_threadpool(_event_lang, server, slug))
         if action not in ARBITER_ACTIONS:
-            lang = server.language(request)
             return server.error_page(request, lang, 409, err,
                                      remedy=remedy_sentence(remedy, lang), back=f"/org/{slug}")
         # the arbiter's refusal: said in the organizer's language first (the page's),
         # then in the library's own words, which name what stood in the way
-        lang = server.language(request, await run_in_threadpool(_event_lang, server, slug))
         return server.error_page(request, lang, 409, err, refused=True,
                                  remedy=remedy_sentence(remedy, lang),
                                  back=f"/org/{slug}#arbiter")
