@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from contextlib import contextmanager
 
 from starlette.testclient import TestClient
 
@@ -152,3 +153,52 @@ def post_all(base: str, requests: list[tuple[str, str]], workers: int) -> list:
 
     with ThreadPoolExecutor(workers) as pool:
         return list(pool.map(one, requests))
+
+
+@contextmanager
+def serve_workers(db_url: str, workers: int = 2):
+    """A real `tourney serve --workers N` (password ``pw``) on a free loopback port,
+    once each worker process is up and the server answers: (port, the workers'
+    pids, a list to add each connection opened to, closed at the end). Stopped
+    with SIGTERM after."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+    from test_listen import _children
+
+    from tourney.web.listen import listening_socket
+
+    with listening_socket("127.0.0.1", 0) as probe:  # a free port
+        port = probe.getsockname()[1]
+    env = dict(os.environ, TOURNEY_SERVE_PASSWORD="pw")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tourney.cli.main", "serve", "--port", str(port),
+         "--workers", str(workers), "--db", db_url], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    opened: list = []
+    try:
+        deadline = time.monotonic() + 90  # a loaded machine imports slowly
+        while True:
+            pids = _children(server.pid)
+            if len(pids) == workers:
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/favicon.ico", timeout=2)
+                    break
+                except httpx.TransportError:
+                    pass
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.1)
+        yield port, pids, opened
+    finally:
+        for sock in opened:
+            sock.close()
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(10)

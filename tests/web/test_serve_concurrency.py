@@ -12,7 +12,15 @@ import time
 from pathlib import Path
 
 import httpx
-from serve_helpers import LiveServer, big_event, match_csv, path_of, post_all, seated_event
+from serve_helpers import (
+    LiveServer,
+    big_event,
+    match_csv,
+    path_of,
+    post_all,
+    seated_event,
+    serve_workers,
+)
 from sqlalchemy import func
 from sqlmodel import select
 
@@ -198,7 +206,6 @@ def test_two_workers_take_both_phones_of_each_table_at_once(run_cli, db_url):
     import json
     from concurrent.futures import ThreadPoolExecutor
 
-    from tourney.web.listen import listening_socket
 
     if db_url.startswith("sqlite"):
         refused = run_cli(db_url, "serve", "--workers", "2", "--port", "0", exit_code=2)
@@ -210,28 +217,7 @@ def test_two_workers_take_both_phones_of_each_table_at_once(run_cli, db_url):
     bodies = {table: (sheet[0] + "\n" + "\n".join(
         r + "0;1;0;0" for r in sheet[1:] if r.split(",")[3] == table) + "\n").encode()
         for table in links}
-    with listening_socket("127.0.0.1", 0) as probe:  # a free port
-        port = probe.getsockname()[1]
-    env = dict(os.environ, TOURNEY_SERVE_PASSWORD="pw")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "tourney.cli.main", "serve", "--port", str(port),
-         "--workers", "2", "--db", db_url], env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    opened: list[socket.socket] = []
-    try:
-        from test_listen import _children
-
-        deadline = time.monotonic() + 90  # a loaded machine imports slowly
-        while True:
-            workers = _children(server.pid)
-            if len(workers) == 2:
-                try:
-                    httpx.get(f"http://127.0.0.1:{port}/favicon.ico", timeout=2)
-                    break
-                except httpx.TransportError:
-                    pass
-            assert time.monotonic() < deadline, "the workers did not start"
-            time.sleep(0.1)
+    with serve_workers(db_url) as (port, workers, opened):
         # Connections until each worker holds one for every table (the processes
         # take turns accepting as the kernel wakes them); each later sends one
         # request, which must begin within the server's 10 s for a request's head
@@ -280,12 +266,3 @@ def test_two_workers_take_both_phones_of_each_table_at_once(run_cli, db_url):
             standings.append(json.loads(body)["standings"])
         assert standings[0] == standings[1]
         assert sum(row["matches"] for row in standings[0]) == 4 * tables
-    finally:
-        for sock in opened:
-            sock.close()
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(10)

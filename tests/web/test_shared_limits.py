@@ -5,18 +5,21 @@ injected clock), two servers on one database as two processes, and a real
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import socket
-import subprocess
-import sys
-import time
 from contextlib import contextmanager
 from urllib.parse import urlencode
 
-import httpx
 import pytest
-from serve_helpers import TOKEN, client, csrf_of, match_csv, path_of, seated_event, send_csv
+from serve_helpers import (
+    TOKEN,
+    client,
+    csrf_of,
+    match_csv,
+    path_of,
+    seated_event,
+    send_csv,
+    serve_workers,
+)
 from sqlalchemy import event
 from sqlmodel import select
 
@@ -228,31 +231,9 @@ class Connection:
 def two_workers(db_url: str):
     """`tourney serve --workers 2` (password ``pw``): a kept-alive connection to each
     of its worker processes."""
-    from test_listen import _children
     from test_serve_concurrency import _worker_of
 
-    from tourney.web.listen import listening_socket
-
-    with listening_socket("127.0.0.1", 0) as probe:  # a free port
-        port = probe.getsockname()[1]
-    env = dict(os.environ, TOURNEY_SERVE_PASSWORD="pw")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "tourney.cli.main", "serve", "--port", str(port),
-         "--workers", "2", "--db", db_url], env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    opened: list[socket.socket] = []
-    try:
-        deadline = time.monotonic() + 90  # a loaded machine imports slowly
-        while True:
-            workers = _children(server.pid)
-            if len(workers) == 2:
-                try:
-                    httpx.get(f"http://127.0.0.1:{port}/favicon.ico", timeout=2)
-                    break
-                except httpx.TransportError:
-                    pass
-            assert time.monotonic() < deadline, "the workers did not start"
-            time.sleep(0.1)
+    with serve_workers(db_url) as (port, workers, opened):
         held: dict[int, Connection] = {}
         while len(held) < 2:  # new connections until each worker has accepted one
             sock = socket.create_connection(("127.0.0.1", port))
@@ -260,15 +241,6 @@ def two_workers(db_url: str):
             held.setdefault(_worker_of([sock], port, workers)[sock], Connection(sock, port))
             assert len(opened) <= 200, "one worker accepts no connection"
         yield list(held.values())
-    finally:
-        for sock in opened:
-            sock.close()
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(10)
 
 
 @pytest.mark.parametrize("backend", ["postgres"])  # --workers needs PostgreSQL
