@@ -37,7 +37,7 @@ from sqlalchemy import delete
 from sqlmodel import Session, select
 
 from ..errors import TourneyError
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, and_words
 from ..ordering import table_order
 from ..storage.audit import record_change
 from ..storage.models import (  # a submission's states: their home is the model's
@@ -207,21 +207,14 @@ def close_round(session: Session, event: Event, number: int, *, force: bool = Fa
     phones away (:func:`reopen_round` takes it back)."""
     if not force:
         open_tables = [state.table for state in table_states(session, event, number)
-                       if state.state not in (ACCEPTED, FORFEITED) or state.conflicts]
+                       if state.undecided]
         if open_tables:
             raise TourneyError(Message(
                 N_("round %(round)s of %(event)s has tables without a stored result or with "
                    "a result waiting for a decision: %(tables)s"),
-                {"round": number, "event": event.slug, "tables": ", ".join(open_tables)}),
+                {"round": number, "event": event.slug, "tables": and_words(open_tables)}),
                 setting="force")
-    closed = 0
-    for link in session.exec(select(TableLink).where(
-            TableLink.event_id == event.id, TableLink.round_number == number,
-            TableLink.closed_at.is_(None))):
-        link.closed_at = utcnow()
-        session.add(link)
-        closed += 1
-    session.flush()
+    closed = _set_closed(session, event, number, utcnow())
     if closed:
         record_change(session, "round.close", f"{event.slug} round {number}", None,
                       {"links_closed": closed}, event_id=event.id)
@@ -236,18 +229,26 @@ def reopen_round(session: Session, event: Event, number: int) -> int:
         raise TourneyError(Message(N_("round %(round)s of %(event)s is not the latest seated "
                                       "round: its links stay closed"),
                                    {"round": number, "event": event.slug}))
-    opened = 0
-    for link in session.exec(select(TableLink).where(
-            TableLink.event_id == event.id, TableLink.round_number == number,
-            TableLink.closed_at.is_not(None))):
-        link.closed_at = None
-        session.add(link)
-        opened += 1
-    session.flush()
+    opened = _set_closed(session, event, number, None)
     if opened:
         record_change(session, "round.reopen", f"{event.slug} round {number}", None,
                       {"links_opened": opened}, event_id=event.id)
     return opened
+
+
+def _set_closed(session: Session, event: Event, number: int, closed_at: datetime | None) -> int:
+    """Close (at ``closed_at``) or, with None, open again the links of a round that
+    are not so already; how many."""
+    changed = 0
+    for link in session.exec(select(TableLink).where(
+            TableLink.event_id == event.id, TableLink.round_number == number,
+            TableLink.closed_at.is_(None) if closed_at is not None
+            else TableLink.closed_at.is_not(None))):
+        link.closed_at = closed_at
+        session.add(link)
+        changed += 1
+    session.flush()
+    return changed
 
 
 def stored_result(session: Session, link: TableLink) -> Match | None:
@@ -354,22 +355,37 @@ class TableState:
     conflicts: list[Submission] = field(default_factory=list)
 
     @property
+    def undecided(self) -> bool:
+        """Whether the table waits for a result, or for the organizer's decision on
+        one (a result of its own, or a differing one beside the stored)."""
+        return self.state not in (ACCEPTED, FORFEITED) or bool(self.conflicts)
+
+    @property
     def errors(self) -> list[dict]:
         if self.submission is None or self.state != INVALID:
             return []
         return json.loads(self.submission.errors_json or "[]")
 
 
-def table_state(session: Session, link: TableLink) -> str:
-    """One table's state (see the module's decisions)."""
-    if stored_result(session, link) is not None:
+def _state_of(stored: bool, forfeited: bool, submission: Submission | None) -> str:
+    """A table's state from what it has (see the module's decisions: their order)."""
+    if stored:
         return ACCEPTED
-    if link.table in forfeited_tables(session, link.event_id, link.round_number):
+    if forfeited:
         return FORFEITED
-    submission = latest_submission(session, link, STATE_ROWS)
     if submission is not None and submission.state in (SUBMITTED, INVALID):
         return submission.state
     return WAITING
+
+
+def table_state(session: Session, link: TableLink) -> str:
+    """One table's state (see the module's decisions)."""
+    # each read only when the one before it does not settle the state
+    stored = stored_result(session, link) is not None
+    forfeited = not stored and link.table in forfeited_tables(session, link.event_id,
+                                                               link.round_number)
+    submission = None if stored or forfeited else latest_submission(session, link, STATE_ROWS)
+    return _state_of(stored, forfeited, submission)
 
 
 def forfeited_tables(session: Session, event_id: int, number: int) -> set[str]:
@@ -407,14 +423,7 @@ def table_states(session: Session, event: Event, number: int) -> list[TableState
     states = []
     for link in links:
         submission = latest.get(link.id)
-        if link.table in done:
-            state = ACCEPTED
-        elif link.table in forfeited:
-            state = FORFEITED
-        elif submission is not None and submission.state in (SUBMITTED, INVALID):
-            state = submission.state
-        else:
-            state = WAITING
+        state = _state_of(link.table in done, link.table in forfeited, submission)
         states.append(TableState(link.table, [names[p] for p in tables[link.table]], state,
                                  link, submission,
                                  submission.submitted_at if submission else None,

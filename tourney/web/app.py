@@ -329,11 +329,11 @@ class Server:
         for a browser, ``{"code", "message"}`` for an API client (:func:`is_api`),
         with ``extra`` keys; its status and ``headers`` (``Retry-After``) either
         way. ``back``: the page to go back to, when not the form's own."""
+        if is_api(request):
+            return self.json_refusal(request, code, params, headers, **extra)
         status = REFUSALS[code].status
         lang = self.language(request)
         text, remedy = refusal_text(code, lang, params)
-        if is_api(request):
-            return api_answer(code, text, remedy, status, headers, **extra)
         response = self.render(request, "message.html", lang, status, text=text,
                                remedy=remedy,
                                back=back or (back_to(request.url.path)
@@ -341,11 +341,11 @@ class Server:
         response.headers.update(headers or {})
         return response
 
-    def json_refusal(self, request: Request, code: str, headers: dict | None = None,
-                     **extra) -> JSONResponse:
+    def json_refusal(self, request: Request, code: str, params: dict | None = None,
+                     headers: dict | None = None, **extra) -> JSONResponse:
         """A refusal of the JSON API (:func:`api_answer`), in the language the
         request asks for (``Accept-Language``; English by default)."""
-        text, remedy = refusal_text(code, self.language(request))
+        text, remedy = refusal_text(code, self.language(request), params)
         return api_answer(code, text, remedy, REFUSALS[code].status, headers, **extra)
 
     def bearer(self, request: Request) -> str | None:
