@@ -163,3 +163,19 @@ def reset_postgres(url: str) -> None:
             connection.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
     finally:
         engine.dispose()
+
+
+def seat_round_two(tourney, tmp_path: Path, names: Sequence[str]) -> None:
+    """The event ``cup`` of ``names`` at tables of four (spardame, two deals a match,
+    two rounds) through the CLI (``tourney``: the test's runner): round 1 played by
+    ``simulate`` and imported (its records in ``tmp_path``/r1.csv), round 2 seated."""
+    tourney("player", "add", *names)
+    tourney("event", "create", "cup", "--variant", "spardame", "--table-sizes", "4",
+            "--rounds", "2", "--rule", "deals=2")
+    tourney("event", "enter", "cup", "--all")
+    tourney("round", "seat", "cup")
+    first = tmp_path / "r1.csv"
+    first.write_text(tourney("simulate", "--event", "cup", "--round", "1").stdout,
+                     encoding="utf-8")
+    tourney("result", "import", str(first))
+    tourney("round", "seat", "cup")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from site_helpers import seat_round_two
+
 NAMES = [f"Player {c}" for c in "ABCDEFGH"]
 
 
@@ -78,16 +80,7 @@ def _cup_in_round_two(tourney, tmp_path) -> list[str]:
     import csv
     import io
 
-    tourney("player", "add", *NAMES)
-    tourney("event", "create", "cup", "--variant", "spardame", "--table-sizes", "4",
-            "--rounds", "2", "--rule", "deals=2")
-    tourney("event", "enter", "cup", "--all")
-    tourney("round", "seat", "cup")
-    first = tmp_path / "r1.csv"
-    first.write_text(tourney("simulate", "--event", "cup", "--round", "1").stdout,
-                     encoding="utf-8")
-    tourney("result", "import", str(first))
-    tourney("round", "seat", "cup")
+    seat_round_two(tourney, tmp_path, NAMES)
     rows = list(csv.reader(io.StringIO(tourney("simulate", "--event", "cup", "--round", "2",
                                                "--seed", "2").stdout)))
     table = rows[0].index("table")

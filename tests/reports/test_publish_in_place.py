@@ -15,6 +15,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from site_helpers import seat_round_two
+
 from tourney.reports.folders import MANIFEST, SITE_MARKER
 
 NAMES = [f"Player {c}" for c in "ABCDEFGHIJKL"]
@@ -56,16 +58,7 @@ def broken_links(site: Path) -> list[str]:
 def cup_in_round_two(tourney, tmp_path) -> list[Path]:
     """Three tables of four, round 1 played, round 2 seated; the records of round 2's
     tables, one file each."""
-    tourney("player", "add", *NAMES)
-    tourney("event", "create", "cup", "--variant", "spardame", "--table-sizes", "4",
-            "--rounds", "2", "--rule", "deals=2")
-    tourney("event", "enter", "cup", "--all")
-    tourney("round", "seat", "cup")
-    first = tmp_path / "r1.csv"
-    first.write_text(tourney("simulate", "--event", "cup", "--round", "1").stdout,
-                     encoding="utf-8")
-    tourney("result", "import", str(first))
-    tourney("round", "seat", "cup")
+    seat_round_two(tourney, tmp_path, NAMES)
     rows = list(csv.reader(io.StringIO(tourney("simulate", "--event", "cup", "--round", "2",
                                                "--seed", "2").stdout)))
     table = rows[0].index("table")

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from site_helpers import seat_round_two
 
 NAMES = [f"Player {i:02d}" for i in range(1, 25)]  # six tables of four
 PART_TABLES = 2  # tables on a page of a big round, for these tests (the site's is 100)
@@ -28,16 +29,7 @@ def _cup_in_round_two(tourney, tmp_path: Path) -> dict:
     """24 players at tables of four, round 1 played, round 2 seated; round 2's records
     per table in t<label>.csv (and other records of the same in other-t<label>.csv).
     Round 2's seating (``round show --json``)."""
-    tourney("player", "add", *NAMES)
-    tourney("event", "create", "cup", "--variant", "spardame", "--table-sizes", "4",
-            "--rounds", "2", "--rule", "deals=2")
-    tourney("event", "enter", "cup", "--all")
-    tourney("round", "seat", "cup")
-    first = tmp_path / "r1.csv"
-    first.write_text(tourney("simulate", "--event", "cup", "--round", "1").stdout,
-                     encoding="utf-8")
-    tourney("result", "import", str(first))
-    tourney("round", "seat", "cup")
+    seat_round_two(tourney, tmp_path, NAMES)
     for prefix, seed in (("t", "2"), ("other-t", "9")):  # the results, and others
         rows = list(csv.reader(io.StringIO(tourney(
             "simulate", "--event", "cup", "--round", "2", "--seed", seed).stdout)))
