@@ -119,6 +119,18 @@ PAGE_MODULES = tuple(f"tourney/tournament/{name}.py" for name in (
     "seat_changes", "forfeits", "evening", "arbiter", "versions", "rounds", "table_links",
     "stored_rounds")) + tuple(
     path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "tourney/pairing").glob("*.py")))
+# Every other module of the tournament and its use cases: the command line words
+# their refusals in English, a page (or a later page) in its language, so they too
+# are given as words.
+USE_CASE_MODULES = tuple(
+    path.relative_to(ROOT).as_posix()
+    for folder in ("tourney/tournament", "tourney/app")
+    for path in sorted((ROOT / folder).glob("*.py"))
+    if path.relative_to(ROOT).as_posix() not in PAGE_MODULES)
+REFUSAL_MODULES = PAGE_MODULES + USE_CASE_MODULES
+# The argument of an error class that holds its words, where it is not the first:
+# an InvalidValue is given the setting's name (data), the value, then what it takes.
+WORDS_ARGUMENT = {"InvalidValue": 2}
 # (file, error class): why it may be given text
 ENGLISH_ALLOWED = {
     ("tourney/tournament/evening.py", "SignupRefused"):
@@ -138,7 +150,7 @@ def refusal_classes() -> set[str]:
 
     from tourney.errors import TourneyError
 
-    for path in PAGE_MODULES:
+    for path in REFUSAL_MODULES:
         importlib.import_module(path.removesuffix(".py").replace("/", "."))
     found, todo = set(), [TourneyError]
     while todo:
@@ -155,8 +167,10 @@ def english_refusals(source: str, name: str, classes: set[str]) -> list[str]:
     for node in ast.walk(ast.parse(source)):
         call = node.exc if isinstance(node, ast.Raise) else \
             node.value if isinstance(node, ast.Return) else None
+        index = WORDS_ARGUMENT.get(getattr(getattr(call, "func", None), "id", None), 0)
         if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
-                and call.func.id in classes and call.args and is_text(call.args[0])
+                and call.func.id in classes and len(call.args) > index
+                and is_text(call.args[index])
                 and (name, call.func.id) not in ENGLISH_ALLOWED):
             found.append(f"{name}:{node.lineno}: {call.func.id}({ast.unparse(call.args[0])[:60]})")
     return found
@@ -164,7 +178,7 @@ def english_refusals(source: str, name: str, classes: set[str]) -> list[str]:
 
 def test_no_refusal_a_page_shows_is_given_as_english_text():
     classes = refusal_classes()
-    found = [line for path in PAGE_MODULES
+    found = [line for path in REFUSAL_MODULES
              for line in english_refusals((ROOT / path).read_text(encoding="utf-8"), path,
                                           classes)]
     assert found == [], "\n".join(found)
@@ -175,6 +189,7 @@ def test_no_refusal_a_page_shows_is_given_as_english_text():
     'raise UsageError("name the player who did not play")',
     'raise TourneyError("round " + str(n) + " is over", setting="force")',
     'def f():\n    return UnknownName(f"no version {v}")',
+    'raise InvalidValue("rounds", rounds, f"1 to {MAX_ROUNDS}")',
 ])
 def test_the_scan_finds_a_refusal_given_as_text(source):
     assert len(english_refusals(source, "tourney/tournament/x.py", refusal_classes())) == 1
@@ -185,6 +200,7 @@ def test_the_scan_finds_a_refusal_given_as_text(source):
     'raise no_table(slug, number, table, tables)',
     'raise ValueError(f"no remedy kind {kind!r}")',  # a bug's, not a user's
     'raise SignupRefused("closed")',
+    'raise InvalidValue("rounds", rounds, Message(N_("1 to %(most)s"), {"most": most}))',
 ])
 def test_the_scan_passes_refusals_given_as_words(source):
     assert english_refusals(source, "tourney/tournament/evening.py", refusal_classes()) == []

@@ -151,14 +151,21 @@ class UsageError(TourneyError):
 class InvalidValue(UsageError):
     """A setting given a value it does not take. ``field`` names the setting as the
     library does (``rounds``, ``table_sizes``), ``value`` is what was given,
-    ``allowed`` says in words what it takes. The message names the field;
-    :meth:`describe` names it as a caller does (the CLI: ``--rounds``)."""
+    ``allowed`` says what it takes: text, or words a page says in its language
+    (a :class:`tourney.errors.words.Message`, kept as the error's ``words``). The
+    message names the field; :meth:`describe` names it as a caller does (the CLI:
+    ``--rounds``)."""
 
-    def __init__(self, field: str, value, allowed: str):
+    def __init__(self, field: str, value, allowed):
         self.field = field
         self.value = value
         self.allowed = allowed
         super().__init__(self.describe(field))
+        if hasattr(allowed, "msgid"):
+            from .words import N_, Message
+
+            self.words = Message(N_("%(setting)s takes %(allowed)s, not %(value)s"),
+                                 {"setting": field, "allowed": allowed, "value": value})
 
     def describe(self, name: str) -> str:
         return f"{name} takes {self.allowed}, not {self.value}"
