@@ -71,9 +71,8 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..engines.base import Game
-from ..engines.presentation import N_, Message
+from ..engines.presentation import N_, Message, and_words, then_words
 from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
-from ..errors.counts import count_text
 from ..ordering import name_key
 from ..pairing.seating import METHODS, default_method
 from ..person_names import normalize_name
@@ -133,9 +132,11 @@ SEED_RANGE = (-(2 ** 31), 2 ** 31 - 1)  # an INTEGER column on every backend
 def check_slug(slug: str) -> str:
     slug = (slug or "").strip()
     if not SLUG_PATTERN.fullmatch(slug) or len(slug) > MAX_SLUG:
-        raise UsageError(f"an event slug is lower-case letters, digits and dashes "
-                         f"of at most {MAX_SLUG} characters (e.g. club-2024-03), "
-                         f"not {slug[:60]!r}{'...' if len(slug) > 60 else ''}")
+        raise UsageError(Message(N_("an event slug is lower-case letters, digits and dashes "
+                                    "of at most %(most)s characters (e.g. club-2024-03), not "
+                                    "%(slug)s"),
+                                 {"most": MAX_SLUG,
+                                  "slug": f"{slug[:60]!r}{'...' if len(slug) > 60 else ''}"}))
     return slug
 
 
@@ -143,11 +144,13 @@ def parse_date(text: str | None) -> dt.date | None:
     if text is None or text == "":
         return None
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
-        raise UsageError(f"a date is written YYYY-MM-DD, not {text!r}")
+        raise UsageError(Message(N_("a date is written YYYY-MM-DD, not %(text)s"),
+                                 {"text": repr(text)}))
     try:
         return dt.date.fromisoformat(text.strip())
     except ValueError as err:
-        raise UsageError(f"not a date: {text!r} ({err})") from None
+        raise UsageError(Message(N_("not a date: %(text)s (%(reason)s)"),
+                                 {"text": repr(text), "reason": str(err)})) from None
 
 
 def preferred_size(game: Game, low: int, high: int) -> int:
@@ -163,16 +166,19 @@ def parse_table_sizes(text: str | None, game: Game) -> tuple[int, int, int]:
     else:
         match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
         if not match:
-            raise InvalidValue("table_sizes", repr(text), "a size (4) or a range (3-5)")
+            raise InvalidValue("table_sizes", repr(text), Message(N_("a size (4) or a range (3-5)")))
         low = int(match.group(1))
         high = int(match.group(2) or low)
         if low > high:
-            raise InvalidValue("table_sizes", repr(text), "a range with the smaller size first (3-5)")
+            raise InvalidValue("table_sizes", repr(text),
+                               Message(N_("a range with the smaller size first (3-5)")))
         if low < game.min_players or high > game.max_players:
             allowed = (f"{game.min_players}" if game.min_players == game.max_players
                        else f"{game.min_players}-{game.max_players}")
-            raise UsageError(f"{game.id} is played by {allowed} players; "
-                             f"tables of {text.strip()} are not possible")
+            raise UsageError(Message(N_("%(variant)s is played by %(allowed)s players; tables "
+                                        "of %(sizes)s are not possible"),
+                                     {"variant": game.id, "allowed": allowed,
+                                      "sizes": text.strip()}))
     return low, high, preferred_size(game, low, high)
 
 
@@ -255,25 +261,28 @@ class EventInfo:
 
 def check_rounds(rounds: int) -> int:
     if not 1 <= rounds <= MAX_ROUNDS:
-        raise InvalidValue("rounds", rounds, f"1 to {MAX_ROUNDS}")
+        raise InvalidValue("rounds", rounds, Message(N_("1 to %(most)s"), {"most": MAX_ROUNDS}))
     return rounds
 
 
 def check_seating(seating: str) -> str:
     if seating not in SEATING_METHODS:
-        raise UsageError(f"unknown seating {seating!r} (use {', '.join(SEATING_METHODS)})")
+        raise UsageError(Message(N_("unknown seating %(name)s (use %(known)s)"),
+                                 {"name": repr(seating), "known": ", ".join(SEATING_METHODS)}))
     return seating
 
 
 def check_seed(seed: int) -> int:
     if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-        raise InvalidValue("seed", seed, f"a number from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
+        raise InvalidValue("seed", seed, Message(N_("a number from %(least)s to %(most)s"),
+                                                 {"least": SEED_RANGE[0], "most": SEED_RANGE[1]}))
     return seed
 
 
 def check_lang(lang: str) -> str:
     if lang not in LANGUAGES:
-        raise UsageError(f"unknown language {lang!r} (use {', '.join(LANGUAGES)})")
+        raise UsageError(Message(N_("unknown language %(name)s (use %(known)s)"),
+                                 {"name": repr(lang), "known": ", ".join(LANGUAGES)}))
     return lang
 
 
@@ -305,9 +314,11 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
     points = check_points_system(points)
     bye_points = check_bye_points(bye_points)
     if session.exec(select(Event).where(Event.slug == slug)).first() is not None:
-        raise TourneyError(f"there is already an event {slug!r}")
+        raise TourneyError(Message(N_("there is already an event %(slug)s"),
+                                   {"slug": repr(slug)}))
     if session.exec(select(Series.id).where(Series.slug == slug)).first() is not None:
-        raise TourneyError(f"{slug!r} is a series' slug; an event needs a slug of its own")
+        raise TourneyError(Message(N_("%(slug)s is a series' slug; an event needs a slug of "
+                                      "its own"), {"slug": repr(slug)}))
     event = Event(id=_unused_event_id(session), slug=slug, name=title, variant=game.id, date=day,
                   rules_json=json.dumps(rules, ensure_ascii=False, sort_keys=True),
                   table_min=low, table_max=high, table_preferred=preferred,
@@ -503,15 +514,22 @@ def check_from_round(session: Session, event: Event, from_round: int | None, *,
             return last
         return last + 1
     if from_round < 1:
-        raise UsageError(f"there is no round {from_round}")
+        raise UsageError(Message(N_("there is no round %(round)s"), {"round": from_round}))
     if event.rounds is not None and from_round > event.rounds:
-        raise UsageError(f"{event.slug} has {count_text(event.rounds, 'round')}, "
-                         f"so there is no round {from_round}")
+        raise UsageError(Message(N_("%(event)s has 1 round, so there is no round %(round)s")
+                                 if event.rounds == 1 else
+                                 N_("%(event)s has %(count)s rounds, so there is no round "
+                                    "%(round)s"),
+                                 {"event": event.slug, "count": event.rounds,
+                                  "round": from_round}))
     if from_round < last:
-        raise TourneyError(f"round {from_round} of {event.slug} is over: round {last} is seated")
+        raise TourneyError(Message(N_("round %(round)s of %(event)s is over: round %(last)s is "
+                                      "seated"),
+                                   {"round": from_round, "event": event.slug, "last": last}))
     if from_round == last and results_by_round(session, event).get(last):
-        raise TourneyError(f"round {last} of {event.slug} has results in; "
-                           f"changes can take effect from round {last + 1}")
+        raise TourneyError(Message(N_("round %(round)s of %(event)s has results in; changes "
+                                      "can take effect from round %(next)s"),
+                                   {"round": last, "event": event.slug, "next": last + 1}))
     return from_round
 
 
@@ -535,7 +553,8 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
     in, and must then be reseated to include them).
     """
     if not names and not all_players:
-        raise UsageError("name the players to enter, or enter them all", setting="all")
+        raise UsageError(Message(N_("name the players to enter, or enter them all")),
+                         setting="all")
     lock_event(session, event)
     last = last_seated_round(session, event)
     all_seated = event.rounds is not None and last >= event.rounds and from_round is None
@@ -560,8 +579,9 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
                                            "; register it first", setting="add",
                                            remedy=Remedy("add-player"),
                                            setting_way="have entering add it")
-            raise UnknownName("unknown players " + ", ".join(repr(u) for u in unknown)
-                              + "; register them first", setting="add",
+            raise UnknownName(Message(N_("unknown players %(names)s; register them first"),
+                                      {"names": and_words([repr(u) for u in unknown])}),
+                              setting="add",
                               remedy=Remedy("add-player"), setting_way="have entering add them")
         found: list = []
         new = add_players(session, list(dict.fromkeys(unknown)), warnings=found)
@@ -571,8 +591,9 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
     if all_players:
         registered = session.exec(select(Player).where(Player.merged_into_id.is_(None))).all()
         if not registered and not players:
-            raise TourneyError(f"no player is registered yet, so entering every registered "
-                               f"player enters no one in {event.slug}; register them first",
+            raise TourneyError(Message(N_("no player is registered yet, so entering every "
+                                          "registered player enters no one in %(event)s; "
+                                          "register them first"), {"event": event.slug}),
                                remedy=Remedy("import-players"))
         players.extend(sorted(registered, key=lambda p: name_key(p.name)))
     current = {e.player_id: e for e in session.exec(
@@ -668,18 +689,25 @@ def withdraw_player(session: Session, event: Event, name: str, *,
     entry = session.exec(select(Entry).where(
         Entry.event_id == event.id, Entry.player_id == player.id)).first()
     if entry is None:
-        raise TourneyError(f"{player.name!r} is not entered in {event.slug}")
+        raise TourneyError(Message(N_("%(player)s is not entered in %(event)s"),
+                                   {"player": repr(player.name), "event": event.slug}))
     if entry.withdrawn_after is not None:
-        raise TourneyError(f"{player.name!r} already withdrew from {event.slug} "
-                           + ("before playing" if entry.withdrawn_after < entry.first_round
-                              else f"after round {entry.withdrawn_after}"))
+        raise TourneyError(Message(N_("%(player)s already withdrew from %(event)s before "
+                                      "playing")
+                                   if entry.withdrawn_after < entry.first_round else
+                                   N_("%(player)s already withdrew from %(event)s after round "
+                                      "%(round)s"),
+                                   {"player": repr(player.name), "event": event.slug,
+                                    "round": entry.withdrawn_after}))
     last_in = check_from_round(session, event, from_round, open_round_default=True) - 1
     if event.rounds is not None and last_in >= event.rounds:
         # Nothing left to miss: the site would say they withdrew after the last
         # round, though they played every one.
-        raise TourneyError(f"the last round of {event.slug} (round {event.rounds}) is "
-                           f"played: {player.name!r} has no round left to withdraw from; "
-                           f"their results stay in the standings")
+        raise TourneyError(Message(N_("the last round of %(event)s (round %(round)s) is "
+                                      "played: %(player)s has no round left to withdraw from; "
+                                      "their results stay in the standings"),
+                                   {"event": event.slug, "round": event.rounds,
+                                    "player": repr(player.name)}))
     seated_rounds = set(session.exec(
         select(Round.number).join(Seat, Seat.round_id == Round.id)
         .where(Round.event_id == event.id, Seat.player_id == player.id)))
@@ -767,18 +795,20 @@ def change_event(session: Session, event: Event, *, name: str | None = None,
     if not any(v is not None for v in (name, date, table_sizes, rounds, seating, seed,
                                        tiebreaks, lang, points, bye_points)) \
             and not (rules or unset_rules or unset):
-        raise UsageError(f"name a setting of {event.slug} to change")
+        raise UsageError(Message(N_("name a setting of %(event)s to change"),
+                                 {"event": event.slug}))
     settings = event_settings(event)
     game = settings.game
     unknown = [u for u in unset if u not in UNSETTABLE]
     if unknown:
-        raise UsageError(f"{unknown[0]!r} cannot be unset (these can: {', '.join(UNSETTABLE)})")
+        raise UsageError(Message(N_("%(setting)s cannot be unset (these can: %(known)s)"),
+                                 {"setting": repr(unknown[0]), "known": ", ".join(UNSETTABLE)}))
     given = {"date": date, "lang": lang, "rounds": rounds, "bye_points": bye_points,
              "tiebreaks": tiebreaks}
     both = [u for u in unset if given[u] is not None]
     if both:
-        raise UsageError(f"{both[0]} is both given and unset; give one of them",
-                         setting=both[0])
+        raise UsageError(Message(N_("%(setting)s is both given and unset; give one of them"),
+                                 {"setting": both[0]}), setting=both[0])
     before = EventInfo.of(event).to_json()
     after = dict(before)
     if name is not None:
@@ -786,8 +816,8 @@ def change_event(session: Session, event: Event, *, name: str | None = None,
     if date is not None:
         day = date if isinstance(date, dt.date) else parse_date(date)
         if day is None:
-            raise UsageError("a date is written YYYY-MM-DD; unsetting the date removes it",
-                             setting="unset")
+            raise UsageError(Message(N_("a date is written YYYY-MM-DD; unsetting the date "
+                                        "removes it")), setting="unset")
         after["date"] = day.isoformat()
     if rules or unset_rules:
         merged = dict(settings.rules)
@@ -795,8 +825,11 @@ def change_event(session: Session, event: Event, *, name: str | None = None,
         keys = {spec.key for spec in game.option_specs}
         for key in unset_rules:
             if key not in keys:
-                raise UsageError(f"{game.id} has no house rule {key!r} (it has "
-                                 f"{', '.join(sorted(keys)) or 'none'})",
+                said = {"variant": game.id, "key": repr(key), "keys": ", ".join(sorted(keys))}
+                raise UsageError(Message(N_("%(variant)s has no house rule %(key)s (it has "
+                                            "%(keys)s)") if keys else
+                                         N_("%(variant)s has no house rule %(key)s (it has "
+                                            "none)"), said),
                                  remedy=Remedy("list-house-rules", variant=game.id))
             merged.pop(key, None)
         game.resolve_options(merged)  # OptionError (a usage error) for a bad key or value
@@ -823,7 +856,10 @@ def change_event(session: Session, event: Event, *, name: str | None = None,
     lock_event(session, event)
     refusals = change_refusals(session, event, after)
     if refusals:
-        raise TourneyError(f"{event.slug}: " + "; ".join(refusals))
+        why = refusals[0]
+        for then in refusals[1:]:
+            why = then_words(why, then)
+        raise TourneyError(Message(N_("%(event)s: %(why)s"), {"event": event.slug, "why": why}))
     report = EventChange(event, changed)
     if not changed:
         return report
@@ -860,7 +896,7 @@ def _rounds_without_results(session: Session, event: Event) -> list[int]:
     return sorted(n for n in round_tables_count(session, event) if not results.get(n))
 
 
-def change_refusals(session: Session, event: Event, changes: dict) -> list[str]:
+def change_refusals(session: Session, event: Event, changes: dict) -> list[Message]:
     """Why the settings ``changes`` gives new values cannot change now (empty:
     they all can; see the module docstring). ``changes``: setting -> value, keyed
     and spelled as :meth:`EventInfo.to_json` (``{"bye_points": 0.5}``)."""
@@ -872,14 +908,21 @@ def change_refusals(session: Session, event: Event, changes: dict) -> list[str]:
     last = last_seated_round(session, event)
     why = []
     if "rules" in changed and stored:
-        why.append(f"its house rules cannot change: {count_text(stored, 'result')} "
-                   f"{'is' if stored == 1 else 'are'} stored, checked and scored under them")
+        why.append(Message(N_("its house rules cannot change: 1 result is stored, checked "
+                              "and scored under them") if stored == 1 else
+                           N_("its house rules cannot change: %(count)s results are stored, "
+                              "checked and scored under them"), {"count": stored}))
     if "points" in changed and stored:
-        why.append(f"its points system cannot change: the match points of the "
-                   f"{count_text(stored, 'stored result')} are {event.points} points")
+        why.append(Message(N_("its points system cannot change: the match points of the 1 "
+                              "stored result are %(points)s points") if stored == 1 else
+                           N_("its points system cannot change: the match points of the "
+                              "%(count)s stored results are %(points)s points"),
+                           {"count": stored, "points": event.points}))
     if "tiebreaks" in changed and stored:
-        why.append(f"its tie-breaks cannot change: the standings of the "
-                   f"{count_text(stored, 'stored result')} are ranked by them")
+        why.append(Message(N_("its tie-breaks cannot change: the standings of the 1 stored "
+                              "result are ranked by them") if stored == 1 else
+                           N_("its tie-breaks cannot change: the standings of the %(count)s "
+                              "stored results are ranked by them"), {"count": stored}))
     def bye_worth(info: dict) -> float:
         return bye_points_of(info["points"], info["bye_points"],
                              info["table_sizes"]["preferred"])
@@ -890,21 +933,32 @@ def change_refusals(session: Session, event: Event, changes: dict) -> list[str]:
         counts = round_tables_count(session, event)
         played = [n for n in sorted(counts) if counts[n][1] and results.get(n)]
         if played:
-            rounds = ", ".join(str(n) for n in played)
-            what = ("what a bye is worth" if "bye_points" in changed else
-                    "the table sizes, and with them what a bye is worth (a win at the "
-                    "preferred size),")
-            why.append(f"{what} cannot change: round{'s' if len(played) > 1 else ''} "
-                       f"{rounds} gave byes and {'have' if len(played) > 1 else 'has'} "
-                       "results in, and the standings so far count them")
+            what = (Message(N_("what a bye is worth")) if "bye_points" in changed else
+                    Message(N_("the table sizes, and with them what a bye is worth (a win at "
+                               "the preferred size),")))
+            why.append(Message(N_("%(what)s cannot change: round %(rounds)s gave byes and has "
+                                  "results in, and the standings so far count them")
+                               if len(played) == 1 else
+                               N_("%(what)s cannot change: rounds %(rounds)s gave byes and "
+                                  "have results in, and the standings so far count them"),
+                               {"what": what, "rounds": ", ".join(str(n) for n in played)}))
     if ("seating" in changed or "seed" in changed) and last:
-        what = [k for k in ("seating", "seed") if k in changed]
-        why.append(f"its {' and '.join(what)} cannot change once round 1 is seated: "
-                   f"{'they draw' if len(what) > 1 else 'it draws'} every round of the "
-                   "event (a reseat can draw the latest round with another seed)")
+        what = tuple(k for k in ("seating", "seed") if k in changed)
+        why.append(Message({
+            ("seating",): N_("its seating cannot change once round 1 is seated: it draws "
+                             "every round of the event (a reseat can draw the latest round "
+                             "with another seed)"),
+            ("seed",): N_("its seed cannot change once round 1 is seated: it draws every "
+                          "round of the event (a reseat can draw the latest round with "
+                          "another seed)"),
+            ("seating", "seed"): N_("its seating and seed cannot change once round 1 is "
+                                    "seated: they draw every round of the event (a reseat "
+                                    "can draw the latest round with another seed)"),
+        }[what]))
     if "rounds" in changed and changed["rounds"][1] is not None and changed["rounds"][1] < last:
-        why.append(f"it cannot have fewer than {count_text(last, 'round')}: round {last} "
-                   "is seated")
+        # (fewer than 1 round is no number of rounds: ``last`` is 2 or more here)
+        why.append(Message(N_("it cannot have fewer than %(last)s rounds: round %(last)s is "
+                              "seated"), {"last": last}))
     return why
 
 
@@ -933,21 +987,27 @@ def delete_event(session: Session, event: Event) -> DeleteReport:
                            .where(Match.event_id == event.id)).all()
     if matches:
         rounds = sorted({number for number, _ in matches})
-        shown = ", ".join(str(n) for n in rounds)
-        raise TourneyError(
-            f"{event.slug} cannot be deleted: it has {count_text(len(matches), 'stored result')} "
-            f"(round{'s' if len(rounds) > 1 else ''} {shown}), and results are kept: they "
-            "are part of the players' ratings and histories (only an event without "
-            "results can be deleted)")
+        stored = (Message(N_("1 stored result")) if len(matches) == 1 else
+                  Message(N_("%(count)s stored results"), {"count": len(matches)}))
+        shown = (Message(N_("round %(round)s"), {"round": rounds[0]}) if len(rounds) == 1 else
+                 Message(N_("rounds %(rounds)s"), {"rounds": ", ".join(str(n) for n in rounds)}))
+        raise TourneyError(Message(
+            N_("%(event)s cannot be deleted: it has %(stored)s (%(rounds)s), and results are "
+               "kept: they are part of the players' ratings and histories (only an event "
+               "without results can be deleted)"),
+            {"event": event.slug, "stored": stored, "rounds": shown}))
     links = session.exec(select(TableLink).where(TableLink.event_id == event.id)).all()
     sent = session.exec(select(Submission).where(
         Submission.link_id.in_([link.id for link in links]))).all() if links else []
     waiting = [s for s in sent if s.state in (SUBMITTED, CONFLICT)]
     if waiting:
-        raise TourneyError(
-            f"{event.slug} cannot be deleted: {count_text(len(waiting), 'result')} sent "
-            "from the tables wait for the organizer (accept or reject them on the "
-            "organizer's pages of the venue server first)")
+        raise TourneyError(Message(
+            N_("%(event)s cannot be deleted: 1 result sent from the tables waits for the "
+               "organizer (accept or reject it on the organizer's pages of the venue server "
+               "first)") if len(waiting) == 1 else
+            N_("%(event)s cannot be deleted: %(count)s results sent from the tables wait for "
+               "the organizer (accept or reject them on the organizer's pages of the venue "
+               "server first)"), {"event": event.slug, "count": len(waiting)}))
     names = [player.name for _, player in entries(session, event)]
     report = DeleteReport(event.slug, names, last_seated_round(session, event), len(links))
     before = {**EventInfo.of(event).to_json(), "entrants": names,

@@ -52,6 +52,7 @@ from ..errors import (
     unknown_name,
 )
 from ..errors.counts import count_text
+from ..errors.words import N_, Message
 from ..ordering import name_key
 from ..person_names import lookalike_key, lookalike_kind, normalize_name
 from ..records import checked
@@ -71,6 +72,11 @@ LIST_ONLY_COLUMNS = ("events", "merged into")
 # formula. Refusing them at registration keeps exports free of formulas without
 # escaping cells, so importing an export stays a no-op.
 FORMULA_START = "=+-@"
+# The kinds of name a refusal of a name names (clean_title's ``what``), as words
+NAME_KINDS = {"name": Message(N_("name")), "player name": Message(N_("player name")),
+              "event name": Message(N_("event name")),
+              "series name": Message(N_("series name")),
+              "team name": Message(N_("team name"))}
 
 
 # ------------------------------------------------------------------- checking text
@@ -81,11 +87,15 @@ def clean_name(text: str | None, what: str = "player name") -> str:
     beginning with a spreadsheet formula character (``= + - @``)."""
     name = clean_title(text, what)
     if ";" in name:
-        raise TourneyError(f"a {what} cannot contain ';' (records separate players "
-                           f"with it): {name!r}")
+        raise TourneyError(Message(N_("a %(what)s cannot contain ';' (records separate "
+                                      "players with it): %(name)s"),
+                                   {"what": NAME_KINDS[what], "name": repr(name)}))
     if name[0] in FORMULA_START:
-        raise TourneyError(f"a {what} cannot begin with {name[0]!r}: spreadsheets read "
-                           f"such a cell of an exported CSV as a formula: {name!r}")
+        raise TourneyError(Message(N_("a %(what)s cannot begin with %(char)s: spreadsheets "
+                                      "read such a cell of an exported CSV as a formula: "
+                                      "%(name)s"),
+                                   {"what": NAME_KINDS[what], "char": repr(name[0]),
+                                    "name": repr(name)}))
     return name
 
 
@@ -94,14 +104,18 @@ def clean_title(text: str | None, what: str = "name") -> str:
     when empty, over 200 characters or holding a control character."""
     name = normalize_name(text)  # NFC: a name typed on a Mac matches Windows'
     if not name:
-        raise TourneyError(f"a {what} cannot be empty")
+        raise TourneyError(Message(N_("a %(what)s cannot be empty"), {"what": NAME_KINDS[what]}))
     if len(name) > MAX_NAME:
-        raise TourneyError(f"a {what} has at most {MAX_NAME} characters, "
-                           f"not {len(name)}: {name[:40]!r}...")
+        raise TourneyError(Message(N_("a %(what)s has at most %(most)s characters, not "
+                                      "%(count)s: %(name)s..."),
+                                   {"what": NAME_KINDS[what], "most": MAX_NAME,
+                                    "count": len(name), "name": repr(name[:40])}))
     for char in name:
         if unicodedata.category(char) in ("Cc", "Cs"):
-            raise TourneyError(f"a {what} cannot hold control characters "
-                               f"(U+{ord(char):04X} in {name!r})")
+            raise TourneyError(Message(N_("a %(what)s cannot hold control characters "
+                                          "(%(char)s in %(name)s)"),
+                                       {"what": NAME_KINDS[what], "char": f"U+{ord(char):04X}",
+                                        "name": repr(name)}))
     return name
 
 
@@ -110,9 +124,12 @@ def clean_club(text: str | None) -> str | None:
     if not club:
         return None
     if len(club) > MAX_CLUB:
-        raise TourneyError(f"a club name has at most {MAX_CLUB} characters: {club[:40]!r}...")
+        raise TourneyError(Message(N_("a club name has at most %(most)s characters: "
+                                      "%(club)s..."),
+                                   {"most": MAX_CLUB, "club": repr(club[:40])}))
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in club):
-        raise TourneyError(f"a club name cannot hold control characters: {club!r}")
+        raise TourneyError(Message(N_("a club name cannot hold control characters: %(club)s"),
+                                   {"club": repr(club)}))
     return club
 
 
@@ -124,7 +141,8 @@ def clean_email(text: str | None) -> str | None:
     local, at, domain = email.rpartition("@")
     if (len(email) > MAX_EMAIL or not at or not local or not domain
             or any(c.isspace() or unicodedata.category(c) == "Cc" for c in email)):
-        raise TourneyError(f"not an e-mail address: {email!r}")
+        raise TourneyError(Message(N_("not an e-mail address: %(email)s"),
+                                   {"email": repr(email)}))
     return email
 
 
@@ -237,23 +255,26 @@ def add_players(session: Session, names: Sequence[str], *, club: str | None = No
     looks like a registered one (:func:`find_lookalikes`) is added, and a
     :class:`Lookalike` for it appended to ``warnings`` when given."""
     if not names:
-        raise UsageError("name at least one player")
+        raise UsageError(Message(N_("name at least one player")))
     cleaned = [clean_name(n) for n in names]
     club = clean_club(club)
     email = clean_email(email)
     if email and len(cleaned) > 1:
-        raise InvalidValue("email", repr(email), "an address for one player at a time")
+        raise InvalidValue("email", repr(email), Message(N_("an address for one player at a time")))
     seen = set()
     for name in cleaned:
         if name in seen:
-            raise TourneyError(f"{name!r} is named twice")
+            raise TourneyError(Message(N_("%(name)s is named twice"), {"name": repr(name)}))
         seen.add(name)
         existing = player_by_name(session, name)
         if existing is not None:
             if existing.merged_into_id is not None:
                 kept = resolve_merged(session, existing)
-                raise TourneyError(f"{name!r} is taken: a duplicate merged into {kept.name!r}")
-            raise TourneyError(f"{name!r} is already registered")
+                raise TourneyError(Message(N_("%(name)s is taken: a duplicate merged into "
+                                              "%(kept)s"),
+                                           {"name": repr(name), "kept": repr(kept.name)}))
+            raise TourneyError(Message(N_("%(name)s is already registered"),
+                                       {"name": repr(name)}))
     if warnings is not None:
         warnings.extend(find_lookalikes(session, cleaned))
     players = []
@@ -303,14 +324,17 @@ def rename_player(session: Session, old: str, new: str) -> Player:
     player = find_player(session, old, follow_merged=False)
     if player.merged_into_id is not None:
         kept = resolve_merged(session, player)
-        raise TourneyError(f"{player.name!r} was merged into {kept.name!r}; rename that one")
+        raise TourneyError(Message(N_("%(name)s was merged into %(kept)s; rename that one"),
+                                   {"name": repr(player.name), "kept": repr(kept.name)}))
     new_name = clean_name(new)
     if new_name == player.name:
-        raise TourneyError(f"{player.name!r} already has that name")
+        raise TourneyError(Message(N_("%(name)s already has that name"),
+                                   {"name": repr(player.name)}))
     taken = player_by_name(session, new_name)
     if taken is not None:
         if taken.merged_into_id is None or resolve_merged(session, taken).id != player.id:
-            raise TourneyError(f"{new_name!r} is already registered")
+            raise TourneyError(Message(N_("%(name)s is already registered"),
+                                       {"name": repr(new_name)}))
         # Back to one of the player's own earlier names: that alias row gives way.
         session.delete(taken)
         session.flush()
@@ -355,9 +379,10 @@ def merge_players(session: Session, keep_name: str, duplicate_name: str) -> Merg
     for player in (keep, duplicate):
         if player.merged_into_id is not None:
             kept = resolve_merged(session, player)
-            raise TourneyError(f"{player.name!r} is already merged into {kept.name!r}")
+            raise TourneyError(Message(N_("%(name)s is already merged into %(kept)s"),
+                                       {"name": repr(player.name), "kept": repr(kept.name)}))
     if keep.id == duplicate.id:
-        raise TourneyError("a player cannot be merged into itself")
+        raise TourneyError(Message(N_("a player cannot be merged into itself")))
     _refuse_shared_rounds(session, keep, duplicate)
 
     report = MergeReport(keep=keep.name, duplicate=duplicate.name, keep_id=keep.id,
@@ -422,17 +447,22 @@ def _refuse_shared_rounds(session: Session, keep: Player, duplicate: Player) -> 
             continue
         round_ = session.get(Round, round_id)
         event = session.get(Event, round_.event_id)
-        where = ("at the same table " + sat[keep.id] if sat[keep.id] == sat[duplicate.id]
-                 and sat[keep.id] is not None else "in the same round")
-        raise TourneyError(
-            f"cannot merge: {keep.name!r} and {duplicate.name!r} both sat {where} "
-            f"(event {event.slug}, round {round_.number}), so they are two people")
+        said = {"kept": repr(keep.name), "duplicate": repr(duplicate.name),
+                "event": event.slug, "round": round_.number, "table": sat[keep.id]}
+        if sat[keep.id] == sat[duplicate.id] and sat[keep.id] is not None:
+            raise TourneyError(Message(N_("cannot merge: %(kept)s and %(duplicate)s both sat "
+                                          "at the same table %(table)s (event %(event)s, "
+                                          "round %(round)s), so they are two people"), said))
+        raise TourneyError(Message(N_("cannot merge: %(kept)s and %(duplicate)s both sat in "
+                                      "the same round (event %(event)s, round %(round)s), so "
+                                      "they are two people"), said))
     shared_versions = set(session.exec(
         select(MatchPlace.version_id).where(MatchPlace.player_id == keep.id))) & set(
         session.exec(select(MatchPlace.version_id).where(MatchPlace.player_id == duplicate.id)))
     if shared_versions:
-        raise TourneyError(f"cannot merge: {keep.name!r} and {duplicate.name!r} both have a "
-                           "place in the same match, so they are two people")
+        raise TourneyError(Message(N_("cannot merge: %(kept)s and %(duplicate)s both have a "
+                                      "place in the same match, so they are two people"),
+                                   {"kept": repr(keep.name), "duplicate": repr(duplicate.name)}))
 
 
 # ------------------------------------------------------------------------- importing
@@ -539,7 +569,8 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
 
     header = rows.read_header()
     if header is None or not any(h.strip() for h in header):
-        raise UsageError(f"{source}: no header line (it needs a name column)")
+        raise UsageError(Message(N_("%(file)s: no header line (it needs a name column)"),
+                                 {"file": source}))
     columns = [h.strip().lower() for h in header]
     unknown = [h for h, c in zip(header, columns)
                if c not in IMPORT_COLUMNS and c not in LIST_ONLY_COLUMNS]
