@@ -200,7 +200,7 @@ def test_the_scan_finds_a_refusal_given_as_text(source):
     'raise no_table(slug, number, table, tables)',
     'raise ValueError(f"no remedy kind {kind!r}")',  # a bug's, not a user's
     'raise SignupRefused("closed")',
-    'raise InvalidValue("rounds", rounds, Message(N_("1 to %(most)s"), {"most": most}))',
+    'raise InvalidValue("rounds", rounds, Message(N_("%(least)s to %(most)s"), {"least": 1, "most": most}))',
 ])
 def test_the_scan_passes_refusals_given_as_words(source):
     assert english_refusals(source, "tourney/tournament/evening.py", refusal_classes()) == []

@@ -261,7 +261,8 @@ class EventInfo:
 
 def check_rounds(rounds: int) -> int:
     if not 1 <= rounds <= MAX_ROUNDS:
-        raise InvalidValue("rounds", rounds, Message(N_("1 to %(most)s"), {"most": MAX_ROUNDS}))
+        raise InvalidValue("rounds", rounds, Message(N_("%(least)s to %(most)s"),
+                                                     {"least": 1, "most": MAX_ROUNDS}))
     return rounds
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import InvalidValue, UsageError
+from ..errors.words import N_, Message
 
 POINTS_SYSTEMS: dict[str, str] = {
     "share": "the share of the table's other players finished ahead of, a shared "
@@ -39,8 +40,13 @@ MAX_BYE_POINTS = 1000
 def check_points_system(system: str | None) -> str:
     system = DEFAULT_POINTS if system is None else str(system).strip()
     if system not in POINTS_SYSTEMS:
-        raise UsageError(f"unknown points system {system!r} (use {', '.join(POINTS_SYSTEMS)})")
+        raise unknown_points_system(system)
     return system
+
+
+def unknown_points_system(system: str) -> UsageError:
+    return UsageError(Message(N_("unknown points system %(name)s (use %(known)s)"),
+                              {"name": repr(system), "known": ", ".join(POINTS_SYSTEMS)}))
 
 
 def check_bye_points(value: float | None) -> float | None:
@@ -48,7 +54,8 @@ def check_bye_points(value: float | None) -> float | None:
         return None
     value = float(value)
     if not 0 <= value <= MAX_BYE_POINTS:  # also refuses NaN
-        raise InvalidValue("bye_points", f"{value:g}", f"0 to {MAX_BYE_POINTS}")
+        raise InvalidValue("bye_points", f"{value:g}",
+                           Message(N_("%(least)s to %(most)s"), {"least": 0, "most": MAX_BYE_POINTS}))
     return value
 
 
@@ -86,7 +93,7 @@ def match_points(places: Sequence[int], system: str = DEFAULT_POINTS) -> list[fl
         return place_points(places)
     if system == "share":
         return place_shares(places)
-    raise UsageError(f"unknown points system {system!r} (use {', '.join(POINTS_SYSTEMS)})")
+    raise unknown_points_system(system)
 
 
 def win_points(system: str, table_size: int) -> float:

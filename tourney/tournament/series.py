@@ -31,6 +31,7 @@ from sqlmodel import Session
 from ..collector import frozen
 from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
 from ..errors.counts import count_text
+from ..errors.words import N_, Message, or_words
 from ..numbers import plain_number
 from ..storage.audit import record_change
 from ..storage.merges import canonical_players
@@ -44,7 +45,7 @@ from ..storage.models import (
     TeamMember,
     utcnow,
 )
-from .events import MAX_SLUG, SEED_RANGE, SLUG_PATTERN, get_event
+from .events import MAX_SLUG, SLUG_PATTERN, check_seed, get_event
 from .players import clean_title, find_player
 from .season import (
     DEFAULT_PLACING,
@@ -57,6 +58,8 @@ from .snapshots import event_results_of, keep_snapshots
 
 MAX_PLACING = 1000  # places in a placing table
 MAX_POINTS = 1_000_000  # a placing value or a handicap, either way
+# a placing table given to a series not scored by placing (creating it or changing it)
+PLACING_TABLE_REFUSED = Message(N_("a placing table is for placing scoring"))
 
 
 # ------------------------------------------------------------------- checking input
@@ -64,29 +67,34 @@ MAX_POINTS = 1_000_000  # a placing value or a handicap, either way
 def check_series_slug(slug: str) -> str:
     slug = (slug or "").strip()
     if not SLUG_PATTERN.fullmatch(slug) or len(slug) > MAX_SLUG:
-        raise UsageError(f"a series slug is lower-case letters, digits and dashes "
-                         f"of at most {MAX_SLUG} characters (e.g. club-2025), "
-                         f"not {slug[:60]!r}{'...' if len(slug) > 60 else ''}")
+        raise UsageError(Message(N_("a series slug is lower-case letters, digits and dashes "
+                                    "of at most %(most)s characters (e.g. club-2025), not "
+                                    "%(slug)s"),
+                                 {"most": MAX_SLUG,
+                                  "slug": f"{slug[:60]!r}{'...' if len(slug) > 60 else ''}"}))
     return slug
 
 
 def check_best(best: int | None) -> int | None:
     if best is not None and not 1 <= best <= MAX_PLACING:
-        raise InvalidValue("best", best, f"a number of events from 1 to {MAX_PLACING}")
+        raise InvalidValue("best", best, Message(N_("a number of events from %(least)s to "
+                                                    "%(most)s"), {"least": 1, "most": MAX_PLACING}))
     return best
 
 
 def check_min_events(count: int | None) -> int:
     count = 0 if count is None else count
     if not 0 <= count <= MAX_PLACING:
-        raise InvalidValue("min_events", count, f"a number of events from 0 to {MAX_PLACING}")
+        raise InvalidValue("min_events", count,
+                           Message(N_("a number of events from %(least)s to %(most)s"),
+                                   {"least": 0, "most": MAX_PLACING}))
     return count
 
 
 def check_scoring(scoring: str | None) -> str:
     scoring = scoring or "points"
     if scoring not in SCORING:
-        raise InvalidValue("scoring", repr(scoring), " or ".join(SCORING))
+        raise InvalidValue("scoring", repr(scoring), or_words(SCORING))
     return scoring
 
 
@@ -96,7 +104,7 @@ def parse_placing(text: str | Sequence | None) -> tuple:
     if text is None:
         return DEFAULT_PLACING
     items = text.split(",") if isinstance(text, str) else list(text)
-    allowed = "comma-separated points of place 1, 2, 3... (e.g. 25,18,15,12)"
+    allowed = Message(N_("comma-separated points of place 1, 2, 3... (e.g. 25,18,15,12)"))
     values = []
     for item in items:
         try:
@@ -105,7 +113,8 @@ def parse_placing(text: str | Sequence | None) -> tuple:
             raise InvalidValue("placing_points", repr(text), allowed) from None
         if not 0 <= value <= MAX_POINTS:
             raise InvalidValue("placing_points", repr(text),
-                               f"points from 0 to {MAX_POINTS} for each place")
+                               Message(N_("points from %(least)s to %(most)s for each place"),
+                                       {"least": 0, "most": MAX_POINTS}))
         values.append(plain_number(value))
     if not values or len(values) > MAX_PLACING:
         raise InvalidValue("placing_points", repr(text), allowed)
@@ -114,18 +123,13 @@ def parse_placing(text: str | Sequence | None) -> tuple:
 
 def check_handicap_value(value: float) -> float:
     if not -MAX_POINTS <= value <= MAX_POINTS or value != value:
-        raise InvalidValue("handicap", value, f"points from {-MAX_POINTS} to {MAX_POINTS}")
+        raise InvalidValue("handicap", value, Message(N_("points from %(least)s to %(most)s"),
+                                                      {"least": -MAX_POINTS, "most": MAX_POINTS}))
     return plain_number(value)
 
 
 def default_seed(slug: str) -> int:
     return zlib.crc32(("series:" + slug).encode()) & 0x7FFFFFFF
-
-
-def check_seed(seed: int) -> int:
-    if not SEED_RANGE[0] <= seed <= SEED_RANGE[1]:
-        raise InvalidValue("seed", seed, f"a number from {SEED_RANGE[0]} to {SEED_RANGE[1]}")
-    return seed
 
 
 # ------------------------------------------------------------------------ the series
@@ -187,14 +191,15 @@ def create_series(session: Session, slug: str, *, name: str | None = None,
     min_events = check_min_events(min_events)
     scoring = check_scoring(scoring)
     if placing is not None and scoring != "placing":
-        raise UsageError("a placing table is for placing scoring",
-                         setting="scoring")
+        raise UsageError(PLACING_TABLE_REFUSED, setting="scoring")
     table = parse_placing(placing)
     seed = default_seed(slug) if seed is None else check_seed(seed)
     if find_series(session, slug) is not None:
-        raise TourneyError(f"there is already a series {slug!r}")
+        raise TourneyError(Message(N_("there is already a series %(slug)s"),
+                                   {"slug": repr(slug)}))
     if session.execute(select(Event.id).where(Event.slug == slug)).first() is not None:
-        raise TourneyError(f"{slug!r} is an event's slug; a series needs a slug of its own")
+        raise TourneyError(Message(N_("%(slug)s is an event's slug; a series needs a slug of "
+                                      "its own"), {"slug": repr(slug)}))
     series = Series(slug=slug, name=title, best=best, min_events=min_events, scoring=scoring,
                     placing_json=json.dumps(list(table) if scoring == "placing" else []),
                     handicap=bool(handicap), seed=seed)
@@ -223,7 +228,8 @@ def change_series(session: Session, series: Series, *, name: str | None = None,
     lock_series(session, series)
     for setting in unset:
         if setting != "best":
-            raise UsageError(f"only best can be unset, not {setting!r}", setting="unset")
+            raise UsageError(Message(N_("only best can be unset, not %(setting)s"),
+                                     {"setting": repr(setting)}), setting="unset")
     before = _stored_settings(series)
     if name is not None:
         series.name = clean_title(name, "series name")
@@ -237,8 +243,7 @@ def change_series(session: Session, series: Series, *, name: str | None = None,
         series.scoring = check_scoring(scoring)
     if placing is not None:
         if series.scoring != "placing":
-            raise UsageError("a placing table is for placing scoring",
-                             setting="scoring")
+            raise UsageError(PLACING_TABLE_REFUSED, setting="scoring")
         series.placing_json = json.dumps(list(parse_placing(placing)))
     elif series.scoring == "placing" and not json.loads(series.placing_json):
         series.placing_json = json.dumps(list(DEFAULT_PLACING))
@@ -296,7 +301,7 @@ class EventsChange:
 def _slugs_given(slugs: Sequence[str]) -> list[str]:
     given = list(dict.fromkeys(s.strip() for s in slugs))
     if not given:
-        raise UsageError("name at least one event")
+        raise UsageError(Message(N_("name at least one event")))
     return given
 
 
@@ -308,8 +313,8 @@ def _series_event(session: Session, slug: str) -> Event:
     except UnknownName as err:
         if find_series(session, slug) is None:
             raise
-        raise UnknownName(f"{slug!r} is a series, not an event: a series holds events "
-                          "only") from err
+        raise UnknownName(Message(N_("%(slug)s is a series, not an event: a series holds "
+                                     "events only"), {"slug": repr(slug)})) from err
 
 
 def add_events(session: Session, series: Series, slugs: Sequence[str]) -> EventsChange:

@@ -93,13 +93,18 @@ def event_checker(settings: EventSettings, entered: dict[str, str] | None = None
     return RecordChecker(variant=game_id, options_for=options_for, **kwargs)
 
 
+# a stored setting that cannot be read (a damaged database), by the setting
+STORED_WORDS = {"rules": N_("event %(event)s: its stored rules are not readable"),
+                "tie-breaks": N_("event %(event)s: its stored tie-breaks are not readable")}
+
+
 def _stored(event: Event, text: str | None, what: str, kind: type, empty: str):
     try:
         value = json.loads(text or empty)
     except ValueError:
         value = None
     if not isinstance(value, kind):
-        raise TourneyError(f"event {event.slug}: its stored {what} are not readable")
+        raise TourneyError(Message(STORED_WORDS[what], {"event": event.slug}))
     return value
 
 

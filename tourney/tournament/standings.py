@@ -64,6 +64,7 @@ from sqlmodel import Session
 
 from ..engines import get_game
 from ..errors import UsageError, no_round
+from ..errors.words import N_, Message
 from ..numbers import column_decimals, fixed_text, plain_number
 from ..ordering import name_order
 from ..storage.models import (
@@ -105,10 +106,10 @@ def check_tiebreaks(ids: Sequence[str]) -> list[str]:
     ids = [str(i).strip() for i in ids]
     for tiebreak in ids:
         if tiebreak not in TIEBREAKS:
-            raise UsageError(f"unknown tie-break {tiebreak!r} (tie-breaks: "
-                             f"{', '.join(TIEBREAKS)})")
+            raise UsageError(Message(N_("unknown tie-break %(name)s (tie-breaks: %(known)s)"),
+                                     {"name": repr(tiebreak), "known": ", ".join(TIEBREAKS)}))
     if len(set(ids)) != len(ids):
-        raise UsageError("a tie-break is named twice")
+        raise UsageError(Message(N_("a tie-break is named twice")))
     return ids
 
 

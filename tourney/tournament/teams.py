@@ -24,6 +24,7 @@ from sqlmodel import Session
 
 from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
 from ..errors.counts import count_text
+from ..errors.words import N_, Message, and_words, or_words
 from ..ordering import name_key
 from ..storage.audit import record_change
 from ..storage.merges import canonical_players
@@ -39,13 +40,14 @@ MAX_COUNT = 1000
 
 def check_count(count: int | None) -> int | None:
     if count is not None and not 1 <= count <= MAX_COUNT:
-        raise InvalidValue("count", count, f"a number of players from 1 to {MAX_COUNT}")
+        raise InvalidValue("count", count, Message(N_("a number of players from %(least)s to "
+                                                      "%(most)s"), {"least": 1, "most": MAX_COUNT}))
     return count
 
 
 def check_kind(kind: str) -> str:
     if kind not in TEAM_KINDS:
-        raise InvalidValue("teams", repr(kind), " or ".join(TEAM_KINDS))
+        raise InvalidValue("teams", repr(kind), or_words(TEAM_KINDS))
     return kind
 
 
@@ -87,7 +89,7 @@ def add_members(session: Session, slug: str, team: str, names: Sequence[str]) ->
     _lock(session, scope)
     team = clean_title(team, "team name")
     if not names:
-        raise UsageError("name at least one player")
+        raise UsageError(Message(N_("name at least one player")))
     players = list({p.id: p for p in (find_player(session, n) for n in names)}.values())
     teams = _teams(session, scope)
     in_team = dict(session.execute(
@@ -96,8 +98,10 @@ def add_members(session: Session, slug: str, team: str, names: Sequence[str]) ->
     elsewhere = [f"{p.name} ({in_team[p.id]})" for p in players
                  if p.id in in_team and in_team[p.id] != team]
     if elsewhere:
-        raise TourneyError(f"in another team of {scope.slug} already: {', '.join(elsewhere)} "
-                           "(a player plays for one team; remove them from that team first)",
+        raise TourneyError(Message(N_("in another team of %(scope)s already: %(players)s (a "
+                                      "player plays for one team; remove them from that team "
+                                      "first)"),
+                                   {"scope": scope.slug, "players": and_words(elsewhere)}),
                            remedy=Remedy("list-teams", scope=scope.slug))
     row = teams.get(team)
     if row is None:
@@ -131,7 +135,8 @@ def remove_members(session: Session, slug: str, team: str, names: Sequence[str] 
         players = [find_player(session, n) for n in names]
         missing = [p.name for p in players if p.id not in members]
         if missing:
-            raise UsageError(f"not in {team}: {', '.join(missing)}",
+            raise UsageError(Message(N_("not in %(team)s: %(players)s"),
+                                     {"team": team, "players": and_words(missing)}),
                              remedy=Remedy("list-teams", scope=scope.slug))
         removed = [p.name for p in players]
         session.execute(delete(TeamMember).where(
