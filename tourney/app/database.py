@@ -9,6 +9,7 @@ import tempfile
 from sqlalchemy.engine import Engine
 
 from ..errors import UsageError
+from ..errors.words import N_, Message
 from ..storage import schema
 from ..storage.audit import record_change
 from ..storage.db import transaction
@@ -37,9 +38,9 @@ def backup_database(engine: Engine, path: str) -> int:
     tools (pg_dump) back it up.
     """
     if engine.dialect.name != "sqlite":
-        raise UsageError(f"a backup copies a SQLite file; back up the "
-                         f"{engine.dialect.name} database with its own tools "
-                         "(pg_dump for PostgreSQL)")
+        raise UsageError(Message(N_("a backup copies a SQLite file; back up the %(backend)s "
+                                    "database with its own tools (pg_dump for PostgreSQL)"),
+                                 {"backend": engine.dialect.name}))
     folder = os.path.dirname(os.path.abspath(path))
     try:
         # a folder for the backups (backups/club-2026-05-11.db) is made when missing:
@@ -48,7 +49,8 @@ def backup_database(engine: Engine, path: str) -> int:
         fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
                                     dir=folder)
     except OSError as err:
-        raise UsageError(f"{path}: cannot write: {err.strerror}") from None
+        raise UsageError(Message(N_("%(file)s: cannot write: %(reason)s"),
+                                 {"file": path, "reason": err.strerror})) from None
     os.close(fd)
     try:
         umask = os.umask(0)

@@ -25,6 +25,7 @@ from babel.numbers import format_decimal
 from sqlmodel import Session, select
 
 from ..errors import TourneyError, UsageError
+from ..errors.words import N_, Message
 from ..files import atomic_write
 from ..storage.models import Event, Match, MatchPlace, Notification, utcnow
 from ..tournament.evening import player_links
@@ -198,8 +199,8 @@ def connect(url: str) -> smtplib.SMTP:
     password from TOURNEY_SMTP_PASSWORD."""
     parts = urlsplit(url)
     if parts.scheme not in ("smtp", "smtps", "smtp+starttls"):
-        raise UsageError(f"not an SMTP URL: {parts.scheme or url!r} (smtp://, smtps://, "
-                         "smtp+starttls://)")
+        raise UsageError(Message(N_("not an SMTP URL: %(scheme)s (smtp://, smtps://, "
+                                    "smtp+starttls://)"), {"scheme": repr(parts.scheme or url)}))
     host = parts.hostname or "localhost"
     if parts.scheme == "smtps":
         client = smtplib.SMTP_SSL(host, parts.port or 465, timeout=30,
@@ -222,11 +223,13 @@ def notify_players(session: Session, event: Event, number: int, what: str, *,
     ``what`` of round ``number``: ``seating`` (their table, seat and link) or
     ``results`` (their result, standing, rating change and link)."""
     if what not in ("seating", "results"):
-        raise UsageError(f"notify sends seating or results, not {what!r}")
+        raise UsageError(Message(N_("notify sends seating or results, not %(what)s"),
+                                 {"what": repr(what)}))
     report = NotifyReport()
     tables = seated_tables(session, event, number)
     if not tables:
-        raise TourneyError(f"round {number} of {event.slug} is not seated")
+        raise TourneyError(Message(N_("round %(round)s of %(event)s is not seated"),
+                                   {"round": number, "event": event.slug}))
     seat_of = {p.id: (label, index + 1) for label, players in tables.items()
                for index, p in enumerate(players)}
     links = {row.player: row.to_json(base_url)["url"] for row in player_links(session, event)}
@@ -237,7 +240,8 @@ def notify_players(session: Session, event: Event, number: int, what: str, *,
     if what == "results":
         with_result = _players_with_a_result(session, event, number)
         if not with_result:
-            raise TourneyError(f"round {number} of {event.slug} has no results yet")
+            raise TourneyError(Message(N_("round %(round)s of %(event)s has no results yet"),
+                                       {"round": number, "event": event.slug}))
     client = None
     standings = None  # the results' standings, worked out once for every message
     try:

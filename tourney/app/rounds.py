@@ -13,6 +13,7 @@ import random
 from sqlmodel import Session
 
 from ..errors import TourneyError
+from ..errors.words import N_, Message
 from ..records.csv_format import DealRecord
 from ..simulation import simulate_match
 from ..tournament.arbiter import absences
@@ -48,7 +49,8 @@ def simulate_round(session: Session, slug: str, number: int, *, seed: int = 0,
     seating = round_seating(session, event, number)
     tables = [t for t in seating.tables if t.table not in seating.results]
     if not tables:
-        raise NothingToSimulate(f"every table of {slug} round {number} has its result")
+        raise NothingToSimulate(Message(N_("every table of %(event)s round %(round)s has its "
+                                           "result"), {"event": slug, "round": number}))
     rng = random.Random(seed)
     records: list[DealRecord] = []
     for table in tables:

@@ -26,6 +26,7 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from ..errors import InvalidValue, Remedy, UsageError
+from ..errors.words import N_, Message, and_words
 from ..numbers import plain_number
 from ..ratings.service import check_variant, rating_list
 from ..storage.models import Entry, Player, Series, SeriesEvent
@@ -73,16 +74,20 @@ def derive_handicaps(session: Session, series: Series, *, variant: str | None = 
     rule); stored with source ``rating``, logged as ``series.handicap``."""
     factor = DEFAULT_FACTOR if factor is None else float(factor)
     if not 0 < factor <= MAX_FACTOR:
-        raise InvalidValue("factor", factor, f"a number above 0, at most {MAX_FACTOR:g}")
+        raise InvalidValue("factor", factor, Message(N_("a number above 0, at most %(most)s"),
+                                                     {"most": plain_number(MAX_FACTOR)}))
     events = series_events(session, series)
     if not events:
-        raise UsageError(f"{series.slug} has no events: add them first",
+        raise UsageError(Message(N_("%(series)s has no events: add them first"),
+                                 {"series": series.slug}),
                          remedy=Remedy("add-to-series", series=series.slug))
     variants = sorted({e.variant for e in events})
     if variant is None:
         if len(variants) > 1:
-            raise UsageError(f"{series.slug} has events of {', '.join(variants)}: name the "
-                             "rating pool whose ratings give the handicaps", setting="variant")
+            raise UsageError(Message(N_("%(series)s has events of %(variants)s: name the rating "
+                                        "pool whose ratings give the handicaps"),
+                                     {"series": series.slug, "variants": and_words(variants)}),
+                             setting="variant")
         variant = variants[0]
     variant = check_variant(variant)
     entrants = dict(session.execute(

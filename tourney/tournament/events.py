@@ -71,8 +71,9 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..engines.base import Game
-from ..engines.presentation import N_, Message, and_words, then_words
+from ..engines.presentation import N_, Message
 from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
+from ..errors.words import and_words, then_words
 from ..ordering import name_key
 from ..pairing.seating import METHODS, default_method
 from ..person_names import normalize_name

@@ -17,6 +17,7 @@ from sqlalchemy import func, select, update
 from sqlmodel import Session
 
 from ..engines.match import MatchRanking
+from ..errors.words import N_, Message
 from ..records.csv_format import CONTENT_FIELDS, DealRecord
 from ..storage.audit import record_change
 from ..storage.bulk import BulkInsert, set_by_id
@@ -196,11 +197,13 @@ class VersionWriter:
         for match_id in ids:
             accepted = expected[match_id]
             if current.get(match_id) != accepted.old_version_id:
-                raise ConflictingChange(
-                    f"{accepted.ctx.event.slug} round {accepted.round}, table "
-                    f"{accepted.table}: another command stored a new version of this "
-                    "match while this import ran; nothing was written. Run the import "
-                    "again: it then compares the file with what the other one stored")
+                raise ConflictingChange(Message(
+                    N_("%(event)s round %(round)s, table %(table)s: another command stored a "
+                       "new version of this match while this import ran; nothing was "
+                       "written. Run the import again: it then compares the file with what "
+                       "the other one stored"),
+                    {"event": accepted.ctx.event.slug, "round": accepted.round,
+                     "table": accepted.table}))
 
     def stamp_source(self, sha256: str) -> None:
         """The file's sha256, known once it is read, on this import's versions."""

@@ -79,6 +79,7 @@ from sqlmodel import Session
 
 from ..errors import RecordError, TourneyError
 from ..errors.counts import count_text
+from ..errors.words import N_, Message
 from ..records import checked
 from ..records.checked import (
     CheckedMatch,
@@ -321,8 +322,10 @@ def store_results(session: Session, records: CheckedRecords, options: ImportOpti
         report.added = report.replaced = 0
         raise ImportRejected(report, err) from None
     except PartLost as err:  # killed (out of memory?): what was stored goes too
-        raise TourneyError(f"{report.file}: {err}; nothing was imported. Import it again, "
-                           "or in one process", setting="jobs") from None
+        raise TourneyError(Message(N_("%(file)s: %(problem)s; nothing was imported. Import it "
+                                      "again, or in one process"),
+                                   {"file": report.file, "problem": str(err)}),
+                           setting="jobs") from None
     report.source_sha256 = records.sha256
     report.notices = list(records.notices)
     report.unfilled = records.unfilled

@@ -27,7 +27,8 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..errors import RecordError, Remedy, TourneyError, UsageError, located
-from ..errors.counts import count_text, plural_word
+from ..errors.counts import count_text
+from ..errors.words import N_, Message
 from ..ordering import table_order
 from ..pairing.history import EventHistory
 from ..person_names import normalize_name
@@ -77,22 +78,28 @@ def import_seating(session: Session, event: Event, number: int, path: str, *,
     last = last_seated_round(session, event)
     replace = number == last and last > 0
     if number not in (last, last + 1) or number < 1:
-        raise UsageError(f"round {number} of {event.slug} cannot be imported: the next "
-                         f"round to seat is {last + 1}"
-                         + (f" (or round {last}, seated, while none of its results is in)"
-                            if last else ""))
+        raise UsageError(Message(N_("round %(round)s of %(event)s cannot be imported: the "
+                                    "next round to seat is %(next)s (or round %(last)s, "
+                                    "seated, while none of its results is in)") if last else
+                                 N_("round %(round)s of %(event)s cannot be imported: the "
+                                    "next round to seat is %(next)s"),
+                                 {"round": number, "event": event.slug, "next": last + 1,
+                                  "last": last}))
     if event.rounds is not None and number > event.rounds:
         raise TourneyError(all_rounds_seated(event))
     if replace and played_tables(session, event, number):
-        raise TourneyError(f"round {number} of {event.slug} cannot be seated again: "
-                           "results are in")
+        raise TourneyError(Message(N_("round %(round)s of %(event)s cannot be seated again: "
+                                      "results are in"), {"round": number, "event": event.slug}))
     if not replace and last and not force:
         missing = missing_results(session, event, last)
         if missing:
-            raise TourneyError(
-                f"round {last} of {event.slug} has no result yet for "
-                f"{plural_word(len(missing), 'table')} {', '.join(missing)}; import "
-                f"{'them' if len(missing) > 1 else 'it'} first", setting="force",
+            raise TourneyError(Message(
+                N_("round %(round)s of %(event)s has no result yet for table %(tables)s; "
+                   "import it first") if len(missing) == 1 else
+                N_("round %(round)s of %(event)s has no result yet for tables %(tables)s; "
+                   "import them first"),
+                {"round": last, "event": event.slug, "tables": ", ".join(missing)}),
+                setting="force",
                 remedy=Remedy("import-results"), setting_way=f"seat round {number} anyway")
     name = "<stdin>" if path == "-" else str(path)
     source = open_source(str(path), encoding=encoding, sheet=sheet)
@@ -151,7 +158,8 @@ def _read(session, event, number, source, name, errors) -> list[_Row]:
     table_rows = source.rows(known=COLUMNS)
     header = table_rows.read_header()
     if header is None or not any(h.strip() for h in header):
-        raise UsageError(f"{name}: no header line (it needs table and player columns)")
+        raise UsageError(Message(N_("%(file)s: no header line (it needs table and player "
+                                    "columns)"), {"file": name}))
     columns = [h.strip().lower() for h in header]
     unknown = [h for h, c in zip(header, columns) if c not in COLUMNS]
     if unknown:
