@@ -91,6 +91,17 @@ def and_words(items) -> str | Message:
     return said
 
 
+def comma_words(items) -> str | Message:
+    """``Åsa``, ``Åsa, Bo``, ``'x' (did you mean y?), 'z'``: items listed after a
+    colon or a noun, each comma a message (an item may be words of its own, said in
+    a page's language)."""
+    items = list(items)
+    said = items[-1]
+    for earlier in reversed(items[:-1]):
+        said = Message(N_("%(first)s, %(then)s"), {"first": earlier, "then": said})
+    return said
+
+
 def either_words(names) -> str | Message:
     """``Åsa``, ``Åsa or Bo``, ``Åsa or Bo or Cai``: names one of which is meant (each
     ``or`` a message, so a page says it in its language)."""

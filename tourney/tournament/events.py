@@ -73,7 +73,7 @@ from ..engines import get_game
 from ..engines.base import Game
 from ..engines.presentation import N_, Message
 from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
-from ..errors.words import and_words, then_words
+from ..errors.words import then_words
 from ..ordering import name_key
 from ..pairing.seating import METHODS, default_method
 from ..person_names import normalize_name
@@ -582,7 +582,7 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
                                            remedy=Remedy("add-player"),
                                            setting_way="have entering add it")
             raise UnknownName(Message(N_("unknown players %(names)s; register them first"),
-                                      {"names": and_words([repr(u) for u in unknown])}),
+                                      {"names": ", ".join(repr(u) for u in unknown)}),
                               setting="add",
                               remedy=Remedy("add-player"), setting_way="have entering add them")
         found: list = []

@@ -51,8 +51,7 @@ from ..errors import (
     located,
     unknown_name,
 )
-from ..errors.counts import count_text
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, comma_words, did_you_mean
 from ..ordering import name_key
 from ..person_names import lookalike_key, lookalike_kind, normalize_name
 from ..records import checked
@@ -515,7 +514,7 @@ def read_player_csv(path: str | Path, *, encoding: str | None = None,
         cell = source.cell(err.line, None) if err.line else None
         # of the kind it is: a file that cannot be read at all is a usage error
         kind = UsageError if isinstance(err, UsageError) else TourneyError
-        raise kind(located(err.file or name, err.message, line=err.line, cell=cell,
+        raise kind(located(err.file or name, err.words or err.message, line=err.line, cell=cell,
                            column=err.column)) from None
     if notices is not None:
         notices.extend(source.notices)
@@ -541,8 +540,10 @@ class PlayerFileRejected(TourneyError):
         self.errors = errors
         self.error_count = error_count
         self.notices: list[str] = []
-        super().__init__(f"{file}: nothing imported: {count_text(error_count, 'error')} "
-                         "in the file")
+        super().__init__(Message(N_("%(file)s: nothing imported: 1 error in the file")
+                                 if error_count == 1 else
+                                 N_("%(file)s: nothing imported: %(count)s errors in the file"),
+                                 {"file": file, "count": error_count}))
 
 
 # Row errors kept for the report of a player file, the rest counted: the bound
@@ -559,13 +560,13 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
     from ..records.csv_format import COLUMNS as RECORD_COLUMNS
     from ..records.csv_format import ragged_row_message
 
-    def at(line: int, message: str, column: str | None = None) -> str:
+    def at(line: int, message: Message, column: str | None = None) -> Message:
         cell = table.cell(line, None) if table is not None else None
         return located(source, message, line=line, cell=cell, column=column)
 
-    def place(line: int) -> str:  # another row: its cell in a workbook
+    def place(line: int) -> str | Message:  # another row: its cell in a workbook
         cell = table.cell(line, "name") if table is not None else None
-        return cell or f"line {line}"
+        return cell or Message(N_("line %(number)s"), {"number": line})
 
     header = rows.read_header()
     if header is None or not any(h.strip() for h in header):
@@ -584,26 +585,32 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
         # a misspelt player column ('deal' is not 'email').
         records = [u for u in unknown if u.strip().lower() in RECORD_COLUMNS]
 
-        def named(column: str) -> str:
-            close = ([] if column in records else
-                     close_names(column.strip().lower(), IMPORT_COLUMNS, limit=1))
-            return repr(column[:40]) + (f" (did you mean {close[0]}?)" if close else "")
+        def named(column: str) -> str | Message:
+            hint = did_you_mean([] if column in records else
+                                close_names(column.strip().lower(), IMPORT_COLUMNS, limit=1))
+            return (repr(column[:40]) if hint is None else
+                    Message(N_("%(column)s (%(hint)s)"), {"column": repr(column[:40]),
+                                                         "hint": hint}))
 
-        text = ("unknown column" + ("s " if len(unknown) > 1 else " ")
-                + ", ".join(named(u) for u in unknown) + "; a player file has name, club "
-                "and email")
+        text = Message(N_("unknown column %(columns)s; a player file has name, club and "
+                          "email") if len(unknown) == 1 else
+                       N_("unknown columns %(columns)s; a player file has name, club and "
+                          "email"), {"columns": comma_words([named(u) for u in unknown])})
         if records:
-            named_records = ", ".join(repr(r[:40]) for r in records[:3])
-            raise UsageError(at(1, f"{text}; {named_records} "
-                                f"{'is a column' if len(records) == 1 else 'are columns'} "
-                                "of a result file: import that as results"),
-                             remedy=Remedy("import-results"))
+            raise UsageError(at(1, Message(
+                N_("%(problem)s; %(columns)s is a column of a result file: import that as "
+                   "results") if len(records) == 1 else
+                N_("%(problem)s; %(columns)s are columns of a result file: import that as "
+                   "results"),
+                {"problem": text, "columns": ", ".join(repr(r[:40]) for r in records[:3])})),
+                remedy=Remedy("import-results"))
         raise UsageError(at(1, text))
     for column in set(columns):
         if columns.count(column) > 1:
-            raise UsageError(at(1, f"column {column!r} appears twice"))
+            raise UsageError(at(1, Message(N_("column %(column)s appears twice"),
+                                           {"column": repr(column)})))
     if "name" not in columns:
-        raise UsageError(at(1, "no name column"))
+        raise UsageError(at(1, Message(N_("no name column"))))
     if table is not None:
         table.set_columns(columns)
     result = []
@@ -611,7 +618,7 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
     error_count = 0
     kept = _errors_kept()
 
-    def refuse(line: int, message: str, column: str | None = None,
+    def refuse(line: int, message: Message, column: str | None = None,
                rule: str = "player-row") -> None:
         nonlocal error_count
         error_count += 1
@@ -627,8 +634,9 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
             continue
         filled += 1
         if filled > MAX_PLAYER_ROWS:
-            raise TourneyError(at(line, f"more than {MAX_PLAYER_ROWS} players in one file; "
-                                  "not a player list"))
+            raise TourneyError(at(line, Message(N_("more than %(most)s players in one file; "
+                                                   "not a player list"),
+                                                {"most": MAX_PLAYER_ROWS})))
         if len(values) != len(columns):
             refuse(line, ragged_row_message(values, len(columns)), rule="ragged-row")
             continue
@@ -640,11 +648,12 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
             try:
                 cleaned[column] = clean(record.get(column))
             except TourneyError as err:
-                refuse(line, str(err), column, rule=f"player-{column}")
+                refuse(line, err.words or str(err), column, rule=f"player-{column}")
                 continue
             name = cleaned[column]
             if column == "name" and name in seen:
-                refuse(line, f"{name!r} is already on {place(seen[name])}", "name",
+                refuse(line, Message(N_("%(name)s is already on %(place)s"),
+                                     {"name": repr(name), "place": place(seen[name])}), "name",
                        rule="player-twice")
                 del cleaned["name"]
             elif column == "name":

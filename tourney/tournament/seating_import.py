@@ -27,11 +27,11 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..errors import RecordError, Remedy, TourneyError, UsageError, located
-from ..errors.counts import count_text
 from ..errors.words import N_, Message
 from ..ordering import table_order
 from ..pairing.history import EventHistory
 from ..person_names import normalize_name
+from ..records.csv_format import ragged_row_message
 from ..storage.audit import record_change
 from ..storage.models import Event, Round, Seat, utcnow
 from .arbiter import absent_players
@@ -55,8 +55,10 @@ class SeatingFileRejected(TourneyError):
         self.file = file
         self.errors = errors
         self.error_count = len(errors)
-        super().__init__(f"{file}: the seating is not imported: "
-                         f"{count_text(len(errors), 'problem')} in the file")
+        super().__init__(Message(N_("%(file)s: the seating is not imported: 1 problem in "
+                                    "the file") if len(errors) == 1 else
+                                 N_("%(file)s: the seating is not imported: %(count)s problems "
+                                    "in the file"), {"file": file, "count": len(errors)}))
 
 
 @dataclass
@@ -163,13 +165,15 @@ def _read(session, event, number, source, name, errors) -> list[_Row]:
     columns = [h.strip().lower() for h in header]
     unknown = [h for h, c in zip(header, columns) if c not in COLUMNS]
     if unknown:
-        raise UsageError(located(name, f"unknown column {unknown[0][:40]!r}; a seating file "
-                                 "has table, player and optionally seat", line=1))
-    for column in ("table", "player"):
+        raise UsageError(located(name, Message(N_("unknown column %(column)s; a seating file "
+                                                  "has table, player and optionally seat"),
+                                               {"column": repr(unknown[0][:40])}), line=1))
+    for column, missing in (("table", N_("no table column")),
+                            ("player", N_("no player column"))):
         if column not in columns:
-            raise UsageError(located(name, f"no {column} column", line=1))
+            raise UsageError(located(name, Message(missing), line=1))
     if len(set(columns)) != len(columns):
-        raise UsageError(located(name, "a column appears twice", line=1))
+        raise UsageError(located(name, Message(N_("a column appears twice")), line=1))
     source.set_columns(columns)
     out: list[_Row] = []
     seen: dict[int, int] = {}
@@ -177,38 +181,40 @@ def _read(session, event, number, source, name, errors) -> list[_Row]:
         if not any(v.strip() for v in values):
             continue
         if len(out) + len(errors) > MAX_ROWS:
-            raise TourneyError(located(name, f"more than {MAX_ROWS} rows; not a seating",
+            raise TourneyError(located(name, Message(N_("more than %(most)s rows; not a "
+                                                        "seating"), {"most": MAX_ROWS}),
                                        line=line))
         if len(values) != len(columns):
-            refuse(line, f"{len(values)} cells where the header has {len(columns)}")
+            refuse(line, ragged_row_message(values, len(columns)))
             continue
         cells = dict(zip(columns, values))
         player_name = normalize_name(cells["player"])
         if not player_name:
-            refuse(line, "no player named", "player")
+            refuse(line, Message(N_("no player named")), "player")
             continue
         label = cells["table"].strip()
         table = None if label.casefold() in (BYE, "") else label
         if table is not None and len(table) > MAX_LABEL:
-            refuse(line, f"a table label is at most {MAX_LABEL} characters", "table",
-                   player_name)
+            refuse(line, Message(N_("a table label is at most %(most)s characters"),
+                                 {"most": MAX_LABEL}), "table", player_name)
             continue
         seat = None
         if cells.get("seat", "").strip():
             text = cells["seat"].strip()
             if not text.isdigit() or not 1 <= int(text) <= 100:
-                refuse(line, f"a seat is a number from 1, not {text[:20]!r}", "seat",
-                       player_name)
+                refuse(line, Message(N_("a seat is a number from 1, not %(text)s"),
+                                     {"text": repr(text[:20])}), "seat", player_name)
                 continue
             seat = int(text)
         player = player_by_name(session, player_name)
         if player is None:
-            refuse(line, str(unknown_player_error(session, player_name)), "player",
-                   player_name)
+            unknown = unknown_player_error(session, player_name)
+            refuse(line, unknown.words or str(unknown), "player", player_name)
             continue
         player = resolve_merged(session, player)
         if player.id in seen:
-            refuse(line, f"{player.name} is on line {seen[player.id]} already", "player",
+            refuse(line, Message(N_("%(player)s is on line %(line)s already"),
+                                 {"player": player.name, "line": seen[player.id]}), "player",
                    player.name)
             continue
         seen[player.id] = line
@@ -229,16 +235,21 @@ def _check(session, event, number, rows, name, errors, force, source) -> None:
     can_play = {p.id: p for p in playing if p.id not in absent}
     for row in rows:
         if row.player_id not in can_play:
-            why = ("is marked absent from it" if row.player_id in absent
-                   else "is not entered, has withdrawn or is not checked in")
-            refuse(row.line, f"{row.name} cannot play round {number} of {event.slug}: "
-                   f"{why}", "player", row.name)
+            refuse(row.line, Message(
+                N_("%(player)s cannot play round %(round)s of %(event)s: is marked absent "
+                   "from it") if row.player_id in absent else
+                N_("%(player)s cannot play round %(round)s of %(event)s: is not entered, has "
+                   "withdrawn or is not checked in"),
+                {"player": row.name, "round": number, "event": event.slug}), "player",
+                row.name)
     listed = {row.player_id for row in rows}
     missing = sorted(p.name for pid, p in can_play.items() if pid not in listed)
     if missing:
         errors.append(RecordError(
-            f"not in the file: {', '.join(missing)}; every player of round {number} "
-            "is seated or has a bye, unless marked absent", rule="seating-file", file=name,
+            Message(N_("not in the file: %(players)s; every player of round %(round)s is "
+                       "seated or has a bye, unless marked absent"),
+                    {"players": ", ".join(missing), "round": number}),
+            rule="seating-file", file=name,
             remedy=Remedy("mark-absent", event=event.slug, round=number,
                           player=missing[0] if len(missing) == 1 else None)))
     game = get_game(event.variant)
@@ -253,13 +264,17 @@ def _check(session, event, number, rows, name, errors, force, source) -> None:
             event.table_min, event.table_max)
         if not low <= size <= high:
             allowed = f"{low}" if low == high else f"{low}-{high}"
-            whose = "the variant's" if force else "the event's (forced: the variant's)"
-            refuse(first.line, f"table {label} seats {size}; {whose} tables seat {allowed}",
-                   "table", first.name)
+            refuse(first.line, Message(
+                N_("table %(table)s seats %(count)s; the variant's tables seat %(allowed)s")
+                if force else
+                N_("table %(table)s seats %(count)s; the event's (forced: the variant's) "
+                   "tables seat %(allowed)s"),
+                {"table": label, "count": size, "allowed": allowed}), "table", first.name)
         seats = [r.seat for r in members]
         if any(s is not None for s in seats):
             if sorted(s or 0 for s in seats) != list(range(1, size + 1)):
                 odd = next(r for r in members if r.seat is None or r.seat > size
                            or seats.count(r.seat) > 1)
-                refuse(odd.line, f"table {label}'s seats are numbered 1 to {size}, each once",
-                       "seat", odd.name)
+                refuse(odd.line, Message(N_("table %(table)s's seats are numbered 1 to "
+                                            "%(count)s, each once"),
+                                         {"table": label, "count": size}), "seat", odd.name)

@@ -24,7 +24,7 @@ from sqlmodel import Session
 
 from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
 from ..errors.counts import count_text
-from ..errors.words import N_, Message, and_words, or_words
+from ..errors.words import N_, Message, or_words
 from ..ordering import name_key
 from ..storage.audit import record_change
 from ..storage.merges import canonical_players
@@ -101,7 +101,7 @@ def add_members(session: Session, slug: str, team: str, names: Sequence[str]) ->
         raise TourneyError(Message(N_("in another team of %(scope)s already: %(players)s (a "
                                       "player plays for one team; remove them from that team "
                                       "first)"),
-                                   {"scope": scope.slug, "players": and_words(elsewhere)}),
+                                   {"scope": scope.slug, "players": ", ".join(elsewhere)}),
                            remedy=Remedy("list-teams", scope=scope.slug))
     row = teams.get(team)
     if row is None:
@@ -136,7 +136,7 @@ def remove_members(session: Session, slug: str, team: str, names: Sequence[str] 
         missing = [p.name for p in players if p.id not in members]
         if missing:
             raise UsageError(Message(N_("not in %(team)s: %(players)s"),
-                                     {"team": team, "players": and_words(missing)}),
+                                     {"team": team, "players": ", ".join(missing)}),
                              remedy=Remedy("list-teams", scope=scope.slug))
         removed = [p.name for p in players]
         session.execute(delete(TeamMember).where(
