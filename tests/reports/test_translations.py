@@ -165,6 +165,9 @@ SAME_AS_ENGLISH = {
     "Sonneborn-Berger",
     # an error's parts joined by a semicolon (tourney/engines: each part translated)
     "%(first)s; %(then)s", "%(why)s; %(detail)s", "%(first)s, %(then)s",
+    # what a problem is of (a file's line, an event) and the problem; an unknown
+    # column and its did-you-mean hint (tourney/tournament, tourney/errors)
+    "%(subject)s: %(problem)s", "%(column)s (%(hint)s)",
 }
 
 

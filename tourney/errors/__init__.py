@@ -419,5 +419,5 @@ def located(file: str | None, message, *, line: int | None = None,
     parts = [part for part in (file, place, column) if part]
     if not parts:
         return message
-    return Message(N_("%(place)s: %(problem)s"), {"place": comma_words(parts),
-                                                   "problem": message})
+    return Message(N_("%(subject)s: %(problem)s"), {"subject": comma_words(parts),
+                                                     "problem": message})

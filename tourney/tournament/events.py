@@ -861,7 +861,8 @@ def change_event(session: Session, event: Event, *, name: str | None = None,
         why = refusals[0]
         for then in refusals[1:]:
             why = then_words(why, then)
-        raise TourneyError(Message(N_("%(event)s: %(why)s"), {"event": event.slug, "why": why}))
+        raise TourneyError(Message(N_("%(subject)s: %(problem)s"),
+                                   {"subject": event.slug, "problem": why}))
     report = EventChange(event, changed)
     if not changed:
         return report
