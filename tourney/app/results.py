@@ -18,6 +18,7 @@ from sqlmodel import Session
 
 from ..collector import BULK_YOUNG, frozen
 from ..errors import TourneyError
+from ..errors.words import N_, Message
 from ..ratings import service as ratings
 from ..records.checked import CheckedRecords, ImportOptions, check_records
 from ..records.validation import nothing_filled_in
@@ -44,7 +45,9 @@ class NothingFilledIn(ImportRejected):
         error = nothing_filled_in(report.unfilled)
         report.add_error(error)
         self.report, self.file_error = report, None
-        TourneyError.__init__(self, f"{report.file}: {error.message}")
+        TourneyError.__init__(self, Message(N_("%(subject)s: %(problem)s"),
+                                            {"subject": report.file,
+                                             "problem": error.words or error.message}))
 
 
 def import_results(session: Session, source: str | bytes | IO,

@@ -181,15 +181,25 @@ class ImportRejected(TourneyError):
         self.report = report
         self.file_error = file_error
         if file_error is not None:
-            text = f"{report.file}: nothing imported: the file cannot be read as records"
-            if not any(e is file_error for e in report.errors):
+            if any(e is file_error for e in report.errors):
+                words = Message(N_("%(file)s: nothing imported: the file cannot be read as "
+                                   "records"), {"file": report.file})
+            else:
                 # a file stopped late (too many matches): its own error came after the
                 # rows' errors that the list keeps, so it is said here
-                text += f" ({file_error.message})"
+                words = Message(N_("%(file)s: nothing imported: the file cannot be read as "
+                                   "records (%(problem)s)"),
+                                {"file": report.file,
+                                 "problem": file_error.words or file_error.message})
         else:
-            text = (f"{report.file}: nothing imported: {count_text(report.error_count, 'error')} "
-                    f"in {count_text(report.rejected, 'match')}")
-        super().__init__(text)
+            errors, matches = report.error_count, report.rejected
+            words = Message(N_("%(file)s: nothing imported: %(errors)s in %(matches)s"), {
+                "file": report.file,
+                "errors": (Message(N_("1 error")) if errors == 1 else
+                           Message(N_("%(count)s errors"), {"count": errors})),
+                "matches": (Message(N_("1 match")) if matches == 1 else
+                            Message(N_("%(count)s matches"), {"count": matches}))})
+        super().__init__(words)
 
     @property
     def is_usage(self) -> bool:
