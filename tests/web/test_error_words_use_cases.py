@@ -74,6 +74,21 @@ def test_the_use_cases_refusals_are_said_in_swedish(tourney, db_url, tmp_path):
         assert "är en tävlings kortnamn" in said(
             lambda: series.create_series(session, "club"), "'club'")
 
+        # a seating file's refusal and its rows' problems: a ragged row is worded as
+        # a record file's is (one home), in the language too
+        sheet = tmp_path / "seating.csv"
+        sheet.write_text("table,player\n1,Åsa Öberg,\n", encoding="utf-8")
+        session.rollback()
+        with pytest.raises(seating_import.SeatingFileRejected) as raised:
+            seating_import.import_seating(session, event, 1, str(sheet))
+        rejected = raised.value
+        assert renderer("sv").message(rejected.words) == (
+            f"{sheet}: lottningen lästes inte in: {len(rejected.errors)} problem i filen")
+        (ragged,) = [e for e in rejected.errors if e.line == 2]
+        assert ragged.message == ("3 fields where the header has 2 (a ragged row; check for "
+                                  "an unquoted delimiter)")
+        assert renderer("sv").message(ragged.words).startswith("3 fält där rubrikraden har 2")
+
     # a file's refusal says its place (file, line) in the language too
     with pytest.raises(TourneyError) as raised:
         players.parse_player_csv("name,clib\nAnna,Vasa\n", "members.csv")
