@@ -163,6 +163,34 @@ def test_the_organizer_checks_in_marks_paid_and_enters_sign_ups_from_the_page(to
     assert tourney("event", "show", "club", "--json").json["evening"]["checked_in"] == ["Bo"]
 
 
+
+def test_a_sign_up_like_a_registered_name_is_marked_before_it_is_entered(tourney, db_url):
+    """'ANNA' signing up while Anna is registered (and entered): the organizer's page
+    says so beside the sign-up, in the page's language, before the "Enter" that would
+    register a second player; a new name and the same name exactly are not marked."""
+    seated_event(tourney)
+    tourney("player", "add", "Ulf <b>Ek</b>")
+    tourney("event", "set", "club", "--signup", "open")
+    visitor = client(db_url)
+    csrf = csrf_of(visitor.get("/signup/club").text)
+    for name in ("ANNA", "Pia", "ulf <b>ek</b>"):
+        sent = visitor.post("/signup/club", data={"csrf": csrf, "name": name,
+                                                  "email": "x@example.org"})
+        assert sent.status_code == 200, sent.text
+    web = _organizer(db_url)
+    signups = web.get("/org/club?lang=en").text.split('class="signups"')[1].split("</ul>")[0]
+    items = {item.split("</bdi>")[0].split("<bdi>")[-1]: item
+             for item in signups.split("<li>")[1:]}
+    assert "looks like Anna, who is registered: entering it registers another player" in \
+        items["ANNA"]
+    assert "looks like" not in items["Pia"]
+    # a name is shown as text, never as markup
+    assert "looks like Ulf &lt;b&gt;Ek&lt;/b&gt;, who is registered" in \
+        items["ulf &lt;b&gt;ek&lt;/b&gt;"]
+    swedish = web.get("/org/club?lang=sv").text
+    assert "liknar Anna, som redan är registrerad" in swedish
+
+
 def test_the_players_links_page_has_a_qr_code_per_player(tourney, db_url):
     seated_event(tourney)
     web = _organizer(db_url)

@@ -162,6 +162,9 @@ class OrganizerEvening:
     fee: float | None
     players: list[EntryMarks]
     waiting: list  # SignupRequest rows, pending
+    # a waiting name that looks like a registered player's (case, accents, spaces
+    # aside), with that name: entering it would register a second player
+    lookalikes: dict[str, str] = field(default_factory=dict)
 
     @property
     def checked_in(self) -> int:
@@ -183,6 +186,7 @@ class OrganizerEvening:
 def organizer_evening(session: Session, event: Event) -> OrganizerEvening:
     from ..tournament.evening import signups
     from ..tournament.events import entries
+    from ..tournament.players import registered_lookalikes
 
     options = event_options(session, event)
     marks = entry_marks(session, event)
@@ -193,5 +197,6 @@ def organizer_evening(session: Session, event: Event) -> OrganizerEvening:
         row = marks.get(player.id)
         players.append(EntryMarks(player.name, row is not None and row.checked_in_at is not None,
                                   row is not None and row.paid_at is not None))
-    return OrganizerEvening(options.checkin, options.signup, options.fee, players,
-                            [r for r in signups(session, event) if r.status == "pending"])
+    waiting = [r for r in signups(session, event) if r.status == "pending"]
+    return OrganizerEvening(options.checkin, options.signup, options.fee, players, waiting,
+                            registered_lookalikes(session, [r.name for r in waiting]))

@@ -203,6 +203,20 @@ def find_lookalikes(session: Session, names: Sequence[str]) -> list[Lookalike]:
     return _lookalikes(registered, names)
 
 
+def registered_lookalikes(session: Session, names: Iterable[str]) -> dict[str, str]:
+    """Each of ``names`` that is not registered but looks like a registered player's
+    name, with that name (the sign-ups an organizer is about to enter: ``ANNA BERG``
+    is most likely the ``Anna Berg`` already there). Each name is compared with the
+    registered ones only, never with the others given."""
+    registered = list(session.exec(select(Player.name).where(Player.merged_into_id.is_(None))))
+    found = {}
+    for name in names:
+        like = _lookalikes(registered, [name])
+        if like and name not in registered:
+            found[name] = like[0].like
+    return found
+
+
 def _lookalikes(registered: Iterable[str], names: Sequence[str]) -> list[Lookalike]:
     """:func:`find_lookalikes` with the registered (not merged) names given."""
     known: dict[str, list[str]] = {}
