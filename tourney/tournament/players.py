@@ -179,8 +179,9 @@ class PlayerInfo:
 @dataclass(frozen=True)
 class Lookalike:
     """A name being registered that looks like one already there: equal apart from
-    case (``differs="case"``) or accents (``"accents"``), see
-    :func:`tourney.person_names.lookalike_key`. Registered anyway: a warning."""
+    case (``differs="case"``), accents (``"accents"``) or only inner spaces
+    (``"spaces"``), see :func:`tourney.person_names.lookalike_key`. Registered
+    anyway: a warning."""
 
     name: str
     like: str
