@@ -42,6 +42,33 @@ def test_a_player_checks_in_from_their_own_page(tourney, db_url):
     assert web.post("/p/not-a-token/checkin", data={"csrf": csrf_of(page.text)}).status_code == 404
 
 
+
+def test_a_player_with_a_bye_is_told_so_on_their_own_page(tourney, db_url):
+    """Five players at tables of four: the one left over has a bye, worth the
+    event's bye points, and their page says so rather than that they are not seated
+    (which reads like being left out by mistake); a player marked absent is not
+    seated, and is not told of a bye."""
+    tourney("player", "add", "Anna", "Bo", "Cai", "Dag", "Eva", "Finn")
+    tourney("event", "create", "club", "--variant", "svarta-maja", "--table-sizes", "4",
+            "--rule", "deals=3", "--lang", "sv", "--bye-points", "0.5")
+    tourney("event", "enter", "club", "--all")
+    tourney("round", "absent", "club", "1", "Finn")
+    seating = tourney("round", "seat", "club", "--json").json
+    (bye,) = seating["byes"]
+    own = _own_links(tourney)
+    web = client(db_url)
+    page = web.get(own[bye] + "?lang=en").text
+    assert ("You have a bye this round: no table to go to. A bye is worth 0.5 in match "
+            "points.") in page
+    assert "You are not seated at a table this round." not in page
+    assert ("Du har frirond denna rond: inget bord att gå till. En frirond är värd 0,5 i "
+            "matchpoäng.") in web.get(own[bye] + "?lang=sv").text
+    absent = web.get(own["Finn"] + "?lang=en").text
+    assert "You are not seated at a table this round." in absent and "a bye" not in absent
+    seated = next(name for name in own if name not in (bye, "Finn"))
+    assert "a bye" not in web.get(own[seated] + "?lang=en").text
+
+
 def test_the_player_page_shows_the_rating_and_its_history(tourney, db_url):
     links = seated_event(tourney)
     own = _own_links(tourney)
