@@ -344,6 +344,30 @@ def rename_player(session: Session, old: str, new: str) -> Player:
     return player
 
 
+def set_player(session: Session, name: str, *, club: str | None = None,
+               email: str | None = None) -> tuple[Player, dict[str, tuple]]:
+    """Change a registered player's club or e-mail address (None: left as it is;
+    an empty text clears it); the player and ``{field: (before, after)}`` of what
+    changed. A merged duplicate's name changes the player it went into."""
+    player = find_player(session, name)
+    wanted = {}
+    if club is not None:
+        wanted["club"] = clean_club(club)
+    if email is not None:
+        wanted["email"] = clean_email(email)
+    changed = {key: (getattr(player, key), value) for key, value in wanted.items()
+               if getattr(player, key) != value}
+    if changed:
+        before = PlayerInfo.of(player).to_json()
+        for key, (_, value) in changed.items():
+            setattr(player, key, value)
+        session.add(player)
+        session.flush()
+        record_change(session, "player.set", player.name, before,
+                      PlayerInfo.of(player).to_json())
+    return player, changed
+
+
 # ------------------------------------------------------------------------- merging
 
 @dataclass
@@ -467,10 +491,15 @@ class PlayerImport:
     added: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
     lookalikes: list[Lookalike] = field(default_factory=list)
+    # names already registered whose club or e-mail in the file is not the one
+    # stored (which is kept): name -> the fields, "club" and/or "email"
+    differ: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {"added": self.added, "already_registered": self.already,
-                "warnings": [w.to_json() for w in self.lookalikes]}
+                "warnings": [w.to_json() for w in self.lookalikes],
+                "differ": [{"name": name, "fields": fields}
+                           for name, fields in self.differ.items()]}
 
 
 # A club's or federation's player list is thousands of rows; a file of more is
@@ -650,13 +679,23 @@ def import_players(session: Session, rows: Iterable[PlayerRow],
     name read at once (the lookalike check reads them all anyway), the new players
     written in bulk."""
     report = PlayerImport()
-    registered = {name: merged_into is None for name, merged_into in
-                  session.execute(select(Player.name, Player.merged_into_id))}
+    registered, stored = {}, {}
+    for name, club, email, merged_into in session.execute(
+            select(Player.name, Player.club, Player.email, Player.merged_into_id)):
+        registered[name] = merged_into is None
+        if merged_into is None:
+            stored[name] = (club, email)
     new_rows = []
     for row in rows:
         # a merged duplicate's name is taken too: it finds the player it went into
         if row.name in registered:
             report.already.append(row.name)
+            club, email = stored.get(row.name, (row.club, row.email))
+            fields = [key for key, given, kept in (("club", row.club, club),
+                                                   ("email", row.email, email))
+                      if given is not None and given != kept]
+            if fields:
+                report.differ[row.name] = fields
         else:
             new_rows.append(row)
     report.lookalikes = _lookalikes([name for name, live in registered.items() if live],
