@@ -7,7 +7,8 @@ from tourney.storage.db import reading, transaction
 
 from .completion import complete_event
 from .database import db_option, open_db
-from .output import json_option, report_change
+from .errors import lookalike_message
+from .output import json_option, message, report_change
 
 
 def _marking(what: str, slug: str, names, undo: bool, required, as_json, db_url) -> None:
@@ -103,12 +104,17 @@ def _decide(slug, request_id, approve, as_json, db_url):
     from tourney.tournament import evening
     from tourney.tournament.events import get_event
 
+    warnings: list = []
     with transaction(open_db(db_url)) as session:
-        name = evening.decide_signup(session, get_event(session, slug), request_id, approve)
+        name = evening.decide_signup(session, get_event(session, slug), request_id, approve,
+                                     warnings=warnings)
+    for warning in warnings:
+        message(lookalike_message(warning))
     verb = "approved and entered" if approve else "rejected"
     report_change("event.approve" if approve else "event.reject", True,
                   f"{slug}: sign-up {request_id} ({name}) {verb}", as_json, event=slug,
-                  signup=request_id, player=name)
+                  signup=request_id, player=name,
+                  **({"warnings": [w.to_json() for w in warnings]} if approve else {}))
 
 
 @click.command("approve")

@@ -1,6 +1,8 @@
-"""`tourney player ...`: registering players, listing, renaming, merging, importing."""
+"""`tourney player ...`: registering players, listing, renaming, setting club and e-mail,
+merging, importing."""
 from __future__ import annotations
 
+import shlex
 import sys
 
 import click
@@ -146,6 +148,44 @@ def rename(old, new, as_json, db_url):
                   as_json, old=old.strip(), new=player.name)
 
 
+@player.command("set")
+@click.argument("name", metavar="PLAYER", shell_complete=complete_player)
+@click.option("--club", help="The player's club (\"\" clears it).")
+@click.option("--email", help="The player's e-mail address (\"\" clears it).")
+@json_option
+@db_option
+def set_(name, club, email, as_json, db_url):
+    """Change a registered player's club or e-mail address.
+
+    For an address given at the door, or a player who changed clubs; the player's
+    results, ratings and name stay as they are (`player rename` changes the name).
+    The address is never printed: the summary says it was set.
+
+    \b
+    Examples:
+      tourney player set "Jan Berg" --email jan@example.org
+      tourney player set "Jan Berg" --club Vasa
+      tourney player set "Jan Berg" --club ""
+    """
+    if club is None and email is None:
+        raise click.UsageError("name what to set: --club, --email or both")
+    engine = open_db(db_url)
+    with transaction(engine) as session:
+        player, changed = service.set_player(session, name, club=club, email=email)
+        name = player.name
+    said = []
+    if "club" in changed:
+        said.append(f"club {changed['club'][1] or 'none'} (was {changed['club'][0] or 'none'})")
+    if "email" in changed:
+        said.append("e-mail address " + ("set" if changed["email"][1] else "cleared"))
+    summary = f"{name}: " + ("; ".join(said) if said else "nothing changed")
+    report_change("player.set", bool(changed), summary, as_json, player=name,
+                  **({"club": {"old": changed["club"][0], "new": changed["club"][1]}}
+                     if "club" in changed else {}),
+                  **({"email": "set" if changed["email"][1] else "cleared"}
+                     if "email" in changed else {}))
+
+
 @player.command("merge")
 @click.argument("keep", shell_complete=complete_player)
 @click.argument("duplicate", shell_complete=complete_player)
@@ -215,7 +255,15 @@ def import_(file, sheet, encoding, as_json, db_url):
     with starting_db(db_url) as engine, transaction(engine) as session:
         report = service.import_players(session, rows, source=file)
     for name in report.already:
-        message(f"already registered: {name}")
+        fields = report.differ.get(name)
+        if fields:
+            said = " and ".join({"club": "club", "email": "e-mail address"}[f] for f in fields)
+            flags = " ".join(f"--{f} {f.upper() if f == 'club' else 'ADDRESS'}" for f in fields)
+            message(f"already registered: {name} (the file's {said} is not the one stored, "
+                    f"which is kept: `tourney player set {shlex.quote(name)} {flags}` "
+                    f"changes it)")
+        else:
+            message(f"already registered: {name}")
     for warning in report.lookalikes:
         message(lookalike_message(warning))
     report_change("player.import", bool(report.added),

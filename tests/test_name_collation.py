@@ -24,6 +24,7 @@ def test_normalize_name_is_nfc_and_stripped():
     ("Ødegaard", "Odegaard", "accents"),
     ("Æsir", "Aesir", "accents"),
     ("Céline", "Ce\u0301line", "case"),  # only the spelling differs: NFC makes them one
+    ("Anna Berg", "Anna  Berg", "spaces"),  # not "case": a second space typed by mistake
 ])
 def test_lookalikes(a, b, kind):
     assert lookalike_key(a) == lookalike_key(b)

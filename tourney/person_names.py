@@ -44,7 +44,8 @@ def lookalike_key(name: str) -> str:
 
 def lookalike_kind(a: str, b: str) -> str:
     """How two look-alike names differ, for the warning: ``"case"``, ``"accents"``
-    or ``"case and accents"`` (inner spaces count as neither)."""
+    or ``"case and accents"`` (inner spaces count as neither), or ``"spaces"`` when
+    they differ in nothing else ("Anna  Berg", a second space typed by mistake)."""
     def spaced(text: str) -> str:
         return " ".join(normalize_name(text).split())
 
@@ -54,6 +55,8 @@ def lookalike_kind(a: str, b: str) -> str:
                        for c in unicodedata.normalize("NFD", spaced(text))
                        if not unicodedata.combining(c))
 
+    if spaced(a) == spaced(b) and normalize_name(a) != normalize_name(b):
+        return "spaces"
     if spaced(a).casefold() == spaced(b).casefold():
         return "case"
     return "accents" if unmarked(a) == unmarked(b) else "case and accents"

@@ -27,6 +27,8 @@ COMMANDS = {
                    "player.add", True),
     "player import": (lambda t, p, f: ["player", "import", str(_players_file(p))],
                       "player.import", True),
+    "player set": (lambda t, p, f: ["player", "set", "Eva Gran", "--club", "Vasa"],
+                   "player.set", True),
     "player rename": (lambda t, p, f: ["player", "rename", "Eva Gran", "Eva Grahn"],
                       "player.rename", True),
     "player merge": (lambda t, p, f: (t("player", "add", "Ana  Berg"),

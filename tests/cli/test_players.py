@@ -263,14 +263,17 @@ def test_import_is_idempotent(tourney, tmp_path, db_url):
     path = write(tmp_path, "\ufeffName,CLUB,Email\nAnna,Vasa,anna@x.se\nBo,New club,\n\n"
                            "\"Berg, Cai\",,\n")
     first = tourney("player", "import", str(path), "--json")
+    # Bo's club in the file is not the one stored, which is kept: said, with the
+    # command that changes it
     assert first.json["details"] == {"file": str(path), "added": ["Anna", "Berg, Cai"],
-                                     "already_registered": ["Bo"], "warnings": []}
-    assert "already registered: Bo" in first.stderr
+                                     "already_registered": ["Bo"], "warnings": [],
+                                     "differ": [{"name": "Bo", "fields": ["club"]}]}
+    assert "already registered: Bo (the file's club is not the one stored" in first.stderr
     second = tourney("player", "import", str(path), "--json").json
     assert second["changed"] is False
     assert second["details"] == {"file": str(path), "added": [],
                                  "already_registered": ["Anna", "Bo", "Berg, Cai"],
-                                 "warnings": []}
+                                 "warnings": [], "differ": [{"name": "Bo", "fields": ["club"]}]}
     listing = {p["name"]: (p["club"], p["email"]) for p in tourney("player", "list", "--json",
                                                                          "--with-email").json}
     assert listing == {"Anna": ("Vasa", "anna@x.se"), "Bo": ("Old club", None),

@@ -28,3 +28,32 @@ def test_approve_and_reject(db_url, run_cli):
     assert "Cai Dahl" in str(entrants) and "Spam Bot" not in str(entrants)
     again = run_cli(db_url, "event", "approve", "club-1", str(second), exit_code=1)
     assert "rejected already" in again.stderr
+
+
+def test_approving_a_name_like_a_registered_players_warns_as_player_add_does(db_url, run_cli):
+    """A sign-up typed 'ANNA BERG' by the Anna Berg who is registered (and entered)
+    registers a second player when approved: the approval says so, with the merge
+    that folds them into one, as `player add` does; it never stays silent."""
+    run_cli(db_url, "player", "add", "Anna Berg")
+    run_cli(db_url, "event", "create", "club-1", "--variant", "kortrad")
+    run_cli(db_url, "event", "enter", "club-1", "Anna Berg")
+    run_cli(db_url, "event", "set", "club-1", "--signup", "open")
+    with transaction(open_engine(db_url)) as session:
+        event_id = get_event(session, "club-1").id
+        session.add(SignupRequest(event_id=event_id, name="ANNA BERG", email="a@example.org"))
+        session.add(SignupRequest(event_id=event_id, name="Cai Dahl", email="c@example.org"))
+    first, second = (r["id"] for r in run_cli(db_url, "event", "signups", "club-1",
+                                              "--json").json)
+    approved = run_cli(db_url, "event", "approve", "club-1", str(first))
+    assert ("warning: 'ANNA BERG' looks like 'Anna Berg' (they differ only by case); "
+            "if they are one person, merge them: tourney player merge 'Anna Berg' "
+            "'ANNA BERG'") in approved.stderr
+    as_json = run_cli(db_url, "event", "approve", "club-1", str(second), "--json").json
+    assert as_json["details"]["warnings"] == []  # a name like no one's: nothing to say
+    with transaction(open_engine(db_url)) as session:
+        event_id = get_event(session, "club-1").id
+        session.add(SignupRequest(event_id=event_id, name="Anna berg", email="b@example.org"))
+    third = run_cli(db_url, "event", "signups", "club-1", "--json").json[-1]["id"]
+    warned = run_cli(db_url, "event", "approve", "club-1", str(third), "--json").json
+    assert [w["name"] for w in warned["details"]["warnings"]] == ["Anna berg"]
+    assert warned["details"]["warnings"][0]["like"] in ("Anna Berg", "ANNA BERG")

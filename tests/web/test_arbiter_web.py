@@ -390,3 +390,23 @@ def test_a_round_with_tables_still_open_is_closed_only_when_confirmed_and_can_be
         r'<form method="post" action="/org/club/close">.*?</form>', page.get(), re.S).group(0)
     page.post("close")
     assert _actors(db_url)["round.reopen"] == ORGANIZER
+
+
+def test_an_arbiters_decision_says_done_once_and_leaves_no_empty_notice(tourney, db_url):
+    """The page a decision lands on says "Done" in the arbiter's section; the notice
+    at the top of the page (for the round's own actions) stays away rather than
+    showing as an empty box (seen at 375 px after a forfeit and a penalty)."""
+    seated_event(tourney)
+    seats = _tables(tourney)
+    page = Page(db_url)
+    for action, form in (("adjust", {"player": seats["1"][0], "points": "-0.5",
+                                     "reason": "slow play"}),
+                         ("forfeit", {"table": "2", "player": seats["2"][0]}),
+                         ("clock", {"minutes": "30"}),
+                         ("swap", {"first": seats["1"][0], "second": seats["1"][1]})):
+        page.post(action, **form)
+        landed = page.get(f"/org/club?done={action}")
+        assert not re.search(r'<p class="msg ok" role="status">\s*</p>', landed), action
+        assert len(re.findall(r'class="msg ok" role="status"', landed)) == 1, action
+    # an address with a `done` no action gives (typed, or from an older page) says nothing
+    assert 'class="msg ok" role="status"' not in page.get("/org/club?done=nonsense")

@@ -42,6 +42,33 @@ def test_a_player_checks_in_from_their_own_page(tourney, db_url):
     assert web.post("/p/not-a-token/checkin", data={"csrf": csrf_of(page.text)}).status_code == 404
 
 
+
+def test_a_player_with_a_bye_is_told_so_on_their_own_page(tourney, db_url):
+    """Five players at tables of four: the one left over has a bye, worth the
+    event's bye points, and their page says so rather than that they are not seated
+    (which reads like being left out by mistake); a player marked absent is not
+    seated, and is not told of a bye."""
+    tourney("player", "add", "Anna", "Bo", "Cai", "Dag", "Eva", "Finn")
+    tourney("event", "create", "club", "--variant", "svarta-maja", "--table-sizes", "4",
+            "--rule", "deals=3", "--lang", "sv", "--bye-points", "0.5")
+    tourney("event", "enter", "club", "--all")
+    tourney("round", "absent", "club", "1", "Finn")
+    seating = tourney("round", "seat", "club", "--json").json
+    (bye,) = seating["byes"]
+    own = _own_links(tourney)
+    web = client(db_url)
+    page = web.get(own[bye] + "?lang=en").text
+    assert ("You have a bye this round: no table to go to. A bye is worth 0.5 in match "
+            "points.") in page
+    assert "You are not seated at a table this round." not in page
+    assert ("Du har frirond denna rond: inget bord att gå till. En frirond är värd 0,5 i "
+            "matchpoäng.") in web.get(own[bye] + "?lang=sv").text
+    absent = web.get(own["Finn"] + "?lang=en").text
+    assert "You are not seated at a table this round." in absent and "a bye" not in absent
+    seated = next(name for name in own if name not in (bye, "Finn"))
+    assert "a bye" not in web.get(own[seated] + "?lang=en").text
+
+
 def test_the_player_page_shows_the_rating_and_its_history(tourney, db_url):
     links = seated_event(tourney)
     own = _own_links(tourney)
@@ -161,6 +188,34 @@ def test_the_organizer_checks_in_marks_paid_and_enters_sign_ups_from_the_page(to
     assert visitor.post("/org/club/checkin", data={"csrf": csrf_of(form), "player": "Anna"},
                         follow_redirects=False).status_code in (401, 303)
     assert tourney("event", "show", "club", "--json").json["evening"]["checked_in"] == ["Bo"]
+
+
+
+def test_a_sign_up_like_a_registered_name_is_marked_before_it_is_entered(tourney, db_url):
+    """'ANNA' signing up while Anna is registered (and entered): the organizer's page
+    says so beside the sign-up, in the page's language, before the "Enter" that would
+    register a second player; a new name and the same name exactly are not marked."""
+    seated_event(tourney)
+    tourney("player", "add", "Ulf <b>Ek</b>")
+    tourney("event", "set", "club", "--signup", "open")
+    visitor = client(db_url)
+    csrf = csrf_of(visitor.get("/signup/club").text)
+    for name in ("ANNA", "Pia", "ulf <b>ek</b>"):
+        sent = visitor.post("/signup/club", data={"csrf": csrf, "name": name,
+                                                  "email": "x@example.org"})
+        assert sent.status_code == 200, sent.text
+    web = _organizer(db_url)
+    signups = web.get("/org/club?lang=en").text.split('class="signups"')[1].split("</ul>")[0]
+    items = {item.split("</bdi>")[0].split("<bdi>")[-1]: item
+             for item in signups.split("<li>")[1:]}
+    assert "looks like Anna, who is registered: entering it registers another player" in \
+        items["ANNA"]
+    assert "looks like" not in items["Pia"]
+    # a name is shown as text, never as markup
+    assert "looks like Ulf &lt;b&gt;Ek&lt;/b&gt;, who is registered" in \
+        items["ulf &lt;b&gt;ek&lt;/b&gt;"]
+    swedish = web.get("/org/club?lang=sv").text
+    assert "liknar Anna, som redan är registrerad" in swedish
 
 
 def test_the_players_links_page_has_a_qr_code_per_player(tourney, db_url):

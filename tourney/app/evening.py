@@ -18,7 +18,8 @@ from ..ratings.service import HistoryEntry, player_history
 from ..storage.models import Event, Match, MatchPlace, Player, TableLink
 from ..tournament.evening import entry_marks, event_options, link_by_token, mark
 from ..tournament.events import last_seated_round
-from ..tournament.rounds import seated_tables
+from ..tournament.rounds import get_round, seated_keys
+from ..tournament.scoring import event_bye_points
 from ..tournament.standings import StandingRow, standings_table
 
 __all__ = ["PlayerEvening", "RoundResult", "player_evening", "evening_of", "check_in_by_link"]
@@ -51,6 +52,7 @@ class PlayerEvening:
     history: list[HistoryEntry] = field(default_factory=list)  # rated matches, this game
     checkin_required: bool = False
     checked_in: bool = False
+    bye_points: float | None = None  # a bye this round: what it gives (None: no bye)
 
     @property
     def standing(self) -> StandingRow | None:
@@ -95,12 +97,17 @@ def evening_of(session: Session, event: Event, player: Player, *,
     number = up_to_round or last_seated_round(session, event)
     table = seat = url = None
     mates: list[str] = []
+    bye = None
     if number:
-        for label, players in seated_tables(session, event, number).items():
-            ids = [p.id for p in players]
+        tables, byes = seated_keys(session, get_round(session, event, number))
+        for label, ids in tables.items():
             if player.id in ids:
                 table, seat = label, ids.index(player.id) + 1
-                mates = [p.name for p in players if p.id != player.id]
+                names = {p.id: p.name for p in session.exec(
+                    select(Player).where(Player.id.in_(ids)))}
+                mates = [names[i] for i in ids if i != player.id]
+        if player.id in byes:
+            bye = event_bye_points(event)
         if table is not None:
             link = session.exec(select(TableLink).where(
                 TableLink.event_id == event.id, TableLink.round_number == number,
@@ -115,7 +122,7 @@ def evening_of(session: Session, event: Event, player: Player, *,
         rows if rows is not None else standings_table(session, event, up_to_round=up_to_round),
         player_history(session, player, event.variant),
         event_options(session, event).checkin,
-        marks is not None and marks.checked_in_at is not None)
+        marks is not None and marks.checked_in_at is not None, bye)
 
 
 def _results(session: Session, event: Event, player: Player) -> list[RoundResult]:
@@ -162,6 +169,9 @@ class OrganizerEvening:
     fee: float | None
     players: list[EntryMarks]
     waiting: list  # SignupRequest rows, pending
+    # a waiting name that looks like a registered player's (case, accents, spaces
+    # aside), with that name: entering it would register a second player
+    lookalikes: dict[str, str] = field(default_factory=dict)
 
     @property
     def checked_in(self) -> int:
@@ -183,6 +193,7 @@ class OrganizerEvening:
 def organizer_evening(session: Session, event: Event) -> OrganizerEvening:
     from ..tournament.evening import signups
     from ..tournament.events import entries
+    from ..tournament.players import registered_lookalikes
 
     options = event_options(session, event)
     marks = entry_marks(session, event)
@@ -193,5 +204,6 @@ def organizer_evening(session: Session, event: Event) -> OrganizerEvening:
         row = marks.get(player.id)
         players.append(EntryMarks(player.name, row is not None and row.checked_in_at is not None,
                                   row is not None and row.paid_at is not None))
-    return OrganizerEvening(options.checkin, options.signup, options.fee, players,
-                            [r for r in signups(session, event) if r.status == "pending"])
+    waiting = [r for r in signups(session, event) if r.status == "pending"]
+    return OrganizerEvening(options.checkin, options.signup, options.fee, players, waiting,
+                            registered_lookalikes(session, [r.name for r in waiting]))

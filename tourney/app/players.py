@@ -1,6 +1,7 @@
-"""Use cases on players: register, import a list, rename, merge duplicates.
+"""Use cases on players: register, import a list, rename, set club and e-mail,
+merge duplicates.
 
-Adding, importing and renaming touch no rating (ratings are kept by player id),
+Adding, importing, renaming and setting touch no rating (ratings are kept by player id),
 so they are the tournament services themselves. Merging moves results from one
 player to another, so it also folds the duplicate's ratings into the kept
 player's and refreshes the pools concerned.
@@ -19,11 +20,12 @@ from ..tournament.players import (
     import_players,
     read_player_csv,
     rename_player,
+    set_player,
 )
 from ..tournament.snapshots import keep_series_snapshots
 
 __all__ = ["add_players", "find_player", "import_players", "read_player_csv",
-           "rename_player", "merge_players", "PlayerMerge"]
+           "rename_player", "set_player", "merge_players", "PlayerMerge"]
 
 
 @dataclass

@@ -202,9 +202,14 @@ def signups(session: Session, event: Event) -> list[SignupRequest]:
                              .order_by(SignupRequest.id)))
 
 
-def decide_signup(session: Session, event: Event, request_id: int, approve: bool) -> str:
+def decide_signup(session: Session, event: Event, request_id: int, approve: bool, *,
+                  warnings: list | None = None) -> str:
     """Approve a pending sign-up (the player is registered when new, with club and
-    e-mail, and entered) or reject it; the name."""
+    e-mail, and entered) or reject it; the name. A new name that looks like a
+    registered player's (``ANNA BERG`` for ``Anna Berg``, likely the same person
+    signing up in other letters) is registered all the same, as ``player add`` does,
+    and its :class:`~tourney.tournament.players.Lookalike` appended to ``warnings``
+    when given."""
     from .events import enter_players
     from .players import add_players, player_by_name
 
@@ -219,7 +224,7 @@ def decide_signup(session: Session, event: Event, request_id: int, approve: bool
                            Message(N_("sign-up %(id)s (%(player)s) is rejected already"), said))
     if approve:
         if player_by_name(session, row.name) is None:
-            add_players(session, [row.name], club=row.club, email=row.email, warnings=[])
+            add_players(session, [row.name], club=row.club, email=row.email, warnings=warnings)
         enter_players(session, event, [row.name])
     row.status = "approved" if approve else "rejected"
     row.decided_at = utcnow()

@@ -196,8 +196,9 @@ class PlayerInfo:
 @dataclass(frozen=True)
 class Lookalike:
     """A name being registered that looks like one already there: equal apart from
-    case (``differs="case"``) or accents (``"accents"``), see
-    :func:`tourney.person_names.lookalike_key`. Registered anyway: a warning."""
+    case (``differs="case"``), accents (``"accents"``) or only inner spaces
+    (``"spaces"``), see :func:`tourney.person_names.lookalike_key`. Registered
+    anyway: a warning."""
 
     name: str
     like: str
@@ -218,6 +219,20 @@ def find_lookalikes(session: Session, names: Sequence[str]) -> list[Lookalike]:
     a name before them in ``names``, without being equal to it."""
     registered = session.exec(select(Player.name).where(Player.merged_into_id.is_(None)))
     return _lookalikes(registered, names)
+
+
+def registered_lookalikes(session: Session, names: Iterable[str]) -> dict[str, str]:
+    """Each of ``names`` that is not registered but looks like a registered player's
+    name, with that name (the sign-ups an organizer is about to enter: ``ANNA BERG``
+    is most likely the ``Anna Berg`` already there). Each name is compared with the
+    registered ones only, never with the others given."""
+    registered = list(session.exec(select(Player.name).where(Player.merged_into_id.is_(None))))
+    found = {}
+    for name in names:
+        like = _lookalikes(registered, [name])
+        if like and name not in registered:
+            found[name] = like[0].like
+    return found
 
 
 def _lookalikes(registered: Iterable[str], names: Sequence[str]) -> list[Lookalike]:
@@ -352,6 +367,30 @@ def rename_player(session: Session, old: str, new: str) -> Player:
     return player
 
 
+def set_player(session: Session, name: str, *, club: str | None = None,
+               email: str | None = None) -> tuple[Player, dict[str, tuple]]:
+    """Change a registered player's club or e-mail address (None: left as it is;
+    an empty text clears it); the player and ``{field: (before, after)}`` of what
+    changed. A merged duplicate's name changes the player it went into."""
+    player = find_player(session, name)
+    wanted = {}
+    if club is not None:
+        wanted["club"] = clean_club(club)
+    if email is not None:
+        wanted["email"] = clean_email(email)
+    changed = {key: (getattr(player, key), value) for key, value in wanted.items()
+               if getattr(player, key) != value}
+    if changed:
+        before = PlayerInfo.of(player).to_json()
+        for key, (_, value) in changed.items():
+            setattr(player, key, value)
+        session.add(player)
+        session.flush()
+        record_change(session, "player.set", player.name, before,
+                      PlayerInfo.of(player).to_json())
+    return player, changed
+
+
 # ------------------------------------------------------------------------- merging
 
 @dataclass
@@ -481,10 +520,15 @@ class PlayerImport:
     added: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
     lookalikes: list[Lookalike] = field(default_factory=list)
+    # names already registered whose club or e-mail in the file is not the one
+    # stored (which is kept): name -> the fields, "club" and/or "email"
+    differ: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {"added": self.added, "already_registered": self.already,
-                "warnings": [w.to_json() for w in self.lookalikes]}
+                "warnings": [w.to_json() for w in self.lookalikes],
+                "differ": [{"name": name, "fields": fields}
+                           for name, fields in self.differ.items()]}
 
 
 # A club's or federation's player list is thousands of rows; a file of more is
@@ -675,13 +719,23 @@ def import_players(session: Session, rows: Iterable[PlayerRow],
     name read at once (the lookalike check reads them all anyway), the new players
     written in bulk."""
     report = PlayerImport()
-    registered = {name: merged_into is None for name, merged_into in
-                  session.execute(select(Player.name, Player.merged_into_id))}
+    registered, stored = {}, {}
+    for name, club, email, merged_into in session.execute(
+            select(Player.name, Player.club, Player.email, Player.merged_into_id)):
+        registered[name] = merged_into is None
+        if merged_into is None:
+            stored[name] = (club, email)
     new_rows = []
     for row in rows:
         # a merged duplicate's name is taken too: it finds the player it went into
         if row.name in registered:
             report.already.append(row.name)
+            club, email = stored.get(row.name, (row.club, row.email))
+            fields = [key for key, given, kept in (("club", row.club, club),
+                                                   ("email", row.email, email))
+                      if given is not None and given != kept]
+            if fields:
+                report.differ[row.name] = fields
         else:
             new_rows.append(row)
     report.lookalikes = _lookalikes([name for name, live in registered.items() if live],
