@@ -154,11 +154,17 @@ class InvalidValue(UsageError):
     ``allowed`` says in words what it takes. The message names the field;
     :meth:`describe` names it as a caller does (the CLI: ``--rounds``)."""
 
-    def __init__(self, field: str, value, allowed: str):
+    def __init__(self, field: str, value, allowed):
         self.field = field
         self.value = value
+        # words (a Message) a page says in its language, or text it shows in English
         self.allowed = allowed
         super().__init__(self.describe(field))
+        if hasattr(allowed, "msgid"):
+            from .words import N_, Message
+
+            self.words = Message(N_("%(name)s takes %(allowed)s, not %(value)s"),
+                                 {"name": field, "allowed": allowed, "value": value})
 
     def describe(self, name: str) -> str:
         return f"{name} takes {self.allowed}, not {self.value}"
