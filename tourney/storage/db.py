@@ -225,16 +225,17 @@ def _sqlite_engine(url, read_only: bool = False) -> Engine:
     return engine
 
 
-def open_failure(engine: Engine, err: BaseException) -> str:
+def open_failure(engine: Engine, err: BaseException) -> Message:
     """One line saying why a database could not be opened (never the SQL or its
     parameters)."""
     reason = first_line(err)
-    url = display_url(str(engine.url))
+    said = {"url": display_url(str(engine.url)), "reason": reason}
     if engine.dialect.name == "postgresql" and "timeout" in reason.lower():
-        seconds = engine.url.query.get("connect_timeout", PG_CONNECT_TIMEOUT)
-        reason += (f" (no answer within {seconds} s; add ?connect_timeout=SECONDS "
-                   "to the URL to wait longer)")
-    return f"cannot open the database {url}: {reason}"
+        said["seconds"] = engine.url.query.get("connect_timeout", PG_CONNECT_TIMEOUT)
+        said["option"] = "?connect_timeout=SECONDS"
+        return Message(N_("cannot open the database %(url)s: %(reason)s (no answer within "
+                          "%(seconds)s s; add %(option)s to the URL to wait longer)"), said)
+    return Message(N_("cannot open the database %(url)s: %(reason)s"), said)
 
 
 # SQLite's answers when the file given cannot be a database it opens (a CSV file,
@@ -267,10 +268,13 @@ def is_busy_error(err: BaseException) -> bool:
     return "database is locked" in text or "database is busy" in text
 
 
-def busy_message(engine: Engine | None = None) -> str:
-    where = f" ({display_url(str(engine.url))})" if engine is not None else ""
-    return ("database is busy: another tourney command is writing to it"
-            f"{where}; nothing was changed, try again when it has finished")
+def busy_message(engine: Engine | None = None) -> Message:
+    if engine is None:
+        return Message(N_("database is busy: another tourney command is writing to it; "
+                          "nothing was changed, try again when it has finished"))
+    return Message(N_("database is busy: another tourney command is writing to it (%(url)s); "
+                      "nothing was changed, try again when it has finished"),
+                   {"url": display_url(str(engine.url))})
 
 
 @contextmanager
