@@ -178,17 +178,31 @@ def is_code(node: ast.AST) -> bool:
             and CODE.fullmatch(node.value) is not None)
 
 
+def is_super_init(call: ast.Call) -> bool:
+    """``super().__init__(...)``."""
+    return (isinstance(call.func, ast.Attribute) and call.func.attr == "__init__"
+            and isinstance(call.func.value, ast.Call)
+            and isinstance(call.func.value.func, ast.Name) and call.func.value.func.id == "super")
+
+
 def english_refusals(source: str, name: str, classes: set[str]) -> list[str]:
     """Each error of ``classes`` made in ``source`` (raised, returned, or kept to be
-    raised) with text among its words: a string, an f-string, strings joined, as a
-    positional argument (the message, an engine's rule and message, what a setting
-    takes); a lone code (``IllegalMove("deal-over", ...)``) is no text."""
+    raised; an error class's own message given to its base) with text among its
+    words: a string, an f-string, strings joined, as a positional argument (the
+    message, an engine's rule and message, what a setting takes); a lone code
+    (``IllegalMove("deal-over", ...)``) is no text."""
     found = []
-    for call in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    # an error class's own message, given to its base: ``super().__init__(...)``
+    own = {id(call): node.name for node in ast.walk(tree)
+           if isinstance(node, ast.ClassDef) and node.name in classes
+           for call in ast.walk(node) if isinstance(call, ast.Call) and is_super_init(call)}
+    for call in ast.walk(tree):
         if not isinstance(call, ast.Call):
             continue
-        cls = (call.func.id if isinstance(call.func, ast.Name) else
-               call.func.attr if isinstance(call.func, ast.Attribute) else None)
+        cls = (own.get(id(call)) or
+               (call.func.id if isinstance(call.func, ast.Name) else
+                call.func.attr if isinstance(call.func, ast.Attribute) else None))
         if cls not in classes or (name, cls) in ENGLISH_ALLOWED:
             continue
         for word in call.args:
@@ -227,6 +241,8 @@ def test_no_refusal_of_the_library_is_given_as_english_text():
     'raise IllegalMove("follow-suit", f"must follow {suit}")',
     'raise InvalidValue("encoding", repr(name), "an encoding Python knows")',
     'raise UsageError("nothing was written")',
+    'class CardError(TourneyError):\n    def __init__(self, text):\n'
+    '        super().__init__(f"not a card: {text!r}")',
 ])
 def test_the_scan_finds_a_refusal_given_as_text(source):
     assert len(english_refusals(source, "tourney/tournament/x.py", refusal_classes())) == 1
@@ -240,6 +256,10 @@ def test_the_scan_finds_a_refusal_given_as_text(source):
     'raise IllegalMove("deal-over", deal_over())',  # a rule's code and its words
     'raise InvalidValue("provisional", n, Message(N_("a number of matches")))',
     'raise OptionError(Message(N_("option %(key)s takes a number"), {"key": key}))',
+    'class CardError(TourneyError):\n    def __init__(self, text):\n'
+    '        super().__init__(not_a_card(repr(text)))',
+    'class PartLost(Exception):\n    def __init__(self, i):\n'
+    '        super().__init__(f"part {i} stopped")',  # no refusal: a worker's end
 ])
 def test_the_scan_passes_refusals_given_as_words(source):
     assert english_refusals(source, "tourney/tournament/evening.py", refusal_classes()) == []

@@ -270,8 +270,10 @@ class CardError(TourneyError):
     """A card spelling that is not a card."""
 
     def __init__(self, text: str):
+        from .words import not_a_card
+
         self.text = text
-        super().__init__(f"not a card: {text!r}")
+        super().__init__(not_a_card(repr(text)))
 
 
 class IllegalMove(TourneyError):
@@ -291,7 +293,7 @@ class IllegalMove(TourneyError):
         # the seat (0-based) when the broken rule is about one seat's entry, such as
         # its score on a score sheet; the record checker names its player
         self.seat = seat
-        super().__init__(f"{message}")
+        super().__init__(message)
 
 
 class RecordError(TourneyError):
