@@ -19,6 +19,7 @@ from tourney.engines.base import OptionSpec
 from tourney.errors import InvalidValue, TourneyError
 from tourney.files import check_outputs
 from tourney.ratings.models import ModelSpec
+from tourney.records.csv_format import check_key_columns
 from tourney.records.sources import open_source
 from tourney.records.spreadsheets import table_format
 from tourney.storage.db import open_engine
@@ -68,6 +69,9 @@ REFUSALS = [
      "--encoding takes an encoding Python knows (try utf-8, utf-16, windows-1252, "
      "latin-1), not 'klingon'"),
     (lambda: open_engine("postgresql+nodriver://x/y"), "cannot open postgresql+nodriver://x/y: "),
+    (lambda: check_key_columns({"event": "cup", "round": "1", "table": "1", "deal": "1",
+                                "variant": "svarta-mja", "players": "A;B;C;D"}, 3),
+     "variant: unknown variant 'svarta-mja' (did you mean svarta-maja?)"),
 ]
 
 

@@ -210,7 +210,7 @@ class RecordChecker:
         try:
             game = get_game(variant)
         except UsageError as err:
-            raise RecordError(str(err), rule="variant", column="variant") from None
+            raise RecordError(err.words or str(err), rule="variant", column="variant") from None
         if self.options_for is not None:
             options = self.options_for(record, game)
             self._games[variant] = game
