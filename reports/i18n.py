@@ -36,6 +36,7 @@ from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from markupsafe import Markup
 
 from tourney.errors import InvalidValue, UsageError
+from tourney.errors.words import Message
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
@@ -61,12 +62,14 @@ def normalize_language(code: str) -> str:
     """A language code checked with Babel (``sv``, ``nb``, ``fi``, ``en``...)."""
     text = (code or "").strip().replace("-", "_")
     if not text:
-        raise InvalidValue("lang", repr(code or ""), "a language code, e.g. sv")
+        raise InvalidValue("lang", repr(code or ""), Message(N_("a language code, e.g. %(example)s"),
+                                                             {"example": "sv"}))
     text = ALIASES.get(text.lower(), text)
     try:
         locale = Locale.parse(text)
     except (UnknownLocaleError, ValueError):
-        raise UsageError(f"unknown language {code!r} (e.g. en, sv, nb, fi)") from None
+        raise UsageError(Message(N_("unknown language %(code)s (e.g. %(examples)s)"),
+                                 {"code": repr(code), "examples": "en, sv, nb, fi"})) from None
     return str(locale)
 
 

@@ -147,11 +147,18 @@ CODE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
 
 
 def package_modules() -> list[str]:
-    """Every module of ``tourney/`` the whole-package scan reads (the migrations,
-    scripts, aside), as paths from the repository."""
-    return [path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "tourney").rglob("*.py"))
-            if "migrations" not in path.parts
-            and not path.relative_to(ROOT).as_posix().startswith(WORDS1_PENDING)]
+    """Every module of the library (``tourney/`` and the site, ``reports/``) the
+    whole-package scan reads, as paths from the repository: the migrations (scripts)
+    aside. The command line (``cli/``) is where errors are worded in English."""
+    return [path.relative_to(ROOT).as_posix() for path in library_files()
+            if not path.relative_to(ROOT).as_posix().startswith(WORDS1_PENDING)]
+
+
+def module_name(path: str) -> str:
+    """The name a module (a path from the repository) is imported by: ``reports/``
+    installs as ``tourney.reports``."""
+    name = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    return f"tourney.{name}" if name.startswith("reports") else name
 
 
 def refusal_classes(modules=PAGE_MODULES) -> set[str]:
@@ -162,8 +169,7 @@ def refusal_classes(modules=PAGE_MODULES) -> set[str]:
     from tourney.errors import TourneyError
 
     for path in modules:
-        importlib.import_module(path.removesuffix(".py").removesuffix("/__init__")
-                                .replace("/", "."))
+        importlib.import_module(module_name(path))
     found, todo = set(), [TourneyError]
     while todo:
         cls = todo.pop()
@@ -221,9 +227,11 @@ def test_no_refusal_a_page_shows_is_given_as_english_text():
 
 def test_no_refusal_of_the_library_is_given_as_english_text():
     """The whole package but WORDS1_PENDING: the records, ratings, storage, engines
-    (their option refusals), files, the simulation and the server's socket."""
+    (their option refusals), files, the simulation, the server's socket and the
+    site's publishing."""
     modules = package_modules()
-    assert "tourney/engines/base.py" in modules and "tourney/ratings/models.py" in modules
+    assert {"tourney/engines/base.py", "tourney/ratings/models.py",
+            "reports/folders.py"} <= set(modules)
     classes = refusal_classes(modules)
     found = [line for path in modules
              for line in english_refusals((ROOT / path).read_text(encoding="utf-8"), path,
