@@ -151,23 +151,27 @@ class UsageError(TourneyError):
 class InvalidValue(UsageError):
     """A setting given a value it does not take. ``field`` names the setting as the
     library does (``rounds``, ``table_sizes``), ``value`` is what was given,
-    ``allowed`` says in words what it takes. The message names the field;
-    :meth:`describe` names it as a caller does (the CLI: ``--rounds``)."""
+    ``allowed`` says what it takes: words (a :class:`tourney.errors.words.Message`),
+    which a page says in its language, or English text. The message names the
+    field; :meth:`describe` names it as a caller does (the CLI: ``--rounds``)."""
 
     def __init__(self, field: str, value, allowed):
         self.field = field
         self.value = value
-        # words (a Message) a page says in its language, or text it shows in English
         self.allowed = allowed
         super().__init__(self.describe(field))
         if hasattr(allowed, "msgid"):
-            from .words import N_, Message
+            self.words = self.described(field)
 
-            self.words = Message(N_("%(name)s takes %(allowed)s, not %(value)s"),
-                                 {"name": field, "allowed": allowed, "value": value})
+    def described(self, name: str):
+        """The sentence as words, the setting called ``name``."""
+        from .words import N_, Message
+
+        return Message(N_("%(name)s takes %(allowed)s, not %(value)s"),
+                       {"name": name, "allowed": self.allowed, "value": self.value})
 
     def describe(self, name: str) -> str:
-        return f"{name} takes {self.allowed}, not {self.value}"
+        return self.described(name).english()
 
 
 class UnknownName(UsageError):
