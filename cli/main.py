@@ -79,7 +79,7 @@ def one_line_failure(err: BaseException) -> str | None:
         from tourney.storage.db import busy_message, first_line, is_busy_error
 
         if is_busy_error(err):
-            return busy_message()
+            return busy_message().english()
         if isinstance(err, DBAPIError):
             return (f"the database failed: {first_line(err)}; the command's changes "
                     "were rolled back")

@@ -88,11 +88,11 @@ def publish(out, events, langs, no_replays, jobs, full, force, yes, as_json, db_
                           incremental=not full)
     if report.kept:
         message(f"kept {count_text(len(report.kept), 'file')} publish did not write: "
-                + describe(report.kept))
+                + str(describe(report.kept)))
     if report.dropped:
         message(f"dropped {count_text(len(report.dropped), 'file')} publish did not write "
                 f"({'--force' if force else 'symbolic links are never carried'}): "
-                + describe(report.dropped))
+                + str(describe(report.dropped)))
     if report.languages_from == "last publish":
         message(f"languages as in the last publish into {out}: "
                 f"{', '.join(report.languages)} (--lang chooses others)")

@@ -52,6 +52,7 @@ import orjson
 
 from tourney.collector import paused
 from tourney.errors import InvalidValue, TourneyError, UsageError
+from tourney.errors.words import N_, Message
 
 SITE_MARKER = ".tourney-site"
 MANIFEST = ".tourney-files"
@@ -67,28 +68,31 @@ def prepare_target(out: str | os.PathLike, protect: Iterable[os.PathLike | str] 
     not a mount point; holding none of the ``protect`` paths (the database)."""
     text = os.fspath(out)
     if not text.strip():
-        raise InvalidValue("out", repr(text), "a folder")
+        raise InvalidValue("out", repr(text), Message(N_("a folder")))
     target = Path(os.path.realpath(text))
     if target == Path(target.anchor):
-        raise UsageError("refusing to publish over the file system's root")
+        raise UsageError(Message(N_("refusing to publish over the file system's root")))
     for path in protect:
         inside = Path(os.path.realpath(path))
         if inside == target or target in inside.parents:
-            raise UsageError(
-                f"the database {path} is inside the site folder {text}: everything there "
-                "is put on the web for anyone to download; keep the database outside the site folder")
+            raise UsageError(Message(
+                N_("the database %(database)s is inside the site folder %(folder)s: everything "
+                   "there is put on the web for anyone to download; keep the database outside "
+                   "the site folder"), {"database": os.fspath(path), "folder": text}))
     if target.exists():
         if not target.is_dir():
-            raise UsageError(f"{text} exists and is not a folder")
+            raise UsageError(Message(N_("%(folder)s exists and is not a folder"), {"folder": text}))
         if os.path.ismount(target):
-            raise UsageError(
-                f"{text} is a mount point: publish swaps the whole folder at once and a "
-                f"mount point cannot be swapped; publish into a folder inside it "
-                f"(e.g. {os.path.join(text, 'site')}) and serve that folder")
+            raise UsageError(Message(
+                N_("%(folder)s is a mount point: publish swaps the whole folder at once and a "
+                   "mount point cannot be swapped; publish into a folder inside it (e.g. "
+                   "%(inside)s) and serve that folder"),
+                {"folder": text, "inside": os.path.join(text, "site")}))
         if any(target.iterdir()) and not (target / SITE_MARKER).is_file():
-            raise UsageError(
-                f"{text} is not empty and holds no site published by tourney "
-                f"(no {SITE_MARKER} file); publish into a new or empty folder")
+            raise UsageError(Message(
+                N_("%(folder)s is not empty and holds no site published by tourney (no "
+                   "%(marker)s file); publish into a new or empty folder"),
+                {"folder": text, "marker": SITE_MARKER}))
     else:
         target.parent.mkdir(parents=True, exist_ok=True)
     return target
@@ -307,9 +311,12 @@ def conflicts(build: Path, names: Sequence[str]) -> list[str]:
     return [rel for rel in names if os.path.lexists(build / rel)]
 
 
-def describe(names: Sequence[str], limit: int = 5) -> str:
+def describe(names: Sequence[str], limit: int = 5) -> str | Message:
+    """The first ``limit`` names, and how many more there are."""
     shown = ", ".join(names[:limit])
-    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+    if len(names) <= limit:
+        return shown
+    return Message(N_("%(names)s and %(count)s more"), {"names": shown, "count": len(names) - limit})
 
 
 # ------------------------------------------------------------------------ the swap
@@ -456,13 +463,15 @@ def write_error(err: OSError, where: Path, partly: bool = False) -> TourneyError
     """One line for a failed write (a full disk, no permission). ``partly``: it
     failed while the changed files were being put into the site, which then has
     some of them (every link resolving) until a publish finishes the job."""
-    reason = "no space left on the device" if err.errno == errno.ENOSPC else (
+    reason = Message(N_("no space left on the device")) if err.errno == errno.ENOSPC else (
         err.strerror or str(err))
+    said = {"folder": str(where), "reason": reason}
     if partly:
-        return TourneyError(f"cannot write the site in {where}: {reason}; some pages "
-                            "are updated and some not yet: publish again to finish")
-    return TourneyError(f"cannot write the site beside {where}: {reason}; "
-                        "the published site is unchanged")
+        return TourneyError(Message(N_("cannot write the site in %(folder)s: %(reason)s; some "
+                                       "pages are updated and some not yet: publish again to "
+                                       "finish"), said))
+    return TourneyError(Message(N_("cannot write the site beside %(folder)s: %(reason)s; the "
+                                   "published site is unchanged"), said))
 
 
 __all__ = [

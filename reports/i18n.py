@@ -36,20 +36,19 @@ from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from markupsafe import Markup
 
 from tourney.errors import InvalidValue, UsageError
+from tourney.errors.words import Message
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
 SOURCE_LANGUAGE = "en"
 ALIASES = {"no": "nb", "nn_no": "nn", "en_us": "en"}
-# Where the messages are, from the repository root: the site (reports), the
-# server's pages (tourney/web), the games' own words (names, options, replay
-# notes) and their errors' words marked N_ in their engines, the errors' words of
-# the record reader (tourney/records) and of a table's link (tourney/app/tables.py),
-# the tie-breaks' headings and notes (N_ in tourney/tournament/tiebreaks.py), and the
-# words of the errors' own wordings (tourney/errors: a round or table there is not),
-# and the seating's refusals (tourney/pairing). One catalogue for all.
-SOURCE_DIRS = ("reports", "tourney/web", "tourney/engines", "tourney/records",
-               "tourney/app", "tourney/tournament", "tourney/errors", "tourney/pairing")
+# Where the messages are, from the repository root: the site (reports) and the
+# whole library (tourney): the games' own words (names, options, replay notes) and
+# their errors' words marked N_ in their engines, the tie-breaks' headings and notes,
+# and the words of every refusal the library gives (tests/test_library_words.py);
+# the server's pages' templates again from tourney/web, since babel.cfg's template
+# pattern is relative to the folder given. One catalogue for all.
+SOURCE_DIRS = ("reports", "tourney", "tourney/web")
 EXTRACT_COMMAND = ("pybabel extract -F reports/babel.cfg --no-location --sort-output "
                    "--project tourney -o reports/locale/messages.pot " + " ".join(SOURCE_DIRS))
 
@@ -63,12 +62,14 @@ def normalize_language(code: str) -> str:
     """A language code checked with Babel (``sv``, ``nb``, ``fi``, ``en``...)."""
     text = (code or "").strip().replace("-", "_")
     if not text:
-        raise InvalidValue("lang", repr(code or ""), "a language code, e.g. sv")
+        raise InvalidValue("lang", repr(code or ""), Message(N_("a language code, e.g. %(example)s"),
+                                                             {"example": "sv"}))
     text = ALIASES.get(text.lower(), text)
     try:
         locale = Locale.parse(text)
     except (UnknownLocaleError, ValueError):
-        raise UsageError(f"unknown language {code!r} (e.g. en, sv, nb, fi)") from None
+        raise UsageError(Message(N_("unknown language %(code)s (e.g. %(examples)s)"),
+                                 {"code": repr(code), "examples": "en, sv, nb, fi"})) from None
     return str(locale)
 
 

@@ -114,7 +114,7 @@ from tourney import __version__
 from tourney.code import PACKAGE_DIR as TOURNEY_DIR
 from tourney.code import code_digest as source_digest
 from tourney.collector import BULK_YOUNG, frozen
-from tourney.engines.presentation import Card, Cards, Message, Note, Seat
+from tourney.engines.presentation import N_, Card, Cards, Message, Note, Seat
 from tourney.errors import InvalidValue, TourneyError, UsageError
 from tourney.errors.seats import seat_number
 from tourney.numbers import column_decimals, plain_number, shown_decimals
@@ -234,7 +234,7 @@ class Links:
     @staticmethod
     def series(slug: str) -> str:
         if not SAFE_SLUG.fullmatch(slug):
-            raise TourneyError(f"not a series slug: {slug!r}")
+            raise TourneyError(Message(N_("not a series slug: %(slug)s"), {"slug": repr(slug)}))
         return f"series/{slug}.html"
 
     @staticmethod
@@ -251,7 +251,8 @@ class Links:
     @staticmethod
     def ratings(variant: str) -> str:
         if not SAFE_SLUG.fullmatch(variant):
-            raise TourneyError(f"not a variant id: {variant!r}")
+            raise TourneyError(Message(N_("not a variant id: %(variant)s"),
+                                       {"variant": repr(variant)}))
         return f"ratings/{variant}.html"
 
 
@@ -300,7 +301,8 @@ def check_relpath(path: str) -> str:
     parts = path.split("/")
     if (not path or path.startswith("/") or "\\" in path or "\0" in path
             or any(p in ("", ".", "..") for p in parts)):
-        raise TourneyError(f"refusing to write outside the site: {path!r}")
+        raise TourneyError(Message(N_("refusing to write outside the site: %(path)s"),
+                                   {"path": repr(path)}))
     return path
 
 
@@ -462,10 +464,11 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
                     clash = (conflicts(build.path, foreign) if not in_place
                              else builder.clashes(foreign))
                     if clash:
-                        raise TourneyError(
-                            f"{out} holds files publish did not write at paths the new site "
-                            f"uses: {describe(clash)}; move them away, or drop every file "
-                            "publish did not write", setting="force")
+                        raise TourneyError(Message(
+                            N_("%(folder)s holds files publish did not write at paths the new "
+                               "site uses: %(files)s; move them away, or drop every file "
+                               "publish did not write"),
+                            {"folder": str(out), "files": describe(clash)}), setting="force")
                     if not in_place:
                         carry_foreign(target, build.path, foreign)
                     report.kept = foreign
@@ -633,7 +636,7 @@ def database_files(engine: Engine) -> list[str]:
 
 def resolve_jobs(jobs: int) -> int:
     if jobs < 0:
-        raise InvalidValue("jobs", jobs, "0 (one per CPU) or a positive number")
+        raise InvalidValue("jobs", jobs, Message(N_("0 (one per CPU) or a positive number")))
     if jobs == 0:
         return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                    else (os.cpu_count() or 1))

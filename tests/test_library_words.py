@@ -119,18 +119,6 @@ PAGE_MODULES = tuple(f"tourney/tournament/{name}.py" for name in (
     "seat_changes", "forfeits", "evening", "arbiter", "versions", "rounds", "table_links",
     "stored_rounds")) + tuple(
     path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "tourney/pairing").glob("*.py")))
-# Every other module of the tournament and its use cases: the command line words
-# their refusals in English, a page (or a later page) in its language, so they too
-# are given as words.
-USE_CASE_MODULES = tuple(
-    path.relative_to(ROOT).as_posix()
-    for folder in ("tourney/tournament", "tourney/app")
-    for path in sorted((ROOT / folder).glob("*.py"))
-    if path.relative_to(ROOT).as_posix() not in PAGE_MODULES)
-REFUSAL_MODULES = PAGE_MODULES + USE_CASE_MODULES
-# The argument of an error class that holds its words, where it is not the first:
-# an InvalidValue is given the setting's name (data), the value, then what it takes.
-WORDS_ARGUMENT = {"InvalidValue": 2}
 # (file, error class): why it may be given text
 ENGLISH_ALLOWED = {
     ("tourney/tournament/evening.py", "SignupRefused"):
@@ -139,19 +127,48 @@ ENGLISH_ALLOWED = {
     ("tourney/pairing/history.py", "UsageError"):
         "a caller's mistake (one player twice in a round), never a user's: the entries "
         "the seating is given have one row per player",
+    ("tourney/errors/__init__.py", "UnknownName"):
+        "unknown_name, the one wording of an unknown name: its English for the command "
+        "line, with words beside it for a page (unknown_name_words) where the kind has a "
+        "sentence",
     ("tourney/pairing/schedules.py", "ScheduleDataError"):
         "the package's own schedules file damaged: a broken installation, not a refusal",
 }
 
 
-def refusal_classes() -> set[str]:
-    """The names of the project's error classes (TourneyError and its subclasses)."""
+# The rest of the library (every module of tourney/) is held to the same: each
+# refusal, and each error given to a caller to be raised, is words, never English text.
+# A message that is a code, not a sentence: a rule or reason (``deal-over``,
+# ``closed``), a setting's name (``encoding``), which its caller words.
+CODE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+# Arguments of an error class that are data, not words: an InvalidValue is given the
+# setting's name and the value as typed (shown as given), then what it takes (words).
+DATA_ARGUMENTS = {"InvalidValue": (0, 1)}
+
+
+def package_modules() -> list[str]:
+    """Every module of the library (``tourney/`` and the site, ``reports/``) the
+    whole-package scan reads, as paths from the repository: the migrations (scripts)
+    aside. The command line (``cli/``) is where errors are worded in English."""
+    return [path.relative_to(ROOT).as_posix() for path in library_files()]
+
+
+def module_name(path: str) -> str:
+    """The name a module (a path from the repository) is imported by: ``reports/``
+    installs as ``tourney.reports``."""
+    name = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    return f"tourney.{name}" if name.startswith("reports") else name
+
+
+def refusal_classes(modules=PAGE_MODULES) -> set[str]:
+    """The names of the project's error classes (TourneyError and its subclasses),
+    ``modules`` (paths from the repository) imported so that theirs are among them."""
     import importlib
 
     from tourney.errors import TourneyError
 
-    for path in REFUSAL_MODULES:
-        importlib.import_module(path.removesuffix(".py").replace("/", "."))
+    for path in modules:
+        importlib.import_module(module_name(path))
     found, todo = set(), [TourneyError]
     while todo:
         cls = todo.pop()
@@ -160,25 +177,64 @@ def refusal_classes() -> set[str]:
     return found
 
 
+def is_code(node: ast.AST) -> bool:
+    """A lone code-shaped string: a rule, reason or setting, not a sentence."""
+    return (isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and CODE.fullmatch(node.value) is not None)
+
+
+def is_super_init(call: ast.Call) -> bool:
+    """``super().__init__(...)``."""
+    return (isinstance(call.func, ast.Attribute) and call.func.attr == "__init__"
+            and isinstance(call.func.value, ast.Call)
+            and isinstance(call.func.value.func, ast.Name) and call.func.value.func.id == "super")
+
+
 def english_refusals(source: str, name: str, classes: set[str]) -> list[str]:
-    """Each error of ``classes`` raised (or returned, to be raised) in ``source``
-    with text as its message: a string, an f-string, strings joined."""
+    """Each error of ``classes`` made in ``source`` (raised, returned, or kept to be
+    raised; an error class's own message given to its base) with text among its
+    words: a string, an f-string, strings joined, as a positional argument (the
+    message, an engine's rule and message, what a setting takes); a lone code
+    (``IllegalMove("deal-over", ...)``) is no text."""
     found = []
-    for node in ast.walk(ast.parse(source)):
-        call = node.exc if isinstance(node, ast.Raise) else \
-            node.value if isinstance(node, ast.Return) else None
-        index = WORDS_ARGUMENT.get(getattr(getattr(call, "func", None), "id", None), 0)
-        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
-                and call.func.id in classes and len(call.args) > index
-                and is_text(call.args[index])
-                and (name, call.func.id) not in ENGLISH_ALLOWED):
-            found.append(f"{name}:{node.lineno}: {call.func.id}({ast.unparse(call.args[0])[:60]})")
+    tree = ast.parse(source)
+    # an error class's own message, given to its base: ``super().__init__(...)``
+    own = {id(call): node.name for node in ast.walk(tree)
+           if isinstance(node, ast.ClassDef) and node.name in classes
+           for call in ast.walk(node) if isinstance(call, ast.Call) and is_super_init(call)}
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call):
+            continue
+        cls = (own.get(id(call)) or
+               (call.func.id if isinstance(call.func, ast.Name) else
+                call.func.attr if isinstance(call.func, ast.Attribute) else None))
+        if cls not in classes or (name, cls) in ENGLISH_ALLOWED:
+            continue
+        for index, word in enumerate(call.args):
+            if index in DATA_ARGUMENTS.get(cls, ()):
+                continue
+            if is_text(word) and not is_code(word):
+                found.append(f"{name}:{call.lineno}: {cls}({ast.unparse(word)[:60]})")
     return found
 
 
 def test_no_refusal_a_page_shows_is_given_as_english_text():
     classes = refusal_classes()
-    found = [line for path in REFUSAL_MODULES
+    found = [line for path in PAGE_MODULES
+             for line in english_refusals((ROOT / path).read_text(encoding="utf-8"), path,
+                                          classes)]
+    assert found == [], "\n".join(found)
+
+
+def test_no_refusal_of_the_library_is_given_as_english_text():
+    """The whole package: the use cases (events, players, series, teams, imports),
+    the records, ratings, storage, engines (their option refusals), files, the
+    simulation, the server's socket and the site's publishing."""
+    modules = package_modules()
+    assert {"tourney/engines/base.py", "tourney/ratings/models.py", "reports/folders.py",
+            "tourney/tournament/events.py", "tourney/app/series.py"} <= set(modules)
+    classes = refusal_classes(modules)
+    found = [line for path in modules
              for line in english_refusals((ROOT / path).read_text(encoding="utf-8"), path,
                                           classes)]
     assert found == [], "\n".join(found)
@@ -190,6 +246,13 @@ def test_no_refusal_a_page_shows_is_given_as_english_text():
     'raise TourneyError("round " + str(n) + " is over", setting="force")',
     'def f():\n    return UnknownName(f"no version {v}")',
     'raise InvalidValue("rounds", rounds, f"1 to {MAX_ROUNDS}")',
+    'raise errors.OptionError(f"option {key} takes a number")',
+    'error = UsageError(f"{path}: cannot write")',
+    'raise IllegalMove("follow-suit", f"must follow {suit}")',
+    'raise InvalidValue("encoding", repr(name), "an encoding Python knows")',
+    'raise UsageError("nothing was written")',
+    'class CardError(TourneyError):\n    def __init__(self, text):\n'
+    '        super().__init__(f"not a card: {text!r}")',
 ])
 def test_the_scan_finds_a_refusal_given_as_text(source):
     assert len(english_refusals(source, "tourney/tournament/x.py", refusal_classes())) == 1
@@ -200,7 +263,15 @@ def test_the_scan_finds_a_refusal_given_as_text(source):
     'raise no_table(slug, number, table, tables)',
     'raise ValueError(f"no remedy kind {kind!r}")',  # a bug's, not a user's
     'raise SignupRefused("closed")',
+    'raise InvalidValue("bye_points", f"{value:g}", Message(N_("%(least)s to %(most)s"), {}))',
     'raise InvalidValue("rounds", rounds, Message(N_("%(least)s to %(most)s"), {"least": 1, "most": most}))',
+    'raise IllegalMove("deal-over", deal_over())',  # a rule's code and its words
+    'raise InvalidValue("provisional", n, Message(N_("a number of matches")))',
+    'raise OptionError(Message(N_("option %(key)s takes a number"), {"key": key}))',
+    'class CardError(TourneyError):\n    def __init__(self, text):\n'
+    '        super().__init__(not_a_card(repr(text)))',
+    'class PartLost(Exception):\n    def __init__(self, i):\n'
+    '        super().__init__(f"part {i} stopped")',  # no refusal: a worker's end
 ])
 def test_the_scan_passes_refusals_given_as_words(source):
     assert english_refusals(source, "tourney/tournament/evening.py", refusal_classes()) == []
@@ -210,4 +281,4 @@ def test_the_allowed_refusals_are_still_there():
     classes = refusal_classes()
     for file, cls in ENGLISH_ALLOWED:
         source = (ROOT / file).read_text(encoding="utf-8")
-        assert cls in classes and re.search(rf"\b(raise|return) {cls}\(", source), (file, cls)
+        assert cls in classes and re.search(rf"(\braise |\breturn |= ){cls}\(", source), (file, cls)

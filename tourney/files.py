@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from .errors import UsageError
+from .errors.words import N_, Message
 
 # Files SQLite keeps beside a database while it is open.
 SQLITE_COMPANIONS = ("", "-wal", "-shm", "-journal")
@@ -62,21 +63,28 @@ def check_outputs(outputs: dict[str, str | os.PathLike | None], *,
         if database is not None:
             for suffix in SQLITE_COMPANIONS:
                 if same_file(path, os.fspath(database) + suffix):
-                    what = "the database" if not suffix else f"the database's {suffix[1:]} file"
-                    raise UsageError(f"{option} {os.fspath(path)!r} is {what} "
-                                     f"({os.fspath(database)}); nothing was written. "
-                                     "Give another file name.")
+                    said = {"option": option, "path": repr(os.fspath(path)),
+                            "database": os.fspath(database), "companion": suffix[1:]}
+                    raise UsageError(Message(N_(
+                        "%(option)s %(path)s is the database's %(companion)s file "
+                        "(%(database)s); nothing was written. Give another file name.")
+                        if suffix else N_(
+                        "%(option)s %(path)s is the database (%(database)s); nothing was "
+                        "written. Give another file name."), said))
         for source in others:
             if same_file(path, source):
-                raise UsageError(f"{option} {os.fspath(path)!r} is the input file "
-                                 f"{os.fspath(source)!r}; nothing was written. "
-                                 "Give another file name.")
+                raise UsageError(Message(N_("%(option)s %(path)s is the input file %(input)s; "
+                                            "nothing was written. Give another file name."),
+                                         {"option": option, "path": repr(os.fspath(path)),
+                                          "input": repr(os.fspath(source))}))
     names = list(given.items())
     for i, (option, path) in enumerate(names):
         for other_option, other in names[i + 1:]:
             if same_file(path, other):
-                raise UsageError(f"{option} and {other_option} name the same file "
-                                 f"{os.fspath(path)!r}")
+                raise UsageError(Message(N_("%(option)s and %(other)s name the same file "
+                                            "%(path)s"),
+                                         {"option": option, "other": other_option,
+                                          "path": repr(os.fspath(path))}))
 
 
 def _creation_mode() -> int:
@@ -84,6 +92,12 @@ def _creation_mode() -> int:
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
+
+
+def cannot_write(target: Path, err: OSError) -> UsageError:
+    """A file that cannot be written (the folder refuses it, the disk is full...)."""
+    return UsageError(Message(N_("%(file)s: cannot write: %(reason)s"),
+                              {"file": str(target), "reason": err.strerror}))
 
 
 @contextmanager
@@ -105,11 +119,11 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
     except FileNotFoundError:
         permissions = _creation_mode()
     except OSError as err:
-        raise UsageError(f"{target}: cannot write: {err.strerror}") from None
+        raise cannot_write(target, err) from None
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as err:
-        raise UsageError(f"{target}: cannot write: {err.strerror}") from None
+        raise cannot_write(target, err) from None
     text_options = {} if "b" in mode else {"encoding": encoding, "newline": newline}
     try:
         with os.fdopen(fd, mode, **text_options) as stream:

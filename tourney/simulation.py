@@ -12,6 +12,7 @@ from typing import Iterator, Mapping, Sequence
 from .engines.base import Game
 from .engines.match import MatchTally, has_end_rule
 from .errors import UsageError
+from .errors.words import N_, Message
 from .records.csv_format import DealRecord
 
 # A match with no end rule and no --deals plays this many deals.
@@ -54,8 +55,10 @@ def simulate_match(game: Game, options: dict, players: Sequence[str], rng: rando
     rules = game.match_rules(options)
     ends_by_rule = has_end_rule(rules)
     if deals is not None and ends_by_rule and rules.deals != deals:
-        raise UsageError(f"{game.id} matches here end by their own rule ({_rule_text(rules)}); "
-                         f"to play {deals} deals, set the rule deals={deals}", setting="rule")
+        raise UsageError(Message(N_("%(variant)s matches here end by their own rule (%(rule)s); "
+                                    "to play %(deals)s deals, set the rule %(deals_rule)s"),
+                                 {"variant": game.id, "rule": _rule_text(rules), "deals": deals,
+                                  "deals_rule": f"deals={deals}"}), setting="rule")
     wanted = deals if deals is not None else (None if ends_by_rule else DEFAULT_DEALS)
     seats = list(players)
     dealer = first_dealer if rules.dealer is not None else None
@@ -107,7 +110,8 @@ def simulate_rounds(game: Game, options: dict, nplayers: int, *, rounds: int = 1
     rng = random.Random(seed)
     pool = list(names) if names else [f"P{i + 1}" for i in range(nplayers * tables)]
     if len(pool) < nplayers * tables:
-        raise UsageError(f"{len(pool)} names for {tables} tables of {nplayers}")
+        raise UsageError(Message(N_("%(names)s names for %(tables)s tables of %(players)s"),
+                                 {"names": len(pool), "tables": tables, "players": nplayers}))
     for round_number in range(1, rounds + 1):
         order = pool[:]
         if round_number > 1:

@@ -446,6 +446,6 @@ def test_conflict_messages_say_what_happened():
     from tourney.storage.db import conflict_message
 
     text = conflict_message('duplicate key value violates unique constraint '
-                            '"uq_match_event_id_round_number_table"')
+                            '"uq_match_event_id_round_number_table"').english()
     assert "another import stored a result" in text and "nothing was written" in text
-    assert "database refused" in conflict_message("FOREIGN KEY constraint failed")
+    assert "database refused" in conflict_message("FOREIGN KEY constraint failed").english()

@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..errors import IllegalMove, OptionError, RecordError, TourneyError
 from .presentation import (
     CARD_GAME_WORDS,
+    N_,
     Message,
     Move,
     Note,
@@ -82,29 +83,39 @@ class OptionSpec:
         if self.kind == "bool":
             value = parse_yes_no(raw)
             if value is None:
-                raise OptionError(f"option {self.key} takes true or false, not {raw!r}")
+                raise OptionError(Message(N_("option %(key)s takes true or false, not %(value)s"),
+                                          {"key": self.key, "value": repr(raw)}))
             return value
         if self.kind == "int":
             try:
                 value = int(str(raw).strip())
             except ValueError:
-                raise OptionError(f"option {self.key} takes a whole number, not {raw!r}") from None
+                raise OptionError(Message(N_("option %(key)s takes a whole number, not %(value)s"),
+                                          {"key": self.key, "value": repr(raw)})) from None
             if self.minimum is not None and value < self.minimum:
-                raise OptionError(f"option {self.key} must be at least {self.minimum}, not {value}")
+                raise OptionError(Message(N_("option %(key)s must be at least %(limit)s, not "
+                                             "%(value)s"),
+                                          {"key": self.key, "limit": self.minimum, "value": value}))
             if abs(value) > self.maximum:
-                raise OptionError(f"option {self.key} must be at most {self.maximum}, not {value}")
+                raise OptionError(Message(N_("option %(key)s must be at most %(limit)s, not "
+                                             "%(value)s"),
+                                          {"key": self.key, "limit": self.maximum, "value": value}))
             if self.choices and value not in self.choices:
-                allowed = ", ".join(str(c) for c in self.choices)
-                raise OptionError(f"option {self.key} takes one of {allowed}, not {value}")
+                raise self.not_a_choice(value)
             return value
         text = str(raw).strip()
         if text not in [str(c) for c in self.choices]:
-            allowed = ", ".join(str(c) for c in self.choices)
-            raise OptionError(f"option {self.key} takes one of {allowed}, not {raw!r}")
+            raise self.not_a_choice(repr(raw))
         for c in self.choices:
             if str(c) == text:
                 return c
         return text  # pragma: no cover
+
+    def not_a_choice(self, value) -> OptionError:
+        """A value that is none of the choices (``value`` as the refusal shows it)."""
+        allowed = ", ".join(str(c) for c in self.choices)
+        return OptionError(Message(N_("option %(key)s takes one of %(allowed)s, not %(value)s"),
+                                   {"key": self.key, "allowed": allowed, "value": value}))
 
     def format(self, value: Any) -> str:
         """A value as ``--rule KEY=VALUE`` takes it: ``true``/``false``, a number, a
@@ -283,8 +294,11 @@ class Game:
         for key, value in (raw or {}).items():
             spec = specs.get(key)
             if spec is None:
-                known = ", ".join(sorted(specs)) or "none"
-                raise OptionError(f"{self.id} has no option {key!r} (options: {known})")
+                said = {"variant": self.id, "key": repr(key), "known": ", ".join(sorted(specs))}
+                raise OptionError(Message(N_("%(variant)s has no option %(key)s (options: "
+                                             "%(known)s)"), said) if specs else
+                                  Message(N_("%(variant)s has no option %(key)s (it has no "
+                                             "options)"), said))
             options[key] = spec.parse(value)
         self.check_options(options)
         return options
@@ -292,7 +306,13 @@ class Game:
     def check_options(self, options: dict) -> None:
         """Cross-option checks; raise :class:`OptionError`."""
         if options.get("deals") is not None and options.get("target") is not None:
-            raise OptionError(f"{self.id}: options deals and target exclude each other")
+            raise self.options_exclude("deals", "target")
+
+    def options_exclude(self, first: str, second: str) -> OptionError:
+        """Two options set that exclude each other (each names an end of the match)."""
+        return OptionError(Message(N_("%(variant)s: options %(first)s and %(second)s exclude "
+                                      "each other"),
+                                   {"variant": self.id, "first": first, "second": second}))
 
     def match_rules(self, options: dict) -> MatchRules:
         """*abstract*: the match rules these options give."""

@@ -84,6 +84,7 @@ from .presentation import (
     Ply,
     ReplaySteps,
     Seat,
+    or_words,
 )
 
 __all__ = [
@@ -121,6 +122,8 @@ QUIET_PLY_LIMIT = 100
 """Plies without capture, crowning or huff after which a bot agrees a draw."""
 GAME_PLY_LIMIT = 400
 """Plies after which a bot agrees a draw in any case (keeps simulated records short)."""
+# the huff option's values: any piece, or only one that could have captured
+HUFF_CHOICES = ("any", "capturer")
 
 RESULT_TOKENS = ("1-0", "0-1", "1/2-1/2")
 RESULT_SCORES = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
@@ -539,7 +542,7 @@ class DamBrade(Game):
             "huff", "choice", "any",
             "which piece a player who skipped a capture may lose: any of their pieces "
             "(Alga: 'en av dina brickor') or only a piece that could have captured",
-            choices=("any", "capturer"),
+            choices=HUFF_CHOICES,
             sentence=lambda value: Message(
                 N_("A player who skipped a capture may lose only a piece that could have "
                    "captured (huff).") if value == "capturer" else
@@ -620,8 +623,10 @@ class DamBrade(Game):
 
     def check_options(self, options: dict) -> None:
         super().check_options(options)
-        if options.get("huff") not in ("any", "capturer"):
-            raise OptionError(f"option huff takes any or capturer, not {options.get('huff')!r}")
+        if options.get("huff") not in HUFF_CHOICES:
+            raise OptionError(Message(N_("option %(key)s takes %(allowed)s, not %(value)s"),
+                                      {"key": "huff", "allowed": or_words(HUFF_CHOICES),
+                                       "value": repr(options.get("huff"))}))
 
     def match_rules(self, options: dict) -> MatchRules:
         return MatchRules(

@@ -28,6 +28,7 @@ from ..errors.words import (  # noqa: F401  (the words' home; re-exported)
     Seat,
     did_you_mean,
     either_words,
+    not_a_card,
     or_words,
     then_words,
     unknown_name_words,
@@ -88,11 +89,6 @@ def record_goes_on() -> Message:
 def record_stops(moves: int) -> Message:
     """A record that ends before its deal is over (every game's replay)."""
     return Message(N_("the record stops before the deal is over (after %(n)s moves)"), {"n": moves})
-
-
-def not_a_card(text: str) -> Message:
-    """The one wording of a token or value that is no card (``text`` as given, quoted)."""
-    return Message(N_("not a card: %(text)s"), {"text": text})
 
 
 def suit_words(suit: int) -> Message:

@@ -123,7 +123,7 @@ from math import comb
 from operator import itemgetter, or_
 
 from ..cards import CARD_NAMES, QS, SPADES, cards_of, parse_card
-from ..errors import CardError, IllegalMove, OptionError, RecordError
+from ..errors import CardError, IllegalMove, RecordError
 from ..errors.seats import seat_numbers, seat_text
 from .base import (
     DealEvent,
@@ -367,7 +367,7 @@ class SvartaMaja(Game):
     def check_options(self, options: dict) -> None:
         super().check_options(options)
         if options.get("deals") is not None and options.get("losses") is not None:
-            raise OptionError(f"{self.id}: options deals and losses exclude each other")
+            raise self.options_exclude("deals", "losses")
 
     def match_rules(self, options: dict) -> MatchRules:
         return MatchRules(

@@ -151,10 +151,9 @@ class UsageError(TourneyError):
 class InvalidValue(UsageError):
     """A setting given a value it does not take. ``field`` names the setting as the
     library does (``rounds``, ``table_sizes``), ``value`` is what was given,
-    ``allowed`` says what it takes: text, or words a page says in its language
-    (a :class:`tourney.errors.words.Message`, kept as the error's ``words``). The
-    message names the field; :meth:`describe` names it as a caller does (the CLI:
-    ``--rounds``)."""
+    ``allowed`` says what it takes: words (a :class:`tourney.errors.words.Message`),
+    which a page says in its language, or English text. The message names the
+    field; :meth:`describe` names it as a caller does (the CLI: ``--rounds``)."""
 
     def __init__(self, field: str, value, allowed):
         self.field = field
@@ -162,13 +161,17 @@ class InvalidValue(UsageError):
         self.allowed = allowed
         super().__init__(self.describe(field))
         if hasattr(allowed, "msgid"):
-            from .words import N_, Message
+            self.words = self.described(field)
 
-            self.words = Message(N_("%(setting)s takes %(allowed)s, not %(value)s"),
-                                 {"setting": field, "allowed": allowed, "value": value})
+    def described(self, name: str):
+        """The sentence as words, the setting called ``name``."""
+        from .words import N_, Message
+
+        return Message(N_("%(name)s takes %(allowed)s, not %(value)s"),
+                       {"name": name, "allowed": self.allowed, "value": self.value})
 
     def describe(self, name: str) -> str:
-        return f"{name} takes {self.allowed}, not {self.value}"
+        return self.described(name).english()
 
 
 class UnknownName(UsageError):
@@ -271,8 +274,10 @@ class CardError(TourneyError):
     """A card spelling that is not a card."""
 
     def __init__(self, text: str):
+        from .words import not_a_card
+
         self.text = text
-        super().__init__(f"not a card: {text!r}")
+        super().__init__(not_a_card(repr(text)))
 
 
 class IllegalMove(TourneyError):
@@ -292,7 +297,7 @@ class IllegalMove(TourneyError):
         # the seat (0-based) when the broken rule is about one seat's entry, such as
         # its score on a score sheet; the record checker names its player
         self.seat = seat
-        super().__init__(f"{message}")
+        super().__init__(message)
 
 
 class RecordError(TourneyError):
@@ -403,21 +408,9 @@ class UnreadableFile(RecordError, UsageError):
     like a record error; a problem of one row is a :class:`RecordError`."""
 
 
-def located(file: str | None, message, *, line: int | None = None,
-            cell: str | None = None, column: str | None = None):
+def located(file: str | None, message: str, *, line: int | None = None,
+            cell: str | None = None, column: str | None = None) -> str:
     """The one form of a problem in a file, as :class:`RecordError` prints it:
     ``FILE, line N, column: message`` (in a workbook ``FILE, Sheet!A1, column:
-    message``), for errors that are not record errors (a player list's). A
-    ``message`` given as words (a :class:`tourney.errors.words.Message`) gives
-    words, whose English is that text: the line said in a page's language."""
-    if not hasattr(message, "msgid"):
-        return str(RecordError(message, file=file, line=line, cell=cell, column=column))
-    from .words import N_, Message, comma_words
-
-    place = cell if cell is not None else (
-        Message(N_("line %(number)s"), {"number": line}) if line is not None else None)
-    parts = [part for part in (file, place, column) if part]
-    if not parts:
-        return message
-    return Message(N_("%(subject)s: %(problem)s"), {"subject": comma_words(parts),
-                                                     "problem": message})
+    message``), for errors that are not record errors (a player list's)."""
+    return str(RecordError(message, file=file, line=line, cell=cell, column=column))

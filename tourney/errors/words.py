@@ -122,6 +122,12 @@ def did_you_mean(names) -> Message | None:
     return Message(N_("did you mean %(names)s?"), {"names": either_words(names)})
 
 
+def not_a_card(text: str) -> Message:
+    """The one wording of a token or value that is no card (``text`` as given, quoted):
+    the engines' and :class:`tourney.errors.CardError`'s."""
+    return Message(N_("not a card: %(text)s"), {"text": text})
+
+
 # An unknown name's sentence per kind (tourney.errors.unknown_name words the English):
 # whole sentences, since the languages agree "unknown" with the noun.
 UNKNOWN_NAMES = {

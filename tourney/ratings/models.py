@@ -54,6 +54,7 @@ from openskill.models import (
 
 from ..engines.base import parse_yes_no
 from ..errors import UsageError
+from ..errors.words import N_, Message
 
 DEFAULT_MODEL = "PlackettLuce"
 
@@ -70,9 +71,9 @@ MODEL_NAMES: tuple[str, ...] = tuple(MODEL_CLASSES)
 _FLOAT_PARAMS = ("mu", "sigma", "beta", "kappa", "tau", "epsilon")
 _BOOL_PARAMS = ("limit_sigma", "balance")
 _REFUSED = {
-    "margin": "it only acts on scores, and matches are rated by places",
-    "weight_bounds": "no per-player weights are passed (one-player teams)",
-    "gamma": "it is a function, not a number",
+    "margin": N_("it only acts on scores, and matches are rated by places"),
+    "weight_bounds": N_("no per-player weights are passed (one-player teams)"),
+    "gamma": N_("it is a function, not a number"),
 }
 
 
@@ -91,7 +92,8 @@ def resolve_model_name(name: str) -> str:
     try:
         return aliases[text]
     except KeyError:
-        raise UsageError(f"unknown rating model {name!r} (models: {model_names_text()})") from None
+        raise UsageError(Message(N_("unknown rating model %(name)s (models: %(models)s)"),
+                                 {"name": repr(name), "models": model_names_text()})) from None
 
 
 def parameter_names(model: str) -> tuple[str, ...]:
@@ -117,28 +119,37 @@ def param_text(value: Any) -> str:
 
 
 def _parse_value(model: str, key: str, raw: Any) -> Any:
+    said = {"key": key, "value": repr(raw)}
     if key in _REFUSED:
-        raise UsageError(f"rating parameter {key!r} cannot be set: {_REFUSED[key]}")
+        raise UsageError(Message(N_("rating parameter %(key)s cannot be set: %(reason)s"),
+                                 {"key": repr(key), "reason": Message(_REFUSED[key])}))
     if key not in parameter_names(model):
-        known = ", ".join(parameter_names(model))
-        raise UsageError(f"{model} has no parameter {key!r} (parameters: {known})")
+        raise UsageError(Message(N_("%(model)s has no parameter %(key)s (parameters: %(known)s)"),
+                                 {"model": model, "key": repr(key),
+                                  "known": ", ".join(parameter_names(model))}))
     if key in _BOOL_PARAMS:
         value = parse_yes_no(raw)
         if value is None:
-            raise UsageError(f"rating parameter {key} takes true or false, not {raw!r}")
+            raise UsageError(Message(N_("rating parameter %(key)s takes true or false, not "
+                                        "%(value)s"), said))
         return value
+    not_a_number = UsageError(Message(N_("rating parameter %(key)s takes a number, not "
+                                         "%(value)s"), said))
     if isinstance(raw, bool):
-        raise UsageError(f"rating parameter {key} takes a number, not {raw!r}")
+        raise not_a_number
     try:
         value = float(raw)
     except (TypeError, ValueError):
-        raise UsageError(f"rating parameter {key} takes a number, not {raw!r}") from None
+        raise not_a_number from None
     if not math.isfinite(value):
-        raise UsageError(f"rating parameter {key} must be a finite number, not {raw!r}")
+        raise UsageError(Message(N_("rating parameter %(key)s must be a finite number, not "
+                                    "%(value)s"), said))
     if key in ("sigma", "beta", "kappa", "epsilon") and value <= 0:
-        raise UsageError(f"rating parameter {key} must be greater than 0, not {raw!r}")
+        raise UsageError(Message(N_("rating parameter %(key)s must be greater than 0, not "
+                                    "%(value)s"), said))
     if key == "tau" and value < 0:
-        raise UsageError(f"rating parameter tau must be 0 or more, not {raw!r}")
+        raise UsageError(Message(N_("rating parameter %(key)s must be 0 or more, not "
+                                    "%(value)s"), said))
     return value
 
 
@@ -164,7 +175,8 @@ class ModelSpec:
         """From a pool's columns (missing keys take openskill's defaults)."""
         params = json.loads(params_json) if params_json else {}
         if not isinstance(params, dict):
-            raise UsageError(f"rating pool parameters are not a JSON object: {params_json!r}")
+            raise UsageError(Message(N_("rating pool parameters are not a JSON object: %(text)s"),
+                                     {"text": repr(params_json)}))
         return cls.create(model or DEFAULT_MODEL, params)
 
     @property

@@ -51,6 +51,7 @@ from sqlmodel import Session
 from ..collector import paused
 from ..engines import unknown_variant, variant_ids
 from ..errors import InvalidValue, UsageError
+from ..errors.words import N_, Message
 from ..ordering import name_key, natural_key
 from ..storage.bulk import BulkInsert
 from ..storage.merges import canonical_players
@@ -175,7 +176,8 @@ def configure_pool(session: Session, variant: str, *, model: str | None = None,
         base = current
     spec = base.with_params(params) if params else base
     if provisional is not None and provisional < 0:
-        raise InvalidValue("provisional", provisional, "a number of matches, 0 or more")
+        raise InvalidValue("provisional", provisional,
+                           Message(N_("a number of matches, 0 or more")))
     before = {"model": pool.model, "params": json.loads(pool.params_json or "{}"),
               "provisional_matches": pool.provisional_matches}
     # The stored text is rewritten even when only its spelling differs (a pool
@@ -1014,10 +1016,11 @@ def predict_table(session: Session, variant: str, players: Sequence[Player]) -> 
     resolves the names (merges followed)."""
     check_variant(variant)
     if len(players) < 2:
-        raise UsageError("a prediction needs at least two players")
+        raise UsageError(Message(N_("a prediction needs at least two players")))
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
-        raise UsageError("a player is named twice (or two names are one merged player)")
+        raise UsageError(Message(N_("a player is named twice (or two names are one merged "
+                                    "player)")))
     pool = get_pool(session, variant, create=False)
     spec = pool_spec(pool) if pool is not None else DEFAULT_SPEC
     model = spec.build()

@@ -233,8 +233,9 @@ class MatchChecker:
         try:
             rules = self.rules(record.event)
         except (OptionError, UsageError) as err:
-            raise RecordError(f"event {record.event}: {err}", rule="event-rules",
-                              column="event") from None
+            raise RecordError(Message(N_("event %(event)s: %(problem)s"),
+                                      {"event": record.event, "problem": err.words or str(err)}),
+                              rule="event-rules", column="event") from None
         if rules is None:  # a usage error, said once for the file (not once a row)
             err = self.events.unknown(record.event)
             raise UnknownName(located(self.file_name, str(err), line=record.line,

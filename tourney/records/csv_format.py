@@ -395,8 +395,8 @@ def check_key_columns(fields: dict[str, str], line: int) -> DealRecord:
 
     record = parse_row(fields, line)
     if record.variant is not None and record.variant not in VARIANT_IDS:
-        raise RecordError(str(unknown_variant(record.variant)), rule="variant",
-                          column="variant")
+        unknown = unknown_variant(record.variant)
+        raise RecordError(unknown.words or str(unknown), rule="variant", column="variant")
     return record
 
 

@@ -164,8 +164,8 @@ class Source:
         self._raw = _HashingRaw(stream, prefix)
         self.kind = "xlsx" if prefix.startswith(_XLSX_MAGIC) else "csv"
         if sheet is not None and self.kind != "xlsx":
-            raise UsageError(f"{name}: a sheet is for XLSX workbooks; this is a text file",
-                             setting="sheet")
+            raise UsageError(Message(N_("%(file)s: a sheet is for XLSX workbooks; this is a "
+                                        "text file"), {"file": name}), setting="sheet")
         self.sheet_title: str | None = None
         self._columns: list[str] = []
 
@@ -232,17 +232,19 @@ def open_source(path: str, *, encoding: str | None = None, sheet: str | None = N
         try:
             encoding = codecs.lookup(encoding).name
         except LookupError:
-            raise InvalidValue("encoding", repr(encoding), "an encoding Python knows "
-                               "(try utf-8, utf-16, windows-1252, latin-1)") from None
+            raise InvalidValue("encoding", repr(encoding), Message(
+                N_("an encoding Python knows (try %(examples)s)"),
+                {"examples": "utf-8, utf-16, windows-1252, latin-1"})) from None
     if path == "-":
         stream = stdin if stdin is not None else sys.stdin.buffer
         return Source(stream, "<stdin>", encoding=encoding, sheet=sheet, owned=False)
     if os.path.isdir(path):
-        raise UsageError(f"{path}: is a folder, not a file")
+        raise UsageError(Message(N_("%(file)s: is a folder, not a file"), {"file": path}))
     try:
         stream = open(path, "rb")
     except OSError as err:
-        raise UsageError(f"{path}: cannot read the file: {err.strerror}") from None
+        raise UsageError(Message(N_("%(file)s: cannot read the file: %(reason)s"),
+                                 {"file": path, "reason": err.strerror})) from None
     try:
         return Source(stream, path, encoding=encoding, sheet=sheet)
     except BaseException:
@@ -812,8 +814,10 @@ class _XlsxRows(Rows):
         names = workbook.sheetnames
         if source.sheet is not None:
             if source.sheet not in names:
-                raise UsageError(f"{source.name}: no sheet {source.sheet!r}; its sheets: "
-                                 + ", ".join(repr(n) for n in names))
+                raise UsageError(Message(N_("%(file)s: no sheet %(sheet)s; its sheets: "
+                                            "%(sheets)s"),
+                                         {"file": source.name, "sheet": repr(source.sheet),
+                                          "sheets": ", ".join(repr(n) for n in names)}))
             title = source.sheet
         else:
             if not names:

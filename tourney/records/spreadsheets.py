@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import IO, Iterator, Sequence
 
 from ..errors import UsageError
+from ..errors.words import N_, Message
 from ..numbers import fixed_text
 from .sources import formula_safe
 
@@ -51,11 +52,13 @@ def table_format(path: str | None, given: str | None = None, *,
         return "xlsx"
     if extension in ("", ".csv"):
         return "csv"
+    said = {"file": path, "extension": extension}
     if not choosable:
-        raise UsageError(f"{path}: tourney writes .csv and .xlsx files, not {extension}; "
-                         "name the file .csv or .xlsx")
-    raise UsageError(f"{path}: tourney writes .csv and .xlsx files, not {extension}; "
-                     "name the file .csv or .xlsx, or give the format", setting="format")
+        raise UsageError(Message(N_("%(file)s: tourney writes .csv and .xlsx files, not "
+                                    "%(extension)s; name the file .csv or .xlsx"), said))
+    raise UsageError(Message(N_("%(file)s: tourney writes .csv and .xlsx files, not "
+                                "%(extension)s; name the file .csv or .xlsx, or give the "
+                                "format"), said), setting="format")
 
 
 def sheet_title(text: str) -> str:
@@ -169,8 +172,9 @@ def output_stream(path: str | None, binary: bool = False) -> Iterator[IO]:
     if path is None or path == "-":
         if binary:
             if sys.stdout.isatty():
-                raise UsageError("an XLSX workbook is binary: give a FILE.xlsx to write or "
-                                 "redirect standard output to a file", setting="out")
+                raise UsageError(Message(N_("an XLSX workbook is binary: give a FILE.xlsx to "
+                                            "write or redirect standard output to a file")),
+                                 setting="out")
             sys.stdout.flush()
             yield sys.stdout.buffer
             sys.stdout.buffer.flush()
@@ -193,7 +197,8 @@ def open_table(path: str | None, columns: Sequence[str] | None, *, format: str |
     (the values stay numbers); ``choosable`` as :func:`table_format`'s."""
     kind = table_format(path, format, choosable=choosable)
     if kind not in FORMATS:
-        raise UsageError(f"unknown format {kind!r} (formats: {', '.join(FORMATS)})")
+        raise UsageError(Message(N_("unknown format %(format)s (formats: %(formats)s)"),
+                                 {"format": repr(kind), "formats": ", ".join(FORMATS)}))
     with output_stream(path, binary=kind == "xlsx") as stream:
         to_file = path is not None and path != "-"
         table = (XlsxTable(stream, columns, title=title, widths=widths, decimals=decimals)

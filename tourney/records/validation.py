@@ -210,7 +210,7 @@ class RecordChecker:
         try:
             game = get_game(variant)
         except UsageError as err:
-            raise RecordError(str(err), rule="variant", column="variant") from None
+            raise RecordError(err.words or str(err), rule="variant", column="variant") from None
         if self.options_for is not None:
             options = self.options_for(record, game)
             self._games[variant] = game
@@ -265,10 +265,12 @@ class RecordChecker:
             err.by_rules = True
             raise
         except TourneyError as err:
-            raise RecordError(str(err), rule="record") from None
+            raise RecordError(err.words or str(err), rule="record") from None
         except Exception as err:  # an engine bug must not become a traceback
-            raise RecordError(f"the {game.id} engine failed on this record "
-                              f"({type(err).__name__}: {err}); please report it",
+            raise RecordError(Message(N_("the %(variant)s engine failed on this record "
+                                         "(%(error)s); please report it"),
+                                      {"variant": game.id,
+                                       "error": f"{type(err).__name__}: {err}"}),
                               rule="internal") from None
         if claimed is not None and claimed != list(outcome.scores):
             shown = ";".join(game.format_score(s) for s in outcome.scores)

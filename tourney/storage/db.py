@@ -39,6 +39,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlmodel import Session, create_engine
 
 from ..errors import TourneyError, UsageError
+from ..errors.words import N_, Message
 from .writes import WRITES
 
 DEFAULT_URL = "sqlite:///tourney.db"
@@ -163,7 +164,8 @@ def _new_engine(url: str, read_only: bool = False) -> Engine:
     try:
         parsed = make_url(url)
     except (ArgumentError, ValueError) as err:
-        raise UsageError(f"not a database URL: {url!r} ({err})") from None
+        raise UsageError(Message(N_("not a database URL: %(url)s (%(reason)s)"),
+                                 {"url": repr(url), "reason": str(err)})) from None
     try:
         if parsed.get_backend_name() == "sqlite":
             return _sqlite_engine(parsed, read_only)
@@ -175,9 +177,11 @@ def _new_engine(url: str, read_only: bool = False) -> Engine:
                 connect_args["options"] = "-c default_transaction_read_only=on"
         return create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
     except ModuleNotFoundError as err:
-        raise UsageError(f"no driver for {display_url(url)}: {err}") from None
+        raise UsageError(Message(N_("no driver for %(url)s: %(reason)s"),
+                                 {"url": display_url(url), "reason": str(err)})) from None
     except (ArgumentError, ValueError, TypeError) as err:
-        raise UsageError(f"cannot open {display_url(url)}: {err}") from None
+        raise UsageError(Message(N_("cannot open %(url)s: %(reason)s"),
+                                 {"url": display_url(url), "reason": str(err)})) from None
 
 
 def _sqlite_engine(url, read_only: bool = False) -> Engine:
@@ -221,16 +225,17 @@ def _sqlite_engine(url, read_only: bool = False) -> Engine:
     return engine
 
 
-def open_failure(engine: Engine, err: BaseException) -> str:
+def open_failure(engine: Engine, err: BaseException) -> Message:
     """One line saying why a database could not be opened (never the SQL or its
     parameters)."""
     reason = first_line(err)
-    url = display_url(str(engine.url))
+    said = {"url": display_url(str(engine.url)), "reason": reason}
     if engine.dialect.name == "postgresql" and "timeout" in reason.lower():
-        seconds = engine.url.query.get("connect_timeout", PG_CONNECT_TIMEOUT)
-        reason += (f" (no answer within {seconds} s; add ?connect_timeout=SECONDS "
-                   "to the URL to wait longer)")
-    return f"cannot open the database {url}: {reason}"
+        said["seconds"] = engine.url.query.get("connect_timeout", PG_CONNECT_TIMEOUT)
+        said["option"] = "?connect_timeout=SECONDS"
+        return Message(N_("cannot open the database %(url)s: %(reason)s (no answer within "
+                          "%(seconds)s s; add %(option)s to the URL to wait longer)"), said)
+    return Message(N_("cannot open the database %(url)s: %(reason)s"), said)
 
 
 # SQLite's answers when the file given cannot be a database it opens (a CSV file,
@@ -263,10 +268,13 @@ def is_busy_error(err: BaseException) -> bool:
     return "database is locked" in text or "database is busy" in text
 
 
-def busy_message(engine: Engine | None = None) -> str:
-    where = f" ({display_url(str(engine.url))})" if engine is not None else ""
-    return ("database is busy: another tourney command is writing to it"
-            f"{where}; nothing was changed, try again when it has finished")
+def busy_message(engine: Engine | None = None) -> Message:
+    if engine is None:
+        return Message(N_("database is busy: another tourney command is writing to it; "
+                          "nothing was changed, try again when it has finished"))
+    return Message(N_("database is busy: another tourney command is writing to it (%(url)s); "
+                      "nothing was changed, try again when it has finished"),
+                   {"url": display_url(str(engine.url))})
 
 
 @contextmanager
@@ -293,20 +301,24 @@ class ConflictingChange(TourneyError):
 # What a refused constraint means, in words an organizer can act on.
 _CONFLICT_WORDS = {
     "uq_match_event_id_round_number_table":
-        "another import stored a result for one of these matches at the same moment",
+        N_("another import stored a result for one of these matches at the same moment"),
     "uq_matchversion_match_id_version":
-        "another import stored a new version of one of these matches at the same moment",
-    "ix_ratingpool_variant": "another command created the same rating pool at the same moment",
+        N_("another import stored a new version of one of these matches at the same moment"),
+    "ix_ratingpool_variant":
+        N_("another command created the same rating pool at the same moment"),
 }
 
 
-def conflict_message(reason: str) -> str:
+def conflict_message(reason: str) -> Message:
+    """A change the schema refused (``reason``: the database's first line), in
+    words an organizer can act on where the constraint is known."""
     for constraint, words in _CONFLICT_WORDS.items():
         if constraint in reason:
-            return (f"{words}; nothing was written. Run the command again: it then sees "
-                    f"what the other one stored ({constraint})")
-    return ("the database refused the change (did another command change the same "
-            f"data at the same moment? try again): {reason}")
+            return Message(N_("%(what)s; nothing was written. Run the command again: it then "
+                              "sees what the other one stored (%(constraint)s)"),
+                           {"what": Message(words), "constraint": constraint})
+    return Message(N_("the database refused the change (did another command change the same "
+                      "data at the same moment? try again): %(reason)s"), {"reason": reason})
 
 
 # PostgreSQL's deadlock_detected and serialization_failure: two commands raced.
@@ -354,9 +366,10 @@ def transaction(engine: Engine) -> Iterator[Session]:
         except OperationalError as err:
             session.rollback()
             if _sqlstate(err) in _RACE_STATES:  # PostgreSQL chose this one to give way
-                raise ConflictingChange(
-                    "another command changed the same data at the same moment "
-                    f"({first_line(err)}); nothing was written. Run the command again") from None
+                raise ConflictingChange(Message(
+                    N_("another command changed the same data at the same moment (%(reason)s); "
+                       "nothing was written. Run the command again"),
+                    {"reason": first_line(err)})) from None
             raise
         except BaseException:
             session.rollback()

@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # alembic is imported only when a migration runs (it is slow 
     from alembic.script import ScriptDirectory
 
 from ..errors import Remedy, TourneyError, UsageError
+from ..errors.words import N_, Message, then_words
 from . import models  # noqa: F401  (registers the tables)
 from .db import busy_errors, display_url, open_error, write_connection_options
 
@@ -209,21 +210,24 @@ def schema_status(engine: Engine) -> SchemaStatus:
 def refusal(status: SchemaStatus) -> SchemaError | None:
     """Why a database cannot be used as it is (``None``: it can); where upgrading
     helps, the error names that operation (``db upgrade``)."""
+    said = {"revision": status.revision, "head": status.head}
     if status.state == "outdated":
-        return SchemaError(f"this database is at schema {status.revision}, before this "
-                           f"tourney's {status.head}; back it up, then upgrade it",
+        return SchemaError(Message(N_("this database is at schema %(revision)s, before this "
+                                      "tourney's %(head)s; back it up, then upgrade it"), said),
                            remedy=Remedy("upgrade-database"))
     if status.state == "unversioned":
-        return SchemaError("this database has tourney tables but no schema version; "
-                           "upgrade it", remedy=Remedy("upgrade-database"))
+        return SchemaError(Message(N_("this database has tourney tables but no schema "
+                                      "version; upgrade it")),
+                           remedy=Remedy("upgrade-database"))
     if status.state == "foreign":
-        return ForeignDatabase(f"{status.url} is not a tourney database: it has tables, none "
-                           "of them tourney's (another program's database?); nothing was "
-                           "changed")
+        return ForeignDatabase(Message(N_("%(url)s is not a tourney database: it has tables, "
+                                          "none of them tourney's (another program's "
+                                          "database?); nothing was changed"),
+                                       {"url": status.url}))
     if status.state == "unknown":
-        return SchemaError(f"this database is at schema {status.revision}, which this "
-                           f"tourney (schema {status.head}) does not know; is it from a "
-                           "newer tourney?")
+        return SchemaError(Message(N_("this database is at schema %(revision)s, which this "
+                                      "tourney (schema %(head)s) does not know; is it from a "
+                                      "newer tourney?"), said))
     return None
 
 
@@ -315,15 +319,30 @@ def _check_adoptable(connection: Connection) -> None:
         if found[table] != expected[table]:
             missing = ", ".join(sorted(expected[table] - found[table]))
             extra = ", ".join(sorted(found[table] - expected[table]))
-            detail = "; ".join(p for p in (missing and f"no column {missing}",
-                                           extra and f"unexpected column {extra}") if p)
-            problems.append(f"table {table}: {detail}")
+            details = [*([Message(N_("no column %(columns)s"), {"columns": missing})]
+                         if missing else []),
+                       *([Message(N_("unexpected column %(columns)s"), {"columns": extra})]
+                         if extra else [])]
+            problems.append(Message(N_("table %(table)s: %(detail)s"),
+                                    {"table": table, "detail": _each_then(details)}))
     absent = sorted(set(expected) - set(found))
     if absent:
-        problems.append("no table " + ", ".join(absent))
-    raise SchemaError(
-        "this database has tourney tables but no schema version, and they are not "
-        f"those of schema {FIRST_REVISION}, so it cannot be upgraded: " + "; ".join(problems))
+        problems.append(Message(N_("no table %(tables)s"), {"tables": ", ".join(absent)}))
+    raise SchemaError(Message(N_("this database has tourney tables but no schema version, and "
+                                 "they are not those of schema %(revision)s, so it cannot be "
+                                 "upgraded: %(problems)s"),
+                              {"revision": FIRST_REVISION, "problems": _each_then(problems)}))
+
+
+def _each_then(parts: list[Message]) -> Message | str:
+    """``first; second; third``: each part in turn, joined by :func:`then_words`
+    (nothing for no parts)."""
+    if not parts:
+        return ""
+    said = parts[-1]
+    for earlier in reversed(parts[:-1]):
+        said = then_words(earlier, said)
+    return said
 
 
 def new_revision(message: str) -> None:

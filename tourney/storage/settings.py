@@ -23,6 +23,7 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from ..errors import Remedy, UsageError
+from ..errors.words import N_, Message
 from .audit import record_change
 from .models import SiteSetting, utcnow
 
@@ -46,26 +47,32 @@ class SiteSettings:
 
 def check_key(key: str) -> str:
     if key not in SETTINGS:
-        raise UsageError(f"unknown site setting {key!r}; the settings are "
-                         + ", ".join(SETTINGS))
+        raise UsageError(Message(N_("unknown site setting %(key)s; the settings are "
+                                    "%(settings)s"),
+                                 {"key": repr(key), "settings": ", ".join(SETTINGS)}))
     return key
 
 
 def check_value(key: str, value: str) -> str:
     text = unicodedata.normalize("NFC", value.strip())
     if not text:
-        raise UsageError(f"site {key} needs a value; unsetting it clears it",
+        raise UsageError(Message(N_("site %(key)s needs a value; unsetting it clears it"),
+                                 {"key": key}),
                          remedy=Remedy("unset-site-setting", key=key))
     if len(text) > MAX_LENGTH:
-        raise UsageError(f"site {key} is {len(text)} characters long; at most {MAX_LENGTH}")
+        raise UsageError(Message(N_("site %(key)s is %(length)s characters long; at most "
+                                    "%(limit)s"),
+                                 {"key": key, "length": len(text), "limit": MAX_LENGTH}))
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in text):
-        raise UsageError(f"site {key} holds control or invisible formatting characters")
+        raise UsageError(Message(N_("site %(key)s holds control or invisible formatting "
+                                    "characters"), {"key": key}))
     if key == "url":
         parts = urlsplit(text)
         if parts.scheme not in ("http", "https") or not parts.netloc or parts.query \
                 or parts.fragment:
-            raise UsageError(f"site url {text!r} is not a web address such as "
-                             "https://dam.example.org/")
+            raise UsageError(Message(N_("site url %(url)s is not a web address such as "
+                                        "%(example)s"),
+                                     {"url": repr(text), "example": "https://dam.example.org/"}))
         if not text.endswith("/"):
             text += "/"
     return text

@@ -26,6 +26,7 @@ from __future__ import annotations
 import socket
 
 from tourney.errors import UsageError
+from tourney.errors.words import N_, Message
 
 KEEP_ALIVE_SECONDS = 15
 HEADER_SECONDS = 10  # for a request's line and headers, from the connection or the last answer
@@ -89,7 +90,9 @@ def listening_socket(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as err:
         sock.close()
-        raise UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+        raise UsageError(Message(N_("cannot listen on %(address)s: %(reason)s"),
+                                 {"address": f"{host}:{port}",
+                                  "reason": err.strerror or str(err)})) from None
     return sock
 
 
