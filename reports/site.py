@@ -1037,12 +1037,10 @@ def event_player_ids(data: EventData) -> set[int]:
     """The players an event's pages show: entered, seated or placed (the standings
     are of these)."""
     ids = {e.player_id for e in data.entries}
-    for rnd in data.rounds:
-        for table in rnd.tables:
-            ids.update(table.players)
-        ids.update(rnd.byes)
-    for match in data.matches:
-        ids.update(p.player_id for p in match.places)
+    # flat lists, one update each (a big event's tens of thousands of seats and places)
+    ids.update([pid for rnd in data.rounds for table in rnd.tables for pid in table.players])
+    ids.update([pid for rnd in data.rounds for pid in rnd.byes])
+    ids.update([p.player_id for match in data.matches for p in match.places])
     return ids
 
 
@@ -2185,19 +2183,19 @@ class SiteBuilder:
 
     def _event_page_key(self, data: EventData, standings_key: str) -> str:
         """The event's page's key: its standings' (which stand for the results grid
-        of the rounds they count), the seating of those rounds, the rounds' list
-        (a round being played without its count of results) and the table sizes."""
+        of the rounds they count), the rounds' list (a round being played without
+        its count of results) and every round's seating (the grid's rounds', and
+        the table sizes each player sat at: those digests are worked out for the
+        rounds' keys anyway, where counting the sizes took a big event's every seat
+        again)."""
         memo = ("event page", standings_key)
         if memo not in self._memo:
             self._memo[memo] = self._event_page_key_of(data, standings_key)
         return self._memo[memo]
 
     def _event_page_key_of(self, data: EventData, standings_key: str) -> str:
-        after = data.after_round
         return content_key(self.site_key, "event", standings_key, self._rounds_list(data),
-                           [self._seating(r) for r in data.rounds
-                            if after is None or r.number <= after],
-                           seats_by_table_size(data))
+                           [self._seating(r) for r in data.rounds])
 
     @staticmethod
     def _rounds_list(data: EventData) -> list[tuple]:
