@@ -1040,12 +1040,10 @@ def event_player_ids(data: EventData) -> set[int]:
     """The players an event's pages show: entered, seated or placed (the standings
     are of these)."""
     ids = {e.player_id for e in data.entries}
-    for rnd in data.rounds:
-        for table in rnd.tables:
-            ids.update(table.players)
-        ids.update(rnd.byes)
-    for match in data.matches:
-        ids.update(p.player_id for p in match.places)
+    # flat lists, one update each (a big event's tens of thousands of seats and places)
+    ids.update([pid for rnd in data.rounds for table in rnd.tables for pid in table.players])
+    ids.update([pid for rnd in data.rounds for pid in rnd.byes])
+    ids.update([p.player_id for match in data.matches for p in match.places])
     return ids
 
 
@@ -1144,6 +1142,8 @@ class SiteBuilder:
         # lists leave them out until their round is complete
         self.pending: dict[int, tuple[int, int]] = {}
         self._memo: dict[tuple, Any] = {}  # per event: keys' parts worked out once
+        # per event: the record of each round's outputs as a whole (see event_pages)
+        self._round_records: dict[str, list] = {}
         self._boards_read = False  # see _load_boards
         self._being_played: dict[str, list[tuple[int, int]]] = {}
         # per game: its board's mark, the names' digest, top and counts (for the index)
@@ -1652,6 +1652,7 @@ class SiteBuilder:
                 "matches_of": self._player_digests(data),
                 "replays": self.report.replays - replays, "matches": len(data.matches),
                 "after_round": data.after_round,
+                "rounds": self._round_records,
                 "players": sorted(players),
                 # the old manifest's rows themselves while the standings are unchanged
                 "player_events": kept if kept is not None
@@ -2021,37 +2022,92 @@ class SiteBuilder:
 
         shown = self._event_shown(info)
         self.event_page(data, standings_key, has_results)
-        # A round's, a match's and a replay's pages have keys of their own (what
-        # they show: the event's name and game, the round or the match as stored,
-        # its players' names), so one result re-renders its own pages.
-        for rnd in data.rounds:
-            self.round_pages(info, rnd, shown, names)
-            self.sheet_page(info, rnd, content_key(
-                self.site_key, "sheets", shown, self._seating(rnd), names))
         self.screen_page(data, standings_key, has_results)
         matches_by_round: dict[int, list[MatchData]] = {}
         for match in data.matches:
             matches_by_round.setdefault(match.round, []).append(match)
-        # what every match's page shows of the event, by its digest (worked out once)
-        match_base = content_key(self.site_key, "match", shown, with_replays)
-        for number, matches in matches_by_round.items():
-            pending = []
-            for match in matches:
-                self.report.matches += 1
-                key = content_key(match_base, self._match_row(match),
-                                  self._names([p.player_id for p in match.places]))
-                if not self._reuse_keyed(key, [self.links.match(info.id, match.id)]):
-                    pending.append((match, key))
-                elif with_replays:
-                    self.report.replays += self._reused_replays(key, info.id, match.id)
-            if not pending:
-                continue  # the round's deals are not read
-            deals = self.reader.deals(info.id, number, with_moves=with_replays)
-            for match, key in pending:
-                self.match_pages(info, match, deals.get(match.version_id, []), with_replays,
-                                 key)
-        self.event_data_files(data, standings_key, matches_by_round)
+        # A round's, a match's and a replay's pages have keys of their own (what
+        # they show: the event's name and game, the round or the match as stored,
+        # its players' names), so one result re-renders its own pages. A round's
+        # outputs as a whole (its pages, score sheets, matches' and replays' pages
+        # and matches file) are known by the round's key too (:meth:`_round_key`):
+        # a round unchanged since the old site, a complete round while a later one
+        # is played, keeps them without each being keyed (a big round's thousands).
+        old_rounds = old.get("rounds") if isinstance(old, dict) else None
+        if not isinstance(old_rounds, dict):
+            old_rounds = {}
+        self._round_records = {}
+        event_dir = self.links.event(info.id).rsplit("/", 1)[0]
+        for rnd in data.rounds:
+            matches = matches_by_round.pop(rnd.number, [])
+            key = self._round_key(info, rnd, matches, shown, names, with_replays)
+            if self._reuse_round(rnd.number, old_rounds.get(str(rnd.number)), key,
+                                 len(matches)):
+                continue
+            began, replays = len(self._collecting), self.report.replays
+            self.round_pages(info, rnd, shown, names)
+            self.sheet_page(info, rnd, content_key(
+                self.site_key, "sheets", shown, self._seating(rnd), names))
+            self._match_pages_of(info, rnd.number, matches, shown, with_replays)
+            self._round_matches_file(info, event_dir, rnd, matches)
+            self._round_records[str(rnd.number)] = [
+                key, self._collecting[began:], self.report.replays - replays]
+        for number, matches in matches_by_round.items():  # of a round no longer seated
+            self._match_pages_of(info, number, matches, shown, with_replays)
+        self.event_data_files(data, standings_key)
         return rows, standings_key, kept_rows
+
+    def _round_key(self, info: EventInfo, rnd: RoundData, matches: Sequence[MatchData],
+                   shown: tuple, names: str, with_replays: bool) -> str:
+        """The key of a round's outputs as a whole: what any of them shows (the
+        event as its round and match pages show it, its open data's reference and a
+        bye's worth, the replays asked for or not, its players' names by their
+        digest, the round's seating, its matches as stored and its forfeits)."""
+        return content_key(
+            self.site_key, "round-outputs", shown, opendata.event_ref(info), info.bye_points,
+            with_replays, names, rnd.number, self._seating(rnd), rnd.repeated_pairs,
+            rnd.seated_at, [self._match_row(m) for m in matches],
+            [(t.label, t.forfeit) for t in rnd.tables if t.forfeit is not None])
+
+    def _reuse_round(self, number: int, had, key: str, matches: int) -> bool:
+        """Keep a round's outputs of the old site (each with the key it had of its
+        own) if the round's key is the one it had there (``had``: the old event
+        record's [key, files, replays] of the round)."""
+        if self.previous is None or not (
+                isinstance(had, list) and len(had) == 3 and had[0] == key
+                and isinstance(had[1], list) and had[1] and isinstance(had[2], int)):
+            return False
+        old = self.previous.manifest["files"]
+        if not all(old.get(rel) for rel in had[1]) or not self.reuse(had[1]):
+            return False
+        self._round_records[str(number)] = had
+        self.report.matches += matches
+        self.report.replays += had[2]
+        return True
+
+    def _match_pages_of(self, info: EventInfo, number: int, matches: Sequence[MatchData],
+                        shown: tuple, with_replays: bool) -> None:
+        """A round's matches' pages (and replays), each kept if its key is the one
+        it had; the round's deals read only if one must be made."""
+        # what every match's page shows of the event, by its digest (worked out once)
+        match_base = self._memo.get(("match base", with_replays))
+        if match_base is None:
+            match_base = self._memo[("match base", with_replays)] = content_key(
+                self.site_key, "match", shown, with_replays)
+        pending = []
+        for match in matches:
+            self.report.matches += 1
+            key = content_key(match_base, self._match_row(match),
+                              self._names([p.player_id for p in match.places]))
+            if not self._reuse_keyed(key, [self.links.match(info.id, match.id)]):
+                pending.append((match, key))
+            elif with_replays:
+                self.report.replays += self._reused_replays(key, info.id, match.id)
+        if not pending:
+            return  # the round's deals are not read
+        deals = self.reader.deals(info.id, number, with_moves=with_replays)
+        for match, key in pending:
+            self.match_pages(info, match, deals.get(match.version_id, []), with_replays, key)
 
     def round_pages(self, info: EventInfo, rnd: RoundData, shown: tuple, names: str) -> None:
         """A round's page: its seats by table, with the results as they come in, and
@@ -2130,19 +2186,19 @@ class SiteBuilder:
 
     def _event_page_key(self, data: EventData, standings_key: str) -> str:
         """The event's page's key: its standings' (which stand for the results grid
-        of the rounds they count), the seating of those rounds, the rounds' list
-        (a round being played without its count of results) and the table sizes."""
+        of the rounds they count), the rounds' list (a round being played without
+        its count of results) and every round's seating (the grid's rounds', and
+        the table sizes each player sat at: those digests are worked out for the
+        rounds' keys anyway, where counting the sizes took a big event's every seat
+        again)."""
         memo = ("event page", standings_key)
         if memo not in self._memo:
             self._memo[memo] = self._event_page_key_of(data, standings_key)
         return self._memo[memo]
 
     def _event_page_key_of(self, data: EventData, standings_key: str) -> str:
-        after = data.after_round
         return content_key(self.site_key, "event", standings_key, self._rounds_list(data),
-                           [self._seating(r) for r in data.rounds
-                            if after is None or r.number <= after],
-                           seats_by_table_size(data))
+                           [self._seating(r) for r in data.rounds])
 
     @staticmethod
     def _rounds_list(data: EventData) -> list[tuple]:
@@ -2265,11 +2321,25 @@ class SiteBuilder:
         return (info.id, info.slug, info.name, info.variant, info.date, info.lang,
                 info.options, info.rules, info.points, info.bye_points)
 
-    def event_data_files(self, data: EventData, standings_key: str,
-                         matches_by_round: dict[int, list[MatchData]]) -> None:
-        """The event's open data and Atom feed, once (not per language); each file
-        keyed by what it holds: a result changes its round's matches file and the
-        feed, the standings only with the round's last result."""
+    def _round_matches_file(self, info: EventInfo, event_dir: str, rnd: RoundData,
+                            matches: Sequence[MatchData]) -> None:
+        """A round's matches file of open data, keyed by what it holds (a result
+        changes its round's)."""
+        matches = [m for m in matches if m.has_result]
+        forfeited = [t for t in rnd.tables if t.forfeit is not None]
+        path = opendata.matches_path(event_dir, rnd.number)
+        key = content_key(self.site_key, "data", path, (
+            opendata.event_ref(info), rnd.number, [self._match_row(m) for m in matches],
+            [(t.label, tuple(t.players), t.forfeit) for t in forfeited], info.bye_points))
+        if not self._reuse_keyed(key, [path]):
+            self.write(None, path, opendata.dump("matches", opendata.round_matches_body(
+                info, rnd.number, matches, event_dir, forfeited)), key)
+
+    def event_data_files(self, data: EventData, standings_key: str) -> None:
+        """The event's open data but its rounds' matches files
+        (:meth:`_round_matches_file`) and its Atom feed, once (not per language);
+        each file keyed by what it holds: a result changes the feed, the standings
+        only with the round's last result."""
         info = data.info
         event_dir = self.links.event(info.id).rsplit("/", 1)[0]
         on_event = dataclasses.replace(info, stamp=None, results_in=0, tables_seated=0)
@@ -2281,17 +2351,6 @@ class SiteBuilder:
             (f"{event_dir}/rounds.json", "rounds",
              (opendata.event_ref(info), [self._seating(r) for r in data.rounds]),
              lambda: opendata.rounds_body(info, data, event_dir))]
-        for rnd in data.rounds:
-            matches = [m for m in matches_by_round.get(rnd.number, ()) if m.has_result]
-            forfeited = [t for t in rnd.tables if t.forfeit is not None]
-            files.append((opendata.matches_path(event_dir, rnd.number), "matches",
-                          (opendata.event_ref(info), rnd.number,
-                           [self._match_row(m) for m in matches],
-                           [(t.label, tuple(t.players), t.forfeit) for t in forfeited],
-                           info.bye_points),
-                          lambda number=rnd.number, matches=matches, forfeited=forfeited:
-                          opendata.round_matches_body(info, number, matches, event_dir,
-                                                      forfeited)))
         for path, kind, shown, body in files:
             key = content_key(self.site_key, "data", path, shown)
             if not self._reuse_keyed(key, [path]):
