@@ -408,9 +408,21 @@ class UnreadableFile(RecordError, UsageError):
     like a record error; a problem of one row is a :class:`RecordError`."""
 
 
-def located(file: str | None, message: str, *, line: int | None = None,
-            cell: str | None = None, column: str | None = None) -> str:
+def located(file: str | None, message, *, line: int | None = None,
+            cell: str | None = None, column: str | None = None):
     """The one form of a problem in a file, as :class:`RecordError` prints it:
     ``FILE, line N, column: message`` (in a workbook ``FILE, Sheet!A1, column:
-    message``), for errors that are not record errors (a player list's)."""
-    return str(RecordError(message, file=file, line=line, cell=cell, column=column))
+    message``), for errors that are not record errors (a player list's). A
+    ``message`` given as words (a :class:`tourney.errors.words.Message`) gives
+    words, whose English is that text: the line said in a page's language."""
+    if not hasattr(message, "msgid"):
+        return str(RecordError(message, file=file, line=line, cell=cell, column=column))
+    from .words import N_, Message, comma_words
+
+    place = cell if cell is not None else (
+        Message(N_("line %(number)s"), {"number": line}) if line is not None else None)
+    parts = [part for part in (file, place, column) if part]
+    if not parts:
+        return message
+    return Message(N_("%(subject)s: %(problem)s"), {"subject": comma_words(parts),
+                                                     "problem": message})
