@@ -96,6 +96,26 @@ def test_a_forfeited_table_is_decided_and_said_on_the_rounds_pages(tourney, tmp_
     assert ">forfeit</td>" in row and "a bye's worth" in row
 
 
+def test_the_reason_is_the_forfeits_not_the_logs(tourney, db_url, tmp_path):
+    """The published pages read the reason stored with the forfeit: the audit log is
+    history, and a page does not change with it."""
+    from sqlalchemy import delete
+
+    from tourney.storage.db import open_engine, transaction
+    from tourney.storage.models import AuditLog
+
+    seats = club_night(tourney, tmp_path)
+    tourney("result", "forfeit", "night", "2", "3", "--absent", seats[0], "--reason", REASON)
+    with transaction(open_engine(db_url)) as session:
+        session.exec(delete(AuditLog))
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site))
+    event = site / "events" / "night"
+    assert f"Reason: {SHOWN_REASON}" in (event / "round-2.html").read_text(encoding="utf-8")
+    data = json.loads((event / "matches-2.json").read_text(encoding="utf-8"))
+    assert [f["reason"] for f in data["forfeits"]] == [REASON]
+
+
 def test_a_forfeit_in_a_big_rounds_part_and_in_swedish(tourney, tmp_path, monkeypatch):
     from tourney.reports import site as site_module
 

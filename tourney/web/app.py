@@ -1146,16 +1146,17 @@ async def org_event(request: Request) -> Response:
                        for review in reviews for c in review.conflicts if c.invalid}
 
     def read_more(s):
-        from tourney.app.results import adjustments
+        from tourney.app.results import adjustments, list_forfeits
         from tourney.app.rounds import absences
 
         event = get_event(s, slug)
         return (organizer_evening(s, event), adjustments(s, event),
                 absences(s, event, max(view.number, 1)),
                 round_ends_at(s, event, view.number) if view.open else None,
-                seating_warnings(s, event, view.number) if view.number else [])
+                seating_warnings(s, event, view.number) if view.number else [],
+                {f.table: f for f in list_forfeits(s, event, view.number)})
 
-    evening, adjusted, absent, ends_at, warnings = await run_in_threadpool(
+    evening, adjusted, absent, ends_at, warnings, forfeits = await run_in_threadpool(
         _read, server.config.engine, read_more)
     reseat = request.query_params.get("reseat", "")
     # players marked absent from the round on the page while it is still seated with
@@ -1171,7 +1172,7 @@ async def org_event(request: Request) -> Response:
                          site_dir=server.config.site_dir, evening=evening, adjusted=adjusted,
                          again=request.query_params.get("again"), absences=absent,
                          ends_at=ends_at, reseat=int(reseat) if reseat.isdigit() else None,
-                         warnings=warnings)
+                         warnings=warnings, forfeits=forfeits)
 
 
 async def org_links(request: Request) -> Response:
