@@ -153,6 +153,7 @@ class ForfeitData(NamedTuple):
     if any."""
     absent: tuple[int, ...]
     reason: str | None = None
+    at: dt.datetime | None = None  # when the arbiter forfeited the table
 
 
 @dataclass
@@ -611,12 +612,17 @@ class SiteReader:
         for the whole event."""
         absent: dict[tuple[int, str], list[int]] = {}
         reasons: dict[tuple[int, str], str | None] = {}
-        for number, table, pid, reason in self._rows(
-                select(Forfeit.round_number, Forfeit.table, Forfeit.player_id, Forfeit.reason)
+        times: dict[tuple[int, str], dt.datetime] = {}
+        for number, table, pid, reason, at in self._rows(
+                select(Forfeit.round_number, Forfeit.table, Forfeit.player_id, Forfeit.reason,
+                       Forfeit.created_at)
                 .where(Forfeit.event_id == event_id).order_by(Forfeit.player_id)):
-            absent.setdefault((number, table), []).append(pid)
-            reasons[(number, table)] = reason
-        return {key: ForfeitData(tuple(ids), reasons[key]) for key, ids in absent.items()}
+            key = (number, table)
+            absent.setdefault(key, []).append(pid)
+            reasons[key] = reason
+            times[key] = max(times.get(key, at), at)
+        return {key: ForfeitData(tuple(ids), reasons[key], times[key])
+                for key, ids in absent.items()}
 
     def fill_standings(self, data: EventData) -> None:
         """The event's standings, after ``data.after_round`` (:meth:`event_data`)."""
