@@ -17,6 +17,9 @@ Decisions:
   import until the forfeit is taken back (``--undo``). A table whose result is
   in, or whose result sent from its link waits for the organizer, cannot be
   forfeited.
+- The arbiter's reason for a forfeit (optional, on one line, at most MAX_REASON
+  characters) is stored with it (each absent player's row), so that everything that
+  shows the forfeit shows it too; the audit log keeps it as well, as history.
 - An adjustment gives (or, negative, takes) match points to one entered player,
   with a reason, at any time, optionally for one round (the standings after an
   earlier round leave it out). It moves the player's points in the standings and
