@@ -10,32 +10,13 @@
 # Uses .venv/bin/tourney of this checkout (TOURNEY=path: another); works in /tmp/pubbigN (WORK=
 # another folder), made afresh.
 set -euo pipefail
-# The installs run from their modules' bytecode, as an installed tourney does (pip
-# compiles them; the first commands below write it): PYTHONDONTWRITEBYTECODE, set in
-# some shells, made every publish compile the project's modules from source again
-# (~0.1 CPU s of a publish: 0.70 against 0.80 at 4,000 players, nothing changed).
-unset PYTHONDONTWRITEBYTECODE
+. "$(dirname "$0")/league_one_event.sh"  # build_league, table_records: the league
 N=${1:-4000}
 DB=${2:-sqlite:///l.db}
 T=${TOURNEY:-"$(cd "$(dirname "$0")/.." && pwd)/.venv/bin/tourney"}
 D=${WORK:-/tmp/pubbig$N}; rm -rf "$D"; mkdir "$D"; cd "$D"
-python3 -c "
-print('name,club'); [print(f'Player {i:05d},Club {i%50}') for i in range($N)]" > players.csv
-$T --db "$DB" player import players.csv >/dev/null 2>&1
-$T --db "$DB" event create big --variant spardame --table-sizes 4 --rule deals=2 >/dev/null 2>&1
-$T --db "$DB" event enter big --all >/dev/null 2>&1
-$T --db "$DB" round seat big >/dev/null 2>&1
-$T --db "$DB" simulate --event big --round 1 > r1.csv 2>/dev/null
-$T --db "$DB" result import r1.csv >/dev/null 2>&1
-$T --db "$DB" round seat big >/dev/null 2>&1
-$T --db "$DB" simulate --event big --round 2 > r2.csv 2>/dev/null
-python3 - <<'PY'
-import csv
-rows = list(csv.reader(open("r2.csv")))
-head = rows[0]; t = head.index("table")
-one = [rows[0]] + [r for r in rows[1:] if r[t] == "1"]
-csv.writer(open("one.csv","w",newline="")).writerows(one)
-PY
+build_league "$T" "$N" "$DB"
+table_records 1 one.csv
 /usr/bin/time -f "full %e s %U+%S cpu-s %M KB" $T --db "$DB" publish --out site --no-replays --json > full.json 2> full.time
 $T --db "$DB" result import one.csv >/dev/null 2>&1
 /usr/bin/time -f "one %e s %U+%S cpu-s %M KB" $T --db "$DB" publish --out site --no-replays --json > one.json 2> one.time

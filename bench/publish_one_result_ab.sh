@@ -13,34 +13,14 @@
 # scratch database this script fills: createdb first, dropdb after; R default 3). Works in
 # /tmp/pubab$N (WORK= another folder), made afresh.
 set -euo pipefail
-# The installs run from their modules' bytecode, as an installed tourney does (pip
-# compiles them; the first commands below write it): PYTHONDONTWRITEBYTECODE, set in
-# some shells, made every publish compile the project's modules from source again
-# (~0.1 CPU s of a publish: 0.70 against 0.80 at 4,000 players, nothing changed).
-unset PYTHONDONTWRITEBYTECODE
+. "$(dirname "$0")/league_one_event.sh"  # build_league, table_records: the league
 N=${1:-4000}
 DB=${2:-sqlite:///l.db}
 R=${3:-3}
 : "${A:?A=path of install A's tourney}" "${B:?B=path of install B's tourney}"
 D=${WORK:-/tmp/pubab$N}; rm -rf "$D"; mkdir "$D"; cd "$D"
-python3 -c "
-print('name,club'); [print(f'Player {i:05d},Club {i%50}') for i in range($N)]" > players.csv
-$A --db "$DB" player import players.csv >/dev/null 2>&1
-$A --db "$DB" event create big --variant spardame --table-sizes 4 --rule deals=2 >/dev/null 2>&1
-$A --db "$DB" event enter big --all >/dev/null 2>&1
-$A --db "$DB" round seat big >/dev/null 2>&1
-$A --db "$DB" simulate --event big --round 1 > r1.csv 2>/dev/null
-$A --db "$DB" result import r1.csv >/dev/null 2>&1
-$A --db "$DB" round seat big >/dev/null 2>&1
-$A --db "$DB" simulate --event big --round 2 > r2.csv 2>/dev/null
-python3 - "$R" <<'PY'
-import csv, sys
-rows = list(csv.reader(open("r2.csv")))
-head = rows[0]; t = head.index("table")
-for k in range(1, int(sys.argv[1]) + 1):
-    csv.writer(open(f"t{k}.csv", "w", newline="")).writerows(
-        [head] + [r for r in rows[1:] if r[t] == str(k)])
-PY
+build_league "$A" "$N" "$DB"
+for k in $(seq 1 "$R"); do table_records "$k" "t$k.csv"; done
 pub() {  # label tourney site
   /usr/bin/time -f "%U %S %e %M" "$2" --db "$DB" publish --out "$3" --no-replays --json \
     > "$1.json" 2> "$1.time"

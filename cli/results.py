@@ -483,16 +483,18 @@ def adjustment_text(items) -> str:
 
 @result.command(name="forfeit")
 @click.argument("slug", shell_complete=complete_event)
-@click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER)
-@click.argument("table")
+@click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER, required=False)
+@click.argument("table", required=False)
 @click.option("--absent", "absent", multiple=True, metavar="PLAYER",
               help="A player of the table who did not play (or left); repeatable.")
 @click.option("--undo", is_flag=True, help="Take the table's forfeit back.")
 @click.option("--reason", metavar="TEXT",
-              help="Why (kept in the audit log with who did it: `tourney log`).")
+              help="Why; shown with the forfeit (the published pages, --list).")
+@click.option("--list", "list_all", is_flag=True,
+              help="List the event's forfeited tables (of ROUND, when given).")
 @json_option
 @db_option
-def forfeit_cmd(slug, round_number, table, absent, undo, reason, as_json, db_url):
+def forfeit_cmd(slug, round_number, table, absent, undo, reason, list_all, as_json, db_url):
     """Score a table whose match was not played (or not finished) as forfeited.
 
     Each player named --absent gets 0 match points for the round; each other
@@ -502,20 +504,39 @@ def forfeit_cmd(slug, round_number, table, absent, undo, reason, as_json, db_url
     played: the next round can be seated, and a result for it is refused by
     `tourney result import` until the forfeit is taken back (--undo). A table
     whose result is in (or waits for the organizer) cannot be forfeited (exit 1).
+    The reason is kept with the forfeit and shown wherever it is (the published
+    pages and open data, the organizer's page of `tourney serve`, --list).
 
     \b
     JSON: {"action": "result.forfeit", "changed": true, "summary", "details":
            {"event", "round", "table", "absent": [names], "others": [names],
-           "absent_points": 0, "others_points": X, "undo": false}}
+           "absent_points": 0, "others_points": X, "undo": false, "reason"}}
+    (--list --json: [{"round", "table", "absent": [names], "reason"}])
 
     \b
     Examples:
       tourney result forfeit club-1 2 3 --absent "Bo Ek" --reason "left at 21:00"
       tourney result forfeit club-1 2 3 --undo
+      tourney result forfeit club-1 --list
     """
-    from tourney.app.results import forfeit_table
+    from tourney.app.results import forfeit_table, list_forfeits
     from tourney.tournament.forfeits import forfeit_text
 
+    if list_all:
+        if table or absent or undo or reason:
+            raise UsageError("--list takes no TABLE, --absent, --undo or --reason")
+        with reading(open_db(db_url, read_only=True)) as session:
+            rows = [f.to_json() for f in list_forfeits(session, get_event(session, slug),
+                                                       round_number)]
+        if as_json:
+            emit_json(rows)
+        else:
+            emit_table(["round", "table", "absent", "reason"],
+                       [[r["round"], r["table"], ", ".join(r["absent"]), r["reason"]]
+                        for r in rows])
+        return
+    if round_number is None or table is None:
+        raise UsageError("name the round and the table (or --list)", setting="table")
     engine = open_db(db_url)
     with transaction(engine) as session:
         report = forfeit_table(session, get_event(session, slug), round_number, table,

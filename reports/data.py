@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import marshal
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -41,7 +40,6 @@ from tourney.ratings.service import (
 )
 from tourney.storage.models import (
     Adjustment,
-    AuditLog,
     Deal,
     Entry,
     Event,
@@ -154,6 +152,7 @@ class ForfeitData(NamedTuple):
     if any."""
     absent: tuple[int, ...]
     reason: str | None = None
+    at: dt.datetime | None = None  # when the arbiter forfeited the table
 
 
 @dataclass
@@ -608,26 +607,21 @@ class SiteReader:
 
     def forfeits(self, event_id: int) -> dict[tuple[int, str], ForfeitData]:
         """An event's forfeited tables by (round, table): who did not play (by player
-        id) and the reason given (kept by the forfeit's audit row: the table's last),
-        in two queries for the whole event."""
+        id) and the reason given (the same on each of the table's rows), in one query
+        for the whole event."""
         absent: dict[tuple[int, str], list[int]] = {}
-        for number, table, pid in self._rows(
-                select(Forfeit.round_number, Forfeit.table, Forfeit.player_id)
-                .where(Forfeit.event_id == event_id).order_by(Forfeit.player_id)):
-            absent.setdefault((number, table), []).append(pid)
-        if not absent:
-            return {}
         reasons: dict[tuple[int, str], str | None] = {}
-        for after, in self._rows(
-                select(AuditLog.after_json)
-                .where(AuditLog.event_id == event_id, AuditLog.action == "result.forfeit")
-                .order_by(AuditLog.id)):
-            try:
-                said = json.loads(after or "{}")
-                reasons[(int(said["round"]), str(said["table"]))] = said.get("reason") or None
-            except (ValueError, KeyError, TypeError):
-                continue
-        return {key: ForfeitData(tuple(ids), reasons.get(key)) for key, ids in absent.items()}
+        times: dict[tuple[int, str], dt.datetime] = {}
+        for number, table, pid, reason, at in self._rows(
+                select(Forfeit.round_number, Forfeit.table, Forfeit.player_id, Forfeit.reason,
+                       Forfeit.created_at)
+                .where(Forfeit.event_id == event_id).order_by(Forfeit.player_id)):
+            key = (number, table)
+            absent.setdefault(key, []).append(pid)
+            reasons[key] = reason
+            times[key] = max(times.get(key, at), at)
+        return {key: ForfeitData(tuple(ids), reasons[key], times[key])
+                for key, ids in absent.items()}
 
     def fill_standings(self, data: EventData) -> None:
         """The event's standings, after ``data.after_round`` (:meth:`event_data`)."""

@@ -43,6 +43,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from tourney import __version__
+from tourney.errors.counts import count_text
 from tourney.errors.seats import seat_number
 from tourney.times import utc_iso
 from tourney.tournament.settings import table_sizes_json
@@ -172,16 +173,24 @@ def atom_feed(info: EventInfo, data: EventData, event_dir: str, *, title: str,
     it was seated or its latest result came in (:func:`_atom`)."""
     entries = []
     for rnd in data.rounds:
+        # a forfeited table is decided as a result is: counted with the results, and
+        # its forfeit updates the round's entry as a result coming in does
         times = [m.imported_at for t in rnd.tables if (m := t.match) is not None
                  and m.has_result and m.imported_at is not None]
+        times += [t.forfeit.at for t in rnd.tables
+                  if t.forfeit is not None and t.forfeit.at is not None]
         if rnd.seated_at is not None:
             times.append(rnd.seated_at)
         updated = max((moment(t) for t in times), default=None) or moment(info.created) \
             or "1970-01-01T00:00:00Z"
         path = f"{event_dir}/round-{rnd.number}.html"
-        results = sum(1 for t in rnd.tables if t.match is not None and t.match.has_result)
+        forfeits = sum(1 for t in rnd.tables if t.forfeit is not None)
+        results = rnd.results_in
         entries.append((round_title(rnd.number), path, updated, path,
-                        f"{len(rnd.tables)} tables, {results} results, {len(rnd.byes)} byes"))
+                        f"{count_text(len(rnd.tables), 'table')}, "
+                        f"{count_text(results, 'result')}"
+                        + (f" ({forfeits} by a forfeit)" if forfeits else "")
+                        + f", {count_text(len(rnd.byes), 'bye')}"))
     entries.reverse()  # newest first
     feed_updated = (max((e[2] for e in entries), default=None) or moment(info.created)
                     or "1970-01-01T00:00:00Z")

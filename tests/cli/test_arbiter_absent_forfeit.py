@@ -121,3 +121,41 @@ def test_a_round_with_a_forfeit_is_not_reseated(tourney):
     assert tables(tourney)[0] == before
     tourney("result", "forfeit", "ev", "1", label, "--undo")
     tourney("round", "reseat", "ev", "1", "--seed", "7")
+
+
+def test_a_forfeits_reason_is_kept_with_it_and_listed(tourney):
+    setup(tourney)
+    tourney("round", "seat", "ev")
+    seated, _ = tables(tourney)
+    absent = seated["2"][1]
+    reason = "left  at\n21:00 \x1b[31m<b>"  # on one line; what a terminal would obey shown
+    done = tourney("result", "forfeit", "ev", "1", "2", "--absent", absent,
+                   "--reason", reason, "--json")
+    assert done.json["details"]["reason"] == "left at 21:00 \x1b[31m<b>"
+    assert "\x1b" not in done.stderr and "(reason: left at 21:00 " in done.stderr
+    tourney("result", "forfeit", "ev", "1", "1", "--absent", seated["1"][0])  # no reason
+    listed = tourney("result", "forfeit", "ev", "--list", "--json").json
+    assert listed == [
+        {"round": 1, "table": "1", "absent": [seated["1"][0]], "reason": None},
+        {"round": 1, "table": "2", "absent": [absent], "reason": "left at 21:00 \x1b[31m<b>"}]
+    assert tourney("result", "forfeit", "ev", "2", "--list", "--json").json == []
+    text = tourney("result", "forfeit", "ev", "1", "--list").stdout
+    row = next(line for line in text.splitlines() if line.split()[:2] == ["1", "2"])
+    assert absent in row and "left at 21:00" in row and "\x1b" not in text
+    # taken back, it is gone from the list, and says the reason it had
+    undone = tourney("result", "forfeit", "ev", "1", "2", "--undo", "--json").json
+    assert undone["details"]["reason"] == "left at 21:00 \x1b[31m<b>"
+    assert [f["table"] for f in tourney("result", "forfeit", "ev", "--list",
+                                        "--json").json] == ["1"]
+
+
+def test_a_forfeit_is_refused_a_reason_too_long_and_needs_its_round_and_table(tourney):
+    setup(tourney)
+    tourney("round", "seat", "ev")
+    seated, _ = tables(tourney)
+    long = tourney("result", "forfeit", "ev", "1", "2", "--absent", seated["2"][0],
+                   "--reason", "x" * 501, "--json", exit_code=2)
+    assert "at most 500 characters" in long.json["error"]
+    assert tourney("result", "forfeit", "ev", "--list", "--json").json == []
+    tourney("result", "forfeit", "ev", "1", "--absent", seated["2"][0], exit_code=2)
+    tourney("result", "forfeit", "ev", "1", "2", "--list", exit_code=2)

@@ -96,6 +96,56 @@ def test_a_forfeited_table_is_decided_and_said_on_the_rounds_pages(tourney, tmp_
     assert ">forfeit</td>" in row and "a bye's worth" in row
 
 
+def test_the_reason_is_the_forfeits_not_the_logs(tourney, db_url, tmp_path):
+    """The published pages read the reason stored with the forfeit: the audit log is
+    history, and a page does not change with it."""
+    from sqlalchemy import delete
+
+    from tourney.storage.db import open_engine, transaction
+    from tourney.storage.models import AuditLog
+
+    seats = club_night(tourney, tmp_path)
+    tourney("result", "forfeit", "night", "2", "3", "--absent", seats[0], "--reason", REASON)
+    with transaction(open_engine(db_url)) as session:
+        session.exec(delete(AuditLog))
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site))
+    event = site / "events" / "night"
+    assert f"Reason: {SHOWN_REASON}" in (event / "round-2.html").read_text(encoding="utf-8")
+    data = json.loads((event / "matches-2.json").read_text(encoding="utf-8"))
+    assert [f["reason"] for f in data["forfeits"]] == [REASON]
+
+
+def test_the_feed_counts_a_forfeit_with_the_results_and_is_updated_by_it(
+        tourney, db_url, tmp_path):
+    import datetime as dt
+    from xml.etree import ElementTree
+
+    from sqlalchemy import update
+
+    from tourney.storage.db import open_engine, transaction
+    from tourney.storage.models import Forfeit
+
+    seats = club_night(tourney, tmp_path)
+    site = tmp_path / "site"
+
+    def round_two() -> tuple[str, str]:
+        tourney("publish", "--out", str(site))
+        feed = ElementTree.parse(site / "events" / "night" / "feed.atom").getroot()
+        atom = "{http://www.w3.org/2005/Atom}"
+        entry = next(e for e in feed.findall(f"{atom}entry")
+                     if e.find(f"{atom}link").get("href").endswith("round-2.html"))
+        return entry.find(f"{atom}summary").text, entry.find(f"{atom}updated").text
+
+    assert round_two()[0] == "3 tables, 2 results, 0 byes"
+    tourney("result", "forfeit", "night", "2", "3", "--absent", seats[0])
+    later = dt.datetime(2031, 5, 6, 7, 8, 9, tzinfo=dt.timezone.utc)
+    with transaction(open_engine(db_url)) as session:  # after every result: it is the latest
+        session.exec(update(Forfeit).values(created_at=later))
+    assert round_two() == ("3 tables, 3 results (1 by a forfeit), 0 byes",
+                           "2031-05-06T07:08:09Z")
+
+
 def test_a_forfeit_in_a_big_rounds_part_and_in_swedish(tourney, tmp_path, monkeypatch):
     from tourney.reports import site as site_module
 

@@ -18,6 +18,7 @@ from serve_helpers import (
 )
 from sqlmodel import select
 
+from tourney.reports.i18n import translations
 from tourney.storage.db import open_engine, reading
 from tourney.storage.models import AuditLog
 
@@ -192,6 +193,19 @@ def test_a_forfeit_shows_on_the_page_and_is_taken_back(tourney, db_url):
     assert answer.status_code == 409 and "result" in answer.json()["error"]
     actors = _actors(db_url)
     assert actors["result.forfeit"] == actors["result.forfeit.undo"] == ORGANIZER
+
+
+def test_a_forfeits_reason_is_on_the_page_escaped(tourney, db_url):
+    seated_event(tourney, lang="sv")
+    seats = _tables(tourney)
+    page = Page(db_url)
+    page.post("forfeit", table="2", player=seats["2"][0], reason="went <b>home</b>")
+    page.post("forfeit", table="1", player=seats["1"][0])  # no reason given
+    forfeits = re.search(r'<ul class="forfeits">(.*?)</ul>', page.get(lang="sv"), re.S).group(1)
+    table_one, table_two = re.findall(r"<li>(.*?)</li>", forfeits, re.S)
+    said = translations("sv").gettext("Reason")
+    assert f"({said}: <bdi>went &lt;b&gt;home&lt;/b&gt;</bdi>)" in table_two
+    assert said not in table_one and "<b>home" not in forfeits
 
 
 def test_a_table_that_sent_an_invalid_sheet_and_is_then_forfeited_shows_as_forfeited(

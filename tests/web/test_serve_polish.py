@@ -46,6 +46,34 @@ def test_the_login_keeps_the_language_and_goes_back_to_the_page_asked_for(
     assert back.status_code == 200 and '<html lang="sv">' in back.text
 
 
+def _language_links(page: str) -> dict[str, str]:
+    """The login page's language links: language -> address."""
+    nav = page.partition('class="langs"')[2].partition("</nav>")[0]
+    links = {}
+    for anchor in nav.split("<a ")[1:]:
+        href = html.unescape(anchor.partition('href="')[2].partition('"')[0])
+        links[anchor.partition('hreflang="')[2].partition('"')[0]] = href
+    return links
+
+
+def test_the_login_pages_language_links_keep_the_page_asked_for(tourney, db_url):
+    seated_event(tourney, lang="en")
+    web = client(db_url)
+    login = web.get("/org/club?lang=sv", headers=BROWSER).url
+    links = _language_links(web.get(login).text)
+    assert set(links) == {"en", "nb", "fi"}
+    chosen = links["fi"]
+    query = parse_qs(urlsplit(chosen).query)
+    # the page asked for, now asked for in the language chosen
+    assert urlsplit(chosen).path == "/login"
+    assert query == {"next": ["/org/club?lang=fi"], "lang": ["fi"]}
+    page = web.get(chosen)
+    assert '<html lang="fi">' in page.text
+    done = _log_in(web, chosen)
+    assert done.status_code == 303 and done.headers["location"] == "/org/club?lang=fi"
+    assert '<html lang="fi">' in web.get(done.headers["location"]).text
+
+
 @pytest.mark.parametrize("target", ["//evil.example", "https://evil", "/\\evil",
                                     "/\\/evil.example", "http:/evil",
                                     "\t//evil.example"])
@@ -53,6 +81,9 @@ def test_the_login_goes_back_only_to_a_page_of_this_server(tourney, db_url, targ
     web = client(db_url)
     page = web.get("/login", params={"next": target})
     assert 'name="next"' not in page.text
+    # nor do its language links carry it on
+    assert all(href == f"/login?lang={code}"
+               for code, href in _language_links(page.text).items())
     form = {"token": TOKEN, "csrf": csrf_of(page.text), "next": target}
     done = web.post("/login", data=form, follow_redirects=False)
     assert done.status_code == 303 and done.headers["location"] == "/org"

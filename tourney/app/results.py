@@ -25,15 +25,21 @@ from ..records.validation import nothing_filled_in
 from ..storage.db import session_scope
 from ..tournament import forfeits, results, versions
 from ..tournament.events import get_event
-from ..tournament.forfeits import AdjustmentInfo, ForfeitReport, adjustments
+from ..tournament.forfeits import (
+    AdjustmentInfo,
+    ForfeitInfo,
+    ForfeitReport,
+    adjustments,
+    list_forfeits,
+)
 from ..tournament.results import ImportRejected, ImportReport, current_user
 from ..tournament.snapshots import keep_series_snapshots, keeping_snapshots
 from ..tournament.stored_rounds import EventContexts
 
 __all__ = ["import_results", "store_checked", "refreshing_once", "RefreshLater",
            "check_records", "ImportOptions", "revert_result", "ImportReport", "NothingFilledIn",
-           "AdjustmentInfo", "ForfeitReport", "adjust_points", "adjustments", "forfeit_table",
-           "remove_adjustment"]
+           "AdjustmentInfo", "ForfeitInfo", "ForfeitReport", "adjust_points", "adjustments",
+           "forfeit_table", "list_forfeits", "remove_adjustment"]
 
 
 class NothingFilledIn(ImportRejected):

@@ -396,6 +396,9 @@ class Forfeit(SQLModel, table=True):
     round_number: int
     table: str = Field(max_length=20)
     player_id: int = Field(foreign_key="player.id")
+    # the arbiter's reason, if given: the same on each absent player's row of the
+    # table (migration 0012_forfeit_reason)
+    reason: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
     created_at: datetime = Field(default_factory=utcnow)
 
 

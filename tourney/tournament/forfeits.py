@@ -17,6 +17,9 @@ Decisions:
   import until the forfeit is taken back (``--undo``). A table whose result is
   in, or whose result sent from its link waits for the organizer, cannot be
   forfeited.
+- The arbiter's reason for a forfeit (optional, on one line, at most MAX_REASON
+  characters) is stored with it (each absent player's row), so that everything that
+  shows the forfeit shows it too; the audit log keeps it as well, as history.
 - An adjustment gives (or, negative, takes) match points to one entered player,
   with a reason, at any time, optionally for one round (the standings after an
   earlier round leave it out). It moves the player's points in the standings and
@@ -33,6 +36,7 @@ from sqlmodel import Session, select
 from ..errors import TourneyError, UsageError, no_table
 from ..errors.words import N_, Message
 from ..numbers import DECIMALS, number_text, plain_number
+from ..ordering import table_order
 from ..storage.audit import current_actor, record_change
 from ..storage.models import Adjustment, Event, Forfeit, Player
 from .arbiter import entered_player
@@ -54,11 +58,13 @@ class ForfeitReport:
     others: list[str]
     points: float  # each other player's points (the event's bye points)
     undo: bool = False
+    reason: str | None = None  # the arbiter's, if given
 
     def to_json(self) -> dict:
         return {"event": self.event, "round": self.number, "table": self.table,
                 "absent": list(self.absent), "others": list(self.others),
-                "absent_points": 0, "others_points": self.points, "undo": self.undo}
+                "absent_points": 0, "others_points": self.points, "undo": self.undo,
+                "reason": self.reason}
 
 
 def forfeit_table(session: Session, event: Event, number: int, table: str,
@@ -90,7 +96,7 @@ def forfeit_table(session: Session, event: Event, number: int, table: str,
         report = ForfeitReport(event.slug, number, table, [names[i] for i in tables[table]
                                                            if i in gone],
                                [names[i] for i in tables[table] if i not in gone], points,
-                               undo=True)
+                               undo=True, reason=rows[0].reason)
         for forfeit in rows:
             session.delete(forfeit)
         session.flush()
@@ -100,6 +106,7 @@ def forfeit_table(session: Session, event: Event, number: int, table: str,
     if not absent:
         raise UsageError(Message(N_("name the player who did not play (or left)")),
                          setting="absent")
+    reason = optional_reason(reason)
     played = played_tables(session, event, number)
     if table in played:
         said = {"event": event.slug, "round": number, "table": table,
@@ -122,14 +129,44 @@ def forfeit_table(session: Session, event: Event, number: int, table: str,
     for player_id in tables[table]:
         if player_id in gone:
             session.add(Forfeit(event_id=event.id, round_number=number, table=table,
-                                player_id=player_id))
+                                player_id=player_id, reason=reason))
     session.flush()
     report = ForfeitReport(event.slug, number, table,
                            [names[i] for i in tables[table] if i in gone],
-                           [names[i] for i in tables[table] if i not in gone], points)
+                           [names[i] for i in tables[table] if i not in gone], points,
+                           reason=reason)
     record_change(session, "result.forfeit", f"{event.slug} round {number} table {table}",
-                  None, {**report.to_json(), "reason": reason}, event_id=event.id)
+                  None, report.to_json(), event_id=event.id)
     return report
+
+
+@dataclass
+class ForfeitInfo:
+    """A forfeited table as listed (``tourney result forfeit SLUG --list``, the
+    organizer's page): who did not play, and the arbiter's reason, if given."""
+    round: int
+    table: str
+    absent: list[str]
+    reason: str | None
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__)
+
+
+def list_forfeits(session: Session, event: Event,
+                  number: int | None = None) -> list[ForfeitInfo]:
+    """The event's forfeited tables (of round ``number`` only, when given), by round
+    and table."""
+    query = (select(Forfeit, Player.name).join(Player, Player.id == Forfeit.player_id)
+             .where(Forfeit.event_id == event.id))
+    if number is not None:
+        query = query.where(Forfeit.round_number == number)
+    tables: dict[tuple[int, str], ForfeitInfo] = {}
+    for row, name in session.exec(query.order_by(Forfeit.id)):
+        key = (row.round_number, row.table)
+        tables.setdefault(key, ForfeitInfo(row.round_number, row.table, [], row.reason))
+        tables[key].absent.append(name)
+    return [tables[key] for key in sorted(tables, key=lambda k: (k[0], table_order(k[1])))]
 
 
 def forfeit_text(report: ForfeitReport) -> str:
@@ -139,7 +176,8 @@ def forfeit_text(report: ForfeitReport) -> str:
     others = (f"; {', '.join(report.others)} {number_text(report.points)} "
               f"point{'' if report.points == 1 else 's'} each (a bye's worth)"
               if report.others else "")
-    return f"{where} forfeited: {', '.join(report.absent)} 0 points{others}"
+    reason = f" (reason: {report.reason})" if report.reason else ""
+    return f"{where} forfeited: {', '.join(report.absent)} 0 points{others}{reason}"
 
 
 # ------------------------------------------------------------------- adjustments
@@ -165,15 +203,22 @@ def _info(row: Adjustment, name: str) -> AdjustmentInfo:
                           utc_iso(row.created_at))
 
 
-def check_reason(reason: str | None) -> str:
+def optional_reason(reason: str | None) -> str | None:
+    """``reason`` on one line (None when it says nothing); refused when longer than
+    MAX_REASON characters."""
     text = " ".join((reason or "").split())
+    if len(text) > MAX_REASON:
+        raise UsageError(Message(N_("a reason is at most %(most)s characters"),
+                                 {"most": MAX_REASON}), setting="reason")
+    return text or None
+
+
+def check_reason(reason: str | None) -> str:
+    text = optional_reason(reason)
     if not text:
         raise UsageError(Message(N_("an adjustment needs a reason (it is shown beside the "
                                     "standings)")),
                          setting="reason")
-    if len(text) > MAX_REASON:
-        raise UsageError(Message(N_("a reason is at most %(most)s characters"),
-                                 {"most": MAX_REASON}), setting="reason")
     return text
 
 

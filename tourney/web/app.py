@@ -279,10 +279,12 @@ class Server:
         path = request.url.path
         if request.method == "POST" and context.get("back"):
             path = context["back"].split("#")[0]
+        # a page whose address says more than its path (the login's ``next``) gives
+        # its own language_link(code)
+        context.setdefault("language_link", lambda code: f"{path}?lang={code}")
         html = template.render(lang=lang, csrf=session["csrf"], languages=LANGUAGES,
                                number=self.number_format(lang).format,
-                               path=path, organizer=session["organizer"],
-                               **gettext, **context)
+                               organizer=session["organizer"], **gettext, **context)
         response = HTMLResponse(html, status_code=status)
         self.set_cookies(request, response, sid, lang)
         return response
@@ -463,11 +465,20 @@ def local_path(target: str | None) -> str | None:
     return None if parts.scheme or parts.netloc else target
 
 
-def login_address(next_path: str, lang: str | None) -> str:
-    """The login page that goes back to ``next_path`` once logged in, in ``lang``
-    (the language the page asked for was read in) when one was asked."""
-    query = {"next": next_path, **({"lang": lang} if lang in LANGUAGES else {})}
-    return "/login?" + urlencode(query)
+def login_address(next_path: str | None, lang: str | None) -> str:
+    """The login page that goes back to ``next_path`` (when there is one) once logged
+    in, in ``lang`` (the language the page asked for was read in) when one was asked."""
+    query = {**({"next": next_path} if next_path else {}),
+             **({"lang": lang} if lang in LANGUAGES else {})}
+    return "/login" + (f"?{urlencode(query)}" if query else "")
+
+
+def in_language(address: str, lang: str) -> str:
+    """``address`` (a path of this server with its query) with its ``lang`` set to
+    ``lang``: the page asked for, opened in the language chosen since."""
+    parts = urlsplit(address)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "lang"]
+    return parts._replace(query=urlencode([*query, ("lang", lang)])).geturl()
 
 
 def back_to(path: str) -> str:
@@ -999,7 +1010,11 @@ def _login_context(server: Server, request: Request, form: dict | None) -> dict:
     """The login page's variables: what it asks for, and the page it goes back to
     (``next``, only ever a path of this server)."""
     asked = request.query_params.get("next") if form is None else form.get("next")
-    return {"password": server.config.password, "next": local_path(asked)}
+    next_path = local_path(asked)
+    # the language links keep the page asked for, to be opened in the language chosen
+    return {"password": server.config.password, "next": next_path,
+            "language_link": lambda code: login_address(
+                next_path and in_language(next_path, code), code)}
 
 
 login_page, login_post = secret_form("login.html", "login_limit", 403, _log_in, _login_context)
@@ -1131,16 +1146,17 @@ async def org_event(request: Request) -> Response:
                        for review in reviews for c in review.conflicts if c.invalid}
 
     def read_more(s):
-        from tourney.app.results import adjustments
+        from tourney.app.results import adjustments, list_forfeits
         from tourney.app.rounds import absences
 
         event = get_event(s, slug)
         return (organizer_evening(s, event), adjustments(s, event),
                 absences(s, event, max(view.number, 1)),
                 round_ends_at(s, event, view.number) if view.open else None,
-                seating_warnings(s, event, view.number) if view.number else [])
+                seating_warnings(s, event, view.number) if view.number else [],
+                {f.table: f for f in list_forfeits(s, event, view.number)})
 
-    evening, adjusted, absent, ends_at, warnings = await run_in_threadpool(
+    evening, adjusted, absent, ends_at, warnings, forfeits = await run_in_threadpool(
         _read, server.config.engine, read_more)
     reseat = request.query_params.get("reseat", "")
     # players marked absent from the round on the page while it is still seated with
@@ -1156,7 +1172,7 @@ async def org_event(request: Request) -> Response:
                          site_dir=server.config.site_dir, evening=evening, adjusted=adjusted,
                          again=request.query_params.get("again"), absences=absent,
                          ends_at=ends_at, reseat=int(reseat) if reseat.isdigit() else None,
-                         warnings=warnings)
+                         warnings=warnings, forfeits=forfeits)
 
 
 async def org_links(request: Request) -> Response:

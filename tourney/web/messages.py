@@ -216,18 +216,22 @@ class Refusal:
     back: bool = True
 
 
+# what to do about a form the server could not take as sent (unreadable, forged or
+# expired): the page's form afresh
+SEND_AGAIN = N_("Go back, reload the page and send it again.")
+
 # The server's refusals by their stable code (the JSON API's ``code``); the one home
 # of their words, for the pages (message.html) and the JSON answers alike.
 REFUSALS = {
     "form-not-utf8": Refusal(400, N_("The form could not be read: it was not sent as "
                                      "UTF-8 text."),
-                             N_("Go back, reload the page and send it again.")),
+                             SEND_AGAIN),
     "too-many-fields": Refusal(400, N_("The form has more than %(limit)s fields: no page "
                                        "of this server sends that many."),
-                               N_("Go back, reload the page and send it again.")),
+                               SEND_AGAIN),
     "form-expired": Refusal(403, N_("This form has expired, or did not come from this "
                                     "server."),
-                            N_("Go back, reload the page and send it again.")),
+                            SEND_AGAIN),
     "body-timeout": Refusal(408, N_("What was sent stopped arriving before it was "
                                     "complete."),
                             N_("Check the connection, then send it again.")),
