@@ -112,7 +112,12 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
 @json_option
 @db_option
 def list_(as_json, db_url):
-    """List the events: variant, date, entrants and rounds seated."""
+    """List the events: variant, date, entrants and rounds seated.
+
+    \b
+    Example:
+      tourney event list --json
+    """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         rows = service.list_events(session)

@@ -233,6 +233,10 @@ def show(slug, number, as_json, db_url):
     it), "clock": {"started_at", "ends_at", "minutes", "seconds_left"} (all
     null until `tourney round start`; seconds_left negative once time is up).
     With a clock running, stderr says the time left.
+
+    \b
+    Example:
+      tourney round show club-1 2
     """
     from tourney.tournament.seat_changes import clock_text, round_clock
 

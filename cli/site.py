@@ -150,7 +150,13 @@ def site():
 @json_option
 @db_option
 def set_(key, value, as_json, db_url):
-    """Set a site setting: title, organisation or url."""
+    """Set a site setting: title, organisation or url.
+
+    \b
+    Examples:
+      tourney site set title "Göteborgs Damklubb"
+      tourney site set url https://dam.example.org/
+    """
     engine = open_db(db_url)
     with transaction(engine) as session:
         before, after = set_setting(session, key, value)
@@ -162,7 +168,12 @@ def set_(key, value, as_json, db_url):
 @json_option
 @db_option
 def unset(key, as_json, db_url):
-    """Clear a site setting (the title goes back to the default)."""
+    """Clear a site setting (the title goes back to the default).
+
+    \b
+    Example:
+      tourney site unset organisation
+    """
     engine = open_db(db_url)
     with transaction(engine) as session:
         before, after = set_setting(session, key, None)
@@ -182,7 +193,12 @@ def _changed(key: str, before, after, as_json: bool) -> None:
 @json_option
 @db_option
 def show(as_json, db_url):
-    """The site's settings (empty ones are not set: publish uses its default)."""
+    """The site's settings (empty ones are not set: publish uses its default).
+
+    \b
+    Example:
+      tourney site show --json
+    """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         settings = site_settings(session)
