@@ -104,6 +104,35 @@ def test_read_commands_open_read_only(tmp_path, run_cli):
             connection.exec_driver_sql("DELETE FROM player")
 
 
+def test_read_commands_work_where_the_folder_cannot_be_written(tmp_path, run_cli):
+    """A league database (WAL mode, as tourney leaves it) in a folder that cannot be
+    written, a read-only share or an archive: SQLite cannot make the -wal and -shm
+    files it reads a WAL database through. Read commands read it all the same, and
+    leave the folder as it was; a writing command is refused."""
+    league = tmp_path / "league"
+    league.mkdir()
+    path = league / "tourney.db"
+    run_cli(str(path), "player", "add", "Anna", "Bo")
+    storage_db.dispose_engines()
+    assert path.read_bytes()[18:20] == b"\x02\x02"  # the header's WAL mode
+    assert sorted(p.name for p in league.iterdir()) == ["tourney.db"]
+    before = digest(path)
+    # The folder read-only; and, since root writes in any folder, a folder where
+    # the -wal file would go: SQLite cannot make it, as in a read-only folder.
+    (league / "tourney.db-wal").mkdir()
+    league.chmod(0o555)
+    try:
+        listed = run_cli(str(path), "player", "list", "--json").json
+        assert [p["name"] for p in listed] == ["Anna", "Bo"]
+        assert run_cli(str(path), "db", "status", "--json").json["state"] == "current"
+        run_cli(str(path), "player", "add", "Cilla", exit_code=1)
+        storage_db.dispose_engines()
+        assert sorted(p.name for p in league.iterdir()) == ["tourney.db", "tourney.db-wal"]
+    finally:
+        league.chmod(0o755)
+    assert digest(path) == before
+
+
 @pytest.mark.parametrize("url, code", [
     ("postgresql+psycopg://u@host:notaport/db", 2),
     ("postgres://nobody@127.0.0.1/db", 2),

@@ -185,6 +185,7 @@ def _sqlite_engine(url, read_only: bool = False) -> Engine:
     if "timeout" not in url.query:  # a URL's ?timeout=S wins (tests use a short one)
         connect_args["timeout"] = SQLITE_BUSY_TIMEOUT
     read_only = read_only or url.query.get("mode") == "ro"  # a worker given a read-only URL
+    path = None
     if read_only and url.database and url.database != ":memory:" and not url.database.startswith("file:"):
         # The file as a read-only URI (sqlite3's uri=True): nothing can be written,
         # no -journal is made, the journal mode is left as it is.
@@ -192,6 +193,11 @@ def _sqlite_engine(url, read_only: bool = False) -> Engine:
         url = url.set(database="file:" + urllib.parse.quote(path),
                       query={**url.query, "mode": "ro", "uri": "true"})
     engine = create_engine(url, connect_args=connect_args)
+
+    if path is not None:
+        @event.listens_for(engine, "do_connect")
+        def _sqlite_read_only_connect(dialect, _record, cargs, cparams):
+            return _read_only_connection(dialect.loaded_dbapi, path, cargs, cparams)
 
     @event.listens_for(engine, "connect")
     def _sqlite_setup(dbapi_connection, _record):
@@ -219,6 +225,28 @@ def _sqlite_engine(url, read_only: bool = False) -> Engine:
             _WRITTEN[id(engine)] = engine
 
     return engine
+
+
+def _read_only_connection(dbapi, path: str, cargs, cparams):
+    """A read-only connection to the SQLite file ``path``, also where its folder
+    cannot be written. A database in WAL mode (every tourney database) is read
+    through its -wal and -shm files, which SQLite makes next to it when they are not
+    there; in a folder it may not write (a league archived on a read-only share)
+    that fails with SQLITE_CANTOPEN. The file is then opened ``immutable``, which
+    needs neither: nothing can be writing to it there (a writer would need those
+    files too), and with no -wal file, or an empty one, the file holds every change.
+    Any other failure is left to the first query to report."""
+    connection = dbapi.connect(*cargs, **cparams)
+    try:
+        connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except dbapi.OperationalError as err:
+        log = f"{path}-wal"
+        if (getattr(err, "sqlite_errorname", None) != "SQLITE_CANTOPEN"
+                or (os.path.isfile(log) and os.path.getsize(log) > 0)):
+            return connection
+        connection.close()
+        return dbapi.connect(f"{cargs[0]}&immutable=1", *cargs[1:], **cparams)
+    return connection
 
 
 def open_failure(engine: Engine, err: BaseException) -> str:
