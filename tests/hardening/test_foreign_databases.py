@@ -18,6 +18,7 @@ import hashlib
 import socket
 import sqlite3
 import time
+from contextlib import closing
 
 import pytest
 
@@ -39,30 +40,40 @@ def digest(path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.fixture
-def foreign(tmp_path):
-    """Another application's SQLite file (rollback journal, one table)."""
-    path = tmp_path / "other-app.sqlite"
-    with sqlite3.connect(path) as connection:
+@pytest.fixture(params=["delete", "wal"])
+def foreign(tmp_path, request):
+    """Another application's SQLite file (one table), closed, in its own folder:
+    with a rollback journal, or in WAL mode (as many applications keep theirs)."""
+    path = tmp_path / "other-app" / "other-app.sqlite"
+    path.parent.mkdir()
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute(f"PRAGMA journal_mode={request.param}")
         connection.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
         connection.execute("INSERT INTO notes (body) VALUES ('keep me')")
+        connection.commit()
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
     return path
 
 
 def test_a_foreign_database_is_never_modified(foreign, run_cli):
+    """Its bytes, its journal mode and its folder: no -wal or -shm file is left
+    beside it either, by a read command or a refused write."""
     before = digest(foreign)
+    journal = foreign.read_bytes()[18:20]  # the header's journal mode
     for command in READ_COMMANDS + WRITE_COMMANDS + CREATING_COMMANDS + [("db", "upgrade")]:
         result = run_cli(str(foreign), *command, exit_code=2)  # the wrong --db: usage
         assert result.stderr.startswith(f"Error: {foreign} is not a tourney database"), (
             command, result.stderr)
         assert len(result.stderr.splitlines()) == 1
-    assert digest(foreign) == before
-    with sqlite3.connect(foreign) as connection:
-        assert connection.execute("PRAGMA journal_mode").fetchone() == ("delete",)
-        assert [r[0] for r in connection.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")] == ["notes"]
+        assert [p.name for p in foreign.parent.iterdir()] == [foreign.name], command
     status = run_cli(str(foreign), "db", "status", "--json", exit_code=2).json
     assert status["state"] == "foreign"
+    assert [p.name for p in foreign.parent.iterdir()] == [foreign.name]
+    assert digest(foreign) == before
+    assert foreign.read_bytes()[18:20] == journal
+    with closing(sqlite3.connect(foreign)) as connection:
+        assert [r[0] for r in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")] == ["notes"]
 
 
 def test_a_mistyped_db_creates_nothing(tmp_path, run_cli):

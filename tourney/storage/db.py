@@ -34,8 +34,9 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from sqlalchemy import event
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.pool import NullPool
 from sqlmodel import Session, create_engine
 
 from ..errors import TourneyError, UsageError
@@ -225,6 +226,30 @@ def _sqlite_engine(url, read_only: bool = False) -> Engine:
             _WRITTEN[id(engine)] = engine
 
     return engine
+
+
+@contextmanager
+def first_look(engine: Engine) -> Iterator[Connection]:
+    """A connection for a first look at a database that may not be tourney's (its
+    tables, its schema version). A SQLite file that no one has open (no -wal or
+    -journal file beside it) is read as it lies on disk, ``immutable``: SQLite makes
+    no -wal, -shm or -journal file and takes no lock, so another program's database,
+    in WAL mode, is left exactly as it was found, with nothing new in its folder.
+    Otherwise: a connection of ``engine``."""
+    path = display_url(str(engine.url)) if is_sqlite(engine) else ""
+    if (not path or path == ":memory:" or not os.path.isfile(path)
+            or any(os.path.exists(f"{path}{side}") for side in ("-wal", "-journal"))):
+        with engine.connect() as connection:
+            yield connection
+        return
+    peek = create_engine(
+        f"sqlite:///file:{urllib.parse.quote(os.path.abspath(path))}?mode=ro&immutable=1"
+        "&uri=true", poolclass=NullPool)
+    try:
+        with peek.connect() as connection:
+            yield connection
+    finally:
+        peek.dispose()
 
 
 def _read_only_connection(dbapi, path: str, cargs, cparams):
