@@ -193,7 +193,9 @@ def import_(file, sheet, encoding, as_json, db_url):
 
     The file has a header line with a `name` column and optionally `club` and
     `email` (any case; other columns are refused; `events` and `merged into`,
-    as `player list --format` writes them, are left out). Names already
+    as `player list --format` writes them, are left out), or it is a plain list
+    of names, one per line, with no header (a first line that reads as a
+    misspelt `name`, such as `nme`, is refused as a header). Names already
     registered are left as they are and reported; importing the same file twice
     adds nothing the second time. A new name equal to a registered one (or one
     earlier in the file) apart from case or accents is added with a warning. The whole

@@ -283,6 +283,10 @@ def test_import_is_idempotent(tourney, tmp_path, db_url):
     ("name,phone\nAnna,1\n", 2, "unknown column 'phone'"),
     ("name,clib\nAnna,Vasa\n", 2, "unknown column 'clib' (did you mean club?)"),
     ("club\nVasa\n", 2, "no name column"),
+    # one column headed by a misspelt name: a typo, not a list whose first player is 'nme'
+    ("nme\nAnna\n", 2, "line 1: unknown column 'nme' (did you mean name?)"),
+    ("Namn\nAnna\n", 2, "unknown column 'Namn' (did you mean name?)"),
+    ("Name:\nAnna\n", 2, "unknown column 'Name:' (did you mean name?)"),
     ("name,Name\nA,B\n", 2, "appears twice"),
     ("", 2, "no header"),
     ("name\nAnna\n\nBo\nAnna\n", 1, "line 5, name: 'Anna' is already on line 2"),

@@ -544,9 +544,12 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
     unknown = [h for h, c in zip(header, columns)
                if c not in IMPORT_COLUMNS and c not in LIST_ONLY_COLUMNS]
     first_row = ()
-    if len(columns) == 1 and unknown and columns[0] not in RECORD_COLUMNS:
+    if (len(columns) == 1 and unknown and columns[0] not in RECORD_COLUMNS
+            and not close_names(columns[0], ("name",), limit=1)):
         # One column and no header: a plain list of names, one per line (as a club
-        # keeps it); its first line is a name too.
+        # keeps it); its first line is a name too. Unless it reads as a misspelt
+        # `name` ('nme', 'Namn', 'Name:'): that would register a player by that name
+        # (one no command removes); said like any unknown column.
         first_row, columns, unknown = ((1, header),), ["name"], []
     if unknown:
         # A column of the record file: a result file given here by mistake, not
