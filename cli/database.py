@@ -14,7 +14,7 @@ Three ways to open it, by what the command does:
   ``db init`` reports it itself (``announce=False``). They open it through
   :func:`starting_db`, which removes a file it created again when the command
   then fails (``event create --variant spadame`` on a mistyped --db leaves no
-  stray empty league behind).
+  stray empty league behind), and leaves an empty file it was given empty.
 
 Whatever the mode, a database with tables that are not tourney's is never touched.
 """
@@ -97,20 +97,27 @@ def starting_db(db_url: str | None, *, announce: bool = True) -> Iterator[Engine
     (an unknown variant, a bad player file), the file is removed again, and said
     so, as long as it holds no player and no event (nothing else wrote to it)."""
     path = sqlite_file(resolve_url(db_url))
-    new = path is not None and (not os.path.exists(path) or os.path.getsize(path) == 0)
+    existed = path is not None and os.path.exists(path)
+    new = path is not None and (not existed or os.path.getsize(path) == 0)
     engine = open_db(db_url, create=True, announce=announce)
     try:
         yield engine
     except BaseException:
         if new and _holds_nothing(engine):
             dispose_engines()
-            for name in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+            for name in (f"{path}-wal", f"{path}-shm", f"{path}-journal"):
                 try:
                     os.remove(name)
                 except FileNotFoundError:
                     pass
-            if announce:
-                message(f"removed the new database {path} again: nothing was stored in it")
+            if existed:  # an empty file of the user's, given as --db: empty again
+                os.truncate(path, 0)
+                if announce:
+                    message(f"emptied {path} again: nothing was stored in it")
+            else:
+                os.remove(path)
+                if announce:
+                    message(f"removed the new database {path} again: nothing was stored in it")
         raise
 
 
