@@ -8,7 +8,7 @@ from tourney.app.site import SETTINGS, set_setting, site_settings
 from tourney.errors.counts import count_text
 from tourney.storage.db import reading, transaction
 
-from .database import db_option, open_db
+from .database import db_option, open_db, refuse_overwrites
 from .output import (
     CommandGroup,
     confirm,
@@ -79,6 +79,7 @@ def publish(out, events, langs, no_replays, jobs, full, force, yes, as_json, db_
       tourney publish --out site/ --lang sv --lang en
       tourney publish --out site/ --event club-2024-05   # replays of one event only
     """
+    refuse_overwrites(db_url, {"--out": out}, replace=True)  # (DIR's own rules in publish)
     if force:
         confirm(f"--force drops every file in {out} that publish did not write "
                 "(CNAME, .htaccess, ...). Go on?", yes)

@@ -9,7 +9,9 @@ at worst a stray ``.NAME.*.tmp`` beside it), never a truncated one.
 :func:`check_outputs` runs before a command touches anything: an output path that
 is one of the command's inputs (same resolved path or same inode) or the open
 SQLite database (or its ``-wal``, ``-shm`` or ``-journal`` file) is a usage error,
-exit 2. ``--out tourney.db`` must not replace a league's database.
+exit 2. ``--out tourney.db`` must not replace a league's database. So is one
+that begins with ``-`` (``--out --json``: the name forgotten, the next option
+taken for it).
 (A command line refuses an output file that exists already unless told to
 replace it: that is its own policy, worded with its flag, in ``tourney.cli``.)
 """
@@ -59,6 +61,12 @@ def check_outputs(outputs: dict[str, str | os.PathLike | None], *,
              if path is not None and os.fspath(path) != "-"}
     others = [p for p in inputs if p is not None and os.fspath(p) != "-"]
     for option, path in given.items():
+        if os.fspath(path).startswith("-"):
+            # The name forgotten, the next option taken for it (`--out --json`):
+            # a file named after an option is never what was meant.
+            raise UsageError(f"{option} {os.fspath(path)!r} looks like an option, not a "
+                             f"name; nothing was written. Give the name after {option} "
+                             f"(./{os.fspath(path)} for one that really begins with -).")
         if database is not None:
             for suffix in SQLITE_COMPANIONS:
                 if same_file(path, os.fspath(database) + suffix):
