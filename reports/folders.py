@@ -90,7 +90,10 @@ def prepare_target(out: str | os.PathLike, protect: Iterable[os.PathLike | str] 
                 f"{text} is not empty and holds no site published by tourney "
                 f"(no {SITE_MARKER} file); publish into a new or empty folder")
     else:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:  # a file where a folder should be, no permission
+            raise write_error(err, target) from None
     return target
 
 
@@ -457,12 +460,20 @@ def write_error(err: OSError, where: Path, partly: bool = False) -> TourneyError
     failed while the changed files were being put into the site, which then has
     some of them (every link resolving) until a publish finishes the job."""
     reason = "no space left on the device" if err.errno == errno.ENOSPC else (
-        err.strerror or str(err))
+        f"{err.filename} is a file, not a folder" if err.errno == errno.EEXIST
+        and err.filename else err.strerror or str(err))
     if partly:
         return TourneyError(f"cannot write the site in {where}: {reason}; some pages "
                             "are updated and some not yet: publish again to finish")
-    return TourneyError(f"cannot write the site beside {where}: {reason}; "
-                        "the published site is unchanged")
+    # A place that cannot take the site (no permission, a read-only file system, a
+    # file where a folder should be): the --out given cannot work, a usage error as
+    # for every other output; a full disk or a failing one: a failure.
+    kind = UsageError if err.errno in _NOT_WRITABLE_THERE else TourneyError
+    return kind(f"cannot write the site beside {where}: {reason}; "
+                "the published site is unchanged")
+
+
+_NOT_WRITABLE_THERE = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOTDIR, errno.EEXIST}
 
 
 __all__ = [
