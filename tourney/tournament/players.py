@@ -93,14 +93,15 @@ def clean_title(text: str | None, what: str = "name") -> str:
     """Any other name (an event's title): surrounding whitespace stripped; refused
     when empty, over 200 characters or holding a control character."""
     name = normalize_name(text)  # NFC: a name typed on a Mac matches Windows'
+    a_what = f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"  # an event name
     if not name:
-        raise TourneyError(f"a {what} cannot be empty")
+        raise TourneyError(f"{a_what} cannot be empty")
     if len(name) > MAX_NAME:
-        raise TourneyError(f"a {what} has at most {MAX_NAME} characters, "
+        raise TourneyError(f"{a_what} has at most {MAX_NAME} characters, "
                            f"not {len(name)}: {name[:40]!r}...")
     for char in name:
         if unicodedata.category(char) in ("Cc", "Cs"):
-            raise TourneyError(f"a {what} cannot hold control characters "
+            raise TourneyError(f"{a_what} cannot hold control characters "
                                f"(U+{ord(char):04X} in {name!r})")
     return name
 
