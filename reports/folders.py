@@ -52,6 +52,7 @@ import orjson
 
 from tourney.collector import paused
 from tourney.errors import InvalidValue, TourneyError, UsageError
+from tourney.files import write_failure_reason
 
 SITE_MARKER = ".tourney-site"
 MANIFEST = ".tourney-files"
@@ -459,9 +460,7 @@ def write_error(err: OSError, where: Path, partly: bool = False) -> TourneyError
     """One line for a failed write (a full disk, no permission). ``partly``: it
     failed while the changed files were being put into the site, which then has
     some of them (every link resolving) until a publish finishes the job."""
-    reason = "no space left on the device" if err.errno == errno.ENOSPC else (
-        f"{err.filename} is a file, not a folder" if err.errno == errno.EEXIST
-        and err.filename else err.strerror or str(err))
+    reason = write_failure_reason(err)
     if partly:
         return TourneyError(f"cannot write the site in {where}: {reason}; some pages "
                             "are updated and some not yet: publish again to finish")

@@ -17,6 +17,7 @@ replace it: that is its own policy, worded with its flag, in ``tourney.cli``.)
 """
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from contextlib import contextmanager
@@ -87,6 +88,23 @@ def check_outputs(outputs: dict[str, str | os.PathLike | None], *,
                                  f"{os.fspath(path)!r}")
 
 
+def write_failure_reason(err: OSError) -> str:
+    """Why a file or folder could not be written, in words: the system's reason,
+    but for a file standing where a folder of the path should be (making that folder
+    fails 'File exists') and a full disk."""
+    if err.errno == errno.EEXIST and err.filename:
+        return f"{os.fspath(err.filename)} is a file, not a folder"
+    if err.errno == errno.ENOSPC:
+        return "no space left on the device"
+    return err.strerror or str(err)
+
+
+def cannot_write(target: str | os.PathLike, err: OSError) -> UsageError:
+    """The refusal of an output that cannot be written where it was asked for (no
+    such folder, no permission, a file in the way): exit 2, the call cannot work."""
+    return UsageError(f"{os.fspath(target)}: cannot write: {write_failure_reason(err)}")
+
+
 def _creation_mode() -> int:
     """The mode a plain ``open(path, "w")`` would give a new file (0666 less the umask)."""
     umask = os.umask(0)
@@ -113,11 +131,11 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
     except FileNotFoundError:
         permissions = _creation_mode()
     except OSError as err:
-        raise UsageError(f"{target}: cannot write: {err.strerror}") from None
+        raise cannot_write(target, err) from None
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as err:
-        raise UsageError(f"{target}: cannot write: {err.strerror}") from None
+        raise cannot_write(target, err) from None
     text_options = {} if "b" in mode else {"encoding": encoding, "newline": newline}
     try:
         with os.fdopen(fd, mode, **text_options) as stream:

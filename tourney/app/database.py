@@ -9,6 +9,7 @@ import tempfile
 from sqlalchemy.engine import Engine
 
 from ..errors import UsageError
+from ..files import cannot_write
 from ..storage import schema
 from ..storage.audit import record_change
 from ..storage.db import transaction
@@ -48,7 +49,7 @@ def backup_database(engine: Engine, path: str) -> int:
         fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
                                     dir=folder)
     except OSError as err:
-        raise UsageError(f"{path}: cannot write: {err.strerror}") from None
+        raise cannot_write(path, err) from None
     os.close(fd)
     try:
         umask = os.umask(0)
