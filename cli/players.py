@@ -214,15 +214,16 @@ def import_(file, sheet, encoding, as_json, db_url):
         _rejected(rejected, as_json)
     for notice in notices:
         message(notice_message(notice))
+    source = "<stdin>" if file == "-" else file  # as the file's errors name it
     with starting_db(db_url) as engine, transaction(engine) as session:
-        report = service.import_players(session, rows, source=file)
+        report = service.import_players(session, rows, source=source)
     for name in report.already:
         message(f"already registered: {name}")
     for warning in report.lookalikes:
         message(lookalike_message(warning))
     report_change("player.import", bool(report.added),
-                  f"{file}: {len(report.added)} added, {len(report.already)} already registered",
-                  as_json, file=file, **report.to_json())
+                  f"{source}: {len(report.added)} added, {len(report.already)} already "
+                  "registered", as_json, file=source, **report.to_json())
 
 
 def _rejected(rejected: PlayerFileRejected, as_json: bool) -> None:

@@ -344,3 +344,13 @@ def test_a_plain_list_of_names_imports(tourney, tmp_path):
     wrong = tmp_path / "wrong.csv"
     wrong.write_text("nmae,club\nDag,Vasa\n", encoding="utf-8")
     assert "did you mean name?" in tourney("player", "import", str(wrong), exit_code=2).stderr
+
+
+def test_standard_input_is_named_as_every_reader_names_it(tourney):
+    """`player import -`: '<stdin>' in its summary and its JSON, as in its errors and
+    in `result import -` and `validate -`."""
+    run = tourney("player", "import", "-", "--json", input="name\nAnna\n")
+    assert run.json["details"]["file"] == "<stdin>"
+    assert run.stderr == "<stdin>: 1 added, 0 already registered\n"
+    refused = tourney("player", "import", "-", input="nme\nBo\n", exit_code=2).stderr
+    assert refused.startswith("Error: <stdin>, line 1: unknown column 'nme'")
