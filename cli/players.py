@@ -47,7 +47,7 @@ def player():
 
 
 @player.command("add")
-@click.argument("names", nargs=-1, required=True, metavar="NAME...")
+@click.argument("names", nargs=-1, required=True, metavar="PLAYER...")
 @click.option("--club", help="The club of the players added.")
 @click.option("--email", help="The e-mail address (one player at a time).")
 @json_option

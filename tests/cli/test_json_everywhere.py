@@ -9,6 +9,7 @@ import os
 import shlex
 import subprocess
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 import click
@@ -171,6 +172,21 @@ def test_every_command_has_a_description_an_example_and_option_help():
                  for param in command.params
                  if isinstance(param, click.Option) and not param.hidden and not param.help]
     assert gaps == []
+
+
+def test_an_argument_reads_the_same_in_every_usage_line():
+    """One parameter, one name in every command's usage: a round is ROUND in `round
+    show` as in `round start` and `result show`, players are PLAYER in `event enter`
+    as in `event checkin` (optional ones in brackets, several with dots)."""
+    ctx = click.Context(cli)
+    shown = defaultdict(set)
+    for path, command in leaf_commands(cli, ctx):
+        for param in command.params:
+            if isinstance(param, click.Argument):
+                metavar = param.make_metavar(click.Context(command))
+                shown[param.name].add((metavar.strip("[].")))
+    assert {name: names for name, names in shown.items() if len(names) > 1} == {}
+    assert shown["number"] == shown["round_number"] == {"ROUND"}
 
 
 def test_every_example_in_the_help_is_a_command_line_tourney_takes():
