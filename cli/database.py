@@ -25,10 +25,18 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 from tourney.errors import UsageError
 from tourney.files import check_outputs
-from tourney.storage.db import dispose_engines, open_engine, reading, resolve_url, sqlite_file
+from tourney.storage.db import (
+    dispose_engines,
+    open_engine,
+    open_error,
+    reading,
+    resolve_url,
+    sqlite_file,
+)
 from tourney.storage.schema import ensure_schema, refusal, schema_status
 
 from .output import (
@@ -83,6 +91,10 @@ def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False
     if read_only:
         return looking
     engine = open_engine(url)
+    try:  # opened to write: a folder that cannot take SQLite's files said here
+        engine.connect().close()
+    except DBAPIError as err:
+        raise open_error(engine, err) from None
     if status.state == "empty":
         ensure_schema(engine)
         if announce:

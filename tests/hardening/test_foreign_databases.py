@@ -119,7 +119,8 @@ def test_read_commands_work_where_the_folder_cannot_be_written(tmp_path, run_cli
     """A league database (WAL mode, as tourney leaves it) in a folder that cannot be
     written, a read-only share or an archive: SQLite cannot make the -wal and -shm
     files it reads a WAL database through. Read commands read it all the same, and
-    leave the folder as it was; a writing command is refused."""
+    leave the folder as it was; a writing command is refused, saying why (exit 2:
+    the database given cannot take a change there)."""
     league = tmp_path / "league"
     league.mkdir()
     path = league / "tourney.db"
@@ -136,7 +137,10 @@ def test_read_commands_work_where_the_folder_cannot_be_written(tmp_path, run_cli
         listed = run_cli(str(path), "player", "list", "--json").json
         assert [p["name"] for p in listed] == ["Anna", "Bo"]
         assert run_cli(str(path), "db", "status", "--json").json["state"] == "current"
-        run_cli(str(path), "player", "add", "Cilla", exit_code=1)
+        refused = run_cli(str(path), "player", "add", "Cilla", exit_code=2).stderr
+        assert refused == (f"Error: cannot open the database {path}: unable to open database "
+                           "file; a change needs SQLite's -wal and -shm files beside it, in "
+                           f"{league}, which cannot be written (reading works)\n")
         storage_db.dispose_engines()
         assert sorted(p.name for p in league.iterdir()) == ["tourney.db", "tourney.db-wal"]
     finally:

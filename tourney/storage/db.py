@@ -283,6 +283,13 @@ def open_failure(engine: Engine, err: BaseException) -> str:
         seconds = engine.url.query.get("connect_timeout", PG_CONNECT_TIMEOUT)
         reason += (f" (no answer within {seconds} s; add ?connect_timeout=SECONDS "
                    "to the URL to wait longer)")
+    if (getattr(getattr(err, "orig", None), "sqlite_errorname", None) == "SQLITE_CANTOPEN"
+            and engine.url.query.get("mode") != "ro" and os.path.isfile(url)):
+        # The file is there and readable (the first look read it): what a writer
+        # cannot make is its -wal or -shm file, in a folder it may not write.
+        reason += (f"; a change needs SQLite's -wal and -shm files beside it, in "
+                   f"{os.path.dirname(os.path.abspath(url))}, which cannot be written "
+                   "(reading works)")
     return f"cannot open the database {url}: {reason}"
 
 
