@@ -82,6 +82,11 @@ def upgrade(as_json, db_url):
     changes). Back up a league database before upgrading it. A database with
     tourney's tables but no schema version (from a development build) is
     adopted when its tables are those of the first schema.
+
+    \b
+    Examples:
+      tourney db status
+      tourney db backup before-upgrade.db && tourney db upgrade
     """
     path = sqlite_file(db_url)
     missing = path is not None and not os.path.exists(path)
@@ -137,6 +142,10 @@ def status(as_json, db_url):
     empty: `tourney db init` sets it up), 1 when it needs `tourney db upgrade` or
     cannot be used by this tourney, 2 when there is no such file or it is another
     program's database: the status every other command would exit with.
+
+    \b
+    Example:
+      tourney db status --db league.db --json
     """
     path = sqlite_file(db_url)
     if path is not None and not os.path.exists(path):

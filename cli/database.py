@@ -14,7 +14,7 @@ Three ways to open it, by what the command does:
   ``db init`` reports it itself (``announce=False``). They open it through
   :func:`starting_db`, which removes a file it created again when the command
   then fails (``event create --variant spadame`` on a mistyped --db leaves no
-  stray empty league behind).
+  stray empty league behind), and leaves an empty file it was given empty.
 
 Whatever the mode, a database with tables that are not tourney's is never touched.
 """
@@ -25,10 +25,18 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 from tourney.errors import UsageError
 from tourney.files import check_outputs
-from tourney.storage.db import dispose_engines, open_engine, reading, resolve_url, sqlite_file
+from tourney.storage.db import (
+    dispose_engines,
+    open_engine,
+    open_error,
+    reading,
+    resolve_url,
+    sqlite_file,
+)
 from tourney.storage.schema import ensure_schema, refusal, schema_status
 
 from .output import (
@@ -83,6 +91,10 @@ def open_db(db_url: str | None, *, read_only: bool = False, create: bool = False
     if read_only:
         return looking
     engine = open_engine(url)
+    try:  # opened to write: a folder that cannot take SQLite's files said here
+        engine.connect().close()
+    except DBAPIError as err:
+        raise open_error(engine, err) from None
     if status.state == "empty":
         ensure_schema(engine)
         if announce:
@@ -97,20 +109,27 @@ def starting_db(db_url: str | None, *, announce: bool = True) -> Iterator[Engine
     (an unknown variant, a bad player file), the file is removed again, and said
     so, as long as it holds no player and no event (nothing else wrote to it)."""
     path = sqlite_file(resolve_url(db_url))
-    new = path is not None and (not os.path.exists(path) or os.path.getsize(path) == 0)
+    existed = path is not None and os.path.exists(path)
+    new = path is not None and (not existed or os.path.getsize(path) == 0)
     engine = open_db(db_url, create=True, announce=announce)
     try:
         yield engine
     except BaseException:
         if new and _holds_nothing(engine):
             dispose_engines()
-            for name in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+            for name in (f"{path}-wal", f"{path}-shm", f"{path}-journal"):
                 try:
                     os.remove(name)
                 except FileNotFoundError:
                     pass
-            if announce:
-                message(f"removed the new database {path} again: nothing was stored in it")
+            if existed:  # an empty file of the user's, given as --db: empty again
+                os.truncate(path, 0)
+                if announce:
+                    message(f"emptied {path} again: nothing was stored in it")
+            else:
+                os.remove(path)
+                if announce:
+                    message(f"removed the new database {path} again: nothing was stored in it")
         raise
 
 

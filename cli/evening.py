@@ -123,7 +123,14 @@ def _decide(slug, request_id, approve, as_json, db_url):
 @json_option
 @db_option
 def approve(slug, request_id, as_json, db_url):
-    """Approve sign-up ID: the player is registered (when new) and entered."""
+    """Approve sign-up ID: the player is registered (when new) and entered.
+
+    `tourney event signups SLUG` lists the sign-ups with their ids.
+
+    \b
+    Example:
+      tourney event approve club-1 3
+    """
     _decide(slug, request_id, True, as_json, db_url)
 
 
@@ -133,7 +140,14 @@ def approve(slug, request_id, as_json, db_url):
 @json_option
 @db_option
 def reject(slug, request_id, as_json, db_url):
-    """Turn sign-up ID down."""
+    """Turn sign-up ID down.
+
+    `tourney event signups SLUG` lists the sign-ups with their ids.
+
+    \b
+    Example:
+      tourney event reject club-1 4
+    """
     _decide(slug, request_id, False, as_json, db_url)
 
 

@@ -112,7 +112,12 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
 @json_option
 @db_option
 def list_(as_json, db_url):
-    """List the events: variant, date, entrants and rounds seated."""
+    """List the events: variant, date, entrants and rounds seated.
+
+    \b
+    Example:
+      tourney event list --json
+    """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         rows = service.list_events(session)
@@ -200,7 +205,7 @@ def show(slug, as_json, db_url):
 
 @event.command("enter")
 @click.argument("slug", shell_complete=complete_event)
-@click.argument("names", nargs=-1, metavar="[NAME]...", shell_complete=complete_player)
+@click.argument("names", nargs=-1, metavar="[PLAYER]...", shell_complete=complete_player)
 @click.option("--all", "all_players", is_flag=True, help="Enter every registered player.")
 @click.option("--add", is_flag=True, help="Register names not registered yet.")
 @click.option("--from-round", type=ROUND_NUMBER, metavar="N",
@@ -255,7 +260,7 @@ def enter(slug, names, all_players, add, from_round, as_json, db_url):
 
 @event.command("withdraw")
 @click.argument("slug", shell_complete=complete_event)
-@click.argument("name", shell_complete=complete_player)
+@click.argument("name", metavar="PLAYER", shell_complete=complete_player)
 @click.option("--from-round", type=ROUND_NUMBER, metavar="N",
               help="The first round they miss (default: the latest seated round "
                    "while none of its results is in, which is then to be reseated; "

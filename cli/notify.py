@@ -6,7 +6,7 @@ import click
 from tourney.storage.db import transaction
 
 from .completion import complete_event
-from .database import db_option, open_db
+from .database import db_option, open_db, refuse_overwrites
 from .output import json_option, report_change
 
 
@@ -55,6 +55,7 @@ def notify(slug, number, what, smtp_url, sender, base_url, dry_run, resend, as_j
 
     if not smtp_url and not dry_run:
         raise UsageError("give --smtp URL, or --dry-run DIR")
+    refuse_overwrites(db_url, {"--dry-run": dry_run}, replace=True)
     with transaction(open_db(db_url)) as session:
         report = notify_players(session, get_event(session, slug), number, what,
                                 smtp_url=smtp_url, sender=sender, base_url=base_url,

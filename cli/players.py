@@ -49,7 +49,7 @@ def player():
 
 
 @player.command("add")
-@click.argument("names", nargs=-1, required=True, metavar="NAME...")
+@click.argument("names", nargs=-1, required=True, metavar="PLAYER...")
 @click.option("--club", help="The club of the players added.")
 @click.option("--email", help="The e-mail address (one player at a time).")
 @json_option
@@ -233,7 +233,9 @@ def import_(file, sheet, encoding, as_json, db_url):
 
     The file has a header line with a `name` column and optionally `club` and
     `email` (any case; other columns are refused; `events` and `merged into`,
-    as `player list --format` writes them, are left out). Names already
+    as `player list --format` writes them, are left out), or it is a plain list
+    of names, one per line, with no header (a first line that reads as a
+    misspelt `name`, such as `nme`, is refused as a header). Names already
     registered are left as they are and reported; importing the same file twice
     adds nothing the second time. A new name equal to a registered one (or one
     earlier in the file) apart from case or accents is added with a warning. The whole
@@ -252,8 +254,9 @@ def import_(file, sheet, encoding, as_json, db_url):
         _rejected(rejected, as_json)
     for notice in notices:
         message(notice_message(notice))
+    source = "<stdin>" if file == "-" else file  # as the file's errors name it
     with starting_db(db_url) as engine, transaction(engine) as session:
-        report = service.import_players(session, rows, source=file)
+        report = service.import_players(session, rows, source=source)
     for name in report.already:
         fields = report.differ.get(name)
         if fields:
@@ -267,8 +270,8 @@ def import_(file, sheet, encoding, as_json, db_url):
     for warning in report.lookalikes:
         message(lookalike_message(warning))
     report_change("player.import", bool(report.added),
-                  f"{file}: {len(report.added)} added, {len(report.already)} already registered",
-                  as_json, file=file, **report.to_json())
+                  f"{source}: {len(report.added)} added, {len(report.already)} already "
+                  "registered", as_json, file=source, **report.to_json())
 
 
 def _rejected(rejected: PlayerFileRejected, as_json: bool) -> None:

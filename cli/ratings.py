@@ -172,7 +172,8 @@ def recompute_command(variant, db_url, as_json):
 
 @rating.command("predict")
 @click.option("--variant", shell_complete=complete_variant, required=True, help="The pool whose ratings to use.")
-@click.argument("names", nargs=-1, required=True, shell_complete=complete_player)
+@click.argument("names", nargs=-1, required=True, metavar="PLAYER...",
+                shell_complete=complete_player)
 @db_option
 @json_option
 def predict_command(variant, names, db_url, as_json):

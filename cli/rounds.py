@@ -214,7 +214,7 @@ def seat(slug, force, as_json, db_url):
 
 @round_.command("show")
 @click.argument("slug", shell_complete=complete_event)
-@click.argument("number", type=COUNT, metavar="N")
+@click.argument("number", type=COUNT, metavar="ROUND")
 @json_option
 @db_option
 def show(slug, number, as_json, db_url):
@@ -233,6 +233,10 @@ def show(slug, number, as_json, db_url):
     it), "clock": {"started_at", "ends_at", "minutes", "seconds_left"} (all
     null until `tourney round start`; seconds_left negative once time is up).
     With a clock running, stderr says the time left.
+
+    \b
+    Example:
+      tourney round show club-1 2
     """
     from tourney.tournament.seat_changes import clock_text, round_clock
 
@@ -261,7 +265,7 @@ def show(slug, number, as_json, db_url):
 
 @round_.command("reseat")
 @click.argument("slug", shell_complete=complete_event)
-@click.argument("number", type=COUNT, metavar="N")
+@click.argument("number", type=COUNT, metavar="ROUND")
 @click.option("--seed", type=SEED, help="Draw with this seed instead of the event's.")
 @json_option
 @db_option
@@ -577,7 +581,7 @@ def import_(slug, number, file, force, sheet, encoding, as_json, db_url):
 
 @round_.command("sheet")
 @click.argument("slug", shell_complete=complete_event)
-@click.argument("number", type=COUNT, metavar="N")
+@click.argument("number", type=COUNT, metavar="ROUND")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the sheet here instead of to stdout (- is stdout).")
 @table_format_option
@@ -660,7 +664,7 @@ def _base_url(ctx, param, value: str) -> str:
 
 @round_.command("links")
 @click.argument("slug")
-@click.argument("number", type=COUNT, metavar="N")
+@click.argument("number", type=COUNT, metavar="ROUND")
 @click.option("--base-url", required=True, metavar="URL", callback=_base_url,
               help="Where players reach `tourney serve`, e.g. http://192.168.1.10:8000.")
 @click.option("--force", is_flag=True,
@@ -680,7 +684,7 @@ def links(slug, number, base_url, force, as_json, db_url):
 
     \b
     JSON (like `round show --json`: the round and its tables, each with its link):
-      {"event": SLUG, "round": N, "open": true,
+      {"event": SLUG, "round": ROUND, "open": true,
        "tables": [{"table": "1", "url": "...", "code": "K7QM-4RXP"}]}
     (the code as shown; the server takes it with or without the dash). A closed
     round's links (a later round seated, or closed by the organizer) are listed

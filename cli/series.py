@@ -247,7 +247,12 @@ def remove(slug, events, as_json, db_url):
 @json_option
 @db_option
 def list_(as_json, db_url):
-    """List the series: settings and number of events."""
+    """List the series: settings and number of events.
+
+    \b
+    Example:
+      tourney series list
+    """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         rows = actions.list_series(session)
@@ -264,7 +269,12 @@ def list_(as_json, db_url):
 @json_option
 @db_option
 def show(slug, as_json, db_url):
-    """Show a series: its settings, events, handicaps and declared teams."""
+    """Show a series: its settings, events, handicaps and declared teams.
+
+    \b
+    Example:
+      tourney series show club-2025 --json
+    """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         data = actions.describe_series(session, actions.get_series(session, slug))
@@ -558,6 +568,10 @@ def team_add(slug, team_name, players, as_json, db_url):
     """Add players to a declared team of an event or series (made on first use).
 
     A player plays for one team of an event or series.
+
+    \b
+    Example:
+      tourney team add club-2025 "North" "Anna Berg" "Bo Ek"
     """
     engine = open_db(db_url)
     with transaction(engine) as session:
@@ -576,7 +590,13 @@ def team_add(slug, team_name, players, as_json, db_url):
 @json_option
 @db_option
 def team_remove(slug, team_name, players, as_json, db_url):
-    """Take players out of a declared team, or remove the team (no PLAYER)."""
+    """Take players out of a declared team, or remove the team (no PLAYER).
+
+    \b
+    Examples:
+      tourney team remove club-2025 "North" "Bo Ek"
+      tourney team remove club-2025 "North"
+    """
     engine = open_db(db_url)
     with transaction(engine) as session:
         report = actions.remove_members(session, slug, team_name, players)
@@ -590,7 +610,12 @@ def team_remove(slug, team_name, players, as_json, db_url):
 @json_option
 @db_option
 def team_list(slug, as_json, db_url):
-    """List the declared teams of an event or series with their players."""
+    """List the declared teams of an event or series with their players.
+
+    \b
+    Example:
+      tourney team list club-2025
+    """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         rows = actions.list_teams(session, slug)

@@ -8,7 +8,7 @@ from tourney.app.site import SETTINGS, set_setting, site_settings
 from tourney.errors.counts import count_text
 from tourney.storage.db import reading, transaction
 
-from .database import db_option, open_db
+from .database import db_option, open_db, refuse_overwrites
 from .output import (
     CommandGroup,
     confirm,
@@ -79,6 +79,7 @@ def publish(out, events, langs, no_replays, jobs, full, force, yes, as_json, db_
       tourney publish --out site/ --lang sv --lang en
       tourney publish --out site/ --event club-2024-05   # replays of one event only
     """
+    refuse_overwrites(db_url, {"--out": out}, replace=True)  # (DIR's own rules in publish)
     if force:
         confirm(f"--force drops every file in {out} that publish did not write "
                 "(CNAME, .htaccess, ...). Go on?", yes)
@@ -150,7 +151,13 @@ def site():
 @json_option
 @db_option
 def set_(key, value, as_json, db_url):
-    """Set a site setting: title, organisation or url."""
+    """Set a site setting: title, organisation or url.
+
+    \b
+    Examples:
+      tourney site set title "Göteborgs Damklubb"
+      tourney site set url https://dam.example.org/
+    """
     engine = open_db(db_url)
     with transaction(engine) as session:
         before, after = set_setting(session, key, value)
@@ -162,7 +169,12 @@ def set_(key, value, as_json, db_url):
 @json_option
 @db_option
 def unset(key, as_json, db_url):
-    """Clear a site setting (the title goes back to the default)."""
+    """Clear a site setting (the title goes back to the default).
+
+    \b
+    Example:
+      tourney site unset organisation
+    """
     engine = open_db(db_url)
     with transaction(engine) as session:
         before, after = set_setting(session, key, None)
@@ -182,7 +194,12 @@ def _changed(key: str, before, after, as_json: bool) -> None:
 @json_option
 @db_option
 def show(as_json, db_url):
-    """The site's settings (empty ones are not set: publish uses its default)."""
+    """The site's settings (empty ones are not set: publish uses its default).
+
+    \b
+    Example:
+      tourney site show --json
+    """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         settings = site_settings(session)

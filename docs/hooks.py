@@ -32,18 +32,20 @@ def render_reference() -> str:
     from tourney.cli.main import cli
 
     lines = ["# Commands", "",
-             "Every command of `tourney`, as `tourney COMMAND --help` prints it.", ""]
+             "Every command of `tourney`, as `tourney COMMAND --help` prints it; the exit "
+             "codes and the JSON of a failure in full: "
+             "[Output for scripts](getting-started.md#output-for-scripts).", ""]
     # Contexts as the program makes them (-h, --help everywhere), at a fixed width.
     root = click.Context(cli, info_name="tourney", terminal_width=WIDTH,
                          max_content_width=WIDTH, **cli.context_settings)
     for path, command in _walk(cli, ["tourney"]):
-        if len(path) == 1:
-            continue
-        ctx = click.Context(command, info_name=" ".join(path[1:]), parent=root)
+        # tourney's own --help first: the options every command takes, the exit codes
+        ctx = (root if len(path) == 1 else
+               click.Context(command, info_name=" ".join(path[1:]), parent=root))
         if getattr(command, "_help_option", None) is not None:
             command._help_option = None  # click keeps the first one made, by any context
-        depth = "##" if len(path) == 2 else "###"
-        lines += [f"{depth} {' '.join(path[1:])}", "", "```text",
+        depth = "##" if len(path) <= 2 else "###"
+        lines += [f"{depth} {' '.join(path[1:]) or 'tourney'}", "", "```text",
                   command.get_help(ctx), "```", ""]
     return "\n".join(lines)
 

@@ -53,6 +53,7 @@ import orjson
 from tourney.collector import paused
 from tourney.errors import InvalidValue, TourneyError, UsageError
 from tourney.errors.words import N_, Message
+from tourney.files import write_failure_reason
 
 SITE_MARKER = ".tourney-site"
 MANIFEST = ".tourney-files"
@@ -94,7 +95,10 @@ def prepare_target(out: str | os.PathLike, protect: Iterable[os.PathLike | str] 
                    "%(marker)s file); publish into a new or empty folder"),
                 {"folder": text, "marker": SITE_MARKER}))
     else:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:  # a file where a folder should be, no permission
+            raise write_error(err, target) from None
     return target
 
 
@@ -463,15 +467,20 @@ def write_error(err: OSError, where: Path, partly: bool = False) -> TourneyError
     """One line for a failed write (a full disk, no permission). ``partly``: it
     failed while the changed files were being put into the site, which then has
     some of them (every link resolving) until a publish finishes the job."""
-    reason = Message(N_("no space left on the device")) if err.errno == errno.ENOSPC else (
-        err.strerror or str(err))
-    said = {"folder": str(where), "reason": reason}
+    said = {"folder": str(where), "reason": write_failure_reason(err)}
     if partly:
         return TourneyError(Message(N_("cannot write the site in %(folder)s: %(reason)s; some "
                                        "pages are updated and some not yet: publish again to "
                                        "finish"), said))
-    return TourneyError(Message(N_("cannot write the site beside %(folder)s: %(reason)s; the "
-                                   "published site is unchanged"), said))
+    # A place that cannot take the site (no permission, a read-only file system, a
+    # file where a folder should be): the --out given cannot work, a usage error as
+    # for every other output; a full disk or a failing one: a failure.
+    kind = UsageError if err.errno in _NOT_WRITABLE_THERE else TourneyError
+    return kind(Message(N_("cannot write the site beside %(folder)s: %(reason)s; the "
+                           "published site is unchanged"), said))
+
+
+_NOT_WRITABLE_THERE = {errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOTDIR, errno.EEXIST}
 
 
 __all__ = [

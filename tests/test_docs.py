@@ -97,6 +97,20 @@ def test_the_guide_builds_strictly(tmp_path):
 def test_the_command_page_in_the_repository_points_at_the_help():
     page = (GUIDE / "commands.md").read_text(encoding="utf-8")
     assert "`tourney --help`" in page and "README.md" in page
+    assert "getting-started.md#output-for-scripts" in page  # the exit codes
+
+
+def test_the_built_command_reference_begins_with_tourneys_own_help():
+    """The options every command takes (--db, --json before the command) and the exit
+    codes are in `tourney --help`: the generated page has it, then each command's."""
+    sys.path.insert(0, str(ROOT / "docs"))
+    try:
+        from hooks import render_reference
+    finally:
+        sys.path.remove(str(ROOT / "docs"))
+    page = render_reference()
+    assert page.index("## tourney\n") < page.index("## db\n")
+    assert "Exit status: 0 success;" in page and "getting-started.md#output-for-scripts" in page
 
 
 LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?:#[^)]*)?\)")

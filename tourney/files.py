@@ -9,12 +9,15 @@ at worst a stray ``.NAME.*.tmp`` beside it), never a truncated one.
 :func:`check_outputs` runs before a command touches anything: an output path that
 is one of the command's inputs (same resolved path or same inode) or the open
 SQLite database (or its ``-wal``, ``-shm`` or ``-journal`` file) is a usage error,
-exit 2. ``--out tourney.db`` must not replace a league's database.
+exit 2. ``--out tourney.db`` must not replace a league's database. So is one
+that begins with ``-`` (``--out --json``: the name forgotten, the next option
+taken for it).
 (A command line refuses an output file that exists already unless told to
 replace it: that is its own policy, worded with its flag, in ``tourney.cli``.)
 """
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from contextlib import contextmanager
@@ -60,6 +63,15 @@ def check_outputs(outputs: dict[str, str | os.PathLike | None], *,
              if path is not None and os.fspath(path) != "-"}
     others = [p for p in inputs if p is not None and os.fspath(p) != "-"]
     for option, path in given.items():
+        if os.fspath(path).startswith("-"):
+            # The name forgotten, the next option taken for it (`--out --json`):
+            # a file named after an option is never what was meant.
+            raise UsageError(Message(
+                N_("%(option)s %(path)s looks like an option, not a name; nothing was "
+                   "written. Give the name after %(option)s (%(plain)s for one that really "
+                   "begins with -)."),
+                {"option": option, "path": repr(os.fspath(path)),
+                 "plain": f"./{os.fspath(path)}"}))
         if database is not None:
             for suffix in SQLITE_COMPANIONS:
                 if same_file(path, os.fspath(database) + suffix):
@@ -87,17 +99,30 @@ def check_outputs(outputs: dict[str, str | os.PathLike | None], *,
                                           "path": repr(os.fspath(path))}))
 
 
+def write_failure_reason(err: OSError) -> str | Message:
+    """Why a file or folder could not be written: words for a file standing where a
+    folder of the path should be (making that folder fails 'File exists') and a full
+    disk; else the system's reason, as the system says it."""
+    if err.errno == errno.EEXIST and err.filename:
+        return Message(N_("%(path)s is a file, not a folder"),
+                       {"path": os.fspath(err.filename)})
+    if err.errno == errno.ENOSPC:
+        return Message(N_("no space left on the device"))
+    return err.strerror or str(err)
+
+
+def cannot_write(target: str | os.PathLike, err: OSError) -> UsageError:
+    """The refusal of an output that cannot be written where it was asked for (no
+    such folder, no permission, a file in the way): exit 2, the call cannot work."""
+    return UsageError(Message(N_("%(file)s: cannot write: %(reason)s"),
+                              {"file": os.fspath(target), "reason": write_failure_reason(err)}))
+
+
 def _creation_mode() -> int:
     """The mode a plain ``open(path, "w")`` would give a new file (0666 less the umask)."""
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
-
-
-def cannot_write(target: Path, err: OSError) -> UsageError:
-    """A file that cannot be written (the folder refuses it, the disk is full...)."""
-    return UsageError(Message(N_("%(file)s: cannot write: %(reason)s"),
-                              {"file": str(target), "reason": err.strerror}))
 
 
 @contextmanager

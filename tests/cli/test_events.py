@@ -93,7 +93,9 @@ def test_table_sizes(tourney, db_url):
     (["ok", "--variant", "spardame", "--lang", "de"], 2, None),
     (["ok", "--variant", "spardame", "--tiebreaks", "score,height"], 2, "unknown tie-break"),
     (["ok", "--variant", "spardame", "--seed", str(2 ** 40)], 2, "--seed"),
-    (["ok", "--variant", "spardame", "--name", ""], 1, "cannot be empty"),
+    (["ok", "--variant", "spardame", "--name", ""], 1, "Error: an event name cannot be empty"),
+    (["ok", "--variant", "spardame", "--name", "Cup\x1b[2J"], 1,
+     "Error: an event name cannot hold control characters (U+001B"),
 ])
 def test_bad_settings_are_refused_and_nothing_is_created(tourney, db_url, args, code, why):
     result = tourney("event", "create", *args, exit_code=code)

@@ -8,6 +8,7 @@ finding: the same mistake answered with different codes or words.
 """
 from __future__ import annotations
 
+import os
 import sqlite3
 
 import pytest
@@ -133,3 +134,36 @@ def test_the_exit_code_of_each_kind_of_library_error():
     assert str(no_round("ev", 9, 3)) == "ev has no round 9: rounds 1-3 are seated"
     assert str(no_table("ev", 2, "9", ["2", "1"])) == (
         "ev round 2 has no table 9: tables 1-2 are seated")
+
+
+def test_an_output_where_nothing_can_be_written_is_a_usage_error_for_every_writer(
+        seated, tmp_path, db_url):
+    """A file where the output's folder should be: the --out given cannot work, exit 2
+    from every command that writes a file or a folder, publish too (it said exit 1,
+    'File exists'); nothing is written."""
+    in_the_way = tmp_path / "notes.txt"
+    in_the_way.write_text("keep\n")
+    before = sorted(tmp_path.iterdir())
+    backup = [["db", "backup"]] if db_url.startswith("sqlite") else []  # SQLite's only
+    for command in (["result", "export", "ev", "--out"], ["round", "sheet", "ev", "1", "--out"],
+                    ["standings", "ev", "--out"], *backup, ["publish", "--out"]):
+        out = str(in_the_way / "out")
+        stderr = seated(*command, out, exit_code=2).stderr
+        assert stderr.startswith("Error: ") and "cannot write" in stderr, (command, stderr)
+        assert len(stderr.splitlines()) == 1
+        if command[0] in ("db", "publish"):  # they make a missing folder: not there
+            assert f"{in_the_way} is a file, not a folder" in stderr, stderr
+    assert in_the_way.read_text() == "keep\n" and sorted(tmp_path.iterdir()) == before
+
+
+def test_a_folder_that_refuses_the_site_is_a_usage_error_a_full_disk_a_failure():
+    import errno
+    from pathlib import Path
+
+    from tourney.cli.errors import INVALID, USAGE, exit_code
+    from tourney.reports.folders import write_error
+
+    for code in (errno.EACCES, errno.EPERM, errno.EROFS):
+        assert exit_code(write_error(OSError(code, os.strerror(code)), Path("site"))) == USAGE
+    full = write_error(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), Path("site"))
+    assert exit_code(full) == INVALID and "no space left" in str(full)

@@ -1,11 +1,15 @@
 """--json on every command (the project standard the guide promises): a walk of
-the whole command tree, and what the file-writing commands print with it."""
+the whole command tree, and what the file-writing commands print with it. The same
+walk holds every command's --help to what sqlite-utils gives: a description, help for
+each option and an example that is a command line tourney takes."""
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 import click
@@ -16,13 +20,19 @@ from tourney.cli.main import cli
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def leaf_commands(group: click.Group, ctx: click.Context, path=()):
+def every_command(group: click.Group, ctx: click.Context, path=()):
+    """(path, command) of every group and command under ``group``."""
     for name in group.list_commands(ctx):
         command = group.get_command(ctx, name)
+        yield path + (name,), command
         if isinstance(command, click.Group):
-            yield from leaf_commands(command, ctx, path + (name,))
-        else:
-            yield path + (name,), command
+            yield from every_command(command, ctx, path + (name,))
+
+
+def leaf_commands(group: click.Group, ctx: click.Context):
+    """(path, command) of every command that runs (not a group)."""
+    return ((path, command) for path, command in every_command(group, ctx)
+            if not isinstance(command, click.Group))
 
 
 def test_every_command_takes_json():
@@ -108,6 +118,90 @@ def test_example_headings_agree_with_their_commands():
             if (heading == "Examples:") != (shown > 1):
                 wrong.append(f"{' '.join(path)}: {heading} over {shown}")
     assert wrong == []
+
+
+def example_commands(help_text: str):
+    """The tourney command lines of a help text's examples (a line ending in a
+    backslash continued; ``&&``, ``|`` and redirections split off), without the
+    leading ``tourney``."""
+    lines, pending = [], ""
+    for line in help_text.splitlines():
+        text = line.strip()
+        if pending or text.startswith("tourney "):
+            pending += text.removesuffix("\\") + " "
+            if not text.endswith("\\"):
+                lines.append(pending)
+                pending = ""
+    for line in lines:
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = []
+        for token in [*lexer, "&&"]:
+            if set(token) <= set("|&;<>()"):
+                if words[:1] == ["tourney"]:
+                    yield words[1:]
+                words = []
+            else:
+                words.append(token)
+
+
+def parse(words: list[str]) -> None:
+    """Parse a command line as tourney would, down to its command, without running
+    it: click's usage error (an unknown command or option, a missing or extra
+    argument, a bad choice) when it would not be taken."""
+    command, ctx = cli, cli.make_context("tourney", list(words))
+    while isinstance(command, click.Group):
+        # What follows a group's own options (click 8 keeps the subcommand's name apart)
+        rest = [*getattr(ctx, "_protected_args", ()), *ctx.args]
+        if not rest:
+            return
+        name, command, rest = command.resolve_command(ctx, rest)
+        ctx = command.make_context(name, rest, parent=ctx)
+
+
+def test_every_command_has_a_description_an_example_and_option_help():
+    ctx = click.Context(cli)
+    gaps = []
+    for path, command in leaf_commands(cli, ctx):
+        name = " ".join(path)
+        if not (command.help or "").strip():
+            gaps.append(f"{name}: no description")
+        if not list(example_commands(command.help or "")):
+            gaps.append(f"{name}: no example")
+        gaps += [f"{name}: {max(param.opts, key=len)} has no help"
+                 for param in command.params
+                 if isinstance(param, click.Option) and not param.hidden and not param.help]
+    assert gaps == []
+
+
+def test_an_argument_reads_the_same_in_every_usage_line():
+    """One parameter, one name in every command's usage: a round is ROUND in `round
+    show` as in `round start` and `result show`, players are PLAYER in `event enter`
+    as in `event checkin` (optional ones in brackets, several with dots)."""
+    ctx = click.Context(cli)
+    shown = defaultdict(set)
+    for path, command in leaf_commands(cli, ctx):
+        for param in command.params:
+            if isinstance(param, click.Argument):
+                metavar = param.make_metavar(click.Context(command))
+                shown[param.name].add((metavar.strip("[].")))
+    assert {name: names for name, names in shown.items() if len(names) > 1} == {}
+    assert shown["number"] == shown["round_number"] == {"ROUND"}
+
+
+def test_every_example_in_the_help_is_a_command_line_tourney_takes():
+    ctx = click.Context(cli)
+    helps = [("", cli.help)] + [(" ".join(path), command.help or "")
+                                for path, command in every_command(cli, ctx)]
+    examples = [(name, words) for name, text in helps for words in example_commands(text)]
+    assert len(examples) > 100
+    refused = []
+    for name, words in examples:
+        try:
+            parse(words)
+        except click.UsageError as err:
+            refused.append(f"{name}: tourney {shlex.join(words)}: {err.format_message()}")
+    assert refused == []
 
 
 def test_an_unknown_record_column_gets_a_did_you_mean(run_cli, tmp_path):

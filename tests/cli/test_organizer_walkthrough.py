@@ -93,6 +93,17 @@ def test_a_new_database_is_removed_again_when_the_command_that_made_it_fails(run
     assert [p["name"] for p in run_cli(str(mistyped), "player", "list", "--json").json] == ["X Y"]
 
 
+def test_an_empty_file_given_as_db_is_left_empty_when_the_command_fails(run_cli, tmp_path):
+    """An empty file is where a new database may be made; when the command then
+    fails, the file the user had stays (empty), with nothing beside it."""
+    notes = tmp_path / "notes.txt"
+    notes.touch()
+    failed = run_cli(str(notes), "event", "create", "cup", "--variant", "spadame", exit_code=2)
+    assert f"emptied {notes} again" in failed.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+    assert notes.stat().st_size == 0
+
+
 def test_validate_offers_the_close_name_the_import_offers(tourney, tmp_path):
     tourney("player", "add", *NAMES)
     tourney("event", "create", "maja-1", "--variant", "spardame", "--rounds", "2",

@@ -33,3 +33,22 @@ def test_every_out_says_what_it_wrote(cup, tmp_path, name, suffix):
     as_json = cup(*args, "--out", str(out), "--yes", "--json")
     answer = json.loads(as_json.stdout)
     assert answer["file"] == str(out) and answer["format"] == suffix
+
+
+@pytest.mark.parametrize("args, option", [
+    *[(args, "--out") for args, _, _ in WRITERS.values()],
+    (["publish"], "--out"),
+    (["notify", "cup", "--round", "1"], "--dry-run"),
+    (["result", "import", "records.csv"], "--skip-invalid"),
+], ids=lambda value: value if isinstance(value, str) else " ".join(value[:2]))
+def test_an_output_named_like_an_option_is_refused(cup, tmp_path, monkeypatch, args, option):
+    """`--out --json`: the name forgotten, the next option taken for it. Refused
+    (exit 2) before anything is written, rather than a file or folder `--json`."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "records.csv").write_text("round\n", encoding="utf-8")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    run = cup(*args, option, "--json", exit_code=2)
+    assert run.stderr == (f"Error: {option} '--json' looks like an option, not a name; "
+                          f"nothing was written. Give the name after {option} (./--json "
+                          "for one that really begins with -).\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before

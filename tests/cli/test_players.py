@@ -286,6 +286,10 @@ def test_import_is_idempotent(tourney, tmp_path, db_url):
     ("name,phone\nAnna,1\n", 2, "unknown column 'phone'"),
     ("name,clib\nAnna,Vasa\n", 2, "unknown column 'clib' (did you mean club?)"),
     ("club\nVasa\n", 2, "no name column"),
+    # one column headed by a misspelt name: a typo, not a list whose first player is 'nme'
+    ("nme\nAnna\n", 2, "line 1: unknown column 'nme' (did you mean name?)"),
+    ("Namn\nAnna\n", 2, "unknown column 'Namn' (did you mean name?)"),
+    ("Name:\nAnna\n", 2, "unknown column 'Name:' (did you mean name?)"),
     ("name,Name\nA,B\n", 2, "appears twice"),
     ("", 2, "no header"),
     ("name\nAnna\n\nBo\nAnna\n", 1, "line 5, name: 'Anna' is already on line 2"),
@@ -343,3 +347,13 @@ def test_a_plain_list_of_names_imports(tourney, tmp_path):
     wrong = tmp_path / "wrong.csv"
     wrong.write_text("nmae,club\nDag,Vasa\n", encoding="utf-8")
     assert "did you mean name?" in tourney("player", "import", str(wrong), exit_code=2).stderr
+
+
+def test_standard_input_is_named_as_every_reader_names_it(tourney):
+    """`player import -`: '<stdin>' in its summary and its JSON, as in its errors and
+    in `result import -` and `validate -`."""
+    run = tourney("player", "import", "-", "--json", input="name\nAnna\n")
+    assert run.json["details"]["file"] == "<stdin>"
+    assert run.stderr == "<stdin>: 1 added, 0 already registered\n"
+    refused = tourney("player", "import", "-", input="nme\nBo\n", exit_code=2).stderr
+    assert refused.startswith("Error: <stdin>, line 1: unknown column 'nme'")

@@ -18,6 +18,7 @@ import hashlib
 import socket
 import sqlite3
 import time
+from contextlib import closing
 
 import pytest
 
@@ -39,30 +40,40 @@ def digest(path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.fixture
-def foreign(tmp_path):
-    """Another application's SQLite file (rollback journal, one table)."""
-    path = tmp_path / "other-app.sqlite"
-    with sqlite3.connect(path) as connection:
+@pytest.fixture(params=["delete", "wal"])
+def foreign(tmp_path, request):
+    """Another application's SQLite file (one table), closed, in its own folder:
+    with a rollback journal, or in WAL mode (as many applications keep theirs)."""
+    path = tmp_path / "other-app" / "other-app.sqlite"
+    path.parent.mkdir()
+    with closing(sqlite3.connect(path)) as connection:
+        connection.execute(f"PRAGMA journal_mode={request.param}")
         connection.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
         connection.execute("INSERT INTO notes (body) VALUES ('keep me')")
+        connection.commit()
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
     return path
 
 
 def test_a_foreign_database_is_never_modified(foreign, run_cli):
+    """Its bytes, its journal mode and its folder: no -wal or -shm file is left
+    beside it either, by a read command or a refused write."""
     before = digest(foreign)
+    journal = foreign.read_bytes()[18:20]  # the header's journal mode
     for command in READ_COMMANDS + WRITE_COMMANDS + CREATING_COMMANDS + [("db", "upgrade")]:
         result = run_cli(str(foreign), *command, exit_code=2)  # the wrong --db: usage
         assert result.stderr.startswith(f"Error: {foreign} is not a tourney database"), (
             command, result.stderr)
         assert len(result.stderr.splitlines()) == 1
-    assert digest(foreign) == before
-    with sqlite3.connect(foreign) as connection:
-        assert connection.execute("PRAGMA journal_mode").fetchone() == ("delete",)
-        assert [r[0] for r in connection.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")] == ["notes"]
+        assert [p.name for p in foreign.parent.iterdir()] == [foreign.name], command
     status = run_cli(str(foreign), "db", "status", "--json", exit_code=2).json
     assert status["state"] == "foreign"
+    assert [p.name for p in foreign.parent.iterdir()] == [foreign.name]
+    assert digest(foreign) == before
+    assert foreign.read_bytes()[18:20] == journal
+    with closing(sqlite3.connect(foreign)) as connection:
+        assert [r[0] for r in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")] == ["notes"]
 
 
 def test_a_mistyped_db_creates_nothing(tmp_path, run_cli):
@@ -102,6 +113,39 @@ def test_read_commands_open_read_only(tmp_path, run_cli):
     with pytest.raises(Exception, match="readonly|read-only|query_only"):
         with engine.begin() as connection:
             connection.exec_driver_sql("DELETE FROM player")
+
+
+def test_read_commands_work_where_the_folder_cannot_be_written(tmp_path, run_cli):
+    """A league database (WAL mode, as tourney leaves it) in a folder that cannot be
+    written, a read-only share or an archive: SQLite cannot make the -wal and -shm
+    files it reads a WAL database through. Read commands read it all the same, and
+    leave the folder as it was; a writing command is refused, saying why (exit 2:
+    the database given cannot take a change there)."""
+    league = tmp_path / "league"
+    league.mkdir()
+    path = league / "tourney.db"
+    run_cli(str(path), "player", "add", "Anna", "Bo")
+    storage_db.dispose_engines()
+    assert path.read_bytes()[18:20] == b"\x02\x02"  # the header's WAL mode
+    assert sorted(p.name for p in league.iterdir()) == ["tourney.db"]
+    before = digest(path)
+    # The folder read-only; and, since root writes in any folder, a folder where
+    # the -wal file would go: SQLite cannot make it, as in a read-only folder.
+    (league / "tourney.db-wal").mkdir()
+    league.chmod(0o555)
+    try:
+        listed = run_cli(str(path), "player", "list", "--json").json
+        assert [p["name"] for p in listed] == ["Anna", "Bo"]
+        assert run_cli(str(path), "db", "status", "--json").json["state"] == "current"
+        refused = run_cli(str(path), "player", "add", "Cilla", exit_code=2).stderr
+        assert refused == (f"Error: cannot open the database {path}: unable to open database "
+                           "file; a change needs SQLite's -wal and -shm files beside it, in "
+                           f"{league}, which cannot be written (reading works)\n")
+        storage_db.dispose_engines()
+        assert sorted(p.name for p in league.iterdir()) == ["tourney.db", "tourney.db-wal"]
+    finally:
+        league.chmod(0o755)
+    assert digest(path) == before
 
 
 @pytest.mark.parametrize("url, code", [

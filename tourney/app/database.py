@@ -10,6 +10,7 @@ from sqlalchemy.engine import Engine
 
 from ..errors import UsageError
 from ..errors.words import N_, Message
+from ..files import cannot_write
 from ..storage import schema
 from ..storage.audit import record_change
 from ..storage.db import transaction
@@ -49,8 +50,7 @@ def backup_database(engine: Engine, path: str) -> int:
         fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
                                     dir=folder)
     except OSError as err:
-        raise UsageError(Message(N_("%(file)s: cannot write: %(reason)s"),
-                                 {"file": path, "reason": err.strerror})) from None
+        raise cannot_write(path, err) from None
     os.close(fd)
     try:
         umask = os.umask(0)

@@ -34,8 +34,9 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from sqlalchemy import event
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.pool import NullPool
 from sqlmodel import Session, create_engine
 
 from ..errors import TourneyError, UsageError
@@ -189,6 +190,7 @@ def _sqlite_engine(url, read_only: bool = False) -> Engine:
     if "timeout" not in url.query:  # a URL's ?timeout=S wins (tests use a short one)
         connect_args["timeout"] = SQLITE_BUSY_TIMEOUT
     read_only = read_only or url.query.get("mode") == "ro"  # a worker given a read-only URL
+    path = None
     if read_only and url.database and url.database != ":memory:" and not url.database.startswith("file:"):
         # The file as a read-only URI (sqlite3's uri=True): nothing can be written,
         # no -journal is made, the journal mode is left as it is.
@@ -196,6 +198,11 @@ def _sqlite_engine(url, read_only: bool = False) -> Engine:
         url = url.set(database="file:" + urllib.parse.quote(path),
                       query={**url.query, "mode": "ro", "uri": "true"})
     engine = create_engine(url, connect_args=connect_args)
+
+    if path is not None:
+        @event.listens_for(engine, "do_connect")
+        def _sqlite_read_only_connect(dialect, _record, cargs, cparams):
+            return _read_only_connection(dialect.loaded_dbapi, path, cargs, cparams)
 
     @event.listens_for(engine, "connect")
     def _sqlite_setup(dbapi_connection, _record):
@@ -225,6 +232,52 @@ def _sqlite_engine(url, read_only: bool = False) -> Engine:
     return engine
 
 
+@contextmanager
+def first_look(engine: Engine) -> Iterator[Connection]:
+    """A connection for a first look at a database that may not be tourney's (its
+    tables, its schema version). A SQLite file that no one has open (no -wal or
+    -journal file beside it) is read as it lies on disk, ``immutable``: SQLite makes
+    no -wal, -shm or -journal file and takes no lock, so another program's database,
+    in WAL mode, is left exactly as it was found, with nothing new in its folder.
+    Otherwise: a connection of ``engine``."""
+    path = display_url(str(engine.url)) if is_sqlite(engine) else ""
+    if (not path or path == ":memory:" or not os.path.isfile(path)
+            or any(os.path.exists(f"{path}{side}") for side in ("-wal", "-journal"))):
+        with engine.connect() as connection:
+            yield connection
+        return
+    peek = create_engine(
+        f"sqlite:///file:{urllib.parse.quote(os.path.abspath(path))}?mode=ro&immutable=1"
+        "&uri=true", poolclass=NullPool)
+    try:
+        with peek.connect() as connection:
+            yield connection
+    finally:
+        peek.dispose()
+
+
+def _read_only_connection(dbapi, path: str, cargs, cparams):
+    """A read-only connection to the SQLite file ``path``, also where its folder
+    cannot be written. A database in WAL mode (every tourney database) is read
+    through its -wal and -shm files, which SQLite makes next to it when they are not
+    there; in a folder it may not write (a league archived on a read-only share)
+    that fails with SQLITE_CANTOPEN. The file is then opened ``immutable``, which
+    needs neither: nothing can be writing to it there (a writer would need those
+    files too), and with no -wal file, or an empty one, the file holds every change.
+    Any other failure is left to the first query to report."""
+    connection = dbapi.connect(*cargs, **cparams)
+    try:
+        connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except dbapi.OperationalError as err:
+        log = f"{path}-wal"
+        if (getattr(err, "sqlite_errorname", None) != "SQLITE_CANTOPEN"
+                or (os.path.isfile(log) and os.path.getsize(log) > 0)):
+            return connection
+        connection.close()
+        return dbapi.connect(f"{cargs[0]}&immutable=1", *cargs[1:], **cparams)
+    return connection
+
+
 def open_failure(engine: Engine, err: BaseException) -> Message:
     """One line saying why a database could not be opened (never the SQL or its
     parameters)."""
@@ -235,6 +288,14 @@ def open_failure(engine: Engine, err: BaseException) -> Message:
         said["option"] = "?connect_timeout=SECONDS"
         return Message(N_("cannot open the database %(url)s: %(reason)s (no answer within "
                           "%(seconds)s s; add %(option)s to the URL to wait longer)"), said)
+    if (getattr(getattr(err, "orig", None), "sqlite_errorname", None) == "SQLITE_CANTOPEN"
+            and engine.url.query.get("mode") != "ro" and os.path.isfile(said["url"])):
+        # The file is there and readable (the first look read it): what a writer
+        # cannot make is its -wal or -shm file, in a folder it may not write.
+        said["folder"] = os.path.dirname(os.path.abspath(said["url"]))
+        return Message(N_("cannot open the database %(url)s: %(reason)s; a change needs "
+                          "SQLite's -wal and -shm files beside it, in %(folder)s, which "
+                          "cannot be written (reading works)"), said)
     return Message(N_("cannot open the database %(url)s: %(reason)s"), said)
 
 

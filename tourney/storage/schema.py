@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # alembic is imported only when a migration runs (it is slow 
 from ..errors import Remedy, TourneyError, UsageError
 from ..errors.words import N_, Message, then_words
 from . import models  # noqa: F401  (registers the tables)
-from .db import busy_errors, display_url, open_error, write_connection_options
+from .db import busy_errors, display_url, first_look, open_error, write_connection_options
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 VERSION_TABLE = "alembic_version"
@@ -199,7 +199,7 @@ def schema_status(engine: Engine) -> SchemaStatus:
     database, so a database that cannot be opened is reported here."""
     url = display_url(str(engine.url))
     try:
-        with busy_errors(engine), engine.connect() as connection:
+        with busy_errors(engine), first_look(engine) as connection:
             status = _status(connection, url)
             connection.rollback()
     except DBAPIError as err:  # not a database file, no server, no answer

@@ -71,11 +71,12 @@ LIST_ONLY_COLUMNS = ("events", "merged into")
 # formula. Refusing them at registration keeps exports free of formulas without
 # escaping cells, so importing an export stays a no-op.
 FORMULA_START = "=+-@"
-# The kinds of name a refusal of a name names (clean_title's ``what``), as words
-NAME_KINDS = {"name": Message(N_("name")), "player name": Message(N_("player name")),
-              "event name": Message(N_("event name")),
-              "series name": Message(N_("series name")),
-              "team name": Message(N_("team name"))}
+# The kinds of name a refusal of a name names (clean_title's ``what``), as words (each with its article:
+# "an event name" in English, "ett tävlingsnamn" in Swedish).
+NAME_KINDS = {"name": Message(N_("a name")), "player name": Message(N_("a player name")),
+              "event name": Message(N_("an event name")),
+              "series name": Message(N_("a series name")),
+              "team name": Message(N_("a team name"))}
 
 
 # ------------------------------------------------------------------- checking text
@@ -86,11 +87,11 @@ def clean_name(text: str | None, what: str = "player name") -> str:
     beginning with a spreadsheet formula character (``= + - @``)."""
     name = clean_title(text, what)
     if ";" in name:
-        raise TourneyError(Message(N_("a %(what)s cannot contain ';' (records separate "
+        raise TourneyError(Message(N_("%(what)s cannot contain ';' (records separate "
                                       "players with it): %(name)s"),
                                    {"what": NAME_KINDS[what], "name": repr(name)}))
     if name[0] in FORMULA_START:
-        raise TourneyError(Message(N_("a %(what)s cannot begin with %(char)s: spreadsheets "
+        raise TourneyError(Message(N_("%(what)s cannot begin with %(char)s: spreadsheets "
                                       "read such a cell of an exported CSV as a formula: "
                                       "%(name)s"),
                                    {"what": NAME_KINDS[what], "char": repr(name[0]),
@@ -103,15 +104,15 @@ def clean_title(text: str | None, what: str = "name") -> str:
     when empty, over 200 characters or holding a control character."""
     name = normalize_name(text)  # NFC: a name typed on a Mac matches Windows'
     if not name:
-        raise TourneyError(Message(N_("a %(what)s cannot be empty"), {"what": NAME_KINDS[what]}))
+        raise TourneyError(Message(N_("%(what)s cannot be empty"), {"what": NAME_KINDS[what]}))
     if len(name) > MAX_NAME:
-        raise TourneyError(Message(N_("a %(what)s has at most %(most)s characters, not "
+        raise TourneyError(Message(N_("%(what)s has at most %(most)s characters, not "
                                       "%(count)s: %(name)s..."),
                                    {"what": NAME_KINDS[what], "most": MAX_NAME,
                                     "count": len(name), "name": repr(name[:40])}))
     for char in name:
         if unicodedata.category(char) in ("Cc", "Cs"):
-            raise TourneyError(Message(N_("a %(what)s cannot hold control characters "
+            raise TourneyError(Message(N_("%(what)s cannot hold control characters "
                                           "(%(char)s in %(name)s)"),
                                        {"what": NAME_KINDS[what], "char": f"U+{ord(char):04X}",
                                         "name": repr(name)}))
@@ -620,9 +621,12 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
     unknown = [h for h, c in zip(header, columns)
                if c not in IMPORT_COLUMNS and c not in LIST_ONLY_COLUMNS]
     first_row = ()
-    if len(columns) == 1 and unknown and columns[0] not in RECORD_COLUMNS:
+    if (len(columns) == 1 and unknown and columns[0] not in RECORD_COLUMNS
+            and not close_names(columns[0], ("name",), limit=1)):
         # One column and no header: a plain list of names, one per line (as a club
-        # keeps it); its first line is a name too.
+        # keeps it); its first line is a name too. Unless it reads as a misspelt
+        # `name` ('nme', 'Namn', 'Name:'): that would register a player by that name
+        # (one no command removes); said like any unknown column.
         first_row, columns, unknown = ((1, header),), ["name"], []
     if unknown:
         # A column of the record file: a result file given here by mistake, not
