@@ -137,7 +137,7 @@ def example_commands(help_text: str):
         lexer.whitespace_split = True
         words = []
         for token in [*lexer, "&&"]:
-            if set(token) <= set("|&;<>()"):
+            if token and set(token) <= set("|&;<>()"):  # '' is an empty argument ("")
                 if words[:1] == ["tourney"]:
                     yield words[1:]
                 words = []
