@@ -55,6 +55,13 @@ class PlayerEvening:
     bye_points: float | None = None  # a bye this round: what it gives (None: no bye)
 
     @property
+    def waits_for_next_round(self) -> bool:
+        """Checked in, but not in the latest seated round (no table, no bye): the
+        round was seated before the check-in, and the next one seats them."""
+        return (self.checkin_required and self.checked_in and bool(self.round)
+                and self.table is None and self.bye_points is None)
+
+    @property
     def standing(self) -> StandingRow | None:
         return next((r for r in self.rows if r.player_id == self.player_id), None)
 
