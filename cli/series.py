@@ -320,7 +320,7 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
       tourney series handicap club-2025 --from-rating --factor 0.2
       tourney series handicap club-2025 --json
     """
-    from tourney.errors import UsageError
+    from tourney.errors import InvalidValue, UsageError
 
     if from_rating:
         if player or value or remove:
@@ -361,12 +361,19 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
         except ValueError:
             raise UsageError(f"a handicap is a number of points, not {value!r}") from None
     engine = open_db(db_url)
-    with transaction(engine) as session:
-        changes = actions.set_handicaps(session, actions.get_series(session, slug),
-                                        {player: number})
+    try:
+        with transaction(engine) as session:
+            changes = actions.set_handicaps(session, actions.get_series(session, slug),
+                                            {player: number})
+    except InvalidValue as err:
+        if err.field != "handicap":
+            raise
+        # the VALUE argument was wrong, not the series' --handicap flag
+        raise UsageError(err.describe("the handicap VALUE")) from None
     if changes:
         name, (before, after) = next(iter(changes.items()))
-        summary = (f"{slug}: {name}'s handicap {_value(after)} (was {_value(before)})")
+        summary = (f"{slug}: {name}'s handicap removed (was {_value(before)})" if after is None
+                   else f"{slug}: {name}'s handicap {_value(after)} (was {_value(before)})")
     else:
         summary = f"{slug}: nothing changed ({player} has this handicap already)"
     report_change("series.handicap", bool(changes), summary, as_json, series=slug,

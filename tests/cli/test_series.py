@@ -362,3 +362,16 @@ def test_a_series_given_as_an_event_is_said_to_be_a_series(season):
     # an unknown slug is still an unknown event
     assert "unknown event 'nope'" in season("series", "add", "season", "nope",
                                             exit_code=2).stderr
+
+
+def test_a_handicap_value_that_is_no_number_of_points_names_the_value(season):
+    """`series handicap S P nan` blames the VALUE given, not the series' --handicap
+    flag; removing a handicap says it was removed, not "handicap none"."""
+    for bad in ("nan", "1e9"):
+        said = season("series", "handicap", "season", "Bo", bad, exit_code=2).stderr
+        assert "the handicap VALUE takes points from -" in said and f"not {float(bad)}" in said
+        assert "--handicap" not in said
+    season("series", "handicap", "season", "Bo", "1")
+    removed = season("series", "handicap", "season", "Bo", "--remove")
+    assert "season: Bo's handicap removed (was 1)" in removed.stderr, removed.stderr
+    assert "none" not in removed.stderr
