@@ -284,7 +284,7 @@ def test_slugs_of_series_and_events_never_collide(season):
     (("series", "handicap", "season", "Nobody", "1"), 2, "Nobody"),
     (("series", "handicap", "season", "Anna", "lots"), 2, "not 'lots'"),
     (("series", "handicap", "season", "Anna"), 2, "VALUE"),
-    (("series", "handicap", "season", "Anna", "1e9"), 2, "--handicap"),
+    (("series", "handicap", "season", "Anna", "1e9"), 2, "the handicap VALUE takes"),
     (("series", "standings", "season", "--count", "2"), 2, "--teams"),
     (("standings", "ev1", "--round", "1", "--teams", "club"), 2, "--round"),
     (("team", "add", "nope", "T", "Anna"), 2, "unknown event or series"),
