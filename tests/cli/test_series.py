@@ -375,3 +375,23 @@ def test_a_handicap_value_that_is_no_number_of_points_names_the_value(season):
     removed = season("series", "handicap", "season", "Bo", "--remove")
     assert "season: Bo's handicap removed (was 1)" in removed.stderr, removed.stderr
     assert "none" not in removed.stderr
+
+
+def test_team_standings_read_their_numbers_with_one_number_of_decimals(capsys):
+    """A team of 21.6 and 1 totalling 22.6 beside one of 20.25: every number of the
+    table with two decimals (22.60, 21.60, 1.00, 20.25), as the series' columns read,
+    not each its own ("22.6", "1")."""
+    from fractions import Fraction
+
+    from tourney.cli.series import _emit_teams
+    from tourney.tournament.season import TeamRow
+    from tourney.tournament.teams import TeamStandings
+
+    rows = [TeamRow("Vasa", 1, False, Fraction("22.6"),
+                    [("Anna", Fraction("21.6")), ("Bo", Fraction(1))], []),
+            TeamRow("Ystad", 2, False, Fraction("20.25"), [("Cai", Fraction("20.25"))], [])]
+    _emit_teams(TeamStandings("season", "series", "club", None, rows, 0),
+                format_=None, out=None, as_json=False)
+    shown = capsys.readouterr().out
+    assert "22.60" in shown and "Anna 21.60, Bo 1.00" in shown and "Cai 20.25" in shown
+    assert "22.6 " not in shown and "Bo 1\n" not in shown and "Bo 1 " not in shown
