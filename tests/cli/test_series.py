@@ -395,3 +395,27 @@ def test_team_standings_read_their_numbers_with_one_number_of_decimals(capsys):
     shown = capsys.readouterr().out
     assert "22.60" in shown and "Anna 21.60, Bo 1.00" in shown and "Cai 20.25" in shown
     assert "22.6 " not in shown and "Bo 1\n" not in shown and "Bo 1 " not in shown
+
+
+def test_placing_points_that_grow_with_the_place_are_refused(season, db_url):
+    """--placing-points 10,20 gives the second more than the winner: refused,
+    naming the place, with the series unchanged; equal points for places next to
+    each other are fine. The refusal is typed, its words said in each language."""
+    from tourney.errors import InvalidValue
+    from tourney.reports.i18n import translations
+    from tourney.tournament.series import parse_placing
+
+    before = snapshot(db_url)
+    said = season("series", "set", "season", "--scoring", "placing", "--placing-points",
+                  "10,20", exit_code=2).stderr
+    assert ("--placing-points takes points that never grow with the place (place 2 would "
+            "get more than place 1), not '10,20'") in said, said
+    assert snapshot(db_url) == before
+    season("series", "set", "season", "--scoring", "placing", "--placing-points", "10,6,6,1")
+    try:
+        parse_placing("25,18,20")
+    except InvalidValue as err:
+        words = err.words.params["allowed"]
+    assert words.params == {"place": 3, "before": 2}
+    for lang in ("sv", "nb", "fi"):
+        assert translations(lang).gettext(words.msgid) != words.msgid, lang
