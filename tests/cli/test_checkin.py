@@ -27,8 +27,13 @@ def test_only_players_checked_in_are_seated_when_required(db_url, run_cli):
     assert undone["details"]["players"] == ["A5"]
     again = run_cli(db_url, "event", "checkin", "club-1", "A1", "--json").json
     assert not again["changed"]  # checked in already
-    run_cli(db_url, "round", "seat", "club-1")
+    seat_list = run_cli(db_url, "round", "seat", "club-1").stdout
     assert seated(run_cli, db_url) == ["A1", "A2", "A3", "A4"]
+    # the seat list says who was left out for not checking in
+    assert "Not checked in (not seated):  A5, A6" in seat_list
+    run_cli(db_url, "round", "absent", "club-1", "1", "A6")
+    shown = run_cli(db_url, "round", "show", "club-1", "1").stdout
+    assert "Not checked in (not seated):  A5\n" in shown and "Absent:  A6" in shown
     evening = run_cli(db_url, "event", "show", "club-1", "--json").json["evening"]
     assert evening["checkin_required"] is True
     assert sorted(evening["checked_in"]) == ["A1", "A2", "A3", "A4"] and evening["paid"] == []

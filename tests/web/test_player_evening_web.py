@@ -355,3 +355,9 @@ def test_a_late_check_in_is_told_it_seats_from_the_next_round(tourney, db_url):
     org = _organizer(db_url).get("/org/club?lang=en").text
     assert 'id="not-checked-in"' in org and ">Finn</bdi>" in org.split('id="not-checked-in"')[1]
     assert f"<bdi>{bye}</bdi>" in org.split('id="byes"')[1].split("</p>")[0]
+    # Marked absent from round 1 too: not told that round 1 was seated before the
+    # check-in, which is not why he is not in it; nor listed as not checked in.
+    tourney("round", "absent", "club", "1", "Finn")
+    finn = web.get(own["Finn"] + "?lang=en").text
+    assert "You are checked in." in finn and "seated from round" not in finn
+    assert "Not checked in" not in tourney("round", "show", "club", "1").stdout
