@@ -169,6 +169,10 @@ def show(slug, as_json, db_url):
         echo("tiebreaks: " + ", ".join(data["tiebreaks"]))
     if data["lang"]:
         echo(f"language: {data['lang']}")
+    evening = data["evening"]
+    if evening["fee"] is not None:
+        echo(f"entry fee: {number_text(evening['fee'])} ({len(evening['paid'])} of "
+             f"{len(data['entrants'])} paid)")
     kept = constraints_text(data["constraints"])
     if kept:
         echo("seating constraints: " + "; ".join(kept))
@@ -331,7 +335,7 @@ def setting_text(setting: str, value) -> str:
         return ", ".join(value) or "the default order"
     if value is None:
         return {"rounds": "open-ended", "bye_points": "a win's worth"}.get(setting, "none")
-    if setting == "bye_points":
+    if setting in ("bye_points", "fee"):  # a fee as the pages show it: 50, 12.5
         return number_text(value)
     if setting == "constraints":
         from tourney.tournament.arbiter import constraints_text

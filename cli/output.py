@@ -46,10 +46,11 @@ class CommandGroup(click.Group):
             return super().resolve_command(ctx, args)
         except click.exceptions.NoSuchCommand:
             from tourney.errors import close_names
+            from tourney.errors.words import did_you_mean
 
             name = click.utils.make_str(args[0])
             close = close_names(name, self.list_commands(ctx))
-            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+            hint = f" ({did_you_mean(close)})" if close else ""
             raise click.UsageError(f"unknown command {name!r}{hint}", ctx) from None
 
 

@@ -76,6 +76,8 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
         echo("Bye:  " + ", ".join(shown(name, None) for name in seating.byes))
     if seating.absent:
         echo("Absent:  " + ", ".join(seating.absent))
+    if seating.not_checked_in:
+        echo("Not checked in (not seated):  " + ", ".join(seating.not_checked_in))
     echo("")
     echo("By name:")
     rows = seating.by_name(terminal_language())
@@ -230,7 +232,8 @@ def show(slug, number, as_json, db_url):
     "table" (null: a bye)}], "reseat": whether the round is to be reseated
     (it seats a player who withdrew, and none of its results is in), "unmet"
     (the seating constraints it breaks), "absent" (players marked absent from
-    it), "clock": {"started_at", "ends_at", "minutes", "seconds_left"} (all
+    it), "not_checked_in" (players not seated because the event requires
+    check-in and they had not checked in), "clock": {"started_at", "ends_at", "minutes", "seconds_left"} (all
     null until `tourney round start`; seconds_left negative once time is up).
     With a clock running, stderr says the time left.
 
@@ -251,6 +254,7 @@ def show(slug, number, as_json, db_url):
                    "withdrawn": [w.to_json() for w in seating.withdrawn],
                    "reseat": bool(seating.withdrawn) and seating.reseatable,
                    "unmet": list(seating.unmet), "absent": list(seating.absent),
+                   "not_checked_in": list(seating.not_checked_in),
                    "clock": clock.to_json()})
     else:
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)

@@ -330,7 +330,7 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
       tourney series handicap club-2025 --from-rating --factor 0.2
       tourney series handicap club-2025 --json
     """
-    from tourney.errors import UsageError
+    from tourney.errors import InvalidValue, UsageError
 
     if from_rating:
         if player or value or remove:
@@ -371,12 +371,19 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
         except ValueError:
             raise UsageError(f"a handicap is a number of points, not {value!r}") from None
     engine = open_db(db_url)
-    with transaction(engine) as session:
-        changes = actions.set_handicaps(session, actions.get_series(session, slug),
-                                        {player: number})
+    try:
+        with transaction(engine) as session:
+            changes = actions.set_handicaps(session, actions.get_series(session, slug),
+                                            {player: number})
+    except InvalidValue as err:
+        if err.field != "handicap":
+            raise
+        # the VALUE argument was wrong, not the series' --handicap flag
+        raise UsageError(err.describe("the handicap VALUE")) from None
     if changes:
         name, (before, after) = next(iter(changes.items()))
-        summary = (f"{slug}: {name}'s handicap {_value(after)} (was {_value(before)})")
+        summary = (f"{slug}: {name}'s handicap removed (was {_value(before)})" if after is None
+                   else f"{slug}: {name}'s handicap {_value(after)} (was {_value(before)})")
     else:
         summary = f"{slug}: nothing changed ({player} has this handicap already)"
     report_change("series.handicap", bool(changes), summary, as_json, series=slug,
@@ -520,7 +527,14 @@ def _emit_teams(table, *, format_, out, as_json) -> None:
         emit_json(table.to_json())
         return
     totals = [float(r.total) for r in rows]
-    decimals = column_decimals(totals)
+    # the totals and the players' points counted read with one number of decimals
+    # (22.60 and 1.00, as the series' columns read), not each its own (22.6 and 1)
+    decimals = counted_decimals = column_decimals(
+        totals + [float(v) for r in rows for _, v in r.counted])
+
+    def counted_text(row, sep: str) -> str:
+        return sep.join(f"{p} {fixed_text(v, counted_decimals)}" for p, v in row.counted)
+
     if format_ or out:
         with open_table(out, ["place", "team", "total", "players", "counted", "shared",
                               "decided by"], format=format_, title=f"{table.scope} teams",
@@ -528,7 +542,7 @@ def _emit_teams(table, *, format_, out, as_json) -> None:
                         decimals=[None, None, decimals, None, None, None, None]) as writer:
             for row in rows:
                 writer.write([row.place, row.team, plain_number(row.total), row.players,
-                              "; ".join(f"{p} {number_text(v)}" for p, v in row.counted),
+                              counted_text(row, "; "),
                               "yes" if row.shared else "", row.decided_by or ""])
         report_written(out, len(rows), "team", as_json=as_json, action="team.standings",
                        format=table_format(out, format_), scope=table.scope,
@@ -537,7 +551,7 @@ def _emit_teams(table, *, format_, out, as_json) -> None:
     emit_table(["place", "team", "total", "players", "counted", "decided by"], [
         [f"{row.place}=" if row.shared else row.place, row.team,
          fixed_text(row.total, decimals), row.players,
-         ", ".join(f"{p} {number_text(v)}" for p, v in row.counted), row.decided_by or ""]
+         counted_text(row, ", "), row.decided_by or ""]
         for row in rows])
     message(f"{table.scope}: {table.summary()}")
 

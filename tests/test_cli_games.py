@@ -162,7 +162,7 @@ def test_event_show_says_every_option_in_words(tourney):
 
 @pytest.mark.parametrize("args, said", [
     (["standigns", "cup"], "unknown command 'standigns' (did you mean standings?)"),
-    (["round", "sest"], "unknown command 'sest' (did you mean seat or sheet"),
+    (["round", "sest"], "unknown command 'sest' (did you mean seat, sheet or reseat?)"),
     (["reslut", "import"], "unknown command 'reslut' (did you mean result?)"),
     (["zzz"], "unknown command 'zzz'\n"),
 ])

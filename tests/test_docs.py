@@ -149,3 +149,35 @@ def test_the_halves_the_guide_allows_are_the_ones_read():
     for game in ("spardame", "kortrad", "dam-stick"):  # the card games: digits only
         with pytest.raises(ValueError):
             get_game(game).parse_score("½")
+
+
+def test_the_messages_the_guide_shows_greet_players_as_notify_does():
+    """The guide's e-mails greet and list the players by the names its player file
+    registers, with notify's own greeting ("Hello Anna Berg,"): tourney keeps one
+    name per player, so no given name ("Hello Anna,") can be told apart."""
+    from tourney.app.notify import RESULTS_TEXTS, SEATING_TEXTS
+
+    page = (GUIDE / "players.md").read_text(encoding="utf-8")
+    registered = re.search(r"printf 'name,club,email\\n(.*?)' > players.csv", page)[1]
+    names = {row.split(",")[0] for row in registered.split("\\n") if row}
+    greetings = re.findall(r"^Hello (.+),$", page, re.M)
+    assert len(greetings) == 2 and set(greetings) <= names, greetings
+    for texts in (SEATING_TEXTS, RESULTS_TEXTS):
+        assert texts["en"][1].format(player=greetings[0]) == f"Hello {greetings[0]},"
+    listed = re.findall(r"^\d+\. (.+): [\d.]+$", page, re.M)
+    assert listed and set(listed) <= names, listed
+
+
+def test_the_readme_says_site_set_as_the_command_takes_it():
+    """`site set` takes KEY VALUE (title, organisation, url), not options such as
+    --title: the README's command table says it so, naming every key."""
+    from tourney.cli.site import set_
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    arguments = [p.human_readable_name for p in set_.params if isinstance(p, click.Argument)]
+    assert arguments == ["KEY", "VALUE"]
+    said = re.search(r"`site set (\S+ \S+)`[^|]*", readme)
+    assert said and said[1] == "KEY VALUE", said
+    for key in set_.params[0].type.choices:
+        assert f"`{key}`" in said[0], key
+    assert "site set/show" not in readme

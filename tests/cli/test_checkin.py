@@ -27,8 +27,13 @@ def test_only_players_checked_in_are_seated_when_required(db_url, run_cli):
     assert undone["details"]["players"] == ["A5"]
     again = run_cli(db_url, "event", "checkin", "club-1", "A1", "--json").json
     assert not again["changed"]  # checked in already
-    run_cli(db_url, "round", "seat", "club-1")
+    seat_list = run_cli(db_url, "round", "seat", "club-1").stdout
     assert seated(run_cli, db_url) == ["A1", "A2", "A3", "A4"]
+    # the seat list says who was left out for not checking in
+    assert "Not checked in (not seated):  A5, A6" in seat_list
+    run_cli(db_url, "round", "absent", "club-1", "1", "A6")
+    shown = run_cli(db_url, "round", "show", "club-1", "1").stdout
+    assert "Not checked in (not seated):  A5\n" in shown and "Absent:  A6" in shown
     evening = run_cli(db_url, "event", "show", "club-1", "--json").json["evening"]
     assert evening["checkin_required"] is True
     assert sorted(evening["checked_in"]) == ["A1", "A2", "A3", "A4"] and evening["paid"] == []
@@ -66,3 +71,15 @@ def test_fee_and_signup_are_event_settings(db_url, run_cli):
     again = run_cli(db_url, "event", "set", "club-1", "--fee", "50", "--json")
     assert not again.json["changed"]
     run_cli(db_url, "event", "set", "club-1", "--fee", "-1", exit_code=2)
+
+
+def test_an_entry_fee_reads_as_the_pages_show_it(db_url, run_cli):
+    """An entry fee of 50 reads "50" (as the organizer's page shows it), not "50.0";
+    12.5 reads "12.5"; `event show` says the fee and how many paid."""
+    setup(run_cli, db_url)
+    done = run_cli(db_url, "event", "set", "club-1", "--fee", "50")
+    assert "club-1: fee: 50 (was none)" in done.stderr and "50.0" not in done.stderr
+    changed = run_cli(db_url, "event", "set", "club-1", "--fee", "12.5")
+    assert "fee: 12.5 (was 50)" in changed.stderr
+    run_cli(db_url, "event", "paid", "club-1", "A1")
+    assert "entry fee: 12.5 (1 of 6 paid)" in run_cli(db_url, "event", "show", "club-1").stdout

@@ -317,3 +317,18 @@ def test_event_show_states_each_rule_in_one_sentence(tourney):
     as_json = tourney("event", "show", "cup", "--json").json["rule_details"]
     assert {r["key"]: r["sentence"] for r in as_json}["pass"] == (
         "Cards are passed to the left every deal.")
+
+
+def test_three_close_names_are_suggested_as_a_list_with_one_or(tourney):
+    """"did you mean night-1, night-3 or night-2?" (one "or", before the last), not
+    "night-1 or night-3 or night-2", in English as in a page's words."""
+    from tourney.errors.words import did_you_mean
+
+    for slug in ("night-1", "night-2", "night-3"):
+        tourney("event", "create", slug, "--variant", "svarta-maja", "--table-sizes", "4",
+                "--rule", "deals=3")
+    said = tourney("event", "show", "night", exit_code=2).stderr
+    assert "(did you mean night-" in said and said.count(" or ") == 1, said
+    assert ", night-" in said.split("did you mean")[1], said
+    assert str(did_you_mean(["a", "b", "c"])) == "did you mean a, b or c?"
+    assert str(did_you_mean(["a", "b"])) == "did you mean a or b?"

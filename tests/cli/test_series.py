@@ -284,7 +284,7 @@ def test_slugs_of_series_and_events_never_collide(season):
     (("series", "handicap", "season", "Nobody", "1"), 2, "Nobody"),
     (("series", "handicap", "season", "Anna", "lots"), 2, "not 'lots'"),
     (("series", "handicap", "season", "Anna"), 2, "VALUE"),
-    (("series", "handicap", "season", "Anna", "1e9"), 2, "--handicap"),
+    (("series", "handicap", "season", "Anna", "1e9"), 2, "the handicap VALUE takes"),
     (("series", "standings", "season", "--count", "2"), 2, "--teams"),
     (("standings", "ev1", "--round", "1", "--teams", "club"), 2, "--round"),
     (("team", "add", "nope", "T", "Anna"), 2, "unknown event or series"),
@@ -362,3 +362,60 @@ def test_a_series_given_as_an_event_is_said_to_be_a_series(season):
     # an unknown slug is still an unknown event
     assert "unknown event 'nope'" in season("series", "add", "season", "nope",
                                             exit_code=2).stderr
+
+
+def test_a_handicap_value_that_is_no_number_of_points_names_the_value(season):
+    """`series handicap S P nan` blames the VALUE given, not the series' --handicap
+    flag; removing a handicap says it was removed, not "handicap none"."""
+    for bad in ("nan", "1e9"):
+        said = season("series", "handicap", "season", "Bo", bad, exit_code=2).stderr
+        assert "the handicap VALUE takes points from -" in said and f"not {float(bad)}" in said
+        assert "--handicap" not in said
+    season("series", "handicap", "season", "Bo", "1")
+    removed = season("series", "handicap", "season", "Bo", "--remove")
+    assert "season: Bo's handicap removed (was 1)" in removed.stderr, removed.stderr
+    assert "none" not in removed.stderr
+
+
+def test_team_standings_read_their_numbers_with_one_number_of_decimals(capsys):
+    """A team of 21.6 and 1 totalling 22.6 beside one of 20.25: every number of the
+    table with two decimals (22.60, 21.60, 1.00, 20.25), as the series' columns read,
+    not each its own ("22.6", "1")."""
+    from fractions import Fraction
+
+    from tourney.cli.series import _emit_teams
+    from tourney.tournament.season import TeamRow
+    from tourney.tournament.teams import TeamStandings
+
+    rows = [TeamRow("Vasa", 1, False, Fraction("22.6"),
+                    [("Anna", Fraction("21.6")), ("Bo", Fraction(1))], []),
+            TeamRow("Ystad", 2, False, Fraction("20.25"), [("Cai", Fraction("20.25"))], [])]
+    _emit_teams(TeamStandings("season", "series", "club", None, rows, 0),
+                format_=None, out=None, as_json=False)
+    shown = capsys.readouterr().out
+    assert "22.60" in shown and "Anna 21.60, Bo 1.00" in shown and "Cai 20.25" in shown
+    assert "22.6 " not in shown and "Bo 1\n" not in shown and "Bo 1 " not in shown
+
+
+def test_placing_points_that_grow_with_the_place_are_refused(season, db_url):
+    """--placing-points 10,20 gives the second more than the winner: refused,
+    naming the place, with the series unchanged; equal points for places next to
+    each other are fine. The refusal is typed, its words said in each language."""
+    from tourney.errors import InvalidValue
+    from tourney.reports.i18n import translations
+    from tourney.tournament.series import parse_placing
+
+    before = snapshot(db_url)
+    said = season("series", "set", "season", "--scoring", "placing", "--placing-points",
+                  "10,20", exit_code=2).stderr
+    assert ("--placing-points takes points that never grow with the place (place 2 would "
+            "get more than place 1), not '10,20'") in said, said
+    assert snapshot(db_url) == before
+    season("series", "set", "season", "--scoring", "placing", "--placing-points", "10,6,6,1")
+    try:
+        parse_placing("25,18,20")
+    except InvalidValue as err:
+        words = err.words.params["allowed"]
+    assert words.params == {"place": 3, "before": 2}
+    for lang in ("sv", "nb", "fi"):
+        assert translations(lang).gettext(words.msgid) != words.msgid, lang

@@ -123,3 +123,24 @@ def test_team_pages_open_data_and_feed(tourney, db_url, tmp_path):
     assert json_file.stat().st_ino != first[0]
     again = json.loads(json_file.read_text(encoding="utf-8"))
     assert again["standings"][0]["name"] == "Bo"
+
+
+def test_the_series_page_names_each_events_game(tourney, db_url, tmp_path):
+    """Each night of a season with its game as the event's own page names it (the
+    engine's words, in the page's language): ev1 and ev2 spardame, ev3 dam-brade."""
+    make_season(tourney, db_url)
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site), "--lang", "sv", "--lang", "en")
+    for root in (site / "en", site):
+        events = (root / "series" / "season.html").read_text(encoding="utf-8")
+        events = events.split('id="events-h"', 1)[1].split("</section>", 1)[0]
+        items = [re.sub(r"<[^>]+>", "", item) for item in re.findall(r"<li>(.*?)</li>", events)]
+        assert [item.split(" · ")[0] for item in items] == ["ev1", "ev2", "ev3"], items
+        games = []
+        for slug, item in zip(("ev1", "ev2", "ev3"), items):
+            page = (root / "events" / slug / "index.html").read_text(encoding="utf-8")
+            game = re.search(r"<dd>(.*?)</dd>", page.split(">Spel<" if root == site
+                                                           else ">Game<", 1)[1])[1]
+            assert item.endswith(" · " + game), (item, game)
+            games.append(game)
+        assert games[0] == games[1] != games[2]

@@ -156,3 +156,40 @@ def test_an_invalid_result_after_the_stored_one_lists_every_error(tourney, db_ur
     # what was typed is shown as text, never as markup
     assert any("angivet: &lt;b&gt;" in item for item in items), items
     assert "<b>" not in again.text
+
+
+def test_a_record_file_for_a_table_entered_on_its_phone_says_the_score_sheet(tourney, db_url,
+                                                                            tmp_path):
+    """Table 1's score sheet entered on its phone, then the organizer imports the
+    record file of the same table (with the moves): the refusal says the table's
+    result was entered at the venue as a score sheet, and that replacing it keeps
+    the sheet as the old version (--replace), not a difference of "stored ''" in
+    every column a score sheet leaves empty; --replace then stores the file's."""
+    import random
+
+    from tourney.engines import get_game
+    from tourney.records.csv_format import write_records
+    from tourney.simulation import simulate_match
+
+    links = seated_event(tourney, lang="sv")
+    web = client(db_url, auto_accept=True)
+    url = path_of(links["1"]["url"])
+    form = {"csrf": csrf_of(web.get(url).text), **sheet_form(loser_seat=1)}
+    assert web.post(url, data=form).status_code == 200
+    seats = tourney("round", "show", "club", "1", "--json").json["tables"][0]["seats"]
+    game = get_game("svarta-maja")
+    records = simulate_match(game, game.resolve_options({"deals": "3"}), seats,
+                             random.Random(1), event="club", round_number=1, table="1")
+    path = tmp_path / "table1.csv"
+    with open(path, "w", encoding="utf-8", newline="") as stream:
+        write_records(stream, records, game_for=lambda r: game)
+    refused = tourney("result", "import", path, exit_code=None)
+    assert refused.exit_code != 0
+    assert ("round 1, table 1 of club was entered at the venue as a score sheet (version 1: "
+            "scores, no moves), and this file has the moves. Replacing it stores the file's "
+            "as a new version; the score sheet stays in the match history (--replace)"
+            ) in refused.stderr
+    assert "stored ''" not in refused.stderr
+    tourney("result", "import", path, "--replace")
+    history = tourney("result", "history", "club", "1", "1", "--json", exit_code=None)
+    assert history.exit_code == 0 and len(history.json) == 2, history.stdout

@@ -319,3 +319,45 @@ def test_the_venue_screen_and_the_table_pages_say_when_the_round_ends(tourney, d
     assert shown in web.get(path_of(links["1"]["url"]) + "?lang=en").text
     tourney("round", "start", "club", "1", "--stop")
     assert "the round ends at" not in web.get(path_of(links["1"]["url"]) + "?lang=en").text
+
+
+def test_a_late_check_in_is_told_it_seats_from_the_next_round(tourney, db_url):
+    """Round 1 seated while Finn had not checked in: Finn's own check-in says he is
+    checked in and seated from round 2 (not "you will be seated", which read as a
+    seat in the round under way), in one box; the organizer's round table and the
+    CLI seat list say who the round left out for not checking in, and who has
+    the bye."""
+    tourney("player", "add", "Anna", "Bo", "Cai", "Dag", "Eva", "Finn")
+    tourney("event", "create", "club", "--variant", "svarta-maja", "--table-sizes", "4",
+            "--rule", "deals=3", "--rounds", "3", "--lang", "sv")
+    tourney("event", "enter", "club", "--all")
+    tourney("event", "checkin", "club", "--required", "on")
+    tourney("event", "checkin", "club", "Anna", "Bo", "Cai", "Dag", "Eva")
+    seating = tourney("round", "seat", "club", "--json").json
+    (bye,) = seating["byes"]
+    own = _own_links(tourney)
+    web = client(db_url)
+    page = web.get(own["Finn"] + "?lang=en")
+    done = web.post(own["Finn"] + "/checkin", data={"csrf": csrf_of(page.text)},
+                    follow_redirects=False)
+    after = web.get(done.headers["location"] + "&lang=en").text
+    assert ("You are checked in. Round 1 was seated before you checked in: you will be "
+            "seated from round 2.") in after
+    assert "you will be seated." not in after and after.count("You are checked in") == 1
+    # Anna, seated in round 1, is just checked in.
+    anna = web.get(own["Anna"] + "?lang=en").text
+    assert "You are checked in." in anna and "seated from round" not in anna
+    # The seat list says who has the bye and who was left out.
+    shown = tourney("round", "show", "club", "1")
+    assert f"Bye:  {bye}" in shown.stdout
+    assert "Not checked in (not seated):  Finn" in shown.stdout
+    assert tourney("round", "show", "club", "1", "--json").json["not_checked_in"] == ["Finn"]
+    org = _organizer(db_url).get("/org/club?lang=en").text
+    assert 'id="not-checked-in"' in org and ">Finn</bdi>" in org.split('id="not-checked-in"')[1]
+    assert f"<bdi>{bye}</bdi>" in org.split('id="byes"')[1].split("</p>")[0]
+    # Marked absent from round 1 too: not told that round 1 was seated before the
+    # check-in, which is not why he is not in it; nor listed as not checked in.
+    tourney("round", "absent", "club", "1", "Finn")
+    finn = web.get(own["Finn"] + "?lang=en").text
+    assert "You are checked in." in finn and "seated from round" not in finn
+    assert "Not checked in" not in tourney("round", "show", "club", "1").stdout

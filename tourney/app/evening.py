@@ -16,6 +16,7 @@ from sqlmodel import Session, select
 from ..ratings.engine import ordinal
 from ..ratings.service import HistoryEntry, player_history
 from ..storage.models import Event, Match, MatchPlace, Player, TableLink
+from ..tournament.arbiter import absent_players
 from ..tournament.evening import entry_marks, event_options, link_by_token, mark
 from ..tournament.events import last_seated_round
 from ..tournament.rounds import get_round, seated_keys
@@ -53,6 +54,14 @@ class PlayerEvening:
     checkin_required: bool = False
     checked_in: bool = False
     bye_points: float | None = None  # a bye this round: what it gives (None: no bye)
+    absent: bool = False  # marked absent from the latest seated round (`round absent`)
+
+    @property
+    def waits_for_next_round(self) -> bool:
+        """Checked in, but not in the latest seated round (no table, no bye): the
+        round was seated before the check-in, and the next one seats them."""
+        return (self.checkin_required and self.checked_in and bool(self.round)
+                and self.table is None and self.bye_points is None and not self.absent)
 
     @property
     def standing(self) -> StandingRow | None:
@@ -122,7 +131,8 @@ def evening_of(session: Session, event: Event, player: Player, *,
         rows if rows is not None else standings_table(session, event, up_to_round=up_to_round),
         player_history(session, player, event.variant),
         event_options(session, event).checkin,
-        marks is not None and marks.checked_in_at is not None, bye)
+        marks is not None and marks.checked_in_at is not None, bye,
+        bool(number) and player.id in absent_players(session, event, number))
 
 
 def _results(session: Session, event: Event, player: Player) -> list[RoundResult]:

@@ -204,11 +204,13 @@ def unknown_name(kind: str, name: str, known, *, quote: bool = False, cutoff: fl
     (names with spaces); ``otherwise`` is said in the brackets when no known name
     is close; ``hint`` is added at the end; ``ways``: the error's ``setting``,
     ``remedy`` and ``otherwise`` (:class:`TourneyError`)."""
+    from .words import did_you_mean
+
     close = close_names(name, known, cutoff=cutoff)
     shown = [repr(c) if quote else c for c in close]
     # a remedy is said in brackets after the message (cli/errors.py, the web's
     # words): ``otherwise`` is then said after a colon, not in brackets of its own
-    suggestion = (f" (did you mean {' or '.join(shown)}?)" if shown else
+    suggestion = (f" ({did_you_mean(shown)})" if shown else
                   "" if not otherwise else
                   f": {otherwise}" if ways.get("remedy") is not None else f" ({otherwise})")
     error = UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}", **ways)

@@ -103,12 +103,14 @@ def comma_words(items) -> str | Message:
 
 
 def either_words(names) -> str | Message:
-    """``Åsa``, ``Åsa or Bo``, ``Åsa or Bo or Cai``: names one of which is meant (each
-    ``or`` a message, so a page says it in its language)."""
+    """``Åsa``, ``Åsa or Bo``, ``Åsa, Bo or Cai``: names one of which is meant (the
+    ``or`` and each comma a message, so a page says it in its language)."""
     names = [str(name) for name in names]
-    said: str | Message = names[0]
-    for name in names[1:]:
-        said = Message(N_("%(first)s or %(last)s"), {"first": said, "last": name})
+    said: str | Message = names[-1]
+    if len(names) > 1:
+        said = Message(N_("%(first)s or %(last)s"), {"first": names[-2], "last": said})
+    for earlier in reversed(names[:-2]):
+        said = Message(N_("%(first)s, %(then)s"), {"first": earlier, "then": said})
     return said
 
 

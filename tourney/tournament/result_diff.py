@@ -16,7 +16,7 @@ from ..engines.presentation import N_, Message, then_words
 from ..errors import RecordError
 from ..records.csv_format import CONTENT_FIELDS, DealRecord
 from ..storage.merges import rename_players
-from ..storage.models import Deal
+from ..storage.models import Deal, Submission
 from .stored_rounds import EventContext, StoredMatch
 
 # The record's columns as a difference names them (the English is the column's name).
@@ -46,11 +46,45 @@ def stored_rows(session: Session, stored: StoredMatch, names: dict[str, str]
     return rows
 
 
+PLAY = 1 + CONTENT_FIELDS.index("play")  # a row's play column (after the deal number)
+
+
+def _score_sheet_stored(session: Session, ctx: EventContext, stored: StoredMatch,
+                        first: DealRecord, rows: list[tuple[str, ...]],
+                        deals: list[tuple[str, ...]]) -> RecordError | None:
+    """A stored score sheet (scores, no moves) against a file with the deals'
+    moves: said as that, not as a difference in every column the sheet leaves
+    empty; ``None`` for any other pair."""
+    if not deals or any(deal[PLAY] for deal in deals) or not any(row[PLAY] for row in rows):
+        return None
+    at_venue = session.execute(select(Submission.id).where(
+        Submission.version_id == stored.version_id)).first() is not None
+    said = {"round": first.round, "table": first.table, "event": ctx.event.slug,
+            "version": stored.version}
+    return RecordError(
+        Message(N_("round %(round)s, table %(table)s of %(event)s was entered at the venue "
+                   "as a score sheet (version %(version)s: scores, no moves), and this file "
+                   "has the moves. Replacing it stores the file's as a new version; the "
+                   "score sheet stays in the match history") if at_venue else
+                N_("round %(round)s, table %(table)s of %(event)s is stored as a score sheet "
+                   "(version %(version)s: scores, no moves), and this file has the moves. "
+                   "Replacing it stores the file's as a new version; the score sheet stays "
+                   "in the match history"), said),
+        rule="match-changed", line=first.line, column="play", setting="replace")
+
+
 def difference(ctx: EventContext, stored: StoredMatch, first: DealRecord,
                read: list[tuple[int, int, bool, str]], rows: list[tuple[str, ...]],
-               deals: list[tuple[str, ...]], said: list[tuple[str, ...]]) -> RecordError:
+               deals: list[tuple[str, ...]], said: list[tuple[str, ...]], *,
+               session: Session | None = None) -> RecordError:
     """Stored ``deals`` (:func:`stored_rows`) against the file's ``rows``;
-    players and dealer quoted as the file ``said`` them."""
+    players and dealer quoted as the file ``said`` them. A stored score sheet
+    against a file with moves is said as that (``session``: to tell one entered
+    at the venue, on a table's phone)."""
+    if session is not None:
+        sheet = _score_sheet_stored(session, ctx, stored, first, rows, deals)
+        if sheet is not None:
+            return sheet
     differences: list[Message] = []
     line, column = first.line, None
     for (at, number, _, _), row, (_, players, dealer, *_) in zip(read, rows, said):

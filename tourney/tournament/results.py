@@ -270,7 +270,7 @@ class _MatchStore:
                 return
         if stored_deals is not None and not self.options.replace:
             self.reject(read, [difference(ctx, stored, first, read.deals, rows,
-                                          stored_deals, said)])
+                                          stored_deals, said, session=self.session)])
             return
         if stored is not None and stored.version_id is not None:
             report.replaced += 1

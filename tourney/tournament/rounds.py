@@ -110,6 +110,10 @@ class RoundSeating:
     unmet: list[dict] = field(default_factory=list)
     # the players marked absent from the round (`tourney round absent`), by name
     absent: list[str] = field(default_factory=list)
+    # the players the round left out because the event requires check-in and they
+    # had not checked in when it was seated (a later check-in seats them from the
+    # next round), by name
+    not_checked_in: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -207,7 +211,19 @@ def round_seating(session: Session, event: Event, number: int) -> RoundSeating:
         reseatable=number == last_seated_round(session, event) and not done,
         unmet=unmet_report(session, event, tables, byes),
         absent=sorted(_names_of(session, absent_players(session, event, number)), key=order),
+        not_checked_in=sorted(_not_checked_in(session, event, number, set(names)), key=order),
     )
+
+
+def _not_checked_in(session: Session, event: Event, number: int, seated: set[int]) -> list[str]:
+    """The players who could play round ``number`` but are not seated in it
+    because the event requires check-in (not withdrawn, not marked absent)."""
+    from .evening import event_options  # check-in, when the event requires it
+    if not event_options(session, event).checkin:
+        return []
+    absent = absent_players(session, event, number)
+    return [p.name for p in active_players(session, event, number)
+            if p.id not in seated and p.id not in absent]
 
 
 def withdrawn_text(withdrawn: list[WithdrawnSeat]) -> str:

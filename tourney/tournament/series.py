@@ -100,7 +100,8 @@ def check_scoring(scoring: str | None) -> str:
 
 def parse_placing(text: str | Sequence | None) -> tuple:
     """A placing table from ``"25,18,15"`` (or a list of numbers): the points of
-    place 1, 2, 3...; numbers from 0 up, at least one."""
+    place 1, 2, 3...; numbers from 0 up, at least one, none more than the place
+    before it's (equal points for places next to each other are fine)."""
     if text is None:
         return DEFAULT_PLACING
     items = text.split(",") if isinstance(text, str) else list(text)
@@ -118,6 +119,11 @@ def parse_placing(text: str | Sequence | None) -> tuple:
         values.append(plain_number(value))
     if not values or len(values) > MAX_PLACING:
         raise InvalidValue("placing_points", repr(text), allowed)
+    for place, (better, worse) in enumerate(zip(values, values[1:]), 2):
+        if worse > better:  # 10,20 gives the second more than the winner: a slip
+            raise InvalidValue("placing_points", repr(text), Message(
+                N_("points that never grow with the place (place %(place)s would get more "
+                   "than place %(before)s)"), {"place": place, "before": place - 1}))
     return tuple(values)
 
 

@@ -74,7 +74,7 @@ from tourney.storage.models import Event, TableLink
 from tourney.tournament import table_links
 from tourney.tournament.evening import decide_signup, mark, set_checkin_required, set_evening
 from tourney.tournament.events import get_event, last_seated_round, results_by_round
-from tourney.tournament.rounds import get_round, seated_keys, seating_warnings
+from tourney.tournament.rounds import get_round, round_seating, seated_keys, seating_warnings
 from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import event_tiebreaks, standing_decimals, standings_table
@@ -1154,9 +1154,10 @@ async def org_event(request: Request) -> Response:
                 absences(s, event, max(view.number, 1)),
                 round_ends_at(s, event, view.number) if view.open else None,
                 seating_warnings(s, event, view.number) if view.number else [],
-                {f.table: f for f in list_forfeits(s, event, view.number)})
+                {f.table: f for f in list_forfeits(s, event, view.number)},
+                round_seating(s, event, view.number) if view.number else None)
 
-    evening, adjusted, absent, ends_at, warnings, forfeits = await run_in_threadpool(
+    evening, adjusted, absent, ends_at, warnings, forfeits, seating = await run_in_threadpool(
         _read, server.config.engine, read_more)
     reseat = request.query_params.get("reseat", "")
     # players marked absent from the round on the page while it is still seated with
@@ -1172,7 +1173,7 @@ async def org_event(request: Request) -> Response:
                          site_dir=server.config.site_dir, evening=evening, adjusted=adjusted,
                          again=request.query_params.get("again"), absences=absent,
                          ends_at=ends_at, reseat=int(reseat) if reseat.isdigit() else None,
-                         warnings=warnings, forfeits=forfeits)
+                         warnings=warnings, forfeits=forfeits, seating=seating)
 
 
 async def org_links(request: Request) -> Response:
