@@ -447,14 +447,24 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
             except OSError as err:
                 raise write_error(err, target) from None
             old_site = None
+            # no file added, removed or renamed in the site since the last publish
+            # (its folders' times): its files are those that publish left
+            untouched = in_place and marker is not None \
+                and same_folder_times(target, marker.get("folders"))
             try:
                 builder = SiteBuilder(build.path, reader, infos, languages, now, report,
                                       previous=Previous(target, previous)
                                       if incremental and previous else None, settings=settings,
-                                      live=in_place, trusted=in_place and marker is not None
-                                      and same_folder_times(target, marker.get("folders")))
+                                      live=in_place, trusted=untouched)
                 builder.build(replay_ids, jobs=jobs, engine=engine, automatic=automatic)
-                foreign, links = foreign_files(target, previous) if target.is_dir() else ([], [])
+                if untouched and _path_list(marker.get("foreign")):
+                    # the files publish did not write that the last publish kept (it left
+                    # no symbolic link): not a walk of the site's every file (a big
+                    # league's tens of thousands) on each publish
+                    foreign, links = list(marker["foreign"]), []
+                else:
+                    foreign, links = (foreign_files(target, previous) if target.is_dir()
+                                      else ([], []))
                 report.dropped = links
                 if foreign and force:
                     report.dropped = sorted(foreign + links)
@@ -471,7 +481,8 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
                     report.kept = foreign
                 marker_content = {"generator": f"tourney {__version__}", "languages": languages,
                                   "built_at": now.isoformat(timespec="seconds"),
-                                  "stamp": site_stamp(languages), "counts": report.counts()}
+                                  "stamp": site_stamp(languages), "counts": report.counts(),
+                                  "foreign": report.kept}
                 if in_place:
                     placed = compare_sites(build.path, target, previous, builder, report,
                                            report.dropped)
@@ -498,6 +509,14 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
         discard([old_site] if old_site else [], background=background_cleanup)
         report.seconds = time.perf_counter() - started
         return report
+
+
+def _path_list(value) -> bool:
+    """Whether a marker's value is a list of relative paths (a marker is a file in
+    the site: anything may be in it)."""
+    return isinstance(value, list) and all(
+        isinstance(rel, str) and rel and not rel.startswith("/") and ".." not in rel.split("/")
+        for rel in value)
 
 
 def unchanged_site(target: Path, marker: dict, langs: Sequence[str], stale: list[Path],
