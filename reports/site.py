@@ -449,14 +449,24 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
             except OSError as err:
                 raise write_error(err, target) from None
             old_site = None
+            # no file added, removed or renamed in the site since the last publish
+            # (its folders' times): its files are those that publish left
+            untouched = in_place and marker is not None \
+                and same_folder_times(target, marker.get("folders"))
             try:
                 builder = SiteBuilder(build.path, reader, infos, languages, now, report,
                                       previous=Previous(target, previous)
                                       if incremental and previous else None, settings=settings,
-                                      live=in_place, trusted=in_place and marker is not None
-                                      and same_folder_times(target, marker.get("folders")))
+                                      live=in_place, trusted=untouched)
                 builder.build(replay_ids, jobs=jobs, engine=engine, automatic=automatic)
-                foreign, links = foreign_files(target, previous) if target.is_dir() else ([], [])
+                if untouched and _path_list(marker.get("foreign")):
+                    # the files publish did not write that the last publish kept (it left
+                    # no symbolic link): not a walk of the site's every file (a big
+                    # league's tens of thousands) on each publish
+                    foreign, links = list(marker["foreign"]), []
+                else:
+                    foreign, links = (foreign_files(target, previous) if target.is_dir()
+                                      else ([], []))
                 report.dropped = links
                 if foreign and force:
                     report.dropped = sorted(foreign + links)
@@ -474,7 +484,8 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
                     report.kept = foreign
                 marker_content = {"generator": f"tourney {__version__}", "languages": languages,
                                   "built_at": now.isoformat(timespec="seconds"),
-                                  "stamp": site_stamp(languages), "counts": report.counts()}
+                                  "stamp": site_stamp(languages), "counts": report.counts(),
+                                  "foreign": report.kept}
                 if in_place:
                     placed = compare_sites(build.path, target, previous, builder, report,
                                            report.dropped)
@@ -501,6 +512,14 @@ def publish(engine: Engine, out: str | os.PathLike, *, events: Sequence[str] = (
         discard([old_site] if old_site else [], background=background_cleanup)
         report.seconds = time.perf_counter() - started
         return report
+
+
+def _path_list(value) -> bool:
+    """Whether a marker's value is a list of relative paths (a marker is a file in
+    the site: anything may be in it)."""
+    return isinstance(value, list) and all(
+        isinstance(rel, str) and rel and not rel.startswith("/") and ".." not in rel.split("/")
+        for rel in value)
 
 
 def unchanged_site(target: Path, marker: dict, langs: Sequence[str], stale: list[Path],
@@ -1569,7 +1588,8 @@ class SiteBuilder:
                 changed.update(record["players"])
                 changed.update(had.get("players", ()) if isinstance(had, dict) else ())
             else:
-                changed.update(set(record["players"]) ^ set(had.get("players", ())))
+                if record["players"] != had.get("players"):  # (sorted lists: one compare)
+                    changed.update(set(record["players"]) ^ set(had.get("players", ())))
                 if had.get("player_events") is not record["player_events"]:  # made anew
                     rows = {row[0]: row for row in had.get("player_events", ())}
                     for row in record["player_events"]:  # (the manifest's rows hold lists)
@@ -1577,8 +1597,10 @@ class SiteBuilder:
                                                 for v in row]:
                             changed.add(row[0])
                 mine, theirs = record.get("matches_of", {}), had.get("matches_of", {})
-                changed.update(int(pid) for pid in set(mine) | set(theirs)
-                               if mine.get(pid) != theirs.get(pid))
+                if mine != theirs:  # the players whose digest differs, or who have one only
+                    # in one of them (a set of (player, digest) pairs each: compared in C)
+                    changed.update(int(pid) for pid, _ in
+                                   set(mine.items()).symmetric_difference(theirs.items()))
             if not isinstance(had, dict) or had.get("key") != record.get("key"):
                 # a page that links to the event's matches from its history, of a
                 # player without a row in the event, is keyed by the event's key
@@ -2170,6 +2192,16 @@ class SiteBuilder:
     @staticmethod
     def _player_rows(event_id: int, kept: list) -> list[tuple[int, PlayerEvent]]:
         """The players' rows of an event as the manifest keeps them."""
+        width = len(PlayerEvent._fields)  # a row: the player's id, then the event's fields
+        if all(len(row) == width for row in kept):
+            # the rows this version writes, made straight into tuples (a big event's
+            # 16,000 through the named tuple's constructor and a generator each cost
+            # three times as much, on every publish that reads the event)
+            make, event = tuple.__new__, PlayerEvent
+            return [(r[0], make(event, (event_id, r[1], r[2], r[3], r[4], r[5], tuple(r[6]),
+                                        r[7], tuple(r[8]), tuple(r[9]), tuple(r[10]),
+                                        tuple(r[11]), tuple(r[12]), tuple(r[13]))))
+                    for r in kept]
         return [(row[0], PlayerEvent(event_id, *row[1:6], tuple(row[6]) if len(row) > 6 else (),
                                      row[7] if len(row) > 7 else None,
                                      *(tuple(v) for v in row[8:14]))) for row in kept]

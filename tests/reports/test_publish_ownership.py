@@ -277,3 +277,37 @@ def test_unchanged_pages_are_reused_byte_for_byte_and_match_a_full_build(tmp_pat
     other_pages = [n for n in after if n.startswith("events/other/")]
     assert other_pages and all(files_of(out)[n] == after[n] for n in other_pages)
     assert fourth["rendered"] < fourth["pages"] / 2
+
+
+def test_files_publish_did_not_write_are_not_looked_for_again_in_an_untouched_site(
+        tmp_path, monkeypatch):
+    """A site whose folders are as the last publish left them holds the files that
+    publish kept and no other: the next publish takes them from its marker instead of
+    walking every file of the site (a big league's tens of thousands); a file added
+    since is found by the walk."""
+    from tourney.storage.db import open_engine
+
+    url = f"sqlite:///{tmp_path / 'league.db'}"
+    build_league(run_cli, url, tmp_path, events=[CUP])
+    out = tmp_path / "site"
+    run_cli(url, "publish", "--out", str(out))
+    (out / "CNAME").write_text("dam.example.org\n")
+    assert run_cli(url, "publish", "--out", str(out), "--json").json["details"]["kept"] == [
+        "CNAME"]
+    assert json.loads((out / SITE_MARKER).read_text())["foreign"] == ["CNAME"]
+
+    walks = []
+    walk = site.foreign_files
+    monkeypatch.setattr(site, "foreign_files", lambda *a: walks.append(a) or walk(*a))
+    run_cli(url, "player", "add", "Walter Newcomer")  # the site's content changes
+    report = site.publish(open_engine(url), out)
+    assert not report.unchanged and report.kept == ["CNAME"] and walks == []
+    assert (out / "CNAME").read_text() == "dam.example.org\n"
+    assert "Walter Newcomer" in (out / "players" / "index.html").read_text()
+
+    (out / "events" / "notes.txt").write_text("mine")  # the folder's time changes
+    run_cli(url, "player", "add", "Wilma Newcomer")
+    report = site.publish(open_engine(url), out)
+    assert len(walks) == 1 and report.kept == ["CNAME", "events/notes.txt"]
+    assert json.loads((out / SITE_MARKER).read_text())["foreign"] == [
+        "CNAME", "events/notes.txt"]
