@@ -10,7 +10,7 @@ import html
 import re
 
 import pytest
-from serve_helpers import TOKEN, client, csrf_of, match_csv, seated_event, send_csv
+from serve_helpers import TOKEN, client, csrf_of, match_csv, path_of, seated_event, send_csv
 from sqlmodel import Session, select
 from test_error_words_rest import renderer, untranslated
 
@@ -123,3 +123,24 @@ def test_an_event_s_refused_rule_reads_in_swedish_on_the_organizer_page(tourney,
     assert "alternativet deals tar ett heltal, inte 'many'" in page
     assert "takes a whole number" not in page
     assert not re.search(r'\slang="en"', answer.text)  # nothing shown marked as English
+
+
+def test_a_table_page_of_an_event_whose_rules_are_refused_says_why(tourney, db_url):
+    """The same event seen from a table's phone: its page, which reads the event's
+    rules to know how scores are typed, says the refusal in the table's language
+    (before: a 500, the engine's OptionError uncaught)."""
+    links = seated_event(tourney, lang="sv")
+    web = client(db_url)
+    engine = open_engine(db_url)
+    with Session(engine) as session:
+        event = session.exec(select(Event).where(Event.slug == "club")).one()
+        event.rules_json = '{"deals": "many"}'
+        session.add(event)
+        session.commit()
+    engine.dispose()
+    answer = web.get(path_of(links["1"]["url"]))
+    assert answer.status_code == 409
+    assert '<html lang="sv">' in answer.text
+    page = html.unescape(answer.text)
+    assert "alternativet deals tar ett heltal, inte 'many'" in page
+    assert not re.search(r'\slang="en"', answer.text)

@@ -724,7 +724,18 @@ async def _table_view_or_refusal(request: Request):
         link = table_links.link_by_token(session, token)
         return None if link is None else table_view(session, link)
 
-    view = await run_in_threadpool(_read, server.config.engine, load)
+    try:
+        view = await run_in_threadpool(_read, server.config.engine, load)
+    except TourneyError as err:
+        # the event's stored rules refused by its engine (a database edited by hand,
+        # a rule an older tourney took): the table can do nothing until the organizer
+        # mends them, and is told why in its language
+        def event_lang(session):
+            link = table_links.link_by_token(session, token)
+            return session.get(Event, link.event_id).lang
+
+        lang = await run_in_threadpool(_read, server.config.engine, event_lang)
+        return server.error_page(request, server.language(request, lang), 409, err)
     if view is None:
         return (await server.refused(server.link_limit, request)
                 or server.render(request, "unknown_link.html", server.language(request), 404))
