@@ -97,6 +97,17 @@ def test_an_output_that_is_an_input_is_refused_in_words(tmp_path):
     assert "inget skrevs" in renderer("sv").message(err.words)
 
 
+def store_rules_its_engine_refuses(db_url):
+    """Event ``club``'s stored rules edited by hand into ones its engine refuses."""
+    engine = open_engine(db_url)
+    with Session(engine) as session:
+        event = session.exec(select(Event).where(Event.slug == "club")).one()
+        event.rules_json = '{"deals": "many"}'
+        session.add(event)
+        session.commit()
+    engine.dispose()
+
+
 def test_an_event_s_refused_rule_reads_in_swedish_on_the_organizer_page(tourney, db_url):
     """An event whose stored rules its engine refuses (a database edited by hand, a
     rule an older tourney took) while a table's result waits for the organizer:
@@ -107,13 +118,7 @@ def test_an_event_s_refused_rule_reads_in_swedish_on_the_organizer_page(tourney,
     web = client(db_url)
     sent = send_csv(web, links["1"], match_csv(tourney, "club", 1, "1"))
     assert sent.json()["outcome"] == "received" and not sent.json()["stored"]
-    engine = open_engine(db_url)
-    with Session(engine) as session:
-        event = session.exec(select(Event).where(Event.slug == "club")).one()
-        event.rules_json = '{"deals": "many"}'
-        session.add(event)
-        session.commit()
-    engine.dispose()
+    store_rules_its_engine_refuses(db_url)
     login = web.get("/login")
     web.post("/login", data={"token": TOKEN, "csrf": csrf_of(login.text)})
     answer = web.get("/org/club?lang=sv")
@@ -131,13 +136,7 @@ def test_a_table_page_of_an_event_whose_rules_are_refused_says_why(tourney, db_u
     (before: a 500, the engine's OptionError uncaught)."""
     links = seated_event(tourney, lang="sv")
     web = client(db_url)
-    engine = open_engine(db_url)
-    with Session(engine) as session:
-        event = session.exec(select(Event).where(Event.slug == "club")).one()
-        event.rules_json = '{"deals": "many"}'
-        session.add(event)
-        session.commit()
-    engine.dispose()
+    store_rules_its_engine_refuses(db_url)
     answer = web.get(path_of(links["1"]["url"]))
     assert answer.status_code == 409
     assert '<html lang="sv">' in answer.text
