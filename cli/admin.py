@@ -18,6 +18,7 @@ from .errors import message as error_message
 from .output import (
     COUNT,
     CommandGroup,
+    delimited_flags,
     echo,
     emit_json,
     emit_table,
@@ -182,6 +183,7 @@ def status(as_json, db_url):
 @click.option("--action", metavar="NAME",
               help="Only this action (player.merge) or noun (player).")
 @click.option("--limit", type=COUNT, metavar="N", help="Only the newest N.")
+@delimited_flags
 @json_option
 @db_option
 def log(slug, action, limit, as_json, db_url):

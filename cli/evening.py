@@ -8,7 +8,7 @@ from tourney.storage.db import reading, transaction
 from .completion import complete_event
 from .database import db_option, open_db
 from .errors import lookalike_message
-from .output import json_option, message, report_change
+from .output import delimited_flags, json_option, message, report_change
 
 
 def _marking(what: str, slug: str, names, undo: bool, required, as_json, db_url) -> None:
@@ -75,6 +75,7 @@ def paid(slug, names, undo, as_json, db_url):
 @click.command("signups")
 @click.argument("slug", shell_complete=complete_event)
 @click.option("--with-email", is_flag=True, help="Show the e-mail addresses too.")
+@delimited_flags
 @json_option
 @db_option
 def signups(slug, with_email, as_json, db_url):

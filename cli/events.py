@@ -19,6 +19,7 @@ from .output import (
     SEED,
     CommandGroup,
     confirm,
+    delimited_flags,
     echo,
     emit_json,
     emit_table,
@@ -109,6 +110,7 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
 
 
 @event.command("list")
+@delimited_flags
 @json_option
 @db_option
 def list_(as_json, db_url):

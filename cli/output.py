@@ -1,6 +1,7 @@
 """Writing data: plain tables and JSON on stdout, messages on stderr."""
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -229,8 +230,9 @@ def terminal_text(text: str, keep_newlines: bool = True) -> str:
 
 
 def echo(text: Any = "", err: bool = False) -> None:
-    """Print a line of text (not JSON, not CSV) with :func:`terminal_text`."""
-    click.echo(terminal_text(str(text)), err=err)
+    """Print a line of text (not JSON, not CSV) with :func:`terminal_text`. Under
+    --csv or --tsv standard output holds the table alone: the line goes to stderr."""
+    click.echo(terminal_text(str(text)), err=err or bool(delimited_format()))
 
 
 def message(text: str) -> None:
@@ -238,7 +240,13 @@ def message(text: str) -> None:
 
 
 def emit_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    """A plain aligned text table (cells printable: :func:`terminal_text`)."""
+    """A plain aligned text table (cells printable: :func:`terminal_text`), or the
+    same rows as CSV or TSV when the command was given --csv or --tsv
+    (:func:`delimited_flags`)."""
+    asked = delimited_format()
+    if asked:
+        emit_delimited(headers, rows, asked)
+        return
     rows = [["" if v is None else terminal_text(str(v), keep_newlines=False) for v in row]
             for row in rows]
     widths = [len(h) for h in headers]
@@ -248,6 +256,108 @@ def emit_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
     click.echo("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip())
     for row in rows:
         click.echo("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip())
+
+
+# ------------------------------------------------------------------ --csv, --tsv
+
+# ctx.meta key (shared by every context of one call): "csv" or "tsv" when the
+# command was given --csv or --tsv (checked by delimited_flags before it runs)
+DELIMITED = "tourney.delimited"
+DELIMITED_FORMATS = ("csv", "tsv")
+_ASKED = "tourney.delimited.asked"
+
+
+def _remember_delimited(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    if value:
+        ctx.meta.setdefault(_ASKED, []).append(param.name)
+    return value
+
+
+def delimited_format() -> str | None:
+    """"csv" or "tsv" when the running command was given --csv or --tsv, else None."""
+    ctx = click.get_current_context(silent=True)
+    return None if ctx is None else ctx.meta.get(DELIMITED)
+
+
+def delimited_flags(func):
+    """--csv and --tsv, as sqlite-utils has them, on a command whose output is rows:
+    the rows on standard output as CSV or TSV, with a header row, in UTF-8 without a
+    byte-order mark, quoted as RFC 4180 has it, a cell that would start a formula
+    written with a leading apostrophe (the rule of every file tourney writes for
+    spreadsheets: :func:`tourney.records.sources.formula_safe`); every other line
+    of the command goes to stderr. The command's tables go through
+    :func:`emit_table`, which writes them so. On a command that writes files
+    (``--format``, ``--out``), --csv is --format csv and --tsv a tab-separated file.
+
+    Refused (exit 2): --csv with --tsv or --json (the same rows in two shapes), and
+    with a --format naming another."""
+
+    @functools.wraps(func)
+    def command(*args, **kwargs):
+        ctx = click.get_current_context()
+        asked = ctx.meta.get(_ASKED, [])
+        if len(set(asked)) > 1:
+            raise click.BadOptionUsage("--csv", "--csv and --tsv do not go together: "
+                                       "choose one")
+        if asked:
+            chosen = asked[0]
+            if kwargs.get("as_json"):
+                raise click.BadOptionUsage(f"--{chosen}", f"--json and --{chosen} do not go "
+                                           "together: choose one")
+            if "format_" in kwargs:
+                if kwargs["format_"] not in (None, chosen):
+                    raise click.BadOptionUsage(
+                        f"--{chosen}", f"--{chosen} and --format {kwargs['format_']} do not "
+                        "go together: choose one")
+                kwargs["format_"] = chosen
+            else:
+                ctx.meta[DELIMITED] = chosen
+        return func(*args, **kwargs)
+
+    for name, help_text in (
+            ("tsv", "Print the rows as TSV (tab-separated, with a header row)."),
+            ("csv", "Print the rows as CSV (a header row; a cell that would start a "
+                    "spreadsheet formula gets a leading ')."),
+    ):
+        command = click.option(f"--{name}", name, is_flag=True, expose_value=False,
+                               callback=_remember_delimited, help=help_text)(command)
+    return command
+
+
+def refuse_delimited_unless(listing: bool, how: str) -> None:
+    """A command that lists rows only sometimes (``--list``, no PLAYER): --csv and
+    --tsv otherwise are a usage error (exit 2), not silently ignored; ``how`` says
+    how to ask for the list."""
+    asked = delimited_format()
+    if asked and not listing:
+        raise click.BadOptionUsage(f"--{asked}", f"--{asked} prints a list: {how}")
+
+
+# A cell shown as a plain number ("-3", "0.50"): written as a number, digits kept
+_NUMBER_TEXT = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def _delimited_cell(value: Any) -> Any:
+    if isinstance(value, str) and _NUMBER_TEXT.fullmatch(value):
+        from decimal import Decimal
+
+        digits = value.removeprefix("+")
+        number = Decimal(digits)
+        if str(number) == digits:  # not "007", a label (its text, which starts no formula)
+            return number
+    return value
+
+
+def emit_delimited(headers: Sequence[str], rows: Iterable[Sequence[Any]], kind: str) -> None:
+    """Rows on standard output as CSV or TSV (``kind``), by the writer of every
+    table tourney writes for spreadsheets
+    (:class:`tourney.records.spreadsheets.CsvTable`)."""
+    from tourney.records.spreadsheets import DELIMITERS, CsvTable
+
+    table = CsvTable(sys.stdout, list(headers), bom=False, delimiter=DELIMITERS[kind])
+    for row in rows:
+        table.write([_delimited_cell(value) for value in row])
+    sys.stdout.flush()
 
 
 # ------------------------------------------------------------------ confirmation

@@ -21,6 +21,7 @@ from .output import (
     CommandGroup,
     change_report,
     confirm,
+    delimited_flags,
     emit_json,
     emit_table,
     encoding_option,
@@ -86,6 +87,7 @@ def add(names, club, email, as_json, db_url):
 @table_format_option
 @table_out_option
 @replace_option
+@delimited_flags
 @json_option
 @db_option
 def list_(include_merged, with_email, format_, out, yes, as_json, db_url):
@@ -297,6 +299,7 @@ def _rejected(rejected: PlayerFileRejected, as_json: bool) -> None:
                    "http://192.168.1.20:8000); without it the links are paths.")
 @click.option("--renew", multiple=True, metavar="PLAYER",
               help="Give this player a new link; the old one stops working (repeatable).")
+@delimited_flags
 @json_option
 @db_option
 def links(slug, base_url, renew, as_json, db_url):

@@ -23,6 +23,8 @@ from .output import (
     MAX_COUNT,
     CommandGroup,
     confirm,
+    delimited_flags,
+    delimited_format,
     echo,
     emit_json,
     emit_table,
@@ -61,6 +63,7 @@ def rating():
               help="Also mark players with fewer than N rated matches as provisional "
                    "(default: the pool's setting, 0 unless changed).")
 @db_option
+@delimited_flags
 @json_option
 def show(variant, provisional, db_url, as_json):
     """List the ratings of a variant's pool (or every pool), best first.
@@ -85,19 +88,23 @@ def show(variant, provisional, db_url, as_json):
     if as_json:
         emit_json([e.to_json() for e in entries])
         return
+    variants = sorted({e.variant for e in entries})
+    pools = {name: [[f"{rank}*" if entry.provisional else str(rank), entry.player,
+                     _num(entry.mu), _num(entry.sigma), _num(entry.ordinal), entry.matches]
+                    for rank, entry in enumerate([e for e in entries if e.variant == name], 1)]
+             for name in variants}
+    if delimited_format():  # one table, the pool a column
+        emit_table(["variant", "#", "player", "mu", "sigma", "ordinal", "matches"],
+                   [[name, *row] for name, rows in pools.items() for row in rows])
+        return
     if not entries:
         message("no ratings yet" + (f" for {variant}" if variant else ""))
         return
-    variants = sorted({e.variant for e in entries})
-    for index, name in enumerate(variants):
-        mine = [e for e in entries if e.variant == name]
+    for index, (name, rows) in enumerate(pools.items()):
         if len(variants) > 1 or not variant:
             if index:
                 echo()
             echo(f"{name}:")
-        rows = [[f"{rank}*" if entry.provisional else str(rank), entry.player,
-                 _num(entry.mu), _num(entry.sigma), _num(entry.ordinal), entry.matches]
-                for rank, entry in enumerate(mine, 1)]
         emit_table(["#", "player", "mu", "sigma", "ordinal", "matches"], rows)
     if any(e.provisional for e in entries):
         message("* provisional: sigma still high (the model is unsure of the player)"
@@ -108,6 +115,7 @@ def show(variant, provisional, db_url, as_json):
 @click.argument("player", shell_complete=complete_player)
 @click.option("--variant", shell_complete=complete_variant, help="Only this variant's pool.")
 @db_option
+@delimited_flags
 @json_option
 def history(player, variant, db_url, as_json):
     """Show a player's rated matches with the rating before and after each.
@@ -127,7 +135,7 @@ def history(player, variant, db_url, as_json):
     if as_json:
         emit_json([dict(e.to_json(), player=found.name) for e in entries])
         return
-    if not entries:
+    if not entries and not delimited_format():
         message(f"{found.name} has no rated matches" + (f" in {variant}" if variant else ""))
         return
     # "1=/2": a place shared with another player of the match (a drawn game)
@@ -175,6 +183,7 @@ def recompute_command(variant, db_url, as_json):
 @click.argument("names", nargs=-1, required=True, metavar="PLAYER...",
                 shell_complete=complete_player)
 @db_option
+@delimited_flags
 @json_option
 def predict_command(variant, names, db_url, as_json):
     """Predict a table: each player's chance to win and likely rank.

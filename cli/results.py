@@ -40,12 +40,15 @@ from .output import (
     JsonLinesTable,
     change_report,
     confirm,
+    delimited_flags,
+    delimited_format,
     echo,
     emit_json,
     emit_table,
     encoding_option,
     json_option,
     message,
+    refuse_delimited_unless,
     replace_option,
     report_change,
     report_written,
@@ -210,6 +213,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
                    "to stdout only when it is piped or redirected).")
 @table_format_option
 @replace_option
+@delimited_flags
 @json_option
 @db_option
 def export_cmd(slug, round_number, out, format_, yes, as_json, db_url):
@@ -252,6 +256,7 @@ def export_cmd(slug, round_number, out, format_, yes, as_json, db_url):
 @click.argument("slug", shell_complete=complete_event)
 @click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER)
 @click.argument("table")
+@delimited_flags
 @json_option
 @db_option
 def history_cmd(slug, round_number, table, as_json, db_url):
@@ -310,6 +315,7 @@ def revert_cmd(slug, round_number, table, version, actor, yes, as_json, db_url):
 @click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER)
 @click.argument("table")
 @click.option("--version", type=COUNT, help="A version (default: the current).")
+@delimited_flags
 @json_option
 @db_option
 def show_cmd(slug, round_number, table, version, as_json, db_url):
@@ -335,13 +341,14 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
     state = "current" if detail["current"] else "superseded"
     echo(f"{slug} ({detail['variant']}) round {round_number}, table {table}: "
                f"version {detail['version']} ({state}), {count_text(detail['deal_count'], 'deal')}")
-    places = detail["places"]
-    totals = number_column([p["total"] for p in places])
-    points = number_column([p["points"] for p in places])
-    emit_table(["place", "player", "seat", "total", "points"],
-               [[p["place"], p["player"], p["seat"], totals[i], points[i]]
-                for i, p in enumerate(places)])
-    echo("")
+    if not delimited_format():  # --csv, --tsv: the deals alone, a table of rows
+        places = detail["places"]
+        totals = number_column([p["total"] for p in places])
+        points = number_column([p["points"] for p in places])
+        emit_table(["place", "player", "seat", "total", "points"],
+                   [[p["place"], p["player"], p["seat"], totals[i], points[i]]
+                    for i, p in enumerate(places)])
+        echo("")
     game = get_game(detail["variant"])
     deals = detail["deals"]
     seats = [s["player"] for s in deals[0]["by_seat"]] if deals else []
@@ -366,6 +373,7 @@ def show_cmd(slug, round_number, table, version, as_json, db_url):
 @table_format_option
 @table_out_option
 @replace_option
+@delimited_flags
 @json_option
 @db_option
 def standings(slug, up_to_round, teams, count, format_, out, yes, as_json, db_url):
@@ -492,6 +500,7 @@ def adjustment_text(items) -> str:
               help="Why; shown with the forfeit (the published pages, --list).")
 @click.option("--list", "list_all", is_flag=True,
               help="List the event's forfeited tables (of ROUND, when given).")
+@delimited_flags
 @json_option
 @db_option
 def forfeit_cmd(slug, round_number, table, absent, undo, reason, list_all, as_json, db_url):
@@ -522,6 +531,7 @@ def forfeit_cmd(slug, round_number, table, absent, undo, reason, list_all, as_js
     from tourney.app.results import forfeit_table, list_forfeits
     from tourney.tournament.forfeits import forfeit_text
 
+    refuse_delimited_unless(list_all, "give --list")
     if list_all:
         if table or absent or undo or reason:
             raise UsageError("--list takes no TABLE, --absent, --undo or --reason")
@@ -557,6 +567,7 @@ def forfeit_cmd(slug, round_number, table, absent, undo, reason, list_all, as_js
 @click.option("--remove", "remove_id", type=COUNT, metavar="ID",
               help="Take adjustment ID back (`tourney result adjust SLUG --list`).")
 @click.option("--list", "list_all", is_flag=True, help="List the event's adjustments.")
+@delimited_flags
 @json_option
 @db_option
 def adjust_cmd(slug, player, points, reason, round_number, remove_id, list_all, as_json,
@@ -583,6 +594,7 @@ def adjust_cmd(slug, player, points, reason, round_number, remove_id, list_all, 
     from tourney.app.results import adjust_points, adjustments, remove_adjustment
     from tourney.errors import UsageError
 
+    refuse_delimited_unless(list_all, "give --list")
     if list_all:
         if player or points is not None or remove_id:
             raise UsageError("--list takes no player, --points or --remove")

@@ -30,9 +30,12 @@ from .output import (
     SEED,
     CommandGroup,
     change_report,
+    delimited_flags,
+    delimited_format,
     echo,
     emit_json,
     emit_jsonl,
+    emit_table,
     encoding_option,
     json_option,
     message,
@@ -93,6 +96,20 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
         echo("Not met:")
         for unmet in seating.unmet:
             echo(f"  {unmet['message']}")
+
+
+def seat_rows(seating: service.RoundSeating) -> list[list]:
+    """The seating as rows (--csv, --tsv): table, seat (from 1), player and status
+    (withdrew since the round was seated, bye, absent, not checked in)."""
+    gone = {(w.name, w.table) for w in seating.withdrawn}
+    rows = [[table.table, seat_number(index), name,
+             "withdrew" if (name, table.table) in gone else ""]
+            for table in seating.tables for index, name in enumerate(table.seats)]
+    rows += [["", "", name, "bye, withdrew" if (name, None) in gone else "bye"]
+             for name in seating.byes]
+    rows += [["", "", name, "absent"] for name in seating.absent]
+    rows += [["", "", name, "not checked in"] for name in seating.not_checked_in]
+    return rows
 
 
 def warning_message(slug: str, warning: dict) -> str:
@@ -217,6 +234,7 @@ def seat(slug, force, as_json, db_url):
 @round_.command("show")
 @click.argument("slug", shell_complete=complete_event)
 @click.argument("number", type=COUNT, metavar="ROUND")
+@delimited_flags
 @json_option
 @db_option
 def show(slug, number, as_json, db_url):
@@ -256,6 +274,8 @@ def show(slug, number, as_json, db_url):
                    "unmet": list(seating.unmet), "absent": list(seating.absent),
                    "not_checked_in": list(seating.not_checked_in),
                    "clock": clock.to_json()})
+    elif delimited_format():
+        emit_table(["table", "seat", "player", "status"], seat_rows(seating))
     else:
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
         if seating.tables:
@@ -597,6 +617,7 @@ def import_(slug, number, file, force, sheet, encoding, as_json, db_url):
                    "at a table still to be played (that table's result cannot be "
                    "imported as seated).")
 @replace_option
+@delimited_flags
 @json_option
 @db_option
 def sheet(slug, number, out_path, format_, deals, force, yes, as_json, db_url):
@@ -643,7 +664,7 @@ def sheet(slug, number, out_path, format_, deals, force, yes, as_json, db_url):
         with output_stream(out_path, binary=True) as stream:
             write_score_sheet_xlsx(stream, rows, title=f"Round {number}", heading=heading)
     else:
-        with open_table(out_path, COLUMNS, format="csv") as table:
+        with open_table(out_path, COLUMNS, format=kind) as table:
             for record in rows:
                 fields = format_row(record)
                 table.write([fields[c] for c in COLUMNS])
@@ -674,6 +695,7 @@ def _base_url(ctx, param, value: str) -> str:
 @click.option("--force", is_flag=True,
               help="List the links even though the round seats a player who withdrew "
                    "at a table still to be played.")
+@delimited_flags
 @json_option
 @db_option
 def links(slug, number, base_url, force, as_json, db_url):
@@ -717,6 +739,9 @@ def links(slug, number, base_url, force, as_json, db_url):
                 "results")
     if as_json:
         emit_json({"event": slug, "round": number, "open": closed is None, "tables": rows})
+        return
+    if delimited_format():
+        emit_table(["table", "code", "url"], [[r["table"], r["code"], r["url"]] for r in rows])
         return
     for row in rows:
         echo(f"table {row['table']}  {row['code']}  {row['url']}")

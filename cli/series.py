@@ -20,11 +20,13 @@ from .output import (
     SEED,
     CommandGroup,
     confirm,
+    delimited_flags,
     echo,
     emit_json,
     emit_table,
     json_option,
     message,
+    refuse_delimited_unless,
     replace_option,
     report_change,
     report_written,
@@ -244,6 +246,7 @@ def remove(slug, events, as_json, db_url):
 
 
 @series.command("list")
+@delimited_flags
 @json_option
 @db_option
 def list_(as_json, db_url):
@@ -308,6 +311,7 @@ def show(slug, as_json, db_url):
 @click.option("--factor", type=float, metavar="X",
               help=f"With --from-rating: points per rating point (default "
                    f"{actions.DEFAULT_FACTOR:g}).")
+@delimited_flags
 @json_option
 @db_option
 def handicap(slug, player, value, remove, from_rating, variant, factor, as_json, db_url):
@@ -332,6 +336,7 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
     """
     from tourney.errors import InvalidValue, UsageError
 
+    refuse_delimited_unless(not from_rating, "name no PLAYER and no --from-rating")
     if from_rating:
         if player or value or remove:
             raise UsageError("--from-rating sets every entrant's handicap: name no player")
@@ -349,6 +354,7 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
         return
     if variant is not None or factor is not None:
         raise UsageError("--variant and --factor go with --from-rating")
+    refuse_delimited_unless(player is None, "name no PLAYER")
     if player is None:
         if remove:
             raise UsageError("--remove needs the PLAYER whose handicap to remove")
@@ -397,6 +403,7 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
 @table_format_option
 @table_out_option
 @replace_option
+@delimited_flags
 @json_option
 @db_option
 def standings(slug, teams, count, format_, out, yes, as_json, db_url):
@@ -621,6 +628,7 @@ def team_remove(slug, team_name, players, as_json, db_url):
 
 @team.command("list")
 @click.argument("slug")
+@delimited_flags
 @json_option
 @db_option
 def team_list(slug, as_json, db_url):

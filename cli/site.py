@@ -12,6 +12,7 @@ from .database import db_option, open_db, refuse_overwrites
 from .output import (
     CommandGroup,
     confirm,
+    delimited_flags,
     emit_json,
     emit_table,
     json_option,
@@ -191,6 +192,7 @@ def _changed(key: str, before, after, as_json: bool) -> None:
 
 
 @site.command("show")
+@delimited_flags
 @json_option
 @db_option
 def show(as_json, db_url):

@@ -21,6 +21,7 @@ import os
 import re
 import sys
 from contextlib import contextmanager
+from decimal import Decimal
 from typing import IO, Iterator, Sequence
 
 from ..errors import UsageError
@@ -29,6 +30,12 @@ from ..numbers import fixed_text
 from .sources import formula_safe
 
 FORMATS = ("csv", "xlsx")
+# Text tables and their delimiters: CSV, and TSV (`--tsv`, as sqlite-utils has it;
+# written only when asked for, never told by a file's extension)
+DELIMITERS = {"csv": ",", "tsv": "\t"}
+# What a table writes as a number (a Decimal keeps the digits it was shown with:
+# "1.50", not 1.5), never given a formula apostrophe ("-3" is a number, not a formula)
+NUMBER_TYPES = (int, float, Decimal)
 BOM = "\ufeff"
 # Excel's limits on a sheet title: 31 characters, none of []:*?/\
 _TITLE_BAD = re.compile(r"[\[\]:*?/\\]")
@@ -88,15 +95,16 @@ def _cell_text(value) -> str:
 
 
 class CsvTable:
-    """Rows to a text stream as CSV for spreadsheets."""
+    """Rows to a text stream as CSV for spreadsheets (``delimiter`` a tab: TSV)."""
 
     format = "csv"
 
     def __init__(self, stream: IO[str], columns: Sequence[str] | None, *, bom: bool = True,
-                 decimals: Sequence[int | None] | None = None, choosable: bool = True):
+                 decimals: Sequence[int | None] | None = None, choosable: bool = True,
+                 delimiter: str = ","):
         if bom:
             stream.write(BOM)
-        self._writer = csv.writer(stream, lineterminator="\n")
+        self._writer = csv.writer(stream, delimiter=delimiter, lineterminator="\n")
         self._decimals = decimals
         if columns is not None:
             self._writer.writerow([_cell_text(c) for c in columns])
@@ -105,7 +113,7 @@ class CsvTable:
         places = self._decimals or ()
         self._writer.writerow([
             (fixed_text(v, places[i]) if i < len(places) and places[i] is not None else v)
-            if isinstance(v, (int, float)) and not isinstance(v, bool)
+            if isinstance(v, NUMBER_TYPES) and not isinstance(v, bool)
             else _cell_text(v) for i, v in enumerate(row)])
 
     def close(self) -> None:
@@ -149,7 +157,7 @@ class XlsxTable:
     def write(self, row: Sequence) -> None:
         cells = []
         for index, v in enumerate(row):
-            if isinstance(v, (int, float)) and not isinstance(v, bool):
+            if isinstance(v, NUMBER_TYPES) and not isinstance(v, bool):
                 number_format = (self._formats[index] if index < len(self._formats)
                                  else None)
                 if number_format is not None:
@@ -196,20 +204,21 @@ def open_table(path: str | None, columns: Sequence[str] | None, *, format: str |
     they are), written so in a CSV file and as the cells' number format in XLSX
     (the values stay numbers); ``choosable`` as :func:`table_format`'s."""
     kind = table_format(path, format, choosable=choosable)
-    if kind not in FORMATS:
+    if kind not in (*FORMATS, *DELIMITERS):
         raise UsageError(Message(N_("unknown format %(format)s (formats: %(formats)s)"),
                                  {"format": repr(kind), "formats": ", ".join(FORMATS)}))
     with output_stream(path, binary=kind == "xlsx") as stream:
         to_file = path is not None and path != "-"
         table = (XlsxTable(stream, columns, title=title, widths=widths, decimals=decimals)
                  if kind == "xlsx" else CsvTable(stream, columns, bom=to_file,
-                                                 decimals=decimals))
+                                                 decimals=decimals,
+                                                 delimiter=DELIMITERS[kind]))
         yield table
         table.close()
 
 
-__all__ = ["FORMATS", "CsvTable", "XlsxTable", "open_table", "output_stream", "sheet_title",
-           "table_format"]
+__all__ = ["DELIMITERS", "FORMATS", "NUMBER_TYPES", "CsvTable", "XlsxTable", "open_table",
+           "output_stream", "sheet_title", "table_format"]
 
 
 # ------------------------------------------------------------------- score sheets
