@@ -7,7 +7,7 @@ from tourney.storage.db import transaction
 
 from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
-from .output import json_option, report_change
+from .output import deprecated_option, json_option, report_change
 
 
 @click.command()
@@ -25,12 +25,16 @@ from .output import json_option, report_change
               metavar="ADDR", help="The From address.")
 @click.option("--base-url", default="", metavar="URL",
               help="Where players reach `tourney serve`, for their private links.")
-@click.option("--dry-run", metavar="DIR", type=click.Path(file_okay=False),
-              help="Write the messages as .eml files here instead of sending them.")
+@click.option("--outbox", metavar="DIR", type=click.Path(file_okay=False),
+              help="Write the messages as .eml files into DIR instead of sending them.")
+# --dry-run is a flag elsewhere (`result import`: check, write nothing)
+@deprecated_option("--dry-run", "--outbox DIR", "old_outbox", metavar="DIR",
+                   type=click.Path(file_okay=False))
 @click.option("--resend", is_flag=True, help="Send again to players sent to before.")
 @json_option
 @db_option
-def notify(slug, number, what, smtp_url, sender, base_url, dry_run, resend, as_json, db_url):
+def notify(slug, number, what, smtp_url, sender, base_url, outbox, old_outbox, resend, as_json,
+           db_url):
     """E-mail each seated player with an address their seating or their results.
 
     One message per player, in the event's language, with a text and an HTML
@@ -47,21 +51,22 @@ def notify(slug, number, what, smtp_url, sender, base_url, dry_run, resend, as_j
       tourney notify club-1 --round 1 --what seating --smtp smtp://mail.example.org:25 \\
           --from club@example.org --base-url http://192.168.1.20:8000
       tourney notify club-1 --round 1 --what results --smtp smtp://mail.example.org:25
-      tourney notify club-1 --round 1 --dry-run outbox/
+      tourney notify club-1 --round 1 --outbox outbox/
     """
     from tourney.app.notify import notify_players
     from tourney.errors import UsageError
     from tourney.tournament.events import get_event
 
-    if not smtp_url and not dry_run:
-        raise UsageError("give --smtp URL, or --dry-run DIR")
-    refuse_overwrites(db_url, {"--dry-run": dry_run}, replace=True)
+    outbox = outbox or old_outbox
+    if not smtp_url and not outbox:
+        raise UsageError("give --smtp URL, or --outbox DIR")
+    refuse_overwrites(db_url, {"--outbox": outbox}, replace=True)
     with transaction(open_db(db_url)) as session:
         report = notify_players(session, get_event(session, slug), number, what,
                                 smtp_url=smtp_url, sender=sender, base_url=base_url,
-                                dry_run=dry_run, resend=resend)
+                                dry_run=outbox, resend=resend)
     summary = (f"{slug} round {number}: {len(report.sent)} "
-               f"{'written' if dry_run else 'sent'}, {len(report.skipped)} sent before, "
+               f"{'written' if outbox else 'sent'}, {len(report.skipped)} sent before, "
                f"{len(report.no_address)} without an address")
     if report.not_ready:
         summary += f", {len(report.not_ready)} whose table has no result yet"

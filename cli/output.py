@@ -112,6 +112,21 @@ table_out_option = click.option("--out", type=click.Path(dir_okay=False, allow_d
                                 help="Write the table here (with --format; - is stdout).")
 
 
+def deprecated_option(old: str, new: str, name: str, **attrs):
+    """An old spelling kept working where users already type it, now that the
+    option name ``old`` means one thing across the CLI (and ``new`` is what to
+    type here instead): hidden from --help, and a note on stderr when given.
+    ``name`` is its parameter; the command takes the new spelling's value, else
+    this one's."""
+
+    def note(ctx: click.Context, param: click.Parameter, value):
+        if ctx.get_parameter_source(param.name) is ParameterSource.COMMANDLINE:
+            message(f"note: {old} is deprecated here: use {new}")
+        return value
+
+    return click.option(old, name, hidden=True, callback=note, **attrs)
+
+
 def rule_option(func):
     return click.option(
         "--rule", "rules", multiple=True, metavar="KEY=VALUE",

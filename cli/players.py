@@ -81,7 +81,7 @@ def add(names, club, email, as_json, db_url):
 
 @player.command("list")
 @click.option("--all", "include_merged", is_flag=True,
-              help="Include duplicates merged into another player.")
+              help="List every player, duplicates merged into another one too.")
 @click.option("--with-email", is_flag=True,
               help="Show the e-mail addresses too (left out unless asked for: a list is often shared).")
 @table_format_option

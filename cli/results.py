@@ -42,6 +42,7 @@ from .output import (
     confirm,
     delimited_flags,
     delimited_format,
+    deprecated_option,
     echo,
     emit_json,
     emit_table,
@@ -314,24 +315,31 @@ def revert_cmd(slug, round_number, table, version, actor, yes, as_json, db_url):
 @click.argument("slug", shell_complete=complete_event)
 @click.argument("round_number", metavar="ROUND", type=ROUND_NUMBER)
 @click.argument("table")
-@click.option("--version", type=COUNT, help="A version (default: the current).")
+@click.argument("version", type=COUNT, required=False)
+# `tourney --version` is the program's version: a match's is an argument, as in revert
+@deprecated_option("--version", "the argument VERSION (result show SLUG ROUND TABLE VERSION)",
+                   "old_version", type=COUNT)
 @delimited_flags
 @json_option
 @db_option
-def show_cmd(slug, round_number, table, version, as_json, db_url):
+def show_cmd(slug, round_number, table, version, old_version, as_json, db_url):
     """Show one match: its places, points and deal scores.
 
-    The places table lists the players by place, with their seats; the deals
+    VERSION is a stored version of the match (`tourney result history` lists
+    them; default: the current one). The places table lists the players by place, with their seats; the deals
     table has a column of scores per player, in seat order, whatever order
     each deal names its players in (in checkers the colours alternate: the
     column named after the first colour says who had it in each game). A game
     dealt by a dealer has a dealer column. --json gives each deal's players
-    and scores in the deal's own order, and by_seat in the match's seat order.
+    and scores in the deal's own order, and by_seat in the match's seat order;
+    --csv and --tsv the deals table (the heading on stderr).
 
     \b
-    Example:
+    Examples:
       tourney result show club-1 2 3
+      tourney result show club-1 2 3 1 --csv
     """
+    version = version if version is not None else old_version
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         detail = match_detail(session, slug, round_number, table, version)
@@ -564,20 +572,23 @@ def forfeit_cmd(slug, round_number, table, absent, undo, reason, list_all, as_js
 @click.option("--round", "round_number", type=ROUND_NUMBER, metavar="N",
               help="The round it belongs to (the standings after an earlier round "
                    "leave it out; default: the whole event).")
-@click.option("--remove", "remove_id", type=COUNT, metavar="ID",
-              help="Take adjustment ID back (`tourney result adjust SLUG --list`).")
+@click.option("--cancel", "cancel_id", type=COUNT, metavar="ID",
+              help="Cancel adjustment ID: take it back (`tourney result adjust SLUG "
+                   "--list` gives the ids).")
+# --remove is a flag in `series handicap` (now --undo there)
+@deprecated_option("--remove", "--cancel ID", "old_cancel_id", type=COUNT, metavar="ID")
 @click.option("--list", "list_all", is_flag=True, help="List the event's adjustments.")
 @delimited_flags
 @json_option
 @db_option
-def adjust_cmd(slug, player, points, reason, round_number, remove_id, list_all, as_json,
-               db_url):
+def adjust_cmd(slug, player, points, reason, round_number, cancel_id, old_cancel_id, list_all,
+               as_json, db_url):
     """Give or take match points, with a reason: a penalty or a correction.
 
     The points count in the standings (beside them, with the reason, in the
     terminal, --json, CSV/XLSX and the published site) and nowhere else: no
     tie-break, no rating (ratings come from the matches played). Each
-    adjustment gets an id; --remove ID takes it back, --list lists them. Every
+    adjustment gets an id; --cancel ID takes it back, --list lists them. Every
     one is in the audit log with who did it.
 
     \b
@@ -588,16 +599,17 @@ def adjust_cmd(slug, player, points, reason, round_number, remove_id, list_all, 
     \b
     Examples:
       tourney result adjust club-1 "Bo Ek" --points -1 --reason "slow play" --round 2
-      tourney result adjust club-1 --remove 1
+      tourney result adjust club-1 --cancel 1
       tourney result adjust club-1 --list
     """
     from tourney.app.results import adjust_points, adjustments, remove_adjustment
     from tourney.errors import UsageError
 
+    cancel_id = cancel_id if cancel_id is not None else old_cancel_id
     refuse_delimited_unless(list_all, "give --list")
     if list_all:
-        if player or points is not None or remove_id:
-            raise UsageError("--list takes no player, --points or --remove")
+        if player or points is not None or cancel_id:
+            raise UsageError("--list takes no player, --points or --cancel")
         with reading(open_db(db_url, read_only=True)) as session:
             rows = [a.to_json() for a in adjustments(session, get_event(session, slug))]
         if as_json:
@@ -607,11 +619,11 @@ def adjust_cmd(slug, player, points, reason, round_number, remove_id, list_all, 
                        [[r["id"], r["player"], number_text(r["points"]), r["round"],
                          r["reason"], r["actor"]] for r in rows])
         return
-    if remove_id is not None:
+    if cancel_id is not None:
         if player or points is not None or reason or round_number:
-            raise UsageError("--remove takes only the adjustment's id", setting="remove")
+            raise UsageError("--cancel takes only the adjustment's id", setting="cancel")
         with transaction(open_db(db_url)) as session:
-            info = remove_adjustment(session, get_event(session, slug), remove_id)
+            info = remove_adjustment(session, get_event(session, slug), cancel_id)
         report_change("result.adjust.remove", True,
                       f"{slug}: adjustment {info.id} taken back ({info.player}, "
                       f"{number_text(info.points)}: {info.reason})", as_json, event=slug,
@@ -628,7 +640,7 @@ def adjust_cmd(slug, player, points, reason, round_number, remove_id, list_all, 
                   f"{slug}: {info.player} {sign}{number_text(info.points)} "
                   f"point{'' if abs(info.points) == 1 else 's'} ({info.reason})"
                   + (f", round {info.round}" if info.round is not None else "")
-                  + f"; adjustment {info.id} (`--remove {info.id}` takes it back)",
+                  + f"; adjustment {info.id} (`--cancel {info.id}` takes it back)",
                   as_json, event=slug, **info.to_json())
 
 

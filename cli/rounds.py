@@ -539,7 +539,7 @@ def start(slug, number, minutes, stop, as_json, db_url):
 @click.argument("number", type=COUNT, metavar="ROUND")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--force", is_flag=True,
-              help="Seat it though the previous round has tables without a result, "
+              help="Seat it even though the previous round has tables without a result, "
                    "or with tables outside the event's sizes (within the variant's).")
 @sheet_option
 @encoding_option

@@ -21,6 +21,7 @@ from .output import (
     CommandGroup,
     confirm,
     delimited_flags,
+    deprecated_option,
     echo,
     emit_json,
     emit_table,
@@ -302,7 +303,9 @@ def show(slug, as_json, db_url):
 @click.argument("slug")
 @click.argument("player", required=False, shell_complete=complete_player)
 @click.argument("value", required=False)
-@click.option("--remove", is_flag=True, help="Remove PLAYER's handicap.")
+@click.option("--undo", is_flag=True, help="Take PLAYER's handicap back.")
+# --remove ID takes an adjustment back in `result adjust` (now --cancel ID)
+@deprecated_option("--remove", "--undo", "old_undo", is_flag=True)
 @click.option("--from-rating", is_flag=True,
               help="Derive every entrant's handicap from their rating (the rule above).")
 @click.option("--variant", metavar="ID",
@@ -314,7 +317,8 @@ def show(slug, as_json, db_url):
 @delimited_flags
 @json_option
 @db_option
-def handicap(slug, player, value, remove, from_rating, variant, factor, as_json, db_url):
+def handicap(slug, player, value, undo, old_undo, from_rating, variant, factor, as_json,
+             db_url):
     """Set a player's handicap in a series, derive them from the ratings, or list them.
 
     A handicap is points added to each event counted: net = gross + handicap x
@@ -330,15 +334,16 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
     \b
     Examples:
       tourney series handicap club-2025 "Anna Berg" 1.5
-      tourney series handicap club-2025 "Anna Berg" --remove
+      tourney series handicap club-2025 "Anna Berg" --undo
       tourney series handicap club-2025 --from-rating --factor 0.2
       tourney series handicap club-2025 --json
     """
     from tourney.errors import InvalidValue, UsageError
 
+    undo = undo or old_undo
     refuse_delimited_unless(not from_rating, "name no PLAYER and no --from-rating")
     if from_rating:
-        if player or value or remove:
+        if player or value or undo:
             raise UsageError("--from-rating sets every entrant's handicap: name no player")
         engine = open_db(db_url)
         with transaction(engine) as session:
@@ -356,8 +361,8 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
         raise UsageError("--variant and --factor go with --from-rating")
     refuse_delimited_unless(player is None, "name no PLAYER")
     if player is None:
-        if remove:
-            raise UsageError("--remove needs the PLAYER whose handicap to remove")
+        if undo:
+            raise UsageError("--undo needs the PLAYER whose handicap to take back")
         engine = open_db(db_url, read_only=True)
         with reading(engine) as session:
             rows = actions.handicap_list(session, actions.get_series(session, slug))
@@ -367,9 +372,9 @@ def handicap(slug, player, value, remove, from_rating, variant, factor, as_json,
         emit_table(["player", "handicap", "set by"],
                    [[r["player"], number_text(r["handicap"]), r["source"]] for r in rows])
         return
-    if remove == (value is not None):
-        raise UsageError("give the handicap VALUE, or --remove" if not remove
-                         else "--remove takes no VALUE")
+    if undo == (value is not None):
+        raise UsageError("give the handicap VALUE, or --undo" if not undo
+                         else "--undo takes no VALUE")
     number = None
     if value is not None:
         try:

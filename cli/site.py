@@ -25,8 +25,8 @@ from .output import (
 @click.command()
 @click.option("--out", "out", required=True, metavar="DIR",
               type=click.Path(file_okay=False),
-              help="The folder to publish into: created if missing; an existing one must "
-                   "be empty or hold an earlier published site, which is replaced.")
+              help="Write the site into this folder: created if missing; an existing "
+                   "one must be empty or hold an earlier published site, which is replaced.")
 @click.option("--event", "events", multiple=True, metavar="SLUG",
               help="Build deal replays only for this event (repeatable). Every event's "
                    "standings, rounds and matches are published regardless.")
@@ -44,8 +44,9 @@ from .output import (
               help="Render every page, even those unchanged since the last publish "
                    "(by default they are reused as they are).")
 @click.option("--force", is_flag=True,
-              help="Drop the files in DIR that publish did not write (by default they "
-                   "are kept, e.g. CNAME or .htaccess).")
+              help="Publish even though DIR holds files publish did not write, "
+                   "dropping them (by default they are kept, e.g. CNAME or .htaccess, "
+                   "and one where the site puts a page is refused).")
 @yes_option
 @json_option
 @db_option

@@ -27,7 +27,7 @@ def test_an_adjustment_moves_the_points_with_its_reason(tourney, db_url, tmp_pat
     assert done.json["action"] == "result.adjust"
     assert (info["player"], info["points"], info["reason"], info["round"]) == (
         "Ann", -1.5, "slow play", 2)
-    assert info["actor"] and "--remove 1" in done.stderr
+    assert info["actor"] and "--cancel 1" in done.stderr
     tourney("result", "adjust", "ev", "Bo", "--points", "0.5", "--reason", "bonus")
     after = points(tourney)
     assert after["Ann"]["points"] == before["Ann"]["points"] - 1.5
@@ -54,7 +54,7 @@ def test_an_adjustment_moves_the_points_with_its_reason(tourney, db_url, tmp_pat
     assert tourney("rating", "show", "--json").json == ratings_before
     listed = tourney("result", "adjust", "ev", "--list", "--json").json
     assert [a["id"] for a in listed] == [1, 2]
-    removed = tourney("result", "adjust", "ev", "--remove", "1", "--json").json
+    removed = tourney("result", "adjust", "ev", "--cancel", "1", "--json").json
     assert removed["action"] == "result.adjust.remove"
     assert points(tourney)["Ann"]["points"] == before["Ann"]["points"]
     actions = [c["action"] for c in tourney("log", "--json").json]
@@ -80,7 +80,7 @@ def test_bad_adjustments_are_refused(tourney):
     tourney("result", "adjust", "ev", "Ann", "--points", "1", "--reason", "x", "--round", "5",
             exit_code=2)
     tourney("result", "adjust", "ev", "Nobody", "--points", "1", "--reason", "x", exit_code=2)
-    tourney("result", "adjust", "ev", "--remove", "9", exit_code=2)
+    tourney("result", "adjust", "ev", "--cancel", "9", exit_code=2)
     tourney("result", "adjust", "ev", "Ann", exit_code=2)
     assert tourney("result", "adjust", "ev", "--list", "--json").json == []
     # a comma and the minus sign are as good as a point and a hyphen

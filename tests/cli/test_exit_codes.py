@@ -114,7 +114,7 @@ def test_unknown_players_are_a_usage_error_one_or_many(seated):
 
 def test_a_version_a_match_does_not_have_is_a_usage_error(tourney, tmp_path):
     one_deal_event_round_one_played(tourney, tmp_path, "ev", NAMES, rounds=2)
-    for command in (["result", "show", "ev", "1", "1", "--version", "5"],
+    for command in (["result", "show", "ev", "1", "1", "5"],
                     ["result", "revert", "ev", "1", "1", "5"]):
         assert tourney(*command, exit_code=2).stderr == (
             "Error: ev round 1, table 1 has no version 5 (its versions: 1)\n")

@@ -84,10 +84,10 @@ def test_seating_is_sent_once_in_the_events_language(db_url, run_cli, smtp_serve
     assert len(inbox.messages) == 4
 
 
-def test_dry_run_writes_messages_and_sends_nothing(db_url, run_cli, tmp_path):
+def test_outbox_gets_the_messages_and_nothing_is_sent(db_url, run_cli, tmp_path):
     setup(run_cli, db_url)
     out = tmp_path / "outbox"
-    run_cli(db_url, "notify", "club-1", "--round", "1", "--dry-run", str(out))
+    run_cli(db_url, "notify", "club-1", "--round", "1", "--outbox", str(out))
     files = sorted(out.glob("*.eml"))
     assert len(files) == 3
     parsed = [email.message_from_bytes(f.read_bytes(), policy=policy.default) for f in files]

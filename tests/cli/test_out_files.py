@@ -38,7 +38,7 @@ def test_every_out_says_what_it_wrote(cup, tmp_path, name, suffix):
 @pytest.mark.parametrize("args, option", [
     *[(args, "--out") for args, _, _ in WRITERS.values()],
     (["publish"], "--out"),
-    (["notify", "cup", "--round", "1"], "--dry-run"),
+    (["notify", "cup", "--round", "1"], "--outbox"),
     (["result", "import", "records.csv"], "--skip-invalid"),
 ], ids=lambda value: value if isinstance(value, str) else " ".join(value[:2]))
 def test_an_output_named_like_an_option_is_refused(cup, tmp_path, monkeypatch, args, option):

@@ -120,7 +120,7 @@ def test_handicaps_by_hand(season):
     assert listed == [{"player": "Bo", "handicap": 1, "source": "hand"},
                       {"player": "Cai", "handicap": -0.5, "source": "hand"},
                       {"player": "Eva", "handicap": 2.5, "source": "hand"}]
-    season("series", "handicap", "season", "Eva", "--remove")
+    season("series", "handicap", "season", "Eva", "--undo")
     assert got(season("series", "standings", "season", "--json"))[1] == (2, "Anna", 5.5)
     logged = season("log", "--json").json
     assert [e["action"] for e in logged].count("series.handicap") == 4
@@ -348,7 +348,7 @@ def test_handicap_help_points_to_the_rule_where_it_is(tourney):
 
 
 def test_handicap_of_a_misspelled_player_says_did_you_mean(season):
-    for args in (["1"], ["--remove"]):
+    for args in (["1"], ["--undo"]):
         refused = season("series", "handicap", "season", "Anan", *args, exit_code=2)
         assert "unknown player 'Anan' (did you mean 'Anna'?)" in refused.stderr
 
@@ -372,7 +372,7 @@ def test_a_handicap_value_that_is_no_number_of_points_names_the_value(season):
         assert "the handicap VALUE takes points from -" in said and f"not {float(bad)}" in said
         assert "--handicap" not in said
     season("series", "handicap", "season", "Bo", "1")
-    removed = season("series", "handicap", "season", "Bo", "--remove")
+    removed = season("series", "handicap", "season", "Bo", "--undo")
     assert "season: Bo's handicap removed (was 1)" in removed.stderr, removed.stderr
     assert "none" not in removed.stderr
 

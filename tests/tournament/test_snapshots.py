@@ -79,7 +79,7 @@ def test_the_arbiters_changes_keep_the_snapshot(season, db_url):
     assert valid(db_url)["ev2"] is True
     assert dict((r[0], r[1]) for r in stored(db_url)["ev2"][1])  # kept anew
     assert totals(season)["Eva"] == 4 + 1.5  # 0 + 4 in ev2, 1.5 in ev3 (best 2)
-    season("result", "adjust", "ev2", "--remove", "1")
+    season("result", "adjust", "ev2", "--cancel", "1")
     assert valid(db_url)["ev2"] is True
     assert totals(season)["Eva"] == 1.5
 
