@@ -23,7 +23,7 @@ Decisions:
 - An adjustment gives (or, negative, takes) match points to one entered player,
   with a reason, at any time, optionally for one round (the standings after an
   earlier round leave it out). It moves the player's points in the standings and
-  nothing else: no tie-break, no rating. Each has an id; ``--remove ID`` takes it
+  nothing else: no tie-break, no rating. Each has an id; ``--cancel ID`` takes it
   back (the audit log keeps both).
 """
 from __future__ import annotations
