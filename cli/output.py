@@ -330,9 +330,9 @@ def delimited_flags(func):
         return func(*args, **kwargs)
 
     for name, help_text in (
-            ("tsv", "Print the rows as TSV (tab-separated, with a header row)."),
-            ("csv", "Print the rows as CSV (a header row; a cell that would start a "
-                    "spreadsheet formula gets a leading ')."),
+            ("tsv", "Print the rows as TSV: as --csv, tab-separated."),
+            ("csv", "Print the rows as CSV with a header row (a cell that would start "
+                    "a spreadsheet formula gets a leading apostrophe)."),
     ):
         command = click.option(f"--{name}", name, is_flag=True, expose_value=False,
                                callback=_remember_delimited, help=help_text)(command)
