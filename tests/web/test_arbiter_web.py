@@ -208,6 +208,28 @@ def test_a_forfeits_reason_is_on_the_page_escaped(tourney, db_url):
     assert said not in table_one and "<b>home" not in forfeits
 
 
+def test_a_reason_box_takes_as_much_as_the_library_keeps(tourney, db_url):
+    """Every reason box of the arbiter's section takes the library's longest reason
+    (one limit, not a box's own shorter one): a forfeit's reason that long is kept
+    whole, one character more is refused, and so is a swap's from the command line."""
+    seated_event(tourney)
+    seats = _tables(tourney)
+    page = Page(db_url)
+    org = page.get()
+    boxes = re.findall(r'<input name="reason" maxlength="(\d+)"', org)
+    assert len(boxes) == 6 and len(set(boxes)) == 1
+    longest = int(boxes[0])
+    refused = page.post("forfeit", 409, table="2", player=seats["2"][0],
+                        reason="x" * (longest + 1))
+    assert f"at most {longest} characters" in _main(refused.text)
+    page.post("forfeit", table="2", player=seats["2"][0], reason="x" * longest)
+    listed = tourney("result", "forfeit", "club", "--list", "--json").json
+    assert [len(f["reason"]) for f in listed] == [longest]
+    swap = tourney("round", "swap", "club", "1", seats["1"][0], seats["1"][1],
+                   "--reason", "y" * (longest + 1), exit_code=2)
+    assert f"at most {longest} characters" in swap.stderr
+
+
 def test_a_table_that_sent_an_invalid_sheet_and_is_then_forfeited_shows_as_forfeited(
         tourney, db_url):
     """The arbiter's forfeit outranks what the table sent before it: the table is

@@ -72,6 +72,7 @@ from tourney.storage.db import (
 )
 from tourney.storage.models import Event, TableLink
 from tourney.tournament import table_links
+from tourney.tournament.arbiter import MAX_REASON
 from tourney.tournament.evening import decide_signup, mark, set_checkin_required, set_evening
 from tourney.tournament.events import get_event, last_seated_round, results_by_round
 from tourney.tournament.rounds import get_round, round_seating, seated_keys, seating_warnings
@@ -193,6 +194,9 @@ class Server:
         self.templates.newstyle_gettext = True
         self._renderers: dict = {}
         self.templates.globals["short_names"] = short_names
+        # the organizer's boxes take what the library keeps, not a number of their own
+        self.templates.globals["reason_length"] = MAX_REASON
+        self.templates.globals["note_length"] = submissions.NOTE_LENGTH
         self.templates.filters["grid_name"] = grid_name
         self.templates.filters["venue_clock"] = venue_clock
         for name in SITE_FILTERS:
