@@ -12,6 +12,7 @@ Decisions:
 """
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from ..errors import TourneyError
 from ..errors.words import N_, Message
 from ..storage.audit import record_change
 from ..storage.models import EntryStatus, Event, EventOptions, Player, PlayerLink, SignupRequest, utcnow
+from ..times import aware
 from .events import entries
 
 
@@ -148,6 +150,14 @@ def entry_marks(session: Session, event: Event) -> dict[int, EntryStatus]:
     """player id -> the entry's check-in and paid marks."""
     return {row.player_id: row for row in session.exec(
         select(EntryStatus).where(EntryStatus.event_id == event.id))}
+
+
+def checked_in_after(marks: EntryStatus | None, moment: dt.datetime) -> bool:
+    """Checked in (``marks``: the entry's), but only after ``moment``: a round seated
+    then was seated without them, and seats them only when seated again (the next
+    round, or a reseat)."""
+    return (marks is not None and marks.checked_in_at is not None
+            and aware(marks.checked_in_at) > aware(moment))
 
 
 def seatable(session: Session, event: Event, players: list) -> list:

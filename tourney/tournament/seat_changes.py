@@ -57,7 +57,7 @@ from ..storage.models import (
     TableLink,
     utcnow,
 )
-from ..times import utc_iso
+from ..times import aware, utc_iso
 from .arbiter import absent_players, entered_player, optional_reason
 from .events import entry_active, last_seated_round, lock_event, results_by_round
 from .players import find_player
@@ -489,11 +489,6 @@ class Clock:
             minutes = round((aware(self.ends_at) - aware(self.started_at)).total_seconds() / 60)
         return {"started_at": utc_iso(self.started_at), "ends_at": utc_iso(self.ends_at),
                 "minutes": minutes, "seconds_left": self.seconds_left(now)}
-
-
-def aware(moment: dt.datetime) -> dt.datetime:
-    """A stored time with its zone (SQLite gives UTC back without one)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.timezone.utc)
 
 
 def round_clock(session: Session, event: Event, number: int) -> Clock:

@@ -51,7 +51,7 @@ from starlette.staticfiles import StaticFiles
 from tourney.app import tables as submissions
 from tourney.app.evening import organizer_evening
 from tourney.app.publish import publish_site
-from tourney.app.rounds import seat_next_round
+from tourney.app.rounds import RoundShown, seat_next_round, show_round
 from tourney.engines.base import DealSetup
 from tourney.engines.presentation import N_, Message
 from tourney.errors import IllegalMove, RecordError, TourneyError, close_names
@@ -75,7 +75,7 @@ from tourney.tournament import table_links
 from tourney.tournament.arbiter import MAX_REASON
 from tourney.tournament.evening import decide_signup, mark, set_checkin_required, set_evening
 from tourney.tournament.events import get_event, last_seated_round, results_by_round
-from tourney.tournament.rounds import get_round, round_seating, seated_keys, seating_warnings
+from tourney.tournament.rounds import get_round, seated_keys, seating_warnings
 from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import event_tiebreaks, standing_decimals, standings_table
@@ -545,7 +545,8 @@ class RoundEnd:
 def round_ends_at(session, event: Event, number: int) -> RoundEnd | None:
     """When round ``number``'s clock ends (``tourney round start``); None without a
     clock."""
-    from tourney.tournament.seat_changes import aware, round_clock
+    from tourney.times import aware
+    from tourney.tournament.seat_changes import round_clock
 
     try:
         clock = round_clock(session, event, number)
@@ -1111,8 +1112,14 @@ def round_view(session, slug: str, number: int | None = None) -> RoundView:
                      submissions.earlier_conflicts(session, event, number))
 
 
-def round_json(view: RoundView, base: str) -> dict:
-    return {"event": view.event.slug, "round": view.number, "open": view.open,
+def round_json(view: RoundView, base: str, shown: RoundShown | None) -> dict:
+    """The organizer's page as JSON: the round's tables as the page reviews them,
+    the earlier rounds' conflicts, and (once a round is seated) what `tourney round
+    show --json` says of the round beside them (byes, players left out, forfeits
+    with their reasons, the clock: one use case for both)."""
+    said = {} if shown is None else {key: value for key, value in shown.to_json().items()
+                                     if key not in ("round", "tables")}
+    return {"event": view.event.slug, "round": view.number, "open": view.open, **said,
             "tables": [{"table": t.table, "players": t.players, "state": t.state,
                         "code": table_links.display_code(t.link.code),
                         "url": f"{base}/t/{t.link.token}",
@@ -1139,16 +1146,19 @@ def base_url(request: Request) -> str:
 async def org_event(request: Request) -> Response:
     server: Server = request.app.state.server
     slug = request.path_params["slug"]
+    def view_and_round(s):
+        view = round_view(s, slug)
+        return view, show_round(s, view.event, view.number) if view.number else None
+
     try:
         # a writing transaction: the round's links are made on first view
-        view = await run_in_threadpool(server.in_transaction,
-                                       lambda s: round_view(s, slug))
+        view, shown = await run_in_threadpool(server.in_transaction, view_and_round)
     except TourneyError as err:
         if wants_json(request):
             return server.json_refusal(request, "unknown-event")
         return server.error_page(request, server.language(request), 404, err)
     if wants_json(request):
-        return JSONResponse(round_json(view, base_url(request)))
+        return JSONResponse(round_json(view, base_url(request), shown))
     flash = request.query_params.get("done")
     lang = server.language(request, view.event.lang)
     # what is wrong with each invalid result, said as the table was told
@@ -1161,19 +1171,20 @@ async def org_event(request: Request) -> Response:
                        for review in reviews for c in review.conflicts if c.invalid}
 
     def read_more(s):
-        from tourney.app.results import adjustments, list_forfeits
+        from tourney.app.results import adjustments
         from tourney.app.rounds import absences
 
         event = get_event(s, slug)
         return (organizer_evening(s, event), adjustments(s, event),
                 absences(s, event, max(view.number, 1)),
                 round_ends_at(s, event, view.number) if view.open else None,
-                seating_warnings(s, event, view.number) if view.number else [],
-                {f.table: f for f in list_forfeits(s, event, view.number)},
-                round_seating(s, event, view.number) if view.number else None)
+                seating_warnings(s, event, view.number) if view.number else [])
 
-    evening, adjusted, absent, ends_at, warnings, forfeits, seating = await run_in_threadpool(
+    evening, adjusted, absent, ends_at, warnings = await run_in_threadpool(
         _read, server.config.engine, read_more)
+    # what the page says of the round is what `round show` says (show_round)
+    forfeits = {f.table: f for f in shown.forfeits} if shown else {}
+    seating = shown.seating if shown else None
     reseat = request.query_params.get("reseat", "")
     # players marked absent from the round on the page while it is still seated with
     # them: the offer to seat it again stays until it is taken (not only after the
