@@ -117,7 +117,8 @@ def test_sign_up_page_sends_a_request_the_organizer_approves(tourney, db_url):
     again = web.post("/signup/club", data={"csrf": csrf, "name": "Pia", "club": "Vasa",
                                            "email": "pia@y.se"},
                      headers={"Accept": "application/json"})
-    assert again.json() == {"done": "signed-up", "name": "Pia"}
+    assert again.json() == {"done": "signed-up", "name": "Pia", "updated": True,
+                            "earlier": None}
     listed = tourney("event", "signups", "club", "--json", "--with-email").json
     assert [(r["name"], r["club"], r["email"], r["status"]) for r in listed] == [
         ("Pia", "Vasa", "pia@y.se", "pending")]
@@ -129,6 +130,47 @@ def test_sign_up_page_sends_a_request_the_organizer_approves(tourney, db_url):
     late = web.post("/signup/club?lang=en", data={"csrf": csrf, "name": "Ulf", "email": "u@x.se"})
     assert "Sign-up for this event is closed." in late.text
     assert len(tourney("event", "signups", "club", "--json").json) == 1
+
+
+def test_a_sign_up_typed_otherwise_updates_the_one_waiting(tourney, db_url):
+    """A name sent again apart from case and spaces is the same person's sign-up:
+    the one waiting is updated (name, club, address sent last) and the page says
+    so; a name that differs by its accents (two people may be called so) is another
+    sign-up, as is a new name."""
+    seated_event(tourney)
+    tourney("event", "set", "club", "--signup", "open")
+    visitor = client(db_url)
+    csrf = csrf_of(visitor.get("/signup/club").text)
+
+    def sign_up(name, email, lang="en", **headers):
+        sent = visitor.post(f"/signup/club?lang={lang}",
+                            data={"csrf": csrf, "name": name, "email": email},
+                            headers=headers)
+        assert sent.status_code == 200, sent.text
+        return sent
+
+    first = sign_up("anna  berg", "a@x.se")
+    assert "your sign-up is sent" in first.text
+    again = sign_up("Anna Berg", "b@x.se")
+    assert ("Thank you, Anna Berg: you had signed up already, as anna  berg. Your sign-up "
+            "is updated to what you sent now") in again.text
+    swedish = sign_up("ANNA BERG", "c@x.se", lang="sv")
+    assert "ANNA BERG" in swedish.text and "Anna Berg" in swedish.text
+    assert "you had signed up" not in swedish.text and "Thank you" not in swedish.text
+    as_json = sign_up("Anna Berg", "d@x.se", Accept="application/json").json()
+    assert as_json == {"done": "signed-up", "name": "Anna Berg", "updated": True,
+                       "earlier": "ANNA BERG"}
+    same = sign_up("Anna Berg", "e@x.se")
+    assert "you had signed up already. Your sign-up is updated" in same.text
+    sign_up("Ånna Berg", "f@x.se")  # accents: another person's, maybe
+    listed = tourney("event", "signups", "club", "--json", "--with-email").json
+    assert [(r["name"], r["email"], r["status"]) for r in listed] == [
+        ("Anna Berg", "e@x.se", "pending"), ("Ånna Berg", "f@x.se", "pending")]
+    with reading(open_engine(db_url)) as session:
+        renamed = [(r.before_json, r.after_json) for r in session.exec(
+            select(AuditLog).where(AuditLog.action == "event.signup.update")
+            .order_by(AuditLog.id))]
+    assert len(renamed) == 3 and "anna  berg" in str(renamed[0])
 
 
 def _organizer(db_url):

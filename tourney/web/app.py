@@ -1523,16 +1523,16 @@ async def _signup(request: Request, form: dict | None) -> Response:
         if form is None or not is_open:
             return event, is_open, None, None
         try:
-            row, _ = add_signup(session, event, form.get("name", ""), form.get("club", ""),
-                                form.get("email", ""))
+            sent = add_signup(session, event, form.get("name", ""), form.get("club", ""),
+                              form.get("email", ""))
         except SignupRefused as refused:
             return event, is_open, None, refused
-        return event, is_open, row.name, None
+        return event, is_open, sent, None
 
     # a sign-up sent writes; the form itself is only read
     run = server.in_transaction if form is not None else functools.partial(_read, server.config.engine)
     try:
-        event, is_open, signed, refused = await run_in_threadpool(run, work)
+        event, is_open, sent, refused = await run_in_threadpool(run, work)
     except TourneyError:
         return server.render(request, "unknown_link.html", server.language(request), 404)
     lang = server.language(request, event.lang)
@@ -1547,10 +1547,12 @@ async def _signup(request: Request, form: dict | None) -> Response:
                 signup_refusal(refused.reason, refused.field))
             return JSONResponse({"code": refused.reason, "error": refused.reason,
                                  "field": refused.field, "message": text}, status_code=status)
-        return JSONResponse({"done": "signed-up", "name": signed})
+        return JSONResponse({"done": "signed-up", "name": sent.request.name,
+                             "updated": sent.updated, "earlier": sent.earlier})
     return server.render(request, "signup.html", lang, status, event=event, is_open=is_open,
-                         signed=signed, refused=refused, refused_text=refused_text,
-                         form=form or {})
+                         signed=sent and sent.request.name, updated=sent and sent.updated,
+                         earlier=sent and sent.earlier, refused=refused,
+                         refused_text=refused_text, form=form or {})
 
 
 # ---------------------------------------------------------------- the app
