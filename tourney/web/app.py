@@ -1146,17 +1146,19 @@ def base_url(request: Request) -> str:
 async def org_event(request: Request) -> Response:
     server: Server = request.app.state.server
     slug = request.path_params["slug"]
-    def view_and_round(s):
-        view = round_view(s, slug)
-        return view, show_round(s, view.event, view.number) if view.number else None
-
     try:
         # a writing transaction: the round's links are made on first view
-        view, shown = await run_in_threadpool(server.in_transaction, view_and_round)
+        view = await run_in_threadpool(server.in_transaction,
+                                       lambda s: round_view(s, slug))
     except TourneyError as err:
         if wants_json(request):
             return server.json_refusal(request, "unknown-event")
         return server.error_page(request, server.language(request), 404, err)
+    # what the page says of the round is what `round show` says (one use case), read
+    # outside the writing transaction (the tables' results wait for none of it)
+    shown = await run_in_threadpool(
+        _read, server.config.engine,
+        lambda s: show_round(s, get_event(s, slug), view.number) if view.number else None)
     if wants_json(request):
         return JSONResponse(round_json(view, base_url(request), shown))
     flash = request.query_params.get("done")
@@ -1182,7 +1184,6 @@ async def org_event(request: Request) -> Response:
 
     evening, adjusted, absent, ends_at, warnings = await run_in_threadpool(
         _read, server.config.engine, read_more)
-    # what the page says of the round is what `round show` says (show_round)
     forfeits = {f.table: f for f in shown.forfeits} if shown else {}
     seating = shown.seating if shown else None
     reseat = request.query_params.get("reseat", "")
