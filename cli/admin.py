@@ -84,16 +84,22 @@ def upgrade(as_json, db_url):
     tourney's tables but no schema version (from a development build) is
     adopted when its tables are those of the first schema.
 
+    A SQLite file that is not there is refused (exit 2), never created: a
+    mistyped --db starts no new, empty league. `tourney db init` creates one.
+
     \b
     Examples:
       tourney db status
       tourney db backup before-upgrade.db && tourney db upgrade
+      tourney db upgrade --db league.db
     """
-    path = sqlite_file(db_url)
-    missing = path is not None and not os.path.exists(path)
-    # A missing file is created: upgrading is done on purpose (unlike a mistyped
-    # --db of another command). Anything else is looked at read-only first.
-    status = schema.schema_status(open_engine(resolve_url(db_url), read_only=not missing))
+    path = sqlite_file(resolve_url(db_url))
+    if path is not None and not os.path.exists(path):
+        # as every command but the ones that may start a league (`db init`): a
+        # mistyped --db says so instead of upgrading a new empty file
+        raise missing_database(path)
+    # looked at read-only first: a foreign database is refused untouched
+    status = schema.schema_status(open_engine(resolve_url(db_url), read_only=True))
     if status.state == "foreign":
         raise schema.refusal(status)
     engine = open_engine(resolve_url(db_url))

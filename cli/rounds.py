@@ -81,6 +81,8 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
         echo("Absent:  " + ", ".join(seating.absent))
     if seating.not_checked_in:
         echo("Not checked in (not seated):  " + ", ".join(seating.not_checked_in))
+    if seating.checked_in_late:
+        echo("Checked in after the seating (not seated):  " + ", ".join(seating.checked_in_late))
     echo("")
     echo("By name:")
     rows = seating.by_name(terminal_language())
@@ -100,7 +102,8 @@ def print_seating(seating: service.RoundSeating, title: str, variant: str) -> No
 
 def seat_rows(seating: service.RoundSeating) -> list[list]:
     """The seating as rows (--csv, --tsv): table, seat (from 1), player and status
-    (withdrew since the round was seated, bye, absent, not checked in)."""
+    (withdrew since the round was seated, bye, absent, not checked in, checked in
+    after the seating)."""
     gone = {(w.name, w.table) for w in seating.withdrawn}
     rows = [[table.table, seat_number(index), name,
              "withdrew" if (name, table.table) in gone else ""]
@@ -109,6 +112,8 @@ def seat_rows(seating: service.RoundSeating) -> list[list]:
              for name in seating.byes]
     rows += [["", "", name, "absent"] for name in seating.absent]
     rows += [["", "", name, "not checked in"] for name in seating.not_checked_in]
+    rows += [["", "", name, "checked in after the seating"]
+             for name in seating.checked_in_late]
     return rows
 
 
@@ -251,33 +256,36 @@ def show(slug, number, as_json, db_url):
     (it seats a player who withdrew, and none of its results is in), "unmet"
     (the seating constraints it breaks), "absent" (players marked absent from
     it), "not_checked_in" (players not seated because the event requires
-    check-in and they had not checked in), "clock": {"started_at", "ends_at", "minutes", "seconds_left"} (all
-    null until `tourney round start`; seconds_left negative once time is up).
-    With a clock running, stderr says the time left.
+    check-in and they have not checked in), "checked_in_late" (players not
+    seated because they checked in only after the round was seated: a reseat
+    seats them, else the next round), "forfeits": [{"round", "table", "absent":
+    [names], "reason"}] (its forfeited tables, as `tourney result forfeit
+    --list` gives them), "clock": {"started_at", "ends_at", "minutes",
+    "seconds_left"} (all null until `tourney round start`; seconds_left negative
+    once time is up). With a clock running, stderr says the time left. The
+    organizer's page of `tourney serve` gives the same keys in its JSON.
 
     \b
     Example:
       tourney round show club-1 2
     """
-    from tourney.tournament.seat_changes import clock_text, round_clock
+    from tourney.tournament.seat_changes import clock_text
 
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)
-        seating = service.round_seating(session, event, number)
-        clock = round_clock(session, event, number)
+        shown = actions.show_round(session, event, number)
+    seating, clock = shown.seating, shown.clock
     note = service.withdrawn_note(seating, slug)
     if as_json:
-        emit_json({**seating.to_json(),
-                   "withdrawn": [w.to_json() for w in seating.withdrawn],
-                   "reseat": bool(seating.withdrawn) and seating.reseatable,
-                   "unmet": list(seating.unmet), "absent": list(seating.absent),
-                   "not_checked_in": list(seating.not_checked_in),
-                   "clock": clock.to_json()})
+        emit_json(shown.to_json())
     elif delimited_format():
         emit_table(["table", "seat", "player", "status"], seat_rows(seating))
     else:
         print_seating(seating, f"{event.name}: round {seating.number}", event.variant)
+        for forfeit in shown.forfeits:
+            echo(f"Table {forfeit.table} forfeited:  {', '.join(forfeit.absent)} did not play"
+                 + (f" ({forfeit.reason})" if forfeit.reason else ""))
         if seating.tables:
             message(f"results in for {len(seating.results)} of "
                     f"{count_text(len(seating.tables), 'table')}")

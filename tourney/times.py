@@ -10,6 +10,12 @@ from __future__ import annotations
 import datetime as dt
 
 
+def aware(moment: dt.datetime) -> dt.datetime:
+    """A stored time with its zone (SQLite gives UTC back without one), so that two
+    stored times compare whichever database they come from."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.timezone.utc)
+
+
 def utc_iso(moment: dt.datetime | None) -> str | None:
     """``moment`` as ISO 8601 in UTC to the second, with a ``Z``:
     ``2026-12-03T16:31:58Z`` (a time without a zone is taken as UTC, as stored);

@@ -60,8 +60,9 @@ def test_seat_json_and_text(tourney, db_url):
     shown = tourney("round", "show", "cup", "1", "--json").json
     # the same seating, and whom of it withdrew since (no one)
     assert shown == {**seating, "withdrawn": [], "reseat": False, "unmet": [],
-                     "absent": [], "not_checked_in": [], "clock": {"started_at": None, "ends_at": None,
-                                             "minutes": None, "seconds_left": None}}
+                     "absent": [], "not_checked_in": [], "checked_in_late": [], "forfeits": [],
+                     "clock": {"started_at": None, "ends_at": None, "minutes": None,
+                               "seconds_left": None}}
     plain = tourney("round", "show", "cup", "1").stdout
     by_name = plain.split("By name:")[1].strip().splitlines()
     assert [line.split()[0] for line in by_name[:len(NAMES)]] == NAMES

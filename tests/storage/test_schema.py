@@ -1,4 +1,5 @@
 """Schema versions through Alembic: new databases, old ones, upgrades, status."""
+import os
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from sqlmodel import SQLModel, select
 
 from tourney.errors import TourneyError
 from tourney.storage import schema
-from tourney.storage.db import DatabaseBusy, open_engine, transaction
+from tourney.storage.db import DatabaseBusy, open_engine, sqlite_file, transaction
 from tourney.storage.models import Player
 
 
@@ -165,9 +166,25 @@ def test_a_revision_from_a_newer_tourney_is_refused(db_url, run_cli):
     assert run_cli(db_url, "db", "upgrade", exit_code=1).stderr.startswith("Error: ")
 
 
-def test_db_upgrade_creates_a_new_database(empty_db_url, run_cli):
-    result = run_cli(empty_db_url, "db", "upgrade")
-    assert f"upgraded from schema none to {schema.head_revision()}" in result.stderr
+def test_db_upgrade_refuses_a_missing_file_and_sets_up_an_empty_database(empty_db_url,
+                                                                         run_cli):
+    """A mistyped --db is no new league: a SQLite file that is not there is refused
+    (exit 2, naming `db init`) and not created; an empty database (PostgreSQL's,
+    made on purpose) gets every table."""
+    path = sqlite_file(empty_db_url)
+    if path is not None:
+        refused = run_cli(empty_db_url, "db", "upgrade", exit_code=2)
+        assert f"no database at {path}: `tourney db init`" in refused.stderr
+        assert not os.path.exists(path)
+        refused = run_cli(empty_db_url, "db", "upgrade", "--json", exit_code=2)
+        assert refused.json["exit_code"] == 2 and "no database at" in refused.json["error"]
+        assert not os.path.exists(path)
+        run_cli(empty_db_url, "db", "init")
+        result = run_cli(empty_db_url, "db", "upgrade")
+        assert f"already at schema {schema.head_revision()}" in result.stderr
+    else:
+        result = run_cli(empty_db_url, "db", "upgrade")
+        assert f"upgraded from schema none to {schema.head_revision()}" in result.stderr
     assert run_cli(empty_db_url, "db", "status", "--json").json["state"] == "current"
 
 

@@ -208,6 +208,63 @@ def test_a_forfeits_reason_is_on_the_page_escaped(tourney, db_url):
     assert said not in table_one and "<b>home" not in forfeits
 
 
+def test_a_reason_box_takes_as_much_as_the_library_keeps(tourney, db_url):
+    """Every reason box of the arbiter's section takes the library's longest reason
+    (one limit, not a box's own shorter one): a forfeit's reason that long is kept
+    whole, one character more is refused, and so is a swap's from the command line."""
+    seated_event(tourney)
+    seats = _tables(tourney)
+    page = Page(db_url)
+    org = page.get()
+    boxes = re.findall(r'<input name="reason" maxlength="(\d+)"', org)
+    assert len(boxes) == 6 and len(set(boxes)) == 1
+    longest = int(boxes[0])
+    refused = page.post("forfeit", 409, table="2", player=seats["2"][0],
+                        reason="x" * (longest + 1))
+    assert f"at most {longest} characters" in _main(refused.text)
+    page.post("forfeit", table="2", player=seats["2"][0], reason="x" * longest)
+    listed = tourney("result", "forfeit", "club", "--list", "--json").json
+    assert [len(f["reason"]) for f in listed] == [longest]
+    swap = tourney("round", "swap", "club", "1", seats["1"][0], seats["1"][1],
+                   "--reason", "y" * (longest + 1), exit_code=2)
+    assert f"at most {longest} characters" in swap.stderr
+
+
+def test_the_organizers_json_says_of_the_round_what_round_show_says(tourney, db_url):
+    """The organizer's page as JSON carries what `tourney round show --json` says of
+    the round (one use case): the bye, who was left out for not checking in, the
+    forfeits with the arbiter's reason, and the rest, beside its own tables."""
+    names = ["Anna", "Bo", "Cecilia", "Dag", "Eva", "Frans", "Gun", "Hans", "Ida", "Johan"]
+    tourney("player", "add", *names)
+    tourney("event", "create", "club", "--variant", "svarta-maja", "--rounds", "3",
+            "--table-sizes", "4", "--rule", "deals=3", "--lang", "sv")
+    tourney("event", "enter", "club", "--all")
+    tourney("event", "checkin", "club", "--required", "on")
+    tourney("event", "checkin", "club", *names[:9])
+    tourney("round", "seat", "club")
+    seats = _tables(tourney)
+    page = Page(db_url)
+    page.post("forfeit", table="2", player=seats["2"][0], reason="went <b>home</b>")
+    shown = tourney("round", "show", "club", "1", "--json").json
+    assert len(shown["byes"]) == 1 and shown["not_checked_in"] == ["Johan"]
+    assert shown["forfeits"] == [{"round": 1, "table": "2", "absent": [seats["2"][0]],
+                                  "reason": "went <b>home</b>"}]
+    answer = page.web.get("/org/club", headers={"Accept": "application/json"})
+    assert answer.status_code == 200
+    as_json = answer.json()
+    for key in set(shown) - {"round", "tables"}:
+        assert as_json[key] == shown[key], key
+    assert as_json["round"] == 1 and [t["table"] for t in as_json["tables"]] == ["1", "2"]
+    # the page says the same: the bye, the player left out, the forfeit's reason
+    org = page.get()
+    assert f"<bdi>{shown['byes'][0]}</bdi>" in org.split('id="byes"')[1].split("</p>")[0]
+    assert "<bdi>Johan</bdi>" in org.split('id="not-checked-in"')[1].split("</p>")[0]
+    assert "<bdi>went &lt;b&gt;home&lt;/b&gt;</bdi>" in org
+    # and so does the seat list
+    text = tourney("round", "show", "club", "1").stdout
+    assert f"Table 2 forfeited:  {seats['2'][0]} did not play (went <b>home</b>)\n" in text
+
+
 def test_a_table_that_sent_an_invalid_sheet_and_is_then_forfeited_shows_as_forfeited(
         tourney, db_url):
     """The arbiter's forfeit outranks what the table sent before it: the table is

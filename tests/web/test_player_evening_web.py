@@ -117,7 +117,8 @@ def test_sign_up_page_sends_a_request_the_organizer_approves(tourney, db_url):
     again = web.post("/signup/club", data={"csrf": csrf, "name": "Pia", "club": "Vasa",
                                            "email": "pia@y.se"},
                      headers={"Accept": "application/json"})
-    assert again.json() == {"done": "signed-up", "name": "Pia"}
+    assert again.json() == {"done": "signed-up", "name": "Pia", "updated": True,
+                            "earlier": None}
     listed = tourney("event", "signups", "club", "--json", "--with-email").json
     assert [(r["name"], r["club"], r["email"], r["status"]) for r in listed] == [
         ("Pia", "Vasa", "pia@y.se", "pending")]
@@ -129,6 +130,47 @@ def test_sign_up_page_sends_a_request_the_organizer_approves(tourney, db_url):
     late = web.post("/signup/club?lang=en", data={"csrf": csrf, "name": "Ulf", "email": "u@x.se"})
     assert "Sign-up for this event is closed." in late.text
     assert len(tourney("event", "signups", "club", "--json").json) == 1
+
+
+def test_a_sign_up_typed_otherwise_updates_the_one_waiting(tourney, db_url):
+    """A name sent again apart from case and spaces is the same person's sign-up:
+    the one waiting is updated (name, club, address sent last) and the page says
+    so; a name that differs by its accents (two people may be called so) is another
+    sign-up, as is a new name."""
+    seated_event(tourney)
+    tourney("event", "set", "club", "--signup", "open")
+    visitor = client(db_url)
+    csrf = csrf_of(visitor.get("/signup/club").text)
+
+    def sign_up(name, email, lang="en", **headers):
+        sent = visitor.post(f"/signup/club?lang={lang}",
+                            data={"csrf": csrf, "name": name, "email": email},
+                            headers=headers)
+        assert sent.status_code == 200, sent.text
+        return sent
+
+    first = sign_up("anna  berg", "a@x.se")
+    assert "your sign-up is sent" in first.text
+    again = sign_up("Anna Berg", "b@x.se")
+    assert ("Thank you, Anna Berg: you had signed up already, as anna  berg. Your sign-up "
+            "is updated to what you sent now") in again.text
+    swedish = sign_up("ANNA BERG", "c@x.se", lang="sv")
+    assert "ANNA BERG" in swedish.text and "Anna Berg" in swedish.text
+    assert "you had signed up" not in swedish.text and "Thank you" not in swedish.text
+    as_json = sign_up("Anna Berg", "d@x.se", Accept="application/json").json()
+    assert as_json == {"done": "signed-up", "name": "Anna Berg", "updated": True,
+                       "earlier": "ANNA BERG"}
+    same = sign_up("Anna Berg", "e@x.se")
+    assert "you had signed up already. Your sign-up is updated" in same.text
+    sign_up("Ånna Berg", "f@x.se")  # accents: another person's, maybe
+    listed = tourney("event", "signups", "club", "--json", "--with-email").json
+    assert [(r["name"], r["email"], r["status"]) for r in listed] == [
+        ("Anna Berg", "e@x.se", "pending"), ("Ånna Berg", "f@x.se", "pending")]
+    with reading(open_engine(db_url)) as session:
+        renamed = [(r.before_json, r.after_json) for r in session.exec(
+            select(AuditLog).where(AuditLog.action == "event.signup.update")
+            .order_by(AuditLog.id))]
+    assert len(renamed) == 3 and "anna  berg" in str(renamed[0])
 
 
 def _organizer(db_url):
@@ -347,13 +389,18 @@ def test_a_late_check_in_is_told_it_seats_from_the_next_round(tourney, db_url):
     # Anna, seated in round 1, is just checked in.
     anna = web.get(own["Anna"] + "?lang=en").text
     assert "You are checked in." in anna and "seated from round" not in anna
-    # The seat list says who has the bye and who was left out.
+    # The seat list says who has the bye and who was left out: Finn, checked in
+    # now, only after the round was seated (not "not checked in").
     shown = tourney("round", "show", "club", "1")
     assert f"Bye:  {bye}" in shown.stdout
-    assert "Not checked in (not seated):  Finn" in shown.stdout
-    assert tourney("round", "show", "club", "1", "--json").json["not_checked_in"] == ["Finn"]
+    assert "Checked in after the seating (not seated):  Finn" in shown.stdout
+    assert "Not checked in" not in shown.stdout
+    as_json = tourney("round", "show", "club", "1", "--json").json
+    assert (as_json["not_checked_in"], as_json["checked_in_late"]) == ([], ["Finn"])
     org = _organizer(db_url).get("/org/club?lang=en").text
-    assert 'id="not-checked-in"' in org and ">Finn</bdi>" in org.split('id="not-checked-in"')[1]
+    assert 'id="not-checked-in"' not in org
+    assert ">Finn</bdi>" in org.split('id="checked-in-late"')[1].split("</p>")[0]
+    assert "checked in after the round was seated" in org.split('id="checked-in-late"')[1]
     assert f"<bdi>{bye}</bdi>" in org.split('id="byes"')[1].split("</p>")[0]
     # Marked absent from round 1 too: not told that round 1 was seated before the
     # check-in, which is not why he is not in it; nor listed as not checked in.
@@ -361,3 +408,54 @@ def test_a_late_check_in_is_told_it_seats_from_the_next_round(tourney, db_url):
     finn = web.get(own["Finn"] + "?lang=en").text
     assert "You are checked in." in finn and "seated from round" not in finn
     assert "Not checked in" not in tourney("round", "show", "club", "1").stdout
+
+
+def test_check_in_times_decide_who_the_round_left_out_for_check_in(tourney, db_url):
+    """Against the time the round was seated: a player not checked in is "not
+    checked in"; one who checked in after the seating is "checked in late" (and a
+    reseat seats them); one checked in before it and not seated for another reason
+    (substituted out) is neither, on the CLI, the organizer's page, its JSON and
+    the player's own page."""
+    tourney("player", "add", "Anna", "Bo", "Cai", "Dag", "Eva", "Finn", "Gus", "Hed")
+    tourney("event", "create", "club", "--variant", "svarta-maja", "--table-sizes", "4",
+            "--rule", "deals=3", "--rounds", "3", "--lang", "sv")
+    tourney("event", "enter", "club", "Anna", "Bo", "Cai", "Dag", "Eva", "Finn", "Hed")
+    tourney("event", "checkin", "club", "--required", "on")
+    tourney("event", "checkin", "club", "Anna", "Bo", "Cai", "Dag")
+    seating = tourney("round", "seat", "club", "--json").json
+    assert seating["byes"] == [] and len(seating["tables"]) == 1
+    gone = seating["tables"][0]["seats"][0]
+    # Eva checks in after the seating; Gus, entered late and checked in, takes the
+    # seat of a player who left (checked in before the seating: not a check-in matter)
+    tourney("event", "checkin", "club", "Eva")
+    tourney("event", "enter", "club", "Gus", "--from-round", "1")
+    tourney("event", "checkin", "club", "Gus")
+    tourney("round", "substitute", "club", "1", gone, "Gus")
+    shown = tourney("round", "show", "club", "1", "--json").json
+    assert shown["not_checked_in"] == ["Finn", "Hed"]
+    assert shown["checked_in_late"] == ["Eva"]
+    text = tourney("round", "show", "club", "1").stdout
+    assert "Not checked in (not seated):  Finn, Hed\n" in text
+    assert "Checked in after the seating (not seated):  Eva\n" in text
+    web = _organizer(db_url)
+    org = web.get("/org/club?lang=en").text
+    late = org.split('id="checked-in-late"')[1].split("</p>")[0]
+    missing = org.split('id="not-checked-in"')[1].split("</p>")[0]
+    assert "<bdi>Eva</bdi>" in late and gone not in late and gone not in missing
+    assert "<bdi>Finn</bdi>, <bdi>Hed</bdi>" in missing
+    as_json = web.get("/org/club", headers={"Accept": "application/json"}).json()
+    assert (as_json["not_checked_in"], as_json["checked_in_late"]) == (["Finn", "Hed"], ["Eva"])
+    # the player who left was checked in when the round was seated: her page does
+    # not say the round was seated before her check-in
+    own = _own_links(tourney)
+    page = client(db_url)
+    left = page.get(own[gone] + "?lang=en").text
+    assert "You are checked in." in left and "seated before you checked in" not in left
+    eva = page.get(own["Eva"] + "?lang=en").text
+    assert "Round 1 was seated before you checked in" in eva
+    # seated again, the round seats Eva: no one is late for it any more
+    tourney("event", "checkin", "club", "Finn")
+    tourney("round", "reseat", "club", "1")
+    shown = tourney("round", "show", "club", "1", "--json").json
+    assert shown["checked_in_late"] == [] and shown["not_checked_in"] == ["Hed"]
+    assert "Eva" in str(shown["tables"]) + str(shown["byes"])

@@ -17,7 +17,13 @@ from ..ratings.engine import ordinal
 from ..ratings.service import HistoryEntry, player_history
 from ..storage.models import Event, Match, MatchPlace, Player, TableLink
 from ..tournament.arbiter import absent_players
-from ..tournament.evening import entry_marks, event_options, link_by_token, mark
+from ..tournament.evening import (
+    checked_in_after,
+    entry_marks,
+    event_options,
+    link_by_token,
+    mark,
+)
 from ..tournament.events import last_seated_round
 from ..tournament.rounds import get_round, seated_keys
 from ..tournament.scoring import event_bye_points
@@ -55,12 +61,14 @@ class PlayerEvening:
     checked_in: bool = False
     bye_points: float | None = None  # a bye this round: what it gives (None: no bye)
     absent: bool = False  # marked absent from the latest seated round (`round absent`)
+    # checked in only after the latest seated round was seated
+    checked_in_late: bool = False
 
     @property
     def waits_for_next_round(self) -> bool:
-        """Checked in, but not in the latest seated round (no table, no bye): the
-        round was seated before the check-in, and the next one seats them."""
-        return (self.checkin_required and self.checked_in and bool(self.round)
+        """Checked in after the latest seated round was seated, and not in it (no
+        table, no bye): the next one seats them."""
+        return (self.checkin_required and self.checked_in_late and bool(self.round)
                 and self.table is None and self.bye_points is None and not self.absent)
 
     @property
@@ -107,8 +115,11 @@ def evening_of(session: Session, event: Event, player: Player, *,
     table = seat = url = None
     mates: list[str] = []
     bye = None
+    seated_at = None
     if number:
-        tables, byes = seated_keys(session, get_round(session, event, number))
+        round_row = get_round(session, event, number)
+        seated_at = round_row.seated_at
+        tables, byes = seated_keys(session, round_row)
         for label, ids in tables.items():
             if player.id in ids:
                 table, seat = label, ids.index(player.id) + 1
@@ -132,7 +143,8 @@ def evening_of(session: Session, event: Event, player: Player, *,
         player_history(session, player, event.variant),
         event_options(session, event).checkin,
         marks is not None and marks.checked_in_at is not None, bye,
-        bool(number) and player.id in absent_players(session, event, number))
+        bool(number) and player.id in absent_players(session, event, number),
+        seated_at is not None and checked_in_after(marks, seated_at))
 
 
 def _results(session: Session, event: Event, player: Player) -> list[RoundResult]:

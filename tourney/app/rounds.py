@@ -1,6 +1,7 @@
 """Use cases on rounds: seat the next round, reseat the latest one, the arbiter's
 changes to a seated round (swap two players, move one, a substitute), a player
-absent from a round (and the absences marked), the round's clock, a predefined seating from a file.
+absent from a round (and the absences marked), the round's clock, a predefined
+seating from a file, a round as it is shown (`round show`, the organizer's page).
 
 The seating itself is pure (:mod:`tourney.pairing`); the services in
 :mod:`tourney.tournament.rounds` gather its inputs (players, history, standings)
@@ -9,6 +10,7 @@ and store what it returns. Seating touches no rating.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 
 from sqlmodel import Session
 
@@ -16,8 +18,10 @@ from ..errors import TourneyError
 from ..errors.words import N_, Message
 from ..records.csv_format import DealRecord
 from ..simulation import simulate_match
+from ..storage.models import Event
 from ..tournament.arbiter import absences
 from ..tournament.events import get_event
+from ..tournament.forfeits import ForfeitInfo, list_forfeits
 from ..tournament.rounds import RoundSeating, reseat_round, round_seating, seat_next_round
 from ..tournament.seat_changes import (
     AbsenceReport,
@@ -32,6 +36,34 @@ from ..tournament.seat_changes import (
 )
 from ..tournament.seating_import import SeatingFileRejected, import_seating
 from ..tournament.settings import event_settings
+
+
+@dataclass
+class RoundShown:
+    """A seated round as it is shown (`tourney round show`, the organizer's page and
+    its JSON): the seating with everything said about it, the round's clock and
+    its forfeited tables with the arbiter's reasons."""
+
+    seating: RoundSeating
+    clock: Clock
+    forfeits: list[ForfeitInfo] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        seating = self.seating
+        return {**seating.to_json(),
+                "withdrawn": [w.to_json() for w in seating.withdrawn],
+                "reseat": bool(seating.withdrawn) and seating.reseatable,
+                "unmet": list(seating.unmet), "absent": list(seating.absent),
+                "not_checked_in": list(seating.not_checked_in),
+                "checked_in_late": list(seating.checked_in_late),
+                "forfeits": [f.to_json() for f in self.forfeits],
+                "clock": self.clock.to_json()}
+
+
+def show_round(session: Session, event: Event, number: int) -> RoundShown:
+    """Round ``number`` of ``event`` as it is shown (:class:`RoundShown`)."""
+    return RoundShown(round_seating(session, event, number), round_clock(session, event, number),
+                      list_forfeits(session, event, number))
 
 
 class NothingToSimulate(TourneyError):
@@ -60,7 +92,7 @@ def simulate_round(session: Session, slug: str, number: int, *, seed: int = 0,
     return records
 
 
-__all__ = ["AbsenceReport", "Clock", "NothingToSimulate", "RoundSeating", "SeatChange",
-           "SeatingFileRejected", "absences", "import_seating", "mark_absent", "move_player",
-           "reseat_round", "round_clock", "seat_next_round", "simulate_round", "start_clock",
-           "substitute_player", "swap_players"]
+__all__ = ["AbsenceReport", "Clock", "NothingToSimulate", "RoundSeating", "RoundShown",
+           "SeatChange", "SeatingFileRejected", "absences", "import_seating", "mark_absent",
+           "move_player", "reseat_round", "round_clock", "seat_next_round", "show_round",
+           "simulate_round", "start_clock", "substitute_player", "swap_players"]

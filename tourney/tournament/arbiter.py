@@ -35,6 +35,19 @@ from .events import lock_event
 from .players import find_player
 
 CLUB = "club"  # the word that keeps each club's players apart
+# The longest reason the arbiter gives for a decision (a forfeit, an adjustment, a
+# swap, a move, a substitute, an absence); the organizer's page's boxes take as much.
+MAX_REASON = 500
+
+
+def optional_reason(reason: str | None) -> str | None:
+    """``reason`` on one line (None when it says nothing); refused when longer than
+    MAX_REASON characters."""
+    text = " ".join((reason or "").split())
+    if len(text) > MAX_REASON:
+        raise UsageError(Message(N_("a reason is at most %(most)s characters"),
+                                 {"most": MAX_REASON}), setting="reason")
+    return text or None
 
 
 # ------------------------------------------------------------------- players

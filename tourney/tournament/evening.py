@@ -12,6 +12,7 @@ Decisions:
 """
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from dataclasses import dataclass
 
@@ -19,8 +20,10 @@ from sqlmodel import Session, select
 
 from ..errors import TourneyError
 from ..errors.words import N_, Message
+from ..person_names import lookalike_key, lookalike_kind
 from ..storage.audit import record_change
 from ..storage.models import EntryStatus, Event, EventOptions, Player, PlayerLink, SignupRequest, utcnow
+from ..times import aware
 from .events import entries
 
 
@@ -150,6 +153,14 @@ def entry_marks(session: Session, event: Event) -> dict[int, EntryStatus]:
         select(EntryStatus).where(EntryStatus.event_id == event.id))}
 
 
+def checked_in_after(marks: EntryStatus | None, moment: dt.datetime) -> bool:
+    """Checked in (``marks``: the entry's), but only after ``moment``: a round seated
+    then was seated without them, and seats them only when seated again (the next
+    round, or a reseat)."""
+    return (marks is not None and marks.checked_in_at is not None
+            and aware(marks.checked_in_at) > aware(moment))
+
+
 def seatable(session: Session, event: Event, players: list) -> list:
     """The players a round may seat: all of them, or, when the event requires
     check-in, those checked in."""
@@ -249,11 +260,29 @@ class SignupRefused(TourneyError):
         super().__init__(detail or f"sign-up refused: {reason}" + (f" ({field})" if field else ""))
 
 
+# How a name sent again may differ from a waiting sign-up's and still be the same
+# person's (lookalike_kind's words): case and spaces are typing; accents may tell
+# two people apart, and the organizer's page marks such a name anyway.
+TYPED_OTHERWISE = ("case", "spaces")
+
+
+@dataclass(frozen=True)
+class SignupSent:
+    """A sign-up taken: the request waiting for the organizer; ``updated`` when it
+    was waiting already (the same name, or the same typed otherwise, sent again),
+    with ``earlier`` its name before when that was typed otherwise."""
+
+    request: SignupRequest
+    updated: bool = False
+    earlier: str | None = None
+
+
 def add_signup(session: Session, event: Event, name: str, club: str | None,
-               email: str | None) -> tuple[SignupRequest, bool]:
-    """A sign-up from the event's page, waiting for the organizer; the row and
-    whether it is new (the same name sent again while it waits is the one kept,
-    with the club and address sent last)."""
+               email: str | None) -> SignupSent:
+    """A sign-up from the event's page, waiting for the organizer. A name sent
+    again while its sign-up waits, exactly or apart from case and spaces ("anna
+    berg" after "Anna  Berg"), updates that sign-up (one person, one request):
+    it takes the name, club and address sent last."""
     from .players import clean_club, clean_email, clean_name
 
     if event_options(session, event).signup != "open":
@@ -270,16 +299,25 @@ def add_signup(session: Session, event: Event, name: str, club: str | None,
     if any(p.name == checked["name"] for _, p in entries(session, event)):
         raise SignupRefused("entered")
     waiting = [r for r in signups(session, event) if r.status == "pending"]
-    row = next((r for r in waiting if r.name == checked["name"]), None)
+    typed = checked["name"]
+    key = lookalike_key(typed)
+    row = next((r for r in waiting if r.name == typed), None) or next(
+        (r for r in waiting if lookalike_key(r.name) == key
+         and lookalike_kind(typed, r.name) in TYPED_OTHERWISE), None)
     new = row is None
     if new:
         if len(waiting) >= MAX_PENDING_SIGNUPS:
             raise SignupRefused("full")
-        row = SignupRequest(event_id=event.id, name=checked["name"])
-    row.club, row.email = checked["club"], checked["email"]
+        row = SignupRequest(event_id=event.id, name=typed)
+    earlier = None if new or row.name == typed else row.name
+    row.name, row.club, row.email = typed, checked["club"], checked["email"]
     session.add(row)
     session.flush()
-    if new:  # the address stays out of the log, as out of every list
+    # the address stays out of the log, as out of every list
+    if new:
         record_change(session, "event.signup", row.name, None, {"club": row.club},
                       event_id=event.id, actor="sign-up page")
-    return row, new
+    elif earlier is not None:
+        record_change(session, "event.signup.update", row.name, {"name": earlier},
+                      {"name": row.name}, event_id=event.id, actor="sign-up page")
+    return SignupSent(row, updated=not new, earlier=earlier)

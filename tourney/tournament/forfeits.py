@@ -39,14 +39,13 @@ from ..numbers import DECIMALS, number_text, plain_number
 from ..ordering import table_order
 from ..storage.audit import current_actor, record_change
 from ..storage.models import Adjustment, Event, Forfeit, Player
-from .arbiter import entered_player
+from .arbiter import entered_player, optional_reason
 from .events import lock_event
 from .rounds import get_round, seated_keys
 from .scoring import event_bye_points
 from .seat_changes import PLAYED_WORDS, played_tables
 
 MAX_ADJUSTMENT = 1000.0
-MAX_REASON = 500
 
 
 @dataclass
@@ -201,16 +200,6 @@ def _info(row: Adjustment, name: str) -> AdjustmentInfo:
 
     return AdjustmentInfo(row.id, name, row.points, row.reason, row.round_number, row.actor,
                           utc_iso(row.created_at))
-
-
-def optional_reason(reason: str | None) -> str | None:
-    """``reason`` on one line (None when it says nothing); refused when longer than
-    MAX_REASON characters."""
-    text = " ".join((reason or "").split())
-    if len(text) > MAX_REASON:
-        raise UsageError(Message(N_("a reason is at most %(most)s characters"),
-                                 {"most": MAX_REASON}), setting="reason")
-    return text or None
 
 
 def check_reason(reason: str | None) -> str:

@@ -110,10 +110,11 @@ class RoundSeating:
     unmet: list[dict] = field(default_factory=list)
     # the players marked absent from the round (`tourney round absent`), by name
     absent: list[str] = field(default_factory=list)
-    # the players the round left out because the event requires check-in and they
-    # had not checked in when it was seated (a later check-in seats them from the
-    # next round), by name
+    # the players the round left out because the event requires check-in, by name:
+    # those not checked in, and those who checked in only after it was seated (a
+    # reseat seats them, else the next round does); see _left_out_by_checkin
     not_checked_in: list[str] = field(default_factory=list)
+    checked_in_late: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -197,6 +198,7 @@ def round_seating(session: Session, event: Event, number: int) -> RoundSeating:
     gone = {pid for pid in names
             if pid not in entered or not entry_active(entered[pid], number)}
     order = name_order(event.lang)
+    missing, late = _left_out_by_checkin(session, event, row, set(names))
     withdrawn = sorted(
         [WithdrawnSeat(names[pid], label) for label, keys in tables.items()
          if label not in done for pid in keys if pid in gone]
@@ -211,19 +213,34 @@ def round_seating(session: Session, event: Event, number: int) -> RoundSeating:
         reseatable=number == last_seated_round(session, event) and not done,
         unmet=unmet_report(session, event, tables, byes),
         absent=sorted(_names_of(session, absent_players(session, event, number)), key=order),
-        not_checked_in=sorted(_not_checked_in(session, event, number, set(names)), key=order),
+        not_checked_in=sorted(missing, key=order), checked_in_late=sorted(late, key=order),
     )
 
 
-def _not_checked_in(session: Session, event: Event, number: int, seated: set[int]) -> list[str]:
-    """The players who could play round ``number`` but are not seated in it
-    because the event requires check-in (not withdrawn, not marked absent)."""
-    from .evening import event_options  # check-in, when the event requires it
+def _left_out_by_checkin(session: Session, event: Event, row: Round,
+                         seated: set[int]) -> tuple[list[str], list[str]]:
+    """The players who could play round ``row.number`` (not withdrawn, not marked
+    absent) but are not seated in it because the event requires check-in, in two:
+    those not checked in, and those who checked in after the round was seated
+    (``row.seated_at``). A player who was checked in by then and is not seated
+    (entered after the seating, or substituted out) is in neither: check-in is not
+    why."""
+    # check-in, when the event requires it
+    from .evening import checked_in_after, entry_marks, event_options
     if not event_options(session, event).checkin:
-        return []
-    absent = absent_players(session, event, number)
-    return [p.name for p in active_players(session, event, number)
-            if p.id not in seated and p.id not in absent]
+        return [], []
+    absent = absent_players(session, event, row.number)
+    marks = entry_marks(session, event)
+    missing, late = [], []
+    for player in active_players(session, event, row.number):
+        if player.id in seated or player.id in absent:
+            continue
+        mark = marks.get(player.id)
+        if mark is None or mark.checked_in_at is None:
+            missing.append(player.name)
+        elif checked_in_after(mark, row.seated_at):
+            late.append(player.name)
+    return missing, late
 
 
 def withdrawn_text(withdrawn: list[WithdrawnSeat]) -> str:

@@ -57,8 +57,8 @@ from ..storage.models import (
     TableLink,
     utcnow,
 )
-from ..times import utc_iso
-from .arbiter import absent_players, entered_player
+from ..times import aware, utc_iso
+from .arbiter import absent_players, entered_player, optional_reason
 from .events import entry_active, last_seated_round, lock_event, results_by_round
 from .players import find_player
 from .rounds import RoundSeating, get_round, history, round_seating, seated_keys
@@ -173,6 +173,7 @@ def _finish(session: Session, event: Event, row: Round, action: str, before_tabl
 def swap_players(session: Session, event: Event, number: int, first: str, second: str, *,
                  reason: str | None = None) -> SeatChange:
     """Trade the seats of two players of a seated round (see the module's decisions)."""
+    reason = optional_reason(reason)
     lock_event(session, event)
     row = get_round(session, event, number)
     players = [entered_player(session, event, name) for name in (first, second)]
@@ -204,6 +205,7 @@ def move_player(session: Session, event: Event, number: int, name: str, table: s
                 force: bool = False, reason: str | None = None) -> SeatChange:
     """Move a player of a seated round to the last seat of table ``table`` (see
     the module's decisions); ``force`` goes past the event's table sizes."""
+    reason = optional_reason(reason)
     lock_event(session, event)
     row = get_round(session, event, number)
     player = entered_player(session, event, name)
@@ -288,6 +290,7 @@ def substitute_player(session: Session, event: Event, number: int, out: str, sub
     in it; the table must still be to be played (a bye is refused: no table waits
     for them). ``out``'s entry is left as it is (withdraw them for the rounds after,
     if they are gone for good)."""
+    reason = optional_reason(reason)
     lock_event(session, event)
     row = get_round(session, event, number)
     leaving = find_player(session, out)
@@ -396,6 +399,7 @@ def mark_absent(session: Session, event: Event, number: int, name: str, *,
     the latest seated round while none of its results is in (it is then to be
     reseated); a round with results in is refused, naming the forfeit that scores
     the player's table without them."""
+    reason = optional_reason(reason)
     lock_event(session, event)
     player = entered_player(session, event, name)
     entry = session.exec(select(Entry).where(Entry.event_id == event.id,
@@ -485,11 +489,6 @@ class Clock:
             minutes = round((aware(self.ends_at) - aware(self.started_at)).total_seconds() / 60)
         return {"started_at": utc_iso(self.started_at), "ends_at": utc_iso(self.ends_at),
                 "minutes": minutes, "seconds_left": self.seconds_left(now)}
-
-
-def aware(moment: dt.datetime) -> dt.datetime:
-    """A stored time with its zone (SQLite gives UTC back without one)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.timezone.utc)
 
 
 def round_clock(session: Session, event: Event, number: int) -> Clock:

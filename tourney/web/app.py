@@ -51,7 +51,7 @@ from starlette.staticfiles import StaticFiles
 from tourney.app import tables as submissions
 from tourney.app.evening import organizer_evening
 from tourney.app.publish import publish_site
-from tourney.app.rounds import seat_next_round
+from tourney.app.rounds import RoundShown, seat_next_round, show_round
 from tourney.engines.base import DealSetup
 from tourney.engines.presentation import N_, Message
 from tourney.errors import IllegalMove, RecordError, TourneyError, close_names
@@ -72,9 +72,10 @@ from tourney.storage.db import (
 )
 from tourney.storage.models import Event, TableLink
 from tourney.tournament import table_links
+from tourney.tournament.arbiter import MAX_REASON
 from tourney.tournament.evening import decide_signup, mark, set_checkin_required, set_evening
 from tourney.tournament.events import get_event, last_seated_round, results_by_round
-from tourney.tournament.rounds import get_round, round_seating, seated_keys, seating_warnings
+from tourney.tournament.rounds import get_round, seated_keys, seating_warnings
 from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import event_tiebreaks, standing_decimals, standings_table
@@ -193,6 +194,9 @@ class Server:
         self.templates.newstyle_gettext = True
         self._renderers: dict = {}
         self.templates.globals["short_names"] = short_names
+        # the organizer's boxes take what the library keeps, not a number of their own
+        self.templates.globals["reason_length"] = MAX_REASON
+        self.templates.globals["note_length"] = submissions.NOTE_LENGTH
         self.templates.filters["grid_name"] = grid_name
         self.templates.filters["venue_clock"] = venue_clock
         for name in SITE_FILTERS:
@@ -541,7 +545,8 @@ class RoundEnd:
 def round_ends_at(session, event: Event, number: int) -> RoundEnd | None:
     """When round ``number``'s clock ends (``tourney round start``); None without a
     clock."""
-    from tourney.tournament.seat_changes import aware, round_clock
+    from tourney.times import aware
+    from tourney.tournament.seat_changes import round_clock
 
     try:
         clock = round_clock(session, event, number)
@@ -1107,8 +1112,14 @@ def round_view(session, slug: str, number: int | None = None) -> RoundView:
                      submissions.earlier_conflicts(session, event, number))
 
 
-def round_json(view: RoundView, base: str) -> dict:
-    return {"event": view.event.slug, "round": view.number, "open": view.open,
+def round_json(view: RoundView, base: str, shown: RoundShown | None) -> dict:
+    """The organizer's page as JSON: the round's tables as the page reviews them,
+    the earlier rounds' conflicts, and (once a round is seated) what `tourney round
+    show --json` says of the round beside them (byes, players left out, forfeits
+    with their reasons, the clock: one use case for both)."""
+    said = {} if shown is None else {key: value for key, value in shown.to_json().items()
+                                     if key not in ("round", "tables")}
+    return {"event": view.event.slug, "round": view.number, "open": view.open, **said,
             "tables": [{"table": t.table, "players": t.players, "state": t.state,
                         "code": table_links.display_code(t.link.code),
                         "url": f"{base}/t/{t.link.token}",
@@ -1143,8 +1154,13 @@ async def org_event(request: Request) -> Response:
         if wants_json(request):
             return server.json_refusal(request, "unknown-event")
         return server.error_page(request, server.language(request), 404, err)
+    # what the page says of the round is what `round show` says (one use case), read
+    # outside the writing transaction (the tables' results wait for none of it)
+    shown = await run_in_threadpool(
+        _read, server.config.engine,
+        lambda s: show_round(s, get_event(s, slug), view.number) if view.number else None)
     if wants_json(request):
-        return JSONResponse(round_json(view, base_url(request)))
+        return JSONResponse(round_json(view, base_url(request), shown))
     flash = request.query_params.get("done")
     lang = server.language(request, view.event.lang)
     # what is wrong with each invalid result, said as the table was told
@@ -1157,19 +1173,19 @@ async def org_event(request: Request) -> Response:
                        for review in reviews for c in review.conflicts if c.invalid}
 
     def read_more(s):
-        from tourney.app.results import adjustments, list_forfeits
+        from tourney.app.results import adjustments
         from tourney.app.rounds import absences
 
         event = get_event(s, slug)
         return (organizer_evening(s, event), adjustments(s, event),
                 absences(s, event, max(view.number, 1)),
                 round_ends_at(s, event, view.number) if view.open else None,
-                seating_warnings(s, event, view.number) if view.number else [],
-                {f.table: f for f in list_forfeits(s, event, view.number)},
-                round_seating(s, event, view.number) if view.number else None)
+                seating_warnings(s, event, view.number) if view.number else [])
 
-    evening, adjusted, absent, ends_at, warnings, forfeits, seating = await run_in_threadpool(
+    evening, adjusted, absent, ends_at, warnings = await run_in_threadpool(
         _read, server.config.engine, read_more)
+    forfeits = {f.table: f for f in shown.forfeits} if shown else {}
+    seating = shown.seating if shown else None
     reseat = request.query_params.get("reseat", "")
     # players marked absent from the round on the page while it is still seated with
     # them: the offer to seat it again stays until it is taken (not only after the
@@ -1508,16 +1524,16 @@ async def _signup(request: Request, form: dict | None) -> Response:
         if form is None or not is_open:
             return event, is_open, None, None
         try:
-            row, _ = add_signup(session, event, form.get("name", ""), form.get("club", ""),
-                                form.get("email", ""))
+            sent = add_signup(session, event, form.get("name", ""), form.get("club", ""),
+                              form.get("email", ""))
         except SignupRefused as refused:
             return event, is_open, None, refused
-        return event, is_open, row.name, None
+        return event, is_open, sent, None
 
     # a sign-up sent writes; the form itself is only read
     run = server.in_transaction if form is not None else functools.partial(_read, server.config.engine)
     try:
-        event, is_open, signed, refused = await run_in_threadpool(run, work)
+        event, is_open, sent, refused = await run_in_threadpool(run, work)
     except TourneyError:
         return server.render(request, "unknown_link.html", server.language(request), 404)
     lang = server.language(request, event.lang)
@@ -1532,10 +1548,12 @@ async def _signup(request: Request, form: dict | None) -> Response:
                 signup_refusal(refused.reason, refused.field))
             return JSONResponse({"code": refused.reason, "error": refused.reason,
                                  "field": refused.field, "message": text}, status_code=status)
-        return JSONResponse({"done": "signed-up", "name": signed})
+        return JSONResponse({"done": "signed-up", "name": sent.request.name,
+                             "updated": sent.updated, "earlier": sent.earlier})
     return server.render(request, "signup.html", lang, status, event=event, is_open=is_open,
-                         signed=signed, refused=refused, refused_text=refused_text,
-                         form=form or {})
+                         signed=sent and sent.request.name, updated=sent and sent.updated,
+                         earlier=sent and sent.earlier, refused=refused,
+                         refused_text=refused_text, form=form or {})
 
 
 # ---------------------------------------------------------------- the app
