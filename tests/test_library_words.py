@@ -291,6 +291,8 @@ def test_the_allowed_refusals_are_still_there():
 # are words. The site's own counts (a feed's summary) are said in its languages,
 # never with the command line's English count_text.
 WAY_KEYWORDS = ("setting_way", "hint", "otherwise")
+# a warning's class, given its words (tourney.errors.Advice, a file reader's Notice)
+WARNING_CLASSES = ("Advice", "Notice")
 # functions whose text is a warning's English (a property ``text``)
 WARNING_FUNCTIONS = ("text", "message")
 ENGLISH_COUNTS = ("count_text", "plural_word")
@@ -312,7 +314,7 @@ def text_names(function: ast.AST) -> set[str]:
 
 def english_warnings(source: str, name: str) -> list[str]:
     """Each warning ``source`` (the file ``name``) builds as English text: an
-    :class:`~tourney.errors.Advice` given text, a ``setting_way``, ``hint`` or
+    :class:`~tourney.errors.Advice` or a reader's ``Notice`` given text, a ``setting_way``, ``hint`` or
     ``otherwise`` given text, an unknown name of a kind with no sentence, a dict's
     ``"message"`` made of text (directly or by a local name), a ``text`` or
     ``message`` function returning text; and in the site (``reports/``) a count
@@ -344,8 +346,8 @@ def english_warnings(source: str, name: str) -> list[str]:
             continue
         called = (call.func.id if isinstance(call.func, ast.Name) else
                   call.func.attr if isinstance(call.func, ast.Attribute) else None)
-        if called == "Advice":
-            found += [f"{name}:{call.lineno}: Advice({ast.unparse(arg)[:60]})"
+        if called in WARNING_CLASSES:
+            found += [f"{name}:{call.lineno}: {called}({ast.unparse(arg)[:60]})"
                       for arg in call.args if is_text(arg) and not is_code(arg)]
         if called == "unknown_name" and call.args and not (
                 isinstance(call.args[0], ast.Constant) and call.args[0].value in UNKNOWN_NAMES):
@@ -392,6 +394,8 @@ def test_no_warning_of_the_library_is_built_as_english_text():
     'def report(who):\n    return {"kind": "fixed", "message": f"{who} has a bye"}',
     'class Lookalike:\n    @property\n    def text(self):\n'
     '        return f"{self.name!r} looks like {self.like!r}"',
+    'def read(source, number):\n    source.notices.append(Notice(f"{source.name}: not '
+    'UTF-8 (line {number})", setting="encoding"))',
 ])
 def test_the_scan_finds_a_warning_built_as_english(source):
     assert len(english_warnings(source, "tourney/tournament/x.py")) == 1
