@@ -194,6 +194,12 @@ def english_refusals(source: str, name: str, classes: set[str]) -> list[str]:
     (``IllegalMove("deal-over", ...)``) is no text."""
     found = []
     tree = ast.parse(source)
+    # the module's functions that return text (``_named_twice(...)`` given as the
+    # message is text made elsewhere)
+    texts = {node.name for node in ast.walk(tree)
+             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+             for ret in ast.walk(node) if isinstance(ret, ast.Return)
+             and ret.value is not None and is_text(ret.value) and not is_code(ret.value)}
     # an error class's own message, given to its base: ``super().__init__(...)``
     own = {id(call): node.name for node in ast.walk(tree)
            if isinstance(node, ast.ClassDef) and node.name in classes
@@ -209,7 +215,9 @@ def english_refusals(source: str, name: str, classes: set[str]) -> list[str]:
         for index, word in enumerate(call.args):
             if index in DATA_ARGUMENTS.get(cls, ()):
                 continue
-            if is_text(word) and not is_code(word):
+            if (is_text(word) and not is_code(word)) or (
+                    isinstance(word, ast.Call) and isinstance(word.func, ast.Name)
+                    and word.func.id in texts):
                 found.append(f"{name}:{call.lineno}: {cls}({ast.unparse(word)[:60]})")
     return found
 
@@ -249,6 +257,8 @@ def test_no_refusal_of_the_library_is_given_as_english_text():
     'raise UsageError("nothing was written")',
     'class CardError(TourneyError):\n    def __init__(self, text):\n'
     '        super().__init__(f"not a card: {text!r}")',
+    'def twice(name):\n    return f"{name!r} is named twice"\n'
+    'def check(name):\n    raise UsageError(twice(name))',
 ])
 def test_the_scan_finds_a_refusal_given_as_text(source):
     assert len(english_refusals(source, "tourney/tournament/x.py", refusal_classes())) == 1
