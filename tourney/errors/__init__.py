@@ -19,8 +19,12 @@ errors, word both.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .seats import seat_number, seat_text
+
+if TYPE_CHECKING:
+    from .words import Message
 
 # What would get past an error, when it is another operation: its kind, and the names
 # of the data each kind carries (a caller words each kind its own way: the command
@@ -124,7 +128,7 @@ class Advice:
     on it, which a caller words its own way
     (:func:`tourney.cli.errors.advice_message`)."""
 
-    words: object  # a tourney.errors.words.Message
+    words: Message
     remedy: Remedy | None = None
 
     @property
