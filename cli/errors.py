@@ -21,7 +21,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 
-from tourney.errors import Advice, InvalidValue, RecordError, Remedy, TourneyError
+from tourney.errors import Advice, InvalidValue, RecordError, Remedy, SettingWay, TourneyError
 from tourney.errors.seats import seat_number
 from tourney.storage.writes import WRITES, Writes
 
@@ -82,16 +82,37 @@ def command(remedy: Remedy) -> str:
     return shlex.join(["tourney", *(str(word) for word in words)])
 
 
+# Each kind of setting's way (tourney.errors.SETTING_WAYS) in the command line's
+# words, said after an error's message and before the flag: "or seat round 2 anyway
+# (--force)".
+SETTING_WAYS: dict[str, Callable[[dict], str]] = {
+    "seat-anyway": lambda d: f"seat round {d['round']} anyway",
+    "move-anyway": lambda d: "move anyway",
+    "add-unknown": lambda d: ("have entering add it" if len(d["players"]) == 1
+                              else "have entering add them"),
+    "write-sheet-anyway": lambda d: "write the sheet anyway",
+    "list-links-anyway": lambda d: "list the links anyway",
+}
+
+
+def setting_way_words(way: SettingWay) -> str:
+    """What the setting would do, as the command line says it: ``seat round 2 anyway``."""
+    return SETTING_WAYS[way.kind](way.data)
+
+
 def message(err: TourneyError) -> str:
     """The one-line message for a library error, naming a setting by its flag
-    (``rounds`` is ``--rounds``, ``table_sizes`` is ``--table-sizes``) and a
-    remedy by its command (`tourney result import`)."""
+    (``rounds`` is ``--rounds``, ``table_sizes`` is ``--table-sizes``), a
+    remedy by its command (`tourney result import`) and what the setting would do
+    in words beside its flag (", or seat round 2 anyway (--force)")."""
     text = err.describe(flag(err.field)) if isinstance(err, InvalidValue) else str(err)
-    if err.setting_way is not None and err.remedy is not None:
+    if err.setting_way is not None:
         # Two ways past it (tourney.errors.TourneyError): the remedy's first, the
         # setting's after; each named beside its own words.
-        return (f"{err.first_way()} (`{command(err.remedy)}`), or {err.setting_way} "
-                f"({flag(err.setting)})")
+        way = setting_way_words(err.setting_way)
+        if err.remedy is None:
+            return with_hints(f"{text}, or {way}", err.setting, None)
+        return f"{text} (`{command(err.remedy)}`), or {way} ({flag(err.setting)})"
     return with_hints(text, err.setting, err.remedy)
 
 

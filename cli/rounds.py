@@ -6,6 +6,7 @@ import click
 from tourney.app import rounds as actions
 from tourney.engines import get_game
 from tourney.engines.base import MAX_DEALS_PER_MATCH
+from tourney.errors import SettingWay
 from tourney.errors.counts import count_text
 from tourney.errors.seats import seat_number, seat_text
 from tourney.numbers import number_text
@@ -661,7 +662,7 @@ def sheet(slug, number, out_path, format_, deals, force, yes, as_json, db_url):
     with reading(engine) as session:
         event = get_event(session, slug)
         if not force:
-            service.check_no_withdrawn(session, event, number, "write the sheet anyway")
+            service.check_no_withdrawn(session, event, number, SettingWay("write-sheet-anyway"))
         rows = score_sheet_rows(session, event, number, deals=deals)
         heading, event_slug = f"{event.name}: round {number}", event.slug
     to_file = bool(out_path and out_path != "-")
@@ -735,7 +736,7 @@ def links(slug, number, base_url, force, as_json, db_url):
     with transaction(engine) as session:
         event = get_event(session, slug)
         if not force:
-            service.check_no_withdrawn(session, event, number, "list the links anyway")
+            service.check_no_withdrawn(session, event, number, SettingWay("list-links-anyway"))
         made = round_links(session, event, number)
         closed = round_closed(session, event, number, made)
         rows = [{"table": link.table, "url": table_url(base_url, link.token),

@@ -43,7 +43,6 @@ from typing import Any
 from xml.etree import ElementTree
 
 from tourney import __version__
-from tourney.errors.counts import count_text
 from tourney.errors.seats import seat_number
 from tourney.times import utc_iso
 from tourney.tournament.settings import table_sizes_json
@@ -52,6 +51,7 @@ from .data import EventData, EventInfo, MatchData, PlayerInfo, PoolData, TableDa
 
 SCHEMA_BASE = "https://tourney.invalid/schemas/"  # the schemas' ids; files ship in the package
 ATOM_NS = "http://www.w3.org/2005/Atom"
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 FEED_NAMESPACE = uuid.UUID("6f1c1a52-3c1e-4a52-9a5e-5d2f1b8f7c11")  # feed and entry ids
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -168,9 +168,12 @@ def _xml_text(text: str) -> str:
 
 
 def atom_feed(info: EventInfo, data: EventData, event_dir: str, *, title: str,
-              round_title, author: str, base_url: str | None) -> bytes:
-    """The event's rounds as an Atom feed: an entry per seated round, updated when
-    it was seated or its latest result came in (:func:`_atom`)."""
+              round_title, round_summary, lang: str, author: str,
+              base_url: str | None) -> bytes:
+    """The event's rounds as an Atom feed in the site's language ``lang``: an entry
+    per seated round, updated when it was seated or its latest result came in
+    (:func:`_atom`); ``round_summary(tables, results, forfeits, byes)`` words a
+    round's counts in ``lang``."""
     entries = []
     for rnd in data.rounds:
         # a forfeited table is decided as a result is: counted with the results, and
@@ -187,20 +190,19 @@ def atom_feed(info: EventInfo, data: EventData, event_dir: str, *, title: str,
         forfeits = sum(1 for t in rnd.tables if t.forfeit is not None)
         results = rnd.results_in
         entries.append((round_title(rnd.number), path, updated, path,
-                        f"{count_text(len(rnd.tables), 'table')}, "
-                        f"{count_text(results, 'result')}"
-                        + (f" ({forfeits} by a forfeit)" if forfeits else "")
-                        + f", {count_text(len(rnd.byes), 'bye')}"))
+                        round_summary(len(rnd.tables), results, forfeits, len(rnd.byes))))
     entries.reverse()  # newest first
     feed_updated = (max((e[2] for e in entries), default=None) or moment(info.created)
                     or "1970-01-01T00:00:00Z")
     return _atom(f"{event_dir}/feed.atom", title=title, updated=feed_updated, author=author,
-                 page=f"{event_dir}/index.html", entries=entries, base_url=base_url)
+                 page=f"{event_dir}/index.html", entries=entries, base_url=base_url, lang=lang)
 
 
 def _atom(path: str, *, title: str, updated: str, author: str, page: str,
-          entries: list[tuple[str, str, str, str, str | None]], base_url: str | None) -> bytes:
-    """An Atom feed (RFC 4287) at ``path`` in the site, its alternate link ``page``;
+          entries: list[tuple[str, str, str, str, str | None]], base_url: str | None,
+          lang: str) -> bytes:
+    """An Atom feed (RFC 4287) at ``path`` in the site, in the language ``lang``
+    (its ``xml:lang``), its alternate link ``page``;
     ``entries``: (title, id path, updated, page, summary or None), in feed order.
     Links are relative to the feed (``base_url``: absolute); ids are the URLs with a
     base URL, else stable ``urn:uuid`` ids made from the paths."""
@@ -216,7 +218,7 @@ def _atom(path: str, *, title: str, updated: str, author: str, page: str,
 
     ElementTree.register_namespace("", ATOM_NS)
     q = lambda tag: f"{{{ATOM_NS}}}{tag}"  # noqa: E731
-    feed = ElementTree.Element(q("feed"))
+    feed = ElementTree.Element(q("feed"), {XML_LANG: lang})
     ElementTree.SubElement(feed, q("title")).text = _xml_text(title)
     ElementTree.SubElement(feed, q("id")).text = ident(path)
     ElementTree.SubElement(feed, q("updated")).text = updated
@@ -278,7 +280,7 @@ def series_body(standings, teams, team_pages: dict[str, str], ids: dict[str, int
 
 def series_feed(standings, updated: dict[int, dt.datetime | None], feed_path: str,
                 page: str, event_pages: dict[int, str], *, title: str, entry_title,
-                author: str, base_url: str | None) -> bytes:
+                lang: str, author: str, base_url: str | None) -> bytes:
     """A series as an Atom feed (``series/<slug>.atom``): an entry per event, newest
     first, updated when its latest result came in, linking the event's page; the
     feed's own link is the series' standings page (:func:`_atom`)."""
@@ -291,7 +293,7 @@ def series_feed(standings, updated: dict[int, dt.datetime | None], feed_path: st
     entries.sort(key=lambda entry: entry[2], reverse=True)
     return _atom(feed_path, title=title,
                  updated=entries[0][2] if entries else "1970-01-01T00:00:00Z",
-                 author=author, page=page, entries=entries, base_url=base_url)
+                 author=author, page=page, entries=entries, base_url=base_url, lang=lang)
 
 
 # ------------------------------------------------------------------------ site files

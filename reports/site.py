@@ -927,6 +927,23 @@ class Renderer:
         except (KeyError, ValueError, TypeError):  # a translation with other placeholders
             return message.msgid % params
 
+    def round_summary(self, tables: int, results: int, forfeits: int, byes: int) -> str:
+        """A round in the event's Atom feed, in this language: ``2 tables, 1 result
+        (1 by a forfeit), 0 byes``."""
+        results_words = (
+            self.ngettext("%(count)s result (%(forfeits)s by a forfeit)",
+                          "%(count)s results (%(forfeits)s by a forfeit)", results)
+            if forfeits else self.ngettext("%(count)s result", "%(count)s results", results))
+        parts = [self.ngettext("%(count)s table", "%(count)s tables", tables)
+                 % {"count": tables},
+                 results_words % {"count": results, "forfeits": forfeits},
+                 self.ngettext("%(count)s bye", "%(count)s byes", byes) % {"count": byes}]
+        # each comma the catalogue's (tourney.errors.words.comma_words)
+        said = parts[-1]
+        for earlier in reversed(parts[:-1]):
+            said = self.gettext("%(first)s, %(then)s") % {"first": earlier, "then": said}
+        return said
+
     @pass_context
     def event_text(self, context, note: Note) -> str:
         """A replay note in words."""
@@ -1937,7 +1954,7 @@ class SiteBuilder:
                 standings, latest, feed_path, path, event_pages,
                 title=f"{series.name} · {site_title}",
                 entry_title=lambda event: f"{series.name}: {event.name}",
-                author=self.settings.organisation or site_title,
+                lang=self.renderers[0].html_lang, author=self.settings.organisation or site_title,
                 base_url=self.settings.url), key)
         return listed
 
@@ -2392,6 +2409,7 @@ class SiteBuilder:
         feed = opendata.atom_feed(
             info, data, event_dir, title=f"{info.name} · {site_title}",
             round_title=lambda n: f"{info.name}: " + first.gettext("Round %(n)s") % {"n": n},
+            round_summary=first.round_summary, lang=first.html_lang,
             author=self.settings.organisation or site_title, base_url=self.settings.url)
         self.write(None, f"{event_dir}/feed.atom", feed)
 

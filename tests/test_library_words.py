@@ -127,10 +127,6 @@ ENGLISH_ALLOWED = {
     ("tourney/pairing/history.py", "UsageError"):
         "a caller's mistake (one player twice in a round), never a user's: the entries "
         "the seating is given have one row per player",
-    ("tourney/errors/__init__.py", "UnknownName"):
-        "unknown_name, the one wording of an unknown name: its English for the command "
-        "line, with words beside it for a page (unknown_name_words) where the kind has a "
-        "sentence",
     ("tourney/pairing/schedules.py", "ScheduleDataError"):
         "the package's own schedules file damaged: a broken installation, not a refusal",
 }
@@ -198,6 +194,12 @@ def english_refusals(source: str, name: str, classes: set[str]) -> list[str]:
     (``IllegalMove("deal-over", ...)``) is no text."""
     found = []
     tree = ast.parse(source)
+    # the module's functions that return text (``_named_twice(...)`` given as the
+    # message is text made elsewhere)
+    texts = {node.name for node in ast.walk(tree)
+             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+             for ret in ast.walk(node) if isinstance(ret, ast.Return)
+             and ret.value is not None and is_text(ret.value) and not is_code(ret.value)}
     # an error class's own message, given to its base: ``super().__init__(...)``
     own = {id(call): node.name for node in ast.walk(tree)
            if isinstance(node, ast.ClassDef) and node.name in classes
@@ -213,7 +215,9 @@ def english_refusals(source: str, name: str, classes: set[str]) -> list[str]:
         for index, word in enumerate(call.args):
             if index in DATA_ARGUMENTS.get(cls, ()):
                 continue
-            if is_text(word) and not is_code(word):
+            if (is_text(word) and not is_code(word)) or (
+                    isinstance(word, ast.Call) and isinstance(word.func, ast.Name)
+                    and word.func.id in texts):
                 found.append(f"{name}:{call.lineno}: {cls}({ast.unparse(word)[:60]})")
     return found
 
@@ -253,6 +257,8 @@ def test_no_refusal_of_the_library_is_given_as_english_text():
     'raise UsageError("nothing was written")',
     'class CardError(TourneyError):\n    def __init__(self, text):\n'
     '        super().__init__(f"not a card: {text!r}")',
+    'def twice(name):\n    return f"{name!r} is named twice"\n'
+    'def check(name):\n    raise UsageError(twice(name))',
 ])
 def test_the_scan_finds_a_refusal_given_as_text(source):
     assert len(english_refusals(source, "tourney/tournament/x.py", refusal_classes())) == 1
@@ -282,3 +288,148 @@ def test_the_allowed_refusals_are_still_there():
     for file, cls in ENGLISH_ALLOWED:
         source = (ROOT / file).read_text(encoding="utf-8")
         assert cls in classes and re.search(rf"(\braise |\breturn |= ){cls}\(", source), (file, cls)
+
+
+# ------------------------------------------------------------- warnings and ways
+
+# A warning is words as a refusal is (issue 29): the library gives a warning
+# (tourney.errors.Advice, a look-alike name, a constraint a seating breaks) as a
+# Message, or as a code and data a caller words; what a setting would do past a
+# refusal (``setting_way``) is a tourney.errors.SettingWay, which the command line
+# words before the flag and a page offers as its button; an unknown name's kind has
+# its sentence (tourney.errors.words.UNKNOWN_NAMES), its ``hint`` and ``otherwise``
+# are words. The site's own counts (a feed's summary) are said in its languages,
+# never with the command line's English count_text.
+WAY_KEYWORDS = ("setting_way", "hint", "otherwise")
+# a warning's class, given its words (tourney.errors.Advice, a file reader's Notice)
+WARNING_CLASSES = ("Advice", "Notice")
+# functions whose text is a warning's English (a property ``text``)
+WARNING_FUNCTIONS = ("text", "message")
+ENGLISH_COUNTS = ("count_text", "plural_word")
+
+
+def has_text(node: ast.AST) -> bool:
+    """Text that is no code, or a choice (``x if y else z``) one of whose ways is."""
+    if isinstance(node, ast.IfExp):
+        return has_text(node.body) or has_text(node.orelse)
+    return is_text(node) and not is_code(node)
+
+
+def text_names(function: ast.AST) -> set[str]:
+    """The local names a function assigns text to (``text = f"..."``)."""
+    return {target.id for node in ast.walk(function) if isinstance(node, ast.Assign)
+            and is_text(node.value) and not is_code(node.value)
+            for target in node.targets if isinstance(target, ast.Name)}
+
+
+def english_warnings(source: str, name: str) -> list[str]:
+    """Each warning ``source`` (the file ``name``) builds as English text: an
+    :class:`~tourney.errors.Advice` or a reader's ``Notice`` given text, a ``setting_way``, ``hint`` or
+    ``otherwise`` given text, an unknown name of a kind with no sentence, a dict's
+    ``"message"`` made of text (directly or by a local name), a ``text`` or
+    ``message`` function returning text; and in the site (``reports/``) a count
+    said with the command line's English (:func:`tourney.errors.counts.count_text`)."""
+    from tourney.errors.words import UNKNOWN_NAMES
+
+    tree = ast.parse(source)
+    found = []
+    functions = [node for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for function in functions:
+        texts = text_names(function)
+        for node in ast.walk(function):
+            if isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values):
+                    if (isinstance(key, ast.Constant) and key.value == "message"
+                            and ((is_text(value) and not is_code(value))
+                                 or (isinstance(value, ast.Name) and value.id in texts))):
+                        found.append(f"{name}:{value.lineno}: \"message\": "
+                                     f"{ast.unparse(value)[:60]}")
+        if function.name in WARNING_FUNCTIONS:
+            for node in ast.walk(function):
+                if (isinstance(node, ast.Return) and node.value is not None
+                        and is_text(node.value) and not is_code(node.value)):
+                    found.append(f"{name}:{node.lineno}: {function.name}() returns "
+                                 f"{ast.unparse(node.value)[:60]}")
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call):
+            continue
+        called = (call.func.id if isinstance(call.func, ast.Name) else
+                  call.func.attr if isinstance(call.func, ast.Attribute) else None)
+        if called in WARNING_CLASSES:
+            found += [f"{name}:{call.lineno}: {called}({ast.unparse(arg)[:60]})"
+                      for arg in call.args if is_text(arg) and not is_code(arg)]
+        if called == "unknown_name" and call.args and not (
+                isinstance(call.args[0], ast.Constant) and call.args[0].value in UNKNOWN_NAMES):
+            found.append(f"{name}:{call.lineno}: unknown_name({ast.unparse(call.args[0])}): "
+                         "a kind with no sentence")
+        if called == "unknown_player_error" and len(call.args) > 2 and has_text(call.args[2]):
+            found.append(f"{name}:{call.lineno}: unknown_player_error(hint="
+                         f"{ast.unparse(call.args[2])[:60]})")
+        if called in ENGLISH_COUNTS and name.startswith("reports/"):
+            found.append(f"{name}:{call.lineno}: {ast.unparse(call)[:60]}")
+        for keyword in call.keywords:
+            if keyword.arg in WAY_KEYWORDS and has_text(keyword.value):
+                found.append(f"{name}:{call.lineno}: {keyword.arg}="
+                             f"{ast.unparse(keyword.value)[:60]}")
+    return found
+
+
+def test_no_warning_of_the_library_is_built_as_english_text():
+    found = [line for path in package_modules()
+             for line in english_warnings((ROOT / path).read_text(encoding="utf-8"), path)]
+    assert found == [], "\n".join(found)
+
+
+# what the library built as English before its warnings and ways were words
+@pytest.mark.parametrize("source", [
+    'def note(n, slug, who):\n'
+    '    return Advice(f"round {n} of {slug} seats {who}, who withdrew", Remedy("x"))',
+    'def seat(n):\n    raise TourneyError(words, setting="force", '
+    'setting_way=f"seat round {n} anyway")',
+    'def move():\n    raise TourneyError(words, setting="force", setting_way="move anyway")',
+    'def get(slug, known):\n    raise unknown_name("event or series", slug, known)',
+    'def get(slug, known):\n    raise unknown_name("event", slug, known, '
+    'otherwise="there are no events yet")',
+    'def team(scope, team, known):\n    raise unknown_name("team", team, known, '
+    'otherwise=f"{scope.slug} has no teams")',
+    'def player(session, name):\n    raise unknown_player_error(session, name, '
+    'hint="; register it first")',
+    'def player(session, name):\n    raise unknown_player_error(session, name, '
+    '"; register it first", setting="add")',
+    'def get(slug, known):\n    raise unknown_name("series", slug, known, '
+    'otherwise="" if known else "there are no series yet")',
+    'def report(who, label, how):\n    text = f"{who[0]} and {who[1]} share table {label}: {how}"\n'
+    '    return [{"kind": "apart", "message": text}]',
+    'def report(who):\n    return {"kind": "fixed", "message": f"{who} has a bye"}',
+    'class Lookalike:\n    @property\n    def text(self):\n'
+    '        return f"{self.name!r} looks like {self.like!r}"',
+    'def read(source, number):\n    source.notices.append(Notice(f"{source.name}: not '
+    'UTF-8 (line {number})", setting="encoding"))',
+])
+def test_the_scan_finds_a_warning_built_as_english(source):
+    assert len(english_warnings(source, "tourney/tournament/x.py")) == 1
+
+
+def test_the_scan_finds_the_sites_english_counts():
+    source = ('def feed(rnd):\n    return f"{count_text(len(rnd.tables), \'table\')}, "'
+              ' + f"{count_text(len(rnd.byes), \'bye\')}"')
+    assert len(english_warnings(source, "reports/opendata.py")) == 2
+    # the command line's and the library's own summaries are not the site's
+    assert english_warnings(source, "tourney/tournament/teams.py") == []
+
+
+@pytest.mark.parametrize("source", [
+    'def note(n, slug):\n    return Advice(Message(N_("round %(round)s of %(event)s"), '
+    '{"round": n, "event": slug}), Remedy("reseat-round", event=slug, round=n))',
+    'def seat(n):\n    raise TourneyError(words, setting="force", '
+    'setting_way=SettingWay("seat-anyway", round=n))',
+    'def get(slug, known):\n    raise unknown_name("event-or-series", slug, known, '
+    'otherwise=Message(N_("there are no events yet")))',
+    'def report(who, words):\n    return [{"kind": "apart", "message": str(words)}]',
+    'def report(reason):\n    return {"warning": "byes", "message": reason}',
+    'class Lookalike:\n    @property\n    def text(self):\n        return str(self.words)',
+    'def summary(self, n):\n    return self.ngettext("%(count)s table", "%(count)s tables", n)',
+])
+def test_the_scan_passes_warnings_given_as_words(source):
+    assert english_warnings(source, "reports/x.py") == []

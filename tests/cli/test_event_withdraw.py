@@ -182,3 +182,18 @@ def test_withdrawing_after_the_last_round_is_refused(tourney, tmp_path):
     assert "withdrew" not in str(shown)
     help_text = " ".join(tourney("event", "withdraw", "--help").stdout.split())
     assert "after the event's last round is played is refused" in help_text
+
+
+def test_round_show_says_a_withdrawn_players_table_plays_only_if_entered_again(tourney):
+    """Once a result of the round is in it cannot be reseated: the advice names the
+    tables with results and the withdrawn player's, and the command to enter them."""
+    seating = seated_ev(tourney)
+    bo = table_of(seating, "Bo")["table"]
+    other = next(t for t in seating["tables"] if "Bo" not in t["seats"])
+    tourney("event", "withdraw", "ev", "Bo")
+    tourney("result", "forfeit", "ev", "1", other["table"], "--absent", other["seats"][0])
+    shown = tourney("round", "show", "ev", "1").stderr
+    assert (f"round 1 of ev seats Bo (table {bo}), who withdrew, and cannot be reseated "
+            f"(results are in for table {other['table']}): table {bo} can be played as "
+            "seated only if entering them again takes the withdrawal back "
+            "(`tourney event enter ev Bo`)\n") in shown

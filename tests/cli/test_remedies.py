@@ -8,8 +8,14 @@ import shlex
 import pytest
 
 from tourney.cli.errors import COMMANDS, command, message
-from tourney.errors import REMEDIES, Remedy, TourneyError
-from tourney.web.messages import REMEDY_SENTENCES, remedy_sentence
+from tourney.cli.errors import SETTING_WAYS as SETTING_WAY_WORDS
+from tourney.errors import REMEDIES, SETTING_WAYS, Remedy, SettingWay, TourneyError
+from tourney.web.messages import (
+    REMEDY_SENTENCES,
+    SETTING_WAY_SENTENCES,
+    remedy_sentence,
+    setting_way_offer,
+)
 
 SAMPLE = {"event": "cup", "round": 2, "table": "3", "player": "Bo Ek",
           "players": ("Bo Ek", "Cilla"), "series": "league", "scope": "cup",
@@ -54,10 +60,33 @@ def test_a_remedy_takes_only_its_kinds_data():
 
 def test_two_ways_each_beside_its_own_words():
     err = TourneyError("unknown player 'Bo'; register it first", setting="add",
-                       remedy=Remedy("add-player"), setting_way="have entering add it")
-    assert str(err) == "unknown player 'Bo'; register it first, or have entering add it"
+                       remedy=Remedy("add-player"),
+                       setting_way=SettingWay("add-unknown", players=("Bo",)))
+    assert str(err) == "unknown player 'Bo'; register it first"  # the setting's way is data
     assert message(err) == ("unknown player 'Bo'; register it first (`tourney player add`), "
                             "or have entering add it (--add)")
+    two = TourneyError("unknown players 'Bo', 'Cai'", setting="add",
+                       setting_way=SettingWay("add-unknown", players=("Bo", "Cai")))
+    assert message(two) == "unknown players 'Bo', 'Cai', or have entering add them (--add)"
+
+
+def test_every_setting_way_has_its_words_and_a_page_offers_only_its_own():
+    assert set(SETTING_WAY_WORDS) == set(SETTING_WAYS)
+    assert set(SETTING_WAY_SENTENCES) <= set(SETTING_WAYS)
+    with pytest.raises(ValueError):
+        SettingWay("seat-round")  # a remedy's kind, not a setting's
+    assert SettingWay("seat-anyway", round=2) != Remedy("seat-round")
+    assert SettingWay("seat-anyway", round=2).to_json() == {"kind": "seat-anyway", "round": 2}
+
+
+def test_a_page_offers_seating_anyway_as_a_button_in_its_language():
+    offer = setting_way_offer(SettingWay("seat-anyway", round=3), "sv", "cup")
+    assert offer.action == "/org/cup/seat"
+    assert offer.button == "Lotta rond 3 ändå"
+    assert "rond 3" in offer.sentence and "anyway" not in offer.sentence
+    moved = setting_way_offer(SettingWay("move-anyway"), "sv", "cup")
+    assert moved.action is None and "även om bordsstorlekarna" in moved.sentence
+    assert setting_way_offer(SettingWay("write-sheet-anyway"), "sv", "cup") is None
 
 
 def test_a_page_says_a_remedy_in_its_language_or_not_at_all():

@@ -71,13 +71,13 @@ def test_the_library_names_settings_and_operations_the_cli_spells_them():
     """Library errors say what would help in the library's words and carry the
     setting or operation; only the command line spells them as flags and commands."""
     from tourney.cli.errors import message
-    from tourney.errors import InvalidValue, RecordError, Remedy, TourneyError
+    from tourney.errors import InvalidValue, RecordError, Remedy, SettingWay, TourneyError
 
     refused = TourneyError("round 1 of cup has no result yet for table 2; import it first",
                            setting="force", remedy=Remedy("import-results"),
-                           setting_way="seat round 2 anyway")
-    assert str(refused) == ("round 1 of cup has no result yet for table 2; import it first, "
-                            "or seat round 2 anyway")  # no flag, no command
+                           setting_way=SettingWay("seat-anyway", round=2))
+    # no flag, no command, no words for the setting's way: data
+    assert str(refused) == "round 1 of cup has no result yet for table 2; import it first"
     assert message(refused) == ("round 1 of cup has no result yet for table 2; import it "
                                 "first (`tourney result import`), or seat round 2 anyway "
                                 "(--force)")

@@ -50,6 +50,25 @@ def test_every_dialect_and_encoding_reads_the_same(delimiter, encode):
         assert "--" not in notices[0]  # the library names no flag; the CLI adds it
 
 
+def test_a_notice_is_words_a_page_says_in_its_language():
+    """How a file was read is a warning, words like a refusal: its English the
+    command line's, unchanged; a page's in its language (a pickled notice, as a
+    part of a big file sends it back, keeps them)."""
+    import datetime as dt
+    import pickle
+
+    from tourney.reports.site import Renderer
+
+    _, reader = read(as_text(";", newline="\r\n").encode("cp1252"))
+    (notice,) = pickle.loads(pickle.dumps(reader.source.notices))
+    assert notice == ("f.csv: not UTF-8 (line 2); read as Windows-1252; give the file's "
+                      "encoding if it is another")
+    assert notice.setting == "encoding"
+    swedish = Renderer("sv", "", ["sv"], dt.datetime.now(dt.timezone.utc)).message(notice.words)
+    assert swedish == ("f.csv: inte UTF-8 (rad 2); lästes som Windows-1252; ange filens "
+                       "teckenkodning om det är en annan")
+
+
 def test_forced_encoding_and_a_mixed_file_say_what_was_tried():
     latin = as_text(",").encode("latin-1")
     with pytest.raises(RecordError) as err:

@@ -144,6 +144,11 @@ def test_the_feed_counts_a_forfeit_with_the_results_and_is_updated_by_it(
         session.exec(update(Forfeit).values(created_at=later))
     assert round_two() == ("3 tables, 3 results (1 by a forfeit), 0 byes",
                            "2031-05-06T07:08:09Z")
+    # a Swedish site's feed says it in Swedish, as its titles (the first language's)
+    tourney("publish", "--out", str(site), "--lang", "sv", "--lang", "en")
+    assert round_two()[0] == "3 bord, 3 resultat (1 genom walkover), 0 frironder"
+    feed = ElementTree.parse(site / "events" / "night" / "feed.atom").getroot()
+    assert feed.get("{http://www.w3.org/XML/1998/namespace}lang") == "sv"
 
 
 def test_a_forfeit_in_a_big_rounds_part_and_in_swedish(tourney, tmp_path, monkeypatch):

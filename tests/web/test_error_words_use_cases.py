@@ -116,3 +116,63 @@ def test_a_setting_given_as_words_keeps_its_english():
         events.check_rounds(0)
     assert raised.value.describe("--rounds") == "--rounds takes 1 to 1000, not 0"
     assert str(raised.value) == "rounds takes 1 to 1000, not 0"
+
+
+def test_every_unknown_name_is_said_in_swedish_its_english_unchanged(tourney, db_url):
+    """Each kind of unknown name (event, series, event or series, team, player,
+    variant) and what is said when no name is close, or after it ("register it
+    first"), is words: Swedish on a page, the English the command line always had
+    (tests/cli/test_unknown_names.py and test_series.py keep the command line's)."""
+    from tourney.engines import get_game
+
+    with Session(open_engine(db_url)) as session:
+        def said(call, *params):
+            session.rollback()
+            with pytest.raises(TourneyError) as raised:
+                call()
+            return str(raised.value), said_in_swedish(call, *params)
+
+        assert said(lambda: events.get_event(session, "cup"), "'cup'") == (
+            "unknown event 'cup': there are no events yet",
+            "okänd tävling 'cup': det finns inga tävlingar än")
+        assert said(lambda: series.get_series(session, "cup"), "'cup'") == (
+            "unknown series 'cup': there are no series yet",
+            "okänd serie 'cup': det finns inga serier än")
+        assert said(lambda: teams.team_scope(session, "cup"), "'cup'") == (
+            "unknown event or series 'cup': there are no events yet",
+            "okänd tävling eller serie 'cup': det finns inga tävlingar än")
+        assert said(lambda: get_game("chess"), "'chess'")[1].startswith(
+            "okänd variant 'chess' (varianter: ")
+        tourney("player", "add", "Anna Berg")
+        tourney("event", "create", "club", "--variant", "spardame")
+        event = events.get_event(session, "club")
+        assert said(lambda: teams.remove_members(session, "club", "Vasa"), "'Vasa'") == (
+            "unknown team 'Vasa' (club has no teams)", "okänt lag 'Vasa' (club har inga lag)")
+        assert said(lambda: events.enter_players(session, event, ["Ana Berg"]),
+                    "'Ana Berg'") == (
+            "unknown player 'Ana Berg' (did you mean 'Anna Berg'?); register it first",
+            "okänd spelare 'Ana Berg' (menade du 'Anna Berg'?); registrera den först")
+
+
+def test_the_seatings_and_the_players_warnings_are_words():
+    """A look-alike name and a seating constraint a round breaks: warnings, not
+    refusals, but words all the same (their English is the command line's)."""
+    from tourney.tournament.arbiter import unmet_words
+    from tourney.tournament.players import LOOKALIKE_SENTENCES, Lookalike
+
+    for differs in LOOKALIKE_SENTENCES:
+        like = Lookalike("asa oberg", "Åsa Öberg", differs)
+        assert untranslated(like.words, "sv") == []
+        assert like.text.startswith("'asa oberg' looks like 'Åsa Öberg' (they differ only by ")
+        assert renderer("sv").message(like.words).startswith("'asa oberg' liknar 'Åsa Öberg'")
+    shared = unmet_words("apart", "unavoidable", ["Anna", "Bo"], "2", club="Vasa",
+                         members=5, tables=2)
+    assert str(shared) == ("Anna and Bo (both of club Vasa) share table 2: club Vasa has 5 "
+                           "players in the round at 2 tables, so some share one")
+    assert renderer("sv").message(shared) == (
+        "Anna och Bo (båda från klubben Vasa) sitter vid bord 2: klubben Vasa har 5 spelare "
+        "i ronden vid 2 bord, så några delar bord")
+    for reason in ("no-such-table", "bye", "table-full", "seated-elsewhere"):
+        fixed = unmet_words("fixed", reason, ["Anna"], "3", seated_at="1", tables=2)
+        assert untranslated(fixed, "sv") == [] and "is fixed to table 3" in str(fixed)
+        assert "har fast plats vid bord 3" in renderer("sv").message(fixed)

@@ -46,3 +46,56 @@ def test_a_seating_constraint_not_met_is_shown_in_the_organizers_language(tourne
     swedish = _main(page.get(lang="sv"))
     assert "placeringsvillkor" in swedish and "(båda från klubben Vasa)" in swedish
     assert "--" not in english.replace("<!--", "")
+
+
+def test_seating_before_every_result_offers_seating_anyway_in_the_events_language(
+        tourney, db_url):
+    """What --force does on the command line ("or seat round 2 anyway (--force)") is
+    data the page offers as its own button, in the event's language (Swedish)."""
+    tourney("player", "add", "Anna", "Bo", "Cilla", "Dag")
+    tourney("event", "create", "club", "--variant", "spardame", "--table-sizes", "4",
+            "--rounds", "3", "--rule", "deals=2", "--lang", "sv")
+    tourney("event", "enter", "club", "--all")
+    page = Page(db_url)
+    page.post("seat")
+    refused = page.post("seat", 409).text
+    text = _main(refused)
+    assert "rond 1 i club har inget resultat än för bord 1" in text
+    assert "Eller lotta rond 2 innan de resultaten är sparade:" in text
+    assert "Lotta rond 2 ändå" in text
+    assert "anyway" not in text and "--" not in text and "tourney " not in text
+    # the button seats round 2 (force=1), as the command line's --force does
+    assert '<form method="post" action="/org/club/seat">' in refused
+    assert '<input type="hidden" name="force" value="1">' in refused
+    page.post("seat", force="1")
+    assert tourney("round", "show", "club", "2", "--json").json["round"] == 2
+    # the command line words the same refusal in English, as it always has
+    stderr = tourney("round", "seat", "club", exit_code=1).stderr
+    assert stderr == ("Error: round 2 of club has no result yet for table 1; import it "
+                      "first (`tourney result import`), or seat round 3 anyway (--force)\n")
+
+
+def test_a_round_seating_a_player_who_withdrew_is_warned_about_in_swedish(tourney, db_url):
+    """What `round show` warns about (a withdrawn player still seated) the page says
+    in its language, with its own button for the remedy (seat the round again)."""
+    tourney("player", "add", *SEVEN[:4])
+    tourney("event", "create", "club", "--variant", "spardame", "--table-sizes", "4",
+            "--rounds", "2", "--rule", "deals=2")
+    tourney("event", "enter", "club", "--all")
+    page = Page(db_url)
+    page.post("seat")
+    assert "withdrew" not in _main(page.get())
+    tourney("event", "withdraw", "club", "Dag")
+    swedish = _main(page.get(lang="sv"))
+    assert ("rond 1 i club placerar Dag (bord 1), som har dragit sig ur: lottas den om "
+            "placeras den utan dem") in swedish
+    assert "Lotta rond 1 igen" in swedish
+    assert "who withdrew" not in swedish and "tourney " not in swedish
+    english = _main(page.get())
+    assert ("round 1 of club seats Dag (table 1), who withdrew: reseating it seats it again "
+            "without them") in english
+    assert "Seat round 1 again" in english and "--" not in english.replace("<!--", "")
+    # the command line: the same warning in English with its command
+    assert ("round 1 of club seats Dag (table 1), who withdrew: reseating it seats it "
+            "again without them (`tourney round reseat club 1`)") in tourney(
+        "round", "show", "club", "1").stderr

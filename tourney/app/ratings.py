@@ -7,6 +7,7 @@ from typing import Sequence
 from sqlmodel import Session
 
 from ..errors import UsageError
+from ..errors.words import N_, Message, and_words
 from ..ratings.service import (
     HistoryEntry,
     TablePrediction,
@@ -47,10 +48,10 @@ def predict_names(session: Session, variant: str, names: Sequence[str]) -> Table
     return predict_table(session, variant, players)
 
 
-def _named_twice(given: list[str], name: str) -> str:
+def _named_twice(given: list[str], name: str) -> Message:
     """'Bo' is named twice; 'Åsa Öberg' and 'asa oberg' are one player (Åsa Öberg)."""
     if len(set(given)) == 1:
-        return f"{given[0]!r} is named twice"
-    quoted = [repr(n) for n in dict.fromkeys(given)]
-    listed = ", ".join(quoted[:-1]) + f" and {quoted[-1]}"
-    return f"{listed} are one player ({name}); name each player once"
+        return Message(N_("%(name)s is named twice"), {"name": repr(given[0])})
+    return Message(N_("%(names)s are one player (%(player)s); name each player once"),
+                   {"names": and_words([repr(n) for n in dict.fromkeys(given)]),
+                    "player": name})

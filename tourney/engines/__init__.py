@@ -15,6 +15,7 @@ import importlib
 import re
 
 from ..errors import UnknownName, unknown_name
+from ..errors.words import N_, Message
 from .base import DealEvent, DealOutcome, DealSetup, Game, MatchRules, OptionSpec
 
 # variant id -> (module, attribute). The row games share one engine with presets.
@@ -65,7 +66,8 @@ _LOADED: dict[str, Game] = {}
 def unknown_variant(variant_id) -> UnknownName:
     """``unknown variant 'spardam' (did you mean spardame?)``, else the list."""
     return unknown_name("variant", str(variant_id)[:40], variant_ids(),
-                        otherwise="variants: " + ", ".join(variant_ids()))
+                        otherwise=Message(N_("variants: %(variants)s"),
+                                          {"variants": ", ".join(variant_ids())}))
 
 
 def get_game(variant_id: str) -> Game:

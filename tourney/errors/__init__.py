@@ -19,8 +19,12 @@ errors, word both.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .seats import seat_number, seat_text
+
+if TYPE_CHECKING:
+    from .words import Message
 
 # What would get past an error, when it is another operation: its kind, and the names
 # of the data each kind carries (a caller words each kind its own way: the command
@@ -49,25 +53,39 @@ REMEDIES: dict[str, tuple[str, ...]] = {
 }
 
 
-class Remedy:
-    """Another operation that would get past an error: its ``kind`` (one of
-    :data:`REMEDIES`) and its ``data`` (the event, round, table, player... it takes).
-    Data, not words: each caller says it its own way, or not at all."""
+# What the setting of a call (``force``, ``add``) would do, when an error offers it
+# beside a remedy or alone: its kind, and the names of the data each kind carries. A
+# caller words each kind its own way (the command line as words before the flag,
+# tourney.cli.errors.SETTING_WAYS; the organizer's page as a button or what to tick,
+# tourney.web.messages), or not at all.
+SETTING_WAYS: dict[str, tuple[str, ...]] = {
+    "seat-anyway": ("round",),  # seat the next round without every result in
+    "move-anyway": (),  # move a player though it breaks the table sizes
+    "add-unknown": ("players",),  # have entering register the names not registered
+    "write-sheet-anyway": (),  # a score sheet of a round seating a withdrawn player
+    "list-links-anyway": (),  # the table links of such a round
+}
+
+
+class _Kinded:
+    """A kind (one of the class's ``KINDS``) and its ``data``: what a caller words
+    its own way. Data, not words."""
 
     __slots__ = ("kind", "data")
+    KINDS: dict[str, tuple[str, ...]] = {}
 
     def __init__(self, kind: str, **data):
-        fields = REMEDIES.get(kind)
+        fields = self.KINDS.get(kind)
         if fields is None:
-            raise ValueError(f"no remedy kind {kind!r}")
+            raise ValueError(f"no {type(self).__name__} kind {kind!r}")
         extra = set(data) - set(fields)
         if extra:
-            raise TypeError(f"remedy {kind} takes no {', '.join(sorted(extra))}")
+            raise TypeError(f"{type(self).__name__} {kind} takes no {', '.join(sorted(extra))}")
         self.kind = kind
         self.data = {key: data[key] for key in fields if data.get(key) is not None}
 
     def __eq__(self, other) -> bool:
-        return (isinstance(other, Remedy) and (self.kind, self.data)
+        return (type(other) is type(self) and (self.kind, self.data)
                 == (other.kind, other.data))
 
     def __hash__(self) -> int:
@@ -75,7 +93,7 @@ class Remedy:
 
     def __repr__(self) -> str:
         data = "".join(f", {key}={value!r}" for key, value in self.data.items())
-        return f"Remedy({self.kind!r}{data})"
+        return f"{type(self).__name__}({self.kind!r}{data})"
 
     def to_json(self) -> dict:
         """``{"kind": ..., **data}``, players as a list."""
@@ -83,14 +101,40 @@ class Remedy:
                                       for key, value in self.data.items()}}
 
 
+class Remedy(_Kinded):
+    """Another operation that would get past an error: its ``kind`` (one of
+    :data:`REMEDIES`) and its ``data`` (the event, round, table, player... it takes).
+    Data, not words: each caller says it its own way, or not at all."""
+
+    __slots__ = ()
+    KINDS = REMEDIES
+
+
+class SettingWay(_Kinded):
+    """What the setting an error names (its ``setting``: ``force``, ``add``) would
+    do, when the error offers it: its ``kind`` (one of :data:`SETTING_WAYS`) and
+    its ``data`` (``seat-anyway``: the round it would seat). Data, not words: the
+    command line says "seat round 2 anyway (--force)", a page offers its button."""
+
+    __slots__ = ()
+    KINDS = SETTING_WAYS
+
+
 @dataclass(frozen=True)
 class Advice:
     """A warning that is no error (nothing is refused): what the library has to say,
-    in its words, and the :class:`Remedy` that would act on it, which a caller
-    words its own way (:func:`tourney.cli.errors.advice_message`)."""
+    as words (a :class:`tourney.errors.words.Message`, which the command line says
+    in English and a page in its language), and the :class:`Remedy` that would act
+    on it, which a caller words its own way
+    (:func:`tourney.cli.errors.advice_message`)."""
 
-    text: str
+    words: Message
     remedy: Remedy | None = None
+
+    @property
+    def text(self) -> str:
+        """The words in English."""
+        return str(self.words)
 
 
 class TourneyError(Exception):
@@ -101,39 +145,30 @@ class TourneyError(Exception):
     does (``event``, ``force``); where it is another operation, ``remedy`` says
     which, as data (:class:`Remedy`). A caller shows them its own way: the command
     line as ``--force`` and `tourney result import` (:mod:`tourney.cli.errors`).
-    A message offering both ways says the remedy's first and then, given apart as
-    ``setting_way``, what the setting does ("import them first" and "seat round 2
-    anyway"): the message is ``{first}, or {setting_way}``, and a caller can name
-    each way beside its own words.
+    A message offering the setting's way says what is wrong (and the remedy's way:
+    "import them first"); what the setting would do is given apart, as data
+    (``setting_way``, a :class:`SettingWay`: ``seat-anyway`` round 2), which a
+    caller words after the message its own way ("or seat round 2 anyway").
     """
 
     setting: str | None = None
     remedy: Remedy | None = None
-    setting_way: str | None = None
+    setting_way: SettingWay | None = None
     # The message as words a page says in its language (a
     # :class:`tourney.errors.words.Message`, given as the message): None for
     # a message given as text, which a page shows in English.
     words = None
 
     def __init__(self, *args, setting: str | None = None, remedy: Remedy | None = None,
-                 setting_way: str | None = None):
+                 setting_way: SettingWay | None = None):
         if args and hasattr(args[0], "msgid"):
-            # words given: the message is their English; the words are of the first
-            # way alone (a page offers the setting's way its own way, a button)
+            # words given: the message is their English
             self.words = args[0]
             args = (str(args[0]), *args[1:])
-        if setting_way is not None:
-            args = (f"{args[0]}, or {setting_way}", *args[1:])
         super().__init__(*args)
         self.setting = setting
         self.remedy = remedy
         self.setting_way = setting_way
-
-    def first_way(self) -> str:
-        """The message up to the setting's way (``setting_way``): what is wrong and the
-        remedy's words; the whole message when it offers one way."""
-        text = str(self)
-        return text[:-len(f", or {self.setting_way}")] if self.setting_way is not None else text
 
     @property
     def is_usage(self) -> bool:
@@ -198,28 +233,23 @@ def close_names(name: str, known, limit: int = 3, cutoff: float = 0.6) -> list[s
 
 
 def unknown_name(kind: str, name: str, known, *, quote: bool = False, cutoff: float = 0.6,
-                 hint: str = "", otherwise: str = "", **ways) -> UnknownName:
+                 hint=None, otherwise=None, **ways) -> UnknownName:
     """The one wording of an unknown name: ``unknown event 'club-2' (did you mean
-    club-1?)``. ``known``: the names there are; ``quote`` quotes the suggestions
-    (names with spaces); ``otherwise`` is said in the brackets when no known name
-    is close; ``hint`` is added at the end; ``ways``: the error's ``setting``,
-    ``remedy`` and ``otherwise`` (:class:`TourneyError`)."""
-    from .words import did_you_mean
+    club-1?)``, as words (:func:`tourney.errors.words.unknown_name_words`; ``kind``
+    one of its :data:`~tourney.errors.words.UNKNOWN_NAMES`). ``known``: the names
+    there are; ``quote`` quotes the suggestions (names with spaces); ``otherwise``
+    (words) is said when no known name is close; ``hint`` (words) is added after a
+    semicolon; ``ways``: the error's ``setting``, ``remedy`` and ``setting_way``
+    (:class:`TourneyError`)."""
+    from .words import then_words, unknown_name_words
 
     close = close_names(name, known, cutoff=cutoff)
     shown = [repr(c) if quote else c for c in close]
     # a remedy is said in brackets after the message (cli/errors.py, the web's
     # words): ``otherwise`` is then said after a colon, not in brackets of its own
-    suggestion = (f" ({did_you_mean(shown)})" if shown else
-                  "" if not otherwise else
-                  f": {otherwise}" if ways.get("remedy") is not None else f" ({otherwise})")
-    error = UnknownName(f"unknown {kind} {name!r}{suggestion}{hint}", **ways)
-    if not hint and (shown or not otherwise):
-        from .words import unknown_name_words
-
-        # words for a page, where it has a sentence for the kind
-        error.words = unknown_name_words(kind, repr(name), shown)
-    return error
+    words = unknown_name_words(kind, repr(name), shown, otherwise=otherwise,
+                               colon=ways.get("remedy") is not None)
+    return UnknownName(words if hint is None else then_words(words, hint), **ways)
 
 
 def no_round(event: str, number: int, seated: int) -> UnknownName:

@@ -130,22 +130,33 @@ def not_a_card(text: str) -> Message:
     return Message(N_("not a card: %(text)s"), {"text": text})
 
 
-# An unknown name's sentence per kind (tourney.errors.unknown_name words the English):
-# whole sentences, since the languages agree "unknown" with the noun.
+# An unknown name's sentence per kind (tourney.errors.unknown_name), alone and with
+# words in brackets: whole sentences, since the languages agree "unknown" with the noun.
 UNKNOWN_NAMES = {
     "event": (N_("unknown event %(name)s"), N_("unknown event %(name)s (%(hint)s)")),
     "player": (N_("unknown player %(name)s"), N_("unknown player %(name)s (%(hint)s)")),
     "variant": (N_("unknown variant %(name)s"), N_("unknown variant %(name)s (%(hint)s)")),
+    "series": (N_("unknown series %(name)s"), N_("unknown series %(name)s (%(hint)s)")),
+    "team": (N_("unknown team %(name)s"), N_("unknown team %(name)s (%(hint)s)")),
+    # a slug that names an event or a series (teams are declared in either)
+    "event-or-series": (N_("unknown event or series %(name)s"),
+                        N_("unknown event or series %(name)s (%(hint)s)")),
 }
 
 
-def unknown_name_words(kind: str, name: str, suggested) -> Message | None:
-    """``unknown player 'Åsa' (did you mean 'Åsa Öberg'?)`` as words; ``None`` for a
-    kind with no sentence here (a page shows its English)."""
-    sentences = UNKNOWN_NAMES.get(kind)
-    if sentences is None:
-        return None
+def unknown_name_words(kind: str, name: str, suggested, *, otherwise=None,
+                       colon: bool = False) -> Message:
+    """``unknown player 'Åsa' (did you mean 'Åsa Öberg'?)`` as words: ``suggested``
+    the names close to ``name``; none close, ``otherwise`` (words, or ``None``) is
+    said in brackets, or after a colon when ``colon`` (the error's remedy is said in
+    brackets after it)."""
+    alone, bracketed = UNKNOWN_NAMES[kind]
     hint = did_you_mean(suggested)
-    if hint is None:
-        return Message(sentences[0], {"name": name})
-    return Message(sentences[1], {"name": name, "hint": hint})
+    if hint is not None:
+        return Message(bracketed, {"name": name, "hint": hint})
+    if otherwise is None:
+        return Message(alone, {"name": name})
+    if colon:
+        return Message(N_("%(subject)s: %(problem)s"),
+                       {"subject": Message(alone, {"name": name}), "problem": otherwise})
+    return Message(bracketed, {"name": name, "hint": otherwise})

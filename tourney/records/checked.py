@@ -238,7 +238,7 @@ class MatchChecker:
                               rule="event-rules", column="event") from None
         if rules is None:  # a usage error, said once for the file (not once a row)
             err = self.events.unknown(record.event)
-            raise UnknownName(located(self.file_name, str(err), line=record.line,
+            raise UnknownName(located(self.file_name, err.words or str(err), line=record.line,
                                       column="event"),
                               setting=err.setting, remedy=err.remedy)
         if record.variant is None:

@@ -61,14 +61,18 @@ DELIMITERS = (",", ";", "\t")
 # list: = + - @, and tab and carriage return, which some strip before looking).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 class Notice(str):
-    """What a user should know about how a file was read (it was read anyway).
-    ``setting`` names the option that would read it otherwise; the command line
-    shows it as its flag. A ``str``, so notices compare and pickle as text."""
+    """What a user should know about how a file was read (it was read anyway),
+    given as words (a :class:`~tourney.errors.words.Message`, kept as ``words`` for
+    a page to say in its language): the notice is their English. ``setting`` names
+    the option that would read it otherwise; the command line shows it as its flag.
+    A ``str``, so notices compare and pickle as text."""
 
     setting: str | None
+    words: Message | None
 
-    def __new__(cls, text: str, setting: str | None = None) -> "Notice":
-        notice = super().__new__(cls, text)
+    def __new__(cls, words, setting: str | None = None) -> "Notice":
+        notice = super().__new__(cls, str(words))
+        notice.words = words if isinstance(words, Message) else None
         notice.setting = setting
         return notice
 
@@ -316,10 +320,11 @@ def _eight_bit_lines(buffer: io.BufferedReader, source: Source) -> Iterator[str]
             except UnicodeDecodeError:
                 encoding, settled = "cp1252", True
                 guessed_at = other_at = number  # the line that told Windows-1252
-                source.notices.append(Notice(
-                    f"{source.name or 'the file'}: not UTF-8 (line {number}); read as "
-                    "Windows-1252; give the file's encoding if it is another",
-                    setting="encoding"))
+                source.notices.append(Notice(Message(N_("%(subject)s: %(problem)s"), {
+                    "subject": source.name or Message(N_("the file")),
+                    "problem": Message(N_("not UTF-8 (line %(line)s); read as Windows-1252; "
+                                          "give the file's encoding if it is another"),
+                                       {"line": number})}), setting="encoding"))
         elif (encoding == "cp1252" and forced is None and number != guessed_at
               and not raw.isascii()):
             # Windows-1252 text is next to never valid UTF-8 where it is not ASCII: a

@@ -24,7 +24,6 @@ from typing import Sequence
 from sqlmodel import Session, select
 
 from ..errors import Remedy, TourneyError, UsageError
-from ..errors.counts import count_text
 from ..errors.words import N_, Message
 from ..ordering import table_order
 from ..pairing.constraints import SeatingConstraints, unmet_constraints
@@ -257,10 +256,10 @@ def event_constraints(session: Session, event: Event) -> EventConstraints:
 def unmet_report(session: Session, event: Event, tables: dict[str, list[int]],
                  byes: Sequence[int]) -> list[dict]:
     """What a seated round (table label -> player ids, and the byes) breaks of the
-    event's constraints, each with the reason in words: ``{"kind": "apart" |
-    "fixed", "players": [names], "table": label or the fixed table, "reason",
-    "club" (apart: the club keeping them apart, null for a named pair),
-    "message"}``."""
+    event's constraints, each with the reason: ``{"kind": "apart" | "fixed",
+    "players": [names], "table": label or the fixed table, "reason", "club"
+    (apart: the club keeping them apart, null for a named pair), "message"}``, the
+    message the English of :func:`unmet_words` (a page words the data itself)."""
     constraints = event_constraints(session, event)
     if not constraints:
         return []
@@ -282,35 +281,58 @@ def unmet_report(session: Session, event: Event, tables: dict[str, list[int]],
         if unmet.kind == "apart":
             label = labels[unmet.table]
             club = constraints.apart.get(tuple(sorted(unmet.players)))
-            why = f"both of club {club}" if club else "kept apart"
             reason = unmet.reason
             if club and len(members.get(club, ())) > len(labels):
                 reason = "unavoidable"
-                how = (f"club {club} has {count_text(len(members[club]), 'player')} in "
-                       f"the round at {count_text(len(labels), 'table')}, so some share one")
-            else:
-                how = "no seating found kept them apart with every table's size kept"
-            text = f"{who[0]} and {who[1]} ({why}) share table {label}: {how}"
+            words = unmet_words("apart", reason, who, label, club=club,
+                                members=len(members.get(club, ())), tables=len(labels))
             out.append({"kind": "apart", "players": who, "table": label,
-                        "reason": reason, "club": club, "message": text})
+                        "reason": reason, "club": club, "message": str(words)})
             continue
         want = constraints.fixed[unmet.players[0]]
         seated_at = next((label for label, keys in tables.items()
                           if unmet.players[0] in keys), None)
-        if unmet.reason == "no-such-table":
-            text = (f"{who[0]} is fixed to table {want}, but the round has "
-                    f"{count_text(len(labels), 'table')}")
-        elif unmet.reason == "bye":
-            text = f"{who[0]} is fixed to table {want}, but has a bye"
-        elif unmet.reason == "table-full":
-            text = (f"{who[0]} is fixed to table {want}, but sits at table {seated_at}: "
-                    f"every seat at table {want} is held by a player fixed there")
-        else:
-            text = (f"{who[0]} is fixed to table {want}, but the round's seating puts "
-                    f"them at table {seated_at}")
+        words = unmet_words("fixed", unmet.reason, who, str(want), seated_at=seated_at,
+                            tables=len(labels))
         out.append({"kind": "fixed", "players": who, "table": str(want),
-                    "reason": unmet.reason, "club": None, "message": text})
+                    "reason": unmet.reason, "club": None, "message": str(words)})
     return out
+
+
+def unmet_words(kind: str, reason: str, who: list[str], table: str, *, club=None,
+                members: int = 0, tables: int = 0, seated_at=None) -> Message:
+    """A constraint a round breaks (:func:`unmet_report`'s), as words: ``kind``
+    ``apart`` (``who`` two players sharing ``table``; ``club`` the club keeping
+    them apart, with ``members`` of it in a round of ``tables`` tables when the
+    ``reason`` is ``unavoidable``) or ``fixed`` (``who`` the player fixed to
+    ``table``, ``seated_at`` where they sit)."""
+    if kind == "apart":
+        how = (Message(N_("club %(club)s has %(count)s players in the round at 1 table, so "
+                          "some share one") if tables == 1 else
+                       N_("club %(club)s has %(count)s players in the round at %(tables)s "
+                          "tables, so some share one"),
+                       {"club": club, "count": members, "tables": tables})
+               if reason == "unavoidable" else
+               Message(N_("no seating found kept them apart with every table's size kept")))
+        said = {"first": who[0], "second": who[1], "table": table, "club": club, "how": how}
+        return Message(N_("%(first)s and %(second)s (both of club %(club)s) share table "
+                          "%(table)s: %(how)s") if club else
+                       N_("%(first)s and %(second)s (kept apart) share table %(table)s: "
+                          "%(how)s"), said)
+    said = {"player": who[0], "table": table, "seated_at": seated_at, "count": tables}
+    if reason == "no-such-table":
+        return Message(N_("%(player)s is fixed to table %(table)s, but the round has "
+                          "%(count)s table") if tables == 1 else
+                       N_("%(player)s is fixed to table %(table)s, but the round has "
+                          "%(count)s tables"), said)
+    if reason == "bye":
+        return Message(N_("%(player)s is fixed to table %(table)s, but has a bye"), said)
+    if reason == "table-full":
+        return Message(N_("%(player)s is fixed to table %(table)s, but sits at table "
+                          "%(seated_at)s: every seat at table %(table)s is held by a player "
+                          "fixed there"), said)
+    return Message(N_("%(player)s is fixed to table %(table)s, but the round's seating puts "
+                      "them at table %(seated_at)s"), said)
 
 
 def constraints_text(data: dict) -> list[str]:

@@ -72,7 +72,15 @@ from sqlmodel import Session, select
 from ..engines import get_game
 from ..engines.base import Game
 from ..engines.presentation import N_, Message
-from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
+from ..errors import (
+    InvalidValue,
+    Remedy,
+    SettingWay,
+    TourneyError,
+    UnknownName,
+    UsageError,
+    unknown_name,
+)
 from ..errors.words import then_words
 from ..ordering import name_key
 from ..pairing.seating import METHODS, default_method
@@ -209,7 +217,7 @@ def unknown_event(slug: str, known: Iterable[str]) -> UnknownName:
     """The error for an event that does not exist, with the closest slugs."""
     known = list(known)
     return unknown_name("event", slug, known,
-                        otherwise="" if known else "there are no events yet",
+                        otherwise=None if known else Message(N_("there are no events yet")),
                         remedy=None if known else Remedy("create-event"))
 
 
@@ -578,13 +586,15 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
         if not add:
             if len(unknown) == 1:
                 raise unknown_player_error(session, unknown[0],
-                                           "; register it first", setting="add",
+                                           Message(N_("register it first")), setting="add",
                                            remedy=Remedy("add-player"),
-                                           setting_way="have entering add it")
+                                           setting_way=SettingWay("add-unknown",
+                                                                  players=(unknown[0],)))
             raise UnknownName(Message(N_("unknown players %(names)s; register them first"),
                                       {"names": ", ".join(repr(u) for u in unknown)}),
                               setting="add",
-                              remedy=Remedy("add-player"), setting_way="have entering add them")
+                              remedy=Remedy("add-player"),
+                              setting_way=SettingWay("add-unknown", players=tuple(unknown)))
         found: list = []
         new = add_players(session, list(dict.fromkeys(unknown)), warnings=found)
         report.warnings = [w.to_json() for w in found]

@@ -160,7 +160,9 @@ def resolve_merged(session: Session, player: Player) -> Player:
     return session.get(Player, follow(merge_links(session), player.id))
 
 
-def unknown_player_error(session: Session, name: str, hint: str = "", **remedy) -> UnknownName:
+def unknown_player_error(session: Session, name: str, hint: Message | None = None,
+                         **remedy) -> UnknownName:
+    """``unknown player 'Ana' (did you mean 'Anna'?)``, ``hint`` (words) after it."""
     names = session.exec(select(Player.name).where(Player.merged_into_id.is_(None)))
     return unknown_name("player", name, names, quote=True, cutoff=0.75, hint=hint, **remedy)
 
@@ -194,6 +196,20 @@ class PlayerInfo:
 
 # ------------------------------------------------------------------------- adding
 
+# A look-alike name's warning by how the names differ
+# (tourney.person_names.lookalike_kind): whole sentences, the kinds said in them.
+LOOKALIKE_SENTENCES = {
+    "case": N_("%(name)s looks like %(like)s (they differ only by case); if they are one "
+               "person, merge them"),
+    "accents": N_("%(name)s looks like %(like)s (they differ only by accents); if they are "
+                  "one person, merge them"),
+    "case and accents": N_("%(name)s looks like %(like)s (they differ only by case and "
+                           "accents); if they are one person, merge them"),
+    "spaces": N_("%(name)s looks like %(like)s (they differ only by spaces); if they are one "
+                 "person, merge them"),
+}
+
+
 @dataclass(frozen=True)
 class Lookalike:
     """A name being registered that looks like one already there: equal apart from
@@ -206,9 +222,14 @@ class Lookalike:
     differs: str
 
     @property
+    def words(self) -> Message:
+        """The warning as words (a page's in its language; :attr:`text` the English)."""
+        return Message(LOOKALIKE_SENTENCES[self.differs],
+                       {"name": repr(self.name), "like": repr(self.like)})
+
+    @property
     def text(self) -> str:
-        return (f"{self.name!r} looks like {self.like!r} (they differ only by "
-                f"{self.differs}); if they are one person, merge them")
+        return str(self.words)
 
     def to_json(self) -> dict:
         return {"name": self.name, "like": self.like, "differs": self.differs,

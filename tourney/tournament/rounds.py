@@ -39,8 +39,7 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..engines.presentation import N_, Message
-from ..errors import Advice, Remedy, TourneyError, no_round
-from ..errors.counts import plural_word
+from ..errors import Advice, Remedy, SettingWay, TourneyError, no_round
 from ..errors.words import and_words
 from ..ordering import name_key, name_order, table_order
 from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
@@ -243,13 +242,9 @@ def _left_out_by_checkin(session: Session, event: Event, row: Round,
     return missing, late
 
 
-def withdrawn_text(withdrawn: list[WithdrawnSeat]) -> str:
-    """``Bo (table 2)``, ``Bo (table 2) and Cilla (bye)``."""
-    return str(withdrawn_words(withdrawn))
-
-
 def withdrawn_words(withdrawn: list[WithdrawnSeat]) -> Message:
-    """:func:`withdrawn_text` as words a page says in its language."""
+    """``Bo (table 2)``, ``Bo (table 2) and Cilla (bye)``, as words a page says in
+    its language."""
     return and_words(
         Message(N_("%(player)s (bye)"), {"player": w.name}) if w.table is None else
         Message(N_("%(player)s (table %(table)s)"), {"player": w.name, "table": w.table})
@@ -261,10 +256,10 @@ def withdrawn_note(seating: RoundSeating, slug: str) -> Advice | None:
     seats none): reseat it, or, once a result is in, enter them again."""
     if not seating.withdrawn:
         return None
-    who = withdrawn_text(seating.withdrawn)
+    said = {"round": seating.number, "event": slug, "who": withdrawn_words(seating.withdrawn)}
     if seating.reseatable:
-        return Advice(f"round {seating.number} of {slug} seats {who}, who withdrew: "
-                      "reseating it seats it again without them",
+        return Advice(Message(N_("round %(round)s of %(event)s seats %(who)s, who withdrew: "
+                                 "reseating it seats it again without them"), said),
                       Remedy("reseat-round", event=slug, round=seating.number))
     at_tables = sorted({w.table for w in seating.withdrawn if w.table is not None},
                        key=table_order)
@@ -272,18 +267,27 @@ def withdrawn_note(seating: RoundSeating, slug: str) -> Advice | None:
         return None  # only byes, and the round can no longer be reseated: they stand
     done = ", ".join(sorted(seating.results, key=table_order))
     enter = tuple(w.name for w in seating.withdrawn if w.table is not None)
-    return Advice(f"round {seating.number} of {slug} seats {who}, who withdrew, and cannot "
-                  f"be reseated (results are in for {plural_word(len(seating.results), 'table')} "
-                  f"{done}): {plural_word(len(at_tables), 'table')} {', '.join(at_tables)} can "
-                  "be played as seated only if entering them again takes the withdrawal back",
-                  Remedy("enter-players", event=slug, players=enter))
+    tables = {"tables": ", ".join(at_tables)}
+    return Advice(Message(
+        N_("round %(round)s of %(event)s seats %(who)s, who withdrew, and cannot be reseated "
+           "(results are in for %(done)s): %(playable)s"),
+        {**said,
+         "done": Message(N_("table %(tables)s") if len(seating.results) == 1 else
+                         N_("tables %(tables)s"), {"tables": done}),
+         "playable": Message(
+             N_("table %(tables)s can be played as seated only if entering them again "
+                "takes the withdrawal back") if len(at_tables) == 1 else
+             N_("tables %(tables)s can be played as seated only if entering them again "
+                "takes the withdrawal back"), tables)}),
+        Remedy("enter-players", event=slug, players=enter))
 
 
-def check_no_withdrawn(session: Session, event: Event, number: int, anyway: str) -> None:
+def check_no_withdrawn(session: Session, event: Event, number: int,
+                       anyway: SettingWay) -> None:
     """Refuse a round whose seating seats a player who withdrew at a table still to
     be played (or, while the round can be reseated, with a bye: the reseat seats
-    every table anew), naming them and the reseat; ``anyway`` says in words what the
-    caller's ``force`` does ("write the sheet anyway")."""
+    every table anew), naming them and the reseat; ``anyway`` says what the
+    caller's ``force`` does (``write-sheet-anyway``)."""
     seating = round_seating(session, event, number)
     at_tables = [w for w in seating.withdrawn if w.table is not None]
     if not at_tables and not (seating.withdrawn and seating.reseatable):
@@ -464,7 +468,7 @@ def seat_next_round(session: Session, event: Event, *, force: bool = False) -> R
                            "%(tables)s; import it first"), said) if len(missing) == 1 else
                 Message(N_("round %(round)s of %(event)s has no result yet for tables "
                            "%(tables)s; import them first"), said), setting="force",
-                remedy=Remedy("import-results"), setting_way=f"seat round {number} anyway")
+                remedy=Remedy("import-results"), setting_way=SettingWay("seat-anyway", round=number))
     row = Round(event_id=event.id, number=number)
     seating = _seat_into(session, event, row, event.seed)
     after = seating.to_json()

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from sqlmodel import Session, select
 
 from ..engines import get_game
-from ..errors import Remedy, TourneyError, UsageError, no_table
+from ..errors import Remedy, SettingWay, TourneyError, UsageError, no_table
 from ..errors.counts import plural_word
 from ..errors.words import N_, Message, then_words
 from ..ordering import table_order
@@ -255,7 +255,7 @@ def move_player(session: Session, event: Event, number: int, name: str, table: s
                                       "another player too"),
                                    {"event": event.slug, "round": number, "player": player.name,
                                     "table": table, "sizes": broken}),
-                           setting="force", setting_way="move anyway")
+                           setting="force", setting_way=SettingWay("move-anyway"))
     before_tables = {label: list(keys) for label, keys in tables.items()}
     moved = [{"player": player.name, "from": _place(seat)}]
     if seat.table is not None:

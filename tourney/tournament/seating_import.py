@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from ..engines import get_game
-from ..errors import RecordError, Remedy, TourneyError, UsageError, located
+from ..errors import RecordError, Remedy, SettingWay, TourneyError, UsageError, located
 from ..errors.words import N_, Message
 from ..ordering import table_order
 from ..pairing.history import EventHistory
@@ -102,7 +102,7 @@ def import_seating(session: Session, event: Event, number: int, path: str, *,
                    "import them first"),
                 {"round": last, "event": event.slug, "tables": ", ".join(missing)}),
                 setting="force",
-                remedy=Remedy("import-results"), setting_way=f"seat round {number} anyway")
+                remedy=Remedy("import-results"), setting_way=SettingWay("seat-anyway", round=number))
     name = "<stdin>" if path == "-" else str(path)
     source = open_source(str(path), encoding=encoding, sheet=sheet)
     errors: list[RecordError] = []

@@ -146,7 +146,7 @@ def get_series(session: Session, slug: str) -> Series:
     if found is None:
         known = list(session.execute(select(Series.slug).order_by(Series.slug)).scalars())
         raise unknown_name("series", slug, known,
-                           otherwise="" if known else "there are no series yet",
+                           otherwise=None if known else Message(N_("there are no series yet")),
                            remedy=None if known else Remedy("create-series"))
     return found
 

@@ -60,8 +60,8 @@ def team_scope(session: Session, slug: str) -> Series | Event:
     if event is None:
         known = sorted(set(session.execute(select(Event.slug)).scalars())
                        | set(session.execute(select(Series.slug)).scalars()))
-        raise unknown_name("event or series", slug, known,
-                           otherwise="" if known else "there are no events yet",
+        raise unknown_name("event-or-series", slug, known,
+                           otherwise=None if known else Message(N_("there are no events yet")),
                            remedy=None if known else Remedy("create-event"))
     return event
 
@@ -128,7 +128,7 @@ def remove_members(session: Session, slug: str, team: str, names: Sequence[str] 
     row = _teams(session, scope).get(team)
     if row is None:
         raise unknown_name("team", team, list(_teams(session, scope)), quote=True,
-                           otherwise=f"{scope.slug} has no teams")
+                           otherwise=Message(N_("%(scope)s has no teams"), {"scope": scope.slug}))
     members = dict(session.execute(
         select(TeamMember.player_id, TeamMember.id).where(TeamMember.team_id == row.id)).all())
     if names:

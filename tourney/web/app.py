@@ -75,7 +75,12 @@ from tourney.tournament import table_links
 from tourney.tournament.arbiter import MAX_REASON
 from tourney.tournament.evening import decide_signup, mark, set_checkin_required, set_evening
 from tourney.tournament.events import get_event, last_seated_round, results_by_round
-from tourney.tournament.rounds import get_round, seated_keys, seating_warnings
+from tourney.tournament.rounds import (
+    get_round,
+    seated_keys,
+    seating_warnings,
+    withdrawn_note,
+)
 from tourney.tournament.settings import event_settings
 from tourney.tournament.sheets import score_sheet_rows
 from tourney.tournament.standings import event_tiebreaks, standing_decimals, standings_table
@@ -89,6 +94,7 @@ from .messages import (
     error_text,
     refusal_text,
     remedy_sentence,
+    setting_way_offer,
     signup_refusal,
 )
 from .security import (
@@ -1194,8 +1200,14 @@ async def org_event(request: Request) -> Response:
     results_in = any(table.state != table_links.WAITING for table in view.tables)
     still_seated = [] if results_in or not view.open else [
         name for number, name in absent if number == view.number and name in seated]
+    # players seated in the round who have since withdrawn: what `round show` warns
+    # about, said in the page's language with the remedy the page offers
+    note = withdrawn_note(seating, slug) if seating is not None else None
+    withdrawn = None if note is None else {
+        "text": server.site_renderer(lang).message(note.words), "remedy": note.remedy,
+        "sentence": remedy_sentence(note.remedy, lang)}
     return server.render(request, "org_event.html", lang, view=view, flash=flash,
-                         still_seated=still_seated,
+                         still_seated=still_seated, withdrawn=withdrawn,
                          error_lines=errors, conflict_errors=conflict_errors,
                          site_dir=server.config.site_dir, evening=evening, adjusted=adjusted,
                          again=request.query_params.get("again"), absences=absent,
@@ -1348,17 +1360,21 @@ async def org_action(request: Request) -> Response:
             lang = server.language(request)
             text, _ = error_text(err, server.site_renderer(lang))
             code = "decision-refused" if isinstance(err, submissions.DecisionRefused) else "refused"
+            way = getattr(err, "setting_way", None)  # what force would do, as data
             return api_answer(code, text, remedy_sentence(remedy, lang), 409, **(
-                {"remedy": remedy.to_json()} if remedy is not None else {}))
+                {"remedy": remedy.to_json()} if remedy is not None else {}), **(
+                {"setting_way": way.to_json()} if way is not None else {}))
         # said in the language of the page the form was on (the event's by default)
         lang = server.language(request, await run_in_threadpool(_event_lang, server, slug))
+        way = setting_way_offer(getattr(err, "setting_way", None), lang, slug)
         if action not in ARBITER_ACTIONS:
             return server.error_page(request, lang, 409, err,
-                                     remedy=remedy_sentence(remedy, lang), back=f"/org/{slug}")
+                                     remedy=remedy_sentence(remedy, lang), way=way,
+                                     back=f"/org/{slug}")
         # the arbiter's refusal: said in the organizer's language first (the page's),
         # then in the library's own words, which name what stood in the way
         return server.error_page(request, lang, 409, err, refused=True,
-                                 remedy=remedy_sentence(remedy, lang),
+                                 remedy=remedy_sentence(remedy, lang), way=way,
                                  back=f"/org/{slug}#arbiter")
     if wants_json(request):
         return JSONResponse(result)

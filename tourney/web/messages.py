@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tourney.errors import RecordError, Remedy
+from tourney.errors import RecordError, Remedy, SettingWay
 from tourney.errors.seats import seat_number
 from tourney.reports.i18n import N_, translations
 from tourney.reports.site import Renderer
@@ -91,6 +91,43 @@ def remedy_sentence(remedy: Remedy | None, lang: str) -> str | None:
     page has no words for."""
     sentence = REMEDY_SENTENCES.get(remedy.kind) if remedy is not None else None
     return translations(lang).gettext(sentence) % remedy.data if sentence else None
+
+
+# What the setting a refusal names would do (tourney.errors.SettingWay), as the
+# organizer's page offers it: a sentence, and for a way the page's form takes as it
+# is sent again, a button (its action, and the button's words); a kind not here is
+# not offered (the command line's own: a score sheet, the links' list).
+SETTING_WAY_SENTENCES = {
+    "seat-anyway": N_("Or seat round %(round)s before those results are in:"),
+    # the box is the move form's own (org_event.html), named as the form says it
+    "move-anyway": N_("Or tick “%(box)s” and move the player again."),
+}
+SETTING_WAY_BUTTONS = {"seat-anyway": ("seat", N_("Seat round %(round)s anyway"))}
+MOVE_ANYWAY_BOX = N_("even if it breaks the event's table sizes")
+
+
+@dataclass(frozen=True)
+class WayOffer:
+    """A setting's way as a page offers it: ``sentence`` in the page's language and,
+    where the page has one, a button posting ``action`` again with ``force``."""
+
+    sentence: str
+    action: str | None = None
+    button: str | None = None
+
+
+def setting_way_offer(way: SettingWay | None, lang: str, slug: str) -> WayOffer | None:
+    """What the setting's way of a refusal is on the organizer's page of event
+    ``slug``, in ``lang``: ``None`` for none, or one the page does not offer."""
+    sentence = SETTING_WAY_SENTENCES.get(way.kind) if way is not None else None
+    if sentence is None:
+        return None
+    _ = translations(lang).gettext
+    said = {**way.data, "box": _(MOVE_ANYWAY_BOX)}
+    button = SETTING_WAY_BUTTONS.get(way.kind)
+    if button is None:
+        return WayOffer(_(sentence) % said)
+    return WayOffer(_(sentence) % said, f"/org/{slug}/{button[0]}", _(button[1]) % said)
 
 
 def error_text(err: Exception, renderer: Renderer) -> tuple[str, str | None]:
