@@ -87,3 +87,21 @@ def test_a_forfeited_table_is_in_its_players_results_and_asks_for_no_result(tour
     html = web.get(own[player]["url"]).text
     assert _results_rows(html)["1"][2].endswith("/4")
     assert path_of(links["1"]["url"]) in html.split('id="seat"')[1]
+
+
+def test_own_results_show_a_shared_place_and_the_arbiters_adjustments(tourney, db_url):
+    """A place shared at the table reads "1=" as everywhere else, and a penalty is
+    said beside the results, so the points shown add up to the standings'."""
+    links = seated_event(tourney, lang="en")
+    web = client(db_url, auto_accept=True)
+    send_csv(web, links["1"], match_csv(tourney, "club", 1, "1", loser_seat=1))
+    seats = tourney("round", "show", "club", "1", "--json").json["tables"][0]["seats"]
+    tourney("result", "adjust", "club", seats[0], "--points", "-0.5", "--reason",
+            "slow play", "--round", "1")
+    own = {r["player"]: r for r in tourney("player", "links", "club", "--json").json}
+    html = web.get(own[seats[0]]["url"]).text
+    assert _results_rows(html)["1"][2] == "1=/4"  # three players share first place
+    assert _results_rows(web.get(own[seats[1]]["url"]).text)["1"][2] == "4/4"
+    results = html.split('id="results"')[1].split("</section>")[0]
+    assert "adjusted by the arbiter: -0.5 (slow play, round 1)" in results
+    assert "adjusted by the arbiter" not in web.get(own[seats[1]]["url"]).text

@@ -43,6 +43,7 @@ class RoundResult:
     kind: str = "match"  # "match", "forfeit" or "bye"
     absent: bool = False  # a forfeit: this player did not play
     reason: str | None = None  # a forfeit: the arbiter's reason, if given
+    shared: bool = False  # a match: another player of the table has the same place (1=)
 
 
 @dataclass
@@ -153,13 +154,18 @@ def _results(session: Session, event: Event, player: Player) -> list[RoundResult
         .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
         .where(Match.event_id == event.id, MatchPlace.player_id == player.id)
         .order_by(Match.round_number)).all()
-    sizes = {}
+    sizes: dict[int, int] = {}
+    at_place: dict[tuple[int, int], int] = {}  # (version, place) -> players there
     versions = [r[5] for r in rows]
     if versions:
-        sizes = dict(session.exec(
-            select(MatchPlace.version_id, func.count()).where(MatchPlace.version_id.in_(versions))
-            .group_by(MatchPlace.version_id)).all())
-    results = [RoundResult(r[0], r[1], r[2], sizes.get(r[5], 0), r[3], r[4]) for r in rows]
+        for version, place, count in session.exec(
+                select(MatchPlace.version_id, MatchPlace.place, func.count())
+                .where(MatchPlace.version_id.in_(versions))
+                .group_by(MatchPlace.version_id, MatchPlace.place)).all():
+            sizes[version] = sizes.get(version, 0) + count
+            at_place[(version, place)] = count
+    results = [RoundResult(r[0], r[1], r[2], sizes.get(r[5], 0), r[3], r[4],
+                           shared=at_place.get((r[5], r[2]), 1) > 1) for r in rows]
     # the rounds scored without a match: a forfeited table, a bye (as the standings
     # count them)
     seats = session.exec(
@@ -185,7 +191,7 @@ def _results(session: Session, event: Event, player: Player) -> list[RoundResult
                 absent = player.id in gone
                 results.append(RoundResult(number, table, None, size, None,
                                            0.0 if absent else bye_points, "forfeit",
-                                           absent, reason))
+                                           absent=absent, reason=reason))
     return sorted(results, key=lambda r: r.round)
 
 
