@@ -105,3 +105,24 @@ def test_own_results_show_a_shared_place_and_the_arbiters_adjustments(tourney, d
     results = html.split('id="results"')[1].split("</section>")[0]
     assert "adjusted by the arbiter: -0.5 (slow play, round 1)" in results
     assert "adjusted by the arbiter" not in web.get(own[seats[1]]["url"]).text
+
+
+def test_a_round_seated_by_the_command_links_each_player_to_their_table(tourney, db_url):
+    """`round seat` makes the tables' links, as the server's seat button does: a
+    player's own page links to their table's score sheet without `round links`
+    having been run first, and `round links` lists the same links afterwards."""
+    tourney("player", "add", *"Anna Bo Cai Dag Eva Fia Gus Hal".split())
+    tourney("event", "create", "club", "--variant", "svarta-maja", "--table-sizes", "4",
+            "--rule", "deals=3", "--lang", "en")
+    tourney("event", "enter", "club", "--all")
+    tourney("round", "seat", "club")
+    own = {r["player"]: r for r in tourney("player", "links", "club", "--json").json}
+    web = client(db_url)
+    seat = web.get(own["Anna"]["url"]).text.split('id="seat"')[1].split("</section>")[0]
+    assert "Enter the result of your table" in seat
+    listed = tourney("round", "links", "club", "1", "--base-url", "http://testserver",
+                     "--json").json["tables"]
+    tables = {t["table"]: t["seats"] for t in
+              tourney("round", "show", "club", "1", "--json").json["tables"]}
+    anna = next(label for label, seats in tables.items() if "Anna" in seats)
+    assert path_of(next(t["url"] for t in listed if t["table"] == anna)) in seat
