@@ -61,6 +61,10 @@ def test_seating_is_sent_once_in_the_events_language(db_url, run_cli, smtp_serve
     details = result.json["details"]
     assert sorted(details["sent"]) == ["Anna", "Cai"] and list(details["failed"]) == ["Bo"]
     assert details["no_address"] == ["Dag"] and "Bo" in result.stderr
+    # the mail server's refusal as it said it, not a Python dict of bytes
+    assert details["failed"]["Bo"] == "bounce@example.org: 550 no such mailbox"
+    assert "bounce@example.org: 550 no such mailbox" in result.stderr
+    assert "{" not in result.stderr and "b'" not in result.stderr
     by_to = {str(m["To"]): m for m in inbox.messages}
     assert sorted(by_to) == ["anna@example.org", "cai@example.org"]
     anna = by_to["anna@example.org"]
@@ -174,3 +178,37 @@ def test_results_wait_for_a_table_whose_result_is_not_in(db_url, run_cli, smtp_s
     assert sorted(str(m["To"]).split("@")[0] for m in inbox.messages) == sorted(
         n.lower() for n in tables["1"])
     assert inbox.messages[0]["Subject"] == "Club night, round 1: your result"
+
+
+def test_results_go_to_the_players_of_a_forfeited_table(db_url, run_cli, smtp_server, tmp_path):
+    """A forfeited table never has a result: its players are told the forfeit (the
+    absent player 0 match points, the others a bye's worth) instead of waiting for
+    a result forever (`not_ready`)."""
+    inbox, url = smtp_server
+    names = [f"P{i}" for i in range(8)]
+    for name in names:
+        run_cli(db_url, "player", "add", name, "--email", f"{name.lower()}@example.org")
+    run_cli(db_url, "event", "create", "club-1", "--variant", "svarta-maja",
+            "--table-sizes", "4", "--name", "Club night")
+    run_cli(db_url, "event", "enter", "club-1", "--all")
+    run_cli(db_url, "round", "seat", "club-1")
+    tables = {t["table"]: t["seats"] for t in
+              run_cli(db_url, "round", "show", "club-1", "1", "--json").json["tables"]}
+    gone = tables["2"][0]
+    run_cli(db_url, "result", "forfeit", "club-1", "1", "2", "--absent", gone)
+    _play_round(run_cli, db_url, tmp_path)  # table 1 (table 2 is forfeited)
+    report = run_cli(db_url, "notify", "club-1", "--round", "1", "--what", "results",
+                     "--smtp", url, "--json").json["details"]
+    assert report["not_ready"] == []
+    assert sorted(report["sent"]) == sorted(names)
+    points = {r["player"]: r["points"] for r in
+              run_cli(db_url, "standings", "club-1", "--json").json}
+    by_to = {str(m["To"]).split("@")[0]: m.get_body(("plain",)).get_content()
+             for m in inbox.messages}
+    assert ("in round 1 of Club night table 2 was scored as a forfeit: you did not play, "
+            "0 match points.") in by_to[gone.lower()]
+    for name in tables["2"][1:]:
+        assert (f"in round 1 of Club night table 2 was scored as a forfeit: "
+                f"{points[name]:g} match points, a bye's worth.") in by_to[name.lower()]
+    for name in tables["1"]:
+        assert "came" in by_to[name.lower()] and "forfeit" not in by_to[name.lower()]

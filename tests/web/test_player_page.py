@@ -46,3 +46,83 @@ def test_a_renewed_or_wrong_token_is_not_found(tourney, db_url):
     assert web.get("/p/not-a-token").status_code == 404
     new = tourney("player", "links", "club", "--json").json[0]
     assert web.get(new["url"]).status_code == 200
+
+
+def _results_rows(html: str) -> dict[str, list[str]]:
+    """Round -> the cells of the player's results table (tags stripped)."""
+    import re
+    section = html.split('id="results"')[1].split("</section>")[0]
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", section.split("<tbody>")[1], re.S):
+        cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>",
+                                                                         row, re.S)]
+        rows[cells[0]] = cells
+    return rows
+
+
+def test_a_forfeited_table_is_in_its_players_results_and_asks_for_no_result(tourney, db_url):
+    """A forfeit gives points without a match: the player's results show the round
+    (so their match points add up to the standings' points), and the seat section
+    says no result is needed instead of linking to the table's score sheet."""
+    links = seated_event(tourney, lang="en")
+    seats = {t["table"]: t["seats"] for t in
+             tourney("round", "show", "club", "1", "--json").json["tables"]}
+    gone, stayed = seats["2"][0], seats["2"][1]
+    tourney("result", "forfeit", "club", "1", "2", "--absent", gone, "--reason", "went home")
+    web = client(db_url, auto_accept=True)
+    send_csv(web, links["1"], match_csv(tourney, "club", 1, "1"))
+    own = {r["player"]: r for r in tourney("player", "links", "club", "--json").json}
+    points = {r["player"]: r["points"] for r in
+              tourney("standings", "club", "--json").json}
+    for name, shown in ((gone, "forfeited"), (stayed, "forfeit")):
+        html = web.get(own[name]["url"]).text
+        row = _results_rows(html)["1"]
+        assert row[1] == "2" and row[2] == shown and row[3] == "–"
+        assert float(row[4]) == points[name]  # 0 for the absent player, a bye's worth else
+        seat = html.split('id="seat"')[1].split("</section>")[0]
+        assert "forfeited: no result is needed" in seat
+        assert path_of(links["2"]["url"]) not in seat
+    # a player of the table that played still has their match, and the link
+    player = seats["1"][0]
+    html = web.get(own[player]["url"]).text
+    assert _results_rows(html)["1"][2].endswith("/4")
+    assert path_of(links["1"]["url"]) in html.split('id="seat"')[1]
+
+
+def test_own_results_show_a_shared_place_and_the_arbiters_adjustments(tourney, db_url):
+    """A place shared at the table reads "1=" as everywhere else, and a penalty is
+    said beside the results, so the points shown add up to the standings'."""
+    links = seated_event(tourney, lang="en")
+    web = client(db_url, auto_accept=True)
+    send_csv(web, links["1"], match_csv(tourney, "club", 1, "1", loser_seat=1))
+    seats = tourney("round", "show", "club", "1", "--json").json["tables"][0]["seats"]
+    tourney("result", "adjust", "club", seats[0], "--points", "-0.5", "--reason",
+            "slow play", "--round", "1")
+    own = {r["player"]: r for r in tourney("player", "links", "club", "--json").json}
+    html = web.get(own[seats[0]]["url"]).text
+    assert _results_rows(html)["1"][2] == "1=/4"  # three players share first place
+    assert _results_rows(web.get(own[seats[1]]["url"]).text)["1"][2] == "4/4"
+    results = html.split('id="results"')[1].split("</section>")[0]
+    assert "adjusted by the arbiter: -0.5 (slow play, round 1)" in results
+    assert "adjusted by the arbiter" not in web.get(own[seats[1]]["url"]).text
+
+
+def test_a_round_seated_by_the_command_links_each_player_to_their_table(tourney, db_url):
+    """`round seat` makes the tables' links, as the server's seat button does: a
+    player's own page links to their table's score sheet without `round links`
+    having been run first, and `round links` lists the same links afterwards."""
+    tourney("player", "add", *"Anna Bo Cai Dag Eva Fia Gus Hal".split())
+    tourney("event", "create", "club", "--variant", "svarta-maja", "--table-sizes", "4",
+            "--rule", "deals=3", "--lang", "en")
+    tourney("event", "enter", "club", "--all")
+    tourney("round", "seat", "club")
+    own = {r["player"]: r for r in tourney("player", "links", "club", "--json").json}
+    web = client(db_url)
+    seat = web.get(own["Anna"]["url"]).text.split('id="seat"')[1].split("</section>")[0]
+    assert "Enter the result of your table" in seat
+    listed = tourney("round", "links", "club", "1", "--base-url", "http://testserver",
+                     "--json").json["tables"]
+    tables = {t["table"]: t["seats"] for t in
+              tourney("round", "show", "club", "1", "--json").json["tables"]}
+    anna = next(label for label, seats in tables.items() if "Anna" in seats)
+    assert path_of(next(t["url"] for t in listed if t["table"] == anna)) in seat

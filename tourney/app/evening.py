@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from ..ratings.engine import ordinal
 from ..ratings.service import HistoryEntry, player_history
-from ..storage.models import Event, Match, MatchPlace, Player, TableLink
+from ..storage.models import Event, Forfeit, Match, MatchPlace, Player, Round, Seat, TableLink
 from ..tournament.arbiter import absent_players
 from ..tournament.evening import (
     checked_in_after,
@@ -34,14 +34,22 @@ __all__ = ["PlayerEvening", "RoundResult", "player_evening", "evening_of", "chec
 
 @dataclass(frozen=True)
 class RoundResult:
-    """The player's match of one round: their place at the table, score and match points."""
+    """The player's round: their match (place at the table, score and match points),
+    or what they scored without one: a forfeited table (``kind`` "forfeit":
+    ``absent`` for the player who did not play, 0 points; the others a bye's
+    worth) or a bye. Every round that gave the player points is here, so the
+    match points shown add up to the standings' points (adjustments aside)."""
 
     round: int
-    table: str
-    place: int
+    table: str | None  # None: a bye
+    place: int | None  # None: no match played
     players: int
-    total: float
+    total: float | None
     match_points: float
+    kind: str = "match"  # "match", "forfeit" or "bye"
+    absent: bool = False  # a forfeit: this player did not play
+    reason: str | None = None  # a forfeit: the arbiter's reason, if given
+    shared: bool = False  # a match: another player of the table has the same place (1=)
 
 
 @dataclass
@@ -63,6 +71,7 @@ class PlayerEvening:
     absent: bool = False  # marked absent from the latest seated round (`round absent`)
     # checked in only after the latest seated round was seated
     checked_in_late: bool = False
+    forfeited: bool = False  # the player's table of the latest seated round was forfeited
 
     @property
     def waits_for_next_round(self) -> bool:
@@ -137,14 +146,17 @@ def evening_of(session: Session, event: Event, player: Player, *,
     if up_to_round is not None:
         results = [r for r in results if r.round <= up_to_round]
     marks = entry_marks(session, event).get(player.id)
+    forfeited = table is not None and any(
+        r.kind == "forfeit" and r.round == number and r.table == table for r in results)
     return PlayerEvening(
-        event, player.name, player.id, number, table, seat, mates, url, results,
+        event, player.name, player.id, number, table, seat, mates,
+        None if forfeited else url, results,
         rows if rows is not None else standings_table(session, event, up_to_round=up_to_round),
         player_history(session, player, event.variant),
         event_options(session, event).checkin,
         marks is not None and marks.checked_in_at is not None, bye,
         bool(number) and player.id in absent_players(session, event, number),
-        seated_at is not None and checked_in_after(marks, seated_at))
+        seated_at is not None and checked_in_after(marks, seated_at), forfeited)
 
 
 def _results(session: Session, event: Event, player: Player) -> list[RoundResult]:
@@ -154,13 +166,45 @@ def _results(session: Session, event: Event, player: Player) -> list[RoundResult
         .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
         .where(Match.event_id == event.id, MatchPlace.player_id == player.id)
         .order_by(Match.round_number)).all()
-    sizes = {}
+    sizes: dict[int, int] = {}
+    at_place: dict[tuple[int, int], int] = {}  # (version, place) -> players there
     versions = [r[5] for r in rows]
     if versions:
-        sizes = dict(session.exec(
-            select(MatchPlace.version_id, func.count()).where(MatchPlace.version_id.in_(versions))
-            .group_by(MatchPlace.version_id)).all())
-    return [RoundResult(r[0], r[1], r[2], sizes.get(r[5], 0), r[3], r[4]) for r in rows]
+        for version, place, count in session.exec(
+                select(MatchPlace.version_id, MatchPlace.place, func.count())
+                .where(MatchPlace.version_id.in_(versions))
+                .group_by(MatchPlace.version_id, MatchPlace.place)).all():
+            sizes[version] = sizes.get(version, 0) + count
+            at_place[(version, place)] = count
+    results = [RoundResult(r[0], r[1], r[2], sizes.get(r[5], 0), r[3], r[4],
+                           shared=at_place.get((r[5], r[2]), 1) > 1) for r in rows]
+    # the rounds scored without a match: a forfeited table, a bye (as the standings
+    # count them)
+    seats = session.exec(
+        select(Round.number, Seat.table).join(Round, Round.id == Seat.round_id)
+        .where(Round.event_id == event.id, Seat.player_id == player.id)).all()
+    if seats:
+        forfeits: dict[tuple[int, str], tuple[set[int], str | None]] = {}
+        for number, table, absent_id, reason in session.exec(
+                select(Forfeit.round_number, Forfeit.table, Forfeit.player_id, Forfeit.reason)
+                .where(Forfeit.event_id == event.id)):
+            gone, _ = forfeits.setdefault((number, table), (set(), reason))
+            gone.add(absent_id)
+        bye_points = event_bye_points(event)
+        for number, table in seats:
+            if table is None:
+                results.append(RoundResult(number, None, None, 0, None, bye_points, "bye"))
+            elif (number, table) in forfeits:
+                gone, reason = forfeits[(number, table)]
+                size = session.exec(select(func.count()).select_from(Seat).join(
+                    Round, Round.id == Seat.round_id).where(
+                    Round.event_id == event.id, Round.number == number,
+                    Seat.table == table)).one()
+                absent = player.id in gone
+                results.append(RoundResult(number, table, None, size, None,
+                                           0.0 if absent else bye_points, "forfeit",
+                                           absent=absent, reason=reason))
+    return sorted(results, key=lambda r: r.round)
 
 
 def check_in_by_link(session: Session, token: str) -> str | None:

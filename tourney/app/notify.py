@@ -27,7 +27,7 @@ from sqlmodel import Session, select
 from ..errors import TourneyError, UsageError
 from ..errors.words import N_, Message
 from ..files import atomic_write
-from ..storage.models import Event, Match, MatchPlace, Notification, utcnow
+from ..storage.models import Event, Forfeit, Match, MatchPlace, Notification, utcnow
 from ..tournament.evening import player_links
 from ..tournament.events import entries
 from ..tournament.rounds import seated_tables
@@ -50,7 +50,9 @@ SEATING_TEXTS = {
 }
 
 # The results message, one sentence a line: subject, greeting, the player's match,
-# no match this round, the standings, the rating, the top of the standings, the page.
+# no match this round, the standings, the rating, the top of the standings, the page,
+# and for a forfeited table (`tourney result forfeit`): the player who did not play,
+# and the table's others.
 RESULTS_TEXTS = {
     "en": ("{event}, round {round}: your result", "Hello {player},",
            "in round {round} of {event} you came {place} of {players} at table {table}: "
@@ -59,7 +61,11 @@ RESULTS_TEXTS = {
            "After round {round} you are {standing} of {entrants} with {standing_points} points.",
            "Your rating: {rating_after} ({rating_change}).",
            "The top of the standings:",
-           "Your page (table, results, standings): {link}"),
+           "Your page (table, results, standings): {link}",
+           "in round {round} of {event} table {table} was scored as a forfeit: "
+           "you did not play, 0 match points.",
+           "in round {round} of {event} table {table} was scored as a forfeit: "
+           "{points} match points, a bye's worth."),
     "sv": ("{event}, rond {round}: ditt resultat", "Hej {player},",
            "i rond {round} av {event} kom du {place} av {players} vid bord {table}: "
            "poäng {total}, {points} matchpoäng.",
@@ -67,7 +73,11 @@ RESULTS_TEXTS = {
            "Efter rond {round} ligger du {standing} av {entrants} med {standing_points} poäng.",
            "Din rating: {rating_after} ({rating_change}).",
            "Toppen av ställningen:",
-           "Din sida (bord, resultat, ställning): {link}"),
+           "Din sida (bord, resultat, ställning): {link}",
+           "i rond {round} av {event} blev bord {table} walkover: "
+           "du spelade inte, 0 matchpoäng.",
+           "i rond {round} av {event} blev bord {table} walkover: "
+           "{points} matchpoäng, lika mycket som en frirond."),
     "nb": ("{event}, runde {round}: ditt resultat", "Hei {player},",
            "i runde {round} av {event} ble du nummer {place} av {players} ved bord {table}: "
            "poeng {total}, {points} matchpoeng.",
@@ -76,7 +86,11 @@ RESULTS_TEXTS = {
            "{standing_points} poeng.",
            "Din rating: {rating_after} ({rating_change}).",
            "Toppen av stillingen:",
-           "Din side (bord, resultater, stilling): {link}"),
+           "Din side (bord, resultater, stilling): {link}",
+           "i runde {round} av {event} ble bord {table} walkover: "
+           "du spilte ikke, 0 matchpoeng.",
+           "i runde {round} av {event} ble bord {table} walkover: "
+           "{points} matchpoeng, like mye som en frirunde."),
     "fi": ("{event}, kierros {round}: tuloksesi", "Hei {player},",
            "{event}, kierros {round}: sijoituit {place}/{players} pöydässä {table}: "
            "pisteet {total}, {points} ottelupistettä.",
@@ -85,7 +99,11 @@ RESULTS_TEXTS = {
            "{standing_points} pistettä.",
            "Rankingisi: {rating_after} ({rating_change}).",
            "Tilanteen kärki:",
-           "Oma sivusi (pöytä, tulokset, tilanne): {link}"),
+           "Oma sivusi (pöytä, tulokset, tilanne): {link}",
+           "{event}, kierros {round}: pöytä {table} ratkaistiin luovutuksena: "
+           "et pelannut, 0 ottelupistettä.",
+           "{event}, kierros {round}: pöytä {table} ratkaistiin luovutuksena: "
+           "{points} ottelupistettä, vapaakierroksen verran."),
 }
 TOP_SHOWN = 5  # the top of the standings in a results message
 
@@ -146,14 +164,17 @@ def results_message(evening, number: int, address: str, link: str,
     it, their rating change, the top of the standings and their page."""
     event = evening.event
     lang = event.lang or "en"
-    (subject, hello, played, no_match, standing, rating, top,
-     page) = RESULTS_TEXTS.get(lang, RESULTS_TEXTS["en"])
+    (subject, hello, played, no_match, standing, rating, top, page, forfeited,
+     forfeit_won) = RESULTS_TEXTS.get(lang, RESULTS_TEXTS["en"])
     number_text = functools.partial(_number, lang)
     values = {"event": event.name, "round": number, "player": evening.player, "link": link,
               "entrants": len(evening.rows)}
     result = evening.result_of(number)
     lines = [hello.format(**values)]
-    if result is not None:
+    if result is not None and result.kind == "forfeit":
+        lines.append((forfeited if result.absent else forfeit_won).format(
+            **values, table=result.table, points=number_text(result.match_points)))
+    elif result is not None and result.kind == "match":
         lines.append(played.format(**values, place=result.place, players=result.players,
                                    table=result.table, total=number_text(result.total),
                                    points=number_text(result.match_points)))
@@ -238,7 +259,7 @@ def notify_players(session: Session, event: Event, number: int, what: str, *,
         Notification.what == what, Notification.status == "sent"))}
     with_result = set()
     if what == "results":
-        with_result = _players_with_a_result(session, event, number)
+        with_result = _players_with_a_result(session, event, number, tables)
         if not with_result:
             raise TourneyError(Message(N_("round %(round)s of %(event)s has no results yet"),
                                        {"round": number, "event": event.slug}))
@@ -283,7 +304,7 @@ def notify_players(session: Session, event: Event, number: int, what: str, *,
                         client = connect(smtp_url)
                     client.send_message(message)
                 except (smtplib.SMTPException, OSError) as err:
-                    status, error = "failed", str(err)[:500]
+                    status, error = "failed", _smtp_refusal(err)[:500]
                     if isinstance(err, (smtplib.SMTPServerDisconnected, OSError)):
                         client = None
             session.add(Notification(event_id=event.id, player_id=player.id,
@@ -304,8 +325,32 @@ def notify_players(session: Session, event: Event, number: int, what: str, *,
     return report
 
 
-def _players_with_a_result(session: Session, event: Event, number: int) -> set[int]:
-    return set(session.exec(
+def _smtp_refusal(err: Exception) -> str:
+    """What the mail server said, as it said it: "anna@example.org: 550 no such
+    user" for a refused address (smtplib's own str() is a Python dict of bytes)."""
+    if isinstance(err, smtplib.SMTPRecipientsRefused):
+        return "; ".join(f"{address}: {_reply(code, text)}"
+                         for address, (code, text) in err.recipients.items())
+    if isinstance(err, smtplib.SMTPResponseException):
+        return _reply(err.smtp_code, err.smtp_error)
+    return str(err)
+
+
+def _reply(code: int, text: bytes | str) -> str:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    return f"{code} {text}".strip()
+
+
+def _players_with_a_result(session: Session, event: Event, number: int,
+                           tables: dict[str, list]) -> set[int]:
+    """The players of round ``number`` whose table is done: its result is in, or
+    it was forfeited (scored without a match; it will never have a result)."""
+    done = set(session.exec(
         select(MatchPlace.player_id)
         .join(Match, MatchPlace.version_id == Match.current_version_id)
         .where(Match.event_id == event.id, Match.round_number == number)).all())
+    for table in session.exec(select(Forfeit.table).where(
+            Forfeit.event_id == event.id, Forfeit.round_number == number)).all():
+        done.update(p.id for p in tables.get(table, ()))
+    return done

@@ -83,7 +83,10 @@ def simulate_round(session: Session, slug: str, number: int, *, seed: int = 0,
     if not tables:
         raise NothingToSimulate(Message(N_("every table of %(event)s round %(round)s has its "
                                            "result"), {"event": slug, "round": number}))
-    rng = random.Random(seed)
+    # each round deals its own cards: with one seed, round 2's tables must not be
+    # dealt round 1's hands again (round 1 keeps the seed as given, so the records
+    # it writes are the same as before)
+    rng = random.Random(seed if number == 1 else f"{seed} round {number}")
     records: list[DealRecord] = []
     for table in tables:
         records += simulate_match(settings.game, settings.options, table.seats, rng,

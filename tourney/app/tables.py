@@ -508,6 +508,11 @@ def stored_errors(submission: Submission) -> list[RecordError]:
 
 # ---------------------------------------------------------------- what was sent
 
+def _shown_places(places: list[int | None]) -> list[tuple[int | None, bool]]:
+    """Each place with whether it is shared, as a result grid shows it (1=)."""
+    return [(place, place is not None and places.count(place) > 1) for place in places]
+
+
 # A result of up to this many deals is shown with each deal's scores at once; a
 # longer one behind a disclosure (its totals and places always show).
 COMPACT_DEALS = 12
@@ -539,9 +544,11 @@ class SentResult:
         out = set()
         width = len(self.players)
         for seat in range(width):
+            # a place as shown: "4=" (shared) differs from "4"
             for kind, mine, theirs in (("player", self.players, other.players),
                                        ("total", self.totals, other.totals),
-                                       ("place", self.places, other.places)):
+                                       ("place", _shown_places(self.places),
+                                        _shown_places(other.places))):
                 if seat >= len(theirs) or mine[seat] != theirs[seat]:
                     out.add((kind, seat))
         theirs = dict(other.deals)

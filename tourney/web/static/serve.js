@@ -4,7 +4,8 @@
 //    first field at fault; send it without leaving the page, so that a phone that
 //    loses the Wi-Fi while sending keeps what was typed and can send it again (the
 //    server stores the same result once). What is typed is also kept for the tab
-//    (sessionStorage) until the table's result is in, for a reload.
+//    (sessionStorage) until the table's result is in, for a reload. A correction of
+//    the stored result (#correction) is sent the same way, without a draft kept.
 // 3. The round's clock: count the minutes left down (venue screen, table pages).
 (function () {
   "use strict";
@@ -104,17 +105,17 @@
   document.addEventListener("input", function (e) {
     var input = e.target;
     var sheet = input.form;
-    if (!sheet || sheet.id !== "sheet") { return; }
-    keep(sheet);
+    if (!sheet || !sheet.classList.contains("sheet")) { return; }
+    if (sheet.id === "sheet") { keep(sheet); }  // a correction keeps no draft
     if (!input.name || input.name.indexOf("score-") !== 0) { return; }
     var ok = input.value.trim() === "" || /^-?\d+([.,]\d+)?$/.test(input.value.trim());
     input.setAttribute("aria-invalid", ok ? "false" : "true");
   });
   document.addEventListener("submit", function (e) {
     var sheet = e.target;
-    if (sheet.id !== "sheet" || !window.fetch || !window.URLSearchParams) { return; }
+    if (!sheet.classList.contains("sheet") || !window.fetch || !window.URLSearchParams) { return; }
     e.preventDefault();
-    keep(sheet);
+    if (sheet.id === "sheet") { keep(sheet); }
     var button = sheet.querySelector("button[type=submit]");
     var unsent = document.getElementById("unsent");
     if (unsent) { unsent.hidden = true; }
