@@ -1106,6 +1106,11 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 AUTO_JOBS_MIN_PAGES = 100
 
 
+# what the manifest keeps of a round (SiteBuilder._round_part)
+PART_FIELDS = frozenset(("stamp", "row", "seating", "list", "complete", "feed", "matches",
+                         "standings", "extra", "of"))
+
+
 class _ReadEveryRound(Exception):
     """An event's outputs need a round :meth:`SiteReader.event_data` did not read (an
     output that shows every round, or one of the round's own, must be made again):
@@ -1715,7 +1720,8 @@ class SiteBuilder:
         if not isinstance(parts, dict):
             return {}
         return {int(n): (part["stamp"], part["complete"]) for n, part in parts.items()
-                if isinstance(part, dict) and isinstance(part.get("stamp"), int)}
+                if n.isdigit() and isinstance(part, dict) and PART_FIELDS <= part.keys()
+                and isinstance(part["stamp"], int) and isinstance(part["complete"], bool)}
 
     def _event(self, data: EventData, with_replays: bool, old: dict | None) -> None:
         """An event's outputs and its record in the manifest. Raises
