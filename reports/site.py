@@ -1127,7 +1127,8 @@ class SiteBuilder:
     byte-identical. Keys: an event's pages share one (:meth:`event_key`: the event
     row, its content stamp, which triggers in the database change on any write to
     its rows, its players' names, the code digest and the site's settings), so an
-    unchanged event's rows are never read; a player's page has its own
+    unchanged event's rows are never read, and of a changed event only the rounds
+    whose own content stamp changed (:meth:`_event`); a player's page has its own
     (:meth:`player_key`: the player's name and ratings and the keys of the player's
     events), so only the matches of the players whose pages are rendered are read;
     the players' list, the leaderboards and their open data have keys of what they
