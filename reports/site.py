@@ -1334,13 +1334,15 @@ class SiteBuilder:
                                       for pid, p in self.players.items()}
         return [rows.get(pid) or (pid, None) for pid in sorted(player_ids)]
 
-    def event_key(self, info: EventInfo, with_replays: bool, player_ids: Iterable[int]) -> str:
+    def event_key(self, info: EventInfo, with_replays: bool, names: str) -> str:
         """An event's pages' key: its info (with its content stamp, which changes
-        with any write to its rows), whether it has replays, and the names of the
-        players in it (entered, seated or placed). Its rows are not read: the stamp
-        stands for them."""
-        return content_key(self.site_key, "event", info, with_replays,
-                           self._names(player_ids))
+        with any write to its rows), whether it has replays (:meth:`_event_info_key`),
+        and the names of the players in it (entered, seated or placed), by their
+        digest (``names``). Its rows are not read: the stamp stands for them."""
+        return content_key(self._event_info_key(info, with_replays), names)
+
+    def _event_info_key(self, info: EventInfo, with_replays: bool) -> str:
+        return content_key(self.site_key, "event", info, with_replays)
 
     @staticmethod
     def _event_ref(info: EventInfo) -> tuple:
@@ -1684,7 +1686,11 @@ class SiteBuilder:
         old = self.previous.manifest.get("events", {}).get(str(info.id))
         if not isinstance(old, dict) or not isinstance(old.get("players"), list):
             return False
-        if old.get("key") != self.event_key(info, with_replays, old["players"]):
+        # the event's info first: a changed event's players' names (a big event's
+        # thousands) are not worked out for a key that cannot match
+        info_key = self._event_info_key(info, with_replays)
+        if old.get("info_key") != info_key or old.get("key") != content_key(
+                info_key, content_key(self._names(old["players"]))):
             return False
         if not self.reuse(old["files"]):
             return False
@@ -1739,7 +1745,8 @@ class SiteBuilder:
         names = content_key(self._names(players))
         rows, standings_key, kept = self.event_pages(data, with_replays, names, parts, old)
         self.event_records[str(info.id)] = {
-            "key": self.event_key(info, with_replays, players), "files": self._collecting,
+            "key": self.event_key(info, with_replays, names), "files": self._collecting,
+            "info_key": self._event_info_key(info, with_replays),
             "standings": standings_key,
             "names": names, "ref": content_key(self._event_ref(info)),
             "replays": self.report.replays - replays,
