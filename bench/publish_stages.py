@@ -28,7 +28,7 @@ READS = ("content_stamp", "events", "players", "pools", "event_data", "fill_stan
 BUILDER = ("_event_share", "_player_context", "_players_changed", "index_page",
            "rating_pages", "site_data_files", "static_files", "series_pages",
            "_render_pages", "_player_key", "page", "event_pages", "event_data_files",
-           "_player_digests", "round_pages", "_standings_outputs", "_load_ratings",
+           "_event_parts", "round_pages", "_standings_outputs", "_load_ratings",
            "_load_boards", "_board_summary")
 SITE = ("write_in_place", "compare_sites", "foreign_files", "read_manifest",
         "same_folder_times", "leftovers", "prepare_target")

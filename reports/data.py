@@ -175,6 +175,9 @@ class RoundData:
     byes: list[int]
     repeated_pairs: int = 0
     seated_at: dt.datetime | None = None
+    # changes with any write to the round's seats, matches and forfeits
+    # (``Round.content_stamp``, kept by triggers): see SiteReader.event_data's ``known``
+    stamp: int | None = None
 
     @property
     def results_in(self) -> int:
@@ -189,18 +192,30 @@ class EntryData:
     withdrawn_after: int | None
 
 
+class UnreadRound(NamedTuple):
+    """A round :meth:`SiteReader.event_data` was told it need not read (``known``):
+    its row, without its seats, matches and forfeits."""
+    number: int
+    repeated_pairs: int
+    seated_at: dt.datetime | None
+    stamp: int
+
+
 @dataclass
 class EventData:
     info: EventInfo
     entries: list[EntryData]
     standings: list[StandingRow]
-    rounds: list[RoundData]
-    matches: list[MatchData]  # every match with a row, by round and table
+    rounds: list[RoundData]  # the rounds read, by number
+    matches: list[MatchData]  # every match with a row of the rounds read, by round and table
     standings_error: str | None = None
     # While a round is being played (a seated round lacks a result), the standings
     # are those after the last round with every result in, and this says which (0:
     # none is); None: the standings after every seated round. See event_data.
     after_round: int | None = None
+    # the seated rounds not read (event_data's ``known``), by number; while there is
+    # one, ``rounds`` and ``matches`` hold only the others'
+    unread: dict[int, UnreadRound] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -262,6 +277,13 @@ class PoolData:
 
 
 # ------------------------------------------------------------------------ reading
+
+def round_decided(rnd: RoundData) -> bool:
+    """Whether every table of a round is decided as the standings count it (its match
+    has a current version, or it was forfeited)."""
+    return not any(t.forfeit is None and (t.match is None or t.match.version_id is None)
+                   for t in rnd.tables)
+
 
 def event_status(info: EventInfo, today: dt.date) -> str:
     if info.rounds_seated == 0:
@@ -537,16 +559,33 @@ class SiteReader:
     def _event_row(self, info: EventInfo) -> Event:
         return self._event_rows.get(info.id) or self.session.get(Event, info.id)
 
-    def event_data(self, info: EventInfo, standings: bool = True) -> EventData:
+    def event_data(self, info: EventInfo, standings: bool = True,
+                   known: dict[int, tuple[int, bool]] | None = None) -> EventData:
         """An event's rows for its pages. Its standings are ranked after the last
         round with every result in (or forfeited) while a later seated round is being
         played (``after_round``; as chess-results ranks "after round N"), else after
         every round: one result of a round being played changes that round's and that
         match's pages, not the standings every page of a big event shows.
-        ``standings``: False leaves them to :meth:`fill_standings`."""
+        ``standings``: False leaves them to :meth:`fill_standings`.
+
+        ``known``: per round number, a round's content stamp as the caller last read
+        the round, and whether every table of it was decided then: a round whose stamp
+        is still that is not read (its seats, matches, places and forfeits; a big
+        event's rounds are tens of thousands of rows each), only its row
+        (``EventData.unread``)."""
         entries = [EntryData(*row) for row in self._rows(
             select(Entry.player_id, Entry.first_round, Entry.withdrawn_after)
             .where(Entry.event_id == info.id))]
+        round_rows = self._rows(
+            select(Round.id, Round.number, Round.repeated_pairs, Round.seated_at,
+                   Round.content_stamp)
+            .where(Round.event_id == info.id).order_by(Round.number))
+        known = known or {}
+        unread = {number: UnreadRound(number, repeated or 0, seated_at, stamp)
+                  for _, number, repeated, seated_at, stamp in round_rows
+                  if stamp is not None and known.get(number, (None,))[0] == stamp}
+        skipped_ids = [round_id for round_id, number, *_ in round_rows if number in unread]
+        skipped = sorted(unread)
 
         matches: dict[int, MatchData] = {}
         by_key: dict[tuple[int, str], MatchData] = {}
@@ -555,7 +594,7 @@ class SiteReader:
                    MatchVersion.version, MatchVersion.imported_at, MatchVersion.imported_by,
                    MatchVersion.deals, MatchVersion.verified_moves)
             .outerjoin(MatchVersion, MatchVersion.id == Match.current_version_id)
-            .where(Match.event_id == info.id))
+            .where(Match.event_id == info.id, Match.round_number.not_in(skipped)))
         for mid, rnd, table, vid, version, at, by, deals, verified in rows:
             match = MatchData(mid, info.id, rnd, table, vid, version, at, by, deals or 0,
                               verified or 0)
@@ -565,25 +604,24 @@ class SiteReader:
             select(Match.id, MatchPlace.player_id, MatchPlace.seat, MatchPlace.place,
                    MatchPlace.total, MatchPlace.match_points)
             .join(MatchPlace, MatchPlace.version_id == Match.current_version_id)
-            .where(Match.event_id == info.id))
+            .where(Match.event_id == info.id, Match.round_number.not_in(skipped)))
         for mid, pid, seat, place, total, points in place_rows:
             matches[mid].places.append(PlaceData(pid, seat, place, total, points))
         for match in matches.values():
             match.places.sort(key=lambda p: p.seat)
 
-        round_rows = self._rows(
-            select(Round.id, Round.number, Round.repeated_pairs, Round.seated_at)
-            .where(Round.event_id == info.id).order_by(Round.number))
         seats: dict[int, list[tuple]] = {}
         seat_rows = self._rows(
             select(Seat.round_id, Seat.player_id, Seat.table, Seat.seat)
             .join(Round, Round.id == Seat.round_id)
-            .where(Round.event_id == info.id))
+            .where(Round.event_id == info.id, Round.id.not_in(skipped_ids)))
         for round_id, pid, table, seat in seat_rows:
             seats.setdefault(round_id, []).append((table, seat, pid))
-        forfeits = self.forfeits(info.id)
+        forfeits = self.forfeits(info.id, skipped)
         rounds = []
-        for round_id, number, repeated, seated_at in round_rows:
+        for round_id, number, repeated, seated_at, stamp in round_rows:
+            if number in unread:
+                continue
             tables: dict[str, list[tuple[int, int]]] = {}
             byes = []
             for table, seat, pid in seats.get(round_id, ()):
@@ -595,27 +633,29 @@ class SiteReader:
                 TableData(label, [pid for _, pid in sorted(tables[label])],
                           by_key.get((number, label)), forfeits.get((number, label)))
                 for label in sorted(tables, key=natural_key)]
-            rounds.append(RoundData(number, table_list, byes, repeated or 0, seated_at))
+            rounds.append(RoundData(number, table_list, byes, repeated or 0, seated_at, stamp))
         ordered = sorted(matches.values(), key=lambda m: (m.round, natural_key(m.table)))
-        after = self._complete_round(rounds)
-        if not rounds or after == rounds[-1].number:
+        after = self._complete_round(rounds, {n: known[n][1] for n in unread})
+        if not round_rows or after == round_rows[-1][1]:
             after = None
-        data = EventData(info, entries, [], rounds, ordered, None, after)
+        data = EventData(info, entries, [], rounds, ordered, None, after, unread)
         if standings:
             self.fill_standings(data)
         return data
 
-    def forfeits(self, event_id: int) -> dict[tuple[int, str], ForfeitData]:
+    def forfeits(self, event_id: int, without: Collection[int] = ()
+                 ) -> dict[tuple[int, str], ForfeitData]:
         """An event's forfeited tables by (round, table): who did not play (by player
         id) and the reason given (the same on each of the table's rows), in one query
-        for the whole event."""
+        for the whole event but its rounds ``without`` (numbers)."""
         absent: dict[tuple[int, str], list[int]] = {}
         reasons: dict[tuple[int, str], str | None] = {}
         times: dict[tuple[int, str], dt.datetime] = {}
         for number, table, pid, reason, at in self._rows(
                 select(Forfeit.round_number, Forfeit.table, Forfeit.player_id, Forfeit.reason,
                        Forfeit.created_at)
-                .where(Forfeit.event_id == event_id).order_by(Forfeit.player_id)):
+                .where(Forfeit.event_id == event_id, Forfeit.round_number.not_in(without))
+                .order_by(Forfeit.player_id)):
             key = (number, table)
             absent.setdefault(key, []).append(pid)
             reasons[key] = reason
@@ -635,26 +675,33 @@ class SiteReader:
 
     def standings_inputs(self, data: EventData) -> tuple:
         """Beside the event's info, entries, matches and byes (in ``data``), the rows
-        its standings are made of: its forfeits and adjustments, every round's."""
-        event_id = data.info.id
-        return tuple(tuple(tuple(row) for row in self._rows(
-            select(model.__table__).where(model.event_id == event_id).order_by(model.id)))
-            for model in (Forfeit, Adjustment))
+        its standings are made of: its forfeits of the rounds they count (a forfeit in
+        the round being played changes its round's pages, not the standings) and its
+        adjustments, every round's."""
+        event_id, after = data.info.id, data.after_round
+        forfeits = select(Forfeit.__table__).where(Forfeit.event_id == event_id)
+        if after is not None:
+            forfeits = forfeits.where(Forfeit.round_number <= after)
+        adjustments = select(Adjustment.__table__).where(Adjustment.event_id == event_id)
+        return tuple(tuple(tuple(row) for row in self._rows(query.order_by(model.id)))
+                     for query, model in ((forfeits, Forfeit), (adjustments, Adjustment)))
 
     @staticmethod
-    def _complete_round(rounds: list[RoundData]) -> int:
+    def _complete_round(rounds: list[RoundData], unread: dict[int, bool] | None = None) -> int:
         """The last round such that it and every round before it have every table's
         result in (or forfeited); 0 when none has. A table counts as
         :func:`~tourney.tournament.standings.results_by_round` counts it (its match
         has a current version, or it was forfeited), told from the rows just read
         (a query of the event's every match again, through the ORM, cost a
-        hundredth of a CPU second at 16,000 players)."""
+        hundredth of a CPU second at 16,000 players); of a round not read (``unread``,
+        by number), as the caller knew it (:func:`round_decided`)."""
+        decided = {rnd.number: round_decided(rnd) for rnd in rounds}
+        decided.update(unread or {})
         complete = 0
-        for rnd in rounds:  # by number
-            if any(t.forfeit is None and (t.match is None or t.match.version_id is None)
-                   for t in rnd.tables):
+        for number in sorted(decided):
+            if not decided[number]:
                 break
-            complete = rnd.number
+            complete = number
         return complete
 
     def player_matches(self, player_ids: Collection[int] | None = None
@@ -813,5 +860,7 @@ __all__ = [
     "RoundData",
     "SiteReader",
     "TableData",
+    "UnreadRound",
     "event_status",
+    "round_decided",
 ]

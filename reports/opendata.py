@@ -39,7 +39,7 @@ import re
 import uuid
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 from xml.etree import ElementTree
 
 from tourney import __version__
@@ -47,7 +47,7 @@ from tourney.errors.seats import seat_number
 from tourney.times import utc_iso
 from tourney.tournament.settings import table_sizes_json
 
-from .data import EventData, EventInfo, MatchData, PlayerInfo, PoolData, TableData
+from .data import EventData, EventInfo, MatchData, PlayerInfo, PoolData, RoundData, TableData
 
 SCHEMA_BASE = "https://tourney.invalid/schemas/"  # the schemas' ids; files ship in the package
 ATOM_NS = "http://www.w3.org/2005/Atom"
@@ -167,30 +167,45 @@ def _xml_text(text: str) -> str:
     return _NOT_XML.sub("\ufffd", text)
 
 
-def atom_feed(info: EventInfo, data: EventData, event_dir: str, *, title: str,
+class FeedRound(NamedTuple):
+    """What an event's feed shows of a round (:func:`feed_round`)."""
+    number: int
+    updated: str | None  # its latest result or forfeit, else when it was seated
+    tables: int
+    results: int
+    forfeits: int
+    byes: int
+
+
+def feed_round(rnd: RoundData) -> FeedRound:
+    """A round's entry in its event's feed, as the feed shows it: updated when it was
+    seated or its latest result came in."""
+    # a forfeited table is decided as a result is: counted with the results, and
+    # its forfeit updates the round's entry as a result coming in does
+    times = [m.imported_at for t in rnd.tables if (m := t.match) is not None
+             and m.has_result and m.imported_at is not None]
+    times += [t.forfeit.at for t in rnd.tables
+              if t.forfeit is not None and t.forfeit.at is not None]
+    if rnd.seated_at is not None:
+        times.append(rnd.seated_at)
+    return FeedRound(rnd.number, max((moment(t) for t in times), default=None),
+                     len(rnd.tables), rnd.results_in,
+                     sum(1 for t in rnd.tables if t.forfeit is not None), len(rnd.byes))
+
+
+def atom_feed(info: EventInfo, rounds: Sequence[FeedRound], event_dir: str, *, title: str,
               round_title, round_summary, lang: str, author: str,
               base_url: str | None) -> bytes:
-    """The event's rounds as an Atom feed in the site's language ``lang``: an entry
-    per seated round, updated when it was seated or its latest result came in
-    (:func:`_atom`); ``round_summary(tables, results, forfeits, byes)`` words a
-    round's counts in ``lang``."""
+    """The event's rounds (:func:`feed_round` each, by number) as an Atom feed in the
+    site's language ``lang``: an entry per seated round (:func:`_atom`);
+    ``round_summary(tables, results, forfeits, byes)`` words a round's counts in
+    ``lang``."""
     entries = []
-    for rnd in data.rounds:
-        # a forfeited table is decided as a result is: counted with the results, and
-        # its forfeit updates the round's entry as a result coming in does
-        times = [m.imported_at for t in rnd.tables if (m := t.match) is not None
-                 and m.has_result and m.imported_at is not None]
-        times += [t.forfeit.at for t in rnd.tables
-                  if t.forfeit is not None and t.forfeit.at is not None]
-        if rnd.seated_at is not None:
-            times.append(rnd.seated_at)
-        updated = max((moment(t) for t in times), default=None) or moment(info.created) \
-            or "1970-01-01T00:00:00Z"
+    for rnd in rounds:
+        updated = rnd.updated or moment(info.created) or "1970-01-01T00:00:00Z"
         path = f"{event_dir}/round-{rnd.number}.html"
-        forfeits = sum(1 for t in rnd.tables if t.forfeit is not None)
-        results = rnd.results_in
         entries.append((round_title(rnd.number), path, updated, path,
-                        round_summary(len(rnd.tables), results, forfeits, len(rnd.byes))))
+                        round_summary(rnd.tables, rnd.results, rnd.forfeits, rnd.byes)))
     entries.reverse()  # newest first
     feed_updated = (max((e[2] for e in entries), default=None) or moment(info.created)
                     or "1970-01-01T00:00:00Z")
@@ -349,6 +364,7 @@ def index_file(events: list[EventInfo], event_dirs: dict[int, str], variants: li
     })
 
 
-__all__ = ["atom_feed", "dump", "event_body", "event_ref", "index_file", "matches_path",
+__all__ = ["FeedRound", "atom_feed", "dump", "event_body", "event_ref", "feed_round",
+           "index_file", "matches_path",
            "players_file", "ratings_file", "round_matches_body", "rounds_body", "schema_id",
            "series_body", "series_feed", "standings_body"]

@@ -136,6 +136,8 @@ from .data import (
     RoundData,
     SiteReader,
     TableData,
+    UnreadRound,
+    round_decided,
 )
 from .folders import (
     MANIFEST,
@@ -1121,6 +1123,17 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 AUTO_JOBS_MIN_PAGES = 100
 
 
+# what the manifest keeps of a round (SiteBuilder._round_part)
+PART_FIELDS = frozenset(("stamp", "row", "seating", "list", "complete", "feed", "matches",
+                         "standings", "extra", "of"))
+
+
+class _ReadEveryRound(Exception):
+    """An event's outputs need a round :meth:`SiteReader.event_data` did not read (an
+    output that shows every round, or one of the round's own, must be made again):
+    the event is read again whole (:meth:`SiteBuilder._event`)."""
+
+
 class SiteBuilder:
     """Renders every page of the site into a build folder.
 
@@ -1131,7 +1144,8 @@ class SiteBuilder:
     byte-identical. Keys: an event's pages share one (:meth:`event_key`: the event
     row, its content stamp, which triggers in the database change on any write to
     its rows, its players' names, the code digest and the site's settings), so an
-    unchanged event's rows are never read; a player's page has its own
+    unchanged event's rows are never read, and of a changed event only the rounds
+    whose own content stamp changed (:meth:`_event`); a player's page has its own
     (:meth:`player_key`: the player's name and ratings and the keys of the player's
     events), so only the matches of the players whose pages are rendered are read;
     the players' list, the leaderboards and their open data have keys of what they
@@ -1210,15 +1224,15 @@ class SiteBuilder:
             self._dirs.add(parent)
         return full
 
-    def reuse(self, rels: Sequence[str], key: str = "") -> bool:
+    def reuse(self, rels: Sequence[str], key: str = "", looked: bool = False) -> bool:
         """Keep these files of the old site: in the live site where they are (a
-        look that each is there, unless the site is untouched since its publish),
-        else hard-linked into the build (a copy where links are not possible);
-        False, with nothing left behind, if one is missing."""
+        look that each is there, unless the site is untouched since its publish or
+        the caller ``looked``), else hard-linked into the build (a copy where links
+        are not possible); False, with nothing left behind, if one is missing."""
         if self.previous is None:
             return False
         if self.live:
-            if not self.trusted and not all(
+            if not self.trusted and not looked and not all(
                     os.path.isfile(os.path.join(self.previous.folder, rel)) for rel in rels):
                 return False
         else:
@@ -1337,13 +1351,15 @@ class SiteBuilder:
                                       for pid, p in self.players.items()}
         return [rows.get(pid) or (pid, None) for pid in sorted(player_ids)]
 
-    def event_key(self, info: EventInfo, with_replays: bool, player_ids: Iterable[int]) -> str:
+    def event_key(self, info: EventInfo, with_replays: bool, names: str) -> str:
         """An event's pages' key: its info (with its content stamp, which changes
-        with any write to its rows), whether it has replays, and the names of the
-        players in it (entered, seated or placed). Its rows are not read: the stamp
-        stands for them."""
-        return content_key(self.site_key, "event", info, with_replays,
-                           self._names(player_ids))
+        with any write to its rows), whether it has replays (:meth:`_event_info_key`),
+        and the names of the players in it (entered, seated or placed), by their
+        digest (``names``). Its rows are not read: the stamp stands for them."""
+        return content_key(self._event_info_key(info, with_replays), names)
+
+    def _event_info_key(self, info: EventInfo, with_replays: bool) -> str:
+        return content_key(self.site_key, "event", info, with_replays)
 
     @staticmethod
     def _event_ref(info: EventInfo) -> tuple:
@@ -1378,14 +1394,21 @@ class SiteBuilder:
             if e not in self.events_by_id:
                 continue
             record = records.get(str(e)) or {}
-            if e in mine and "matches_of" in record:
-                shown = (tuple(mine[e]), record["matches_of"].get(str(player.id)),
+            if e in mine and isinstance(record.get("parts"), dict):
+                shown = (tuple(mine[e]), self._matches_of(record, player.id),
                          record.get("names"))
             else:
                 shown = record.get("key")
             refs.append((e, shown, self._event_ref(self.events_by_id[e])))
         return content_key(self.site_key, "player", rating_parts, refs,
                            self._names((player.id,)))
+
+    @staticmethod
+    def _matches_of(record: dict, player_id: int) -> tuple:
+        """What a player's page shows of their own matches in an event: a digest of
+        their match of each round (its parts, :meth:`_round_part`), by round."""
+        pid = str(player_id)
+        return tuple(part["of"].get(pid) for part in record["parts"].values())
 
     # ---- the whole site
 
@@ -1613,11 +1636,7 @@ class SiteBuilder:
                         if rows.get(row[0]) != [list(v) if isinstance(v, tuple) else v
                                                 for v in row]:
                             changed.add(row[0])
-                mine, theirs = record.get("matches_of", {}), had.get("matches_of", {})
-                if mine != theirs:  # the players whose digest differs, or who have one only
-                    # in one of them (a set of (player, digest) pairs each: compared in C)
-                    changed.update(int(pid) for pid, _ in
-                                   set(mine.items()).symmetric_difference(theirs.items()))
+                changed.update(self._own_matches_changed(record, had))
             if not isinstance(had, dict) or had.get("key") != record.get("key"):
                 # a page that links to the event's matches from its history, of a
                 # player without a row in the event, is keyed by the event's key
@@ -1628,6 +1647,26 @@ class SiteBuilder:
         for event_id, had in old_events.items():
             if event_id not in self.event_records and isinstance(had, dict):
                 changed.update(had.get("players", ()))
+        return changed
+
+    @staticmethod
+    def _own_matches_changed(record: dict, had: dict) -> set[int]:
+        """The players whose own matches in an event (:meth:`_matches_of`) differ
+        between its old record and its new one: of the rounds whose part is not the
+        old one itself (not read again), those whose digest differs or who have one in
+        only one of them (a set of (player, digest) pairs each: compared in C)."""
+        parts = record.get("parts") or {}
+        old_parts = had.get("parts") if isinstance(had.get("parts"), dict) else {}
+        changed: set[int] = set()
+        for n in parts.keys() | old_parts.keys():
+            mine, theirs = parts.get(n), old_parts.get(n)
+            if mine is theirs:
+                continue
+            mine = mine["of"] if isinstance(mine, dict) else {}
+            theirs = theirs.get("of", {}) if isinstance(theirs, dict) else {}
+            if mine != theirs:
+                changed.update(int(pid) for pid, _ in
+                               set(mine.items()).symmetric_difference(theirs.items()))
         return changed
 
     def _pending_events(self, rounds: Iterable[tuple[int, int]]) -> list:
@@ -1664,7 +1703,11 @@ class SiteBuilder:
         old = self.previous.manifest.get("events", {}).get(str(info.id))
         if not isinstance(old, dict) or not isinstance(old.get("players"), list):
             return False
-        if old.get("key") != self.event_key(info, with_replays, old["players"]):
+        # the event's info first: a changed event's players' names (a big event's
+        # thousands) are not worked out for a key that cannot match
+        info_key = self._event_info_key(info, with_replays)
+        if old.get("info_key") != info_key or old.get("key") != content_key(
+                info_key, content_key(self._names(old["players"]))):
             return False
         if not self.reuse(old["files"]):
             return False
@@ -1677,26 +1720,65 @@ class SiteBuilder:
 
     def _event_share(self, items: Sequence[tuple[EventInfo, bool]]) -> None:
         for info, with_replays in items:
-            data = self.reader.event_data(info, standings=False)
-            players = event_player_ids(data)
-            self._collecting = []
-            self._memo = {}
-            replays = self.report.replays
-            names = content_key(self._names(players))
-            rows, standings_key, kept = self.event_pages(data, with_replays, names)
-            self.event_records[str(info.id)] = {
-                "key": self.event_key(info, with_replays, players), "files": self._collecting,
-                "standings": standings_key,
-                "names": names, "ref": content_key(self._event_ref(info)),
-                "matches_of": self._player_digests(data),
-                "replays": self.report.replays - replays, "matches": len(data.matches),
-                "after_round": data.after_round,
-                "rounds": self._round_records,
-                "players": sorted(players),
-                # the old manifest's rows themselves while the standings are unchanged
-                "player_events": kept if kept is not None
-                else [[pid, *row[1:]] for pid, row in rows]}
-            self._collecting = None
+            old = self._old_event(info)
+            # the rounds unchanged since the old site (their stamps) are not read while
+            # what the old manifest keeps of them is all the event's outputs need
+            data = self.reader.event_data(info, standings=False, known=self._known_rounds(old))
+            try:
+                self._event(data, with_replays, old)
+            except _ReadEveryRound:
+                self._event(self.reader.event_data(info, standings=False), with_replays, old)
+
+    def _old_event(self, info: EventInfo) -> dict | None:
+        """The old manifest's record of an event (see :meth:`_event`), if any."""
+        if self.previous is None:
+            return None
+        old = self.previous.manifest.get("events", {}).get(str(info.id))
+        return old if isinstance(old, dict) else None
+
+    @staticmethod
+    def _known_rounds(old: dict | None) -> dict[int, tuple[int, bool]]:
+        """The rounds the old record keeps the parts of (:meth:`_round_part`): per
+        number, its stamp then and whether every table was decided."""
+        parts = old.get("parts") if old is not None else None
+        if not isinstance(parts, dict):
+            return {}
+        return {int(n): (part["stamp"], part["complete"]) for n, part in parts.items()
+                if n.isdigit() and isinstance(part, dict) and PART_FIELDS <= part.keys()
+                and isinstance(part["stamp"], int) and isinstance(part["complete"], bool)}
+
+    def _event(self, data: EventData, with_replays: bool, old: dict | None) -> None:
+        """An event's outputs and its record in the manifest. Raises
+        :class:`_ReadEveryRound`, before it makes or keeps anything, when a round not
+        read (``data.unread``) is needed."""
+        info = data.info
+        self._collecting = []
+        self._memo = {}
+        replays = self.report.replays
+        parts = self._event_parts(data, old)
+        players = event_player_ids(data)
+        for n in data.unread:
+            players.update(parts[n]["extra"])
+        names = content_key(self._names(players))
+        rows, standings_key, kept = self.event_pages(data, with_replays, names, parts, old)
+        self.event_records[str(info.id)] = {
+            "key": self.event_key(info, with_replays, names), "files": self._collecting,
+            "info_key": self._event_info_key(info, with_replays),
+            "standings": standings_key,
+            "names": names, "ref": content_key(self._event_ref(info)),
+            "replays": self.report.replays - replays,
+            "matches": sum(part["matches"] for part in parts.values()),
+            "after_round": data.after_round,
+            "rounds": self._round_records,
+            # what the event's outputs take of each round (by number, as text)
+            "parts": {str(n): part for n, part in parts.items()},
+            "entries": self._entry_rows(data).hex(),
+            "round_base": self._memo["round base"],
+            "players": sorted(players),
+            # the old manifest's rows themselves while the standings are unchanged
+            "player_events": kept if kept is not None
+            else [[pid, *row[1:]] for pid, row in rows]}
+        self._collecting = None
 
     def _in_workers(self, engine: Engine, shares: list, work: Callable,
                     collect: bool = True) -> None:
@@ -2008,7 +2090,8 @@ class SiteBuilder:
 
     # ---- events
 
-    def event_pages(self, data: EventData, with_replays: bool, names: str
+    def event_pages(self, data: EventData, with_replays: bool, names: str,
+                    parts: dict[int, dict], old: dict | None
                     ) -> tuple[list[tuple[int, PlayerEvent]], str, list | None]:
         """The event's pages and open data; its row on each player's page, by player
         id, its standings' key, and the old manifest's players' rows if the
@@ -2024,42 +2107,63 @@ class SiteBuilder:
 
         ``names``: a digest of the names of the event's players, which the keys of
         the pages that show most of them (a round's, its score sheets) take instead
-        of the names themselves."""
+        of the names themselves.
+
+        ``parts``: what the outputs take of each round (:meth:`_round_part`), by
+        number; the keys of the outputs that show every round (the standings, the
+        event's page, the venue screen, ``rounds.json``, the feed) are made of them,
+        so that a round not read (``data.unread``) is known by the part the old
+        manifest keeps. Such a round's outputs are kept with the keys they had; if
+        one of them, or an output that shows every round, must be made again,
+        :class:`_ReadEveryRound` is raised (before anything is made or kept)."""
         info = data.info
         after = data.after_round
+        shown = self._event_shown(info)
+        round_base = self._memo["round base"] = content_key(
+            self.site_key, "round-outputs", shown, opendata.event_ref(info), info.bye_points,
+            with_replays, names)
         # The standings are known by what they are made of (their key), and computed
         # only when an output that shows them must be made again: a result of the
         # round being played leaves their inputs, and the players' rows the old
         # manifest keeps, as they were.
-        counted = [m for m in data.matches
-                   if m.has_result and (after is None or m.round <= after)]
-        entrants = ({e.player_id for e in data.entries}
-                    | {p.player_id for m in counted for p in m.places})
-        on_standings = dataclasses.replace(info, stamp=None, results_in=0)
+        # (not the counts of results and forfeits, which change with those of the round
+        # being played: the standings outputs show those of the rounds counted, which
+        # their parts stand for)
+        on_standings = dataclasses.replace(info, stamp=None, results_in=0, forfeited=0)
         has_results = bool(info.results_in) if after is None else after > 0
         standings_key = content_key(
             self.site_key, "standings", on_standings, after, has_results, self._entry_rows(data),
-            [self._match_row(m) for m in counted],
-            [(r.number, r.byes) for r in data.rounds if after is None or r.number <= after],
+            # each counted round's matches with a result, byes and forfeits (as the grid
+            # and the players' rows show them, with the reason)
+            [(n, part["standings"]) for n, part in parts.items() if after is None or n <= after],
             # the names of the event's players (the entrants' among them) by their digest
-            self.reader.standings_inputs(data), names,
-            # the forfeits as the grid and the players' rows show them (with the reason)
-            [(r.number, t.label, t.forfeit) for r in data.rounds
-             if after is None or r.number <= after for t in r.tables if t.forfeit is not None])
-        old = (self.previous.manifest.get("events", {}).get(str(info.id))
-               if self.previous is not None else None)
-        kept_rows = (old["player_events"] if isinstance(old, dict)
+            self.reader.standings_inputs(data), names)
+        kept_rows = (old["player_events"] if old is not None
                      and old.get("standings") == standings_key else None)
+        old_rounds = old.get("rounds") if old is not None else None
+        if not isinstance(old_rounds, dict):
+            old_rounds = {}
+        if data.unread and not (
+                kept_rows is not None and old.get("round_base") == round_base
+                and self._keepable(self._standings_outputs(data, standings_key)
+                                   + [self._rounds_file(data)])
+                and all(self._round_keepable(old_rounds.get(str(n))) for n in data.unread)):
+            raise _ReadEveryRound
+        self._round_records = {}
+        self._keep_unread_rounds(data, parts, old_rounds)
         if kept_rows is None or not self._had(self._standings_outputs(data, standings_key)):
             self.reader.fill_standings(data)
         if kept_rows is not None:
             rows = self._player_rows(info.id, kept_rows)
         else:
+            counted = [m for m in data.matches
+                       if m.has_result and (after is None or m.round <= after)]
+            entrants = ({e.player_id for e in data.entries}
+                        | {p.player_id for m in counted for p in m.places})
             rows = self._standings_rows(data, entrants)
         for pid, event_row in rows:
             self.player_events.setdefault(pid, []).append(event_row)
 
-        shown = self._event_shown(info)
         self.event_page(data, standings_key, has_results)
         self.screen_page(data, standings_key, has_results)
         matches_by_round: dict[int, list[MatchData]] = {}
@@ -2072,14 +2176,10 @@ class SiteBuilder:
         # and matches file) are known by the round's key too (:meth:`_round_key`):
         # a round unchanged since the old site, a complete round while a later one
         # is played, keeps them without each being keyed (a big round's thousands).
-        old_rounds = old.get("rounds") if isinstance(old, dict) else None
-        if not isinstance(old_rounds, dict):
-            old_rounds = {}
-        self._round_records = {}
         event_dir = self.links.event(info.id).rsplit("/", 1)[0]
         for rnd in data.rounds:
             matches = matches_by_round.pop(rnd.number, [])
-            key = self._round_key(info, rnd, matches, shown, names, with_replays)
+            key = self._round_key(round_base, rnd, matches)
             if self._reuse_round(rnd.number, old_rounds.get(str(rnd.number)), key,
                                  len(matches)):
                 continue
@@ -2096,28 +2196,71 @@ class SiteBuilder:
         self.event_data_files(data, standings_key)
         return rows, standings_key, kept_rows
 
-    def _round_key(self, info: EventInfo, rnd: RoundData, matches: Sequence[MatchData],
-                   shown: tuple, names: str, with_replays: bool) -> str:
-        """The key of a round's outputs as a whole: what any of them shows (the
-        event as its round and match pages show it, its open data's reference and a
+    def _round_key(self, round_base: str, rnd: RoundData, matches: Sequence[MatchData]) -> str:
+        """The key of a round's outputs as a whole: what any of them shows (``round_base``:
+        the event as its round and match pages show it, its open data's reference and a
         bye's worth, the replays asked for or not, its players' names by their
-        digest, the round's seating, its matches as stored and its forfeits)."""
+        digest; the round's seating, its matches as stored and its forfeits)."""
         return content_key(
-            self.site_key, "round-outputs", shown, opendata.event_ref(info), info.bye_points,
-            with_replays, names, rnd.number, self._seating(rnd), rnd.repeated_pairs,
+            round_base, rnd.number, self._seating(rnd), rnd.repeated_pairs,
             rnd.seated_at, [self._match_row(m) for m in matches],
             [(t.label, t.forfeit) for t in rnd.tables if t.forfeit is not None])
 
-    def _reuse_round(self, number: int, had, key: str, matches: int) -> bool:
-        """Keep a round's outputs of the old site (each with the key it had of its
-        own) if the round's key is the one it had there (``had``: the old event
-        record's [key, files, replays] of the round)."""
+    def _keep_unread_rounds(self, data: EventData, parts: dict[int, dict],
+                            old_rounds: dict) -> None:
+        """Keep the outputs of the rounds not read (``data.unread``: the old site's, their
+        stamps and the base of their keys those they had) with the keys they had. A
+        file gone since :meth:`_round_keepable` looked: nothing kept, and
+        :class:`_ReadEveryRound`."""
+        report, files = self.report, len(self._collecting or ())
+        counts = (report.pages, report.matches, report.replays)
+        for number in data.unread:
+            had = old_rounds[str(number)]
+            if not self._reuse_round(number, had, had[0], parts[number]["matches"],
+                                     checked=True):
+                for rel in self._collecting[files:]:
+                    self.files.pop(rel, None)
+                    self.reused.discard(rel)
+                del self._collecting[files:]
+                report.pages, report.matches, report.replays = counts
+                self._round_records = {}
+                raise _ReadEveryRound
+
+    def _round_keepable(self, had, look: bool = True) -> bool:
+        """Whether a round's outputs of the old site can be kept as they are: ``had``,
+        the old event record's [key, files, replays] of the round, is whole and its
+        files, each with a key of its own, are there (``look``: else :meth:`reuse`
+        looks)."""
         if self.previous is None or not (
-                isinstance(had, list) and len(had) == 3 and had[0] == key
+                isinstance(had, list) and len(had) == 3 and isinstance(had[0], str)
                 and isinstance(had[1], list) and had[1] and isinstance(had[2], int)):
             return False
         old = self.previous.manifest["files"]
-        if not all(old.get(rel) for rel in had[1]) or not self.reuse(had[1]):
+        return all(old.get(rel) for rel in had[1]) and (not look or self._there(had[1]))
+
+    def _there(self, rels: Sequence[str]) -> bool:
+        """Whether these files of the old site are there to be kept (:meth:`reuse`)."""
+        return self.trusted or all(os.path.isfile(os.path.join(self.previous.folder, rel))
+                                   for rel in rels)
+
+    def _keepable(self, outputs: Sequence[tuple[str, str]]) -> bool:
+        """Whether the old site had these (path, key) outputs (:meth:`_had`) and they
+        are there to be kept."""
+        if not self._had(outputs):
+            return False
+        return self._there([prefix + path for path, _ in outputs
+                            for prefix in ([r.prefix for r in self.renderers]
+                                           if path.endswith(".html") else [""])])
+
+    def _reuse_round(self, number: int, had, key: str, matches: int,
+                     checked: bool = False) -> bool:
+        """Keep a round's outputs of the old site (each with the key it had of its
+        own) if the round's key is the one it had there (``had``: the old event
+        record's [key, files, replays] of the round); ``checked``: they can be
+        (:meth:`_round_keepable`)."""
+        if not checked and not (self._round_keepable(had, look=False) and had[0] == key):
+            return False
+        if not self.reuse(had[1], looked=checked):
             return False
         self._round_records[str(number)] = had
         self.report.matches += matches
@@ -2246,8 +2389,18 @@ class SiteBuilder:
         return self._memo[memo]
 
     def _event_page_key_of(self, data: EventData, standings_key: str) -> str:
-        return content_key(self.site_key, "event", standings_key, self._rounds_list(data),
-                           [self._seating(r) for r in data.rounds])
+        seated = self._seated_parts()
+        after = data.after_round
+        rounds = [(n, *part["list"][:2],
+                   part["list"][2] if after is None or n <= after else None)
+                  for n, part in seated]
+        return content_key(self.site_key, "event", standings_key, rounds,
+                           [part["seating"] for _, part in seated])
+
+    def _seated_parts(self) -> list[tuple[int, dict]]:
+        """The current event's seated rounds' parts (:meth:`_round_part`), by number."""
+        return [(n, part) for n, part in self._memo["parts"].items()
+                if part["seating"] is not None]
 
     @staticmethod
     def _rounds_list(data: EventData) -> list[tuple]:
@@ -2259,9 +2412,10 @@ class SiteBuilder:
                 for r in data.rounds]
 
     def _screen_key(self, data: EventData, standings_key: str) -> str:
-        rnd = data.rounds[-1] if data.rounds else None
+        seated = self._seated_parts()
         return content_key(self.site_key, "screen", standings_key,
-                           self._seating(rnd) if rnd else None, self._screen_refresh(data))
+                           seated[-1][1]["seating"] if seated else None,
+                           self._screen_refresh(data))
 
     @staticmethod
     def _screen_refresh(data: EventData) -> int | None:
@@ -2344,24 +2498,75 @@ class SiteBuilder:
                                              p.match_points) for p in match.places)))
         return found
 
-    def _player_digests(self, data: EventData) -> dict[str, str]:
-        """Per player (id as text), a digest of what their page shows of their own
-        matches in the event: each match as stored, with its places."""
-        shown: dict[int, list[bytes]] = {}
+    def _event_parts(self, data: EventData, old: dict | None) -> dict[int, dict]:
+        """What the event's outputs take of each round (:meth:`_round_part`), by number:
+        of a round read, worked out from its rows (and of the matches of a round no
+        longer seated); of a round not read, the old record's part. Raises
+        :class:`_ReadEveryRound` when a round not read cannot be known by it (the
+        entries or the round's row changed since)."""
+        entrants = {e.player_id for e in data.entries}
+        by_round: dict[int, list[MatchData]] = {}
         for match in data.matches:
-            if not match.has_result:
-                continue
-            row = self._match_row(match)
-            for place in match.places:
-                found = shown.get(place.player_id)
-                if found is None:
-                    shown[place.player_id] = [row]
-                else:
-                    found.append(row)
+            by_round.setdefault(match.round, []).append(match)
+        parts: dict[int, dict] = {}
+        for rnd in data.rounds:
+            parts[rnd.number] = self._round_part(rnd, by_round.pop(rnd.number, []), entrants)
+        for number, matches in by_round.items():  # of a round no longer seated
+            parts[number] = self._round_part(None, matches, entrants, number)
+        if data.unread:
+            if old is None or old.get("entries") != self._entry_rows(data).hex():
+                raise _ReadEveryRound
+            for number, unread in data.unread.items():
+                part = old["parts"][str(number)]
+                if part.get("row") != self._round_row(unread):
+                    raise _ReadEveryRound
+                parts[number] = part
+        parts = dict(sorted(parts.items()))
+        self._memo["parts"] = parts
+        return parts
+
+    @staticmethod
+    def _round_row(rnd: RoundData | UnreadRound) -> list:
+        """A round's own row as its outputs show it (not its stamp)."""
+        return [rnd.repeated_pairs, None if rnd.seated_at is None else rnd.seated_at.isoformat()]
+
+    def _round_part(self, rnd: RoundData | None, matches: Sequence[MatchData],
+                    entrants: set[int], number: int | None = None) -> dict:
+        """What the event's outputs take of a round (``rnd``; None: the ``matches`` of
+        round ``number``, no longer seated), kept in the manifest while the round's
+        stamp is unchanged so that the round is not read again (plain JSON values):
+        its stamp and row; its seating's digest, count of tables, byes and tables
+        decided and whether they all are (the event's page, the venue screen, the
+        rounds' file, the last complete round); its entry in the feed; its matches
+        with a result, byes and forfeits, as the standings count them, by their
+        digest; its players who are not entrants; and per player a digest of their
+        match with a result (their page)."""
+        of: dict[str, str] = {}
         blake2b = hashlib.blake2b
-        # the rows' digests are of one length: joined, they stand for the list
-        return {str(pid): blake2b(b"".join(rows), digest_size=16).hexdigest()
-                for pid, rows in shown.items()}
+        for match in matches:
+            if match.has_result:
+                row = blake2b(self._match_row(match), digest_size=8).hexdigest()
+                for place in match.places:
+                    of[str(place.player_id)] = row
+        players = {p.player_id for m in matches for p in m.places}
+        if rnd is None:
+            return {"stamp": None, "row": None, "seating": None, "list": None,
+                    "complete": True, "feed": None, "matches": len(matches),
+                    "standings": row_digest((number, tuple(
+                        self._match_row(m) for m in matches if m.has_result))).hex(),
+                    "extra": sorted(players - entrants), "of": of}
+        players.update(pid for table in rnd.tables for pid in table.players)
+        players.update(rnd.byes)
+        return {
+            "stamp": rnd.stamp, "row": self._round_row(rnd),
+            "seating": self._seating(rnd).hex(),
+            "list": [len(rnd.tables), len(rnd.byes), rnd.results_in],
+            "complete": round_decided(rnd), "feed": list(opendata.feed_round(rnd)),
+            "matches": len(matches),
+            "standings": row_digest((rnd.number, tuple(
+                self._match_row(m) for m in matches if m.has_result), tuple(rnd.byes),
+                tuple((t.label, t.forfeit) for t in rnd.tables if t.forfeit is not None))).hex(),
+            "extra": sorted(players - entrants), "of": of}
 
     @staticmethod
     def _event_shown(info: EventInfo) -> tuple:
@@ -2384,6 +2589,12 @@ class SiteBuilder:
             self.write(None, path, opendata.dump("matches", opendata.round_matches_body(
                 info, rnd.number, matches, event_dir, forfeited)), key)
 
+    def _rounds_file(self, data: EventData) -> tuple[str, str]:
+        """The event's ``rounds.json`` and its key (every seated round's seating)."""
+        path = self.links.event(data.info.id).rsplit("/", 1)[0] + "/rounds.json"
+        return path, content_key(self.site_key, "data", path, (
+            opendata.event_ref(data.info), [part["seating"] for _, part in self._seated_parts()]))
+
     def event_data_files(self, data: EventData, standings_key: str) -> None:
         """The event's open data but its rounds' matches files
         (:meth:`_round_matches_file`) and its Atom feed, once (not per language);
@@ -2392,22 +2603,24 @@ class SiteBuilder:
         info = data.info
         event_dir = self.links.event(info.id).rsplit("/", 1)[0]
         on_event = dataclasses.replace(info, stamp=None, results_in=0, tables_seated=0)
+        data_key = lambda path, shown: content_key(self.site_key, "data", path, shown)  # noqa: E731
         files = [
-            (f"{event_dir}/event.json", "event", (on_event, self._entry_rows(data)),
+            (f"{event_dir}/event.json",
+             data_key(f"{event_dir}/event.json", (on_event, self._entry_rows(data))), "event",
              lambda: opendata.event_body(info, data, event_dir)),
-            (f"{event_dir}/standings.json", "standings", standings_key,
+            (f"{event_dir}/standings.json",
+             data_key(f"{event_dir}/standings.json", standings_key), "standings",
              lambda: opendata.standings_body(info, data)),
-            (f"{event_dir}/rounds.json", "rounds",
-             (opendata.event_ref(info), [self._seating(r) for r in data.rounds]),
+            (*self._rounds_file(data), "rounds",
              lambda: opendata.rounds_body(info, data, event_dir))]
-        for path, kind, shown, body in files:
-            key = content_key(self.site_key, "data", path, shown)
+        for path, key, kind, body in files:
             if not self._reuse_keyed(key, [path]):
                 self.write(None, path, opendata.dump(kind, body()), key)
         first = self.renderers[0]
         site_title = self.settings.title or first.gettext("Dam tournaments")
         feed = opendata.atom_feed(
-            info, data, event_dir, title=f"{info.name} · {site_title}",
+            info, [opendata.FeedRound(*part["feed"]) for _, part in self._seated_parts()],
+            event_dir, title=f"{info.name} · {site_title}",
             round_title=lambda n: f"{info.name}: " + first.gettext("Round %(n)s") % {"n": n},
             round_summary=first.round_summary, lang=first.html_lang,
             author=self.settings.organisation or site_title, base_url=self.settings.url)

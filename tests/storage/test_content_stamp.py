@@ -84,6 +84,7 @@ def test_the_triggers_are_there(db_url, table):
                 "SELECT tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
                 "WHERE c.relname = :t AND NOT t.tgisinternal"), {"t": table}).scalars())
     engine.dispose()
+    names = {name for name in names if name.startswith("stamp_")}  # a round's: 0013's
     expected = {f"stamp_{table}_{op}" for op in ("update", "delete")}
     if table != "matchplace":
         expected.add(f"stamp_{table}_insert")

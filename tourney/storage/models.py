@@ -98,6 +98,12 @@ class Round(SQLModel, table=True):
     # the clock (`tourney round start`, migration 0008_arbiter): None until started
     started_at: Optional[datetime] = None
     ends_at: Optional[datetime] = None
+    # A random number set afresh by triggers (migration 0013) on every write to the
+    # round's seats, matches, their versions' places and forfeits: publish keeps what
+    # it worked out of the round without reading them while it is unchanged. Never
+    # written by the application.
+    content_stamp: Optional[int] = Field(default=None, sa_column=Column(BigInteger,
+                                                                        nullable=True))
 
 
 class Seat(SQLModel, table=True):
