@@ -53,6 +53,7 @@ from ..records.validation import DealCheck, MatchCheck, RecordChecker
 from ..storage.audit import record_change
 from ..storage.models import Event, Submission, TableLink
 from ..tournament import table_links
+from ..tournament.arbiter import optional_reason
 from ..tournament.results import ImportRejected
 from ..tournament.settings import event_settings
 from ..tournament.stored_rounds import EventContexts
@@ -418,15 +419,18 @@ def _still(session: Session, submission: Submission, state: str) -> TableLink:
     return link
 
 
-NOTE_LENGTH = 300  # the longest reason kept with a decision (Submission.note)
+# The longest reason kept with a decision (Submission.note); the organizer's page's
+# boxes take as much, and a longer one is refused, never cut.
+NOTE_LENGTH = 300
 
 
 def _settle_unstored(session: Session, submission: Submission, state: str,
                      decision: str, action: str, by: str, note: str | None) -> None:
     """Decide a submission without storing its result (reject, dismiss); ``note``,
-    the organizer's reason, is kept with it and in the audit table_links."""
+    the organizer's reason, is kept with it and in the audit log (refused when
+    longer than NOTE_LENGTH characters: a note cut short says something else)."""
+    note = optional_reason(note, most=NOTE_LENGTH)
     link = _still(session, submission, state)
-    note = (note or "").strip()[:NOTE_LENGTH] or None
     table_links.decide(session, submission, decision, by, note=note)
     event = session.get(Event, link.event_id)
     record_change(session, action, _subject(event, link), None,
