@@ -535,6 +535,9 @@ class SentResult:
     places: list[int | None] = field(default_factory=list)
     errors: list[RecordError] = field(default_factory=list)
     lines: dict[int, int] = field(default_factory=dict)  # line of the CSV -> its deal
+    # each deal's dealer, where the record names one (a correction of a stored result
+    # starts from it where the game has the dealer chosen)
+    dealers: dict[int, str] = field(default_factory=dict)
 
     @property
     def compact(self) -> bool:
@@ -647,6 +650,8 @@ def _sent_result(event: Event, content: str) -> SentResult:
         elif check.record.scores:
             scores.update(zip(check.record.players, check.record.scores))
         result.deals.append((check.record.deal, [scores.get(n, "") for n in players]))
+        if check.record.dealer:
+            result.dealers[check.record.deal] = check.record.dealer
     ranking = match.result if match is not None and match.valid else None
     places = dict(ranking.ranking) if ranking is not None else {}
     result.totals = [plain_number(ranking.totals[n]) if ranking and n in ranking.totals
@@ -674,6 +679,8 @@ def _stored_result(detail: dict) -> SentResult:
     for deal in detail["deals"]:
         scores = dict(zip(deal["players"], (deal["scores"] or "").split(";")))
         result.deals.append((deal["deal"], [scores.get(n, "") for n in players]))
+        if deal.get("dealer"):
+            result.dealers[deal["deal"]] = deal["dealer"]
     return result
 
 
