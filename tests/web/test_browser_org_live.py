@@ -93,7 +93,7 @@ def test_the_round_page_follows_the_tables_without_losing_what_is_typed(
         asked.clear()
         page.wait_for_timeout(3500)  # (events are read while Playwright waits)
         polls = [u for u in asked if u.startswith("/org/club/live")]
-        assert 2 <= len(polls) <= 5, asked
+        assert 1 <= len(polls) <= 5, asked  # one each second at most (a busy machine: fewer)
         assert not [u for u in asked if u.startswith("/org/club?") or u == "/org/club"], asked
         # a hidden tab asks nothing; shown again, it asks at once
         set_hidden(page, True)
