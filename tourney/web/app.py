@@ -14,6 +14,8 @@ Pages (every one works without JavaScript; forms post normally):
   second, different result of a table, or an invalid one sent after its result was
   stored, shown beside the first; dismissed with a reason), close the round, seat
   the next round, publish the static site, print the table links with QR codes.
+  The round page follows the round: its script asks ``/org/<slug>/live`` (a small
+  read) every few seconds and fetches the page again only when the round changed.
 
 JSON API: ``POST /t/<token>`` with ``Content-Type: text/csv`` (the record rows of
 the table's match) answers with the verdict as JSON; the organizer's actions
