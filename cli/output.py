@@ -90,6 +90,29 @@ db_option = click.option(
          "(default: TOURNEY_DB, else tourney.db in the current folder). A PostgreSQL "
          "URL may end in ?connect_timeout=SECONDS (default 10).")
 
+def _base_url(ctx, param, value: str | None) -> str:
+    from urllib.parse import urlsplit
+
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise click.BadParameter(f"{value!r} is not an http:// or https:// address")
+    return value.rstrip("/")
+
+
+def base_url_option(what: str):
+    """``--base-url``: where phones reach `tourney serve`, put before each link's
+    path (``what``: the links, as the help names them). Optional alike for every
+    command that lists links: without it they are paths (/t/..., /p/...), which the
+    server's own pages print in full and a script joins to the address it knows."""
+    return click.option(
+        "--base-url", default="", metavar="URL", callback=_base_url,
+        help=f"The address players reach `tourney serve` at (e.g. "
+             f"http://192.168.1.20:8000), put before {what}; without it they are "
+             f"paths, to follow the server's address.")
+
+
 json_option = click.option("--json", "as_json", is_flag=True, callback=_json_flag,
                            help="Print JSON instead of text.")
 

@@ -19,6 +19,7 @@ from .database import db_option, open_db, refuse_overwrites, starting_db
 from .errors import INVALID, error_list, lookalike_message, notice_message
 from .output import (
     CommandGroup,
+    base_url_option,
     change_report,
     confirm,
     delimited_flags,
@@ -294,9 +295,7 @@ def _rejected(rejected: PlayerFileRejected, as_json: bool) -> None:
 
 @player.command("links")
 @click.argument("slug", shell_complete=complete_event)
-@click.option("--base-url", default="", metavar="URL",
-              help="The address players reach `tourney serve` at (e.g. "
-                   "http://192.168.1.20:8000); without it the links are paths.")
+@base_url_option("each player's link")
 @click.option("--renew", multiple=True, metavar="PLAYER",
               help="Give this player a new link; the old one stops working (repeatable).")
 @delimited_flags

@@ -30,6 +30,7 @@ from .output import (
     COUNT,
     SEED,
     CommandGroup,
+    base_url_option,
     change_report,
     delimited_flags,
     delimited_format,
@@ -696,23 +697,14 @@ def sheet(slug, number, out_path, format_, deals, force, yes, as_json, db_url):
 
 
 def table_url(base_url: str, token: str) -> str:
+    """A table's link: its path after ``base_url`` (the path alone without one)."""
     return f"{base_url.rstrip('/')}/t/{token}"
-
-
-def _base_url(ctx, param, value: str) -> str:
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(value or "")
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise click.BadParameter(f"{value!r} is not an http:// or https:// address")
-    return value
 
 
 @round_.command("links")
 @click.argument("slug")
 @click.argument("number", type=COUNT, metavar="ROUND")
-@click.option("--base-url", required=True, metavar="URL", callback=_base_url,
-              help="Where players reach `tourney serve`, e.g. http://192.168.1.10:8000.")
+@base_url_option("each table's link")
 @click.option("--force", is_flag=True,
               help="List the links even though the round seats a player who withdrew "
                    "at a table still to be played.")
@@ -728,6 +720,9 @@ def links(slug, number, base_url, force, as_json, db_url):
     A link takes results only for its own table, while its round is the latest.
     A round that seats a player who withdrew since it was seated is refused
     (exit 1) unless --force: reseat it first (`tourney round reseat`).
+    --base-url is optional, as for `tourney player links`: without it each link
+    is its path (/t/TOKEN), to follow the server's address; the organizer's page
+    of `tourney serve` prints them in full, with a QR code each.
 
     \b
     JSON (like `round show --json`: the round and its tables, each with its link):
@@ -740,6 +735,7 @@ def links(slug, number, base_url, force, as_json, db_url):
     \b
     Example:
       tourney round links club-1 2 --base-url http://192.168.1.10:8000
+      tourney round links club-1 2 --json
     """
     from tourney.app.tables import round_closed, round_links
     from tourney.tournament.table_links import display_code

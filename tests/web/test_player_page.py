@@ -126,3 +126,39 @@ def test_a_round_seated_by_the_command_links_each_player_to_their_table(tourney,
               tourney("round", "show", "club", "1", "--json").json["tables"]}
     anna = next(label for label, seats in tables.items() if "Anna" in seats)
     assert path_of(next(t["url"] for t in listed if t["table"] == anna)) in seat
+
+
+def test_a_player_who_withdrew_is_told_so_and_marked_in_the_standings(tourney, db_url):
+    import re
+
+    from tourney.reports.i18n import translations
+
+    links = seated_event(tourney, lang="en")
+    web = client(db_url, auto_accept=True)
+    for table in ("1", "2"):
+        send_csv(web, links[table], match_csv(tourney, "club", 1, table))
+    tourney("event", "withdraw", "club", "Anna")  # after round 1 (its results are in)
+    tourney("player", "add", "Zed")
+    tourney("event", "enter", "club", "Zed", "--from-round", "2")
+    tourney("round", "seat", "club")  # round 2, without Anna
+    own = {r["player"]: r for r in tourney("player", "links", "club", "--json").json}
+    said = ("You withdrew from the event after round %(number)s: you are not seated in "
+            "the rounds after it.")
+    marked = "withdrew after round %(n)s"
+    for lang in ("en", "sv", "nb", "fi"):
+        words = translations(lang)
+        assert lang == "en" or words.gettext(said) != said
+        html = web.get(own["Anna"]["url"] + f"?lang={lang}").text
+        seat = html.split('id="seat"')[1].split("</section>")[0]
+        assert words.gettext(said) % {"number": 1} in seat
+        assert words.gettext("You are not seated at a table this round.") not in seat
+        # the standings mark her as the venue's screen does, and no one else
+        rows = html.split('id="standings"')[1].split("</table>")[0]
+        mark = words.gettext(marked) % {"n": 1}
+        assert rows.count(mark) == 1
+        assert mark in next(r for r in re.findall(r"<tr.*?</tr>", rows, re.S) if "Anna" in r)
+        venue = web.get(f"/standings/club?lang={lang}").text
+        assert venue.count(mark) == 1
+    # a player who did not withdraw is told nothing of the kind
+    bo = web.get(own["Bo"]["url"] + "?lang=en").text
+    assert 'id="withdrawn"' not in bo and "You withdrew" not in bo

@@ -376,3 +376,33 @@ def test_a_results_deal_scores_are_numbers_in_json_where_they_are_numbers():
                       totals=[1.5, None], places=[1, None])
     assert [deal["scores"] for deal in sent.to_json()["deals"]] == [
         [1, 0.5], [None, "x7"], [-2, "1_0"], ["nan", "1e3"]]
+
+
+def test_a_note_longer_than_the_box_takes_is_refused_not_cut(tourney, db_url):
+    from tourney.app.tables import NOTE_LENGTH
+
+    links = seated_event(tourney, lang="en")
+    web = logged_in(client(db_url))  # review mode
+    waiting = send_csv(web, links["2"], match_csv(tourney, "club", 1, "2")).json()
+    page = web.get("/org/club?lang=sv").text
+    assert f'maxlength="{NOTE_LENGTH}"' in page
+    too_long = "x" * (NOTE_LENGTH + 1)
+    refused = web.post("/org/club/reject", data={
+        "submission": waiting["submission"], "note": too_long, "csrf": csrf_of(page)},
+        follow_redirects=False)
+    assert refused.status_code == 409
+    said = translations("sv").gettext("a reason is at most %(most)s characters")
+    assert said != "a reason is at most %(most)s characters"
+    assert html.escape(said % {"most": NOTE_LENGTH}) in refused.text
+    answer = web.post("/org/club/reject", data={"submission": waiting["submission"],
+                                               "note": too_long}, headers=BEARER)
+    assert answer.status_code == 409 and str(NOTE_LENGTH) in answer.json()["message"]
+    with reading(open_engine(db_url)) as session:
+        kept = session.get(Submission, waiting["submission"])
+        assert (kept.state, kept.note) == ("submitted", None)  # nothing was decided
+    longest = "y" * NOTE_LENGTH
+    assert web.post("/org/club/reject", data={"submission": waiting["submission"],
+                                              "note": longest},
+                    headers=BEARER).status_code == 200
+    with reading(open_engine(db_url)) as session:
+        assert session.get(Submission, waiting["submission"]).note == longest

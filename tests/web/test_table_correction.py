@@ -72,3 +72,40 @@ def test_a_phone_sends_the_correction_without_leaving_the_page(tourney, db_url, 
     seats = tourney("round", "show", "club", "1", "--json").json["tables"][0]["seats"]
     stored = tourney("result", "show", "club", "1", "1", "--json").json
     assert [p["player"] for p in stored["places"] if p["place"] == 4] == [seats[0]]
+
+
+def test_the_correction_starts_from_the_stored_dealers_where_the_dealer_is_chosen(
+        tourney, db_url):
+    import io
+    import random
+
+    from serve_helpers import send_csv
+
+    from tourney.engines import get_game
+    from tourney.records.csv_format import write_records
+    from tourney.simulation import simulate_match
+
+    tourney("player", "add", "Anna", "Bo", "Cecilia", "Dag")
+    tourney("event", "create", "club", "--variant", "dam-stick", "--rounds", 1,
+            "--table-sizes", 4, "--rule", "deals=3", "--rule", "dealer=free", "--lang", "en")
+    tourney("event", "enter", "club", "--all")
+    tourney("round", "seat", "club")
+    seats = tourney("round", "show", "club", "1", "--json").json["tables"][0]["seats"]
+    link = tourney("round", "links", "club", "1", "--base-url", "http://testserver",
+                   "--json").json["tables"][0]
+    game = get_game("dam-stick")
+    records = simulate_match(game, game.resolve_options({"deals": 3, "dealer": "free"}),
+                             seats, random.Random(5), event="club", table="1", deals=3)
+    out = io.StringIO()
+    write_records(out, records, lambda record: game)
+    web = client(db_url, auto_accept=True)
+    assert send_csv(web, link, out.getvalue()).json()["outcome"] == "stored"
+    correction = web.get(path_of(link["url"])).text.split('id="correct"')[1]
+    chosen = {}
+    for deal, options in re.findall(r'<select name="dealer-(\d+)".*?>(.*?)</select>',
+                                    correction, re.S):
+        chosen[int(deal)] = re.findall(r"<option selected>([^<]*)</option>", options)
+    # deal 1's dealer is known in advance (no box); the dealers chosen after it are
+    # the stored ones, each the one chosen
+    assert chosen == {2: [records[1].dealer], 3: [records[2].dealer]}
+    assert records[1].dealer and records[2].dealer

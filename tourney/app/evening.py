@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from ..ratings.engine import ordinal
 from ..ratings.service import HistoryEntry, player_history
-from ..storage.models import Event, Forfeit, Match, MatchPlace, Player, Round, Seat, TableLink
+from ..storage.models import Entry, Event, Forfeit, Match, MatchPlace, Player, Round, Seat, TableLink
 from ..tournament.arbiter import absent_players
 from ..tournament.evening import (
     checked_in_after,
@@ -72,6 +72,9 @@ class PlayerEvening:
     # checked in only after the latest seated round was seated
     checked_in_late: bool = False
     forfeited: bool = False  # the player's table of the latest seated round was forfeited
+    # the last round the player played before withdrawing (`event withdraw`); None:
+    # not withdrawn. Their page says so rather than that they are not seated.
+    withdrawn_after: int | None = None
 
     @property
     def waits_for_next_round(self) -> bool:
@@ -156,7 +159,9 @@ def evening_of(session: Session, event: Event, player: Player, *,
         event_options(session, event).checkin,
         marks is not None and marks.checked_in_at is not None, bye,
         bool(number) and player.id in absent_players(session, event, number),
-        seated_at is not None and checked_in_after(marks, seated_at), forfeited)
+        seated_at is not None and checked_in_after(marks, seated_at), forfeited,
+        session.exec(select(Entry.withdrawn_after).where(
+            Entry.event_id == event.id, Entry.player_id == player.id)).first())
 
 
 def _results(session: Session, event: Event, player: Player) -> list[RoundResult]:

@@ -53,6 +53,7 @@ from ..records.validation import DealCheck, MatchCheck, RecordChecker
 from ..storage.audit import record_change
 from ..storage.models import Event, Submission, TableLink
 from ..tournament import table_links
+from ..tournament.arbiter import optional_reason
 from ..tournament.results import ImportRejected
 from ..tournament.settings import event_settings
 from ..tournament.stored_rounds import EventContexts
@@ -418,15 +419,18 @@ def _still(session: Session, submission: Submission, state: str) -> TableLink:
     return link
 
 
-NOTE_LENGTH = 300  # the longest reason kept with a decision (Submission.note)
+# The longest reason kept with a decision (Submission.note); the organizer's page's
+# boxes take as much, and a longer one is refused, never cut.
+NOTE_LENGTH = 300
 
 
 def _settle_unstored(session: Session, submission: Submission, state: str,
                      decision: str, action: str, by: str, note: str | None) -> None:
     """Decide a submission without storing its result (reject, dismiss); ``note``,
-    the organizer's reason, is kept with it and in the audit table_links."""
+    the organizer's reason, is kept with it and in the audit log (refused when
+    longer than NOTE_LENGTH characters: a note cut short says something else)."""
+    note = optional_reason(note, most=NOTE_LENGTH)
     link = _still(session, submission, state)
-    note = (note or "").strip()[:NOTE_LENGTH] or None
     table_links.decide(session, submission, decision, by, note=note)
     event = session.get(Event, link.event_id)
     record_change(session, action, _subject(event, link), None,
@@ -531,6 +535,9 @@ class SentResult:
     places: list[int | None] = field(default_factory=list)
     errors: list[RecordError] = field(default_factory=list)
     lines: dict[int, int] = field(default_factory=dict)  # line of the CSV -> its deal
+    # each deal's dealer, where the record names one (a correction of a stored result
+    # starts from it where the game has the dealer chosen)
+    dealers: dict[int, str] = field(default_factory=dict)
 
     @property
     def compact(self) -> bool:
@@ -643,6 +650,8 @@ def _sent_result(event: Event, content: str) -> SentResult:
         elif check.record.scores:
             scores.update(zip(check.record.players, check.record.scores))
         result.deals.append((check.record.deal, [scores.get(n, "") for n in players]))
+        if check.record.dealer:
+            result.dealers[check.record.deal] = check.record.dealer
     ranking = match.result if match is not None and match.valid else None
     places = dict(ranking.ranking) if ranking is not None else {}
     result.totals = [plain_number(ranking.totals[n]) if ranking and n in ranking.totals
@@ -670,6 +679,8 @@ def _stored_result(detail: dict) -> SentResult:
     for deal in detail["deals"]:
         scores = dict(zip(deal["players"], (deal["scores"] or "").split(";")))
         result.deals.append((deal["deal"], [scores.get(n, "") for n in players]))
+        if deal.get("dealer"):
+            result.dealers[deal["deal"]] = deal["dealer"]
     return result
 
 

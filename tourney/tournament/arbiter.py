@@ -39,13 +39,14 @@ CLUB = "club"  # the word that keeps each club's players apart
 MAX_REASON = 500
 
 
-def optional_reason(reason: str | None) -> str | None:
+def optional_reason(reason: str | None, most: int = MAX_REASON) -> str | None:
     """``reason`` on one line (None when it says nothing); refused when longer than
-    MAX_REASON characters."""
+    ``most`` characters (MAX_REASON; a note kept with the organizer's decision on a
+    table's result has its own, shorter limit)."""
     text = " ".join((reason or "").split())
-    if len(text) > MAX_REASON:
+    if len(text) > most:
         raise UsageError(Message(N_("a reason is at most %(most)s characters"),
-                                 {"most": MAX_REASON}), setting="reason")
+                                 {"most": most}), setting="reason")
     return text or None
 
 

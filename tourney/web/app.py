@@ -14,6 +14,8 @@ Pages (every one works without JavaScript; forms post normally):
   second, different result of a table, or an invalid one sent after its result was
   stored, shown beside the first; dismissed with a reason), close the round, seat
   the next round, publish the static site, print the table links with QR codes.
+  The round page follows the round: its script asks ``/org/<slug>/live`` (a small
+  read) every few seconds and fetches the page again only when the round changed.
 
 JSON API: ``POST /t/<token>`` with ``Content-Type: text/csv`` (the record rows of
 the table's match) answers with the verdict as JSON; the organizer's actions
@@ -161,7 +163,8 @@ class ServerConfig:
     # every wrong link, code, login or token waits this long before its answer, so
     # guessing is slow from any number of addresses (others are served meanwhile)
     failure_delay: float = 0.2
-    poll_seconds: int = POLL_SECONDS  # how often the live standings ask for news
+    # how often the live standings and the organizer's round page ask for news
+    poll_seconds: int = POLL_SECONDS
     # where phones reach the server (links, QR codes); None: the request's own URL
     base_url: str | None = None
     # a request body that stops arriving for this long is answered 408 and dropped
@@ -1104,6 +1107,12 @@ class RoundView:
     earlier: list = field(default_factory=list)
 
 
+def round_open(tables: list, number: int, last: int) -> bool:
+    """Whether round ``number`` (its tables' states) takes results: the latest seated
+    (``last``), not closed by the organizer."""
+    return bool(tables) and number == last and all(t.link.closed_at is None for t in tables)
+
+
 def round_view(session, slug: str, number: int | None = None) -> RoundView:
     event = get_event(session, slug)
     last = last_seated_round(session, event)
@@ -1111,9 +1120,7 @@ def round_view(session, slug: str, number: int | None = None) -> RoundView:
     if not number:
         return RoundView(event, 0, [], False)
     tables = table_links.table_states(session, event, number)
-    is_open = bool(tables) and number == last and all(
-        t.link.closed_at is None for t in tables)
-    return RoundView(event, number, tables, is_open,
+    return RoundView(event, number, tables, round_open(tables, number, last),
                      submissions.review_tables(session, event, tables),
                      submissions.earlier_conflicts(session, event, number))
 
@@ -1139,6 +1146,58 @@ def round_json(view: RoundView, base: str, shown: RoundShown | None) -> dict:
                                      "conflicts": r.to_json()["conflicts"]}
                                     for r in past.reviews]}
                         for past in view.earlier]}
+
+
+def round_states(session, event: Event, number: int, tables: list | None = None) -> dict:
+    """What the organizer's page follows of round ``number`` (its script asks for it
+    every few seconds, ``/org/<slug>/live``): each table's state, how many tables
+    have their result, and ``state``, a short fingerprint of everything the page's
+    tables and reviews show (a table's state, its submission, its conflicts, the
+    round's clock, which marks a result late): the page fetches itself again only
+    when it changed. Read only; ``tables``: the round's states when the caller has
+    them (the page renders with the same)."""
+    import hashlib
+    import json
+
+    if not number:
+        return {"round": 0, "open": False, "latest": last_seated_round(session, event),
+                "tables": [], "results_in": 0, "state": ""}
+    if tables is None:
+        tables = table_links.table_states(session, event, number)
+    last = last_seated_round(session, event)
+    is_open = round_open(tables, number, last)
+    row = get_round(session, event, number)
+    shown = [{"table": t.table, "state": t.state,
+              "submission": t.submission.id if t.submission else None,
+              "conflicts": [c.id for c in t.conflicts]} for t in tables]
+    said = json.dumps([number, last, is_open, shown, str(row.ends_at)], sort_keys=True)
+    done = sum(t.state in (table_links.ACCEPTED, table_links.FORFEITED) for t in tables)
+    return {"round": number, "open": is_open, "latest": last,
+            "tables": [{key: t[key] for key in ("table", "state")} | {
+                "conflict": bool(t["conflicts"])} for t in shown],
+            "results_in": done,
+            "state": hashlib.sha256(said.encode()).hexdigest()[:16]}
+
+
+async def org_live(request: Request) -> Response:
+    """``/org/<slug>/live``: the round the organizer's page shows, as
+    :func:`round_states` follows it (``?round=N``: that round; the latest by
+    default). A small read, never a write: asked every few seconds by every open
+    organizer's page."""
+    server: Server = request.app.state.server
+    slug = request.path_params["slug"]
+    asked = request.query_params.get("round", "")
+
+    def load(session):
+        event = get_event(session, slug)
+        number = whole_number(asked) if asked else last_seated_round(session, event)
+        return round_states(session, event, number)
+
+    try:
+        data = await run_in_threadpool(_read, server.config.engine, load)
+    except TourneyError:
+        return server.json_refusal(request, "unknown-event")
+    return JSONResponse({"event": slug, **data}, headers={"Cache-Control": "no-store"})
 
 
 def base_url(request: Request) -> str:
@@ -1167,6 +1226,10 @@ async def org_event(request: Request) -> Response:
         lambda s: show_round(s, get_event(s, slug), view.number) if view.number else None)
     if wants_json(request):
         return JSONResponse(round_json(view, base_url(request), shown))
+    # what the page's script follows (its poll asks whether it changed)
+    live = await run_in_threadpool(
+        _read, server.config.engine,
+        lambda s: round_states(s, view.event, view.number, view.tables))
     flash = request.query_params.get("done")
     lang = server.language(request, view.event.lang)
     # what is wrong with each invalid result, said as the table was told
@@ -1212,7 +1275,8 @@ async def org_event(request: Request) -> Response:
                          site_dir=server.config.site_dir, evening=evening, adjusted=adjusted,
                          again=request.query_params.get("again"), absences=absent,
                          ends_at=ends_at, reseat=int(reseat) if reseat.isdigit() else None,
-                         warnings=warnings, forfeits=forfeits, seating=seating)
+                         warnings=warnings, forfeits=forfeits, seating=seating,
+                         live=live, poll=server.config.poll_seconds)
 
 
 async def org_links(request: Request) -> Response:
@@ -1596,6 +1660,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/org/{slug}", organizer_only(org_event)),
         Route("/org/{slug}/round/{number:int}/links", organizer_only(org_links)),
         Route("/org/{slug}/players/links", organizer_only(org_player_links)),
+        Route("/org/{slug}/live", organizer_only(org_live)),
         Route("/org/{slug}/{action}", organizer_only(org_action), methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]

@@ -7,6 +7,9 @@
 //    (sessionStorage) until the table's result is in, for a reload. A correction of
 //    the stored result (#correction) is sent the same way, without a draft kept.
 // 3. The round's clock: count the minutes left down (venue screen, table pages).
+// 4. The organizer's round page follows the round: a small poll says whether the
+//    round changed; only then is the page fetched and its parts swapped in, except
+//    those holding what the organizer is typing, has chosen or has open.
 (function () {
   "use strict";
   // The page itself is fetched again and its live part swapped in: the server
@@ -27,6 +30,104 @@
         .catch(function () { /* the next poll tries again */ });
     };
     setInterval(refresh, every);
+  }
+  // 4. The organizer's round page. One small request (#round-live's data-live) per
+  // interval per open page; none while the tab is hidden (one as soon as it shows
+  // again); longer waits after a failure (a server restarting, a login ended).
+  var follow = document.getElementById("round-live");
+  if (follow && window.fetch && window.DOMParser) {
+    var base = 1000 * (parseInt(follow.getAttribute("data-every"), 10) || 5);
+    var wait = base, timer = null, asking = false, pending = false, gone = false;
+    // a part the organizer is using: focus in it, a box typed in, a box ticked or a
+    // choice made (against what the page came with), a disclosure opened
+    var busy = function (part) {
+      if (part.contains(document.activeElement) && document.activeElement !== document.body) {
+        return true;
+      }
+      if (part.querySelector("details[open]")) { return true; }
+      return Array.prototype.some.call(part.querySelectorAll("input, textarea, select"), function (field) {
+        if (field.type === "hidden") { return false; }
+        if (field.type === "checkbox" || field.type === "radio") { return field.checked !== field.defaultChecked; }
+        if (field.tagName === "SELECT") {
+          return Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
+        }
+        return field.value !== field.defaultValue;
+      });
+    };
+    // another round is seated: the page says so and stops following its own
+    var stale = function () {
+      var note = document.getElementById("round-stale");
+      if (note) { note.hidden = false; }
+      gone = true;
+    };
+    var swap = function (fresh) {
+      var kept = false;
+      Array.prototype.forEach.call(document.querySelectorAll("[data-follow]"), function (part) {
+        var other = fresh.getElementById(part.id);
+        if (!other) { return; }
+        if (busy(part)) { kept = true; return; }
+        part.replaceWith(document.importNode(other, true));
+      });
+      // the reviews one by one: a table's review being used stays as it is
+      Array.prototype.forEach.call(document.querySelectorAll("[data-follow-each]"), function (list) {
+        var freshList = fresh.getElementById(list.id);
+        if (!freshList) { return; }
+        Array.prototype.slice.call(list.children).forEach(function (part) {
+          var other = part.id && freshList.querySelector("#" + CSS.escape(part.id));
+          if (busy(part)) { kept = kept || !other || other.outerHTML !== part.outerHTML; return; }
+          if (other) { part.replaceWith(document.importNode(other, true)); } else { part.remove(); }
+        });
+        var before = null;
+        Array.prototype.forEach.call(freshList.children, function (other) {
+          var here = document.getElementById(other.id);
+          if (!here) {
+            here = document.importNode(other, true);
+            if (before) { before.after(here); } else { list.prepend(here); }
+          }
+          before = here;
+        });
+      });
+      return kept;
+    };
+    var refresh = function () {
+      return fetch(window.location.href, { headers: { Accept: "text/html" }, credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+        .then(function (html) {
+          var fresh = new DOMParser().parseFromString(html, "text/html");
+          var live = fresh.getElementById("round-live");
+          var now = document.getElementById("round-live");
+          if (!live || !now) { return; }
+          if (live.getAttribute("data-round") !== now.getAttribute("data-round")) { stale(); return; }
+          pending = swap(fresh);
+          document.body.setAttribute("data-followed", String(Date.now()));
+        });
+    };
+    var schedule = function () {
+      clearTimeout(timer);
+      timer = document.hidden || gone ? null : setTimeout(poll, wait);
+    };
+    var poll = function () {
+      timer = null;
+      if (document.hidden || asking || gone) { return; }
+      var now = document.getElementById("round-live");
+      asking = true;
+      fetch(now.getAttribute("data-live"), { headers: { Accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
+        .then(function (data) {
+          wait = base;
+          if (String(data.latest || 0) !== now.getAttribute("data-round")) { stale(); return; }
+          if (data.state !== now.getAttribute("data-state")) { return refresh(); }
+          // a part kept while it was used is brought up to date once it is not
+          var parts = document.querySelectorAll("[data-follow], [data-follow-each] > *");
+          if (pending && !Array.prototype.some.call(parts, busy)) { return refresh(); }
+        })
+        .catch(function () { wait = Math.min(wait * 2, 60000); })
+        .then(function () { asking = false; schedule(); });
+    };
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) { clearTimeout(timer); timer = null; } else if (timer === null) { poll(); }
+    });
+    schedule();
   }
   // Each "N min left" counts from the seconds left when the server made it, on this
   // page's own timer (a phone's clock may be wrong); a fresh copy from the live
