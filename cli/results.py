@@ -23,6 +23,7 @@ from tourney.tournament.scoring import POINTS_SYSTEMS, event_bye_points
 from tourney.tournament.standings import (
     TIEBREAKS,
     check_round_number,
+    place_text,
     standing_decimals,
     standings_table,
 )
@@ -375,7 +376,7 @@ def show_cmd(slug, round_number, table, version, old_version, as_json, db_url):
 @click.command()
 @click.argument("slug", shell_complete=complete_event)
 @click.option("--round", "up_to_round", type=COUNT,
-              help="The standings after this round.")
+              help="The standings after this round (of the players entered by then).")
 @teams_option
 @count_option
 @table_format_option
@@ -468,7 +469,7 @@ def standings(slug, up_to_round, teams, count, format_, out, yes, as_json, db_ur
     emit_table(
         headers + (["withdrew after"] if withdrawn else [])
         + (["adjustments"] if adjusted else []),
-        [[f"{row.place}=" if row.shared else row.place, row.player,
+        [[place_text(row.place, row.shared), row.player,
           *[column[i] for column in texts], row.decided_by or "",
           *([f"round {row.withdrawn_after}" if row.withdrawn_after is not None else ""]
             if withdrawn else []),

@@ -11,6 +11,7 @@ from tourney.ordering import terminal_language
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
 from tourney.tournament.season import DEFAULT_PLACING, ORDER, SCORING
+from tourney.tournament.standings import place_text
 from tourney.tournament.teams import TEAM_KINDS
 
 from .completion import complete_event, complete_player
@@ -561,7 +562,7 @@ def _emit_teams(table, *, format_, out, as_json) -> None:
                        teams=table.teams, players_counted=table.count)
         return
     emit_table(["place", "team", "total", "players", "counted", "decided by"], [
-        [f"{row.place}=" if row.shared else row.place, row.team,
+        [place_text(row.place, row.shared), row.team,
          fixed_text(row.total, decimals), row.players,
          counted_text(row, ", "), row.decided_by or ""]
         for row in rows])
