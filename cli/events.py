@@ -131,6 +131,19 @@ def list_(as_json, db_url):
          f"{r['rounds_seated']}/{r['rounds'] or '-'}"] for r in rows])
 
 
+
+def constraints_text(data: dict) -> list[str]:
+    """The lines ``event show`` prints for the seating constraints
+    (:func:`tourney.tournament.arbiter.constraints_json`'s data)."""
+    lines = []
+    if data["keep_apart_clubs"]:
+        lines.append("players of one club kept apart")
+    for a, b in data["keep_apart"]:
+        lines.append(f"{a} and {b} kept apart")
+    for fixed in data["fixed"]:
+        lines.append(f"{fixed['player']} always at table {fixed['table']}")
+    return lines
+
 @event.command("show")
 @click.argument("slug", shell_complete=complete_event)
 @json_option
@@ -149,7 +162,7 @@ def show(slug, as_json, db_url):
         from tourney.tournament.evening import evening_json
 
         data["evening"] = evening_json(session, event_row)
-        from tourney.tournament.arbiter import constraints_json, constraints_text
+        from tourney.tournament.arbiter import constraints_json
 
         data["constraints"] = constraints_json(session, event_row)
     if as_json:
@@ -340,8 +353,6 @@ def setting_text(setting: str, value) -> str:
     if setting in ("bye_points", "fee"):  # a fee as the pages show it: 50, 12.5
         return number_text(value)
     if setting == "constraints":
-        from tourney.tournament.arbiter import constraints_text
-
         return "; ".join(constraints_text(value)) or "none"
     return str(value)
 

@@ -63,6 +63,31 @@ from .output import (
 from .series import count_option, is_series, show_standings, teams_option
 
 
+def import_summary(report) -> str:
+    """An import's counts in a line (:class:`tourney.tournament.results.ImportReport`):
+    ``added: 3 matches, unchanged: 0, replaced: 0, rejected: 0``."""
+    text = (f"added: {count_text(report.added, 'match')}, unchanged: {report.unchanged}, "
+            f"replaced: {report.replaced}, rejected: {report.rejected}")
+    if report.unfilled:
+        text += f"; skipped {count_text(report.unfilled, 'empty score-sheet row')}"
+    if report.dry_run:
+        text += " (dry run: nothing written)"
+    return text
+
+
+def forfeit_text(report) -> str:
+    """What a forfeit, or its taking back, did, in a line
+    (:class:`tourney.tournament.forfeits.ForfeitReport`)."""
+    where = f"{report.event} round {report.number}, table {report.table}"
+    if report.undo:
+        return f"{where}: forfeit taken back; the table is to be played (or imported)"
+    others = (f"; {', '.join(report.others)} {number_text(report.points)} "
+              f"point{'' if report.points == 1 else 's'} each (a bye's worth)"
+              if report.others else "")
+    reason = f" (reason: {report.reason})" if report.reason else ""
+    return f"{where} forfeited: {', '.join(report.absent)} 0 points{others}{reason}"
+
+
 @click.group(cls=CommandGroup)
 def result():
     """Import, export and inspect match results (deal records).
@@ -180,17 +205,17 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
             report = rejected.report
             if not isinstance(rejected, NothingFilledIn):  # its one error says it all
                 _print_errors(report)
-                message(report.summary())
+                message(import_summary(report))
             message(f"Error: {rejected}; the database is unchanged")
             if as_json:
-                emit_json(change_report("result.import", False, report.summary(),
+                emit_json(change_report("result.import", False, import_summary(report),
                                         **report.to_json()))
             sys.exit(exit_code(rejected))
     if bar is not None:
         bar.__exit__(None, None, None)
     _print_errors(report)
     report_change("result.import", report.committed and bool(report.added or report.replaced),
-                  report.summary(), as_json, **report.to_json())
+                  import_summary(report), as_json, **report.to_json())
     if rejects_path and report.rejected:
         where = "on standard output" if rejects_path == "-" else f"in {rejects_path}"
         message(f"the rows of {count_text(report.rejected, 'rejected match', 'rejected matches')} "
@@ -538,7 +563,6 @@ def forfeit_cmd(slug, round_number, table, absent, undo, reason, list_all, as_js
       tourney result forfeit club-1 --list
     """
     from tourney.app.results import forfeit_table, list_forfeits
-    from tourney.tournament.forfeits import forfeit_text
 
     refuse_delimited_unless(list_all, "give --list")
     if list_all:

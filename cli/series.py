@@ -48,6 +48,28 @@ count_option = click.option(
     help="With --teams: a team's best N players count (default: all of them).")
 
 
+def series_summary(standings) -> str:
+    """What a series' standings count, in a line
+    (:class:`tourney.tournament.series.SeriesStandings`)."""
+    info = standings.series
+    counts = (f"best {count_text(info.best, 'event')} count" if info.best
+              else "every event counts")
+    qualify = (f"; {count_text(info.min_events, 'event')} to qualify"
+               if info.min_events else "")
+    return f"{info.scoring} scoring; {counts}{qualify}"
+
+
+def teams_summary(table) -> str:
+    """What team standings count, in a line
+    (:class:`tourney.tournament.teams.TeamStandings`)."""
+    counts = (f"the best {count_text(table.count, 'player')} of a team count"
+              if table.count else "every player of a team counts")
+    left = (f"; {count_text(table.left_out, 'player')} with no "
+            f"{'club' if table.teams == 'club' else 'team'} left out") if table.left_out else ""
+    kind = "club" if table.teams == "club" else "declared team (team add)"
+    return f"teams by {kind}; {counts}{left}"
+
+
 @click.group("series", cls=CommandGroup)
 def series():
     """A season: events whose standings add up (best N, placing points, handicaps).
@@ -520,8 +542,6 @@ def _emit_series(table, *, format_, out, as_json) -> None:
          *[cell_text(s, c) for s, c in zip(slugs, row.cells)],
          *[fixed_text(values[i], decimals[name]) for name, values in totals.items()],
          row.decided_by or ""] for i, row in enumerate(rows)])
-    from tourney.tournament.series import series_summary
-
     message(f"{info.slug}: {series_summary(table)}")
     if any(c is not None and not c.counted for row in rows for c in row.cells):
         message("(x): a dropped event (not among the best counted); -: not played")
@@ -566,7 +586,7 @@ def _emit_teams(table, *, format_, out, as_json) -> None:
          fixed_text(row.total, decimals), row.players,
          counted_text(row, ", "), row.decided_by or ""]
         for row in rows])
-    message(f"{table.scope}: {table.summary()}")
+    message(f"{table.scope}: {teams_summary(table)}")
 
 
 # ------------------------------------------------------------------------ teams

@@ -23,7 +23,6 @@ from sqlalchemy import delete, select
 from sqlmodel import Session
 
 from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
-from ..errors.counts import count_text
 from ..errors.words import N_, Message, or_words
 from ..ordering import name_key
 from ..storage.audit import record_change
@@ -180,14 +179,6 @@ class TeamStandings:
     def to_json(self) -> dict:
         return {self.kind: self.scope, "teams": self.teams, "count": self.count,
                 "left_out": self.left_out, "standings": [row.to_json() for row in self.rows]}
-
-    def summary(self) -> str:
-        counts = f"the best {count_text(self.count, 'player')} of a team count" \
-            if self.count else "every player of a team counts"
-        left = (f"; {count_text(self.left_out, 'player')} with no "
-                f"{'club' if self.teams == 'club' else 'team'} left out") if self.left_out else ""
-        kind = "club" if self.teams == "club" else "declared team (team add)"
-        return f"teams by {kind}; {counts}{left}"
 
 
 def team_standings(session: Session, slug: str, teams: str = "club", *,
