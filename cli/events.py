@@ -53,6 +53,15 @@ def event():
     """
 
 
+# What each points system (tourney.tournament.scoring.POINTS_SYSTEMS) is, as `event
+# show` and `standings` say it
+POINTS_SYSTEM_WORDS = {
+    "share": "the share of the table's other players finished ahead of, a shared "
+             "place counting half (0 to 1 per match at any table size)",
+    "place": "n-1 points for first place at a table of n down to 0 for last",
+}
+
+
 @event.command("create")
 @click.argument("slug", shell_complete=complete_event)
 @click.option("--variant", shell_complete=complete_variant, required=True, metavar="ID",
@@ -177,7 +186,7 @@ def show(slug, as_json, db_url):
                        f"{sizes['min']}-{sizes['max']} players, preferring {sizes['preferred']}"))
     echo(f"rounds: {data['rounds_seated']} seated of {data['rounds'] or 'open-ended'}; "
          f"seating {data['seating']}, seed {data['seed']}")
-    echo(f"points: {data['points']} ({POINTS_SYSTEMS[data['points']]}); "
+    echo(f"points: {data['points']} ({POINTS_SYSTEM_WORDS[data['points']]}); "
          f"a bye is worth {number_text(data['bye_points_in_force'])}"
          + ("" if data["bye_points"] is not None else " (a win's worth)"))
     if data["tiebreaks"]:

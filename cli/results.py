@@ -19,7 +19,7 @@ from tourney.storage.db import reading, transaction
 from tourney.tournament.events import get_event
 from tourney.tournament.export import EXPORT_WIDTHS, export_results
 from tourney.tournament.results import ImportRejected, current_user
-from tourney.tournament.scoring import POINTS_SYSTEMS, event_bye_points
+from tourney.tournament.scoring import event_bye_points
 from tourney.tournament.standings import (
     TIEBREAKS,
     check_round_number,
@@ -32,6 +32,7 @@ from tourney.tournament.versions import match_detail, match_history
 from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
 from .errors import INVALID, error_list, exit_code
+from .events import POINTS_SYSTEM_WORDS
 from .output import (
     COUNT,
     ROUND_NUMBER,
@@ -500,7 +501,7 @@ def standings(slug, up_to_round, teams, count, format_, out, yes, as_json, db_ur
             if withdrawn else []),
           *([adjustment_text(row.adjustments)] if adjusted else [])]
          for i, row in enumerate(rows)])
-    message(f"points: {POINTS_SYSTEMS[event.points]}; a bye is worth "
+    message(f"points: {POINTS_SYSTEM_WORDS[event.points]}; a bye is worth "
             f"{number_text(event_bye_points(event))}")
     higher_is_better = get_game(event.variant).higher_is_better
     for tiebreak in tiebreaks:

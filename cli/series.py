@@ -10,7 +10,7 @@ from tourney.numbers import column_decimals, fixed_text, number_text, plain_numb
 from tourney.ordering import terminal_language
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
-from tourney.tournament.season import DEFAULT_PLACING, ORDER, SCORING
+from tourney.tournament.season import DEFAULT_PLACING, SCORING
 from tourney.tournament.standings import place_text
 from tourney.tournament.teams import TEAM_KINDS
 
@@ -46,6 +46,14 @@ teams_option = click.option(
 count_option = click.option(
     "--count", type=COUNT, metavar="N",
     help="With --teams: a team's best N players count (default: all of them).")
+
+
+# How a series' standings order the players (tourney.tournament.season.series_table),
+# as `series standings` says it under the table
+SERIES_ORDER = ("the total of the events counted (net with handicaps), higher first",
+                "events played, more first",
+                "the best single result, then the second best, and so on",
+                "a drawing of lots seeded by the series' seed")
 
 
 def series_summary(standings) -> str:
@@ -550,7 +558,7 @@ def _emit_series(table, *, format_, out, as_json) -> None:
     if any(not row.qualified for row in rows):
         message(f"place -: not qualified (fewer than {count_text(info.min_events, 'event')} "
                 "played)")
-    message("order: " + "; then ".join(ORDER.values()))
+    message("order: " + "; then ".join(SERIES_ORDER))
 
 
 def _emit_teams(table, *, format_, out, as_json) -> None:

@@ -580,3 +580,14 @@ def test_the_scan_finds_display_text_built_in_the_library(source):
 ])
 def test_the_scan_passes_what_is_no_display_text(source):
     assert display_texts(source, "tourney/tournament/x.py") == []
+
+
+def test_the_codes_the_library_hands_up_have_the_command_lines_words():
+    """The points systems are codes in the library; the command line says each
+    (its English moved out of tourney/tournament/scoring.py): a new code without
+    words would fail `event show`."""
+    from tourney.cli.events import POINTS_SYSTEM_WORDS
+    from tourney.tournament.scoring import POINTS_SYSTEMS
+
+    assert set(POINTS_SYSTEM_WORDS) == set(POINTS_SYSTEMS)
+    assert all(" " not in code for code in POINTS_SYSTEMS)

@@ -33,7 +33,8 @@ from .season import TeamRow, team_table
 from .series import find_series, series_standings
 from .snapshots import event_results
 
-TEAM_KINDS = {"club": "the players' clubs", "declared": "the teams declared with team add"}
+# What makes a team, as codes: the players' clubs, or the teams declared (team add)
+TEAM_KINDS: tuple[str, ...] = ("club", "declared")
 MAX_COUNT = 1000
 
 
