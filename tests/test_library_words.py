@@ -454,10 +454,12 @@ DISPLAY_ALLOWED = {
         "the audit log's subject of a submission's change (`club round 1 table 3`), "
         "stored as the other changes' subjects are: an identifier, not a sentence",
     ("tourney/errors/seats.py", "seat_text"):
-        "the English a Seat parameter of words renders as (str() of a Message, the "
-        "command line's); a page says the same words with seat_words in its language",
+        "the English a Seat parameter of words renders as (a Message's str(), which "
+        "the command line prints), and the seat in an engine's DealEvent.text (its "
+        "English, which a page replaces with the engine's note() words): a page says "
+        "seats with seat_words, in its language",
     ("tourney/errors/seats.py", "seats_text"):
-        "as seat_text: the English of a Seats parameter of words",
+        "as seat_text: the English of several seats, where a page says seats_words",
 }
 # a word of English among a text's literal parts: lower-case letters beside a space
 # (``f"time left: {m} min"``), not a path, a URL or a setting (``f"round-{n}.html"``,
