@@ -18,6 +18,7 @@ import time
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine.cursor import CursorResult
 
+from tourney.cli.results import import_summary
 from tourney.records.checked import ImportOptions
 from tourney.storage.db import open_engine, transaction
 from tourney.tournament.results import import_results
@@ -64,7 +65,7 @@ def main() -> None:
             report = import_results(session, opts.file, ImportOptions(jobs=1, dry_run=True))
         if turn:  # the first imports the engines' modules
             times.append(time.process_time() - start)
-    print(f"{report.summary()}: {statistics.median(times) * 1000:.1f} ms CPU median "
+    print(f"{import_summary(report)}: {statistics.median(times) * 1000:.1f} ms CPU median "
           f"({min(times) * 1000:.1f} least) of {opts.repeats}; one import sent "
           f"{counted['statements']} statements and fetched {counted['rows']} rows")
 

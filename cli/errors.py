@@ -205,8 +205,10 @@ def error_json(text: str, code: int, err: BaseException | None = None) -> dict:
     ``rule`` (a record error's id), ``setting`` (the flag that would change it:
     ``--force``), ``remedy`` (another operation that would help, as data: its
     ``kind`` and its fields, ``{"kind": "undo-forfeit", "event": "cup", "round": 2,
-    "table": "3"}``) and ``operation`` (that remedy as the command to type:
-    ``tourney result forfeit cup 2 3 --undo``)."""
+    "table": "3"}``), ``operation`` (that remedy as the command to type:
+    ``tourney result forfeit cup 2 3 --undo``) and ``setting_way`` (what the
+    setting would do, as data, in the shape the server's JSON refusals give it:
+    ``{"kind": "seat-anyway", "round": 2}``)."""
     data: dict = {"error": text, "exit_code": code}
     if isinstance(err, RecordError):
         data.update(file=err.file, cell=err.cell, **err.position())
@@ -223,4 +225,6 @@ def error_json(text: str, code: int, err: BaseException | None = None) -> dict:
         if err.remedy is not None:
             data["remedy"] = err.remedy.to_json()
             data["operation"] = command(err.remedy)
+        if err.setting_way is not None:
+            data["setting_way"] = err.setting_way.to_json()
     return {key: value for key, value in data.items() if value is not None}

@@ -53,6 +53,15 @@ def event():
     """
 
 
+# What each points system (tourney.tournament.scoring.POINTS_SYSTEMS) is, as `event
+# show` and `standings` say it
+POINTS_SYSTEM_WORDS = {
+    "share": "the share of the table's other players finished ahead of, a shared "
+             "place counting half (0 to 1 per match at any table size)",
+    "place": "n-1 points for first place at a table of n down to 0 for last",
+}
+
+
 @event.command("create")
 @click.argument("slug", shell_complete=complete_event)
 @click.option("--variant", shell_complete=complete_variant, required=True, metavar="ID",
@@ -131,6 +140,19 @@ def list_(as_json, db_url):
          f"{r['rounds_seated']}/{r['rounds'] or '-'}"] for r in rows])
 
 
+
+def constraints_text(data: dict) -> list[str]:
+    """The lines ``event show`` prints for the seating constraints
+    (:func:`tourney.tournament.arbiter.constraints_json`'s data)."""
+    lines = []
+    if data["keep_apart_clubs"]:
+        lines.append("players of one club kept apart")
+    for a, b in data["keep_apart"]:
+        lines.append(f"{a} and {b} kept apart")
+    for fixed in data["fixed"]:
+        lines.append(f"{fixed['player']} always at table {fixed['table']}")
+    return lines
+
 @event.command("show")
 @click.argument("slug", shell_complete=complete_event)
 @json_option
@@ -149,7 +171,7 @@ def show(slug, as_json, db_url):
         from tourney.tournament.evening import evening_json
 
         data["evening"] = evening_json(session, event_row)
-        from tourney.tournament.arbiter import constraints_json, constraints_text
+        from tourney.tournament.arbiter import constraints_json
 
         data["constraints"] = constraints_json(session, event_row)
     if as_json:
@@ -164,7 +186,7 @@ def show(slug, as_json, db_url):
                        f"{sizes['min']}-{sizes['max']} players, preferring {sizes['preferred']}"))
     echo(f"rounds: {data['rounds_seated']} seated of {data['rounds'] or 'open-ended'}; "
          f"seating {data['seating']}, seed {data['seed']}")
-    echo(f"points: {data['points']} ({POINTS_SYSTEMS[data['points']]}); "
+    echo(f"points: {data['points']} ({POINTS_SYSTEM_WORDS[data['points']]}); "
          f"a bye is worth {number_text(data['bye_points_in_force'])}"
          + ("" if data["bye_points"] is not None else " (a win's worth)"))
     if data["tiebreaks"]:
@@ -340,8 +362,6 @@ def setting_text(setting: str, value) -> str:
     if setting in ("bye_points", "fee"):  # a fee as the pages show it: 50, 12.5
         return number_text(value)
     if setting == "constraints":
-        from tourney.tournament.arbiter import constraints_text
-
         return "; ".join(constraints_text(value)) or "none"
     return str(value)
 

@@ -16,6 +16,7 @@ from tourney.errors.counts import count_text
 from tourney.numbers import signed_text
 from tourney.ratings.models import MODEL_NAMES, ModelSpec, param_text
 from tourney.storage.db import reading, transaction
+from tourney.tournament.standings import place_text
 
 from .completion import complete_player, complete_variant
 from .database import db_option, open_db
@@ -140,7 +141,7 @@ def history(player, variant, db_url, as_json):
         return
     # "1=/2": a place shared with another player of the match (a drawn game)
     rows = [[e.variant, e.event_date.isoformat() if e.event_date else "", e.event, e.round,
-             e.table, f"{e.place}{'=' if e.shared else ''}/{e.players}",
+             e.table, f"{place_text(e.place, e.shared)}/{e.players}",
              _num(e.mu_before), _num(e.sigma_before),
              _num(e.mu_after), _num(e.sigma_after), signed_text(e.mu_after - e.mu_before, 2)]
             for e in entries]

@@ -19,10 +19,11 @@ from tourney.storage.db import reading, transaction
 from tourney.tournament.events import get_event
 from tourney.tournament.export import EXPORT_WIDTHS, export_results
 from tourney.tournament.results import ImportRejected, current_user
-from tourney.tournament.scoring import POINTS_SYSTEMS, event_bye_points
+from tourney.tournament.scoring import event_bye_points
 from tourney.tournament.standings import (
     TIEBREAKS,
     check_round_number,
+    place_text,
     standing_decimals,
     standings_table,
 )
@@ -31,6 +32,7 @@ from tourney.tournament.versions import match_detail, match_history
 from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
 from .errors import INVALID, error_list, exit_code
+from .events import POINTS_SYSTEM_WORDS
 from .output import (
     COUNT,
     ROUND_NUMBER,
@@ -60,6 +62,31 @@ from .output import (
     yes_option,
 )
 from .series import count_option, is_series, show_standings, teams_option
+
+
+def import_summary(report) -> str:
+    """An import's counts in a line (:class:`tourney.tournament.results.ImportReport`):
+    ``added: 3 matches, unchanged: 0, replaced: 0, rejected: 0``."""
+    text = (f"added: {count_text(report.added, 'match')}, unchanged: {report.unchanged}, "
+            f"replaced: {report.replaced}, rejected: {report.rejected}")
+    if report.unfilled:
+        text += f"; skipped {count_text(report.unfilled, 'empty score-sheet row')}"
+    if report.dry_run:
+        text += " (dry run: nothing written)"
+    return text
+
+
+def forfeit_text(report) -> str:
+    """What a forfeit, or its taking back, did, in a line
+    (:class:`tourney.tournament.forfeits.ForfeitReport`)."""
+    where = f"{report.event} round {report.number}, table {report.table}"
+    if report.undo:
+        return f"{where}: forfeit taken back; the table is to be played (or imported)"
+    others = (f"; {', '.join(report.others)} {number_text(report.points)} "
+              f"point{'' if report.points == 1 else 's'} each (a bye's worth)"
+              if report.others else "")
+    reason = f" (reason: {report.reason})" if report.reason else ""
+    return f"{where} forfeited: {', '.join(report.absent)} 0 points{others}{reason}"
 
 
 @click.group(cls=CommandGroup)
@@ -179,17 +206,17 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
             report = rejected.report
             if not isinstance(rejected, NothingFilledIn):  # its one error says it all
                 _print_errors(report)
-                message(report.summary())
+                message(import_summary(report))
             message(f"Error: {rejected}; the database is unchanged")
             if as_json:
-                emit_json(change_report("result.import", False, report.summary(),
+                emit_json(change_report("result.import", False, import_summary(report),
                                         **report.to_json()))
             sys.exit(exit_code(rejected))
     if bar is not None:
         bar.__exit__(None, None, None)
     _print_errors(report)
     report_change("result.import", report.committed and bool(report.added or report.replaced),
-                  report.summary(), as_json, **report.to_json())
+                  import_summary(report), as_json, **report.to_json())
     if rejects_path and report.rejected:
         where = "on standard output" if rejects_path == "-" else f"in {rejects_path}"
         message(f"the rows of {count_text(report.rejected, 'rejected match', 'rejected matches')} "
@@ -375,7 +402,7 @@ def show_cmd(slug, round_number, table, version, old_version, as_json, db_url):
 @click.command()
 @click.argument("slug", shell_complete=complete_event)
 @click.option("--round", "up_to_round", type=COUNT,
-              help="The standings after this round.")
+              help="The standings after this round (of the players entered by then).")
 @teams_option
 @count_option
 @table_format_option
@@ -468,13 +495,13 @@ def standings(slug, up_to_round, teams, count, format_, out, yes, as_json, db_ur
     emit_table(
         headers + (["withdrew after"] if withdrawn else [])
         + (["adjustments"] if adjusted else []),
-        [[f"{row.place}=" if row.shared else row.place, row.player,
+        [[place_text(row.place, row.shared), row.player,
           *[column[i] for column in texts], row.decided_by or "",
           *([f"round {row.withdrawn_after}" if row.withdrawn_after is not None else ""]
             if withdrawn else []),
           *([adjustment_text(row.adjustments)] if adjusted else [])]
          for i, row in enumerate(rows)])
-    message(f"points: {POINTS_SYSTEMS[event.points]}; a bye is worth "
+    message(f"points: {POINTS_SYSTEM_WORDS[event.points]}; a bye is worth "
             f"{number_text(event_bye_points(event))}")
     higher_is_better = get_game(event.variant).higher_is_better
     for tiebreak in tiebreaks:
@@ -537,7 +564,6 @@ def forfeit_cmd(slug, round_number, table, absent, undo, reason, list_all, as_js
       tourney result forfeit club-1 --list
     """
     from tourney.app.results import forfeit_table, list_forfeits
-    from tourney.tournament.forfeits import forfeit_text
 
     refuse_delimited_unless(list_all, "give --list")
     if list_all:

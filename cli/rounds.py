@@ -281,8 +281,6 @@ def show(slug, number, as_json, db_url):
     Example:
       tourney round show club-1 2
     """
-    from tourney.tournament.seat_changes import clock_text
-
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         event = get_event(session, slug)
@@ -353,12 +351,54 @@ reason_option = click.option(
     help="Why (kept in the audit log with who did it: `tourney log`).")
 
 
+def change_text(change) -> str:
+    """The summary line of a swap, move or substitute
+    (:class:`tourney.tournament.seat_changes.SeatChange`)."""
+    def where(place: dict) -> str:
+        return "a bye" if place["table"] is None else \
+            f"table {place['table']}, seat {place['seat']}"
+
+    if change.action == "round.substitute":
+        sub, out = change.moved
+        done = (f"{change.event} round {change.number}: {sub['player']} takes the seat of "
+                f"{out['player']} ({where(out['from'])})")
+    elif change.action == "round.swap":
+        a, b = change.moved
+        done = (f"{change.event} round {change.number}: {a['player']} ({where(a['from'])}) "
+                f"and {b['player']} ({where(b['from'])}) swapped")
+    else:
+        m = change.moved[0]
+        done = (f"{change.event} round {change.number}: {m['player']} moved from "
+                f"{where(m['from'])} to {where(m['to'])}")
+    pairs = change.repeated_after
+    done += (f"; {pairs} pair{'s meet' if pairs != 1 else ' meets'} again"
+             f" (was {change.repeated_before})")
+    if change.again:
+        done += " (this change: " + ", ".join(" and ".join(p) for p in change.again) + ")"
+    if change.forced:
+        done += "; forced: " + "; ".join(change.forced)
+    return done
+
+
+def clock_text(clock, now=None) -> str:
+    """A round's clock (:class:`tourney.tournament.seat_changes.Clock`) in a line:
+    ``time left: 23 min 05 s (ends 20:45 UTC)``, ``time is up: ended 4 min ago
+    (20:45 UTC)``, ``no clock``."""
+    from tourney.times import aware
+
+    left = clock.seconds_left(now)
+    if left is None:
+        return "no clock"
+    ends = aware(clock.ends_at).strftime("%H:%M UTC")
+    if left >= 0:
+        return f"time left: {left // 60} min {left % 60:02d} s (ends {ends})"
+    return f"time is up: ended {(-left) // 60} min ago ({ends})"
+
+
 def change_seats(db_url: str, slug: str, as_json: bool, make) -> None:
     """A swap, substitute or move: ``make(session, event)`` changes the seats in one
     transaction; then the summary on stderr, the new seat list (or, with --json,
     the change and the seating) on stdout."""
-    from tourney.tournament.seat_changes import change_text
-
     with transaction(open_db(db_url)) as session:
         event = get_event(session, slug)
         change = make(session, event)
@@ -540,7 +580,6 @@ def start(slug, number, minutes, stop, as_json, db_url):
       tourney round start club-1 2 --minutes 45
     """
     from tourney.errors import UsageError
-    from tourney.tournament.seat_changes import clock_text
 
     if stop == (minutes is not None):
         raise UsageError("give --minutes M to start the clock, or --stop to take it away",

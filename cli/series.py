@@ -10,7 +10,8 @@ from tourney.numbers import column_decimals, fixed_text, number_text, plain_numb
 from tourney.ordering import terminal_language
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
-from tourney.tournament.season import DEFAULT_PLACING, ORDER, SCORING
+from tourney.tournament.season import DEFAULT_PLACING, SCORING
+from tourney.tournament.standings import place_text
 from tourney.tournament.teams import TEAM_KINDS
 
 from .completion import complete_event, complete_player
@@ -45,6 +46,36 @@ teams_option = click.option(
 count_option = click.option(
     "--count", type=COUNT, metavar="N",
     help="With --teams: a team's best N players count (default: all of them).")
+
+
+# How a series' standings order the players (tourney.tournament.season.series_table),
+# as `series standings` says it under the table
+SERIES_ORDER = ("the total of the events counted (net with handicaps), higher first",
+                "events played, more first",
+                "the best single result, then the second best, and so on",
+                "a drawing of lots seeded by the series' seed")
+
+
+def series_summary(standings) -> str:
+    """What a series' standings count, in a line
+    (:class:`tourney.tournament.series.SeriesStandings`)."""
+    info = standings.series
+    counts = (f"best {count_text(info.best, 'event')} count" if info.best
+              else "every event counts")
+    qualify = (f"; {count_text(info.min_events, 'event')} to qualify"
+               if info.min_events else "")
+    return f"{info.scoring} scoring; {counts}{qualify}"
+
+
+def teams_summary(table) -> str:
+    """What team standings count, in a line
+    (:class:`tourney.tournament.teams.TeamStandings`)."""
+    counts = (f"the best {count_text(table.count, 'player')} of a team count"
+              if table.count else "every player of a team counts")
+    left = (f"; {count_text(table.left_out, 'player')} with no "
+            f"{'club' if table.teams == 'club' else 'team'} left out") if table.left_out else ""
+    kind = "club" if table.teams == "club" else "declared team (team add)"
+    return f"teams by {kind}; {counts}{left}"
 
 
 @click.group("series", cls=CommandGroup)
@@ -519,8 +550,6 @@ def _emit_series(table, *, format_, out, as_json) -> None:
          *[cell_text(s, c) for s, c in zip(slugs, row.cells)],
          *[fixed_text(values[i], decimals[name]) for name, values in totals.items()],
          row.decided_by or ""] for i, row in enumerate(rows)])
-    from tourney.tournament.series import series_summary
-
     message(f"{info.slug}: {series_summary(table)}")
     if any(c is not None and not c.counted for row in rows for c in row.cells):
         message("(x): a dropped event (not among the best counted); -: not played")
@@ -529,7 +558,7 @@ def _emit_series(table, *, format_, out, as_json) -> None:
     if any(not row.qualified for row in rows):
         message(f"place -: not qualified (fewer than {count_text(info.min_events, 'event')} "
                 "played)")
-    message("order: " + "; then ".join(ORDER.values()))
+    message("order: " + "; then ".join(SERIES_ORDER))
 
 
 def _emit_teams(table, *, format_, out, as_json) -> None:
@@ -561,11 +590,11 @@ def _emit_teams(table, *, format_, out, as_json) -> None:
                        teams=table.teams, players_counted=table.count)
         return
     emit_table(["place", "team", "total", "players", "counted", "decided by"], [
-        [f"{row.place}=" if row.shared else row.place, row.team,
+        [place_text(row.place, row.shared), row.team,
          fixed_text(row.total, decimals), row.players,
          counted_text(row, ", "), row.decided_by or ""]
         for row in rows])
-    message(f"{table.scope}: {table.summary()}")
+    message(f"{table.scope}: {teams_summary(table)}")
 
 
 # ------------------------------------------------------------------------ teams

@@ -433,3 +433,163 @@ def test_the_scan_finds_the_sites_english_counts():
 ])
 def test_the_scan_passes_warnings_given_as_words(source):
     assert english_warnings(source, "reports/x.py") == []
+
+
+# ------------------------------------------------------------------ display text
+
+# The library builds no English for a person to read (issue 29): a change's summary
+# line, a clock's time left, a rule line of the standings, what an import or a
+# forfeit did is worded where it is shown, the command line's in cli/ (one home
+# each), a page's in its language from words or data the library hands up. A
+# function of the library that returns text made of English (an f-string or strings
+# joined, with words among its literal parts), directly, by a local name it builds,
+# or as a list of such lines, is display text built in the library.
+# (file, function): why it may
+DISPLAY_ALLOWED = {
+    ("tourney/app/tables.py", "link_actor"):
+        "the audit log's actor for a table's link (`table 3 link K7QX`): an identifier "
+        "stored with each change it made, the same in every language, not worded per "
+        "reader",
+    ("tourney/app/tables.py", "_subject"):
+        "the audit log's subject of a submission's change (`club round 1 table 3`), "
+        "stored as the other changes' subjects are: an identifier, not a sentence",
+    ("tourney/errors/seats.py", "seat_text"):
+        "the English a Seat parameter of words renders as (a Message's str(), which "
+        "the command line prints), and the seat in an engine's DealEvent.text (its "
+        "English, which a page replaces with the engine's note() words): a page says "
+        "seats with seat_words, in its language",
+    ("tourney/errors/seats.py", "seats_text"):
+        "as seat_text: the English of several seats, where a page says seats_words",
+}
+# a word of English among a text's literal parts: lower-case letters beside a space
+# (``f"time left: {m} min"``), not a path, a URL or a setting (``f"round-{n}.html"``,
+# ``f"sqlite:///{path}"``, ``f"deals={n}"``) nor a unit (``" UTC"``)
+ENGLISH_WORD = re.compile(r"[a-z]{2,}\s|\s[a-z]{2,}")
+
+
+def literal_parts(node: ast.AST) -> list[str]:
+    """The literal pieces of a text: an f-string's constants, strings joined, both
+    ways of a choice."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return [v.value for v in node.values if isinstance(v, ast.Constant)]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return literal_parts(node.left) + literal_parts(node.right)
+    if isinstance(node, ast.IfExp):
+        return literal_parts(node.body) + literal_parts(node.orelse)
+    return []
+
+
+def is_built_english(node: ast.AST) -> bool:
+    """Text built of parts (an f-string, strings joined, or a choice one of whose
+    ways is) with a word of English among its literal parts; a lone string is a
+    constant (a code, a msgid's English is N_()'s), not text built."""
+    if isinstance(node, ast.IfExp):
+        return is_built_english(node.body) or is_built_english(node.orelse)
+    if not isinstance(node, (ast.JoinedStr, ast.BinOp)) or not is_text(node):
+        return False
+    return any(ENGLISH_WORD.search(part) for part in literal_parts(node))
+
+
+# keywords whose text a page shows as given (a decision's note is the organizer's
+# reason, shown at the table as typed): the library gives them no English of its own
+SHOWN_AS_GIVEN = ("note",)
+
+
+def display_texts(source: str, name: str) -> list[str]:
+    """Each function of ``source`` (the file ``name``) that returns English built
+    as text, as ``name:line: function() returns ...``; and each ``note=`` given
+    English built as text."""
+    tree = ast.parse(source)
+    found = {}
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call):
+            for keyword in call.keywords:
+                if keyword.arg in SHOWN_AS_GIVEN and is_built_english(keyword.value):
+                    found[call.lineno] = (f"{name}:{call.lineno}: {keyword.arg}="
+                                          f"{ast.unparse(keyword.value)[:60]}")
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                (name, function.name) in DISPLAY_ALLOWED:
+            continue
+        own = [node for node in ast.walk(function)]
+        built = {target.id for node in own if isinstance(node, (ast.Assign, ast.AugAssign))
+                 and is_built_english(node.value)
+                 for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                 if isinstance(target, ast.Name)}
+        built |= {node.func.value.id for node in own if isinstance(node, ast.Call)
+                  and isinstance(node.func, ast.Attribute) and node.func.attr == "append"
+                  and isinstance(node.func.value, ast.Name)
+                  and any(is_built_english(arg) for arg in node.args)}
+        for node in own:
+            if isinstance(node, ast.Return) and node.value is not None and (
+                    is_built_english(node.value)
+                    or (isinstance(node.value, ast.Name) and node.value.id in built)):
+                found.setdefault(node.lineno, f"{name}:{node.lineno}: {function.name}() "
+                                              f"returns {ast.unparse(node.value)[:60]}")
+    return list(found.values())
+
+
+def test_no_function_of_the_library_builds_english_display_text():
+    found = [line for path in package_modules()
+             for line in display_texts((ROOT / path).read_text(encoding="utf-8"), path)]
+    assert found == [], "\n".join(found)
+
+
+def test_the_allowed_display_texts_are_still_there():
+    """Each allowance names a function still in its file that still builds text
+    (an allowance outliving it would let the next one pass)."""
+    for file, function in DISPLAY_ALLOWED:
+        source = (ROOT / file).read_text(encoding="utf-8")
+        kept = {k: v for k, v in DISPLAY_ALLOWED.items() if k != (file, function)}
+        DISPLAY_ALLOWED.clear()
+        DISPLAY_ALLOWED.update(kept)
+        try:
+            assert any(f" {function}() returns" in line
+                       for line in display_texts(source, file)), (file, function)
+        finally:
+            DISPLAY_ALLOWED[(file, function)] = "checked"
+
+
+# what the library built before its display text moved to the command line
+@pytest.mark.parametrize("source", [
+    'def clock_text(clock):\n    left = clock.seconds_left()\n'
+    '    return f"time left: {left // 60} min"',
+    'def change_text(change):\n    done = f"{change.event} round {change.number}: swapped"\n'
+    '    done += "; forced"\n    return done',
+    'def constraints_text(data):\n    lines = []\n    for a, b in data["keep_apart"]:\n'
+    '        lines.append(f"{a} and {b} kept apart")\n    return lines',
+    'class Report:\n    def summary(self):\n'
+    '        return f"added: {self.added}, " + f"rejected: {self.rejected}" + " (dry run)"',
+    'def where(place):\n    return "a bye" if place is None else f"table {place}"',
+    'def replace(session, waiting, sub):\n'
+    '    decide(session, waiting, "rejected", note=f"replaced by submission {sub.id}")',
+])
+def test_the_scan_finds_display_text_built_in_the_library(source):
+    assert len(display_texts(source, "tourney/tournament/x.py")) == 1
+
+
+@pytest.mark.parametrize("source", [
+    'def path(n):\n    return f"round-{n}.html"',  # a file's name
+    'def url(path):\n    return f"sqlite:///{path}"',
+    'def rule(rules):\n    return f"deals={rules.deals}"',  # a setting as typed
+    'def when(moment):\n    return moment.strftime("%H:%M") + " UTC"',
+    'def words(n):\n    return Message(N_("%(count)s tables"), {"count": n})',
+    'def code(kind):\n    return "seat anyway"',  # a lone string: no text built
+    'def pair(a, b):\n    return f"{a}: {b}"',  # no word of its own
+    'def reject(session, row, note):\n    decide(session, row, "rejected", note=note)',
+])
+def test_the_scan_passes_what_is_no_display_text(source):
+    assert display_texts(source, "tourney/tournament/x.py") == []
+
+
+def test_the_codes_the_library_hands_up_have_the_command_lines_words():
+    """The points systems are codes in the library; the command line says each
+    (its English moved out of tourney/tournament/scoring.py): a new code without
+    words would fail `event show`."""
+    from tourney.cli.events import POINTS_SYSTEM_WORDS
+    from tourney.tournament.scoring import POINTS_SYSTEMS
+
+    assert set(POINTS_SYSTEM_WORDS) == set(POINTS_SYSTEMS)
+    assert all(" " not in code for code in POINTS_SYSTEMS)

@@ -101,6 +101,9 @@ def test_a_forfeit_scores_the_table_and_is_refused_where_a_result_is(tourney, db
     # taken back: the table is to be played again, its points gone
     undone = tourney("result", "forfeit", "ev", "1", "2", "--undo", "--json").json
     assert undone["action"] == "result.forfeit.undo"
+    # the command line's line (cli/results.py forfeit_text)
+    assert undone["summary"] == ("ev round 1, table 2: forfeit taken back; the table is to "
+                                 "be played (or imported)")
     assert standings(tourney)[absent]["forfeits"] == 0
     tourney("result", "import", str(path))
     actions = [c["action"] for c in tourney("log", "--json").json]

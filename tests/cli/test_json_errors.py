@@ -53,7 +53,10 @@ def test_the_error_says_where_and_what_would_help(tourney, tmp_path):
     refused = one_object(tourney("round", "seat", "cup", "--json", exit_code=1))
     assert (refused["setting"], refused["operation"]) == ("--force", "tourney result import")
     assert refused["remedy"] == {"kind": "import-results"}  # the operation as data
-    assert set(refused) == {"error", "exit_code", "setting", "remedy", "operation"}  # only what is known
+    # what --force would do, as data, in the shape the server's JSON refusals give it
+    assert refused["setting_way"] == {"kind": "seat-anyway", "round": 2}
+    assert set(refused) == {"error", "exit_code", "setting", "remedy", "operation",
+                            "setting_way"}  # only what is known
 
 
 @pytest.mark.parametrize("args, setting", [
@@ -84,7 +87,14 @@ def test_without_json_stdout_stays_empty(tourney):
 
 def test_the_shape_of_every_kind_of_error():
     from tourney.cli.errors import error_json
-    from tourney.errors import IllegalMove, InvalidValue, RecordError, Remedy, TourneyError
+    from tourney.errors import (
+        IllegalMove,
+        InvalidValue,
+        RecordError,
+        Remedy,
+        SettingWay,
+        TourneyError,
+    )
 
     located = RecordError("must follow suit", rule="follow-suit", file="r.csv", line=7,
                           column="play", move=12, seat=1, token="KH", player="Bo")
@@ -103,5 +113,9 @@ def test_the_shape_of_every_kind_of_error():
         "error": "text", "exit_code": 1, "remedy": {"kind": "forfeit-absent", "event": "cup",
                                                     "round": 2, "table": "3", "player": "Bo Ek"},
         "operation": "tourney result forfeit cup 2 3 --absent 'Bo Ek'"}
+    moved = TourneyError("x", setting="force", setting_way=SettingWay("move-anyway"))
+    assert error_json("text", 1, moved) == {
+        "error": "text", "exit_code": 1, "setting": "--force",
+        "setting_way": {"kind": "move-anyway"}}
     assert error_json("text", 1, OSError(28, "No space left on device", "out.csv")) == {
         "error": "text", "exit_code": 1, "file": "out.csv"}

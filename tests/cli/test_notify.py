@@ -136,8 +136,11 @@ def test_results_tell_each_player_their_match_standing_and_rating(db_url, run_cl
         "\xa0", " ").replace("-", "−")
     assert f"kom du {entry['place']} av 4 vid bord 1" in text
     assert "Toppen av ställningen:" in text
-    top = [line for line in text.splitlines() if line[:2] in ("1.", "2.", "3.", "4.")]
-    assert [line.split(". ", 1)[1].split(":")[0] for line in top] == [r["player"] for r in rows]
+    # each place as the standings show it: "2= Cai" where shared, "1. Bo" where not
+    top = [line for line in text.splitlines() if line[:1] and line[:1] in "1234" and line[1:2] in ".="]
+    assert [line.split(":")[0] for line in top] == [
+        f"{r['place']}= {r['player']}" if r["shared"] else f"{r['place']}. {r['player']}"
+        for r in rows]
     links = {r["player"]: r["url"] for r in run_cli(db_url, "player", "links", "club-1",
                                                     "--base-url", "http://venue:8000",
                                                     "--json").json}

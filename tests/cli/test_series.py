@@ -74,6 +74,7 @@ def test_best_n_and_min_events(season):
     assert lines[1].split()[:7] == ["1", "Anna", "3", "3", "(1)", "2.5", "5.5"]
     assert lines[-1].split()[:5] == ["-", "Dag", "1", "0", "-"]
     assert "dropped" in text.stderr and "not qualified" in text.stderr
+    assert "season: points scoring; best 2 events count; 2 events to qualify" in text.stderr
     # every event counts, nobody short
     season("series", "set", "season", "--unset", "best", "--min-events", "0")
     assert got(season("series", "standings", "season", "--json")) == reference(RESULTS)
@@ -163,6 +164,10 @@ def test_team_standings_by_club_and_declared(season):
     assert [(r["place"], r["team"], r["total"]) for r in data["standings"]] == [
         (1, "Vasa", 10.5), (2, "Göta", 4.5)]
     assert data["left_out"] == 1
+    # what the standings count, as the command line says it (cli/series.py)
+    said = season("series", "standings", "season", "--teams", "club").stderr
+    assert ("season: teams by club; every player of a team counts; 1 player with no club "
+            "left out") in said
     data = season("standings", "season", "--teams", "club", "--count", "1", "--json").json
     assert [(r["team"], r["total"]) for r in data["standings"]] == [("Vasa", 5.5), ("Göta", 3)]
     assert data["standings"][0]["not_counted"] == [{"player": "Bo", "points": 5}]

@@ -127,6 +127,25 @@ def test_a_refusal_says_what_would_get_past_it_in_the_pages_language(tourney, db
     assert "--" not in _main(early.text) and "tourney " not in _main(early.text)
 
 
+def test_a_json_refusal_says_what_force_would_do_as_the_command_line_does(tourney, db_url):
+    """The next round seated early: the JSON refusal's ``setting_way`` is the
+    round ``force`` would seat, as data, the same object ``round seat --json``
+    prints (docs/guide/serve.md)."""
+    seated_event(tourney)
+    page = Page(db_url)
+    answer = page.web.post("/org/club/seat", data={"csrf": page.csrf},
+                           headers={"Accept": "application/json"})
+    assert answer.status_code == 409
+    said = answer.json()
+    assert said["setting_way"] == {"kind": "seat-anyway", "round": 2}
+    printed = tourney("round", "seat", "club", "--json", exit_code=1).json
+    assert printed["setting_way"] == said["setting_way"]
+    # a refusal force would not get past has none
+    stopped = page.web.post("/org/club/clock-stop", data={"csrf": page.csrf},
+                            headers={"Accept": "application/json"})
+    assert stopped.status_code == 409 and "setting_way" not in stopped.json()
+
+
 def test_a_substitute_takes_a_seat_from_the_page(tourney, db_url):
     links = seated_event(tourney)
     tourney("player", "add", "Ulla")

@@ -193,3 +193,25 @@ def test_a_record_file_for_a_table_entered_on_its_phone_says_the_score_sheet(tou
     tourney("result", "import", path, "--replace")
     history = tourney("result", "history", "club", "1", "1", "--json", exit_code=None)
     assert history.exit_code == 0 and len(history.json) == 2, history.stdout
+
+
+# The rule's sentence for a box left empty, as each page says it; the error's own
+# words say the same ("the score is missing"), so the page says it once.
+MISSING = {"en": ("The score is missing.", "score is missing"),
+           "sv": ("Poängen saknas.", "poängen saknas"),
+           "nb": ("Poengsummen mangler.", "mangler"),
+           "fi": ("Pistemäärä puuttuu.", "puuttu")}
+
+
+def test_a_missing_score_is_said_once_in_every_language(tourney, db_url):
+    links = seated_event(tourney, lang="sv", tables=4)
+    web = client(db_url)
+    for table, lang in zip("1234", ("sv", "nb", "fi", "en")):
+        url = path_of(links[table]["url"])
+        form = {"csrf": csrf_of(web.get(f"{url}?lang={lang}").text), **WRONG}
+        page = web.post(url, data=form)
+        assert page.status_code == 422 and page_lang(page.text) == lang
+        sentence, stem = MISSING[lang]
+        [missing] = [item for item in error_items(page.text) if sentence in item]
+        assert missing.lower().count(stem) == 1, missing
+        assert 'class="detail"' not in missing, missing

@@ -172,8 +172,16 @@ def test_in_review_mode_a_different_result_waits_beside_the_first(tourney, db_ur
     places = tourney("result", "show", "club", "1", "1", "--json").json["places"]
     assert places[-1]["seat"] == 1 and places[-1]["place"] == 4
     with reading(open_engine(db_url)) as session:
-        states = [s.state for s in session.exec(select(Submission).order_by(Submission.id))]
+        rows = session.exec(select(Submission).order_by(Submission.id)).all()
+        states, notes = [s.state for s in rows], [s.note for s in rows]
     assert states == ["rejected", "accepted"]
+    # the waiting one was not sent back with a reason: no English note is made up for
+    # it (the audit's submission.replace names it, as data)
+    assert notes == [None, None]
+    replaced = tourney("log", "--json").json
+    assert any(c["action"] == "submission.replace"
+               and (c["before"] or {}).get("submission") == first["submission"]
+               for c in replaced)
     assert "Ersatt" not in web.get(path_of(links["1"]["url"])).text  # no note shown to the table
 
 

@@ -31,7 +31,7 @@ from ..storage.models import Event, Forfeit, Match, MatchPlace, Notification, ut
 from ..tournament.evening import player_links
 from ..tournament.events import entries
 from ..tournament.rounds import seated_tables
-from ..tournament.standings import standings_table
+from ..tournament.standings import place_text, standings_table
 from .evening import evening_of
 
 SEATING_TEXTS = {
@@ -175,22 +175,24 @@ def results_message(evening, number: int, address: str, link: str,
         lines.append((forfeited if result.absent else forfeit_won).format(
             **values, table=result.table, points=number_text(result.match_points)))
     elif result is not None and result.kind == "match":
-        lines.append(played.format(**values, place=result.place, players=result.players,
+        lines.append(played.format(**values, place=place_text(result.place, result.shared),
+                                   players=result.players,
                                    table=result.table, total=number_text(result.total),
                                    points=number_text(result.match_points)))
     else:
         lines.append(no_match.format(**values))
     row = evening.standing
     if row is not None:
-        lines.append(standing.format(**values, standing=row.place,
+        lines.append(standing.format(**values, standing=place_text(row.place, row.shared),
                                      standing_points=number_text(row.points)))
     change = evening.rating_change(number)
     if change is not None:
         before, after = change
         lines.append(rating.format(rating_after=number_text(after, 1),
                                    rating_change=signed(after - before, lang)))
-    listing = [f"{r.place}. {r.player}: {number_text(r.points)}"
-               for r in evening.rows[:TOP_SHOWN]]
+    # "1. Anna", and a shared place as the pages show it: "2= Bo", "2= Cai"
+    listing = [f"{place_text(r.place, r.shared)}{'' if r.shared else '.'} {r.player}: "
+               f"{number_text(r.points)}" for r in evening.rows[:TOP_SHOWN]]
     if listing:
         lines.append(top)
     return _message(subject.format(**values), lines, address, sender, (page, values), listing)

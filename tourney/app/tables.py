@@ -492,8 +492,9 @@ def replace(session: Session, submission: Submission, by: str) -> list[RecordErr
         return outcome.errors
     waiting = table_links.latest_submission(session, link, (table_links.SUBMITTED,))
     if waiting is not None:
-        table_links.decide(session, waiting, table_links.REJECTED, by,
-                     note=f"replaced by submission {submission.id}")
+        # no note: a note is the organizer's reason, shown at the table as typed;
+        # what replaced it is in the audit entry below, as data
+        table_links.decide(session, waiting, table_links.REJECTED, by)
     _stored(session, submission, link, event, by, "submission.replace",
             {"version_id": replaced_version,
              "submission": waiting.id if waiting is not None else None})

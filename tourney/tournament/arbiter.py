@@ -336,17 +336,5 @@ def unmet_words(kind: str, reason: str, who: list[str], table: str, *, club=None
                       "them at table %(seated_at)s"), said)
 
 
-def constraints_text(data: dict) -> list[str]:
-    """The lines ``event show`` prints for :func:`constraints_json`'s data."""
-    lines = []
-    if data["keep_apart_clubs"]:
-        lines.append("players of one club kept apart")
-    for a, b in data["keep_apart"]:
-        lines.append(f"{a} and {b} kept apart")
-    for fixed in data["fixed"]:
-        lines.append(f"{fixed['player']} always at table {fixed['table']}")
-    return lines
-
-
 def sorted_labels(labels) -> list[str]:
     return sorted(labels, key=table_order)

@@ -168,17 +168,6 @@ def list_forfeits(session: Session, event: Event,
     return [tables[key] for key in sorted(tables, key=lambda k: (k[0], table_order(k[1])))]
 
 
-def forfeit_text(report: ForfeitReport) -> str:
-    where = f"{report.event} round {report.number}, table {report.table}"
-    if report.undo:
-        return f"{where}: forfeit taken back; the table is to be played (or imported)"
-    others = (f"; {', '.join(report.others)} {number_text(report.points)} "
-              f"point{'' if report.points == 1 else 's'} each (a bye's worth)"
-              if report.others else "")
-    reason = f" (reason: {report.reason})" if report.reason else ""
-    return f"{where} forfeited: {', '.join(report.absent)} 0 points{others}{reason}"
-
-
 # ------------------------------------------------------------------- adjustments
 
 @dataclass

@@ -78,7 +78,6 @@ from typing import IO, Callable
 from sqlmodel import Session
 
 from ..errors import RecordError, TourneyError
-from ..errors.counts import count_text
 from ..errors.words import N_, Message
 from ..records import checked
 from ..records.checked import (
@@ -153,15 +152,6 @@ class ImportReport:
         self.error_count += 1
         if len(self.errors) < checked.MAX_ERRORS_KEPT:
             self.errors.append(err)
-
-    def summary(self) -> str:
-        text = (f"added: {count_text(self.added, 'match')}, unchanged: {self.unchanged}, "
-                f"replaced: {self.replaced}, rejected: {self.rejected}")
-        if self.unfilled:
-            text += f"; skipped {count_text(self.unfilled, 'empty score-sheet row')}"
-        if self.dry_run:
-            text += " (dry run: nothing written)"
-        return text
 
     def to_json(self) -> dict:
         return {

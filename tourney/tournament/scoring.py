@@ -28,11 +28,10 @@ from typing import Sequence
 from ..errors import InvalidValue, UsageError
 from ..errors.words import N_, Message
 
-POINTS_SYSTEMS: dict[str, str] = {
-    "share": "the share of the table's other players finished ahead of, a shared "
-             "place counting half (0 to 1 per match at any table size)",
-    "place": "n-1 points for first place at a table of n down to 0 for last",
-}
+# The points systems, as codes: ``share`` (the share of the table's other players
+# finished ahead of) and ``place`` (n-1 points for first place down to 0); the
+# command line says what each is (cli/events.py), the pages in their languages.
+POINTS_SYSTEMS: tuple[str, ...] = ("share", "place")
 DEFAULT_POINTS = "share"
 MAX_BYE_POINTS = 1000
 

@@ -62,18 +62,12 @@ from ..ordering import name_order
 from .standings import assign_places
 from .tiebreaks import lot_draw
 
-SCORING = {
-    "points": "each event's standings points (match points, byes included)",
-    "placing": "points for the place in each event, from the placing table",
-}
+# How each event scores in a series, as codes: ``points`` (the event's standings
+# points) or ``placing`` (points for the place, from the placing table); the command
+# line says what each is.
+SCORING: tuple[str, ...] = ("points", "placing")
 # Placing scoring's table unless the series names one (the motor-racing table).
 DEFAULT_PLACING = (25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
-ORDER = {
-    "total": "the total of the events counted (net with handicaps), higher first",
-    "events": "events played, more first",
-    "countback": "the best single result, then the second best, and so on",
-    "lot": "a drawing of lots seeded by the series' seed",
-}
 
 
 def exact(value) -> Fraction:

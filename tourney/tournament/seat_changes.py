@@ -40,9 +40,7 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..errors import Remedy, SettingWay, TourneyError, UsageError, no_table
-from ..errors.counts import plural_word
 from ..errors.words import N_, Message, then_words
-from ..ordering import table_order
 from ..pairing.history import EventHistory, pair
 from ..storage.audit import record_change
 from ..storage.models import (
@@ -339,39 +337,6 @@ def substitute_player(session: Session, event: Event, number: int, out: str, sub
     return _finish(session, event, row, "round.substitute", before_tables, moved, reason, [])
 
 
-def change_text(change: SeatChange) -> str:
-    """The summary line of a swap, move or substitute."""
-    def where(place: dict) -> str:
-        return "a bye" if place["table"] is None else \
-            f"table {place['table']}, seat {place['seat']}"
-
-    if change.action == "round.substitute":
-        sub, out = change.moved
-        done = (f"{change.event} round {change.number}: {sub['player']} takes the seat of "
-                f"{out['player']} ({where(out['from'])})")
-    elif change.action == "round.swap":
-        a, b = change.moved
-        done = (f"{change.event} round {change.number}: {a['player']} ({where(a['from'])}) "
-                f"and {b['player']} ({where(b['from'])}) swapped")
-    else:
-        m = change.moved[0]
-        done = (f"{change.event} round {change.number}: {m['player']} moved from "
-                f"{where(m['from'])} to {where(m['to'])}")
-    pairs = change.repeated_after
-    done += (f"; {pairs} pair{'s meet' if pairs != 1 else ' meets'} again"
-             f" (was {change.repeated_before})")
-    if change.again:
-        done += " (this change: " + ", ".join(" and ".join(p) for p in change.again) + ")"
-    if change.forced:
-        done += "; forced: " + "; ".join(change.forced)
-    return done
-
-
-def table_list(labels) -> str:
-    labels = sorted(labels, key=table_order)
-    return f"{plural_word(len(labels), 'table')} {', '.join(labels)}"
-
-
 # ------------------------------------------------------------------- absence
 
 @dataclass
@@ -528,15 +493,3 @@ def start_clock(session: Session, event: Event, number: int, minutes: int | None
                   f"{event.slug} round {number}", before if before["started_at"] else None,
                   clock.to_json() if not stop else None, event_id=event.id)
     return clock
-
-
-def clock_text(clock: Clock, now: dt.datetime | None = None) -> str:
-    """``time left: 23 min (ends 20:45 UTC)``, ``time is up: ended 4 min ago``,
-    ``no clock``."""
-    left = clock.seconds_left(now)
-    if left is None:
-        return "no clock"
-    ends = aware(clock.ends_at).strftime("%H:%M UTC")
-    if left >= 0:
-        return f"time left: {left // 60} min {left % 60:02d} s (ends {ends})"
-    return f"time is up: ended {(-left) // 60} min ago ({ends})"

@@ -30,7 +30,6 @@ from sqlmodel import Session
 
 from ..collector import frozen
 from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
-from ..errors.counts import count_text
 from ..errors.words import N_, Message, or_words
 from ..numbers import plain_number
 from ..storage.audit import record_change
@@ -499,13 +498,3 @@ def series_standings(session: Session, series: Series, *, lang: str | None = Non
         values.setdefault(merged.get(player_id, player_id), value)
     rows = series_table(info.rules(), results, values, lang=lang)
     return SeriesStandings(info, events, rows)
-
-
-def series_summary(standings: SeriesStandings) -> str:
-    """One line on what the standings count, for the terminal."""
-    info = standings.series
-    counts = (f"best {count_text(info.best, 'event')} count" if info.best
-              else "every event counts")
-    qualify = (f"; {count_text(info.min_events, 'event')} to qualify"
-               if info.min_events else "")
-    return f"{info.scoring} scoring; {counts}{qualify}"

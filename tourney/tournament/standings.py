@@ -124,6 +124,13 @@ def tiebreaks_in_force(ids) -> list[str]:
     return check_tiebreaks(list(ids)) if ids else list(DEFAULT_TIEBREAKS)
 
 
+def place_text(place: int, shared: bool) -> str:
+    """A place as the pages show it: ``1=`` when shared (a tie on everything, or a
+    drawn place at a table), else ``1``; the command line's tables and the
+    players' e-mails say it so too."""
+    return f"{place}=" if shared else str(place)
+
+
 @dataclass
 class StandingRow:
     player_id: int
@@ -195,16 +202,21 @@ def check_round_number(session: Session, event: Event, number: int) -> None:
 def standings_table(session: Session, event: Event, *, up_to_round: int | None = None,
                     lang: str | None = None) -> list[StandingRow]:
     """The standings of an event, best first (after ``up_to_round`` when given: a
-    round the event has seated); players sharing a place by name, as the event's
-    language sorts names (``lang`` for an event without one)."""
+    round the event has seated, with the players entered by then); players
+    sharing a place by name, as the event's language sorts names (``lang`` for an
+    event without one)."""
     if up_to_round is not None:
         check_round_number(session, event, up_to_round)
     tiebreaks = event_tiebreaks(event)
     higher_is_better = get_game(event.variant).higher_is_better
 
-    entries = session.execute(
-        select(Entry.player_id, Player.name, Entry.withdrawn_after)
-        .join(Player, Player.id == Entry.player_id).where(Entry.event_id == event.id)).all()
+    query = (select(Entry.player_id, Player.name, Entry.withdrawn_after)
+             .join(Player, Player.id == Entry.player_id).where(Entry.event_id == event.id))
+    if up_to_round is not None:
+        # the standings after a round are of the players entered by then: one
+        # entered from a later round is in none of its rows (nor in their count)
+        query = query.where(Entry.first_round <= up_to_round)
+    entries = session.execute(query).all()
     names = {pid: name for pid, name, _ in entries}
     withdrawn = {pid: w for pid, _, w in entries}
     tallies: dict[int, Tally] = {pid: Tally() for pid in names}

@@ -23,7 +23,6 @@ from sqlalchemy import delete, select
 from sqlmodel import Session
 
 from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
-from ..errors.counts import count_text
 from ..errors.words import N_, Message, or_words
 from ..ordering import name_key
 from ..storage.audit import record_change
@@ -34,7 +33,8 @@ from .season import TeamRow, team_table
 from .series import find_series, series_standings
 from .snapshots import event_results
 
-TEAM_KINDS = {"club": "the players' clubs", "declared": "the teams declared with team add"}
+# What makes a team, as codes: the players' clubs, or the teams declared (team add)
+TEAM_KINDS: tuple[str, ...] = ("club", "declared")
 MAX_COUNT = 1000
 
 
@@ -180,14 +180,6 @@ class TeamStandings:
     def to_json(self) -> dict:
         return {self.kind: self.scope, "teams": self.teams, "count": self.count,
                 "left_out": self.left_out, "standings": [row.to_json() for row in self.rows]}
-
-    def summary(self) -> str:
-        counts = f"the best {count_text(self.count, 'player')} of a team count" \
-            if self.count else "every player of a team counts"
-        left = (f"; {count_text(self.left_out, 'player')} with no "
-                f"{'club' if self.teams == 'club' else 'team'} left out") if self.left_out else ""
-        kind = "club" if self.teams == "club" else "declared team (team add)"
-        return f"teams by {kind}; {counts}{left}"
 
 
 def team_standings(session: Session, slug: str, teams: str = "club", *,

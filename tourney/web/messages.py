@@ -71,6 +71,10 @@ COLUMN_NAMES = {
     "play": N_("moves"), "hands": N_("hands"), "deal": N_("deal"), "table": N_("table"),
     "round": N_("round"), "event": N_("event"),
 }
+# Rules whose sentence is all there is to say: the error's own words would say it
+# again ("The score is missing." then "the score is missing"), so a page shows no
+# detail for them.
+SAID_BY_THE_SENTENCE = frozenset({"score-missing"})
 
 # What would get past a refusal (tourney.errors.Remedy), said as what to do on the
 # organizer's page; a kind not here is not said: a page never shows a command line.
@@ -198,6 +202,8 @@ def error_lines(errors: list[RecordError], renderer: Renderer,
                 detail = f"{detail} ({entered})"
         elif lang != "en" and err.words is None:
             detail_lang = "en"
+        if err.rule in SAID_BY_THE_SENTENCE:
+            detail, detail_lang = "", None
         out.append(ErrorLine(", ".join(parts), sentence, detail, err.rule, detail_lang,
                              _fields(err, deal, boxes, pasted)))
     return out

@@ -1,0 +1,85 @@
+"""`tourney notify --what results`: a place is said as the pages show it (a shared
+place "1="), and "of N" counts the players in the standings of that round (not
+one entered from a later round)."""
+import email
+from email import policy
+
+from tourney.app.evening import RoundResult
+from tourney.app.notify import results_message
+from tourney.storage.models import Event
+from tourney.tournament.standings import StandingRow
+
+
+def _row(place, name, points, shared):
+    return StandingRow(player_id=place * 10 + len(name), player=name, place=place,
+                       points=points, tiebreaks={}, decided_by=None, shared=shared)
+
+
+class Evening:
+    """What a results message reads of a player's evening."""
+
+    def __init__(self, rows, result):
+        self.event = Event(slug="club-1", name="Klubbkväll", variant="svarta-maja", lang="sv")
+        self.player, self.rows, self.result = "Anna", rows, result
+
+    @property
+    def standing(self):
+        return next(r for r in self.rows if r.player == self.player)
+
+    def result_of(self, number):
+        return self.result
+
+    def rating_change(self, number):
+        return None
+
+
+def test_a_shared_place_is_said_as_the_pages_show_it():
+    rows = [_row(1, "Anna", 3, True), _row(1, "Bo", 3, True), _row(3, "Cai", 1, False),
+            _row(4, "Dag", 0, False)]
+    result = RoundResult(round=1, table="1", place=1, players=4, total=10, match_points=2.5,
+                         shared=True)
+    message = results_message(Evening(rows, result), 1, "anna@example.org", "http://x/p/1",
+                              "club@example.org")
+    text = message.get_body(("plain",)).get_content()
+    assert "kom du 1= av 4 vid bord 1" in text
+    assert "Efter rond 1 ligger du 1= av 4 med 3 poäng." in text
+    assert ["1= Anna: 3", "1= Bo: 3", "3. Cai: 1", "4. Dag: 0"] == [
+        line for line in text.splitlines() if line[:1].isdigit()]
+    html = message.get_body(("html",)).get_content()
+    assert "<li>1= Bo: 3</li>" in html
+
+
+def test_an_unshared_place_has_no_mark():
+    rows = [_row(1, "Anna", 3, False), _row(2, "Bo", 2, False)]
+    result = RoundResult(round=1, table="1", place=1, players=2, total=10, match_points=1)
+    text = results_message(Evening(rows, result), 1, "anna@example.org", "http://x/p/1",
+                           "club@example.org").get_body(("plain",)).get_content()
+    assert "kom du 1 av 2 vid bord 1" in text and "ligger du 1 av 2 med" in text
+
+
+def test_of_counts_the_players_in_that_rounds_standings(db_url, run_cli, tmp_path):
+    """A player entered from round 2 is in no row of round 1's standings, nor in
+    the count the round 1 e-mail says."""
+    for name in ("Anna", "Bo", "Cai", "Dag"):
+        run_cli(db_url, "player", "add", name, "--email", f"{name.lower()}@example.org")
+    run_cli(db_url, "event", "create", "club-1", "--variant", "svarta-maja",
+            "--table-sizes", "4", "--lang", "sv", "--name", "Klubbkväll")
+    run_cli(db_url, "event", "enter", "club-1", "--all")
+    run_cli(db_url, "round", "seat", "club-1")
+    run_cli(db_url, "player", "add", "Eva", "--email", "eva@example.org")
+    run_cli(db_url, "event", "enter", "club-1", "Eva", "--from-round", "2")
+    records = run_cli(db_url, "simulate", "--event", "club-1", "--round", "1",
+                      "--seed", "3").stdout
+    path = tmp_path / "round-1.csv"
+    path.write_text(records, encoding="utf-8")
+    run_cli(db_url, "result", "import", str(path))
+    rows = run_cli(db_url, "standings", "club-1", "--round", "1", "--json").json
+    assert sorted(r["player"] for r in rows) == ["Anna", "Bo", "Cai", "Dag"]
+    out = tmp_path / "outbox"
+    run_cli(db_url, "notify", "club-1", "--round", "1", "--what", "results",
+            "--outbox", str(out))
+    texts = [email.message_from_bytes(f.read_bytes(), policy=policy.default)
+             .get_body(("plain",)).get_content() for f in sorted(out.glob("*.eml"))]
+    assert len(texts) == 4
+    for text in texts:
+        assert " av 4 med " in text and " av 5 " not in text
