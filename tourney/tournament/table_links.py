@@ -39,6 +39,7 @@ from sqlmodel import Session, select
 from ..errors import TourneyError
 from ..errors.words import N_, Message, and_words
 from ..ordering import table_order
+from ..storage.bulk import BulkInsert
 from ..storage.audit import record_change
 from ..storage.models import (  # a submission's states: their home is the model's
     ACCEPTED,
@@ -91,19 +92,25 @@ def content_sha256(content: str) -> str:
 
 def round_links(session: Session, event: Event, number: int) -> list[TableLink]:
     """The links of every table of a seated round, in table order; the missing ones
-    are made (so the caller's session must be a writing one)."""
+    are made (so the caller's session must be a writing one). `round seat` makes a
+    round's links, so they are written as one bulk insert and read back by one
+    query: the statements sent do not grow with the round's tables."""
     tables, _ = seated_keys(session, get_round(session, event, number))
-    links = {link.table: link for link in session.exec(select(TableLink).where(
-        TableLink.event_id == event.id, TableLink.round_number == number))}
-    made = False
-    for table in tables:
-        if table not in links:
-            links[table] = TableLink(event_id=event.id, round_number=number, table=table,
-                                     token=new_token(), code=new_code())
-            session.add(links[table])
-            made = True
-    if made:
-        session.flush()
+
+    def stored() -> dict[str, TableLink]:
+        return {link.table: link for link in session.exec(select(TableLink).where(
+            TableLink.event_id == event.id, TableLink.round_number == number))}
+
+    links = stored()
+    missing = [table for table in tables if table not in links]
+    if missing:
+        writer = BulkInsert(session, TableLink.__table__,
+                            ("event_id", "round_number", "table", "token", "code",
+                             "created_at"))
+        made_at = writer.bound("created_at", utcnow())
+        writer.write([(event.id, number, table, new_token(), new_code(), made_at)
+                      for table in missing])
+        links = stored()
     return [links[t] for t in sorted(tables, key=table_order)]
 
 
