@@ -49,15 +49,6 @@ from .output import (
 )
 
 
-def make_table_links(session, event, number: int) -> None:
-    """Make the table links of a round just seated, as `tourney serve`'s seat button
-    does: a player's own page links to their table's score sheet from the start,
-    whether or not `round links` was run."""
-    from tourney.app.tables import round_links
-
-    round_links(session, event, number)
-
-
 @click.group("round", cls=CommandGroup)
 def round_():
     """Seat an event's rounds at tables.
@@ -242,7 +233,6 @@ def seat(slug, force, as_json, db_url):
     with transaction(engine) as session:
         event = get_event(session, slug)
         seating = actions.seat_next_round(session, event, force=force)
-        make_table_links(session, event, seating.number)
     report_seated(seating, event, "round.seat", f"round {seating.number} seated", as_json)
     seating_warnings(slug, seating)
     unmet_messages(seating)
@@ -329,7 +319,6 @@ def reseat(slug, number, seed, as_json, db_url):
     with transaction(engine) as session:
         event = get_event(session, slug)
         seating, changed = actions.reseat_round(session, event, number, seed=seed)
-        make_table_links(session, event, seating.number)
     summary = (f"{slug}: round {seating.number} reseated" if changed else
                f"{slug}: round {seating.number}: the seating is unchanged (same players, "
                "same seed); give --seed to draw again")
@@ -648,8 +637,7 @@ def import_(slug, number, file, force, sheet, encoding, as_json, db_url):
             event = get_event(session, slug)
             seating = import_seating(session, event, number, file, force=force, sheet=sheet,
                                      encoding=encoding)
-            make_table_links(session, event, seating.number)
-    except SeatingFileRejected as rejected:
+        except SeatingFileRejected as rejected:
         from tourney.tournament.results import error_dict
 
         for line in error_list([], rejected.errors, rejected.error_count, rules=False):

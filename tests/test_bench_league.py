@@ -19,6 +19,7 @@ from tourney.storage.db import dispose_engines  # noqa: E402
 PLAYERS = 150  # three events of 100, each player in two
 # Written by the clock, not by the build.
 TIMES = ("_at", "stamp", "time")
+DRAWN = ("token", "code")  # a table link's, drawn at random
 
 
 def _league(folder: Path) -> bench_league.League:
@@ -48,7 +49,8 @@ def _by_commands(league: bench_league.League, n: int) -> None:
 
 
 def _rows(path: Path) -> dict[str, list[tuple]]:
-    """Every table's rows, sorted, without the columns the clock writes."""
+    """Every table's rows, sorted, without the columns the clock writes or drawn at
+    random."""
     connection = sqlite3.connect(path)
     try:
         tables = [name for (name,) in connection.execute(
@@ -56,7 +58,8 @@ def _rows(path: Path) -> dict[str, list[tuple]]:
         rows = {}
         for table in tables:
             columns = [f'"{c}"' for _, c, *_ in connection.execute(f'PRAGMA table_info("{table}")')
-                       if not any(mark in c for mark in TIMES) and c != "at"]
+                       if not any(mark in c for mark in TIMES) and c != "at"
+                       and c not in DRAWN]
             listed = ", ".join(columns)
             rows[table] = connection.execute(
                 f'SELECT {listed} FROM "{table}" ORDER BY {listed}').fetchall()

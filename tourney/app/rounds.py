@@ -22,7 +22,8 @@ from ..storage.models import Event
 from ..tournament.arbiter import absences
 from ..tournament.events import get_event
 from ..tournament.forfeits import ForfeitInfo, list_forfeits
-from ..tournament.rounds import RoundSeating, reseat_round, round_seating, seat_next_round
+from ..tournament import rounds as stored_rounds
+from ..tournament.rounds import RoundSeating, round_seating
 from ..tournament.seat_changes import (
     AbsenceReport,
     Clock,
@@ -34,8 +35,40 @@ from ..tournament.seat_changes import (
     substitute_player,
     swap_players,
 )
-from ..tournament.seating_import import SeatingFileRejected, import_seating
+from ..tournament import seating_import
+from ..tournament.seating_import import SeatingFileRejected
 from ..tournament.settings import event_settings
+from ..tournament.table_links import round_links
+
+
+# A round seated by any way (the command line, the organizer's page, a file) has its
+# tables' links from the start: a player's own page links to their table's score
+# sheet whether or not `round links` was run.
+
+def seat_next_round(session: Session, event: Event, *, force: bool = False) -> RoundSeating:
+    """Seat the event's next round, store it and make its tables' links."""
+    seating = stored_rounds.seat_next_round(session, event, force=force)
+    round_links(session, event, seating.number)
+    return seating
+
+
+def reseat_round(session: Session, event: Event, number: int, *,
+                 seed: int | None = None) -> tuple[RoundSeating, bool]:
+    """Seat a round again (new seating, whether it changed) and make the links of
+    its tables (a new table gets one; the others keep theirs)."""
+    seating, changed = stored_rounds.reseat_round(session, event, number, seed=seed)
+    round_links(session, event, seating.number)
+    return seating, changed
+
+
+def import_seating(session: Session, event: Event, number: int, path: str, *,
+                   force: bool = False, sheet: str | None = None,
+                   encoding: str | None = None) -> RoundSeating:
+    """Seat round ``number`` as the file ``path`` says, and make its tables' links."""
+    seating = seating_import.import_seating(session, event, number, path, force=force,
+                                            sheet=sheet, encoding=encoding)
+    round_links(session, event, seating.number)
+    return seating
 
 
 @dataclass

@@ -1409,7 +1409,6 @@ async def org_action(request: Request) -> Response:
                     "links": submissions.reopen_round(session, event, number)}
         if action == "seat":
             seating = seat_next_round(session, event, force=form.get("force") == "1")
-            submissions.round_links(session, event, seating.number)
             return {"done": "seated", "round": seating.number, "seating": seating.to_json()}
         raise TourneyError(Message(N_("unknown action %(action)s"), {"action": repr(action)}))
 
@@ -1491,7 +1490,6 @@ def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
         return {"done": action, **report.to_json()}
     if action == "reseat":
         seating, changed = round_actions.reseat_round(session, event, number("round"))
-        submissions.round_links(session, event, seating.number)
         return {"done": action, "round": seating.number, "changed": changed,
                 "again": seating.repeated_pairs, "seating": seating.to_json()}
     if action in ("forfeit", "unforfeit"):
