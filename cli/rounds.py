@@ -637,7 +637,7 @@ def import_(slug, number, file, force, sheet, encoding, as_json, db_url):
             event = get_event(session, slug)
             seating = import_seating(session, event, number, file, force=force, sheet=sheet,
                                      encoding=encoding)
-        except SeatingFileRejected as rejected:
+    except SeatingFileRejected as rejected:
         from tourney.tournament.results import error_dict
 
         for line in error_list([], rejected.errors, rejected.error_count, rules=False):

@@ -19,10 +19,11 @@ from ..errors.words import N_, Message
 from ..records.csv_format import DealRecord
 from ..simulation import simulate_match
 from ..storage.models import Event
+from ..tournament import rounds as stored_rounds
+from ..tournament import seating_import
 from ..tournament.arbiter import absences
 from ..tournament.events import get_event
 from ..tournament.forfeits import ForfeitInfo, list_forfeits
-from ..tournament import rounds as stored_rounds
 from ..tournament.rounds import RoundSeating, round_seating
 from ..tournament.seat_changes import (
     AbsenceReport,
@@ -35,11 +36,9 @@ from ..tournament.seat_changes import (
     substitute_player,
     swap_players,
 )
-from ..tournament import seating_import
 from ..tournament.seating_import import SeatingFileRejected
 from ..tournament.settings import event_settings
 from ..tournament.table_links import round_links
-
 
 # A round seated by any way (the command line, the organizer's page, a file) has its
 # tables' links from the start: a player's own page links to their table's score

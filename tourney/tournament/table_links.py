@@ -39,8 +39,8 @@ from sqlmodel import Session, select
 from ..errors import TourneyError
 from ..errors.words import N_, Message, and_words
 from ..ordering import table_order
-from ..storage.bulk import BulkInsert
 from ..storage.audit import record_change
+from ..storage.bulk import BulkInsert
 from ..storage.models import (  # a submission's states: their home is the model's
     ACCEPTED,
     CONFLICT,
