@@ -57,9 +57,10 @@ def test_league_commands_send_the_same_statements_for_ten_times_the_players(db_u
     # one of the rows left over: the 40 rows fit in the second alone. On PostgreSQL a
     # few rows go as one INSERT ... VALUES and many as COPY (bulk.PG_VALUES_ROWS):
     # the count may differ by one either way, never grow with the players.
-    for what in ("import", "enter"):
+    # (`round seat` writes its tables' links so: 10 tables against 100)
+    for what in ("import", "enter", "seat"):
         assert abs(counts[400, what] - counts[40, what]) <= 1, (what, counts)
-    for what in ("again", "seat"):
+    for what in ("again",):
         assert counts[40, what] == counts[400, what], (what, counts)
     with Session(open_engine(db_url)) as session:
         for n in (40, 400):
