@@ -76,6 +76,7 @@ LONG_FIRST = (
     "tests/reports/test_browser.py",
     "tests/hardening/test_memory_bounds.py::test_a_file_of_garbage_rows_stops_at_the_match_limit",
     "tests/hardening/test_crash_safety.py",
+    "tests/cli/test_startup.py::test_a_publish_after_one_result_loads_no_seating_or_event_modules",
 )
 
 
