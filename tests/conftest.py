@@ -60,6 +60,36 @@ PG_CANDIDATES = (
 _names = itertools.count(1)
 
 
+# ----------------------------------------------------------------- the order
+
+# The suite's longest tests (node id prefixes), longest first, run before the others:
+# under xdist (``--dist worksteal``, pyproject's addopts) the short tests then fill
+# in at the end, instead of one long test running alone while the other workers
+# idle. A module with module-scoped fixtures is listed whole, so that it is not
+# split. Ranked by `pytest --durations`; a stale entry only loses its head start.
+LONG_FIRST = (
+    "tests/reports/test_layout_a11y.py",
+    "tests/test_docs_run.py::test_the_pages_shell_examples_run_as_written",
+    "tests/web/test_serve_example.py",
+    "tests/storage/test_concurrency.py::test_sqlite_second_writer_busy",
+    "tests/pairing/test_seating.py::test_balanced_finds_no_repeats_in_roomy_fields",
+    "tests/reports/test_browser.py",
+    "tests/hardening/test_memory_bounds.py::test_a_file_of_garbage_rows_stops_at_the_match_limit",
+    "tests/hardening/test_crash_safety.py",
+    "tests/cli/test_startup.py::test_a_publish_after_one_result_loads_no_seating_or_event_modules",
+)
+
+
+def _head_start(item) -> int:
+    """The item's place in LONG_FIRST, or len(LONG_FIRST) for every other test."""
+    return next((place for place, prefix in enumerate(LONG_FIRST)
+                 if item.nodeid.startswith(prefix)), len(LONG_FIRST))
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=_head_start)  # stable: the rest keep pytest's order
+
+
 # ----------------------------------------------------------------- PostgreSQL
 
 def _reachable_pg() -> tuple[str | None, str]:
@@ -105,9 +135,10 @@ def pg_database():
 _cleaners: dict[str, object] = {}
 
 
-def _empty_pg(url: str, drop_tables: bool) -> None:
+def _empty_pg(url: str, drop_tables: bool) -> bool:
     """Delete every row (restarting ids) or, with ``drop_tables``, every table.
-    One statement batch on a kept connection pool: this runs before every test."""
+    One statement batch on a kept connection pool: this runs before every test.
+    True when the tables were kept, emptied, at the current schema."""
     from sqlmodel import SQLModel
 
     import tourney.storage.models  # noqa: F401
@@ -126,11 +157,12 @@ def _empty_pg(url: str, drop_tables: bool) -> None:
         if drop_tables or not at_head or not set(ordered) <= present:
             if present:
                 connection.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
-            return
+            return False
         connection.execute(text("".join(f'DELETE FROM "{name}";' for name in ordered)))
         connection.execute(text("".join(
             f"SELECT setval(pg_get_serial_sequence('\"{name}\"', 'id'), 1, false);"
             for name in ordered if "id" in SQLModel.metadata.tables[name].columns)))
+    return True
 
 
 @functools.cache
@@ -209,8 +241,8 @@ def _fresh_url(request, backend: str, tmp_path, drop_tables: bool) -> str:
             shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
         return f"sqlite:///{path}"
     url = request.getfixturevalue("pg_database")
-    _empty_pg(url, drop_tables)
-    if not drop_tables:
+    # emptied at the current schema, the database needs no check of its schema
+    if not _empty_pg(url, drop_tables) and not drop_tables:
         from tourney.storage.db import open_engine
         from tourney.storage.schema import ensure_schema
 

@@ -7,6 +7,7 @@ in their seats, written as a record CSV and imported with ``result import``.
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -124,11 +125,20 @@ def play_rounds(run_cli, db_url: str, workdir: Path, spec: EventSpec,
 # ------------------------------------------------------------------ reading pages
 
 def parse_page(path: Path):
-    """A page parsed by html5lib's strict parser (a parse error raises)."""
+    """A page parsed by html5lib's strict parser (a parse error raises). The tree is
+    shared with every other caller parsing the same bytes: read it, never change it."""
+    return _parsed(path.read_bytes())
+
+
+# html5lib is slow (seconds for a league's site) and several tests walk every page of
+# the same site: a page is parsed once per distinct content. The bound keeps about one
+# site's trees (the tests of a backend's league run together).
+@functools.lru_cache(maxsize=160)
+def _parsed(content: bytes):
     import html5lib
 
     parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
-    return parser.parse(path.read_bytes())
+    return parser.parse(content)
 
 
 def text_of(element) -> str:
