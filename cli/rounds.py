@@ -760,7 +760,7 @@ def links(slug, number, base_url, force, as_json, db_url):
     with a note on stderr that they take no results ("open": false).
 
     \b
-    Example:
+    Examples:
       tourney round links club-1 2 --base-url http://192.168.1.10:8000
       tourney round links club-1 2 --json
     """

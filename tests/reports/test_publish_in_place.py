@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from contextlib import ExitStack
 from pathlib import Path
 
 from site_helpers import seat_round_two
@@ -147,16 +148,22 @@ def test_a_result_writes_only_its_files_into_the_live_site_and_keeps_the_rest(
     inodes = {rel: (site / rel).stat().st_ino for rel in files_of(site)}
     old = files_of(site)
     tourney("result", "import", str(tables[1]))
-    details = tourney("publish", "--out", str(site), "--json").json["details"]
-    now = files_of(site)
+    # the old files held open, so that a file replaced (or the manifest, replaced
+    # twice) cannot be given the inode number of one freed meanwhile
+    with ExitStack() as held:
+        for rel in old:
+            held.enter_context(open(site / rel, "rb"))
+        details = tourney("publish", "--out", str(site), "--json").json["details"]
+        now = files_of(site)
+        inodes_now = {rel: (site / rel).stat().st_ino for rel in now}
     assert site.stat().st_ino == folder  # not swapped for another folder
     changed = {rel for rel in now if now[rel] != old.get(rel)}
     assert "events/cup/round-2.html" in changed and "sv/events/cup/round-2.html" in changed
     for rel in now:
         if rel in changed:
-            assert (site / rel).stat().st_ino != inodes.get(rel), rel
+            assert inodes_now[rel] != inodes.get(rel), rel
         else:
-            assert (site / rel).stat().st_ino == inodes[rel], rel
+            assert inodes_now[rel] == inodes[rel], rel
     assert details["changed_files"] == len(changed - {SITE_MARKER, MANIFEST}) - len(
         details["stamp_only"])
     # no build folder or temporary file is left beside or in the site

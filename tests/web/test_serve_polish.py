@@ -163,7 +163,9 @@ def _headings(page: str, section: str) -> list[str]:
     import re
 
     part = page.split(f'id="{section}"')[1].split("</thead>")[0]
-    return [html.unescape(h) for h in re.findall(r"<th[^>]*>([^<]+)</th>", part)]
+    # a heading's words may sit in boxes with soft hyphens (grid_name): its text
+    return [html.unescape(re.sub(r"<[^>]*>", "", h)).replace("\u00ad", "").strip()
+            for h in re.findall(r"<th[^>]*>(.*?)</th>", part)]
 
 
 def test_a_players_page_names_a_deal_total_and_match_points_apart(tourney, db_url):
