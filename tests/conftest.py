@@ -296,6 +296,24 @@ def run_cli(db_url: str | None, *args: str, input: str | None = None,
     return run
 
 
+def trigger_names(db_url: str, table: str) -> set[str]:
+    """The names of the triggers on ``table`` (SQLite, or PostgreSQL's own ones)."""
+    from tourney.storage.db import open_engine
+
+    engine = open_engine(db_url)
+    with engine.begin() as connection:
+        if engine.dialect.name == "sqlite":
+            names = set(connection.execute(text(
+                "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = :t"),
+                {"t": table}).scalars())
+        else:
+            names = set(connection.execute(text(
+                "SELECT tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+                "WHERE c.relname = :t AND NOT t.tgisinternal"), {"t": table}).scalars())
+    engine.dispose()
+    return names
+
+
 def stored_match(session, event_id: int, round_number: int, table: str):
     """A match stored straight in the database (no record file) with an empty
     version 1 as its current version: ``(match, version)``; flushed, not committed."""

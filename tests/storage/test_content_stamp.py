@@ -4,6 +4,7 @@ whatever writes them (here raw SQL, as a bulk import or an edit by hand would)."
 from __future__ import annotations
 
 import pytest
+from conftest import trigger_names
 from sqlalchemy import text
 
 from tourney.storage.db import open_engine
@@ -73,17 +74,7 @@ def test_every_write_to_an_events_rows_gives_it_a_new_stamp(db_url):
 def test_the_triggers_are_there(db_url, table):
     """A later migration that rebuilds one of these tables (SQLite's batch mode
     copies a table) must make its triggers again: this fails if it does not."""
-    engine = open_engine(db_url)
-    with engine.begin() as connection:
-        if engine.dialect.name == "sqlite":
-            names = set(connection.execute(text(
-                "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = :t"),
-                {"t": table}).scalars())
-        else:
-            names = set(connection.execute(text(
-                "SELECT tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-                "WHERE c.relname = :t AND NOT t.tgisinternal"), {"t": table}).scalars())
-    engine.dispose()
+    names = trigger_names(db_url, table)
     names = {name for name in names if name.startswith("stamp_")}  # a round's: 0013's
     expected = {f"stamp_{table}_{op}" for op in ("update", "delete")}
     if table != "matchplace":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from alembic import command
+from conftest import trigger_names
 from sqlalchemy import inspect, text
 
 from tourney.storage import schema
@@ -118,17 +119,7 @@ def test_the_migration_goes_down_and_up_again(db_url, run_cli):
 def test_the_triggers_are_there(db_url, table):
     """A later migration that rebuilds one of these tables (SQLite's batch mode
     copies a table) must make its triggers again: this fails if it does not."""
-    engine = open_engine(db_url)
-    with engine.begin() as connection:
-        if engine.dialect.name == "sqlite":
-            names = set(connection.execute(text(
-                "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = :t"),
-                {"t": table}).scalars())
-        else:
-            names = set(connection.execute(text(
-                "SELECT tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-                "WHERE c.relname = :t AND NOT t.tgisinternal"), {"t": table}).scalars())
-    engine.dispose()
+    names = trigger_names(db_url, table)
     operations = {"round": ["insert"], "matchversion": ["update", "delete"],
                   "matchplace": ["update", "delete"]}.get(table, ["insert", "update", "delete"])
     assert {name for name in names if name.startswith("round_stamp_")} == {
