@@ -145,7 +145,7 @@ def test_results_tell_each_player_their_match_standing_and_rating(db_url, run_cl
                                                     "--base-url", "http://venue:8000",
                                                     "--json").json}
     assert links["Anna"] in text and f'href="{links["Anna"]}"' in html
-    assert "<ol><li>" in html and "Hej Anna" in html
+    assert "none; padding-left: 0\"><li>" in html and "Hej Anna" in html
     # Results and seating are logged apart: the seating can still be sent, results not twice.
     again = run_cli(db_url, "notify", "club-1", "--round", "1", "--what", "results",
                     "--smtp", url, "--json", exit_code=1).json["details"]

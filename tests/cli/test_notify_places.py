@@ -47,6 +47,8 @@ def test_a_shared_place_is_said_as_the_pages_show_it():
         line for line in text.splitlines() if line[:1].isdigit()]
     html = message.get_body(("html",)).get_content()
     assert "<li>1= Bo: 3</li>" in html
+    # the lines carry their places: a numbered list would show "1. 1= Bo: 3"
+    assert "<ol" not in html and 'style="list-style: none' in html
 
 
 def test_an_unshared_place_has_no_mark():

@@ -135,8 +135,11 @@ def _message(subject: str, paragraphs: list[str], address: str, sender: str,
     html_parts = [f"<p>{html.escape(p)}</p>" for p in paragraphs]
     if listing:
         text.append("\n".join(listing))
-        html_parts.append("<ol>" + "".join(f"<li>{html.escape(line)}</li>" for line in listing)
-                          + "</ol>")
+        # each line says its own place ("1= Bo: 3": a shared place no list numbers),
+        # so the HTML list adds no numbers or bullets of its own
+        html_parts.append('<ul style="list-style: none; padding-left: 0">'
+                          + "".join(f"<li>{html.escape(line)}</li>" for line in listing)
+                          + "</ul>")
     if link_line is not None:
         template, values = link_line
         text.append(template.format(**values))
