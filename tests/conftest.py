@@ -296,6 +296,19 @@ def run_cli(db_url: str | None, *args: str, input: str | None = None,
     return run
 
 
+def insert_two_players_and_events(connection) -> None:
+    """Players a and b (ids 1, 2) and the events x and other (ids 1, 2), written
+    straight in SQL (the stamp tests: rows as any writer makes them)."""
+    connection.execute(text("INSERT INTO player (name, created_at) VALUES "
+                            "('a', '2024-01-01'), ('b', '2024-01-01')"))
+    for slug in ("x", "other"):
+        connection.execute(text(
+            "INSERT INTO event (slug, name, variant, rules_json, table_min, table_max, "
+            "table_preferred, seating, seed, tiebreaks_json, created_at, points) VALUES "
+            f"('{slug}', 'X', 'kortrad', '{{}}', 2, 2, 2, 'swiss', 0, '[]', "
+            "'2024-01-01', 'share')"))
+
+
 def trigger_names(db_url: str, table: str) -> set[str]:
     """The names of the triggers on ``table`` (SQLite, or PostgreSQL's own ones)."""
     from tourney.storage.db import open_engine

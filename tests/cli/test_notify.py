@@ -155,8 +155,9 @@ def test_results_tell_each_player_their_match_standing_and_rating(db_url, run_cl
     assert sorted(seating["sent"]) == ["Anna", "Cai"]
 
 
-def test_results_wait_for_a_table_whose_result_is_not_in(db_url, run_cli, smtp_server, tmp_path):
-    inbox, url = smtp_server
+def _club_night_of_eight(db_url, run_cli) -> list[str]:
+    """Eight players with addresses in `club-1` (svarta-maja, tables of 4), round 1
+    seated: their names."""
     names = [f"P{i}" for i in range(8)]
     for name in names:
         run_cli(db_url, "player", "add", name, "--email", f"{name.lower()}@example.org")
@@ -164,6 +165,12 @@ def test_results_wait_for_a_table_whose_result_is_not_in(db_url, run_cli, smtp_s
             "--table-sizes", "4", "--name", "Club night")
     run_cli(db_url, "event", "enter", "club-1", "--all")
     run_cli(db_url, "round", "seat", "club-1")
+    return names
+
+
+def test_results_wait_for_a_table_whose_result_is_not_in(db_url, run_cli, smtp_server, tmp_path):
+    inbox, url = smtp_server
+    _club_night_of_eight(db_url, run_cli)
     records = run_cli(db_url, "simulate", "--event", "club-1", "--round", "1", "--seed", "3").stdout
     lines = records.splitlines()
     header, rows = lines[0], lines[1:]
@@ -188,13 +195,7 @@ def test_results_go_to_the_players_of_a_forfeited_table(db_url, run_cli, smtp_se
     absent player 0 match points, the others a bye's worth) instead of waiting for
     a result forever (`not_ready`)."""
     inbox, url = smtp_server
-    names = [f"P{i}" for i in range(8)]
-    for name in names:
-        run_cli(db_url, "player", "add", name, "--email", f"{name.lower()}@example.org")
-    run_cli(db_url, "event", "create", "club-1", "--variant", "svarta-maja",
-            "--table-sizes", "4", "--name", "Club night")
-    run_cli(db_url, "event", "enter", "club-1", "--all")
-    run_cli(db_url, "round", "seat", "club-1")
+    names = _club_night_of_eight(db_url, run_cli)
     tables = {t["table"]: t["seats"] for t in
               run_cli(db_url, "round", "show", "club-1", "1", "--json").json["tables"]}
     gone = tables["2"][0]

@@ -4,7 +4,7 @@ whatever writes them (here raw SQL, as a bulk import or an edit by hand would)."
 from __future__ import annotations
 
 import pytest
-from conftest import trigger_names
+from conftest import insert_two_players_and_events, trigger_names
 from sqlalchemy import text
 
 from tourney.storage.db import open_engine
@@ -45,14 +45,7 @@ def stamps(engine) -> dict[str, int | None]:
 def test_every_write_to_an_events_rows_gives_it_a_new_stamp(db_url):
     engine = open_engine(db_url)
     with engine.begin() as connection:
-        connection.execute(text("INSERT INTO player (name, created_at) VALUES "
-                                "('a', '2024-01-01'), ('b', '2024-01-01')"))
-        for slug in ("x", "other"):
-            connection.execute(text(
-                "INSERT INTO event (slug, name, variant, rules_json, table_min, table_max, "
-                "table_preferred, seating, seed, tiebreaks_json, created_at, points) VALUES "
-                f"('{slug}', 'X', 'kortrad', '{{}}', 2, 2, 2, 'swiss', 0, '[]', "
-                "'2024-01-01', 'share')"))
+        insert_two_players_and_events(connection)
     before = stamps(engine)
     assert None not in before.values()  # a new event has one
     for sql in WRITES:

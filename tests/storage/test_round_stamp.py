@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from alembic import command
-from conftest import trigger_names
+from conftest import insert_two_players_and_events, trigger_names
 from sqlalchemy import inspect, text
 
 from tourney.storage import schema
@@ -48,14 +48,7 @@ def _stamps(engine, table: str) -> dict[int, int | None]:
 
 def _league(engine) -> None:
     with engine.begin() as connection:
-        connection.execute(text("INSERT INTO player (name, created_at) VALUES "
-                                "('a', '2024-01-01'), ('b', '2024-01-01')"))
-        for slug in ("x", "other"):
-            connection.execute(text(
-                "INSERT INTO event (slug, name, variant, rules_json, table_min, table_max, "
-                "table_preferred, seating, seed, tiebreaks_json, created_at, points) VALUES "
-                f"('{slug}', 'X', 'kortrad', '{{}}', 2, 2, 2, 'swiss', 0, '[]', "
-                "'2024-01-01', 'share')"))
+        insert_two_players_and_events(connection)
         # rounds 1 and 2 of x (ids 1, 2), round 1 of the other (id 3)
         connection.execute(text("INSERT INTO round (event_id, number, repeated_pairs, seated_at) "
                                 "VALUES (1, 1, 0, '2024-01-01'), (1, 2, 0, '2024-01-01'), "

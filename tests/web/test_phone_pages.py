@@ -61,14 +61,23 @@ SAID = {
 }
 
 
-def test_every_error_is_said_in_the_pages_language_with_its_detail(tourney, db_url):
+def _wrong_sheets_sent(tourney, db_url) -> list[tuple[str, str, object]]:
+    """The sheet WRONG sent from tables 1-4 of a Swedish event, each table's page
+    read in sv, nb, fi and en: (table, language, the refusing page) each."""
     links = seated_event(tourney, lang="sv", tables=4)
     web = client(db_url)
+    sent = []
     for table, lang in zip("1234", ("sv", "nb", "fi", "en")):
         url = path_of(links[table]["url"])
         form = {"csrf": csrf_of(web.get(f"{url}?lang={lang}").text), **WRONG}
         page = web.post(url, data=form)
         assert page.status_code == 422 and page_lang(page.text) == lang
+        sent.append((table, lang, page))
+    return sent
+
+
+def test_every_error_is_said_in_the_pages_language_with_its_detail(tourney, db_url):
+    for table, lang, page in _wrong_sheets_sent(tourney, db_url):
         items = error_items(page.text)
         assert len(items) == 3, items  # every error, one per deal
         deal, sentence, entered = SAID[lang]
@@ -204,13 +213,7 @@ MISSING = {"en": ("The score is missing.", "score is missing"),
 
 
 def test_a_missing_score_is_said_once_in_every_language(tourney, db_url):
-    links = seated_event(tourney, lang="sv", tables=4)
-    web = client(db_url)
-    for table, lang in zip("1234", ("sv", "nb", "fi", "en")):
-        url = path_of(links[table]["url"])
-        form = {"csrf": csrf_of(web.get(f"{url}?lang={lang}").text), **WRONG}
-        page = web.post(url, data=form)
-        assert page.status_code == 422 and page_lang(page.text) == lang
+    for table, lang, page in _wrong_sheets_sent(tourney, db_url):
         sentence, stem = MISSING[lang]
         [missing] = [item for item in error_items(page.text) if sentence in item]
         assert missing.lower().count(stem) == 1, missing
