@@ -21,7 +21,15 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 
-from tourney.errors import Advice, InvalidValue, RecordError, Remedy, SettingWay, TourneyError
+from tourney.errors import (
+    Advice,
+    InvalidValue,
+    RecordError,
+    Remedy,
+    SettingWay,
+    TourneyError,
+    UnknownName,
+)
 from tourney.errors.seats import seat_number
 from tourney.storage.writes import WRITES, Writes
 
@@ -206,9 +214,11 @@ def error_json(text: str, code: int, err: BaseException | None = None) -> dict:
     ``--force``), ``remedy`` (another operation that would help, as data: its
     ``kind`` and its fields, ``{"kind": "undo-forfeit", "event": "cup", "round": 2,
     "table": "3"}``), ``operation`` (that remedy as the command to type:
-    ``tourney result forfeit cup 2 3 --undo``) and ``setting_way`` (what the
+    ``tourney result forfeit cup 2 3 --undo``), ``setting_way`` (what the
     setting would do, as data, in the shape the server's JSON refusals give it:
-    ``{"kind": "seat-anyway", "round": 2}``)."""
+    ``{"kind": "seat-anyway", "round": 2}``) and ``unknown`` (a name that names
+    nothing, as data: ``{"kind": "event", "names": ["club-2"], "suggestions":
+    ["club-1"]}``)."""
     data: dict = {"error": text, "exit_code": code}
     if isinstance(err, RecordError):
         data.update(file=err.file, cell=err.cell, **err.position())
@@ -227,4 +237,6 @@ def error_json(text: str, code: int, err: BaseException | None = None) -> dict:
             data["operation"] = command(err.remedy)
         if err.setting_way is not None:
             data["setting_way"] = err.setting_way.to_json()
+    if isinstance(err, UnknownName) and err.kind is not None:
+        data["unknown"] = err.unknown_json()
     return {key: value for key, value in data.items() if value is not None}

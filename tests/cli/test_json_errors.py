@@ -119,3 +119,42 @@ def test_the_shape_of_every_kind_of_error():
         "setting_way": {"kind": "move-anyway"}}
     assert error_json("text", 1, OSError(28, "No space left on device", "out.csv")) == {
         "error": "text", "exit_code": 1, "file": "out.csv"}
+
+
+def test_an_unknown_name_is_data_a_script_can_act_on(tourney, tmp_path):
+    """What the name was taken for, the names given and the close ones, beside the
+    words: a script tells an unknown event from an unknown round without reading
+    English."""
+    tourney("player", "add", "Anna", "Bertil", "Cecilia")
+    tourney("event", "create", "club-1", "--variant", "kortrad")
+    event = one_object(tourney("event", "show", "club-2", "--json", exit_code=2))
+    assert event["unknown"] == {"kind": "event", "names": ["club-2"], "suggestions": ["club-1"]}
+    variant = one_object(tourney("event", "create", "x", "--variant", "spardam", "--json",
+                                 exit_code=2))
+    assert variant["unknown"] == {"kind": "variant", "names": ["spardam"],
+                                  "suggestions": ["spardame"]}
+    players = one_object(tourney("event", "enter", "club-1", "Zed", "anna", "--json",
+                                 exit_code=2))
+    assert players["unknown"] == {"kind": "player", "names": ["Zed", "anna"], "suggestions": []}
+    player = one_object(tourney("event", "enter", "club-1", "Berti", "--json", exit_code=2))
+    assert player["unknown"] == {"kind": "player", "names": ["Berti"],
+                                 "suggestions": ["Bertil"]}
+    tourney("event", "enter", "club-1", "--all")
+    tourney("round", "seat", "club-1")
+    round_ = one_object(tourney("round", "show", "club-1", "9", "--json", exit_code=2))
+    assert round_["unknown"] == {"kind": "round", "names": [9], "suggestions": []}
+    records = tmp_path / "other.csv"
+    records.write_text("event,round,table,deal,players,play\nclub-2,1,1,1,A;B,S0\n")
+    in_file = one_object(tourney("result", "import", str(records), "--json", exit_code=2))
+    assert in_file["unknown"] == {"kind": "event", "names": ["club-2"],
+                                  "suggestions": ["club-1"]}
+
+
+def test_the_library_hands_the_unknown_name_over_as_data():
+    from tourney.engines import get_game
+    from tourney.errors import UnknownName
+
+    with pytest.raises(UnknownName) as raised:
+        get_game("sparddame")
+    assert (raised.value.kind, raised.value.names, raised.value.suggestions) == (
+        "variant", ("sparddame",), ("spardame",))

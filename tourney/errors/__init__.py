@@ -212,7 +212,26 @@ class InvalidValue(UsageError):
 class UnknownName(UsageError):
     """A name the command was given that names nothing: an event, player or
     variant. A usage error (exit 2 on the command line) like any unknown argument,
-    worded by :func:`unknown_name`."""
+    worded by :func:`unknown_name`.
+
+    Beside the words, the data a caller needs to act on it without reading them:
+    ``kind``, what the name was taken for (``event``, ``player``, ``variant``,
+    ``series``, ``team``, ``event-or-series``, ``round``, ``table``, ``version``;
+    ``None`` where not known), ``names``, the names given that name nothing (as
+    given: a round's number is an int), and ``suggestions``, the known names close
+    to the one given, best first (the "did you mean").
+    """
+
+    def __init__(self, *args, kind: str | None = None, names=(), suggestions=(), **ways):
+        super().__init__(*args, **ways)
+        self.kind = kind
+        self.names = tuple(names)
+        self.suggestions = tuple(suggestions)
+
+    def unknown_json(self) -> dict:
+        """``{"kind", "names", "suggestions"}``: the data, for a caller's JSON."""
+        return {"kind": self.kind, "names": list(self.names),
+                "suggestions": list(self.suggestions)}
 
 
 def close_names(name: str, known, limit: int = 3, cutoff: float = 0.6) -> list[str]:
@@ -249,7 +268,8 @@ def unknown_name(kind: str, name: str, known, *, quote: bool = False, cutoff: fl
     # words): ``otherwise`` is then said after a colon, not in brackets of its own
     words = unknown_name_words(kind, repr(name), shown, otherwise=otherwise,
                                colon=ways.get("remedy") is not None)
-    return UnknownName(words if hint is None else then_words(words, hint), **ways)
+    return UnknownName(words if hint is None else then_words(words, hint), kind=kind,
+                       names=(name,), suggestions=close, **ways)
 
 
 def no_round(event: str, number: int, seated: int) -> UnknownName:
@@ -263,6 +283,7 @@ def no_round(event: str, number: int, seated: int) -> UnknownName:
             Message(N_("rounds 1-%(last)s are seated"), {"last": seated}))
     return UnknownName(Message(N_("%(event)s has no round %(number)s: %(have)s"),
                                {"event": event, "number": number, "have": have}),
+                       kind="round", names=(number,),
                        remedy=None if seated else Remedy("seat-round", event=event))
 
 
@@ -281,7 +302,7 @@ def no_table(event: str, number: int, table: str, tables) -> UnknownName:
             Message(N_("tables %(tables)s are seated"), {"tables": ", ".join(labels)}))
     return UnknownName(Message(N_("%(event)s round %(number)s has no table %(table)s: %(have)s"),
                                {"event": event, "number": number, "table": table,
-                                "have": have}))
+                                "have": have}), kind="table", names=(table,))
 
 
 def no_version(event: str, number: int, table: str, version: int, versions) -> UnknownName:
@@ -295,7 +316,7 @@ def no_version(event: str, number: int, table: str, version: int, versions) -> U
     return UnknownName(Message(N_("%(event)s round %(round)s, table %(table)s has no version "
                                   "%(version)s (its versions: %(known)s)"), said) if known else
                        Message(N_("%(event)s round %(round)s, table %(table)s has no version "
-                                  "%(version)s"), said))
+                                  "%(version)s"), said), kind="version", names=(version,))
 
 
 class OptionError(UsageError):

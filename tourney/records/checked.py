@@ -240,6 +240,8 @@ class MatchChecker:
             err = self.events.unknown(record.event)
             raise UnknownName(located(self.file_name, err.words or str(err), line=record.line,
                                       column="event"),
+                              kind=getattr(err, "kind", None), names=getattr(err, "names", ()),
+                              suggestions=getattr(err, "suggestions", ()),
                               setting=err.setting, remedy=err.remedy)
         if record.variant is None:
             record.variant = rules.variant

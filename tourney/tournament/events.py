@@ -592,7 +592,7 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
                                                                   players=(unknown[0],)))
             raise UnknownName(Message(N_("unknown players %(names)s; register them first"),
                                       {"names": ", ".join(repr(u) for u in unknown)}),
-                              setting="add",
+                              kind="player", names=unknown, setting="add",
                               remedy=Remedy("add-player"),
                               setting_way=SettingWay("add-unknown", players=tuple(unknown)))
         found: list = []

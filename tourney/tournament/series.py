@@ -319,7 +319,8 @@ def _series_event(session: Session, slug: str) -> Event:
         if find_series(session, slug) is None:
             raise
         raise UnknownName(Message(N_("%(slug)s is a series, not an event: a series holds "
-                                     "events only"), {"slug": repr(slug)})) from err
+                                     "events only"), {"slug": repr(slug)}),
+                          kind="event", names=(slug,)) from err
 
 
 def add_events(session: Session, series: Series, slugs: Sequence[str]) -> EventsChange:
