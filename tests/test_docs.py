@@ -2,6 +2,7 @@
 user reads points outside the repository."""
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -49,6 +50,45 @@ def test_the_guide_names_every_option_of_every_game():
         assert f"`{variant}`" in rules
         for spec in get_game(variant).option_specs:
             assert f"`{spec.key}`" in rules, (variant, spec.key)
+
+
+# A fenced python block: the pages' examples of the library (docs/guide/library.md).
+PYTHON_BLOCK = re.compile(r"```python\n(?P<body>.*?)```", re.S)
+
+
+def _python_pages():
+    return [page for page in [ROOT / "README.md", *sorted(GUIDE.glob("*.md"))]
+            if PYTHON_BLOCK.search(page.read_text(encoding="utf-8"))]
+
+
+@pytest.mark.parametrize("page", _python_pages(), ids=lambda page: page.name)
+def test_the_pages_python_examples_run_as_written(page, tmp_path):
+    """A page's python blocks run one after another as one script, in a fresh folder
+    holding the repository's examples/, as a reader who pastes them would run them:
+    an example that stopped working fails naming the page."""
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    blocks = [found["body"] for found in
+              PYTHON_BLOCK.finditer(page.read_text(encoding="utf-8"))]
+    script = tmp_path / "example.py"
+    script.write_text("\n".join(blocks), encoding="utf-8")
+    env = {key: value for key, value in os.environ.items() if key != "TOURNEY_DB"}
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"{page.name}:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+
+
+def test_the_library_page_shows_every_layer_a_user_calls():
+    """docs/guide/library.md: the engines, records, ratings and use cases, and what
+    each example prints is what the text says it does."""
+    page = (GUIDE / "library.md").read_text(encoding="utf-8")
+    code = "\n".join(found["body"] for found in PYTHON_BLOCK.finditer(page))
+    for module in ("tourney.engines", "tourney.records", "tourney.ratings", "tourney.app"):
+        assert f"from {module}" in code, module
+    assert "library.md" in (GUIDE / "index.md").read_text(encoding="utf-8")
+    import tourney.app.results
+
+    # what import_results raises is exported beside it, as the page imports it
+    assert "ImportRejected" in tourney.app.results.__all__
 
 
 def _help_texts():

@@ -28,12 +28,28 @@ FULL_DECK_MASK = (1 << 52) - 1
 CARD_NAMES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 
 
+__all__ = [
+    "RANKS", "SUITS", "SPADES", "HEARTS", "DIAMONDS", "CLUBS", "SUIT_NAMES", "SUIT_SYMBOLS",
+    "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "JACK", "QUEEN",
+    "KING", "ACE", "DECK", "FULL_DECK_MASK", "CARD_NAMES", "SUIT_MASKS", "CardError",
+    "make_card", "rank_of", "suit_of", "parse_card", "card_name", "parse_cards", "mask_of",
+    "cards_of",
+]
+
+
 def make_card(rank: int, suit: int) -> int:
+    """The card of a rank (``TWO``..``ACE``) and a suit (``SPADES``..``CLUBS``)."""
     return suit * 13 + rank
 
 
 def rank_of(card: int) -> int:
+    """A card's rank, ``TWO`` (0) to ``ACE`` (12)."""
     return card % 13
+
+
+def suit_of(card: int) -> int:
+    """A card's suit: ``SPADES``, ``HEARTS``, ``DIAMONDS`` or ``CLUBS`` (0 to 3)."""
+    return card // 13
 
 
 def _spellings() -> dict[str, int]:
@@ -74,6 +90,8 @@ def parse_card(text: str) -> int:
 
 
 def card_name(card: int) -> str:
+    """A card's canonical spelling, rank then suit (``QS``, ``TH``): the inverse of
+    :func:`parse_card`."""
     return CARD_NAMES[card]
 
 
@@ -83,6 +101,7 @@ def parse_cards(text: str) -> list[int]:
 
 
 def mask_of(cards: Iterable[int]) -> int:
+    """The bit mask of a set of cards (``1 << card`` each)."""
     m = 0
     for c in cards:
         m |= 1 << c

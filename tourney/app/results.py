@@ -37,7 +37,8 @@ from ..tournament.snapshots import keep_series_snapshots, keeping_snapshots
 from ..tournament.stored_rounds import EventContexts
 
 __all__ = ["import_results", "store_checked", "refreshing_once", "RefreshLater",
-           "check_records", "ImportOptions", "revert_result", "ImportReport", "NothingFilledIn",
+           "check_records", "ImportOptions", "revert_result", "ImportReport", "ImportRejected",
+           "NothingFilledIn",
            "AdjustmentInfo", "ForfeitInfo", "ForfeitReport", "adjust_points", "adjustments",
            "forfeit_table", "list_forfeits", "remove_adjustment"]
 

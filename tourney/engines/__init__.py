@@ -2,7 +2,8 @@
 
 ``get_game(variant_id)`` gives the stateless :class:`~tourney.engines.base.Game` for a
 variant id. Engine modules are imported on first use, so importing this
-package stays cheap.
+package stays cheap; it imports no database, web or command-line code
+(``docs/guide/library.md`` walks through using the engines from Python).
 
 A game is one engine module and one entry in ``_BUILT_IN`` (plus the translations of
 its messages): everything the rest of tourney shows of it, from its name to its
@@ -14,7 +15,7 @@ from __future__ import annotations
 import importlib
 import re
 
-from ..errors import UnknownName, unknown_name
+from ..errors import IllegalMove, OptionError, RecordError, UnknownName, unknown_name
 from ..errors.words import N_, Message
 from .base import DealEvent, DealOutcome, DealSetup, Game, MatchRules, OptionSpec
 
@@ -87,4 +88,7 @@ def get_game(variant_id: str) -> Game:
 __all__ = [
     "VARIANT_IDS", "get_game", "register_game", "unregister_game", "variant_ids",
     "Game", "DealSetup", "DealOutcome", "DealEvent", "MatchRules", "OptionSpec",
+    # what the engines raise (tourney.errors): a rule broken, a record's problem with
+    # its position, a house rule the game does not have or take, an unknown variant
+    "IllegalMove", "RecordError", "OptionError", "UnknownName",
 ]

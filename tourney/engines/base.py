@@ -254,10 +254,27 @@ class MatchRules:
 class Game:
     """A rule book: stateless; deals live in state objects it creates.
 
-    Subclasses set the class attributes and implement the methods marked
-    *abstract*. Moves are whatever the engine finds fastest (ints for cards and
-    row turns, tuples for exchanges and checkers moves); only the notation
-    methods turn them into text.
+    Get one with :func:`tourney.engines.get_game`, then play a deal as with
+    python-chess::
+
+        game = get_game("spardame")
+        options = game.resolve_options({"pass": "cycle"})  # house rules, text values
+        state = game.new_deal(game.random_setup(4, 0, 1, options, random.Random(1)),
+                              options)
+        while not game.is_over(state):
+            move = game.legal_moves(state)[0]
+            print(game.to_move(state), game.format_move(move))  # seat from 0, "2C"
+            game.play(state, move)
+        print(game.outcome(state).scores)
+
+    Moves are whatever the engine finds fastest (an int 0..51 for a card, an int
+    for a row turn, tuples for a svarta-maja exchange and a checkers move); only
+    :meth:`parse_move` and :meth:`format_move` turn them into text and back.
+    Seats are counted from 0 here, as in every data type of the library; the
+    state object is the engine's own (read it through these methods).
+
+    A new game subclasses it, sets the class attributes and implements the
+    methods whose docstring says "every game implements it".
     """
 
     id: str = ""
@@ -315,13 +332,16 @@ class Game:
                                    {"variant": self.id, "first": first, "second": second}))
 
     def match_rules(self, options: dict) -> MatchRules:
-        """*abstract*: the match rules these options give."""
+        """The match rules (:class:`MatchRules`) these resolved options give. Every
+        game implements it."""
         raise NotImplementedError
 
     # ---- a deal
 
     def new_deal(self, setup: DealSetup, options: dict):
-        """*abstract*: the state before the first move; checks the setup.
+        """The state before the first move of the deal ``setup`` describes, under
+        ``options`` (from :meth:`resolve_options`); the setup is checked first.
+        Every game implements it.
 
         Raises :class:`RecordError` with ``column`` (``hands``, ``stock``,
         ``passes``, ``dealer``, ``players``) and ``rule`` set.
@@ -329,35 +349,48 @@ class Game:
         raise NotImplementedError
 
     def to_move(self, state) -> int | None:
-        """*abstract*: the seat whose move it is (``None`` when over)."""
+        """The seat (from 0) whose move it is; ``None`` when the deal is over. Every
+        game implements it."""
         raise NotImplementedError
 
     def legal_moves(self, state) -> list:
-        """*abstract*: every legal move in this position."""
+        """Every legal move in this position, as moves (:meth:`format_move` gives
+        their notation); empty when the deal is over. Every game implements it."""
         raise NotImplementedError
 
     def play(self, state, move) -> None:
-        """*abstract*: apply a move in place; :class:`IllegalMove` if illegal."""
+        """Apply ``move`` (a move, not its notation: :meth:`parse_move`) to
+        ``state`` in place; :class:`IllegalMove` (its ``rule`` an id such as
+        ``follow-suit``) if the rules forbid it. Every game implements it."""
         raise NotImplementedError
 
     def is_over(self, state) -> bool:
+        """Whether the deal is over (then :meth:`outcome` has its scores). Every
+        game implements it."""
         raise NotImplementedError
 
     def outcome(self, state) -> DealOutcome:
-        """*abstract*: scores, places and events of a finished deal."""
+        """The :class:`DealOutcome` of a finished deal: scores, places and events,
+        per seat from 0. Every game implements it."""
         raise NotImplementedError
 
     # ---- notation
 
     def parse_move(self, token: str):
-        """*abstract*: a move from its notation; :class:`IllegalMove` with rule
-        ``notation`` when the token is not a move at all."""
+        """The move a token of the record's ``play`` column spells (``QS``,
+        ``7D,9D/JD,4H``, ``S3``, ``11-15``; docs/guide/records.md, "Moves");
+        :class:`IllegalMove` with rule ``notation`` when the token is not a move
+        at all. Whether the move is legal is :meth:`play`'s business. Every game
+        implements it."""
         raise NotImplementedError
 
     def format_move(self, move) -> str:
+        """A move's notation, as a record writes it: the inverse of
+        :meth:`parse_move`. Every game implements it."""
         raise NotImplementedError
 
     def canonical_token(self, token: str) -> str:
+        """A token as the record writes it (``qs`` gives ``QS``)."""
         return self.format_move(self.parse_move(token))
 
     # ---- replay: the hot path
@@ -389,9 +422,9 @@ class Game:
     # ---- score sheets (docs/guide/records.md, "Score sheets")
 
     def check_score_sheet(self, setup: DealSetup, scores: list, options: dict) -> DealOutcome:
-        """*abstract*: are these claimed scores possible? :class:`IllegalMove`
+        """Are these claimed scores (per seat from 0) possible? :class:`IllegalMove`
         (rule ``score-sheet-...``) saying why not; else the outcome, verified
-        ``"scores"``."""
+        ``"scores"``. Every game implements it."""
         raise NotImplementedError
 
     def parse_score(self, text: str):
@@ -410,13 +443,15 @@ class Game:
 
     def random_setup(self, nplayers: int, dealer: int | None, deal_number: int,
                      options: dict, rng: random.Random) -> DealSetup:
-        """*abstract*: a shuffled legal deal (including passes where the game has them)."""
+        """A shuffled legal deal (including passes where the game has them) for
+        ``nplayers`` seats, ``dealer`` a seat from 0 (``None`` for a game without
+        one), drawn from ``rng``. Every game implements it."""
         raise NotImplementedError
 
     def choose_move(self, state, rng: random.Random, skill: float = 1.0):
-        """*abstract*: a bot's move: a sensible heuristic with probability
-        ``skill``, else a uniformly random legal move. Where
-        :attr:`move_spans_seats`, ``skill`` is a per-seat sequence."""
+        """A bot's move: a sensible heuristic with probability ``skill``, else a
+        uniformly random legal move. Where :attr:`move_spans_seats`, ``skill`` is a
+        per-seat sequence. Every game implements it."""
         raise NotImplementedError
 
     # ---- presentation

@@ -294,7 +294,10 @@ class Spardame(TrickGame):
     # ---- a deal
 
     def new_deal(self, setup: DealSetup, options: dict) -> SpardameState:
-        """A well-formed deal is checked here with a few mask operations per seat;
+        """The state before the first move (:meth:`Game.new_deal`): the setup is
+        checked, :class:`RecordError` naming what is wrong.
+
+        A well-formed deal is checked here with a few mask operations per seat;
         on any doubt :meth:`_new_deal_checked` checks it rule by rule and names
         the problem. The two give the same state for every deal this one accepts."""
         n = setup.nplayers

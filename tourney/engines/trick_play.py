@@ -638,7 +638,7 @@ class TrickGame(Game):
         return self.random_move(state, rng)
 
     def heuristic_move(self, state: TrickState, legal: int) -> int:
-        """*abstract*: the heuristic bot's card among the legal ones."""
+        """The heuristic bot's card among the legal ones; every trick game implements it."""
         raise NotImplementedError
 
     # ---- the wording of the game's own rules (error messages only)

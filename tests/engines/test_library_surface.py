@@ -1,0 +1,56 @@
+"""The engines as a library user meets them (docs/guide/library.md): ``help()`` on a
+game's methods says what each does for a caller, and what the engines raise and the
+card helpers are exported by name."""
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+import tourney.cards as cards
+import tourney.engines as engines
+from tourney.engines import VARIANT_IDS, get_game
+
+# What a caller calls to play, read and check a deal, as python-chess users would.
+CALLED = ("resolve_options", "match_rules", "new_deal", "to_move", "legal_moves", "play",
+          "is_over", "outcome", "parse_move", "format_move", "canonical_token", "replay",
+          "replay_steps", "check_score_sheet", "parse_score", "random_setup", "choose_move")
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_help_on_every_method_a_caller_calls_says_what_it_does(variant):
+    game = get_game(variant)
+    for name in CALLED:
+        doc = inspect.getdoc(getattr(game, name))
+        assert doc, f"{variant}: help() on {name} says nothing"
+        # the base class's note to implementers is no help to a caller of a real game
+        assert "*abstract*" not in doc, f"{variant}: {name} reads as not implemented"
+
+
+def test_the_game_docstring_example_plays_a_deal():
+    """The example in Game's docstring runs as written."""
+    example = inspect.getdoc(engines.Game).split("::\n", 1)[1].split("\n\n")[0]
+    namespace: dict = {}
+    exec("import random\nfrom tourney.engines import get_game\n"
+         + inspect.cleandoc(example).replace("print(", "(lambda *a: None)("), namespace)
+    assert namespace["game"].is_over(namespace["state"])
+
+
+def test_what_the_engines_raise_is_exported_with_them():
+    for name in ("IllegalMove", "RecordError", "OptionError", "UnknownName"):
+        assert name in engines.__all__ and hasattr(engines, name)
+    with pytest.raises(engines.OptionError):
+        get_game("spardame").resolve_options({"pas": "cycle"})
+    with pytest.raises(engines.IllegalMove) as raised:
+        get_game("spardame").parse_move("XX")
+    assert raised.value.rule == "notation"
+
+
+def test_the_card_helpers_are_exported_and_go_both_ways():
+    assert set(cards.__all__) <= set(dir(cards))
+    assert "annotations" not in cards.__all__ and "Iterable" not in cards.__all__
+    for card in cards.DECK:
+        assert cards.parse_card(cards.card_name(card)) == card
+        assert cards.make_card(cards.rank_of(card), cards.suit_of(card)) == card
+    assert cards.suit_of(cards.parse_card("Q♠")) == cards.SPADES
+    assert cards.rank_of(cards.parse_card("10h")) == cards.TEN
