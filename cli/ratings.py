@@ -71,7 +71,8 @@ def show(variant, provisional, db_url, as_json):
 
     Columns: rank, player, mu, sigma, ordinal (mu - 3 sigma, the rating shown and
     sorted by) and rated matches. Every player is ranked; provisional ones are
-    marked `*` after their rank: sigma still above 95% of the pool's starting
+    marked `*` after their rank (--csv and --tsv: the rank, and `yes` in a
+    provisional column): sigma still above 95% of the pool's starting
     sigma (above 7.92 with the default model, which starts at 8.33), or fewer
     rated matches than the pool's minimum (`rating pool --provisional N`,
     default 0). Sigma decides, not a count of matches: each match lowers it by
@@ -90,14 +91,20 @@ def show(variant, provisional, db_url, as_json):
         emit_json([e.to_json() for e in entries])
         return
     variants = sorted({e.variant for e in entries})
+    ranked = {name: list(enumerate([e for e in entries if e.variant == name], 1))
+              for name in variants}
+    if delimited_format():  # one table, the pool a column; the rank a number and
+        # provisional a column of its own, as a spreadsheet or sqlite-utils reads them
+        emit_table(["variant", "rank", "player", "mu", "sigma", "ordinal", "matches",
+                    "provisional"],
+                   [[name, rank, entry.player, _num(entry.mu), _num(entry.sigma),
+                     _num(entry.ordinal), entry.matches, "yes" if entry.provisional else ""]
+                    for name, pool in ranked.items() for rank, entry in pool])
+        return
     pools = {name: [[f"{rank}*" if entry.provisional else str(rank), entry.player,
                      _num(entry.mu), _num(entry.sigma), _num(entry.ordinal), entry.matches]
-                    for rank, entry in enumerate([e for e in entries if e.variant == name], 1)]
-             for name in variants}
-    if delimited_format():  # one table, the pool a column
-        emit_table(["variant", "#", "player", "mu", "sigma", "ordinal", "matches"],
-                   [[name, *row] for name, rows in pools.items() for row in rows])
-        return
+                    for rank, entry in pool]
+             for name, pool in ranked.items()}
     if not entries:
         message("no ratings yet" + (f" for {variant}" if variant else ""))
         return

@@ -67,6 +67,21 @@ def test_show_plain_and_json(tourney, rated):
     assert "Åsa Öberg" in plain.stdout
 
 
+def test_show_as_csv_keeps_the_rank_a_number(tourney, rated):
+    """--csv is read by programs: the rank a number, provisional a column of its own
+    (the terminal's `2*` would be text in a spreadsheet and in sqlite-utils)."""
+    data = tourney("rating", "show", "--variant", VARIANT, "--json").json
+    rows = list(csv.DictReader(tourney("rating", "show", "--csv").stdout.splitlines()))
+    assert list(rows[0]) == ["variant", "rank", "player", "mu", "sigma", "ordinal",
+                             "matches", "provisional"]
+    assert [row["rank"] for row in rows] == [str(n) for n in range(1, len(data) + 1)]
+    assert [row["player"] for row in rows] == [r["player"] for r in data]
+    assert {row["player"]: row["provisional"] for row in rows} == {
+        r["player"]: "yes" if r["provisional"] else "" for r in data}
+    tsv = tourney("rating", "show", "--tsv").stdout.splitlines()
+    assert tsv[0].split("\t")[1] == "rank" and "*" not in "".join(tsv)
+
+
 def test_show_provisional_threshold(tourney, rated):
     data = tourney("rating", "show", "--variant", VARIANT, "--provisional", "6", "--json").json
     provisional = {r["player"] for r in data if r["provisional"]}
