@@ -54,3 +54,22 @@ def test_the_card_helpers_are_exported_and_go_both_ways():
         assert cards.make_card(cards.rank_of(card), cards.suit_of(card)) == card
     assert cards.suit_of(cards.parse_card("Q♠")) == cards.SPADES
     assert cards.rank_of(cards.parse_card("10h")) == cards.TEN
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_a_deal_for_a_table_the_game_has_not_is_refused_by_rule(variant):
+    """random_setup for too many or too few seats: the typed error every other
+    setup problem is (not a KeyError, nor a deal no rule allows)."""
+    import random
+
+    game = get_game(variant)
+    options = game.resolve_options({})
+    dealer = 0 if game.uses_dealer else None
+    for seats in (game.min_players - 1, game.max_players + 1):
+        with pytest.raises(engines.RecordError) as raised:
+            game.random_setup(seats, dealer, 1, options, random.Random(1))
+        assert (raised.value.rule, raised.value.column) == ("player-count", "players")
+        assert str(seats) in str(raised.value)
+    for seats in (game.min_players, game.max_players):  # the table sizes it has still deal
+        setup = game.random_setup(seats, dealer, 1, options, random.Random(1))
+        game.new_deal(setup, options)

@@ -439,6 +439,16 @@ class Game:
     def format_score(self, value) -> str:
         return str(value)
 
+    def check_player_count(self, nplayers) -> None:
+        """:class:`RecordError` (rule ``player-count``) unless the game is played by
+        ``nplayers`` (:attr:`min_players` to :attr:`max_players`)."""
+        if type(nplayers) is not int or not self.min_players <= nplayers <= self.max_players:
+            raise RecordError(Message(N_("%(game)s is played by %(low)s to %(high)s players, "
+                                         "not %(n)s"),
+                                      {"game": self.id, "low": self.min_players,
+                                       "high": self.max_players, "n": nplayers}),
+                              rule="player-count", column="players")
+
     # ---- simulation (bots)
 
     def random_setup(self, nplayers: int, dealer: int | None, deal_number: int,

@@ -1334,7 +1334,9 @@ class DamBrade(Game):
     def random_setup(self, nplayers: int, dealer, deal_number: int, options: dict,
                      rng: random.Random) -> DealSetup:
         """Every game starts from the fixed opening position: the setup is only the
-        player count (``new_deal`` refuses any count but 2)."""
+        player count, which must be 2."""
+        if nplayers != 2:
+            raise RecordError(_two_players(nplayers), rule="player-count", column="players")
         return DealSetup(nplayers=nplayers, dealer=None, deal_number=deal_number)
 
     def choose_move(self, state: DamBradeState, rng: random.Random, skill: float = 1.0):

@@ -263,6 +263,7 @@ class DamStick(TrickGame):
 
     def random_setup(self, nplayers: int, dealer: int | None, deal_number: int,
                      options: dict, rng: random.Random) -> DealSetup:
+        self.check_player_count(nplayers)
         deck = list(range(52))
         rng.shuffle(deck)
         size = 52 // nplayers

@@ -585,6 +585,7 @@ class Spardame(TrickGame):
 
     def random_setup(self, nplayers: int, dealer: int | None, deal_number: int,
                      options: dict, rng: random.Random) -> DealSetup:
+        self.check_player_count(nplayers)
         removed = removed_cards(nplayers, options)
         deck = [c for c in range(52) if c not in removed]
         rng.shuffle(deck)

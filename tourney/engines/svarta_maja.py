@@ -1167,6 +1167,7 @@ class SvartaMaja(Game):
 
     def random_setup(self, nplayers: int, dealer: int | None, deal_number: int,
                      options: dict, rng: random.Random) -> DealSetup:
+        self.check_player_count(nplayers)
         hand_size = options.get("hand_size") or 6
         deck = list(range(52))
         rng.shuffle(deck)
