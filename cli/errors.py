@@ -24,6 +24,7 @@ from collections.abc import Callable
 from tourney.errors import (
     Advice,
     InvalidValue,
+    OptionError,
     RecordError,
     Remedy,
     SettingWay,
@@ -214,7 +215,8 @@ def error_json(text: str, code: int, err: BaseException | None = None) -> dict:
     ``--force``), ``remedy`` (another operation that would help, as data: its
     ``kind`` and its fields, ``{"kind": "undo-forfeit", "event": "cup", "round": 2,
     "table": "3"}``), ``operation`` (that remedy as the command to type:
-    ``tourney result forfeit cup 2 3 --undo``), ``setting_way`` (what the
+    ``tourney result forfeit cup 2 3 --undo``), ``option`` (the game's option,
+    house rule, a ``--rule`` refused is about: ``deals``), ``setting_way`` (what the
     setting would do, as data, in the shape the server's JSON refusals give it:
     ``{"kind": "seat-anyway", "round": 2}``) and ``unknown`` (a name that names
     nothing, as data: ``{"kind": "event", "names": ["club-2"], "suggestions":
@@ -239,4 +241,6 @@ def error_json(text: str, code: int, err: BaseException | None = None) -> dict:
             data["setting_way"] = err.setting_way.to_json()
     if isinstance(err, UnknownName) and err.kind is not None:
         data["unknown"] = err.unknown_json()
+    if isinstance(err, OptionError) and err.key is not None:
+        data["option"] = err.key
     return {key: value for key, value in data.items() if value is not None}

@@ -158,3 +158,26 @@ def test_the_library_hands_the_unknown_name_over_as_data():
         get_game("sparddame")
     assert (raised.value.kind, raised.value.names, raised.value.suggestions) == (
         "variant", ("sparddame",), ("spardame",))
+
+
+def test_a_house_rule_refused_names_its_option_as_data(tourney):
+    """Which --rule was refused, without reading the words: the game's option key."""
+    unknown = one_object(tourney("event", "create", "x", "--variant", "spardame", "--rule",
+                                 "pas=cycle", "--json", exit_code=2))
+    assert unknown["option"] == "pas" and unknown["error"].startswith("spardame has no option")
+    value = one_object(tourney("event", "create", "x", "--variant", "spardame", "--rule",
+                               "jd_bonus=-5", "--json", exit_code=2))
+    assert value["option"] == "jd_bonus"
+    both = one_object(tourney("event", "create", "x", "--variant", "spardame", "--rule",
+                              "deals=2", "--rule", "target=100", "--json", exit_code=2))
+    assert "option" not in both  # about two options at once: neither alone
+
+
+def test_the_library_names_the_option_of_a_refused_house_rule():
+    from tourney.engines import OptionError, get_game
+
+    for rules, key in (({"deals": "zero"}, "deals"), ({"huff": "yes"}, "huff"),
+                       ({"colour": "red"}, "colour")):
+        with pytest.raises(OptionError) as raised:
+            get_game("dam-brade" if key != "deals" else "kortrad").resolve_options(rules)
+        assert raised.value.key == key

@@ -84,22 +84,25 @@ class OptionSpec:
             value = parse_yes_no(raw)
             if value is None:
                 raise OptionError(Message(N_("option %(key)s takes true or false, not %(value)s"),
-                                          {"key": self.key, "value": repr(raw)}))
+                                          {"key": self.key, "value": repr(raw)}), key=self.key)
             return value
         if self.kind == "int":
             try:
                 value = int(str(raw).strip())
             except ValueError:
                 raise OptionError(Message(N_("option %(key)s takes a whole number, not %(value)s"),
-                                          {"key": self.key, "value": repr(raw)})) from None
+                                          {"key": self.key, "value": repr(raw)}),
+                                  key=self.key) from None
             if self.minimum is not None and value < self.minimum:
                 raise OptionError(Message(N_("option %(key)s must be at least %(limit)s, not "
                                              "%(value)s"),
-                                          {"key": self.key, "limit": self.minimum, "value": value}))
+                                          {"key": self.key, "limit": self.minimum, "value": value}),
+                                  key=self.key)
             if abs(value) > self.maximum:
                 raise OptionError(Message(N_("option %(key)s must be at most %(limit)s, not "
                                              "%(value)s"),
-                                          {"key": self.key, "limit": self.maximum, "value": value}))
+                                          {"key": self.key, "limit": self.maximum, "value": value}),
+                                  key=self.key)
             if self.choices and value not in self.choices:
                 raise self.not_a_choice(value)
             return value
@@ -115,7 +118,8 @@ class OptionSpec:
         """A value that is none of the choices (``value`` as the refusal shows it)."""
         allowed = ", ".join(str(c) for c in self.choices)
         return OptionError(Message(N_("option %(key)s takes one of %(allowed)s, not %(value)s"),
-                                   {"key": self.key, "allowed": allowed, "value": value}))
+                                   {"key": self.key, "allowed": allowed, "value": value}),
+                           key=self.key)
 
     def format(self, value: Any) -> str:
         """A value as ``--rule KEY=VALUE`` takes it: ``true``/``false``, a number, a
@@ -315,7 +319,7 @@ class Game:
                 raise OptionError(Message(N_("%(variant)s has no option %(key)s (options: "
                                              "%(known)s)"), said) if specs else
                                   Message(N_("%(variant)s has no option %(key)s (it has no "
-                                             "options)"), said))
+                                             "options)"), said), key=str(key))
             options[key] = spec.parse(value)
         self.check_options(options)
         return options

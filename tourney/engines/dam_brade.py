@@ -626,7 +626,7 @@ class DamBrade(Game):
         if options.get("huff") not in HUFF_CHOICES:
             raise OptionError(Message(N_("option %(key)s takes %(allowed)s, not %(value)s"),
                                       {"key": "huff", "allowed": or_words(HUFF_CHOICES),
-                                       "value": repr(options.get("huff"))}))
+                                       "value": repr(options.get("huff"))}), key="huff")
 
     def match_rules(self, options: dict) -> MatchRules:
         return MatchRules(

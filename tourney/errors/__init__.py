@@ -320,7 +320,13 @@ def no_version(event: str, number: int, table: str, version: int, versions) -> U
 
 
 class OptionError(UsageError):
-    """An unknown option key, or a value the option does not take."""
+    """An unknown option key, or a value the option does not take. ``key`` names the
+    game's option (house rule) it is about, as given (``None`` where it is about no
+    one option)."""
+
+    def __init__(self, *args, key: str | None = None, **ways):
+        super().__init__(*args, **ways)
+        self.key = key
 
 
 class CardError(TourneyError):
