@@ -460,6 +460,13 @@ DISPLAY_ALLOWED = {
         "seats with seat_words, in its language",
     ("tourney/errors/seats.py", "seats_text"):
         "as seat_text: the English of several seats, where a page says seats_words",
+    # a deal's state at the Python prompt, as python-chess's board shows itself
+    # (docs/guide/library.md): field names and cards for a developer, which no
+    # command or page shows
+    ("tourney/engines/trick_play.py", "__repr__"): "a trick deal's repr(), for developers",
+    ("tourney/engines/row_games.py", "__repr__"): "a row deal's repr(), for developers",
+    ("tourney/engines/svarta_maja.py", "__repr__"): "a svarta-maja deal's repr(), for developers",
+    ("tourney/engines/dam_brade.py", "__repr__"): "a checkers game's repr(), for developers",
 }
 # a word of English among a text's literal parts: lower-case letters beside a space
 # (``f"time left: {m} min"``), not a path, a URL or a setting (``f"round-{n}.html"``,

@@ -32,8 +32,8 @@ __all__ = [
     "RANKS", "SUITS", "SPADES", "HEARTS", "DIAMONDS", "CLUBS", "SUIT_NAMES", "SUIT_SYMBOLS",
     "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "JACK", "QUEEN",
     "KING", "ACE", "DECK", "FULL_DECK_MASK", "CARD_NAMES", "SUIT_MASKS", "CardError",
-    "make_card", "rank_of", "suit_of", "parse_card", "card_name", "parse_cards", "mask_of",
-    "cards_of",
+    "make_card", "rank_of", "suit_of", "parse_card", "card_name", "parse_cards",
+    "format_cards", "mask_of", "cards_of",
 ]
 
 
@@ -98,6 +98,12 @@ def card_name(card: int) -> str:
 def parse_cards(text: str) -> list[int]:
     """Whitespace-separated cards."""
     return [parse_card(t) for t in text.split()]
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """Cards as a record writes them, space-separated (``QS TH 2C``): the inverse of
+    :func:`parse_cards`."""
+    return " ".join([CARD_NAMES[card] for card in cards])
 
 
 def mask_of(cards: Iterable[int]) -> int:

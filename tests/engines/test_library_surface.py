@@ -73,3 +73,37 @@ def test_a_deal_for_a_table_the_game_has_not_is_refused_by_rule(variant):
     for seats in (game.min_players, game.max_players):  # the table sizes it has still deal
         setup = game.random_setup(seats, dealer, 1, options, random.Random(1))
         game.new_deal(setup, options)
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_a_deal_in_progress_reads_at_the_prompt(variant):
+    """repr() of a state shows the deal as it stands, as python-chess's board does:
+    whose turn and the cards (or the board), not ``<... object at 0x...>``."""
+    import random
+
+    game = get_game(variant)
+    options = game.resolve_options({})
+    seats = 4 if game.max_players >= 4 else game.min_players
+    state = game.new_deal(game.random_setup(seats, 0 if game.uses_dealer else None, 1,
+                                            options, random.Random(5)), options)
+    for _ in range(3):
+        game.play(state, game.choose_move(state, random.Random(1)))
+    shown = repr(state)
+    assert " object at 0x" not in shown and type(state).__name__ in shown
+    if variant == "dam-brade":
+        assert state.board_text() in shown and f"turn={game.to_move(state)}" in shown
+    elif variant in ("dam-stick", "spardame"):
+        assert f"turn={game.to_move(state)}" in shown
+        held = [cards.format_cards(cards.cards_of(hand)) for hand in state.hands]
+        assert repr(held) in shown
+    elif variant == "svarta-maja":
+        assert f"attacker={game.to_move(state)}" in shown
+        assert repr([cards.format_cards(state.hand(seat)) for seat in range(seats)]) in shown
+    else:  # the row games: each seat's row left to right
+        assert f"seat={game.to_move(state)}" in shown
+        assert repr([cards.format_cards(row) for row in state.rows]) in shown
+
+
+def test_cards_are_written_as_a_record_writes_them():
+    assert cards.format_cards(cards.parse_cards("qs 10h 2♣")) == "QS TH 2C"
+    assert cards.parse_cards(cards.format_cards(cards.DECK)) == list(cards.DECK)

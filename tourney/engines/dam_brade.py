@@ -478,6 +478,11 @@ class DamBradeState:
         return [["" if cell == " " else cell for cell in row]
                 for row in self.board_text().split("\n")]
 
+    def __repr__(self) -> str:
+        """The game as it stands, for a developer: whose turn (0 Black, 1 White) and
+        the board (:meth:`board_text`)."""
+        return f"<DamBradeState turn={self.turn} ply={self.ply}\n{self.board_text()}>"
+
     def board_text(self) -> str:
         """The board as 8 text rows, Black's back row (1-4) first: b/w men, B/W kings."""
         rows = []

@@ -52,7 +52,7 @@ from __future__ import annotations
 import random
 from itertools import chain, count, cycle
 
-from ..cards import ACE, CARD_NAMES, JACK, KH, KING, QUEEN, rank_of
+from ..cards import ACE, CARD_NAMES, JACK, KH, KING, QUEEN, format_cards, rank_of
 from ..errors import IllegalMove, RecordError
 from ..errors.seats import seat_numbers, seat_text
 from .base import (
@@ -278,6 +278,14 @@ class RowState:
         self.moves = 0
         self.known = [0] * nplayers
         self.events: list[DealEvent] = []
+
+    def __repr__(self) -> str:
+        """The deal as it stands, for a developer (seats from 0, as the data)."""
+        rows = [format_cards(row) for row in self.rows]
+        secrets = None if self.secrets is None else [format_cards(s) for s in self.secrets]
+        pile = CARD_NAMES[self.pile[-1]] if self.pile else None
+        return (f"<RowState seat={self.seat} rows={rows} secrets={secrets} pile_top={pile!r} "
+                f"stock_left={len(self.stock)}>")
 
 
 # ------------------------------------------------------------------------------- game

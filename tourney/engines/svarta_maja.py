@@ -122,7 +122,7 @@ from itertools import accumulate
 from math import comb
 from operator import itemgetter, or_
 
-from ..cards import CARD_NAMES, QS, SPADES, cards_of, parse_card
+from ..cards import CARD_NAMES, QS, SPADES, SUIT_NAMES, cards_of, format_cards, parse_card
 from ..errors import CardError, IllegalMove, RecordError
 from ..errors.seats import seat_numbers, seat_text
 from .base import (
@@ -281,6 +281,13 @@ class MajaState:
     def stock_left(self) -> list[int]:
         """The cards still in the stock, top first (the last is the indicator)."""
         return self.stock[self.pos:]
+
+    def __repr__(self) -> str:
+        """The deal as it stands, for a developer (seats from 0, as the data)."""
+        hands = [format_cards(self.hand(seat)) for seat in range(self.n)]
+        return (f"<MajaState attacker={self.attacker} defender={self.defender} "
+                f"trump={SUIT_NAMES[self.trump]!r} hands={hands} "
+                f"stock_left={self.nstock - self.pos} over={self.over}>")
 
 
 def _losses_sentence(value) -> Message | None:

@@ -26,6 +26,7 @@ from ..cards import (
     HEARTS,
     SUIT_MASKS,
     cards_of,
+    format_cards,
     parse_card,
 )
 from ..errors import CardError, IllegalMove, RecordError
@@ -137,6 +138,13 @@ class TrickState:
         self.first_trick_barred = 0  # cards not to be discarded on trick 1 (house rules)
         self.hearts_break = False
         self.hearts_broken = False
+
+    def __repr__(self) -> str:
+        """The deal as it stands, for a developer (seats from 0, as the data)."""
+        hands = [format_cards(cards_of(hand)) for hand in self.hands]
+        return (f"<{type(self).__name__} turn={self.turn} trick={self.trick_no + 1} "
+                f"table={format_cards(cards_of(self.trick_mask if self.trick_len else 0))!r} "
+                f"hands={hands}>")
 
 
 # ----------------------------------------------------------------- errors (slow path)
