@@ -14,18 +14,27 @@ this layer is where they meet.
   they changed;
 - :mod:`.ratings`: recompute pools, configure a pool, a player's rating history
   and a table's prediction by player names;
+- :mod:`.series`: seasons: series, teams, and handicaps (by hand or derived from
+  the ratings);
 - :mod:`.tables`: results entered at the tables (links, submissions, review), for
   the server;
+- :mod:`.evening`: a player's evening (their private page: table, results,
+  standings, rating) and the organizer's view of the evening;
+- :mod:`.notify`: e-mail to the players (their seats, their results);
 - :mod:`.publish`: the static site;
 - :mod:`.site`: the site's settings (title, organisation, address);
-- :mod:`.database`: upgrading the database's schema (logged like any change).
+- :mod:`.database`: upgrading the database's schema (logged like any change),
+  a backup copy.
 
-Conventions: every function but :func:`.publish.publish_site` and
-:func:`.database.upgrade_database` takes an open session and works inside the
-caller's transaction (:func:`tourney.storage.db.transaction`;
-:func:`tourney.storage.db.reading` for a dry run); it never commits. Events are named by slug and players by name, as a
-user names them. Errors are :class:`tourney.errors.TourneyError` (a user's
-mistake; nothing was changed once the caller rolls back).
+Conventions: a use case that reads or changes the database takes an open session
+first and works inside the caller's transaction (:func:`tourney.storage.db.transaction`;
+:func:`tourney.storage.db.reading` for a dry run); it never commits. Three take the
+engine instead, since they open sessions (or processes) of their own:
+:func:`.publish.publish_site`, :func:`.database.upgrade_database` and
+:func:`.database.backup_database`. Events are named by slug and players by name, as
+a user names them. Errors are :class:`tourney.errors.TourneyError` (a user's
+mistake; nothing was changed once the caller rolls back). docs/guide/library.md runs
+an event through these functions.
 
 Reading needs no use case: the read models are the query functions of the
 services (``tourney.tournament.events.describe_event``,
