@@ -439,3 +439,17 @@ def test_standings_of_an_unknown_slug_suggest_events_and_series(season):
     assert "'season' is a series" in refused.stderr and "unknown event" not in refused.stderr
     assert "tourney series standings season" in refused.stderr
     assert refused.json["exit_code"] == 2 and "Traceback" not in refused.stderr
+
+
+def test_a_series_named_where_an_event_is_wanted_is_said_to_be_a_series(season):
+    """Commands of one event (`player links`, `event show`, `round seat`, ...) given a
+    series' slug say it is a series, not "unknown event 'season' (did you mean ...)"
+    of an event that merely looks alike."""
+    for command in (["player", "links", "season"], ["event", "show", "season"],
+                    ["round", "seat", "season"], ["result", "export", "season"]):
+        refused = season(*command, "--json", exit_code=2)
+        assert "'season' is a series, not an event" in refused.stderr, command
+        assert "unknown event" not in refused.stderr and refused.json["exit_code"] == 2
+    # a slug that is neither is still an unknown event, with its suggestions
+    assert "unknown event 'ev5' (did you mean " in season("event", "show", "ev5",
+                                                          exit_code=2).stderr
