@@ -92,6 +92,22 @@ def test_one_point_is_said_in_the_singular():
     assert "you did not play, 0 match points." in _text(one, absent, "en")
 
 
+def test_the_arbiters_adjustment_of_the_round_is_said():
+    """A penalty given in the round (`tourney result adjust --round 1`) is in the
+    standings' points the message says: the message says it too, with its reason,
+    so its numbers add up (a win's 1 match point, less 0.5, is 0.5 points)."""
+    row = _row(1, "Anna", 0.5, False)
+    row.adjustments = [{"id": 1, "points": -0.5, "reason": "slow play", "round": 1},
+                       {"id": 2, "points": 1, "reason": "round 2's", "round": 2}]
+    won = RoundResult(round=1, table="1", place=1, players=2, total=10, match_points=1)
+    english = _text([row, _row(2, "Bo", 0, False)], won, "en")
+    assert "1 match point." in english and "with 0.5 points." in english
+    assert "The arbiter adjusted your points by -0.5 (slow play)." in english
+    assert "round 2's" not in english
+    swedish = _text([row, _row(2, "Bo", 0, False)], won, "sv")
+    assert "Domaren justerade dina poäng med -0,5 (slow play)." in swedish
+
+
 def test_of_counts_the_players_in_that_rounds_standings(db_url, run_cli, tmp_path):
     """A player entered from round 2 is in no row of round 1's standings, nor in
     the count the round 1 e-mail says."""

@@ -115,6 +115,14 @@ POINT_WORDS = {
     "nb": (("matchpoeng", "matchpoeng"), ("poeng", "poeng")),
     "fi": (("ottelupiste", "ottelupistettä"), ("piste", "pistettä")),
 }
+# The arbiter's adjustment of the round (`tourney result adjust --round N`), counted
+# in the standings' points the message says: said with its reason, so they add up.
+ADJUSTED_TEXTS = {
+    "en": "The arbiter adjusted your points by {points} ({reason}).",
+    "sv": "Domaren justerade dina poäng med {points} ({reason}).",
+    "nb": "Dommeren justerte poengene dine med {points} ({reason}).",
+    "fi": "Tuomari muutti pisteitäsi: {points} ({reason}).",
+}
 TOP_SHOWN = 5  # the top of the standings in a results message
 
 
@@ -201,6 +209,12 @@ def results_message(evening, number: int, address: str, link: str,
     else:
         lines.append(no_match.format(**values))
     row = evening.standing
+    for adjustment in (row.adjustments if row is not None else ()):
+        if adjustment["round"] == number:
+            shown = number_text(adjustment["points"])
+            lines.append(ADJUSTED_TEXTS.get(lang, ADJUSTED_TEXTS["en"]).format(
+                points=f"+{shown}" if adjustment["points"] > 0 else shown,
+                reason=adjustment["reason"]))
     if row is not None:
         lines.append(standing.format(**values, standing=place_text(row.place, row.shared),
                                      standing_points=points_text(row.points,
