@@ -16,6 +16,7 @@ from tourney.ordering import terminal_language
 from tourney.records.csv_format import COLUMNS
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
+from tourney.storage.models import Series
 from tourney.tournament.events import get_event
 from tourney.tournament.export import EXPORT_WIDTHS, export_results
 from tourney.tournament.results import ImportRejected, current_user
@@ -27,6 +28,7 @@ from tourney.tournament.standings import (
     standing_decimals,
     standings_table,
 )
+from tourney.tournament.teams import team_scope
 from tourney.tournament.versions import match_detail, match_history
 
 from .completion import complete_event
@@ -453,7 +455,13 @@ def standings(slug, up_to_round, teams, count, format_, out, yes, as_json, db_ur
     refuse_overwrites(db_url, {"--out": out}, replace=yes)
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
-        event = get_event(session, slug)
+        # a slug names an event or a series: an unknown one is said as both
+        # (suggesting either); a series reaches here only with --round
+        event = team_scope(session, slug)
+        if isinstance(event, Series):
+            raise UsageError(f"{slug!r} is a series: --round takes an event's standings "
+                             f"after a round (the series' standings: `tourney series "
+                             f"standings {slug}`)")
         rows = standings_table(session, event, up_to_round=up_to_round,
                                lang=terminal_language())
     to_file = bool(out and out != "-")

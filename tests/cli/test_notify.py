@@ -213,6 +213,7 @@ def test_results_go_to_the_players_of_a_forfeited_table(db_url, run_cli, smtp_se
             "0 match points.") in by_to[gone.lower()]
     for name in tables["2"][1:]:
         assert (f"in round 1 of Club night table 2 was scored as a forfeit: "
-                f"{points[name]:g} match points, a bye's worth.") in by_to[name.lower()]
+                f"{points[name]:g} match point{'' if points[name] == 1 else 's'}, "
+                "a bye's worth.") in by_to[name.lower()]
     for name in tables["1"]:
         assert "came" in by_to[name.lower()] and "forfeit" not in by_to[name.lower()]

@@ -18,8 +18,8 @@ def _row(place, name, points, shared):
 class Evening:
     """What a results message reads of a player's evening."""
 
-    def __init__(self, rows, result):
-        self.event = Event(slug="club-1", name="Klubbkväll", variant="svarta-maja", lang="sv")
+    def __init__(self, rows, result, lang="sv"):
+        self.event = Event(slug="club-1", name="Klubbkväll", variant="svarta-maja", lang=lang)
         self.player, self.rows, self.result = "Anna", rows, result
 
     @property
@@ -57,6 +57,55 @@ def test_an_unshared_place_has_no_mark():
     text = results_message(Evening(rows, result), 1, "anna@example.org", "http://x/p/1",
                            "club@example.org").get_body(("plain",)).get_content()
     assert "kom du 1 av 2 vid bord 1" in text and "ligger du 1 av 2 med" in text
+
+
+def _text(rows, result, lang):
+    return results_message(Evening(rows, result, lang), 1, "anna@example.org", "http://x/p/1",
+                           "club@example.org").get_body(("plain",)).get_content()
+
+
+def test_one_point_is_said_in_the_singular():
+    """A winner at a table of two gets 1 match point, and a player with 1 point in
+    the standings has 1 point: English and Finnish say it in the singular, every
+    other number (0, 0.5, 2) in the plural."""
+    one = [_row(1, "Anna", 1, False), _row(2, "Bo", 0, False)]
+    won = RoundResult(round=1, table="1", place=1, players=2, total=10, match_points=1)
+    english = _text(one, won, "en")
+    assert "score 10, 1 match point." in english and "of 2 with 1 point." in english
+    finnish = _text(one, won, "fi")
+    assert "pisteet 10, 1 ottelupiste." in finnish and "sijalla 1/2, 1 piste." in finnish
+    half = [_row(1, "Anna", 0.5, True), _row(1, "Bo", 0.5, True)]
+    drawn = RoundResult(round=1, table="1", place=1, players=2, total=10, match_points=0.5,
+                        shared=True)
+    english = _text(half, drawn, "en")
+    assert "score 10, 0.5 match points." in english and "with 0.5 points." in english
+    assert "0,5 ottelupistettä." in _text(half, drawn, "fi")
+    assert "poäng 10, 1 matchpoäng." in _text(one, won, "sv")
+    assert "poeng 10, 1 matchpoeng." in _text(one, won, "nb")
+    bye_worth = RoundResult(round=1, table="1", place=None, players=2, total=None,
+                            match_points=1, kind="forfeit")
+    assert "was scored as a forfeit: 1 match point, a bye's worth." in _text(one, bye_worth,
+                                                                              "en")
+    assert "luovutuksena: 1 ottelupiste, vapaakierroksen verran." in _text(one, bye_worth, "fi")
+    absent = RoundResult(round=1, table="1", place=None, players=2, total=None,
+                         match_points=0, kind="forfeit", absent=True)
+    assert "you did not play, 0 match points." in _text(one, absent, "en")
+
+
+def test_the_arbiters_adjustment_of_the_round_is_said():
+    """A penalty given in the round (`tourney result adjust --round 1`) is in the
+    standings' points the message says: the message says it too, with its reason,
+    so its numbers add up (a win's 1 match point, less 0.5, is 0.5 points)."""
+    row = _row(1, "Anna", 0.5, False)
+    row.adjustments = [{"id": 1, "points": -0.5, "reason": "slow play", "round": 1},
+                       {"id": 2, "points": 1, "reason": "round 2's", "round": 2}]
+    won = RoundResult(round=1, table="1", place=1, players=2, total=10, match_points=1)
+    english = _text([row, _row(2, "Bo", 0, False)], won, "en")
+    assert "1 match point." in english and "with 0.5 points." in english
+    assert "The arbiter adjusted your points by -0.5 (slow play)." in english
+    assert "round 2's" not in english
+    swedish = _text([row, _row(2, "Bo", 0, False)], won, "sv")
+    assert "Domaren justerade dina poäng med -0,5 (slow play)." in swedish
 
 
 def test_of_counts_the_players_in_that_rounds_standings(db_url, run_cli, tmp_path):

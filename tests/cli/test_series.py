@@ -424,3 +424,32 @@ def test_placing_points_that_grow_with_the_place_are_refused(season, db_url):
     assert words.params == {"place": 3, "before": 2}
     for lang in ("sv", "nb", "fi"):
         assert translations(lang).gettext(words.msgid) != words.msgid, lang
+
+
+def test_standings_of_an_unknown_slug_suggest_events_and_series(season):
+    """`tourney standings SLUG` shows an event or a series: a misspelt slug is an
+    unknown event or series, the series among the suggestions; a series with
+    --round (a series has no rounds) is said to be a series, not an unknown event."""
+    refused = season("standings", "seasn", exit_code=2)
+    assert "unknown event or series 'seasn' (did you mean season" in refused.stderr
+    refused = season("standings", "ev", "--round", "1", exit_code=2)
+    assert "unknown event or series 'ev' (did you mean " in refused.stderr
+    assert "ev1" in refused.stderr
+    refused = season("standings", "season", "--round", "1", "--json", exit_code=2)
+    assert "'season' is a series" in refused.stderr and "unknown event" not in refused.stderr
+    assert "tourney series standings season" in refused.stderr
+    assert refused.json["exit_code"] == 2 and "Traceback" not in refused.stderr
+
+
+def test_a_series_named_where_an_event_is_wanted_is_said_to_be_a_series(season):
+    """Commands of one event (`player links`, `event show`, `round seat`, ...) given a
+    series' slug say it is a series, not "unknown event 'season' (did you mean ...)"
+    of an event that merely looks alike."""
+    for command in (["player", "links", "season"], ["event", "show", "season"],
+                    ["round", "seat", "season"], ["result", "export", "season"]):
+        refused = season(*command, "--json", exit_code=2)
+        assert "'season' is a series, not an event" in refused.stderr, command
+        assert "unknown event" not in refused.stderr and refused.json["exit_code"] == 2
+    # a slug that is neither is still an unknown event, with its suggestions
+    assert "unknown event 'ev5' (did you mean " in season("event", "show", "ev5",
+                                                          exit_code=2).stderr

@@ -5,7 +5,6 @@ from __future__ import annotations
 def test_every_command_names_an_unknown_event_alike(tourney, tmp_path):
     tourney("event", "create", "club-1", "--variant", "spardame")
     commands = [
-        ["standings", "club-2"],
         ["event", "show", "club-2"],
         ["round", "seat", "club-2"],
         ["result", "history", "club-2", "1", "1"],
@@ -18,6 +17,10 @@ def test_every_command_names_an_unknown_event_alike(tourney, tmp_path):
     for command in commands:
         stderr = tourney(*command, exit_code=2).stderr
         assert stderr == "Error: unknown event 'club-2' (did you mean club-1?)\n", command
+    # `tourney standings` shows an event or a series, as `tourney team` takes either
+    for command in (["standings", "club-2"], ["team", "list", "club-2"]):
+        stderr = tourney(*command, exit_code=2).stderr
+        assert stderr == "Error: unknown event or series 'club-2' (did you mean club-1?)\n"
 
 
 def test_an_unknown_name_with_none_known_is_said_in_one_bracket(tourney):
@@ -25,7 +28,7 @@ def test_an_unknown_name_with_none_known_is_said_in_one_bracket(tourney):
     tourney("db", "init")
     cases = {("series", "show", "x"): "Error: unknown series 'x': there are no series yet "
                                       "(`tourney series create`)\n",
-             ("standings", "x"): "Error: unknown event 'x': there are no events yet "
+             ("standings", "x"): "Error: unknown event or series 'x': there are no events yet "
                                  "(`tourney event create`)\n"}
     for command, said in cases.items():
         assert tourney(*command, exit_code=2).stderr == said

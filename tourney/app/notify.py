@@ -56,54 +56,72 @@ SEATING_TEXTS = {
 RESULTS_TEXTS = {
     "en": ("{event}, round {round}: your result", "Hello {player},",
            "in round {round} of {event} you came {place} of {players} at table {table}: "
-           "score {total}, {points} match points.",
+           "score {total}, {points}.",
            "you had no match in round {round} of {event}.",
-           "After round {round} you are {standing} of {entrants} with {standing_points} points.",
+           "After round {round} you are {standing} of {entrants} with {standing_points}.",
            "Your rating: {rating_after} ({rating_change}).",
            "The top of the standings:",
            "Your page (table, results, standings): {link}",
            "in round {round} of {event} table {table} was scored as a forfeit: "
            "you did not play, 0 match points.",
            "in round {round} of {event} table {table} was scored as a forfeit: "
-           "{points} match points, a bye's worth."),
+           "{points}, a bye's worth."),
     "sv": ("{event}, rond {round}: ditt resultat", "Hej {player},",
            "i rond {round} av {event} kom du {place} av {players} vid bord {table}: "
-           "poäng {total}, {points} matchpoäng.",
+           "poäng {total}, {points}.",
            "du spelade ingen match i rond {round} av {event}.",
-           "Efter rond {round} ligger du {standing} av {entrants} med {standing_points} poäng.",
+           "Efter rond {round} ligger du {standing} av {entrants} med {standing_points}.",
            "Din rating: {rating_after} ({rating_change}).",
            "Toppen av ställningen:",
            "Din sida (bord, resultat, ställning): {link}",
            "i rond {round} av {event} blev bord {table} walkover: "
            "du spelade inte, 0 matchpoäng.",
            "i rond {round} av {event} blev bord {table} walkover: "
-           "{points} matchpoäng, lika mycket som en frirond."),
+           "{points}, lika mycket som en frirond."),
     "nb": ("{event}, runde {round}: ditt resultat", "Hei {player},",
            "i runde {round} av {event} ble du nummer {place} av {players} ved bord {table}: "
-           "poeng {total}, {points} matchpoeng.",
+           "poeng {total}, {points}.",
            "du spilte ingen kamp i runde {round} av {event}.",
            "Etter runde {round} ligger du som nummer {standing} av {entrants} med "
-           "{standing_points} poeng.",
+           "{standing_points}.",
            "Din rating: {rating_after} ({rating_change}).",
            "Toppen av stillingen:",
            "Din side (bord, resultater, stilling): {link}",
            "i runde {round} av {event} ble bord {table} walkover: "
            "du spilte ikke, 0 matchpoeng.",
            "i runde {round} av {event} ble bord {table} walkover: "
-           "{points} matchpoeng, like mye som en frirunde."),
+           "{points}, like mye som en frirunde."),
     "fi": ("{event}, kierros {round}: tuloksesi", "Hei {player},",
            "{event}, kierros {round}: sijoituit {place}/{players} pöydässä {table}: "
-           "pisteet {total}, {points} ottelupistettä.",
+           "pisteet {total}, {points}.",
            "sinulla ei ollut ottelua kierroksella {round} ({event}).",
            "Kierroksen {round} jälkeen olet sijalla {standing}/{entrants}, "
-           "{standing_points} pistettä.",
+           "{standing_points}.",
            "Rankingisi: {rating_after} ({rating_change}).",
            "Tilanteen kärki:",
            "Oma sivusi (pöytä, tulokset, tilanne): {link}",
            "{event}, kierros {round}: pöytä {table} ratkaistiin luovutuksena: "
            "et pelannut, 0 ottelupistettä.",
            "{event}, kierros {round}: pöytä {table} ratkaistiin luovutuksena: "
-           "{points} ottelupistettä, vapaakierroksen verran."),
+           "{points}, vapaakierroksen verran."),
+}
+# {points} and {standing_points} above with their word: match points and the
+# standings' points, singular and plural; English and Finnish say exactly 1 in the
+# singular ("1 match point", "1 ottelupiste"), every other number in the plural
+# ("0.5 match points", "0,5 ottelupistettä"); Swedish and Norwegian have one form.
+POINT_WORDS = {
+    "en": (("match point", "match points"), ("point", "points")),
+    "sv": (("matchpoäng", "matchpoäng"), ("poäng", "poäng")),
+    "nb": (("matchpoeng", "matchpoeng"), ("poeng", "poeng")),
+    "fi": (("ottelupiste", "ottelupistettä"), ("piste", "pistettä")),
+}
+# The arbiter's adjustment of the round (`tourney result adjust --round N`), counted
+# in the standings' points the message says: said with its reason, so they add up.
+ADJUSTED_TEXTS = {
+    "en": "The arbiter adjusted your points by {points} ({reason}).",
+    "sv": "Domaren justerade dina poäng med {points} ({reason}).",
+    "nb": "Dommeren justerte poengene dine med {points} ({reason}).",
+    "fi": "Tuomari muutti pisteitäsi: {points} ({reason}).",
 }
 TOP_SHOWN = 5  # the top of the standings in a results message
 
@@ -170,24 +188,37 @@ def results_message(evening, number: int, address: str, link: str,
     (subject, hello, played, no_match, standing, rating, top, page, forfeited,
      forfeit_won) = RESULTS_TEXTS.get(lang, RESULTS_TEXTS["en"])
     number_text = functools.partial(_number, lang)
+    match_words, standing_words = POINT_WORDS.get(lang, POINT_WORDS["en"])
+
+    def points_text(value: float, words: tuple[str, str]) -> str:
+        shown = number_text(value)
+        return f"{shown} {words[0] if shown == '1' else words[1]}"
+
     values = {"event": event.name, "round": number, "player": evening.player, "link": link,
               "entrants": len(evening.rows)}
     result = evening.result_of(number)
     lines = [hello.format(**values)]
     if result is not None and result.kind == "forfeit":
         lines.append((forfeited if result.absent else forfeit_won).format(
-            **values, table=result.table, points=number_text(result.match_points)))
+            **values, table=result.table, points=points_text(result.match_points, match_words)))
     elif result is not None and result.kind == "match":
         lines.append(played.format(**values, place=place_text(result.place, result.shared),
                                    players=result.players,
                                    table=result.table, total=number_text(result.total),
-                                   points=number_text(result.match_points)))
+                                   points=points_text(result.match_points, match_words)))
     else:
         lines.append(no_match.format(**values))
     row = evening.standing
+    for adjustment in (row.adjustments if row is not None else ()):
+        if adjustment["round"] == number:
+            shown = number_text(adjustment["points"])
+            lines.append(ADJUSTED_TEXTS.get(lang, ADJUSTED_TEXTS["en"]).format(
+                points=f"+{shown}" if adjustment["points"] > 0 else shown,
+                reason=adjustment["reason"]))
     if row is not None:
         lines.append(standing.format(**values, standing=place_text(row.place, row.shared),
-                                     standing_points=number_text(row.points)))
+                                     standing_points=points_text(row.points,
+                                                                 standing_words)))
     change = evening.rating_change(number)
     if change is not None:
         before, after = change

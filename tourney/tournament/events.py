@@ -209,6 +209,10 @@ def get_event(session: Session, slug: str) -> Event:
     """The event named ``slug``; every command names an unknown event this way."""
     event = session.exec(select(Event).where(Event.slug == slug)).first()
     if event is None:
+        # a series' slug is never an event's: said so, not as a look-alike event
+        if session.exec(select(Series.id).where(Series.slug == slug)).first() is not None:
+            raise UnknownName(Message(N_("%(slug)s is a series, not an event"),
+                                      {"slug": repr(slug)}))
         raise unknown_event(slug, session.exec(select(Event.slug).order_by(Event.slug)))
     return event
 
