@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import click
 
-from tourney.app.publish import describe, publish_site
 from tourney.app.site import SETTINGS, set_setting, site_settings
 from tourney.errors.counts import count_text
 from tourney.storage.db import reading, transaction
@@ -85,6 +84,10 @@ def publish(out, events, langs, no_replays, jobs, full, force, yes, as_json, db_
     if force:
         confirm(f"--force drops every file in {out} that publish did not write "
                 "(CNAME, .htaccess, ...). Go on?", yes)
+    # The site's builder (jinja2, babel, the pages): loaded by publish alone, not by
+    # `tourney site show` or `site set`, which share this module
+    from tourney.app.publish import describe, publish_site
+
     engine = open_db(db_url, read_only=True)
     report = publish_site(engine, out, events=events, langs=langs, replays=not no_replays,
                           background_cleanup=True, jobs=jobs, force=force,

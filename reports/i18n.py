@@ -30,8 +30,6 @@ from functools import cache
 from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from markupsafe import Markup
 
@@ -83,6 +81,10 @@ def has_catalogue(lang: str) -> bool:
 
 def compile_po(po_text: bytes | str, locale: str | None = None) -> gettext_module.GNUTranslations:
     """A .po file's text compiled in memory to a gettext translations object."""
+    # babel's catalogue reader and writer, only for a language other than English
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     if isinstance(po_text, str):
         po_text = po_text.encode("utf-8")
     catalog = read_po(io.BytesIO(po_text), locale=locale)

@@ -76,6 +76,26 @@ def test_top_level_help_imports_no_command_module():
     assert loaded & commands == set()
 
 
+def seated_event(tmp_path):
+    """A database of eight players in one spardame event with round 1 seated, and
+    a function running `tourney --db DB ARGS...` that returns its stdout."""
+    db = f"sqlite:///{tmp_path / 'l.db'}"
+    (tmp_path / "players.csv").write_text(
+        "name\n" + "".join(f"Player {i}\n" for i in range(8)))
+
+    def tourney(*args: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "tourney.cli.main", "--db", db, *args],
+                              capture_output=True, text=True, check=True)
+        return done.stdout
+
+    tourney("player", "import", str(tmp_path / "players.csv"))
+    tourney("event", "create", "big", "--variant", "spardame", "--table-sizes", "4",
+            "--rule", "deals=2")
+    tourney("event", "enter", "big", "--all")
+    tourney("round", "seat", "big")
+    return db, tourney
+
+
 PUBLISH_CHILD = """
 import json, sys
 from click.testing import CliRunner
@@ -92,20 +112,7 @@ print(json.dumps({"exit": result.exit_code, "output": result.output, "loaded": l
 def test_a_publish_after_one_result_loads_no_seating_or_event_modules(tmp_path):
     """A re-publish after a result (score sheets reused, no series) imports neither the
     events', players' and rounds' modules nor the seating's (issue 34: its start)."""
-    db = f"sqlite:///{tmp_path / 'l.db'}"
-    (tmp_path / "players.csv").write_text(
-        "name\n" + "".join(f"Player {i}\n" for i in range(8)))
-
-    def tourney(*args: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "tourney.cli.main", "--db", db, *args],
-                              capture_output=True, text=True, check=True)
-        return done.stdout
-
-    tourney("player", "import", str(tmp_path / "players.csv"))
-    tourney("event", "create", "big", "--variant", "spardame", "--table-sizes", "4",
-            "--rule", "deals=2")
-    tourney("event", "enter", "big", "--all")
-    tourney("round", "seat", "big")
+    db, tourney = seated_event(tmp_path)
     site = tmp_path / "site"
     tourney("publish", "--out", str(site), "--no-replays")
     (tmp_path / "r1.csv").write_text(tourney("simulate", "--event", "big", "--round", "1"))
@@ -115,3 +122,59 @@ def test_a_publish_after_one_result_loads_no_seating_or_event_modules(tmp_path):
     out = json.loads(child.stdout)
     assert out["exit"] == 0, out["output"]
     assert out["loaded"] == []
+
+
+LOADED_CHILD = """
+import json, sys
+from click.testing import CliRunner
+from tourney.cli.main import cli
+result = CliRunner().invoke(cli, sys.argv[1:])
+print(json.dumps({"exit": result.exit_code, "output": result.output,
+                  "loaded": sorted(sys.modules)}))
+"""
+
+# What a command loads only if it uses it: the spreadsheet writer, the server, the
+# migrations, the seating search, QR codes, the site's templates and locales, the
+# rating model, and the project's parts built on them.
+HEAVY = ("openpyxl", "starlette", "uvicorn", "alembic", "rustworkx", "segno", "psycopg",
+         "jinja2", "babel", "openskill", "tourney.reports", "tourney.web", "tourney.ratings",
+         "tourney.pairing.seating")
+# command -> the heavy modules it does use
+USES = {
+    ("player", "list"): (),
+    ("event", "list"): (),
+    ("site", "show"): (),
+    ("rating", "show", "--variant", "spardame"): ("openskill", "tourney.ratings"),
+    ("publish", "--out", "{site}", "--no-replays"): ("jinja2", "babel", "openskill",
+                                                     "tourney.reports", "tourney.ratings"),
+}
+
+
+def within(module: str, name: str) -> bool:
+    """``module`` is the package or module ``name`` or one of its submodules."""
+    return module == name or module.startswith(name + ".")
+
+
+def loaded_by(db: str, args: tuple[str, ...]) -> list[str]:
+    """The modules a command leaves loaded, run alone in a fresh interpreter."""
+    child = subprocess.run([sys.executable, "-c", LOADED_CHILD, "--db", db, *args],
+                           capture_output=True, text=True, check=True)
+    out = json.loads(child.stdout)
+    assert out["exit"] == 0, (args, out["output"])
+    return out["loaded"]
+
+
+def test_a_database_command_loads_only_the_libraries_it_uses(tmp_path):
+    """Listing players or events, or showing the site's settings, loads neither the
+    site's builder, the rating model, the seating search nor the server; the rating
+    list loads the model but not the site; a publish loads the site and the ratings it
+    shows, never the spreadsheet writer, the server, the migrations or the seating
+    search (issue 34: start-up in proportion to the command)."""
+    db, _ = seated_event(tmp_path)
+    for args, uses in USES.items():
+        args = tuple(a.format(site=tmp_path / "site") for a in args)
+        loaded = loaded_by(db, args)
+        assert [m for m in loaded
+                if any(within(m, name) for name in HEAVY if name not in uses)] == [], args
+        # what the command does use is loaded: the check above can see a module
+        assert all(any(within(m, name) for m in loaded) for name in uses), args

@@ -9,10 +9,10 @@ player's and refreshes the pools concerned.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sqlmodel import Session
 
-from ..ratings import service as ratings
 from ..tournament import players
 from ..tournament.players import (
     add_players,
@@ -22,7 +22,9 @@ from ..tournament.players import (
     rename_player,
     set_player,
 )
-from ..tournament.snapshots import keep_series_snapshots
+
+if TYPE_CHECKING:
+    from ..ratings import service as ratings
 
 __all__ = ["add_players", "find_player", "import_players", "read_player_csv",
            "rename_player", "set_player", "merge_players", "PlayerMerge"]
@@ -60,6 +62,10 @@ def merge_players(session: Session, keep: str, duplicate: str) -> PlayerMerge:
     then the duplicate's ratings are folded into the kept player's and every pool
     either was rated in is brought in step (a pool both were rated in is replayed
     from the first match of either)."""
+    # Only a merge rates and sums seasons: listing or adding players loads neither.
+    from ..ratings import service as ratings
+    from ..tournament.snapshots import keep_series_snapshots
+
     moved = players.merge_players(session, keep, duplicate)
     folded = ratings.fold_merged_player(session, moved.keep_id, moved.duplicate_id)
     refreshed = {variant: ratings.refresh_after_results(session, variant)

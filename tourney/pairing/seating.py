@@ -68,9 +68,8 @@ from . import swiss
 from .constraints import SeatingConstraints, honour_constraints, unmet_constraints
 from .groups import meeting_weights, order_seats, plan_rounds, split_into_tables, table_size_costs
 from .history import Entrant, EventHistory, PastRound, Seating, bye_order, check_entrants
+from .methods import METHODS, default_method
 from .schedules import perfect_schedules
-
-METHODS = ("balanced", "swiss", "random")
 
 # Joint planning of the rest of an event is used while players x rounds left is at
 # most this (about half a second of search at the limit); larger fields have room
@@ -79,11 +78,6 @@ PLAN_MAX_WORK = 1200
 
 __all__ = ["Entrant", "PastRound", "Seating", "METHODS", "default_method",
            "plan_table_sizes", "seat_round"]
-
-
-def default_method(min_size: int, max_size: int) -> str:
-    """``swiss`` for two-player tables (dam-brade), ``balanced`` otherwise."""
-    return "swiss" if max_size == 2 else "balanced"
 
 
 def check_sizes(min_size: int, max_size: int, preferred: int) -> None:

@@ -83,7 +83,7 @@ from ..errors import (
 )
 from ..errors.words import then_words
 from ..ordering import name_key
-from ..pairing.seating import METHODS, default_method
+from ..pairing.methods import METHODS, default_method
 from ..person_names import normalize_name
 from ..storage.audit import record_change
 from ..storage.bulk import BulkInsert

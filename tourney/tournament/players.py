@@ -54,7 +54,6 @@ from ..errors import (
 from ..errors.words import N_, Message, comma_words, did_you_mean
 from ..ordering import name_key
 from ..person_names import lookalike_key, lookalike_kind, normalize_name
-from ..records import checked
 from ..storage.audit import record_change
 from ..storage.bulk import BulkInsert
 from ..storage.merges import follow, merge_links
@@ -615,7 +614,9 @@ class PlayerFileRejected(TourneyError):
 # Row errors kept for the report of a player file, the rest counted: the bound
 # of the result import's list (one bound for every list of a file's errors).
 def _errors_kept() -> int:
-    return checked.MAX_ERRORS_KEPT
+    from ..records.checked import MAX_ERRORS_KEPT  # the result import's machinery, loaded on a bad file
+
+    return MAX_ERRORS_KEPT
 
 
 def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:

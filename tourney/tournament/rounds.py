@@ -42,7 +42,7 @@ from ..engines.presentation import N_, Message
 from ..errors import Advice, Remedy, SettingWay, TourneyError, no_round
 from ..errors.words import and_words
 from ..ordering import name_key, name_order, table_order
-from ..pairing.seating import Entrant, PastRound, plan_table_sizes, seat_round
+from ..pairing.history import Entrant, PastRound
 from ..storage.audit import record_change
 from ..storage.models import Entry, Event, Forfeit, Match, Player, Round, Seat, utcnow
 from .arbiter import absent_players, event_constraints, unmet_report
@@ -356,6 +356,10 @@ def _seat(session: Session, event: Event, number: int, seed: int) -> tuple[list[
                         rank=points.get(p.id, (0.0, 0))[1], byes=byes_had.get(p.id, 0))
                 for p in players]
     constraints = event_constraints(session, event)
+    # the seating search (every planner): loaded by the commands that seat, not by the
+    # many that only read seated tables (publish, round show, score sheets)
+    from ..pairing.seating import seat_round
+
     seating = seat_round(entrants, past, min_size=event.table_min, max_size=event.table_max,
                          preferred=event.table_preferred, method=event.seating, seed=seed,
                          round_number=number, total_rounds=event.rounds,
@@ -392,6 +396,8 @@ def fewer_byes_sizes(event: Event, players: int) -> tuple[int, int, int] | None:
     """The table sizes closest to the event's (min, max, and the byes they leave)
     that the variant allows and that leave fewer byes for ``players`` than the
     event's sizes do; ``None`` when no allowed sizes do better."""
+    from ..pairing.seating import plan_table_sizes  # (see _seat)
+
     game = get_game(event.variant)
     _, byes = plan_table_sizes(players, event.table_min, event.table_max,
                                event.table_preferred)
