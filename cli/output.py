@@ -5,11 +5,12 @@ import functools
 import json
 import re
 import sys
-import unicodedata
 from typing import Any, Iterable, Sequence
 
 import click
 from click.core import ParameterSource
+
+from tourney.terminal import terminal_text  # re-exported: cli modules import it from here
 
 # Bounded number arguments: a database INTEGER is 32-bit on PostgreSQL, and an
 # absurd number must be a usage error, not a driver traceback.
@@ -238,35 +239,6 @@ class CountingTable:
         return len(self._matches)
 
 
-# Characters that are not what they look like on a terminal: C0/C1 controls (ESC
-# starts the sequences that clear a screen, move the cursor, retitle the window),
-# bidirectional overrides and isolates, zero-width and other format characters,
-# line and paragraph separators. Names and cells from files or the database may
-# hold any of them.
-_SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f"
-                      "\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]")
-
-
-def _visible(char: str, keep_newlines: bool) -> str:
-    if char == "\n" and keep_newlines:
-        return char
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def terminal_text(text: str, keep_newlines: bool = True) -> str:
-    """``text`` safe to print on a terminal: control and invisible format
-    characters shown as escapes (``\\x1b``, ``\\u202e``), so text that came from a
-    file or the database cannot clear the screen, fake output or reorder a line.
-    ``keep_newlines`` keeps line breaks (messages); table cells pass False."""
-    if _SUSPECT.search(text) is None and (text.isascii() or not any(
-            unicodedata.category(c) == "Cf" for c in text)):
-        return text
-    return "".join(_visible(c, keep_newlines)
-                   if _SUSPECT.match(c) or unicodedata.category(c) == "Cf" else c
-                   for c in text)
-
-
 def echo(text: Any = "", err: bool = False) -> None:
     """Print a line of text (not JSON, not CSV) with :func:`terminal_text`. Under
     --csv or --tsv standard output holds the table alone: the line goes to stderr."""
@@ -389,10 +361,13 @@ def _delimited_cell(value: Any) -> Any:
 def emit_delimited(headers: Sequence[str], rows: Iterable[Sequence[Any]], kind: str) -> None:
     """Rows on standard output as CSV or TSV (``kind``), by the writer of every
     table tourney writes for spreadsheets
-    (:class:`tourney.records.spreadsheets.CsvTable`)."""
+    (:class:`tourney.records.spreadsheets.CsvTable`): on a terminal with each text
+    cell's control characters shown as escapes, as :func:`emit_table` shows them;
+    to a file or a pipe exact."""
     from tourney.records.spreadsheets import DELIMITERS, CsvTable
 
-    table = CsvTable(sys.stdout, list(headers), bom=False, delimiter=DELIMITERS[kind])
+    table = CsvTable(sys.stdout, list(headers), bom=False, delimiter=DELIMITERS[kind],
+                     terminal=sys.stdout.isatty())
     for row in rows:
         table.write([_delimited_cell(value) for value in row])
     sys.stdout.flush()

@@ -27,6 +27,7 @@ from typing import IO, Iterator, Sequence
 from ..errors import UsageError
 from ..errors.words import N_, Message
 from ..numbers import fixed_text
+from ..terminal import terminal_text
 from .sources import formula_safe
 
 FORMATS = ("csv", "xlsx")
@@ -94,27 +95,36 @@ def _cell_text(value) -> str:
     return "" if value is None else formula_safe(str(value))
 
 
+def _terminal_cell_text(value) -> str:
+    return terminal_text(_cell_text(value), keep_newlines=False)
+
+
 class CsvTable:
-    """Rows to a text stream as CSV for spreadsheets (``delimiter`` a tab: TSV)."""
+    """Rows to a text stream as CSV for spreadsheets (``delimiter`` a tab: TSV).
+    ``terminal``: the stream is a terminal a person reads, so each text cell's
+    control and invisible format characters are shown as escapes
+    (:func:`tourney.terminal.terminal_text`), as every table printed there has
+    them; a file or a pipe gets the cells' exact text."""
 
     format = "csv"
 
     def __init__(self, stream: IO[str], columns: Sequence[str] | None, *, bom: bool = True,
                  decimals: Sequence[int | None] | None = None, choosable: bool = True,
-                 delimiter: str = ","):
+                 delimiter: str = ",", terminal: bool = False):
         if bom:
             stream.write(BOM)
         self._writer = csv.writer(stream, delimiter=delimiter, lineterminator="\n")
         self._decimals = decimals
+        self._text = _terminal_cell_text if terminal else _cell_text
         if columns is not None:
-            self._writer.writerow([_cell_text(c) for c in columns])
+            self._writer.writerow([self._text(c) for c in columns])
 
     def write(self, row: Sequence) -> None:
         places = self._decimals or ()
         self._writer.writerow([
             (fixed_text(v, places[i]) if i < len(places) and places[i] is not None else v)
             if isinstance(v, NUMBER_TYPES) and not isinstance(v, bool)
-            else _cell_text(v) for i, v in enumerate(row)])
+            else self._text(v) for i, v in enumerate(row)])
 
     def close(self) -> None:
         pass
@@ -212,7 +222,8 @@ def open_table(path: str | None, columns: Sequence[str] | None, *, format: str |
         table = (XlsxTable(stream, columns, title=title, widths=widths, decimals=decimals)
                  if kind == "xlsx" else CsvTable(stream, columns, bom=to_file,
                                                  decimals=decimals,
-                                                 delimiter=DELIMITERS[kind]))
+                                                 delimiter=DELIMITERS[kind],
+                                                 terminal=not to_file and stream.isatty()))
         yield table
         table.close()
 
