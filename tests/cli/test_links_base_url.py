@@ -1,6 +1,6 @@
-"""`tourney round links` and `tourney player links` take --base-url alike: optional
-(the links are paths without it), checked to be an http(s) address, said so in
-their help."""
+"""`tourney round links`, `tourney player links` and `tourney notify` take --base-url
+alike: optional (the links are paths without it), checked to be an http(s) address,
+said so in their help."""
 import pytest
 
 
@@ -28,11 +28,14 @@ def test_round_links_are_paths_without_a_base_url_as_player_links_are(db_url, ru
 
 
 @pytest.mark.parametrize("command", [("round", "links", "club-1", "1"),
-                                     ("player", "links", "club-1")])
-def test_both_refuse_an_address_that_is_not_http_alike(db_url, run_cli, command):
+                                     ("player", "links", "club-1"),
+                                     ("notify", "club-1", "--round", "1", "--outbox", "OUTBOX")])
+def test_each_refuses_an_address_that_is_not_http_alike(db_url, run_cli, command, tmp_path):
     setup(run_cli, db_url)
+    command = tuple(str(tmp_path / "outbox") if arg == "OUTBOX" else arg for arg in command)
     refused = run_cli(db_url, *command, "--base-url", "venue:8000", exit_code=2)
     assert "'venue:8000' is not an http:// or https:// address" in refused.stderr
     assert "Traceback" not in refused.stderr
+    assert not (tmp_path / "outbox").exists()  # nothing written
     shown = " ".join(run_cli(db_url, *command[:2], "--help").stdout.split())
     assert "--base-url URL" in shown and "without it they are paths" in shown
