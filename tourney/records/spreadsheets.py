@@ -22,7 +22,7 @@ import re
 import sys
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import IO, Iterator, Sequence
+from typing import IO, Callable, Iterator, Sequence
 
 from ..errors import UsageError
 from ..errors.words import N_, Message
@@ -242,7 +242,17 @@ _SHEET_WIDTHS = {"event": 12, "variant": 12, "round": 7, "table": 7, "deal": 6,
                  "players": 44, "dealer": 16, "scores": 26, "play": 6}
 
 
-def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: str) -> None:
+# What the score sheet's checks say to the scorer (their titles are the columns'
+# names, as the header has them): words, said in the event's language by the caller
+# (write_score_sheet_xlsx's ``say``)
+DEALER_ERROR = N_("The dealer is one of the table's players.")
+SCORES_ERROR = N_("One score per seat, %(count)s in all, separated by ';' in the order of "
+                  "the players column.")
+SCORES_PROMPT = N_("%(count)s scores, seat 1 first, separated by ';'")
+
+
+def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: str,
+                           say: Callable[[Message], str] = str) -> None:
     """A score sheet a club prints on A4 and fills on a laptop.
 
     One row per deal with the key columns filled in (``records``: score-sheet
@@ -250,6 +260,8 @@ def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: s
     the header frozen and printed on every page; ``scores`` a text column (a typed
     ``-10;5`` stays text) checked to hold one score per seat; ``dealer`` offered
     from the table's players. ``heading`` is printed at the top of each page.
+    ``say`` words the checks' messages to the scorer (the event's language; by
+    default English).
     """
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
@@ -311,8 +323,7 @@ def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: s
         dealer = DataValidation(
             type="list", allow_blank=True,
             formula1=f"{quote_sheetname(lists.title)}!$A${number}:${end}${number}",
-            showErrorMessage=True, errorTitle="dealer",
-            error="The dealer is one of the table's players.")
+            showErrorMessage=True, errorTitle="dealer", error=say(Message(DEALER_ERROR)))
         dealer.add(f"{letter['dealer']}{first}:{letter['dealer']}{last}")
         sheet.add_data_validation(dealer)
         top = f"{letter['scores']}{first}"
@@ -320,9 +331,8 @@ def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: s
             type="custom", allow_blank=True,
             formula1=f'OR({top}="",LEN({top})-LEN(SUBSTITUTE({top},";",""))={len(players) - 1})',
             showErrorMessage=True, showInputMessage=True, errorTitle="scores",
-            error=f"One score per seat, {len(players)} in all, separated by ';' "
-                  "in the order of the players column.",
-            promptTitle="scores", prompt=f"{len(players)} scores, seat 1 first, separated by ';'")
+            error=say(Message(SCORES_ERROR, {"count": len(players)})),
+            promptTitle="scores", prompt=say(Message(SCORES_PROMPT, {"count": len(players)})))
         scores.add(f"{top}:{letter['scores']}{last}")
         sheet.add_data_validation(scores)
 
