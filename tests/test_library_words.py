@@ -124,9 +124,6 @@ ENGLISH_ALLOWED = {
     ("tourney/tournament/evening.py", "SignupRefused"):
         "its first argument is a reason code (closed, field, entered, full), which the "
         "sign-up page words in its language (signup.html)",
-    ("tourney/pairing/history.py", "UsageError"):
-        "a caller's mistake (one player twice in a round), never a user's: the entries "
-        "the seating is given have one row per player",
     ("tourney/pairing/schedules.py", "ScheduleDataError"):
         "the package's own schedules file damaged: a broken installation, not a refusal",
 }
