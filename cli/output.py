@@ -10,7 +10,7 @@ from typing import Any, Iterable, Sequence
 import click
 from click.core import ParameterSource
 
-from tourney.terminal import terminal_text  # re-exported: cli modules import it from here
+from tourney.terminal import terminal_json, terminal_text  # cli modules import them here
 
 # Bounded number arguments: a database INTEGER is 32-bit on PostgreSQL, and an
 # absurd number must be a usage error, not a driver traceback.
@@ -177,7 +177,14 @@ def parse_rules(rules: Iterable[str]) -> dict[str, str]:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json_text(data))
+    click.echo(_on_stdout(json_text(data)))
+
+
+def _on_stdout(text: str) -> str:
+    """JSON text as standard output takes it: on a terminal, what would act there (C1
+    controls, bidirectional overrides) as JSON escapes (:func:`terminal_json`: the
+    same data); to a file or a pipe exactly as encoded."""
+    return terminal_json(text) if sys.stdout.isatty() else text
 
 
 def json_text(data: Any) -> str:
@@ -202,7 +209,7 @@ def _not_orjson(value: Any) -> Any:
 
 
 def emit_jsonl(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False))
+    click.echo(_on_stdout(json.dumps(data, ensure_ascii=False)))
 
 
 class JsonLinesTable:

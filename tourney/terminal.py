@@ -38,4 +38,26 @@ def terminal_text(text: str, keep_newlines: bool = True) -> str:
                    for c in text)
 
 
-__all__ = ["terminal_text"]
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # past the BMP: JSON's surrogate pair
+    return f"\\u{0xd800 + (code >> 10):04x}\\u{0xdc00 + (code & 0x3ff):04x}"
+
+
+def terminal_json(text: str) -> str:
+    """JSON text (``text``, as an encoder wrote it) safe to print on a terminal: the
+    characters :func:`terminal_text` shows as escapes written as JSON's ``\\uXXXX``
+    (an encoder leaves C1 controls, bidirectional and format characters as they are),
+    so the JSON reads back to the very same data. Its line breaks (indentation) stay:
+    inside its strings they are escaped already."""
+    if _SUSPECT.search(text) is None and (text.isascii() or not any(
+            unicodedata.category(c) == "Cf" for c in text)):
+        return text
+    return "".join(_json_escape(c) if c != "\n" and (_SUSPECT.match(c)
+                                                 or unicodedata.category(c) == "Cf") else c
+                   for c in text)
+
+
+__all__ = ["terminal_json", "terminal_text"]
