@@ -694,7 +694,8 @@ def sheet(slug, number, out_path, format_, deals, force, yes, as_json, db_url):
     (also one this command wrote before).
 
     The XLSX sheet prints on A4 with the header on every page, and checks what a
-    spreadsheet can: one score per seat, the dealer one of the table's players.
+    spreadsheet can: one score per seat, the dealer one of the table's players
+    (what the checks say is in the event's language).
 
     A round that seats a player who withdrew since it was seated is refused
     (exit 1) unless --force: reseat it first (`tourney round reseat`), since the
