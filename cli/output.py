@@ -91,13 +91,16 @@ db_option = click.option(
          "(default: TOURNEY_DB, else tourney.db in the current folder). A PostgreSQL "
          "URL may end in ?connect_timeout=SECONDS (default 10).")
 
-def _base_url(ctx, param, value: str | None) -> str:
-    from urllib.parse import urlsplit
+# An address phones reach `tourney serve` at: http(s), a host, a path at most (no
+# space, no query, no fragment: a link's path is put after it)
+_HTTP_ADDRESS = re.compile(r"https?://[^\s/?#]+(/[^\s?#]*)?")
 
+
+def check_base_url(ctx, param, value: str | None) -> str:
+    """The one check of every --base-url (the links' commands, notify, serve)."""
     if not value:
         return ""
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    if not _HTTP_ADDRESS.fullmatch(value):
         raise click.BadParameter(f"{value!r} is not an http:// or https:// address")
     return value.rstrip("/")
 
@@ -108,7 +111,7 @@ def base_url_option(what: str):
     command that lists links: without it they are paths (/t/..., /p/...), which the
     server's own pages print in full and a script joins to the address it knows."""
     return click.option(
-        "--base-url", default="", metavar="URL", callback=_base_url,
+        "--base-url", default="", metavar="URL", callback=check_base_url,
         help=f"The address players reach `tourney serve` at (e.g. "
              f"http://192.168.1.20:8000), put before {what}; without it they are "
              f"paths, to follow the server's address.")
