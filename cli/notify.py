@@ -7,7 +7,7 @@ from tourney.storage.db import transaction
 
 from .completion import complete_event
 from .database import db_option, open_db, refuse_overwrites
-from .output import deprecated_option, json_option, report_change
+from .output import base_url_option, deprecated_option, json_option, report_change
 
 
 @click.command()
@@ -23,8 +23,7 @@ from .output import deprecated_option, json_option, report_change
                    "(password in the URL or in TOURNEY_SMTP_PASSWORD).")
 @click.option("--from", "sender", default="tourney@localhost", show_default=True,
               metavar="ADDR", help="The From address.")
-@click.option("--base-url", default="", metavar="URL",
-              help="Where players reach `tourney serve`, for their private links.")
+@base_url_option("each player's private link")
 @click.option("--outbox", metavar="DIR", type=click.Path(file_okay=False),
               help="Write the messages as .eml files into DIR instead of sending them.")
 # --dry-run is a flag elsewhere (`result import`: check, write nothing)

@@ -5,11 +5,12 @@ import functools
 import json
 import re
 import sys
-import unicodedata
 from typing import Any, Iterable, Sequence
 
 import click
 from click.core import ParameterSource
+
+from tourney.terminal import terminal_json, terminal_text  # cli modules import them here
 
 # Bounded number arguments: a database INTEGER is 32-bit on PostgreSQL, and an
 # absurd number must be a usage error, not a driver traceback.
@@ -90,13 +91,16 @@ db_option = click.option(
          "(default: TOURNEY_DB, else tourney.db in the current folder). A PostgreSQL "
          "URL may end in ?connect_timeout=SECONDS (default 10).")
 
-def _base_url(ctx, param, value: str | None) -> str:
-    from urllib.parse import urlsplit
+# An address phones reach `tourney serve` at: http(s), a host, a path at most (no
+# space, no query, no fragment: a link's path is put after it)
+_HTTP_ADDRESS = re.compile(r"https?://[^\s/?#]+(/[^\s?#]*)?")
 
+
+def check_base_url(ctx, param, value: str | None) -> str:
+    """The one check of every --base-url (the links' commands, notify, serve)."""
     if not value:
         return ""
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    if not _HTTP_ADDRESS.fullmatch(value):
         raise click.BadParameter(f"{value!r} is not an http:// or https:// address")
     return value.rstrip("/")
 
@@ -107,7 +111,7 @@ def base_url_option(what: str):
     command that lists links: without it they are paths (/t/..., /p/...), which the
     server's own pages print in full and a script joins to the address it knows."""
     return click.option(
-        "--base-url", default="", metavar="URL", callback=_base_url,
+        "--base-url", default="", metavar="URL", callback=check_base_url,
         help=f"The address players reach `tourney serve` at (e.g. "
              f"http://192.168.1.20:8000), put before {what}; without it they are "
              f"paths, to follow the server's address.")
@@ -176,7 +180,14 @@ def parse_rules(rules: Iterable[str]) -> dict[str, str]:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json_text(data))
+    click.echo(_on_stdout(json_text(data)))
+
+
+def _on_stdout(text: str) -> str:
+    """JSON text as standard output takes it: on a terminal, what would act there (C1
+    controls, bidirectional overrides) as JSON escapes (:func:`terminal_json`: the
+    same data); to a file or a pipe exactly as encoded."""
+    return terminal_json(text) if sys.stdout.isatty() else text
 
 
 def json_text(data: Any) -> str:
@@ -201,7 +212,7 @@ def _not_orjson(value: Any) -> Any:
 
 
 def emit_jsonl(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False))
+    click.echo(_on_stdout(json.dumps(data, ensure_ascii=False)))
 
 
 class JsonLinesTable:
@@ -236,35 +247,6 @@ class CountingTable:
     @property
     def matches(self) -> int:
         return len(self._matches)
-
-
-# Characters that are not what they look like on a terminal: C0/C1 controls (ESC
-# starts the sequences that clear a screen, move the cursor, retitle the window),
-# bidirectional overrides and isolates, zero-width and other format characters,
-# line and paragraph separators. Names and cells from files or the database may
-# hold any of them.
-_SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f"
-                      "\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]")
-
-
-def _visible(char: str, keep_newlines: bool) -> str:
-    if char == "\n" and keep_newlines:
-        return char
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def terminal_text(text: str, keep_newlines: bool = True) -> str:
-    """``text`` safe to print on a terminal: control and invisible format
-    characters shown as escapes (``\\x1b``, ``\\u202e``), so text that came from a
-    file or the database cannot clear the screen, fake output or reorder a line.
-    ``keep_newlines`` keeps line breaks (messages); table cells pass False."""
-    if _SUSPECT.search(text) is None and (text.isascii() or not any(
-            unicodedata.category(c) == "Cf" for c in text)):
-        return text
-    return "".join(_visible(c, keep_newlines)
-                   if _SUSPECT.match(c) or unicodedata.category(c) == "Cf" else c
-                   for c in text)
 
 
 def echo(text: Any = "", err: bool = False) -> None:
@@ -389,10 +371,13 @@ def _delimited_cell(value: Any) -> Any:
 def emit_delimited(headers: Sequence[str], rows: Iterable[Sequence[Any]], kind: str) -> None:
     """Rows on standard output as CSV or TSV (``kind``), by the writer of every
     table tourney writes for spreadsheets
-    (:class:`tourney.records.spreadsheets.CsvTable`)."""
+    (:class:`tourney.records.spreadsheets.CsvTable`): on a terminal with each text
+    cell's control characters shown as escapes, as :func:`emit_table` shows them;
+    to a file or a pipe exact."""
     from tourney.records.spreadsheets import DELIMITERS, CsvTable
 
-    table = CsvTable(sys.stdout, list(headers), bom=False, delimiter=DELIMITERS[kind])
+    table = CsvTable(sys.stdout, list(headers), bom=False, delimiter=DELIMITERS[kind],
+                     terminal=sys.stdout.isatty())
     for row in rows:
         table.write([_delimited_cell(value) for value in row])
     sys.stdout.flush()

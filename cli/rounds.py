@@ -365,8 +365,19 @@ def change_text(change) -> str:
     if change.again:
         done += " (this change: " + ", ".join(" and ".join(p) for p in change.again) + ")"
     if change.forced:
-        done += "; forced: " + "; ".join(change.forced)
+        done += "; forced: " + "; ".join(str(actions.forced_size_words(size))
+                                         for size in change.forced)
     return done
+
+
+def event_words(lang: str | None):
+    """How a file for an event's scorers (the score sheet's checks) says the library's
+    words: in the event's language, as the site's pages of the event say them."""
+    import datetime as dt
+
+    from tourney.reports.site import Renderer
+
+    return Renderer(lang or "en", "", (), dt.datetime.now(dt.timezone.utc)).message
 
 
 def clock_text(clock, now=None) -> str:
@@ -487,7 +498,9 @@ def move(slug, number, player, table, force, reason, as_json, db_url):
 
     \b
     JSON: as `round swap --json`, "action": "round.move"; "forced" lists the
-    table sizes --force went past.
+    table sizes --force went past, each as data: {"size": "over" (more than the
+    event's largest, "most"), "under" (fewer than its smallest, "least") or
+    "left" (the table left keeps fewer than "least"), "table", "count"}.
 
     \b
     Examples:
@@ -681,7 +694,8 @@ def sheet(slug, number, out_path, format_, deals, force, yes, as_json, db_url):
     (also one this command wrote before).
 
     The XLSX sheet prints on A4 with the header on every page, and checks what a
-    spreadsheet can: one score per seat, the dealer one of the table's players.
+    spreadsheet can: one score per seat, the dealer one of the table's players
+    (what the checks say is in the event's language).
 
     A round that seats a player who withdrew since it was seated is refused
     (exit 1) unless --force: reseat it first (`tourney round reseat`), since the
@@ -704,14 +718,15 @@ def sheet(slug, number, out_path, format_, deals, force, yes, as_json, db_url):
         if not force:
             service.check_no_withdrawn(session, event, number, SettingWay("write-sheet-anyway"))
         rows = score_sheet_rows(session, event, number, deals=deals)
-        heading, event_slug = f"{event.name}: round {number}", event.slug
+        heading, event_slug, lang = f"{event.name}: round {number}", event.slug, event.lang
     to_file = bool(out_path and out_path != "-")
     if as_json and not to_file:
         for record in rows:
             emit_jsonl(typed_record(format_row(record)))
     elif kind == "xlsx":
         with output_stream(out_path, binary=True) as stream:
-            write_score_sheet_xlsx(stream, rows, title=f"Round {number}", heading=heading)
+            write_score_sheet_xlsx(stream, rows, title=f"Round {number}", heading=heading,
+                                   say=event_words(lang))
     else:
         with open_table(out_path, COLUMNS, format=kind) as table:
             for record in rows:

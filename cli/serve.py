@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import re
 import socket
 
 import click
@@ -10,7 +9,7 @@ import click
 from tourney.errors import UsageError
 
 from .database import db_option, open_db
-from .output import emit_jsonl, json_option, message
+from .output import check_base_url, emit_jsonl, json_option, message
 
 
 @click.command()
@@ -27,7 +26,7 @@ from .output import emit_jsonl, json_option, message
               help="Languages of the published site (repeatable), as for `tourney publish`.")
 @click.option("--secure-cookies", is_flag=True,
               help="Mark cookies Secure (behind an HTTPS proxy).")
-@click.option("--base-url", metavar="URL",
+@click.option("--base-url", metavar="URL", callback=check_base_url,
               help="Where phones reach the server (behind a reverse proxy, or a name on the "
                    "venue's network), e.g. https://dam.example.org/; used in every link and "
                    "QR code (default: the address printed at start).")
@@ -73,8 +72,6 @@ def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forward
     from tourney.web.app import ServerConfig, create_app, organizer_secret
     from tourney.web.listen import listening_socket, run_workers, web_server
 
-    if base_url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", base_url):
-        raise UsageError(f"--base-url {base_url!r} is not an http:// or https:// address")
     engine = open_db(db_url)
     if workers > 1 and is_sqlite(engine):
         # SQLite takes one writer at a time; one process already queues them

@@ -124,9 +124,6 @@ ENGLISH_ALLOWED = {
     ("tourney/tournament/evening.py", "SignupRefused"):
         "its first argument is a reason code (closed, field, entered, full), which the "
         "sign-up page words in its language (signup.html)",
-    ("tourney/pairing/history.py", "UsageError"):
-        "a caller's mistake (one player twice in a round), never a user's: the entries "
-        "the seating is given have one row per player",
     ("tourney/pairing/schedules.py", "ScheduleDataError"):
         "the package's own schedules file damaged: a broken installation, not a refusal",
 }
@@ -502,6 +499,13 @@ def is_built_english(node: ast.AST) -> bool:
 # keywords whose text a page shows as given (a decision's note is the organizer's
 # reason, shown at the table as typed): the library gives them no English of its own
 SHOWN_AS_GIVEN = ("note",)
+# keywords whose text a workbook shows its scorer as given (a cell's check: its
+# prompt and its error, openpyxl's DataValidation): words, said in the event's
+# language by the caller, never English, built or a lone sentence
+SHOWN_IN_A_WORKBOOK = ("prompt", "error")
+# methods whose text arguments go into a file's cells as given (a table's row: the
+# rejects file's error column): never English built in the library
+WRITTEN_AS_GIVEN = ("write",)
 
 
 def display_texts(source: str, name: str) -> list[str]:
@@ -513,7 +517,10 @@ def display_texts(source: str, name: str) -> list[str]:
     for call in ast.walk(tree):
         if isinstance(call, ast.Call):
             for keyword in call.keywords:
-                if keyword.arg in SHOWN_AS_GIVEN and is_built_english(keyword.value):
+                if (keyword.arg in SHOWN_AS_GIVEN and is_built_english(keyword.value)) or (
+                        keyword.arg in SHOWN_IN_A_WORKBOOK and has_text(keyword.value)
+                        and (is_built_english(keyword.value)
+                             or ENGLISH_WORD.search(" ".join(literal_parts(keyword.value))))):
                     found[call.lineno] = (f"{name}:{call.lineno}: {keyword.arg}="
                                           f"{ast.unparse(keyword.value)[:60]}")
     for function in ast.walk(tree):
@@ -535,6 +542,12 @@ def display_texts(source: str, name: str) -> list[str]:
                     or (isinstance(node.value, ast.Name) and node.value.id in built)):
                 found.setdefault(node.lineno, f"{name}:{node.lineno}: {function.name}() "
                                               f"returns {ast.unparse(node.value)[:60]}")
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in WRITTEN_AS_GIVEN):
+                for arg in node.args:
+                    if is_built_english(arg) or (isinstance(arg, ast.Name) and arg.id in built):
+                        found.setdefault(node.lineno, f"{name}:{node.lineno}: "
+                                                      f"{node.func.attr}({ast.unparse(arg)[:60]})")
     return list(found.values())
 
 
@@ -572,6 +585,14 @@ def test_the_allowed_display_texts_are_still_there():
     'def where(place):\n    return "a bye" if place is None else f"table {place}"',
     'def replace(session, waiting, sub):\n'
     '    decide(session, waiting, "rejected", note=f"replaced by submission {sub.id}")',
+    # a rejects file's error column, and a score sheet's checks, before they were words
+    'def reject(self, columns, raw, first):\n    where = first.cell or f"line {first.line}"\n'
+    '    text = f"another row of this match is invalid ({where}): {first.message}"\n'
+    '    self.write(columns, raw, text)',
+    'def check(players):\n    return DataValidation(type="custom", promptTitle="scores",\n'
+    '                          prompt=f"{len(players)} scores, seat 1 first")',
+    'def check(players):\n    return DataValidation(type="list", errorTitle="dealer",\n'
+    '                          error="The dealer is one of the table\'s players.")',
 ])
 def test_the_scan_finds_display_text_built_in_the_library(source):
     assert len(display_texts(source, "tourney/tournament/x.py")) == 1
@@ -586,6 +607,11 @@ def test_the_scan_finds_display_text_built_in_the_library(source):
     'def code(kind):\n    return "seat anyway"',  # a lone string: no text built
     'def pair(a, b):\n    return f"{a}: {b}"',  # no word of its own
     'def reject(session, row, note):\n    decide(session, row, "rejected", note=note)',
+    'def check(say, n):\n    return DataValidation(errorTitle="scores",\n'
+    '                          error=say(Message(SCORES_ERROR, {"count": n})))',
+    'def reject(self, columns, raw, first):\n'
+    '    self.write(columns, raw, str(another_row_invalid(first)))',
+    'def note(self, error):\n    return Submission(error="scores-mismatch")',  # a code
 ])
 def test_the_scan_passes_what_is_no_display_text(source):
     assert display_texts(source, "tourney/tournament/x.py") == []

@@ -78,8 +78,17 @@ def test_move_keeps_table_sizes_unless_forced(tourney):
     assert tables(tourney)[0] == seated
     done = tourney("round", "move", "ev", "1", mover, "--table", big, "--force",
                    "--reason", "wheelchair", "--json").json
-    assert done["details"]["forced"] and done["details"]["moved"][0]["to"] == {
-        "table": big, "seat": 6}
+    assert done["details"]["moved"][0]["to"] == {"table": big, "seat": 6}
+    # the sizes forced past are data, worded by the command line (English here)
+    assert done["details"]["forced"] == [
+        {"size": "over", "table": big, "count": 6, "most": 5},
+        {"size": "left", "table": small, "count": 3, "least": 4}]
+    assert done["summary"].endswith(
+        f"; forced: table {big} seats 6, more than the event's 5; table {small} is left "
+        "with 3, fewer than the event's 4")
+    # the audit log keeps the data, no English
+    logged = tourney("log", "--action", "round.move", "--json").json[-1]
+    assert logged["after"]["forced"] == done["details"]["forced"]
     now, _ = tables(tourney)
     assert now[big][-1] == mover and len(now[big]) == 6 and len(now[small]) == 3
     assert now[small] == [n for n in seated[small] if n != mover]  # moved up one seat

@@ -4,10 +4,12 @@ A name such as ``ESC[2J ESC[H ESC[32m added: 3 matches ESC]0;pwned BEL`` would
 clear the organizer's screen, print fake success text and retitle the window;
 a right-to-left override reorders what follows it. Every message and table
 shows such characters as visible escapes (``\\x1b``, ``\\u202e``); JSON and CSV
-output keep the data exact.
+output keep the data exact, on a terminal escaped too (CSV and TSV cells as the
+tables', JSON with its own ``\\uXXXX`` escapes: the same data).
 """
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -94,3 +96,66 @@ def test_click_usage_errors(tourney):
     assert "pl\\x1b[2Jayer" in result.stderr
     result = tourney("result", "history", "cup", "\x1b[31m", "1", exit_code=2)
     assert_inert(result.stderr)
+
+
+def on_a_terminal(*arguments: str) -> str:
+    """What ``tourney ARGUMENTS`` prints on standard output when it is a terminal
+    (a pseudo-terminal; its ``\\r\\n`` line ends read as ``\\n``)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    primary, secondary = pty.openpty()
+    try:
+        run = subprocess.run([sys.executable, "-m", "tourney.cli.main", *arguments],
+                             stdout=secondary, stderr=subprocess.PIPE, timeout=120)
+        os.close(secondary)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # EIO: everything written has been read
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(primary)
+    assert run.returncode == 0, run.stderr
+    return shown.decode().replace("\r\n", "\n")
+
+
+@pytest.mark.parametrize("command", [
+    ("player", "list", "--csv"),  # a table the library writes (open_table)
+    ("player", "list", "--tsv"),
+    ("player", "list", "--format", "csv"),
+    ("event", "list", "--csv"),  # a table the command line prints (emit_table)
+    ("event", "list", "--tsv"),
+])
+def test_csv_and_tsv_on_a_terminal_are_inert_and_exact_in_a_pipe(tourney, db_url, command):
+    store_names(db_url, HOSTILE, BIDI)
+    tourney("event", "create", "cup", "--variant", "kortrad", "--name", "Cup\u202e1")
+    shown = on_a_terminal(*command, "--db", db_url)
+    assert_inert(shown.replace("\t", ","))  # a TSV's own tabs are its delimiters
+    piped = tourney(*command).stdout  # a file or a pipe gets the exact text
+    if command[0] == "player":
+        assert "Eve\\x1b[2J" in shown and "Mallory\\u202eredro" in shown
+        assert HOSTILE in piped and BIDI in piped
+    else:
+        assert "Cup\\u202e1" in shown and "Cup\u202e1" in piped
+
+
+def test_json_on_a_terminal_is_inert_and_reads_back_the_same(tourney, db_url):
+    """A JSON encoder escapes C0 controls but leaves C1 controls (\\x9b is a CSI)
+    and bidirectional overrides as they are: on a terminal they are written as JSON
+    escapes, the same data; a pipe gets them as encoded."""
+    c1 = "Csi\x9b2J"
+    store_names(db_url, HOSTILE, BIDI, c1)
+    shown = on_a_terminal("player", "list", "--json", "--db", db_url)
+    assert_inert(shown)
+    assert "\\u009b" in shown and "\\u202e" in shown
+    piped = tourney("player", "list", "--json").stdout
+    assert c1 in piped and BIDI in piped  # a pipe: as encoded
+    assert json.loads(shown) == json.loads(piped)
+    assert {HOSTILE, BIDI, c1} <= {row["name"] for row in json.loads(shown)}

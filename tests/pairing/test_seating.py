@@ -16,7 +16,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tourney.errors import OptionError, UsageError
+from tourney.errors import OptionError, TourneyError
 from tourney.pairing.schedules import (
     GaloisField,
     check_schedule,
@@ -177,9 +177,11 @@ def test_unknown_method_and_duplicate_entrants_raise():
     with pytest.raises(OptionError):
         seat_round([Entrant(1)], [], min_size=2, max_size=2, preferred=2, method="dutch",
                    seed=1, round_number=1)
-    with pytest.raises(UsageError):
+    # one player twice is the caller's bug, not a refusal worded for a user
+    with pytest.raises(ValueError, match="player 1 is entered twice") as raised:
         seat_round([Entrant(1), Entrant(1)], [], min_size=2, max_size=2, preferred=2,
                    method="random", seed=1, round_number=1)
+    assert not isinstance(raised.value, TourneyError)
 
 
 def test_default_methods():

@@ -593,7 +593,9 @@ def test_skip_invalid_stores_the_valid_matches(db_url, tmp_path):
     rejected = csv_rows(rejects)
     assert [r["table"] for r in rejected] == ["2", "2"]
     assert list(rejected[0]) == list(rows[0]) + ["error"]
-    assert "another row of this match is invalid" in rejected[0]["error"]
+    first = report["errors"][0]
+    assert rejected[0]["error"] == (f"another row of this match is invalid (line "
+                                    f"{first['line']}): {first['message']}")
     assert "scores-mismatch" in rejected[1]["error"]
     assert rejected[1]["scores"] == "0;0;0;0"  # the row as given
     with Session(engine) as session:

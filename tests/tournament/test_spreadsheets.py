@@ -133,6 +133,11 @@ def test_score_sheet_xlsx_prints_checks_and_imports_filled(tmp_path):
                           "scores"]
     kinds = sorted(v.type for v in sheet.data_validations.dataValidation)
     assert kinds == ["custom"] * 3 + ["list"] * 3  # per table: scores, dealer
+    said = {(v.type, v.prompt, v.error) for v in sheet.data_validations.dataValidation}
+    assert said == {("custom", "4 scores, seat 1 first, separated by ';'",
+                     "One score per seat, 4 in all, separated by ';' in the order of the "
+                     "players column."),
+                    ("list", None, "The dealer is one of the table's players.")}
     assert workbook["players"].sheet_state == "hidden"
     # filled in the spreadsheet (typed as text), then imported; the same scores in
     # the CSV sheet, saved with ';' in Windows-1252, are the same content
@@ -148,6 +153,26 @@ def test_score_sheet_xlsx_prints_checks_and_imports_filled(tmp_path):
     as_csv.write_bytes(csv_bytes(filled, ";", "cp1252"))
     again = run_cli(example, "result", "import", str(as_csv), "--json").json["details"]
     assert (again["unchanged"], again["added"]) == (3, 0)
+
+
+def test_score_sheet_checks_speak_the_events_language(tmp_path):
+    from tourney.records.spreadsheets import DEALER_ERROR, SCORES_ERROR, SCORES_PROMPT
+    from tourney.reports.i18n import translations
+
+    example = f"sqlite:///{tmp_path / 's.db'}"
+    example_event(example, sizes="4")
+    path = tmp_path / "sheet.xlsx"
+    for lang in ("sv", "nb", "fi"):
+        run_cli(example, "event", "set", "example-cup", "--lang", lang, exit_code=0)
+        run_cli(example, "round", "sheet", "example-cup", "1", "--out", str(path), "--yes",
+                exit_code=0)
+        _ = translations(lang).gettext
+        said = {(v.type, v.prompt, v.error)
+                for v in load_workbook(path)["Round 1"].data_validations.dataValidation}
+        assert said == {("custom", _(SCORES_PROMPT) % {"count": 4},
+                         _(SCORES_ERROR) % {"count": 4}),
+                        ("list", None, _(DEALER_ERROR))}
+        assert _(DEALER_ERROR) != DEALER_ERROR  # translated, not English
 
 
 def test_rejects_in_xlsx_and_csv_import_once_fixed(example, tmp_path):

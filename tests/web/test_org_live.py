@@ -88,8 +88,22 @@ def test_only_the_organizer_follows_the_round(tourney, db_url):
     assert web.get("/org/club/live", headers={"Authorization": "Bearer wrong"}
                    ).status_code in (401, 403)
     assert web.get("/org/club/live", headers=BEARER).json()["round"] == 1
-    assert web.get("/org/nope/live", headers=BEARER).status_code == 404
-    assert web.get("/org/club/live?round=x", headers=BEARER).status_code in (400, 404)
+    assert web.get("/org/nope/live", headers=BEARER).json()["code"] == "unknown-event"
+
+
+def test_a_round_the_event_does_not_have_is_said_so_in_the_pages_language(tourney, db_url):
+    seated_event(tourney, lang="en")
+    web = client(db_url)
+    unknown = web.get("/org/nope/live?round=1", headers=BEARER)
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "unknown-event")
+    for asked in ("9", "x", "-1"):
+        answer = web.get(f"/org/club/live?round={asked}", headers=BEARER)
+        assert answer.status_code == 404
+        assert answer.json()["code"] == "unknown-round"
+        assert answer.json()["message"] == f"This event has no round {asked}."
+    swedish = web.get("/org/club/live?round=9", headers={**BEARER, "Accept-Language": "sv"})
+    assert swedish.json()["message"] == translations("sv").gettext(
+        "This event has no round %(round)s.") % {"round": 9} == "Tävlingen har ingen rond 9."
 
 
 def test_before_the_first_round_the_page_waits_for_one(tourney, db_url):

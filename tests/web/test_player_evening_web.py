@@ -459,3 +459,34 @@ def test_check_in_times_decide_who_the_round_left_out_for_check_in(tourney, db_u
     shown = tourney("round", "show", "club", "1", "--json").json
     assert shown["checked_in_late"] == [] and shown["not_checked_in"] == ["Hed"]
     assert "Eva" in str(shown["tables"]) + str(shown["byes"])
+
+
+def test_a_check_in_taken_back_and_given_again_after_the_seating_is_not_late(tourney, db_url):
+    """Only the latest check-in time was kept: a player checked in when the round
+    was seated (and not seated for another reason: substituted out), whose check-in
+    was then taken back and given again, read as "checked in after the seating".
+    The check-ins taken back are kept, so they are neither; one whose check-in was
+    taken back before the seating and given again after it is late."""
+    tourney("player", "add", "Anna", "Bo", "Cai", "Dag", "Eva", "Gus")
+    tourney("event", "create", "club", "--variant", "svarta-maja", "--table-sizes", "4",
+            "--rule", "deals=3", "--rounds", "3", "--lang", "sv")
+    tourney("event", "enter", "club", "Anna", "Bo", "Cai", "Dag", "Eva")
+    tourney("event", "checkin", "club", "--required", "on")
+    tourney("event", "checkin", "club", "Anna", "Bo", "Cai", "Dag", "Eva")
+    tourney("event", "checkin", "club", "Eva", "--undo")  # before the seating
+    seating = tourney("round", "seat", "club", "--json").json
+    gone = seating["tables"][0]["seats"][0]
+    tourney("event", "enter", "club", "Gus", "--from-round", "1")
+    tourney("event", "checkin", "club", "Gus")
+    tourney("round", "substitute", "club", "1", gone, "Gus")
+    # after the seating: the one who left is checked out and in again by mistake;
+    # Eva checks in again
+    tourney("event", "checkin", "club", gone, "--undo")
+    tourney("event", "checkin", "club", gone, "Eva")
+    shown = tourney("round", "show", "club", "1", "--json").json
+    assert (shown["not_checked_in"], shown["checked_in_late"]) == ([], ["Eva"])
+    own = _own_links(tourney)
+    page = client(db_url)
+    left = page.get(own[gone] + "?lang=en").text
+    assert "You are checked in." in left and "seated before you checked in" not in left
+    assert "Round 1 was seated before you checked in" in page.get(own["Eva"] + "?lang=en").text

@@ -29,6 +29,7 @@ from ..tournament.seat_changes import (
     AbsenceReport,
     Clock,
     SeatChange,
+    forced_size_words,
     mark_absent,
     move_player,
     round_clock,
@@ -128,6 +129,7 @@ def simulate_round(session: Session, slug: str, number: int, *, seed: int = 0,
 
 
 __all__ = ["AbsenceReport", "Clock", "NothingToSimulate", "RoundSeating", "RoundShown",
-           "SeatChange", "SeatingFileRejected", "absences", "import_seating", "mark_absent",
-           "move_player", "reseat_round", "round_clock", "seat_next_round", "show_round",
-           "simulate_round", "start_clock", "substitute_player", "swap_players"]
+           "SeatChange", "SeatingFileRejected", "absences", "forced_size_words",
+           "import_seating", "mark_absent", "move_player", "reseat_round", "round_clock",
+           "seat_next_round", "show_round", "simulate_round", "start_clock",
+           "substitute_player", "swap_players"]

@@ -22,8 +22,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from ..errors import UsageError
-
 BLACK = 1
 WHITE = -1
 
@@ -149,11 +147,13 @@ class EventHistory:
 
 
 def check_entrants(entrants: Sequence[Entrant]) -> list[Entrant]:
-    """The entrants sorted by key (so the caller's order never matters); no duplicates."""
+    """The entrants sorted by key (so the caller's order never matters); no
+    duplicates: one player twice is the caller's bug (the entries a seating is given
+    have one row per player), never a user's mistake, so a ValueError, not a refusal."""
     ordered = sorted(entrants, key=lambda e: e.key)
     for a, b in zip(ordered, ordered[1:]):
         if a.key == b.key:
-            raise UsageError(f"player {a.key} is entered twice in the round")
+            raise ValueError(f"player {a.key} is entered twice in the round")
     return ordered
 
 

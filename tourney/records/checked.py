@@ -572,6 +572,18 @@ def check_records(source: str | bytes | IO, *, events: EventLookup, options: Imp
 
 # --------------------------------------------------------------------- the rejects
 
+def another_row_invalid(first: RecordError) -> Message:
+    """What a rejects file says in the error column of a rejected match's row that
+    has no error of its own: the match's first error, and where it is (a workbook's
+    cell, else the line)."""
+    error = first.words or first.message
+    if first.cell:
+        return Message(N_("another row of this match is invalid (%(cell)s): %(error)s"),
+                       {"cell": first.cell, "error": error})
+    return Message(N_("another row of this match is invalid (line %(line)s): %(error)s"),
+                   {"line": first.line, "error": error})
+
+
 class RejectsFile:
     """The rows of rejected matches, written as read with an ``error`` column
     (a rejects file imported again brings its own error column: replaced)."""
@@ -607,7 +619,6 @@ class RejectsFile:
             own = by_line.get(line)
             if own is not None:
                 text = error_text(own)
-            else:
-                where = first.cell or f"line {first.line}"  # a workbook's cell
-                text = f"another row of this match is invalid ({where}): {first.message}"
+            else:  # said as the file's other errors are (RecordError's English)
+                text = str(another_row_invalid(first))
             self.write(columns, raw, text)

@@ -22,11 +22,12 @@ import re
 import sys
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import IO, Iterator, Sequence
+from typing import IO, Callable, Iterator, Sequence
 
 from ..errors import UsageError
 from ..errors.words import N_, Message
 from ..numbers import fixed_text
+from ..terminal import terminal_text
 from .sources import formula_safe
 
 FORMATS = ("csv", "xlsx")
@@ -94,27 +95,36 @@ def _cell_text(value) -> str:
     return "" if value is None else formula_safe(str(value))
 
 
+def _terminal_cell_text(value) -> str:
+    return terminal_text(_cell_text(value), keep_newlines=False)
+
+
 class CsvTable:
-    """Rows to a text stream as CSV for spreadsheets (``delimiter`` a tab: TSV)."""
+    """Rows to a text stream as CSV for spreadsheets (``delimiter`` a tab: TSV).
+    ``terminal``: the stream is a terminal a person reads, so each text cell's
+    control and invisible format characters are shown as escapes
+    (:func:`tourney.terminal.terminal_text`), as every table printed there has
+    them; a file or a pipe gets the cells' exact text."""
 
     format = "csv"
 
     def __init__(self, stream: IO[str], columns: Sequence[str] | None, *, bom: bool = True,
                  decimals: Sequence[int | None] | None = None, choosable: bool = True,
-                 delimiter: str = ","):
+                 delimiter: str = ",", terminal: bool = False):
         if bom:
             stream.write(BOM)
         self._writer = csv.writer(stream, delimiter=delimiter, lineterminator="\n")
         self._decimals = decimals
+        self._text = _terminal_cell_text if terminal else _cell_text
         if columns is not None:
-            self._writer.writerow([_cell_text(c) for c in columns])
+            self._writer.writerow([self._text(c) for c in columns])
 
     def write(self, row: Sequence) -> None:
         places = self._decimals or ()
         self._writer.writerow([
             (fixed_text(v, places[i]) if i < len(places) and places[i] is not None else v)
             if isinstance(v, NUMBER_TYPES) and not isinstance(v, bool)
-            else _cell_text(v) for i, v in enumerate(row)])
+            else self._text(v) for i, v in enumerate(row)])
 
     def close(self) -> None:
         pass
@@ -212,7 +222,8 @@ def open_table(path: str | None, columns: Sequence[str] | None, *, format: str |
         table = (XlsxTable(stream, columns, title=title, widths=widths, decimals=decimals)
                  if kind == "xlsx" else CsvTable(stream, columns, bom=to_file,
                                                  decimals=decimals,
-                                                 delimiter=DELIMITERS[kind]))
+                                                 delimiter=DELIMITERS[kind],
+                                                 terminal=not to_file and stream.isatty()))
         yield table
         table.close()
 
@@ -231,7 +242,17 @@ _SHEET_WIDTHS = {"event": 12, "variant": 12, "round": 7, "table": 7, "deal": 6,
                  "players": 44, "dealer": 16, "scores": 26, "play": 6}
 
 
-def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: str) -> None:
+# What the score sheet's checks say to the scorer (their titles are the columns'
+# names, as the header has them): words, said in the event's language by the caller
+# (write_score_sheet_xlsx's ``say``)
+DEALER_ERROR = N_("The dealer is one of the table's players.")
+SCORES_ERROR = N_("One score per seat, %(count)s in all, separated by ';' in the order of "
+                  "the players column.")
+SCORES_PROMPT = N_("%(count)s scores, seat 1 first, separated by ';'")
+
+
+def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: str,
+                           say: Callable[[Message], str] = str) -> None:
     """A score sheet a club prints on A4 and fills on a laptop.
 
     One row per deal with the key columns filled in (``records``: score-sheet
@@ -239,6 +260,8 @@ def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: s
     the header frozen and printed on every page; ``scores`` a text column (a typed
     ``-10;5`` stays text) checked to hold one score per seat; ``dealer`` offered
     from the table's players. ``heading`` is printed at the top of each page.
+    ``say`` words the checks' messages to the scorer (the event's language; by
+    default English).
     """
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
@@ -300,8 +323,7 @@ def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: s
         dealer = DataValidation(
             type="list", allow_blank=True,
             formula1=f"{quote_sheetname(lists.title)}!$A${number}:${end}${number}",
-            showErrorMessage=True, errorTitle="dealer",
-            error="The dealer is one of the table's players.")
+            showErrorMessage=True, errorTitle="dealer", error=say(Message(DEALER_ERROR)))
         dealer.add(f"{letter['dealer']}{first}:{letter['dealer']}{last}")
         sheet.add_data_validation(dealer)
         top = f"{letter['scores']}{first}"
@@ -309,9 +331,8 @@ def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: s
             type="custom", allow_blank=True,
             formula1=f'OR({top}="",LEN({top})-LEN(SUBSTITUTE({top},";",""))={len(players) - 1})',
             showErrorMessage=True, showInputMessage=True, errorTitle="scores",
-            error=f"One score per seat, {len(players)} in all, separated by ';' "
-                  "in the order of the players column.",
-            promptTitle="scores", prompt=f"{len(players)} scores, seat 1 first, separated by ';'")
+            error=say(Message(SCORES_ERROR, {"count": len(players)})),
+            promptTitle="scores", prompt=say(Message(SCORES_PROMPT, {"count": len(players)})))
         scores.add(f"{top}:{letter['scores']}{last}")
         sheet.add_data_validation(scores)
 

@@ -314,6 +314,10 @@ class EntryStatus(SQLModel, table=True):
     player_id: int = Field(foreign_key="player.id")
     checked_in_at: Optional[datetime] = None
     paid_at: Optional[datetime] = None
+    # the check-ins taken back (`event checkin --undo`), as JSON: [[from, until], ...]
+    # in ISO 8601 UTC; whether the player was checked in when a round was seated
+    # (tourney.tournament.evening.checked_in_after) asks them too
+    checkins_undone: Optional[str] = Field(default=None, sa_column=Column(Text))
 
 
 class EventOptions(SQLModel, table=True):

@@ -13,6 +13,7 @@ Decisions:
 from __future__ import annotations
 
 import datetime as dt
+import json
 import secrets
 from dataclasses import dataclass
 
@@ -137,6 +138,10 @@ def mark(session: Session, event: Event, names, what: str, undo: bool = False,
         has = getattr(row, column) is not None
         if has == (not undo):
             continue
+        if undo and what == "checkin":  # kept: they were checked in until now
+            row.checkins_undone = json.dumps(
+                [*_checkins_undone(row), [aware(row.checked_in_at).isoformat(),
+                                          aware(utcnow()).isoformat()]])
         setattr(row, column, None if undo else utcnow())
         session.add(row)
         changed.append(player.name)
@@ -153,12 +158,22 @@ def entry_marks(session: Session, event: Event) -> dict[int, EntryStatus]:
         select(EntryStatus).where(EntryStatus.event_id == event.id))}
 
 
+def _checkins_undone(marks: EntryStatus) -> list[list[str]]:
+    return json.loads(marks.checkins_undone) if marks.checkins_undone else []
+
+
 def checked_in_after(marks: EntryStatus | None, moment: dt.datetime) -> bool:
     """Checked in (``marks``: the entry's), but only after ``moment``: a round seated
     then was seated without them, and seats them only when seated again (the next
-    round, or a reseat)."""
-    return (marks is not None and marks.checked_in_at is not None
-            and aware(marks.checked_in_at) > aware(moment))
+    round, or a reseat). A check-in taken back after ``moment`` and given again
+    does not make it so: they were checked in at ``moment`` all the same."""
+    if marks is None or marks.checked_in_at is None:
+        return False
+    moment = aware(moment)
+    if aware(marks.checked_in_at) <= moment:
+        return False
+    return not any(dt.datetime.fromisoformat(start) <= moment < dt.datetime.fromisoformat(end)
+                   for start, end in _checkins_undone(marks))
 
 
 def seatable(session: Session, event: Event, players: list) -> list:

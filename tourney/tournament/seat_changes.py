@@ -100,6 +100,25 @@ def refuse_played(event: Event, number: int, label: str | None, why: dict[str, s
              "doing": DOING_WORDS[doing], "why": PLAYED_WORDS[why[label]]}))
 
 
+# A table size a forced move goes past, as data (``{"size": "over", "table": "3",
+# "count": 6, "most": 5}``): kept so in the audit log and the JSON, worded where it
+# is shown (:func:`forced_size_words`), in the reader's language. ``over``: the
+# table joined seats more than the event's largest; ``under``: fewer than its
+# smallest; ``left``: the table left keeps fewer than its smallest.
+FORCED_SIZE_WORDS = {
+    "over": N_("table %(table)s seats %(count)s, more than the event's %(most)s"),
+    "under": N_("table %(table)s seats %(count)s, fewer than the event's %(least)s"),
+    "left": N_("table %(table)s is left with %(count)s, fewer than the event's %(least)s"),
+}
+
+
+def forced_size_words(size: dict) -> Message:
+    """The words of a table size a forced move goes past (one of
+    :class:`SeatChange`'s ``forced``)."""
+    return Message(FORCED_SIZE_WORDS[size["size"]],
+                   {key: value for key, value in size.items() if key != "size"})
+
+
 @dataclass
 class SeatChange:
     """What a swap or move did: each player's seat before and after
@@ -115,7 +134,8 @@ class SeatChange:
     repeated_after: int
     again: list[list[str]]
     seating: RoundSeating
-    forced: list[str] = field(default_factory=list)  # the table sizes forced past
+    # the table sizes forced past, as data (FORCED_SIZE_WORDS)
+    forced: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"event": self.event, "round": self.number, "moved": self.moved,
@@ -144,7 +164,7 @@ def _pairs(tables: dict[str, list[int]]) -> set[tuple[int, int]]:
 
 
 def _finish(session: Session, event: Event, row: Round, action: str, before_tables,
-            moved: list[dict], reason: str | None, forced: list[str]) -> SeatChange:
+            moved: list[dict], reason: str | None, forced: list[dict]) -> SeatChange:
     session.flush()
     past = EventHistory(history(session, event, row.number))
     after_tables, _ = seated_keys(session, row)
@@ -224,27 +244,23 @@ def move_player(session: Session, event: Event, number: int, name: str, table: s
     game = get_game(event.variant)
     joined = len(tables.get(table, [])) + 1
     left = len(tables[seat.table]) - 1 if seat.table is not None else None
-    forced = []
     if joined > game.max_players:
         raise TourneyError(Message(N_("%(variant)s is played by at most %(most)s players: "
                                       "table %(table)s cannot seat %(count)s"),
                                    {"variant": game.id, "most": game.max_players,
                                     "table": table, "count": joined}))
-    sizes: list[Message] = []  # the table sizes a forced move goes past
+    forced: list[dict] = []  # the table sizes a forced move goes past (FORCED_SIZE_WORDS)
     if joined > event.table_max:
-        sizes.append(Message(N_("table %(table)s seats %(count)s, more than the event's "
-                                "%(most)s"),
-                             {"table": table, "count": joined, "most": event.table_max}))
+        forced.append({"size": "over", "table": table, "count": joined,
+                       "most": event.table_max})
     if joined < event.table_min:
-        sizes.append(Message(N_("table %(table)s seats %(count)s, fewer than the event's "
-                                "%(least)s"),
-                             {"table": table, "count": joined, "least": event.table_min}))
+        forced.append({"size": "under", "table": table, "count": joined,
+                       "least": event.table_min})
     if left is not None and 0 < left < event.table_min:
-        sizes.append(Message(N_("table %(table)s is left with %(count)s, fewer than the "
-                                "event's %(least)s"),
-                             {"table": seat.table, "count": left, "least": event.table_min}))
-    forced = [str(size) for size in sizes]
-    if sizes and not force:
+        forced.append({"size": "left", "table": seat.table, "count": left,
+                       "least": event.table_min})
+    if forced and not force:
+        sizes = [forced_size_words(size) for size in forced]
         broken = sizes[0]
         for size in sizes[1:]:
             broken = then_words(broken, size)

@@ -1189,13 +1189,18 @@ async def org_live(request: Request) -> Response:
     asked = request.query_params.get("round", "")
 
     def load(session):
-        event = get_event(session, slug)
+        try:
+            event = get_event(session, slug)
+        except TourneyError:
+            return None  # no such event: the round is not what was wrong
         number = whole_number(asked) if asked else last_seated_round(session, event)
         return round_states(session, event, number)
 
     try:
         data = await run_in_threadpool(_read, server.config.engine, load)
-    except TourneyError:
+    except TourneyError:  # the event has no such round (or ?round= is no number)
+        return server.json_refusal(request, "unknown-round", {"round": asked[:20]})
+    if data is None:
         return server.json_refusal(request, "unknown-event")
     return JSONResponse({"event": slug, **data}, headers={"Cache-Control": "no-store"})
 

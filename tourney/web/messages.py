@@ -285,6 +285,7 @@ REFUSALS = {
     "wrong-token": Refusal(401, N_("The organizer's token is wrong.")),
     "log-in-first": Refusal(401, N_("Log in as the organizer first.")),
     "unknown-event": Refusal(404, N_("There is no such event.")),
+    "unknown-round": Refusal(404, N_("This event has no round %(round)s.")),
     "unknown-link": Refusal(404, N_("No table has this link.")),
     "unsupported-type": Refusal(415, N_("Send the match's record rows as CSV, with "
                                         "Content-Type: text/csv.")),
