@@ -21,7 +21,7 @@ IMPORTS = time.process_time() - START
 SPENT: dict[str, float] = {}
 
 READS = ("content_stamp", "events", "players", "pools", "event_data", "fill_standings",
-         "boards_before", "results_being_played", "history_marks", "rated_since",
+         "boards_before", "results_being_played", "history_tops", "rated_since",
          "match_counts", "match_refs", "player_matches", "load_history", "deals",
          "standings_inputs", "_complete_round", "board_marks", "load_boards", "load_digests",
          "rating_entries", "history_players")
@@ -29,7 +29,8 @@ BUILDER = ("_event_share", "_player_context", "_players_changed", "index_page",
            "rating_pages", "site_data_files", "static_files", "series_pages",
            "_render_pages", "_player_key", "page", "event_pages", "event_data_files",
            "_event_parts", "round_pages", "_standings_outputs", "_load_ratings",
-           "_load_boards", "_board_summary")
+           "_load_boards", "_board_summary", "_match_counts", "_board_marks",
+           "_keep_unchanged_players", "_load_match_refs")
 SITE = ("write_in_place", "compare_sites", "foreign_files", "read_manifest",
         "same_folder_times", "leftovers", "prepare_target")
 

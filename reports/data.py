@@ -274,6 +274,9 @@ class PoolData:
     rated: int = 0
     model: str = ""
     params_json: str | None = None
+    # changed by the database whenever a row of the pool's history is deleted or
+    # changed, not when one is appended (migration 0015)
+    history_stamp: int | None = None
 
 
 # ------------------------------------------------------------------------ reading
@@ -305,6 +308,9 @@ class SiteReader:
         # the players' rows as :meth:`content_stamp` read them (the same read session):
         # :meth:`players` makes its infos of them instead of reading them again
         self._player_rows: list | None = None
+        # per rating pool, its history's count of rows and highest row id, as
+        # :meth:`content_stamp` read them (see :meth:`history_tops`)
+        self._history_tops: dict[int, tuple[int, int]] | None = None
 
     def _rows(self, statement) -> list:
         """A query of columns, run on the session's connection and fetched at once:
@@ -406,12 +412,24 @@ class SiteReader:
             select(Rating.pool_id, func.count(), func.max(Rating.id), func.sum(Rating.matches),
                    numeric(Rating.mu), numeric(Rating.sigma))
             .group_by(Rating.pool_id).order_by(Rating.pool_id))
-        histories = self._rows(
-            select(RatingHistory.pool_id, func.count(), func.max(RatingHistory.id))
-            .group_by(RatingHistory.pool_id).order_by(RatingHistory.pool_id))
+        histories = self._history_rows()
+        self._history_tops = {pool_id: (count, top) for pool_id, count, top in histories}
         return (today, [[tuple(row) for row in rows] for rows in tables],
                 [tuple(row) for row in players], [tuple(row) for row in ratings],
                 [tuple(row) for row in histories])
+
+    def _history_rows(self) -> list:
+        return self._rows(
+            select(RatingHistory.pool_id, func.count(), func.max(RatingHistory.id))
+            .group_by(RatingHistory.pool_id).order_by(RatingHistory.pool_id))
+
+    def history_tops(self) -> dict[int, tuple[int, int]]:
+        """Per rating pool with a history, its count of rows and highest row id (those
+        :meth:`content_stamp` read, in the same read session, if it ran)."""
+        if self._history_tops is None:
+            self._history_tops = {pool_id: (count, top)
+                                  for pool_id, count, top in self._history_rows()}
+        return self._history_tops
 
     def pools(self, history: bool = True, lazy: bool = False) -> list[PoolData]:
         """Every rating pool: its leaderboard, each player's history digest and
@@ -421,11 +439,12 @@ class SiteReader:
         pools = []
         pool_rows = self._rows(
             select(RatingPool.id, RatingPool.variant, RatingPool.provisional_matches,
-                   RatingPool.model, RatingPool.params_json)
+                   RatingPool.model, RatingPool.params_json, RatingPool.history_stamp)
             .order_by(RatingPool.variant))
-        for pool_id, variant, provisional, model, params_json in pool_rows:
+        for pool_id, variant, provisional, model, params_json, stamp in pool_rows:
             pools.append(PoolData(variant, provisional, None, {}, pool_id, model=model,
-                                  params_json=params_json, digests_of=set()))
+                                  params_json=params_json, digests_of=set(),
+                                  history_stamp=stamp))
         if lazy:
             return pools
         self.load_boards(pools)
@@ -742,32 +761,11 @@ class SiteReader:
             seen |= fresh
         return out
 
-    def history_marks(self, upto: dict[int, int] | None = None) -> dict[int, list]:
-        """Per rating pool, a mark of its history rows (of those with a row id up to
-        ``upto[pool id]``, if given): their count, highest row id and sums of their
-        columns (as text, exact on PostgreSQL). A rating appended since leaves the
-        mark of the rows up to the old highest id as it was; a correction, which
-        deletes and writes rows again (SQLite may give them the same ids), does not."""
-        h = RatingHistory
-        numeric = lambda column: func.sum(cast(column, Numeric))  # noqa: E731
-        query = (select(h.pool_id, func.count(), func.max(h.id), func.sum(h.player_id),
-                        func.sum(h.match_id), func.sum(h.sequence), numeric(h.mu_after),
-                        numeric(h.sigma_after)).group_by(h.pool_id))
-        marks = {}
-        for pool_id, count, last, *sums in self._rows(query):
-            marks[pool_id] = [count, last or 0, *(str(v) for v in sums)]
-        if upto is not None:
-            marks = {}
-            for pool_id, last in upto.items():
-                for _, count, top, *sums in self._rows(query.where(
-                        h.pool_id == pool_id, h.id <= last)):
-                    marks[pool_id] = [count, top or 0, *(str(v) for v in sums)]
-        return marks
-
-    def rated_since(self, pool_id: int, last: int) -> set[int]:
-        """The players of a pool's history rows after row id ``last``."""
-        return {pid for pid, in self._rows(select(RatingHistory.player_id).where(
-            RatingHistory.pool_id == pool_id, RatingHistory.id > last))}
+    def rated_since(self, pool_id: int, last: int) -> set[tuple[int, int]]:
+        """The (player, match) of each of a pool's history rows after row id ``last``."""
+        return {(pid, mid) for pid, mid in self._rows(
+            select(RatingHistory.player_id, RatingHistory.match_id).where(
+                RatingHistory.pool_id == pool_id, RatingHistory.id > last))}
 
     def match_counts(self, without: Collection[int] = ()) -> dict[int, int]:
         """Per player: the matches with a result the player has a place in, but
@@ -817,12 +815,18 @@ class SiteReader:
         for pool in pools:
             pool.board = by_variant.get(pool.variant, [])
 
-    def match_refs(self) -> dict[int, tuple[int, int]]:
-        """Every match with a result: its event and round, by match id (a rating
-        history links to its matches)."""
-        return {mid: (event_id, rnd) for mid, event_id, rnd in self._rows(
-            select(Match.id, Match.event_id, Match.round_number)
-            .where(Match.current_version_id.is_not(None)))}
+    def match_refs(self, match_ids: Collection[int] | None = None
+                   ) -> dict[int, tuple[int, int]]:
+        """The matches with a result (of ``match_ids``; None: every one): their event
+        and round, by match id (a rating history links to its matches)."""
+        query = (select(Match.id, Match.event_id, Match.round_number)
+                 .where(Match.current_version_id.is_not(None)))
+        ids = None if match_ids is None else sorted(match_ids)
+        queries = [query] if ids is None else [
+            query.where(Match.id.in_(ids[i:i + PLAYERS_PER_QUERY]))
+            for i in range(0, len(ids), PLAYERS_PER_QUERY)]
+        return {mid: (event_id, rnd) for each in queries
+                for mid, event_id, rnd in self._rows(each)}
 
     def deals(self, event_id: int, round_number: int | None = None, *,
               with_moves: bool = False) -> dict[int, list[DealData]]:

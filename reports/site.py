@@ -1200,6 +1200,11 @@ class SiteBuilder:
         self.board_summaries: dict[str, dict] = {}
         self._names_digest: str | None = None  # of every player's name row
         self.basis: dict = {}  # see _basis
+        self.match_counts_record: dict = {}  # see _match_counts
+        self.board_marks_record: dict = {}  # see _board_marks
+        # the matches of the history rows appended since the old site (None: not
+        # only appended, or not known; see _players_changed)
+        self._rated_since: set[int] | None = None
 
     # ---- writing
 
@@ -1301,7 +1306,8 @@ class SiteBuilder:
         return {"format": 1, "generator": f"tourney {__version__}",
                 "languages": self.languages, "basis": self.basis,
                 "files": self.files, "events": self.event_records,
-                "boards": self.board_summaries}
+                "boards": self.board_summaries, "match_counts": self.match_counts_record,
+                "board_marks": self.board_marks_record}
 
     def write_manifest(self) -> None:
         write_file(os.path.join(self.build_dir, MANIFEST), manifest_bytes(self.manifest()))
@@ -1476,9 +1482,10 @@ class SiteBuilder:
             being_played.setdefault(info.variant, []).extend(
                 (event_id, n) for n in range(after + 1, info.rounds_seated + 1))
         self._being_played = being_played
+        changed = self._players_changed(pools)  # None: any player's page may have
         # the boards are known by what they are made of (their marks), and read and
         # ranked only when a page that shows them must be made again
-        self.reader.board_marks(pools, self.pending)
+        self._board_marks(pools, changed is not None)
         for pool in pools:
             pool.board_pending = sorted(being_played.get(pool.variant, ()))
         if self.previous is None:
@@ -1495,17 +1502,8 @@ class SiteBuilder:
                 "summary": sorted(self._rated_in(pools, summary),
                                   key=lambda s: name_key(s["player"].name, renderer.lang))})
         keys = {}
-        changed = self._players_changed(pools)  # None: any player's page may have
         old_files = self.previous.manifest["files"] if self.previous is not None else {}
-        keyed = []  # the players whose page's key is worked out
-        for player_id in sorted(self.players):
-            path = self.links.player(player_id)
-            if changed is not None and player_id not in changed:
-                # nothing the page is made of changed: the key it had, not worked out
-                had = old_files.get(path)
-                if had and self._reused(path, had):
-                    continue
-            keyed.append(player_id)
+        keyed = self._keep_unchanged_players(changed, old_files)
         self._load_ratings(pools, context, keyed)
         for player_id in keyed:
             key = self._player_key(player_id, context)
@@ -1515,6 +1513,7 @@ class SiteBuilder:
         self._load_player_matches(keys, every=every)
         if self.previous is not None:
             self.reader.load_history(pools, None if every else keys)
+        self._load_match_refs(pools, context, keys, every)
         pending = [self._player_page(player_id, keys[player_id], context) for player_id in keys]
         timings["player_keys"] = time.perf_counter() - t0
         parallel = can_fork and len(pending) > 1 and (
@@ -1582,11 +1581,13 @@ class SiteBuilder:
     def _basis(self, pools: list[PoolData]) -> dict:
         """What every player's page key rests on beside the player's own rows: the
         site's key, every player's name, and per rating pool its settings and its
-        history's count and highest row id (kept in the manifest)."""
-        marks = self.reader.history_marks()
+        history's count, highest row id and stamp (which the database changes when a
+        row is deleted or changed, not when one is appended; kept in the manifest)."""
+        tops = self.reader.history_tops()
         return {"site": self.site_key, "names": self._all_names(),
                 "pools": [[p.pool_id, p.variant, p.provisional_matches,
-                           marks.get(p.pool_id)] for p in pools]}
+                           [*tops[p.pool_id], p.history_stamp] if p.pool_id in tops else None]
+                          for p in pools]}
 
     def _all_names(self) -> str:
         if self._names_digest is None:
@@ -1609,14 +1610,22 @@ class SiteBuilder:
             return None
         changed: set[int] = set()
         marks = {p[0]: p[3] for p in old["pools"] if p[3] is not None}
-        if self.reader.history_marks(upto={pool_id: mark[1] for pool_id, mark in
-                                           marks.items()}) != marks:
+        now = {p[0]: p[3] for p in basis["pools"]}
+        if any(not isinstance(mark, list) or len(mark) != 3 or now.get(pool_id) is None
+               or now[pool_id][2] != mark[2] for pool_id, mark in marks.items()):
             return None  # rows removed or rewritten (a correction): not only appended
+        rated: set[int] = set()  # the matches of the rows appended since
         for pool_id, mark in marks.items():
-            changed.update(self.reader.rated_since(pool_id, mark[1]))
+            rows = (self.reader.rated_since(pool_id, mark[1])
+                    if now[pool_id][:2] != mark[:2] else set())
+            if now[pool_id][0] - mark[0] != len(rows):
+                return None  # not only rows after the old highest id appended
+            changed.update(pid for pid, _ in rows)
+            rated.update(mid for _, mid in rows)
         if any(p[3] is None and now[3] is not None
                for p, now in zip(old["pools"], basis["pools"])):
             return None  # a pool's first ratings
+        self._rated_since = rated
         old_events = self.previous.manifest.get("events", {})
         history_of: dict[int, set[int]] = {}
         for event_id, record in self.event_records.items():
@@ -1668,6 +1677,33 @@ class SiteBuilder:
                 changed.update(int(pid) for pid, _ in
                                set(mine.items()).symmetric_difference(theirs.items()))
         return changed
+
+    def _board_marks(self, pools: list[PoolData], appended: bool) -> None:
+        """Each pool's board mark and count of rated players
+        (:meth:`SiteReader.board_marks`, over every rating): the old manifest's while
+        what the boards are made of is as it was, which holds when the ratings'
+        histories only grew since the old site (``appended``: no name, merge or
+        pool's settings changed either, :meth:`_players_changed`) by the rows of
+        matches of rounds being played, and the matches of rounds being played are
+        those then and the matches of those rows (a board leaves them out: its
+        ratings are as they stood before them)."""
+        had = self.previous.manifest.get("board_marks") if self.previous is not None else None
+        pending = sorted(self.pending)
+        settings = {str(p.pool_id): [p.model, p.params_json] for p in pools}
+        if appended and self._rated_since is not None and isinstance(had, dict) \
+                and isinstance(had.get("pending"), list) \
+                and isinstance(had.get("pools"), dict) \
+                and set(self.pending) == set(had["pending"]) | self._rated_since \
+                and all(isinstance(had["pools"].get(pool_id), list)
+                        and had["pools"][pool_id][2:] == setting
+                        for pool_id, setting in settings.items()):
+            for pool in pools:
+                pool.board_mark, pool.rated = had["pools"][str(pool.pool_id)][:2]
+            self.board_marks_record = {"pending": pending, "pools": had["pools"]}
+            return
+        self.reader.board_marks(pools, self.pending)
+        self.board_marks_record = {"pending": pending, "pools": {
+            str(p.pool_id): [p.board_mark, p.rated, p.model, p.params_json] for p in pools}}
 
     def _pending_events(self, rounds: Iterable[tuple[int, int]]) -> list:
         """What a list's note shows of the events of rounds being played."""
@@ -2847,8 +2883,7 @@ class SiteBuilder:
 
     def _player_context(self, pools: list[PoolData]) -> dict:
         """What every player's page needs, worked out once."""
-        match_refs = self.reader.match_refs()
-        counts = self.reader.match_counts(without=self.pending)
+        counts = self._match_counts()
         player_event_ids: dict[int, set[int]] = {}
         for event_id, record in self.event_records.items():
             for pid in record["players"]:
@@ -2865,8 +2900,89 @@ class SiteBuilder:
         # the games each is rated in are filled in when it is made (:meth:`_rated_in`)
         summary = [{"player": p, "events": len(self.player_events.get(p.id, ())),
                     "matches": counts.get(p.id, 0)} for p in live]
-        return {"match_refs": match_refs, "entries": entries, "summary": summary,
+        # the events and rounds of the matches the rendered pages' histories link to
+        # (:meth:`_load_match_refs`)
+        return {"match_refs": {}, "entries": entries, "summary": summary,
                 "pools": pools, "event_ids": player_event_ids}
+
+    def _keep_unchanged_players(self, changed: set[int] | None, old_files: dict
+                                ) -> list[int]:
+        """Keep the pages of the players not ``changed`` (None: every one may have)
+        with the keys they had, not worked out, where the old site has each in every
+        language under one key; the players whose pages' keys are to be worked out.
+        Where kept pages need no look (the site untouched since its publish, updated
+        in place) the old manifest's keys are compared and taken over in bulk (a set
+        and dict operation each, not a call per player of a big league)."""
+        ids = sorted(self.players)
+        if changed is None or self.previous is None:
+            return ids
+        unchanged = [pid for pid in ids if pid not in changed]
+        paths = [self.links.player(pid) for pid in unchanged]
+        had = [old_files.get(path) for path in paths]
+        if not (self.live and self.trusted):
+            kept = {pid for pid, path, key in zip(unchanged, paths, had)
+                    if key and self._reused(path, key)}
+            return [pid for pid in ids if pid not in kept]
+        same = [bool(key) for key in had]
+        rels: list[str] = []
+        keys: list[str] = []
+        for renderer in self.renderers[1:]:  # the first's paths are those above
+            theirs = [old_files.get(renderer.prefix + path) for path in paths]
+            same = [s and a == b for s, a, b in zip(same, had, theirs)]
+        kept = set()
+        for pid, path, key, ok in zip(unchanged, paths, had, same):
+            if ok:
+                kept.add(pid)
+                for renderer in self.renderers:
+                    rels.append(renderer.prefix + path)
+                    keys.append(key)
+        self.files.update(zip(rels, keys))
+        self.reused.update(rels)
+        self.report.pages += len(rels)
+        return [pid for pid in ids if pid not in kept]
+
+    def _load_match_refs(self, pools: list[PoolData], context: dict,
+                         player_ids: Collection[int], every: bool) -> None:
+        """The events and rounds of the matches the histories of these players' pages
+        link to (every match's, when most pages are rendered), not of every match of
+        the league after one result."""
+        if not player_ids:
+            return
+        if every or self.previous is None:
+            context["match_refs"] = self.reader.match_refs()
+            return
+        linked = {point.match_id for pool in pools for pid in player_ids
+                  for point in pool.history.get(pid, ())}
+        context["match_refs"] = self.reader.match_refs(linked) if linked else {}
+
+    def _match_counts(self) -> dict[int, int]:
+        """Per player, the matches with a result of the rounds the site-wide lists
+        count (:meth:`SiteReader.match_counts` without the rounds being played):
+        the old manifest's while the rounds they count are the ones it counted (by
+        each event's last complete round and those rounds' stamps and digests),
+        else read over every match place."""
+        counted = []
+        for event_id, record in sorted(self.event_records.items(), key=lambda e: int(e[0])):
+            after = record.get("after_round")
+            parts = record.get("parts")
+            if not isinstance(parts, dict):
+                counted = None
+                break
+            counted.append((event_id, after, sorted(
+                (int(n), part.get("stamp"), part.get("standings"))
+                for n, part in parts.items()
+                if isinstance(part, dict) and (after is None or int(n) <= after))))
+        key = content_key(self.site_key, "match counts", counted) if counted is not None else ""
+        had = self.previous.manifest.get("match_counts") if self.previous is not None else None
+        if key and isinstance(had, dict) and had.get("key") == key \
+                and isinstance(had.get("counts"), list):
+            flat = had["counts"]  # player id, count, player id, count, ...
+            self.match_counts_record = had
+            return dict(zip(flat[::2], flat[1::2]))
+        counts = self.reader.match_counts(without=self.pending)
+        self.match_counts_record = {"key": key, "counts": [
+            value for pair in sorted(counts.items()) for value in pair]}
+        return counts
 
     def _ratings(self, player_id: int, context: dict) -> list[dict]:
         entries = context["entries"]

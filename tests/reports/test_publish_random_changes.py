@@ -2,7 +2,8 @@
 (issue 34): a key that misses a change leaves a page as it was, the worst bug of an
 incremental publish. Random sequences of the organizer's changes (a result of the
 round being played, a correction of an old match, a forfeit and its undo, a
-withdrawal, points adjusted, ratings recomputed, a new player entered, a rename, an
+withdrawal, points adjusted, ratings recomputed, a new player entered, a rename, a
+player merged into another (their results and ratings moved, the pool rated again), an
 event's name and tie-breaks changed, the next round seated), each followed by a
 publish into the site and a full publish beside it: the same files, byte for byte,
 but the publication time (the index and the open data index are compared without it:
@@ -140,6 +141,18 @@ class League:
             self.players = [n + " Jr" if n == old else n for n in self.players]
         return f"{old} renamed (exit {run.exit_code})"
 
+    def merge(self) -> str:
+        """A cup player found registered twice: merged into a new player's row, who
+        takes over their seats, results and rating history."""
+        old = self.rng.choice(self.players)
+        keep = f"Ny spelare {self.files}"
+        self.files += 1
+        self.cli("player", "add", keep)
+        run = self.cli("player", "merge", keep, old, "--yes", exit_code=None)
+        if run.exit_code == 0:
+            self.players = [keep if n == old else n for n in self.players]
+        return f"{old} merged into {keep} (exit {run.exit_code})"
+
     def event_name(self) -> str:
         name = self.rng.choice(["Cupen", "Vårcupen", "Cup"])
         self.cli("event", "set", "cup", "--name", name, exit_code=None)
@@ -161,8 +174,8 @@ class League:
         return f"round {self.round} seated"
 
     CHANGES = ("result", "result", "result", "correction", "forfeit", "withdrawal",
-               "adjustment", "recompute", "newcomer", "rename", "event_name", "tiebreaks",
-               "next_round")
+               "adjustment", "recompute", "newcomer", "rename", "merge", "event_name",
+               "tiebreaks", "next_round")
 
     def change(self) -> str:
         while True:

@@ -191,6 +191,12 @@ class RatingPool(SQLModel, table=True):
     model: str = Field(default="PlackettLuce", max_length=40)
     params_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
     provisional_matches: int = 5
+    # A random number set afresh by triggers (migration 0015) whenever a row of the
+    # pool's rating history is deleted or changed (appended rows leave it): publish
+    # knows the history only grew since while it is unchanged. Never written by the
+    # application.
+    history_stamp: Optional[int] = Field(default=None, sa_column=Column(BigInteger,
+                                                                        nullable=True))
 
 
 class Rating(SQLModel, table=True):
