@@ -18,6 +18,19 @@ _SUSPECT = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f"
                       "\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]")
 
 
+def _acts(char: str) -> bool:
+    """Whether a character is not what it looks like on a terminal (a control, a
+    format character)."""
+    return _SUSPECT.match(char) is not None or unicodedata.category(char) == "Cf"
+
+
+def _inert(text: str) -> bool:
+    """Whether no character of ``text`` :func:`_acts` (the common case, in C: the
+    pattern first, the categories only of text that is not ASCII)."""
+    return _SUSPECT.search(text) is None and (text.isascii() or not any(
+        unicodedata.category(c) == "Cf" for c in text))
+
+
 def _visible(char: str, keep_newlines: bool) -> str:
     if char == "\n" and keep_newlines:
         return char
@@ -30,12 +43,9 @@ def terminal_text(text: str, keep_newlines: bool = True) -> str:
     characters shown as escapes (``\\x1b``, ``\\u202e``), so text that came from a
     file or the database cannot clear the screen, fake output or reorder a line.
     ``keep_newlines`` keeps line breaks (messages); table cells pass False."""
-    if _SUSPECT.search(text) is None and (text.isascii() or not any(
-            unicodedata.category(c) == "Cf" for c in text)):
+    if _inert(text):
         return text
-    return "".join(_visible(c, keep_newlines)
-                   if _SUSPECT.match(c) or unicodedata.category(c) == "Cf" else c
-                   for c in text)
+    return "".join(_visible(c, keep_newlines) if _acts(c) else c for c in text)
 
 
 def _json_escape(char: str) -> str:
@@ -52,12 +62,9 @@ def terminal_json(text: str) -> str:
     (an encoder leaves C1 controls, bidirectional and format characters as they are),
     so the JSON reads back to the very same data. Its line breaks (indentation) stay:
     inside its strings they are escaped already."""
-    if _SUSPECT.search(text) is None and (text.isascii() or not any(
-            unicodedata.category(c) == "Cf" for c in text)):
+    if _inert(text):
         return text
-    return "".join(_json_escape(c) if c != "\n" and (_SUSPECT.match(c)
-                                                 or unicodedata.category(c) == "Cf") else c
-                   for c in text)
+    return "".join(_json_escape(c) if c != "\n" and _acts(c) else c for c in text)
 
 
 __all__ = ["terminal_json", "terminal_text"]
