@@ -21,9 +21,11 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from tourney_zygote import write_client
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))]
@@ -44,14 +46,37 @@ def steps(page: Path) -> list[tuple[str, str | None]]:
     return found
 
 
+@pytest.fixture(scope="module")
+def tourney_on_path(tmp_path_factory):
+    """A folder holding a `tourney` that runs each command in a child of one process
+    that imported the command line once (tests/tourney_zygote.py): the pages' ~150
+    commands without ~150 start-ups."""
+    folder = tmp_path_factory.mktemp("zygote")
+    socket_path = str(folder / "tourney.sock")  # short: a Unix socket's path is limited
+    zygote = subprocess.Popen([sys.executable, str(Path(__file__).with_name("tourney_zygote.py")),
+                               socket_path], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not os.path.exists(socket_path):
+            assert zygote.poll() is None, "the test zygote stopped"
+            assert time.monotonic() < deadline, "the test zygote did not start"
+            time.sleep(0.02)
+        yield write_client(folder / "bin", socket_path).parent
+    finally:
+        zygote.kill()
+        zygote.wait()
+
+
 @pytest.mark.parametrize("page", [p for p in PAGES if steps(p)],
                          ids=lambda p: p.relative_to(ROOT).as_posix())
-def test_the_pages_shell_examples_run_as_written(page, tmp_path):
+def test_the_pages_shell_examples_run_as_written(page, tmp_path, tourney_on_path):
     work = tmp_path / "work"
     work.mkdir()
     (work / "examples").symlink_to(ROOT / "examples")
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}"
-                                f"{os.environ['PATH']}", HOME=str(tmp_path),
+    # `tourney` is the zygote's client; python, the venv's
+    env = dict(os.environ, PATH=f"{tourney_on_path}{os.pathsep}{Path(sys.executable).parent}"
+                                f"{os.pathsep}{os.environ['PATH']}", HOME=str(tmp_path),
                TOURNEY_ACTOR="docs")
     env.pop("TOURNEY_DB", None)
     for number, (script, why) in enumerate(steps(page), 1):
