@@ -257,6 +257,70 @@ def db_url(request, backend, tmp_path):
     return _fresh_url(request, backend, tmp_path, drop_tables=False)
 
 
+# ----------------------------------------------------------------- built once, restored
+
+_snapshots: dict[tuple[str, str], object] = {}
+
+
+def from_snapshot(request, backend: str, db_url: str, key: str, build) -> None:
+    """Put into this test's new database (``db_url``, at the current schema, empty)
+    what ``build(db_url)`` makes: built by the first test that asks (per backend, per
+    test process), then copied for the others. For the many tests that start from
+    the same few events: building them through the CLI is most of those tests' time.
+
+    SQLite: the file's bytes. PostgreSQL: every table's rows, inserted again with
+    triggers off (they already hold what the triggers wrote), and the id sequences
+    moved past them."""
+
+    stored = _snapshots.get((key, backend))
+    if stored is None:
+        build(db_url)
+        dispose_engines()  # SQLite: the last connection closed checkpoints the log
+        _snapshots[(key, backend)] = _take_snapshot(backend, db_url)
+        return
+    dispose_engines()
+    if backend == "sqlite":
+        path = Path(make_url(db_url).database)
+        for extra in ("-wal", "-shm", "-journal"):
+            Path(f"{path}{extra}").unlink(missing_ok=True)
+        path.write_bytes(stored)
+        return
+    _restore_pg(db_url, stored)
+
+
+def _take_snapshot(backend: str, db_url: str):
+    if backend == "sqlite":
+        path = Path(make_url(db_url).database)
+        assert not Path(f"{path}-wal").exists() or not Path(f"{path}-wal").stat().st_size
+        return path.read_bytes()
+    from sqlmodel import SQLModel
+
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as connection:
+            return [(table, [dict(row._mapping) for row in connection.execute(table.select())])
+                    for table in SQLModel.metadata.sorted_tables]
+    finally:
+        engine.dispose()
+
+
+def _restore_pg(db_url: str, tables) -> None:
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("SET LOCAL session_replication_role = replica"))
+            for table, rows in tables:
+                if rows:
+                    connection.execute(table.insert(), rows)
+            for table, rows in tables:
+                if "id" in table.columns and rows:
+                    connection.execute(text(
+                        f"SELECT setval(pg_get_serial_sequence('\"{table.name}\"', 'id'), "
+                        f"{max(row['id'] for row in rows)})"))
+    finally:
+        engine.dispose()
+
+
 @pytest.fixture
 def empty_db_url(request, backend, tmp_path):
     """A database URL without any table (for schema and migration tests): no SQLite

@@ -9,6 +9,7 @@ import json
 
 import openpyxl
 import pytest
+from conftest import from_snapshot
 from season_helpers import RESULTS, correct, make_season
 from sqlalchemy import func, select
 from sqlmodel import Session
@@ -25,8 +26,10 @@ from tourney.storage.models import (
 
 
 @pytest.fixture
-def season(tourney, db_url):
-    return make_season(tourney, db_url)
+def season(request, backend, tourney, db_url):
+    # built once per backend, then copied: most of these tests' time was the building
+    from_snapshot(request, backend, db_url, "season", lambda url: make_season(tourney, url))
+    return tourney
 
 
 def reference(results, best=None, min_events=0, placing=None, handicaps=None):

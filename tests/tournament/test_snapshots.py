@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import from_snapshot
 from season_helpers import RESULTS, correct, make_season
 from sqlalchemy import select, update
 from sqlmodel import Session
@@ -18,8 +19,10 @@ from tourney.tournament import snapshots
 
 
 @pytest.fixture
-def season(tourney, db_url):
-    return make_season(tourney, db_url)
+def season(request, backend, tourney, db_url):
+    # built once per backend, then copied: most of these tests' time was the building
+    from_snapshot(request, backend, db_url, "season", lambda url: make_season(tourney, url))
+    return tourney
 
 
 def stored(db_url) -> dict[str, tuple[str, list]]:
