@@ -37,7 +37,7 @@ from hypothesis import settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from tourney.storage.db import dispose_engines
+from tourney.storage.db import dispose_engines, open_engine
 
 # Property tests draw the same examples on every run: a red suite is one anyone can
 # replay, not a draw of the day. TOURNEY_FUZZ=explore draws new examples on each run,
@@ -262,30 +262,37 @@ def db_url(request, backend, tmp_path):
 _snapshots: dict[tuple[str, str], object] = {}
 
 
-def from_snapshot(request, backend: str, db_url: str, key: str, build) -> None:
+def from_snapshot(request, backend: str, db_url: str, key: str, build):
     """Put into this test's new database (``db_url``, at the current schema, empty)
     what ``build(db_url)`` makes: built by the first test that asks (per backend, per
-    test process), then copied for the others. For the many tests that start from
+    test process), then copied for the others. Returns what ``build`` returned (the
+    first time; a value kept with the copy). For the many tests that start from
     the same few events: building them through the CLI is most of those tests' time.
 
     SQLite: the file's bytes. PostgreSQL: every table's rows, inserted again with
     triggers off (they already hold what the triggers wrote), and the id sequences
     moved past them."""
 
-    stored = _snapshots.get((key, backend))
-    if stored is None:
-        build(db_url)
+    kept = _snapshots.get((key, backend))
+    if kept is None:
+        built = build(db_url)
         dispose_engines()  # SQLite: the last connection closed checkpoints the log
-        _snapshots[(key, backend)] = _take_snapshot(backend, db_url)
-        return
-    dispose_engines()
-    if backend == "sqlite":
-        path = Path(make_url(db_url).database)
-        for extra in ("-wal", "-shm", "-journal"):
-            Path(f"{path}{extra}").unlink(missing_ok=True)
-        path.write_bytes(stored)
-        return
-    _restore_pg(db_url, stored)
+        _snapshots[(key, backend)] = (_take_snapshot(backend, db_url), built)
+    else:
+        stored, built = kept
+        dispose_engines()
+        if backend == "sqlite":
+            path = Path(make_url(db_url).database)
+            for extra in ("-wal", "-shm", "-journal"):
+                Path(f"{path}{extra}").unlink(missing_ok=True)
+            path.write_bytes(stored)
+        else:
+            _restore_pg(db_url, stored)
+    # as the building commands left it: their engine's pool holding a connection
+    # (with SQLite's -wal and -shm files beside the database)
+    with open_engine(db_url).connect():
+        pass
+    return built
 
 
 def _take_snapshot(backend: str, db_url: str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import from_snapshot
 from simulated_rounds import kortrad_cup_seated
 
 WRITERS = {
@@ -16,9 +17,13 @@ WRITERS = {
 
 
 @pytest.fixture
-def cup(tourney, tmp_path):
-    records = kortrad_cup_seated(tourney, tmp_path, rounds=2)
-    tourney("result", "import", str(records))  # standings and export have rows
+def cup(request, backend, tourney, db_url, tmp_path):
+    def build(_):
+        records = kortrad_cup_seated(tourney, tmp_path, rounds=2)
+        tourney("result", "import", str(records))  # standings and export have rows
+
+    # built once per backend, then copied for each test
+    from_snapshot(request, backend, db_url, "out-files cup", build)
     return tourney
 
 

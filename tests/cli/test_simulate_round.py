@@ -2,18 +2,24 @@
 bots, as `result import` takes them with no script in between."""
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
+from conftest import from_snapshot
 
 
 @pytest.fixture
-def seated(tourney):
-    tourney("player", "add", *"Ann Bo Cai Dag Eva Fia Gus Hal Ida Jon Kim Lea Max".split())
-    tourney("event", "create", "club", "--variant", "dam-stick", "--rounds", "2",
-            "--table-sizes", "3-5")
-    tourney("event", "enter", "club", "--all")
-    return tourney("round", "seat", "club", "--json").json
+def seated(request, backend, tourney, db_url):
+    def build(_):
+        tourney("player", "add", *"Ann Bo Cai Dag Eva Fia Gus Hal Ida Jon Kim Lea Max".split())
+        tourney("event", "create", "club", "--variant", "dam-stick", "--rounds", "2",
+                "--table-sizes", "3-5")
+        tourney("event", "enter", "club", "--all")
+        return tourney("round", "seat", "club", "--json").json
+
+    # built once per backend, then copied for each test
+    return copy.deepcopy(from_snapshot(request, backend, db_url, "simulate club", build))
 
 
 def test_a_seated_round_played_by_bots_imports_as_it_is(tourney, seated, tmp_path):
