@@ -500,3 +500,24 @@ def test_an_arbiters_decision_says_done_once_and_leaves_no_empty_notice(tourney,
         assert len(re.findall(r'class="msg ok" role="status"', landed)) == 1, action
     # an address with a `done` no action gives (typed, or from an older page) says nothing
     assert 'class="msg ok" role="status"' not in page.get("/org/club?done=nonsense")
+
+
+def test_the_forfeit_form_asks_only_who_left_and_offers_the_tables_still_to_play(
+        tourney, db_url):
+    """Found at a club night: the form had a table list of its own, on table 1 unless
+    changed, beside the players of every table; picking the player who left at table 2
+    forfeited (or was refused for) table 1. The player now names the table, and a
+    table whose result is in is not offered."""
+    links = seated_event(tourney)
+    seats = _tables(tourney)
+    send_csv(client(db_url, auto_accept=True), links["1"], match_csv(tourney, "club", 1, "1"))
+    page = Page(db_url)
+    org = page.get()
+    form = re.search(r'action="/org/club/forfeit".*?</form>', org, re.S).group(0)
+    assert 'name="table"' not in form
+    assert re.findall(r'<optgroup label="Table (\w+)">', form) == ["2"]
+    page.post("forfeit", player=seats["2"][1], reason="went home")
+    assert tourney("result", "forfeit", "club", "--list", "--json").json == [
+        {"round": 1, "table": "2", "absent": [seats["2"][1]], "reason": "went home"}]
+    # every table played or forfeited: nothing left to forfeit, no form
+    assert 'action="/org/club/forfeit"' not in page.get()
