@@ -1555,9 +1555,13 @@ async def player_page(request: Request) -> Response:
         return (await server.refused(server.link_limit, request)
                 or server.render(request, "unknown_link.html", server.language(request), 404))
     lang = server.language(request, view.event.lang)
+    tiebreaks = event_tiebreaks(view.event)
+    renderer = server.site_renderer(lang)
     response = server.render(request, "player_own.html", lang, view=view, token=token,
-                             flash=request.query_params.get("done"),
-                             chart=server.site_renderer(lang).chart)
+                             flash=request.query_params.get("done"), chart=renderer.chart,
+                             tiebreaks=tiebreaks,
+                             deciding=deciding_tiebreaks(view.rows, tiebreaks),
+                             names=renderer.names)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
