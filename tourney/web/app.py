@@ -1461,7 +1461,7 @@ def _event_lang(server: Server, slug: str) -> str | None:
 
 
 ARBITER_ACTIONS = ("swap", "move", "substitute", "absent", "unabsent", "reseat", "forfeit",
-                   "unforfeit", "adjust", "unadjust", "clock", "clock-stop")
+                   "unforfeit", "adjust", "unadjust", "clock", "clock-stop", "withdraw")
 
 
 def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
@@ -1493,6 +1493,12 @@ def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
         report = round_actions.mark_absent(session, event, number("round"), form.get("player", ""),
                                            undo=action == "unabsent", reason=reason)
         return {"done": action, **report.to_json()}
+    if action == "withdraw":
+        from tourney.app.events import withdraw_player
+
+        report = withdraw_player(session, event, form.get("player", ""))
+        return {"done": action, "player": report.player.name,
+                "last_round": report.last_round, "reseat": report.reseat}
     if action == "reseat":
         seating, changed = round_actions.reseat_round(session, event, number("round"))
         return {"done": action, "round": seating.number, "changed": changed,
