@@ -550,3 +550,10 @@ def test_a_player_who_goes_home_is_withdrawn_from_the_organizers_page(tourney, d
     assert "Not done: nothing was changed." in _main(refused.text)
     assert "already withdrew" in _main(refused.text)
     assert _actors(db_url)["event.withdraw"] == ORGANIZER
+    # a withdrawal made by mistake is taken back from the same page
+    listed = re.search(r'<ul class="withdrawals">(.*?)</ul>', after, re.S).group(1)
+    assert f"<bdi>{leaving}</bdi>" in listed and "withdrew after round 1" in listed
+    page.post("unwithdraw", player=leaving)
+    row = next(r for r in tourney("standings", "club", "--json").json if r["player"] == leaving)
+    assert row["withdrawn_after"] is None
+    assert 'class="withdrawals"' not in page.get()

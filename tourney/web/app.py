@@ -1461,7 +1461,8 @@ def _event_lang(server: Server, slug: str) -> str | None:
 
 
 ARBITER_ACTIONS = ("swap", "move", "substitute", "absent", "unabsent", "reseat", "forfeit",
-                   "unforfeit", "adjust", "unadjust", "clock", "clock-stop", "withdraw")
+                   "unforfeit", "adjust", "unadjust", "clock", "clock-stop", "withdraw",
+                   "unwithdraw")
 
 
 def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
@@ -1499,6 +1500,13 @@ def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
         report = withdraw_player(session, event, form.get("player", ""))
         return {"done": action, "player": report.player.name,
                 "last_round": report.last_round, "reseat": report.reseat}
+    if action == "unwithdraw":
+        from tourney.app.events import enter_players
+
+        # entering a withdrawn player again takes the withdrawal back
+        entered = enter_players(session, event, [form.get("player", "")])
+        return {"done": action, "player": form.get("player", ""),
+                "first_round": entered.first_round}
     if action == "reseat":
         seating, changed = round_actions.reseat_round(session, event, number("round"))
         return {"done": action, "round": seating.number, "changed": changed,
