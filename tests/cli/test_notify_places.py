@@ -73,15 +73,15 @@ def test_one_point_is_said_in_the_singular():
     english = _text(one, won, "en")
     assert "score 10, 1 match point." in english and "of 2 with 1 point." in english
     finnish = _text(one, won, "fi")
-    assert "pisteet 10, 1 ottelupiste." in finnish and "sijalla 1/2, 1 piste." in finnish
+    assert "yhteensä 10, 1 ottelupiste." in finnish and "sijalla 1/2, 1 piste." in finnish
     half = [_row(1, "Anna", 0.5, True), _row(1, "Bo", 0.5, True)]
     drawn = RoundResult(round=1, table="1", place=1, players=2, total=10, match_points=0.5,
                         shared=True)
     english = _text(half, drawn, "en")
     assert "score 10, 0.5 match points." in english and "with 0.5 points." in english
     assert "0,5 ottelupistettä." in _text(half, drawn, "fi")
-    assert "poäng 10, 1 matchpoäng." in _text(one, won, "sv")
-    assert "poeng 10, 1 matchpoeng." in _text(one, won, "nb")
+    assert "totalt 10, 1 matchpoäng." in _text(one, won, "sv")
+    assert "totalt 10, 1 matchpoeng." in _text(one, won, "nb")
     bye_worth = RoundResult(round=1, table="1", place=None, players=2, total=None,
                             match_points=1, kind="forfeit")
     assert "was scored as a forfeit: 1 match point, a bye's worth." in _text(one, bye_worth,
@@ -134,3 +134,20 @@ def test_of_counts_the_players_in_that_rounds_standings(db_url, run_cli, tmp_pat
     assert len(texts) == 4
     for text in texts:
         assert " av 4 med " in text and " av 5 " not in text
+
+
+def test_the_score_total_is_named_as_the_pages_total_not_as_points():
+    """Found at a club night: the Swedish message said "poäng 81, 0 matchpoäng" and
+    then "med 0,33 poäng": the deal scores' sum and the standings' points had one
+    word. The sum is now named as the pages' "Total" column names it, in every
+    language, and never with the standings' points word."""
+    from tourney.app.notify import POINT_WORDS
+    from tourney.reports.i18n import translations
+
+    one = [_row(1, "Anna", 1, False), _row(2, "Bo", 0, False)]
+    won = RoundResult(round=1, table="1", place=1, players=2, total=81, match_points=1)
+    for lang in ("sv", "nb", "fi"):
+        total_word = translations(lang).gettext("Total").lower()
+        sentence = next(line for line in _text(one, won, lang).splitlines() if "81" in line)
+        assert f"{total_word} 81," in sentence, (lang, sentence)
+        assert f"{POINT_WORDS[lang][1][1]} 81" not in sentence

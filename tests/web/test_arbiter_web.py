@@ -500,3 +500,60 @@ def test_an_arbiters_decision_says_done_once_and_leaves_no_empty_notice(tourney,
         assert len(re.findall(r'class="msg ok" role="status"', landed)) == 1, action
     # an address with a `done` no action gives (typed, or from an older page) says nothing
     assert 'class="msg ok" role="status"' not in page.get("/org/club?done=nonsense")
+
+
+def test_the_forfeit_form_asks_only_who_left_and_offers_the_tables_still_to_play(
+        tourney, db_url):
+    """Found at a club night: the form had a table list of its own, on table 1 unless
+    changed, beside the players of every table; picking the player who left at table 2
+    forfeited (or was refused for) table 1. The player now names the table, and a
+    table whose result is in is not offered."""
+    links = seated_event(tourney)
+    seats = _tables(tourney)
+    send_csv(client(db_url, auto_accept=True), links["1"], match_csv(tourney, "club", 1, "1"))
+    page = Page(db_url)
+    org = page.get()
+    form = re.search(r'action="/org/club/forfeit".*?</form>', org, re.S).group(0)
+    assert 'name="table"' not in form
+    assert re.findall(r'<optgroup label="Table (\w+)">', form) == ["2"]
+    page.post("forfeit", player=seats["2"][1], reason="went home")
+    assert tourney("result", "forfeit", "club", "--list", "--json").json == [
+        {"round": 1, "table": "2", "absent": [seats["2"][1]], "reason": "went home"}]
+    # every table played or forfeited: nothing left to forfeit, no form
+    assert 'action="/org/club/forfeit"' not in page.get()
+
+
+def test_a_player_who_goes_home_is_withdrawn_from_the_organizers_page(tourney, db_url):
+    """Found at a club night: a player leaving after round 2 took the terminal (`event
+    withdraw`); the organizer's page, which has every other decision of the night,
+    had no way to say it."""
+    links = seated_event(tourney)
+    seats = _tables(tourney)
+    web = client(db_url, auto_accept=True)
+    for table in ("1", "2"):
+        send_csv(web, links[table], match_csv(tourney, "club", 1, table))
+    page = Page(db_url)
+    org = page.get(lang="sv")
+    form = re.search(r'action="/org/club/withdraw".*?</form>', org, re.S).group(0)
+    leaving = seats["2"][0]
+    assert f"<option>{leaving}</option>" in form and "Dra ur tävlingen" in form
+    done = page.post("withdraw", player=leaving)
+    assert done.headers["location"].endswith("?done=withdraw#arbiter")
+    row = next(r for r in tourney("standings", "club", "--json").json if r["player"] == leaving)
+    assert row["withdrawn_after"] == 1
+    after = page.get("/org/club?done=withdraw")
+    assert "Done; it is in the log." in after
+    assert f"<option>{leaving}</option>" not in re.search(
+        r'action="/org/club/withdraw".*?</form>', after, re.S).group(0)
+    # refused as the command refuses, in the page's words: she withdrew already
+    refused = page.post("withdraw", 409, player=leaving)
+    assert "Not done: nothing was changed." in _main(refused.text)
+    assert "already withdrew" in _main(refused.text)
+    assert _actors(db_url)["event.withdraw"] == ORGANIZER
+    # a withdrawal made by mistake is taken back from the same page
+    listed = re.search(r'<ul class="withdrawals">(.*?)</ul>', after, re.S).group(1)
+    assert f"<bdi>{leaving}</bdi>" in listed and "withdrew after round 1" in listed
+    page.post("unwithdraw", player=leaving)
+    row = next(r for r in tourney("standings", "club", "--json").json if r["player"] == leaving)
+    assert row["withdrawn_after"] is None
+    assert 'class="withdrawals"' not in page.get()

@@ -71,3 +71,27 @@ def test_live_standings_without_a_tie_break_to_show_have_no_column(tourney, db_u
     # nobody has played: everyone shares the first place, nothing separates anyone
     assert 'class="tb"' not in page and "separated" not in page
     assert page.count('class="shared"') == 4 and "= marks a shared place." in page
+
+
+def test_a_players_own_page_shows_the_standings_as_the_venue_screen_does(tourney, db_url):
+    """Found at a club night: a player's own page headed the places "Placering" (a
+    name wrapped onto two lines at 375 px) and showed no tie-break, so two players
+    on equal points stood 2 and 3 with nothing to say why. It now shows the venue
+    screen's table: "#" heading the places, the deciding tie-breaks, the player's
+    own row marked."""
+    standings = two_rounds(tourney, lang="sv")
+    rows = standings if isinstance(standings, list) else standings["standings"]
+    web = client(db_url)
+    venue = web.get("/standings/club").text
+    own = {r["player"]: r["url"] for r in tourney("player", "links", "club", "--json").json}
+    me = rows[-1]["player"]
+    page = web.get(own[me]).text
+    table = re.search(r'<table class="standings.*?</table>', page, re.S).group(0)
+    assert re.search(r'<th scope="col" class="place" aria-label="Placering">', table)
+    assert ">Placering</th>" not in table
+    # the same cells as the venue's screen, the player's own row marked
+    inside = table.split(">", 1)[1].replace(' class="me" aria-current="true"', "")
+    assert inside in venue
+    assert re.findall(r'<tr class="me" aria-current="true"><td class="place">[^<]*</td>'
+                      r'<td class="name"><bdi>([^<]*)</bdi>', table) == [me]
+    assert 'id="tiebreak-note"' in page and 'id="tiebreak-places"' in page

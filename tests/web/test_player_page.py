@@ -162,3 +162,29 @@ def test_a_player_who_withdrew_is_told_so_and_marked_in_the_standings(tourney, d
     # a player who did not withdraw is told nothing of the kind
     bo = web.get(own["Bo"]["url"] + "?lang=en").text
     assert 'id="withdrawn"' not in bo and "You withdrew" not in bo
+
+
+def test_a_player_who_withdrew_is_not_told_they_are_checked_in_nor_shown_an_empty_round(
+        tourney, db_url):
+    """Found at a club night: the page of a player who had checked in and then withdrew
+    said "You are checked in." above "You withdrew ...", and headed "Round 2" with
+    nothing under it."""
+    tourney("player", "add", *[f"P{i}" for i in range(8)])
+    tourney("event", "create", "club", "--variant", "svarta-maja", "--rounds", "3",
+            "--table-sizes", "4", "--rule", "deals=3", "--lang", "en")
+    tourney("event", "enter", "club", "--all")
+    tourney("event", "checkin", "club", "--required", "on")
+    tourney("event", "checkin", "club", *[f"P{i}" for i in range(8)])
+    tourney("round", "seat", "club")
+    played = tourney("simulate", "--event", "club", "--round", "1", "--seed", "3").stdout
+    tourney("result", "import", "-", "--event", "club", input=played)
+    tourney("event", "withdraw", "club", "P0")
+    tourney("round", "seat", "club")  # round 2, without P0
+    own = {r["player"]: r["url"] for r in tourney("player", "links", "club", "--json").json}
+    web = client(db_url)
+    gone = web.get(own["P0"]).text.split("<main", 1)[1]
+    assert "You withdrew from the event after round 1" in gone
+    assert "You are checked in" not in gone and "I am here" not in gone
+    assert "<h2>Round 2</h2>" not in gone
+    stays = web.get(own["P1"]).text.split("<main", 1)[1]
+    assert "You are checked in." in stays and "<h2>Round 2</h2>" in stays

@@ -243,6 +243,9 @@ class OrganizerEvening:
     # a waiting name that looks like a registered player's (case, accents, spaces
     # aside), with that name: entering it would register a second player
     lookalikes: dict[str, str] = field(default_factory=dict)
+    # the players who withdrew, with the last round they are in: the page offers
+    # to take a withdrawal back (entering them again)
+    withdrawn: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def checked_in(self) -> int:
@@ -269,12 +272,17 @@ def organizer_evening(session: Session, event: Event) -> OrganizerEvening:
     options = event_options(session, event)
     marks = entry_marks(session, event)
     players = []
+    withdrawn = []
     for entry, player in entries(session, event):
-        if player.merged_into_id is not None or entry.withdrawn_after is not None:
+        if player.merged_into_id is not None:
+            continue
+        if entry.withdrawn_after is not None:
+            withdrawn.append((player.name, entry.withdrawn_after))
             continue
         row = marks.get(player.id)
         players.append(EntryMarks(player.name, row is not None and row.checked_in_at is not None,
                                   row is not None and row.paid_at is not None))
     waiting = [r for r in signups(session, event) if r.status == "pending"]
     return OrganizerEvening(options.checkin, options.signup, options.fee, players, waiting,
-                            registered_lookalikes(session, [r.name for r in waiting]))
+                            registered_lookalikes(session, [r.name for r in waiting]),
+                            withdrawn)

@@ -68,7 +68,7 @@ RESULTS_TEXTS = {
            "{points}, a bye's worth."),
     "sv": ("{event}, rond {round}: ditt resultat", "Hej {player},",
            "i rond {round} av {event} kom du {place} av {players} vid bord {table}: "
-           "poäng {total}, {points}.",
+           "totalt {total}, {points}.",
            "du spelade ingen match i rond {round} av {event}.",
            "Efter rond {round} ligger du {standing} av {entrants} med {standing_points}.",
            "Din rating: {rating_after} ({rating_change}).",
@@ -80,7 +80,7 @@ RESULTS_TEXTS = {
            "{points}, lika mycket som en frirond."),
     "nb": ("{event}, runde {round}: ditt resultat", "Hei {player},",
            "i runde {round} av {event} ble du nummer {place} av {players} ved bord {table}: "
-           "poeng {total}, {points}.",
+           "totalt {total}, {points}.",
            "du spilte ingen kamp i runde {round} av {event}.",
            "Etter runde {round} ligger du som nummer {standing} av {entrants} med "
            "{standing_points}.",
@@ -93,7 +93,7 @@ RESULTS_TEXTS = {
            "{points}, like mye som en frirunde."),
     "fi": ("{event}, kierros {round}: tuloksesi", "Hei {player},",
            "{event}, kierros {round}: sijoituit {place}/{players} pöydässä {table}: "
-           "pisteet {total}, {points}.",
+           "yhteensä {total}, {points}.",
            "sinulla ei ollut ottelua kierroksella {round} ({event}).",
            "Kierroksen {round} jälkeen olet sijalla {standing}/{entrants}, "
            "{standing_points}.",
@@ -105,6 +105,8 @@ RESULTS_TEXTS = {
            "{event}, kierros {round}: pöytä {table} ratkaistiin luovutuksena: "
            "{points}, vapaakierroksen verran."),
 }
+# {total}, the sum of the player's deal scores, is named as the pages' "Total" column
+# names it: "poäng 81" beside "0,33 poäng" of the standings read as the same points.
 # {points} and {standing_points} above with their word: match points and the
 # standings' points, singular and plural; English and Finnish say exactly 1 in the
 # singular ("1 match point", "1 ottelupiste"), every other number in the plural

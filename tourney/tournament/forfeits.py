@@ -43,7 +43,7 @@ from .arbiter import entered_player, optional_reason
 from .events import lock_event
 from .rounds import get_round, seated_keys
 from .scoring import event_bye_points
-from .seat_changes import PLAYED_WORDS, played_tables
+from .seat_changes import PLAYED_WORDS, played_tables, seat_of
 
 MAX_ADJUSTMENT = 1000.0
 
@@ -70,11 +70,17 @@ def forfeit_table(session: Session, event: Event, number: int, table: str,
                   absent: list[str], *, undo: bool = False,
                   reason: str | None = None) -> ForfeitReport:
     """Score table ``table`` of round ``number`` as forfeited by ``absent`` (see
-    the module's decisions), or take its forfeit back (``undo``)."""
+    the module's decisions), or take its forfeit back (``undo``). An empty
+    ``table`` is the table of the first player named absent: the organizer's page
+    asks only who left, so a table chosen apart from the player cannot be the wrong
+    one."""
     lock_event(session, event)
     row = get_round(session, event, number)
     tables, _ = seated_keys(session, row)
-    table = str(table).strip()
+    table = str(table or "").strip()
+    if not table and absent and not undo:
+        table = str(seat_of(session, event, row,
+                            entered_player(session, event, absent[0])).table or "")
     if table not in tables:
         raise no_table(event.slug, number, table, tables)
     names = {p.id: p.name for p in session.exec(select(Player).where(

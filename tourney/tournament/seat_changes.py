@@ -148,7 +148,9 @@ def _place(seat: Seat) -> dict:
     return {"table": seat.table, "seat": None if seat.seat is None else seat.seat + 1}
 
 
-def _seat_of(session: Session, event: Event, row: Round, player: Player) -> Seat:
+def seat_of(session: Session, event: Event, row: Round, player: Player) -> Seat:
+    """The player's seat in the round (its table is None for a bye); refused when the
+    round does not seat them."""
     seat = session.exec(select(Seat).where(Seat.round_id == row.id,
                                            Seat.player_id == player.id)).first()
     if seat is None:
@@ -198,7 +200,7 @@ def swap_players(session: Session, event: Event, number: int, first: str, second
     if players[0].id == players[1].id:
         raise UsageError(Message(N_("name two players to swap, not %(player)s twice"),
                                  {"player": players[0].name}))
-    seats = [_seat_of(session, event, row, p) for p in players]
+    seats = [seat_of(session, event, row, p) for p in players]
     why = played_tables(session, event, number)
     for seat in seats:
         refuse_played(event, number, seat.table, why, "swap")
@@ -227,7 +229,7 @@ def move_player(session: Session, event: Event, number: int, name: str, table: s
     lock_event(session, event)
     row = get_round(session, event, number)
     player = entered_player(session, event, name)
-    seat = _seat_of(session, event, row, player)
+    seat = seat_of(session, event, row, player)
     tables, _ = seated_keys(session, row)
     table = str(table).strip()
     new_label = str(len(tables) + 1)
@@ -312,7 +314,7 @@ def substitute_player(session: Session, event: Event, number: int, out: str, sub
     if leaving.id == coming.id:
         raise UsageError(Message(N_("name two players: %(player)s cannot take their own seat"),
                                  {"player": coming.name}))
-    seat = _seat_of(session, event, row, leaving)
+    seat = seat_of(session, event, row, leaving)
     if seat.table is None:
         raise TourneyError(Message(N_("%(player)s has a bye in %(event)s round %(round)s: a "
                                       "substitute takes a seat at a table, and no table waits "

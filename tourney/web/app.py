@@ -1461,7 +1461,8 @@ def _event_lang(server: Server, slug: str) -> str | None:
 
 
 ARBITER_ACTIONS = ("swap", "move", "substitute", "absent", "unabsent", "reseat", "forfeit",
-                   "unforfeit", "adjust", "unadjust", "clock", "clock-stop")
+                   "unforfeit", "adjust", "unadjust", "clock", "clock-stop", "withdraw",
+                   "unwithdraw")
 
 
 def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
@@ -1493,6 +1494,19 @@ def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
         report = round_actions.mark_absent(session, event, number("round"), form.get("player", ""),
                                            undo=action == "unabsent", reason=reason)
         return {"done": action, **report.to_json()}
+    if action == "withdraw":
+        from tourney.app.events import withdraw_player
+
+        report = withdraw_player(session, event, form.get("player", ""))
+        return {"done": action, "player": report.player.name,
+                "last_round": report.last_round, "reseat": report.reseat}
+    if action == "unwithdraw":
+        from tourney.app.events import enter_players
+
+        # entering a withdrawn player again takes the withdrawal back
+        entered = enter_players(session, event, [form.get("player", "")])
+        return {"done": action, "player": form.get("player", ""),
+                "first_round": entered.first_round}
     if action == "reseat":
         seating, changed = round_actions.reseat_round(session, event, number("round"))
         return {"done": action, "round": seating.number, "changed": changed,
@@ -1555,9 +1569,13 @@ async def player_page(request: Request) -> Response:
         return (await server.refused(server.link_limit, request)
                 or server.render(request, "unknown_link.html", server.language(request), 404))
     lang = server.language(request, view.event.lang)
+    tiebreaks = event_tiebreaks(view.event)
+    renderer = server.site_renderer(lang)
     response = server.render(request, "player_own.html", lang, view=view, token=token,
-                             flash=request.query_params.get("done"),
-                             chart=server.site_renderer(lang).chart)
+                             flash=request.query_params.get("done"), chart=renderer.chart,
+                             tiebreaks=tiebreaks,
+                             deciding=deciding_tiebreaks(view.rows, tiebreaks),
+                             names=renderer.names)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
