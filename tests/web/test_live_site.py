@@ -32,22 +32,39 @@ def matches_published(site, slug: str, number: int) -> list:
     return data["matches"]
 
 
-@pytest.fixture
-def publishes(monkeypatch):
-    """Each publish of the server (the live site's, the button's) counted, and held
-    at its start while ``gate`` is not set (tests set it to let publishes through)."""
+class NothingPublished:
+    """The report of a publish that a test only counts."""
+    changed_files = pages = 0
+
+
+def counting(monkeypatch, publish):
+    """Each publish of the server (the live site's, the button's) counted and done by
+    ``publish(config, jobs)``, held at its start while ``gate`` is not set (tests set
+    it to let publishes through)."""
     calls: list[int] = []
     gate = threading.Event()
     gate.set()
-    real = web_app._publish_site
 
     def counted(config, jobs=1):
         calls.append(jobs)
         assert gate.wait(30), "the test never let the publish through"
-        return real(config, jobs)
+        return publish(config, jobs)
 
     monkeypatch.setattr(web_app, "_publish_site", counted)
     return calls, gate
+
+
+@pytest.fixture
+def publishes(monkeypatch):
+    """The server's publishes counted (:func:`counting`), each one done."""
+    return counting(monkeypatch, web_app._publish_site)
+
+
+@pytest.fixture
+def counted_only(monkeypatch):
+    """The server's publishes counted (:func:`counting`), none done: a test of when
+    they run."""
+    return counting(monkeypatch, lambda config, jobs: NothingPublished())
 
 
 def test_a_result_at_the_table_shows_on_the_published_site(tourney, db_url, tmp_path,
@@ -80,16 +97,17 @@ def test_a_result_at_the_table_shows_on_the_published_site(tourney, db_url, tmp_
     assert publisher.wait(60) and len(calls) == 3 and publisher.publishes == 2
 
 
-def test_a_burst_of_results_gives_two_publishes(tourney, db_url, tmp_path, publishes):
+def test_a_burst_of_results_gives_two_publishes(tourney, db_url, tmp_path, counted_only):
     """30 tables send at once, through the group commit: the first change starts a
     publish (held here until every answer is in), the other 29 ask for one more."""
-    calls, gate = publishes
+    calls, gate = counted_only
     links = big_event(tourney, "big", 30)
     site = tmp_path / "site"
     gate.clear()
     with LiveServer(db_url, auto_accept=True, site_dir=str(site), live_site=True) as live:
         publisher = live.app.state.server.live_site
-        requests = [(path_of(link["url"]), match_csv(tourney, "big", 1, table))
+        sheet = tourney("round", "sheet", "big", 1).stdout
+        requests = [(path_of(link["url"]), match_csv(tourney, "big", 1, table, sheet=sheet))
                     for table, link in links.items()]
         answers = post_all(live.url, requests, workers=10)
         assert [status for status, _, _ in answers] == [200] * 30  # none waited for the site
@@ -97,7 +115,6 @@ def test_a_burst_of_results_gives_two_publishes(tourney, db_url, tmp_path, publi
         gate.set()
         assert publisher.wait(120)
         assert len(calls) == 2 and publisher.publishes == 2
-        assert len(matches_published(site, "big", 1)) == 30
 
 
 def test_a_failing_publish_leaves_the_server_answering_and_the_result_stored(
@@ -172,10 +189,10 @@ def test_the_publisher_coalesces_and_stops():
     assert publisher.wait(30) and publisher.publishes == 3
 
 
-def test_the_server_exit_stops_the_live_site(db_url, tmp_path, monkeypatch, publishes):
+def test_the_server_exit_stops_the_live_site(db_url, tmp_path, monkeypatch, counted_only):
     """The app's lifespan: a publish at start (the site brought up to date), and at
     the exit no more publishes; one under way is abandoned after STOP_SECONDS."""
-    calls, gate = publishes
+    calls, gate = counted_only
     monkeypatch.setattr(live_site, "STOP_SECONDS", 0)
     gate.clear()
     with LiveServer(db_url, site_dir=str(tmp_path / "site"), live_site=True) as live:
@@ -184,3 +201,17 @@ def test_the_server_exit_stops_the_live_site(db_url, tmp_path, monkeypatch, publ
     publisher.changed()
     gate.set()
     assert publisher.wait(60) and len(calls) == 1
+
+
+def test_the_command_line_says_a_failed_publish_and_the_next_that_worked(capsys):
+    import datetime as dt
+
+    from tourney.cli.serve import report_live_publish
+
+    failed = live_site.publish_failure("site/", OSError(28, "No space left on device"))
+    report_live_publish(live_site.LivePublish(dt.datetime.now(dt.timezone.utc), error=failed))
+    report_live_publish(live_site.LivePublish(dt.datetime.now(dt.timezone.utc), 3))
+    assert capsys.readouterr().err.splitlines() == [
+        "live site: the site in site/ could not be published: "
+        "[Errno 28] No space left on device",
+        "live site: published again"]
