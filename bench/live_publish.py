@@ -18,10 +18,12 @@ RUSAGE_CHILDREN: the full command, the publish's worker processes if any), taken
 around each publish only; each result is imported by a `tourney result import`
 process before the publish is measured (its CPU not counted).
 
-Usage: python bench/live_publish.py WORK [DB-URL] [--tables 5]
+Then one more publish with nothing changed (what a check-in sets off).
+
+Usage: python bench/live_publish.py WORK [DB-URL] [--tables 5] [--first 2]
 WORK is a folder that `WORK=... bash bench/publish_one_result.sh N [DB-URL]` left
 (its r2.csv holds round 2's simulated results; table 1 of it is imported there, so
-this imports tables 2, 3, ...); DB-URL as given to it (default: WORK/l.db).
+this imports tables 2, 3, ...; a second run takes --first 7); DB-URL as given to it (default: WORK/l.db).
 Writes WORK/live-site (made afresh). Uses .venv/bin/tourney of this checkout.
 """
 from __future__ import annotations
@@ -69,6 +71,9 @@ def main() -> None:
     parser.add_argument("work", type=Path)
     parser.add_argument("db", nargs="?")
     parser.add_argument("--tables", type=int, default=5)
+    parser.add_argument("--first", type=int, default=2,
+                        help="the first table of round 2 to import (an earlier run "
+                             "imported 2 to 1 + its --tables)")
     args = parser.parse_args()
     work = args.work.resolve()
     url = args.db or f"sqlite:///{work / 'l.db'}"
@@ -92,7 +97,7 @@ def main() -> None:
     print(f"cli_full {cli_full:.2f} cpu-s ({cli_wall:.1f} s wall); server_full "
           f"{server_full:.2f} cpu-s ({server_wall:.1f} s wall), {report.pages} pages")
     ones = []
-    for number in range(2, 2 + args.tables):
+    for number in range(args.first, args.first + args.tables):
         records = table_file(work, str(number))
         subprocess.run([TOURNEY, "--db", url, "result", "import", str(records)], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
@@ -100,6 +105,9 @@ def main() -> None:
         ones.append(cpu)
         print(f"table {number}: {cpu:.3f} cpu-s ({wall:.2f} s wall), rendered "
               f"{report.rendered}, changed {report.changed_files}, jobs {report.jobs}")
+    report, same, wall = measured(lambda: _publish_site(config))
+    print(f"nothing changed (a check-in): {same:.3f} cpu-s ({wall:.2f} s wall), unchanged "
+          f"{report.unchanged}")
     one = statistics.median(ones)
     print(f"median one-result live publish {one:.3f} cpu-s: {one / cli_full:.4f} of "
           f"cli_full, {one / server_full:.4f} of server_full")

@@ -215,3 +215,24 @@ def test_the_command_line_says_a_failed_publish_and_the_next_that_worked(capsys)
         "live site: the site in site/ could not be published: "
         "[Errno 28] No space left on device",
         "live site: published again"]
+
+
+@pytest.mark.parametrize("flags, live", [((), True), (("--no-live-site",), False)])
+def test_serve_with_a_site_keeps_it_live_unless_told_not_to(tourney, tmp_path, monkeypatch,
+                                                           flags, live):
+    """`tourney serve --site DIR` (the command, its server not run): live by default."""
+    from tourney.web import listen
+
+    served = []
+
+    class NotRun:
+        def __init__(self, app, **options):
+            served.append(app.state.server)
+
+        def run(self, sockets):
+            pass
+
+    monkeypatch.setattr(listen, "web_server", NotRun)
+    tourney("serve", "--port", "0", "--site", str(tmp_path / "site"), *flags)
+    (server,) = served
+    assert (server.live_site is not None) is live
