@@ -236,3 +236,25 @@ def test_serve_with_a_site_keeps_it_live_unless_told_not_to(tourney, tmp_path, m
     tourney("serve", "--port", "0", "--site", str(tmp_path / "site"), *flags)
     (server,) = served
     assert (server.live_site is not None) is live
+
+
+def test_first_publishes_of_two_processes_take_turns(tourney, db_url, tmp_path):
+    """`--workers N` publish at start, into a folder not made yet: one builds the
+    site, the others wait for it and find nothing changed (not N full builds)."""
+    seated_event(tourney, lang="en")
+    site = str(tmp_path / "site")
+    servers = [client(db_url, site_dir=site, live_site=True).app.state.server
+               for _ in range(2)]
+    together = threading.Barrier(2)
+    reports = []
+
+    def publish(server):
+        together.wait(10)
+        reports.append(web_app._publish_site(server.config))
+
+    threads = [threading.Thread(target=publish, args=(s,)) for s in servers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(report.unchanged for report in reports) == [False, True]

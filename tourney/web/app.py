@@ -34,6 +34,7 @@ import datetime as dt
 import functools
 import io
 import math
+import os
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -1570,6 +1571,12 @@ def _publish_site(config: ServerConfig, jobs: int = 1):
     """The site published into the server's folder (the organizer's button, the
     live site). One job by default: a fork from this threaded process could copy a
     lock another thread holds (:mod:`.live_site`)."""
+    # The folder made first, so that even the first publishes into it take turns
+    # (the site lock is the folder's): `--workers N` each publish at start, and
+    # without it N full builds of a big league ran side by side; after the first,
+    # the others find nothing changed.
+    with contextlib.suppress(OSError):  # there already, or not possible: publish says
+        os.mkdir(config.site_dir)
     return publish_site(config.engine, config.site_dir, langs=config.site_langs,
                         background_cleanup=True, jobs=jobs)
 
