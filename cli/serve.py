@@ -21,7 +21,12 @@ from .output import check_base_url, emit_jsonl, json_option, message
               help="Keep valid results for the organizer to accept (default: a result the "
                    "engines accept is stored at once).")
 @click.option("--site", "site_dir", metavar="DIR", type=click.Path(file_okay=False),
-              help="Where the organizer's Publish button writes the static site.")
+              help="Where the static site is published: after each change (see "
+                   "--live-site) and by the organizer's Publish button.")
+@click.option("--live-site/--no-live-site", default=True, show_default=True,
+              help="With --site: publish the site by itself after each change the server "
+                   "stores (a result, a forfeit, a round seated), one publish at a time; "
+                   "--no-live-site leaves it to the Publish button.")
 @click.option("--lang", "langs", multiple=True, metavar="LANG",
               help="Languages of the published site (repeatable), as for `tourney publish`.")
 @click.option("--secure-cookies", is_flag=True,
@@ -39,7 +44,7 @@ from .output import check_base_url, emit_jsonl, json_option, message
                    "grows past one process; they share the database and nothing else.")
 @json_option
 @db_option
-def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forwarded_allow_ips,
+def serve(host, port, review, site_dir, live_site, langs, secure_cookies, base_url, forwarded_allow_ips,
           workers, as_json, db_url):
     """Run the venue's web server: players enter results at their tables.
 
@@ -84,6 +89,8 @@ def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forward
         return create_app(ServerConfig(engine=engine, secret=secret, password=not made,
                                        auto_accept=not review,
                                        site_dir=site_dir, site_langs=list(langs),
+                                       live_site=live_site,
+                                       live_site_report=report_live_publish,
                                        secure_cookies=secure_cookies, base_url=url,
                                        processes=workers))
 
@@ -104,6 +111,17 @@ def serve(host, port, review, site_dir, langs, secure_cookies, base_url, forward
             run_workers(make_app, sock, workers, forwarded_allow_ips=forwarded_allow_ips)
         else:
             web_server(make_app(), forwarded_allow_ips=forwarded_allow_ips).run(sockets=[sock])
+
+
+def report_live_publish(state) -> None:
+    """A live publish on the server's log: one that failed (the result it followed
+    is stored; the next change tries again), or the first that worked after that."""
+    from .errors import message as error_message
+
+    if state.error is not None:
+        message(f"live site: {error_message(state.error)}")
+    else:
+        message("live site: published again")
 
 
 def local_url(host: str, port: int) -> str:

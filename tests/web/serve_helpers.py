@@ -50,10 +50,11 @@ def csrf_of(html: str) -> str:
 
 
 def match_csv(run, slug: str, round_number: int, table: str, loser_seat: int = 1,
-              deals: int = 3) -> str:
+              deals: int = 3, sheet: str | None = None) -> str:
     """The score sheet of one table filled in: seat ``loser_seat`` (from 0) loses
-    every deal."""
-    sheet = run("round", "sheet", slug, round_number).stdout
+    every deal. ``sheet``: the round's (`round sheet`), when read already."""
+    if sheet is None:
+        sheet = run("round", "sheet", slug, round_number).stdout
     rows = list(csv.reader(io.StringIO(sheet)))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

@@ -34,15 +34,18 @@ import datetime as dt
 import functools
 import io
 import math
+import os
 import secrets
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Iterator
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
@@ -66,6 +69,7 @@ from tourney.reports.site import TEMPLATE_DIR as SITE_TEMPLATE_DIR
 from tourney.reports.site import Renderer
 from tourney.storage.audit import acting_as, record_change
 from tourney.storage.db import (
+    AUDITED,
     ConflictingChange,
     DatabaseBusy,
     is_sqlite,
@@ -89,6 +93,7 @@ from tourney.tournament.standings import event_tiebreaks, standing_decimals, sta
 
 from .grid_names import grid_name, short_names
 from .group_commit import GroupCommit, lost_race
+from .live_site import LivePublish, LivePublisher
 from .messages import (
     REFUSALS,
     bad_fields,
@@ -155,6 +160,12 @@ class ServerConfig:
     auto_accept: bool = False
     site_dir: str | None = None
     site_langs: list[str] = field(default_factory=list)
+    # publish the site into site_dir by itself after each change (live_site.py);
+    # `tourney serve --site` turns it on unless --no-live-site
+    live_site: bool = False
+    # hears of a live publish that failed (and of the next that worked): the
+    # command line words it on the server's log
+    live_site_report: Callable[[LivePublish], None] | None = None
     secure_cookies: bool = False
     # failures per client address per window before 429 (wrong links, logins)
     link_failures: int = 20
@@ -191,8 +202,11 @@ class Server:
         self.write_lock = (threading.Lock() if is_sqlite(config.engine)
                            else contextlib.nullcontext())
         # the results sent at the tables: stored together while a write is under way
-        self.results = GroupCommit(config.engine, self.write_lock, self.in_transaction,
+        self.results = GroupCommit(self.writing, self.in_transaction,
                                    prepare=table_links.lock_links_by_token)
+        self.live_site = (LivePublisher(functools.partial(_publish_site, config),
+                                        config.site_dir, config.live_site_report)
+                          if config.live_site and config.site_dir else None)
         # The site's templates after the server's own: the live pages import the
         # static site's macros (macros.html), one home for how standings read.
         self.templates = Environment(loader=FileSystemLoader([HERE / "templates", SITE_TEMPLATE_DIR]),
@@ -221,6 +235,20 @@ class Server:
 
     # ------------------------------------------------------------ plumbing
 
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[Session]:
+        """The one way this server writes (:meth:`in_transaction`, the group commit
+        of the tables' results): a transaction, this process's writers in turn on
+        SQLite; once it has committed a change the audit log records, the live site
+        is published again (:mod:`.live_site`; not for the organizer's own publish,
+        which changes nothing the site shows)."""
+        with self.write_lock, transaction(self.config.engine) as session:
+            yield session
+            changed = any(action != "site.publish"
+                          for action, _ in session.info.get(AUDITED, ()))
+        if changed and self.live_site is not None:
+            self.live_site.changed()
+
     def in_transaction(self, work):
         """Run ``work(session)`` in one transaction (in a worker thread).
 
@@ -230,10 +258,9 @@ class Server:
         burst of 100 tables). A race lost to another process (a unique
         constraint) is retried, when the other's result is visible; so is a
         transaction PostgreSQL cancelled to break a deadlock."""
-        engine = self.config.engine
         for attempt in (1, 2, 3):
             try:
-                with self.write_lock, transaction(engine) as session:
+                with self.writing() as session:
                     return work(session)
             except (ConflictingChange, OperationalError) as err:
                 # PostgreSQL gave up on this transaction to let another one through
@@ -1281,7 +1308,23 @@ async def org_event(request: Request) -> Response:
                          again=request.query_params.get("again"), absences=absent,
                          ends_at=ends_at, reseat=int(reseat) if reseat.isdigit() else None,
                          warnings=warnings, forfeits=forfeits, seating=seating,
-                         live=live, poll=server.config.poll_seconds)
+                         live=live, poll=server.config.poll_seconds,
+                         live_site=live_site_state(server, lang))
+
+
+def live_site_state(server: Server, lang: str) -> dict | None:
+    """What the organizer's page says of the live site (None: not live): the last
+    publish's time (the venue's clock) and files changed or its error, in ``lang``;
+    whether one is under way."""
+    publisher = server.live_site
+    if publisher is None:
+        return None
+    last = publisher.last
+    return {"running": publisher.running,
+            "time": venue_clock(last.at) if last else None,
+            "changed": last.changed_files if last else None,
+            "error": error_text(last.error, server.site_renderer(lang))[0]
+            if last and last.error else None}
 
 
 async def org_links(request: Request) -> Response:
@@ -1538,12 +1581,25 @@ EVENING_ACTIONS = ("checkin", "uncheckin", "paid", "unpaid", "approve", "decline
                    "checkin-required", "signup")
 
 
+def _publish_site(config: ServerConfig, jobs: int = 1):
+    """The site published into the server's folder (the organizer's button, the
+    live site). One job by default: a fork from this threaded process could copy a
+    lock another thread holds (:mod:`.live_site`)."""
+    # The folder made first, so that even the first publishes into it take turns
+    # (the site lock is the folder's): `--workers N` each publish at start, and
+    # without it N full builds of a big league ran side by side; after the first,
+    # the others find nothing changed.
+    with contextlib.suppress(OSError):  # there already, or not possible: publish says
+        os.mkdir(config.site_dir)
+    return publish_site(config.engine, config.site_dir, langs=config.site_langs,
+                        background_cleanup=True, jobs=jobs)
+
+
 def _publish(server: Server) -> dict:
     if not server.config.site_dir:
         raise TourneyError(Message(N_("this server was started without a folder for the "
                                       "site: nothing to publish to")))
-    report = publish_site(server.config.engine, server.config.site_dir,
-                          langs=server.config.site_langs, background_cleanup=True)
+    report = _publish_site(server.config, jobs=0)
     # publishing only reads the database; the browser's publish is still one of the
     # organizer's actions, so the audit log says who published and when (the CLI's
     # `publish` stays a read: it writes no row)
@@ -1685,8 +1741,20 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/org/{slug}/{action}", organizer_only(org_action), methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    app = Starlette(routes=routes)
-    app.state.server = Server(config)
+    server = Server(config)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        # the live site is brought up to date at start (a publish that finds it
+        # current writes nothing) and stops publishing at the server's exit
+        if server.live_site is not None:
+            server.live_site.changed()
+        yield
+        if server.live_site is not None:
+            await run_in_threadpool(server.live_site.stop)
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.server = server
     if config.processes > 1:
         app.add_middleware(SessionsOffTheLoop, lookup=app.state.server.session_of)
     app.add_middleware(SecurityHeaders)

@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, ContextManager
 
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from tourney.app.results import refreshing_once
-from tourney.storage.db import ConflictingChange, savepoint, transaction
+from tourney.storage.db import ConflictingChange, savepoint
 from tourney.tournament.stored_rounds import sharing_rounds
 
 RETRYABLE = ("40P01", "40001")  # PostgreSQL: deadlock detected, serialization failure
@@ -68,14 +69,14 @@ class _Waiting:
 class GroupCommit:
     """Writes queued while one is under way, stored together (module docstring).
 
-    ``write_lock``: held for each transaction (the server's, shared with its other
-    writers); ``alone``: runs one work in a transaction of its own, retrying lost
-    races (:meth:`Server.in_transaction`); ``prepare(session, keys)``: run first in
-    a batch's transaction with the keys its works were given (the module's
+    ``writing()``: a batch's transaction (the server's one way of writing,
+    :meth:`Server.writing`: its write lock, the live site told of what committed);
+    ``alone``: runs one work in a transaction of its own, retrying lost races
+    (:meth:`Server.in_transaction`); ``prepare(session, keys)``: run first in a
+    batch's transaction with the keys its works were given (the module's
     docstring)."""
 
-    engine: Any
-    write_lock: Any
+    writing: Callable[[], ContextManager[Session]]
     alone: Callable[[Callable], Any]
     prepare: Callable[[Any, list], None] | None = None
     queue: list[_Waiting] = field(default_factory=list)
@@ -161,7 +162,7 @@ class GroupCommit:
         whole transaction back (:class:`_WorkFailed`)."""
         for waiting in batch:
             waiting.outcome, waiting.error, waiting.again = None, None, False
-        with self.write_lock, transaction(self.engine) as session, \
+        with self.writing() as session, \
                 refreshing_once(session) as later, sharing_rounds(session) as shared:
             if self.prepare is not None:
                 self.prepare(session, [w.key for w in batch if w.key is not None])
