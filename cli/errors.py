@@ -188,21 +188,22 @@ def interrupted_message(before: Writes, now: Writes = WRITES) -> str:
         return ("interrupted while its changes were being committed: they may or may "
                 "not be stored (`tourney log` lists the stored changes)")
     if now.committed > committed:
-        stored = now.stored[len(before.stored):]
-        return "interrupted after its changes were stored" + _what_was_stored(stored)
+        stored, count = now.stored_since(before)
+        return "interrupted after its changes were stored" + _what_was_stored(stored, count)
     if now.begun > begun:
         return "interrupted; nothing was changed"
     return "interrupted"
 
 
-def _what_was_stored(entries: list[tuple[str, str | None]], shown: int = 3) -> str:
+def _what_was_stored(entries: list[tuple[str, str | None]], count: int, shown: int = 3) -> str:
     """The audit entries an interrupted command committed, as `tourney log` names
     them: ``: result.import cup: round-1.csv`` (the first few, then how many more)."""
     if not entries:
         return ""
-    words = [f"{action} {subject}" if subject else action for action, subject in entries]
-    more = len(words) - shown
-    return (": " + "; ".join(words[:shown]) + (f"; and {more} more" if more > 0 else "")
+    words = [f"{action} {subject}" if subject else action
+             for action, subject in entries[:shown]]
+    more = count - len(words)
+    return (": " + "; ".join(words) + (f"; and {more} more" if more > 0 else "")
             + " (`tourney log` lists them)")
 
 

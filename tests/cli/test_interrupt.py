@@ -155,3 +155,23 @@ def test_an_import_interrupted_before_its_commit_stored_nothing(tourney, tmp_pat
     assert run.stderr.endswith("interrupted; nothing was changed\n"), run.stderr
     monkeypatch.undo()
     assert tourney("result", "export", "cup", "--json").stdout.strip() == ""
+
+
+def test_what_a_long_running_process_stored_is_kept_bounded_and_counted():
+    """A server commits for as long as it runs: the entries kept stay at
+    KEPT_ENTRIES, and an interrupt still names the first few since its mark and how
+    many there were in all."""
+    from tourney.cli.errors import interrupted_message
+    from tourney.storage.writes import KEPT_ENTRIES, Writes
+
+    writes = Writes()
+    writes.store(("result.import", f"old {n}") for n in range(10 * KEPT_ENTRIES))
+    assert len(writes.stored) == KEPT_ENTRIES and writes.stored_count == 10 * KEPT_ENTRIES
+    before = writes.mark()
+    writes.begun += 1
+    writes.committed += 1
+    writes.store([("player.add", "Anna"), ("player.add", "Bo"), ("player.add", "Cai"),
+                  ("player.add", "Dag")])
+    assert interrupted_message(before, writes) == (
+        "interrupted after its changes were stored: player.add Anna; player.add Bo; "
+        "player.add Cai; and 1 more (`tourney log` lists them)")

@@ -419,7 +419,7 @@ def transaction(engine: Engine) -> Iterator[Session]:
                 raise
             WRITES.committing = False
             WRITES.committed += 1
-            WRITES.stored.extend(session.info.pop(AUDITED, ()))
+            WRITES.store(session.info.pop(AUDITED, ()))
         except IntegrityError as err:
             session.rollback()
             reason = str(getattr(err, "orig", err)).strip().splitlines()
