@@ -26,7 +26,7 @@ from typing import IO, Callable, Iterator, Protocol
 
 from ..engines.base import DealOutcome, Game, MatchRules
 from ..engines.presentation import N_, Message
-from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, located
+from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, in_file
 from .csv_format import CONTENT_FIELDS, ERROR_COLUMN, DealRecord, RecordReader, canonical_fields
 from .parallel import Part, plan_parts, stream_parts, usable_cores
 from .sources import Source, open_source
@@ -238,11 +238,11 @@ class MatchChecker:
                               rule="event-rules", column="event") from None
         if rules is None:  # a usage error, said once for the file (not once a row)
             err = self.events.unknown(record.event)
-            raise UnknownName(located(self.file_name, err.words or str(err), line=record.line,
-                                      column="event"),
-                              kind=getattr(err, "kind", None), names=getattr(err, "names", ()),
-                              suggestions=getattr(err, "suggestions", ()),
-                              setting=err.setting, remedy=err.remedy)
+            raise in_file(UnknownName, self.file_name, err.words or str(err),
+                          line=record.line, column="event",
+                          kind=getattr(err, "kind", None), names=getattr(err, "names", ()),
+                          suggestions=getattr(err, "suggestions", ()),
+                          setting=err.setting, remedy=err.remedy)
         if record.variant is None:
             record.variant = rules.variant
         elif record.variant != rules.variant:
