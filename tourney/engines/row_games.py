@@ -597,7 +597,10 @@ class RowGame(Game):
     # ---- notation
 
     def parse_move(self, token: str) -> int:
-        move = _TOKENS.get(token)
+        try:
+            move = _TOKENS.get(token)
+        except TypeError:  # unhashable (a list): no token, said below
+            move = None
         if move is not None:
             return move
         text = token.strip() if isinstance(token, str) else ""
