@@ -1169,7 +1169,7 @@ class SvartaMaja(Game):
             if s not in (0, 1) or isinstance(s, bool):
                 raise IllegalMove("score-sheet-value", Message(
                     N_("score %(score)s: a svarta-maja deal scores 1 for the loser and 0 for every "
-                       "other seat"), {"score": str(s)}), seat=seat)
+                       "other seat"), {"score": s}), seat=seat)
         losers = sum(scores)
         if losers != 1:
             raise IllegalMove("score-sheet-loser", Message(

@@ -303,7 +303,7 @@ def no_table(event: str, number: int, table: str, tables) -> UnknownName:
             Message(N_("table %(table)s is seated"), {"table": labels[0]}) if len(labels) == 1
             else Message(N_("tables 1-%(last)s are seated"), {"last": len(labels)})
             if labels == numbered else
-            Message(N_("tables %(tables)s are seated"), {"tables": ", ".join(labels)}))
+            Message(N_("tables %(tables)s are seated"), {"tables": list(labels)}))
     return UnknownName(Message(N_("%(event)s round %(number)s has no table %(table)s: %(have)s"),
                                {"event": event, "number": number, "table": table,
                                 "have": have}), kind="table", names=(table,))

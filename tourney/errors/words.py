@@ -73,7 +73,7 @@ def or_words(items) -> str | Message:
     items = [str(item) for item in items]
     if len(items) == 1:
         return items[0]
-    return Message(N_("%(first)s or %(last)s"), {"first": ", ".join(items[:-1]), "last": items[-1]})
+    return Message(N_("%(first)s or %(last)s"), {"first": list(items[:-1]), "last": items[-1]})
 
 
 def then_words(first: str | Message, then: str | Message) -> Message:

@@ -29,7 +29,7 @@ MAX_MATCHES_PER_FILE = 200_000
 def too_many_matches(line: int | None) -> UnreadableFile:
     return UnreadableFile(Message(N_("more than %(most)s matches in one file; not one "
                                      "season's records (split the file, or check that it is "
-                                     "a record file)"), {"most": f"{MAX_MATCHES_PER_FILE:,}"}),
+                                     "a record file)"), {"most": MAX_MATCHES_PER_FILE}),
                           rule="too-large", line=line)
 
 

@@ -100,7 +100,7 @@ def import_seating(session: Session, event: Event, number: int, path: str, *,
                    "import it first") if len(missing) == 1 else
                 N_("round %(round)s of %(event)s has no result yet for tables %(tables)s; "
                    "import them first"),
-                {"round": last, "event": event.slug, "tables": ", ".join(missing)}),
+                {"round": last, "event": event.slug, "tables": list(missing)}),
                 setting="force",
                 remedy=Remedy("import-results"), setting_way=SettingWay("seat-anyway", round=number))
     name = "<stdin>" if path == "-" else str(path)
@@ -248,7 +248,7 @@ def _check(session, event, number, rows, name, errors, force, source) -> None:
         errors.append(RecordError(
             Message(N_("not in the file: %(players)s; every player of round %(round)s is "
                        "seated or has a bye, unless marked absent"),
-                    {"players": ", ".join(missing), "round": number}),
+                    {"players": list(missing), "round": number}),
             rule="seating-file", file=name,
             remedy=Remedy("mark-absent", event=event.slug, round=number,
                           player=missing[0] if len(missing) == 1 else None)))

@@ -107,7 +107,7 @@ def check_tiebreaks(ids: Sequence[str]) -> list[str]:
     for tiebreak in ids:
         if tiebreak not in TIEBREAKS:
             raise UsageError(Message(N_("unknown tie-break %(name)s (tie-breaks: %(known)s)"),
-                                     {"name": repr(tiebreak), "known": ", ".join(TIEBREAKS)}))
+                                     {"name": repr(tiebreak), "known": list(TIEBREAKS)}))
     if len(set(ids)) != len(ids):
         raise UsageError(Message(N_("a tie-break is named twice")))
     return ids
