@@ -372,9 +372,14 @@ def english_warnings(source: str, name: str) -> list[str]:
     return found
 
 
+def package_findings(scan) -> list[str]:
+    """What ``scan(source, path)`` finds in every module of the library."""
+    return [line for path in package_modules()
+            for line in scan((ROOT / path).read_text(encoding="utf-8"), path)]
+
+
 def test_no_warning_of_the_library_is_built_as_english_text():
-    found = [line for path in package_modules()
-             for line in english_warnings((ROOT / path).read_text(encoding="utf-8"), path)]
+    found = package_findings(english_warnings)
     assert found == [], "\n".join(found)
 
 
@@ -657,8 +662,7 @@ def worded_parameters(source: str, name: str) -> list[str]:
 
 
 def test_no_message_parameter_is_worded_before_it_is_said():
-    found = [line for path in package_modules()
-             for line in worded_parameters((ROOT / path).read_text(encoding="utf-8"), path)]
+    found = package_findings(worded_parameters)
     assert found == [], "\n".join(found)
 
 
