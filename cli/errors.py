@@ -227,6 +227,8 @@ def error_json(text: str, code: int, err: BaseException | None = None) -> dict:
         data.update(file=err.file, cell=err.cell, **err.position())
     elif isinstance(err, OSError):
         data["file"] = err.filename
+    elif isinstance(err, TourneyError) and err.location:  # another error in a file
+        data.update(err.location)
     elif getattr(err, "seat", None) is not None:  # an engine's IllegalMove: 0-based
         data["seat"] = seat_number(err.seat)
     data["rule"] = getattr(err, "rule", None)

@@ -72,7 +72,7 @@ def show(variant, provisional, db_url, as_json):
     Columns: rank, player, mu, sigma, ordinal (mu - 3 sigma, the rating shown and
     sorted by) and rated matches. Every player is ranked; provisional ones are
     marked `*` after their rank (--csv and --tsv: the rank, and `yes` in a
-    provisional column): sigma still above 95% of the pool's starting
+    provisional column; --json: "rank" and "provisional" true): sigma still above 95% of the pool's starting
     sigma (above 7.92 with the default model, which starts at 8.33), or fewer
     rated matches than the pool's minimum (`rating pool --provisional N`,
     default 0). Sigma decides, not a count of matches: each match lowers it by
@@ -87,12 +87,13 @@ def show(variant, provisional, db_url, as_json):
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         entries = rating_list(session, variant, provisional)
-    if as_json:
-        emit_json([e.to_json() for e in entries])
-        return
     variants = sorted({e.variant for e in entries})
     ranked = {name: list(enumerate([e for e in entries if e.variant == name], 1))
               for name in variants}
+    if as_json:  # the rank a number and provisional a flag, as --csv has them
+        emit_json([{"rank": rank, **entry.to_json()}
+                   for pool in ranked.values() for rank, entry in pool])
+        return
     if delimited_format():  # one table, the pool a column; the rank a number and
         # provisional a column of its own, as a spreadsheet or sqlite-utils reads them
         emit_table(["variant", "rank", "player", "mu", "sigma", "ordinal", "matches",

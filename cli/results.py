@@ -192,8 +192,10 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
     # The rejects file is written beside its final name and renamed into place
     # once the import has committed: a failed import leaves an old file as it was.
     with ExitStack() as rejects_scope:
-        rejects = None
+        rejects = rejects_note = None
         if rejects_path:
+            from tourney.web.messages import file_error_note as rejects_note
+
             rejects = rejects_scope.enter_context(open_table(
                 rejects_path, None, title="rejects", choosable=False))  # no --format
         try:
@@ -201,7 +203,7 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
                 report = import_results(session, file, ImportOptions(
                     event=event_slug, replace=replace, dry_run=dry_run, rejects=rejects,
                     imported_by=imported_by or current_user(), on_progress=on_progress,
-                    encoding=encoding, sheet=sheet, jobs=jobs))
+                    encoding=encoding, sheet=sheet, jobs=jobs, rejects_note=rejects_note))
         except ImportRejected as rejected:
             if bar is not None:
                 bar.__exit__(None, None, None)

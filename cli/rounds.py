@@ -15,6 +15,7 @@ from tourney.records.csv_format import COLUMNS, format_row, typed_record
 from tourney.records.spreadsheets import (
     open_table,
     output_stream,
+    score_sheet_words,
     table_format,
     write_score_sheet_xlsx,
 )
@@ -718,15 +719,17 @@ def sheet(slug, number, out_path, format_, deals, force, yes, as_json, db_url):
         if not force:
             service.check_no_withdrawn(session, event, number, SettingWay("write-sheet-anyway"))
         rows = score_sheet_rows(session, event, number, deals=deals)
-        heading, event_slug, lang = f"{event.name}: round {number}", event.slug, event.lang
+        tab, heading = score_sheet_words(event.name, number)
+        event_slug, lang = event.slug, event.lang
     to_file = bool(out_path and out_path != "-")
     if as_json and not to_file:
         for record in rows:
             emit_jsonl(typed_record(format_row(record)))
     elif kind == "xlsx":
+        say = event_words(lang)  # the tab, heading and checks in the event's language
         with output_stream(out_path, binary=True) as stream:
-            write_score_sheet_xlsx(stream, rows, title=f"Round {number}", heading=heading,
-                                   say=event_words(lang))
+            write_score_sheet_xlsx(stream, rows, title=say(tab), heading=say(heading),
+                                   say=say)
     else:
         with open_table(out_path, COLUMNS, format=kind) as table:
             for record in rows:

@@ -117,6 +117,7 @@ from tourney.collector import BULK_YOUNG, frozen
 from tourney.engines.presentation import N_, Card, Cards, Message, Note, Seat
 from tourney.errors import InvalidValue, TourneyError, UsageError
 from tourney.errors.seats import seat_number
+from tourney.errors.words import comma_words
 from tourney.numbers import column_decimals, plain_number, shown_decimals
 from tourney.ordering import name_key
 from tourney.ratings.engine import ordinal
@@ -912,6 +913,8 @@ class Renderer:
             return message.msgid
         params = {}
         for key, value in message.params.items():
+            if isinstance(value, (list, tuple)) and not isinstance(value, Cards):
+                value = comma_words(value) if value else ""  # a list as data
             if isinstance(value, Message):
                 params[key] = self.message(value, seat_names)
             elif isinstance(value, Seat):

@@ -372,9 +372,14 @@ def english_warnings(source: str, name: str) -> list[str]:
     return found
 
 
+def package_findings(scan) -> list[str]:
+    """What ``scan(source, path)`` finds in every module of the library."""
+    return [line for path in package_modules()
+            for line in scan((ROOT / path).read_text(encoding="utf-8"), path)]
+
+
 def test_no_warning_of_the_library_is_built_as_english_text():
-    found = [line for path in package_modules()
-             for line in english_warnings((ROOT / path).read_text(encoding="utf-8"), path)]
+    found = package_findings(english_warnings)
     assert found == [], "\n".join(found)
 
 
@@ -626,3 +631,71 @@ def test_the_codes_the_library_hands_up_have_the_command_lines_words():
 
     assert set(POINTS_SYSTEM_WORDS) == set(POINTS_SYSTEMS)
     assert all(" " not in code for code in POINTS_SYSTEMS)
+
+
+# ---------------------------------------------------------- parameters are data
+
+def worded_parameters(source: str, name: str) -> list[str]:
+    """Each parameter of a :class:`~tourney.errors.words.Message` that ``source`` (the
+    file ``name``) words before the message is said: a list joined with commas
+    (``", ".join(...)``: pass the list, joined by the catalogue's commas where it is
+    said) or a number formatted in an f-string (``f"{n:,}"``: pass the number, which
+    a page formats for its locale)."""
+    found = []
+    for call in ast.walk(ast.parse(source)):
+        if not (isinstance(call, ast.Call) and len(call.args) > 1
+                and isinstance(call.args[1], ast.Dict)
+                and (getattr(call.func, "id", None) or getattr(call.func, "attr", None))
+                == "Message"):
+            continue
+        for value in call.args[1].values:
+            joined = (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                      and value.func.attr == "join" and isinstance(value.func.value, ast.Constant)
+                      and value.func.value.value.strip() in (",", ""))
+            formatted = isinstance(value, ast.JoinedStr) and any(
+                isinstance(part, ast.FormattedValue) and part.format_spec is not None
+                and not ast.unparse(part.format_spec).strip("f'\"").endswith("X")
+                for part in value.values)
+            if joined or formatted:
+                found.append(f"{name}:{value.lineno}: {ast.unparse(value)[:60]}")
+    return found
+
+
+def test_no_message_parameter_is_worded_before_it_is_said():
+    found = package_findings(worded_parameters)
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("source", [
+    'Message(N_("no table %(tables)s"), {"tables": ", ".join(absent)})',
+    'Message(N_("missing: %(cards)s"), {"cards": " ".join(missing)})',
+    'Message(N_("more than %(most)s"), {"most": f"{MOST:,}"})',
+])
+def test_the_scan_finds_a_parameter_worded_before(source):
+    assert len(worded_parameters(source, "tourney/x.py")) == 1
+
+
+@pytest.mark.parametrize("source", [
+    'Message(N_("no table %(tables)s"), {"tables": list(absent)})',
+    'Message(N_("more than %(most)s"), {"most": MOST})',
+    'Message(N_("%(char)s"), {"char": f"U+{ord(c):04X}"})',  # a code point: no number
+    'Message(N_("scores %(cell)s"), {"cell": ";".join(scores)})',  # a cell as written
+])
+def test_the_scan_passes_parameters_given_as_data(source):
+    assert worded_parameters(source, "tourney/x.py") == []
+
+
+def test_a_list_parameter_is_said_in_the_language_it_is_shown_in():
+    """A list given as data is joined where the message is said: in English by the
+    library's str(), on a page by the catalogue's comma; numbers in it (and alone)
+    formatted for the page's locale."""
+    import datetime as dt
+
+    from tourney.errors.words import N_, Message
+    from tourney.reports.site import Renderer
+
+    words = Message(N_("no table %(tables)s"), {"tables": ["players", "events", 12345]})
+    assert words.params["tables"] == ["players", "events", 12345]  # data, for a caller
+    assert str(words) == "no table players, events, 12345"
+    swedish = Renderer("sv", "", ("sv",), dt.datetime.now(dt.UTC)).message(words)
+    assert swedish == "ingen tabell players, events, 12\xa0345"  # grouped for the locale

@@ -79,11 +79,12 @@ SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 
 
 def parse_card(text: str) -> int:
-    """The card a spelling names; :class:`CardError` if it names none."""
+    """The card a spelling names; :class:`CardError` if it names none (or is no text)."""
     try:
         return _SPELLINGS[text]
-    except KeyError:
-        card = _SPELLINGS.get(text.strip().upper().replace("10", "T", 1)) if text else None
+    except (KeyError, TypeError):  # TypeError: a list, say, which no dict key can be
+        card = (_SPELLINGS.get(text.strip().upper().replace("10", "T", 1))
+                if isinstance(text, str) and text else None)
         if card is None:
             raise CardError(text) from None
         return card
@@ -91,8 +92,13 @@ def parse_card(text: str) -> int:
 
 def card_name(card: int) -> str:
     """A card's canonical spelling, rank then suit (``QS``, ``TH``): the inverse of
-    :func:`parse_card`."""
-    return CARD_NAMES[card]
+    :func:`parse_card`; :class:`CardError` for anything but a card (an int 0..51)."""
+    try:
+        if card >= 0:
+            return CARD_NAMES[card]
+    except (IndexError, TypeError):
+        pass
+    raise CardError(card)
 
 
 def parse_cards(text: str) -> list[int]:
@@ -103,7 +109,7 @@ def parse_cards(text: str) -> list[int]:
 def format_cards(cards: Iterable[int]) -> str:
     """Cards as a record writes them, space-separated (``QS TH 2C``): the inverse of
     :func:`parse_cards`."""
-    return " ".join([CARD_NAMES[card] for card in cards])
+    return " ".join([card_name(card) for card in cards])
 
 
 def mask_of(cards: Iterable[int]) -> int:

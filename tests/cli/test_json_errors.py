@@ -34,6 +34,19 @@ def test_a_missing_file_and_an_unknown_event_in_a_file(tourney, tmp_path):
     records.write_text("event,round,table,deal,players,play\nnope,1,1,1,A;B,S0\n")
     unknown = one_object(tourney("result", "import", str(records), "--json", exit_code=2))
     assert unknown["exit_code"] == 2 and "unknown event 'nope'" in unknown["error"]
+    # where it is, under the keys every import error gives it (a record error's)
+    assert (unknown["file"], unknown["line"], unknown["column"]) == (str(records), 2, "event")
+    assert unknown["unknown"] == {"kind": "event", "names": ["nope"], "suggestions": []}
+
+
+def test_a_player_file_refused_whole_names_its_place_as_data(tourney, tmp_path):
+    """A problem of a player file as a whole (its header) is located under the same
+    keys as a row's: a script reads the line without parsing the message."""
+    players = tmp_path / "players.csv"
+    players.write_text("name,name\nAnna,Anna\n", encoding="utf-8")
+    refused = one_object(tourney("player", "import", str(players), "--json", exit_code=2))
+    assert (refused["file"], refused["line"]) == (str(players), 1)
+    assert "column 'name' appears twice" in refused["error"]
 
 
 def test_the_error_says_where_and_what_would_help(tourney, tmp_path):

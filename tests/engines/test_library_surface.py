@@ -46,6 +46,37 @@ def test_what_the_engines_raise_is_exported_with_them():
     assert raised.value.rule == "notation"
 
 
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+@pytest.mark.parametrize("token", [None, 5, b"QS", ["QS"], ""])
+def test_a_token_that_is_no_text_is_a_typed_notation_error(variant, token):
+    """parse_move given what is no token (None, a number, bytes, a list) raises the
+    engines' IllegalMove with rule ``notation``, as for a misspelt one: never an
+    AttributeError or TypeError from inside the engine."""
+    with pytest.raises(engines.IllegalMove) as raised:
+        get_game(variant).parse_move(token)
+    assert raised.value.rule == "notation"
+    assert repr(token) in str(raised.value) or token == ""  # an empty token: said so
+    assert raised.value.words is not None  # words a page says in its language
+
+
+@pytest.mark.parametrize("value", [52, -1, 100, None, "QS", 3.0])
+def test_what_is_no_card_is_a_card_error(value):
+    """card_name and format_cards name no card for what is not one (an int past 51
+    or below 0, text, None) with the typed CardError parse_card raises, never an
+    IndexError or TypeError (nor a negative int read from the end of the deck)."""
+    with pytest.raises(cards.CardError) as raised:
+        cards.card_name(value)
+    assert raised.value.text == value and raised.value.words is not None
+    with pytest.raises(cards.CardError):
+        cards.format_cards([0, value])
+
+
+@pytest.mark.parametrize("text", [None, 5, ["QS"], b"QS"])
+def test_parse_card_of_what_is_no_text_is_a_card_error(text):
+    with pytest.raises(cards.CardError):
+        cards.parse_card(text)
+
+
 def test_the_card_helpers_are_exported_and_go_both_ways():
     assert set(cards.__all__) <= set(dir(cards))
     assert "annotations" not in cards.__all__ and "Iterable" not in cards.__all__

@@ -41,8 +41,8 @@ def test_show_plain_and_json(tourney, rated):
     data = tourney("rating", "show", "--variant", VARIANT, "--json").json
     assert len(data) == 9
     for row in data:
-        assert set(row) == {"player", "variant", "mu", "sigma", "ordinal", "matches",
-                            "provisional"}
+        assert set(row) == {"rank", "player", "variant", "mu", "sigma", "ordinal",
+                            "matches", "provisional"}
         assert row["variant"] == VARIANT
         assert row["ordinal"] == pytest.approx(row["mu"] - 3 * row["sigma"])
     # Everyone is ranked by ordinal; only the newcomer (one match: sigma still
@@ -75,6 +75,7 @@ def test_show_as_csv_keeps_the_rank_a_number(tourney, rated):
     assert list(rows[0]) == ["variant", "rank", "player", "mu", "sigma", "ordinal",
                              "matches", "provisional"]
     assert [row["rank"] for row in rows] == [str(n) for n in range(1, len(data) + 1)]
+    assert [row["rank"] for row in rows] == [str(r["rank"]) for r in data]
     assert [row["player"] for row in rows] == [r["player"] for r in data]
     assert {row["player"]: row["provisional"] for row in rows} == {
         r["player"]: "yes" if r["provisional"] else "" for r in data}

@@ -104,3 +104,32 @@ def test_resolve_errors_stay_in_their_match():
                if isinstance(m, MatchCheck)]
     assert len(matches) == 2 and matches[0].error.rule == "invalid-deals"
     assert [d.error.rule for d in matches[0].deals if d.error] == ["unknown-event"]
+
+
+def test_a_named_stream_names_its_file_in_every_error(tmp_path):
+    """A reader given a name (open_records names it after its path) has that name
+    on every error check_stream yields, a row's and a match's: a library user need
+    not fill it in."""
+    from tourney.records.csv_format import OpenRecords, open_records
+
+    lines = simulated(tables=1, deals=2)
+    header, first, second = lines[0], lines[1].split(","), lines[2]
+    play = header.split(",").index("play")
+    cards = first[play].split()
+    first[play] = " ".join([cards[1], cards[0], *cards[2:]])  # played out of turn
+    bad = tmp_path / "named.csv"
+    bad.write_text("\n".join([header, ",".join(first), second]) + "\n", encoding="utf-8")
+    with open_records(str(bad), errors="yield") as opened:
+        assert isinstance(opened, OpenRecords) and opened.reader.filename == str(bad)
+        source, reader = opened  # still the pair it was
+        assert source is opened.source
+        items = list(RecordChecker(variant="spardame").check_stream(reader))
+    errors = [e for item in items
+              for e in (item.errors if isinstance(item, MatchCheck) else [item.error])
+              if e is not None]
+    assert errors and {e.file for e in errors} == {str(bad)}
+    assert str(errors[0]).startswith(f"{bad}, line 2")
+    # a stream of no name keeps the file unknown
+    unnamed = RecordReader(io.BytesIO(bad.read_bytes()), errors="yield")
+    assert {e.file for item in RecordChecker(variant="spardame").check_stream(unnamed)
+            if isinstance(item, MatchCheck) for e in item.errors} == {None}

@@ -156,7 +156,13 @@ def test_score_sheet_xlsx_prints_checks_and_imports_filled(tmp_path):
 
 
 def test_score_sheet_checks_speak_the_events_language(tmp_path):
-    from tourney.records.spreadsheets import DEALER_ERROR, SCORES_ERROR, SCORES_PROMPT
+    from tourney.records.spreadsheets import (
+        DEALER_ERROR,
+        SCORES_ERROR,
+        SCORES_PROMPT,
+        SHEET_HEADING,
+        SHEET_TAB,
+    )
     from tourney.reports.i18n import translations
 
     example = f"sqlite:///{tmp_path / 's.db'}"
@@ -167,8 +173,13 @@ def test_score_sheet_checks_speak_the_events_language(tmp_path):
         run_cli(example, "round", "sheet", "example-cup", "1", "--out", str(path), "--yes",
                 exit_code=0)
         _ = translations(lang).gettext
-        said = {(v.type, v.prompt, v.error)
-                for v in load_workbook(path)["Round 1"].data_validations.dataValidation}
+        # the tab and the heading on each page too: "Rond 1", not "Round 1"
+        tab = _(SHEET_TAB) % {"n": 1}
+        assert tab != "Round 1" and load_workbook(path).sheetnames[0] == tab
+        sheet = load_workbook(path)[tab]
+        assert sheet.oddHeader.center.text == _(SHEET_HEADING) % {"event": "example-cup",
+                                                                 "n": 1}
+        said = {(v.type, v.prompt, v.error) for v in sheet.data_validations.dataValidation}
         assert said == {("custom", _(SCORES_PROMPT) % {"count": 4},
                          _(SCORES_ERROR) % {"count": 4}),
                         ("list", None, _(DEALER_ERROR))}
@@ -206,6 +217,36 @@ def test_rejects_in_xlsx_and_csv_import_once_fixed(example, tmp_path):
     fixed = run_cli(url, "result", "import", str(tmp_path / "rejects.xlsx"), "--json",
                     exit_code=0).json["details"]
     assert fixed["added"] == 1 and fixed["rejected"] == 0
+
+
+def test_rejects_speak_the_events_language(tmp_path):
+    """The error column of a rejects file says each error in the event's language
+    (the place and the words, as the event's pages do), the rule's id kept; its
+    header stays the record file's, which the import reads back."""
+    from tourney.reports.i18n import translations
+
+    bad = [list(r) for r in example_rows()]
+    bad[2][bad[0].index("scores")] = "0;0;0;0"  # round 1 table 1, deal 2
+    path = tmp_path / "round-1.csv"
+    path.write_bytes(csv_bytes(bad))
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    example_event(url)
+    out = tmp_path / "rejects.csv"
+    said = {}
+    for lang in ("en", "sv", "fi"):
+        run_cli(url, "event", "set", "example-cup", "--lang", lang, exit_code=0)
+        run_cli(url, "result", "import", str(path), "--skip-invalid", str(out), "--dry-run",
+                "--yes", exit_code=0)
+        table = list(csv.reader(io.StringIO(out.read_text("utf-8-sig"))))
+        assert table[0] == bad[0] + ["error"]
+        said[lang] = [row[-1] for row in table[1:]]
+    own = 1  # the row of deal 2, under the header and deal 1
+    assert said["en"][own].startswith(f"{path}, line 3, scores")
+    for lang in ("sv", "fi"):
+        _ = translations(lang).gettext
+        assert said[lang][own].startswith(_("line %(number)s") % {"number": 3})
+        assert said[lang][own].endswith(said["en"][own].rsplit(" ", 1)[1])  # [rule]
+        assert said[lang][own] != said["en"][own] and said[lang][0] != said["en"][0]
 
 
 def test_stdin_and_pipes_work_for_every_file_argument(example, tmp_path):

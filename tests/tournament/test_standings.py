@@ -518,3 +518,54 @@ def test_the_standings_mark_a_withdrawn_player(db_url, tmp_path):
     sheet = list(load_workbook(book).active.iter_rows(values_only=True))
     column = sheet[0].index("withdrew after")
     assert [row[column] for row in sheet[1:]] == [None, 2, None]  # a number
+
+
+@pytest.mark.parametrize("tiebreaks", [None, ["buchholz", "wins"], ["share", "matches", "score"],
+                                       ["direct-encounter", "sonneborn-berger", "progressive"]])
+def test_plain_data_is_ordered_as_the_event_is(tiebreaks):
+    """rank_standings, no database: the same players' results in plain data give the
+    event's rows (places, points, tie-break values, what decided each place), byes
+    and players who did not play included."""
+    from tourney.tournament.standings import MatchResult, rank_standings
+
+    played = [(2, [("A", 1, 3.0), ("B", 2, 7.0), ("C", 3, 9.0)]),
+              (2, [("D", 1, 1.0), ("E", 1, 1.0), ("F", 3, 20.0)]),
+              (3, [("A", 2, 5.0), ("D", 1, 2.0)]), (3, [("B", 1, 0.0), ("E", 2, 4.0)]),
+              (3, [("C", 1, 2.0), ("F", 2, 6.0)])]
+    results = Results("sqlite://", tiebreaks=tiebreaks, seed=5, players="ABCDEFG")
+    for number, seats in played:
+        results.match(number, seats)
+    _, expected = results.table()
+    everyone = [results.name(p) for p in "ABCDEFG"]
+    rows = rank_standings([MatchResult(n, [(results.name(p), *rest) for p, *rest in seats])
+                           for n, seats in played],
+                          players=everyone, tiebreaks=tiebreaks or (),
+                          byes=[(name, 1) for name in everyone], bye_points=0)
+
+    def shown(table):
+        return [(r.place, r.player, r.points, r.tiebreaks, r.decided_by, r.matches, r.wins,
+                 r.byes) for r in table]
+
+    assert shown(rows) == shown(expected)
+    assert len({r.place for r in rows}) > 3 and rows[-1].player == results.name("G")
+
+
+def test_plain_data_lots_are_seeded():
+    from tourney.tournament.standings import rank_standings
+
+    def drawn(seed):
+        return [r.player for r in rank_standings([], players="ABCDEFGH", tiebreaks=["lot"],
+                                                 seed=seed)]
+
+    assert drawn(1) == drawn(1) and sorted(drawn(1)) == list("ABCDEFGH")
+    assert any(drawn(1) != drawn(seed) for seed in range(2, 6))
+
+
+def test_plain_data_standings_refuse_what_does_not_exist():
+    from tourney.errors import UsageError
+    from tourney.tournament.standings import rank_standings
+
+    with pytest.raises(UsageError):
+        rank_standings([], tiebreaks=["nope"])
+    with pytest.raises(UsageError):
+        rank_standings([], points="goals")

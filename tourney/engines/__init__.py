@@ -68,7 +68,7 @@ def unknown_variant(variant_id) -> UnknownName:
     """``unknown variant 'spardam' (did you mean spardame?)``, else the list."""
     return unknown_name("variant", str(variant_id)[:40], variant_ids(),
                         otherwise=Message(N_("variants: %(variants)s"),
-                                          {"variants": ", ".join(variant_ids())}))
+                                          {"variants": list(variant_ids())}))
 
 
 def get_game(variant_id: str) -> Game:

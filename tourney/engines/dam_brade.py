@@ -1247,7 +1247,10 @@ class DamBrade(Game):
     # ---- notation
 
     def parse_move(self, token: str):
-        move = TOKEN_TABLE.get(token)
+        try:
+            move = TOKEN_TABLE.get(token)
+        except TypeError:  # unhashable (a list): no token, said below
+            move = None
         if move is not None:
             return move
         if not isinstance(token, str):

@@ -72,7 +72,7 @@ def seats_words(seats) -> Message:
     seats = list(seats)
     if len(seats) == 1:
         return seat_words(seats[0])
-    return Message(N_("seats %(numbers)s"), {"numbers": ", ".join(str(s + 1) for s in seats)})
+    return Message(N_("seats %(numbers)s"), {"numbers": [s + 1 for s in seats]})
 
 
 def dealer_not_a_seat(n: int, dealer: str | Message) -> Message:

@@ -70,6 +70,7 @@ from .base import (
 from .presentation import (
     N_,
     Card,
+    Cards,
     Message,
     Note,
     ReplaySteps,
@@ -450,9 +451,9 @@ class RowGame(Game):
                                 {"card": Card(card), "first": seen[card], "where": where}),
                         rule="duplicate-card", column=column)
                 seen[card] = where
-        missing = [CARD_NAMES[c] for c in range(52) if c not in seen]
+        missing = Cards(c for c in range(52) if c not in seen)  # named where shown
         raise RecordError(Message(N_("every card must be dealt once; missing: %(cards)s"),
-                                  {"cards": " ".join(missing)}),
+                                  {"cards": missing}),
                           rule="missing-card", column="stock")
 
     def to_move(self, state: RowState) -> int | None:
@@ -597,7 +598,10 @@ class RowGame(Game):
     # ---- notation
 
     def parse_move(self, token: str) -> int:
-        move = _TOKENS.get(token)
+        try:
+            move = _TOKENS.get(token)
+        except TypeError:  # unhashable (a list): no token, said below
+            move = None
         if move is not None:
             return move
         text = token.strip() if isinstance(token, str) else ""
@@ -634,12 +638,12 @@ class RowGame(Game):
                 raise IllegalMove("score-sheet-range", Message(
                     N_("score %(score)s: in %(game)s a seat's %(cards)s (row=%(row)s, "
                        "secret=%(secret)s) are worth %(low)s to %(high)s"),
-                    {"score": str(score), "game": self.id, "cards": cards, "row": row,
-                     "secret": secret, "low": str(low), "high": str(high)}), seat=seat)
+                    {"score": score, "game": self.id, "cards": cards, "row": row,
+                     "secret": secret, "low": low, "high": high}), seat=seat)
             if score not in reachable:
                 raise IllegalMove("score-sheet-range", Message(
                     N_("score %(score)s: no %(cards)s of the deck are worth %(score)s together"),
-                    {"score": str(score), "cards": cards}), seat=seat)
+                    {"score": score, "cards": cards}), seat=seat)
         # Seats hold distinct cards: any j seats together hold j * per_seat cards.
         ordered = sorted(range(n), key=lambda s: scores[s])
         for j in range(2, n + 1):
@@ -663,8 +667,8 @@ class RowGame(Game):
                           "cards are worth at most %(value)s in %(game)s") if at_most else
                        N_("seats %(seats)s score %(together)s together; their %(ncards)s distinct "
                           "cards are worth at least %(value)s in %(game)s"),
-                       {"seats": seat_numbers(sorted(seats)), "together": str(together),
-                        "ncards": ncards, "value": str(value), "game": self.id})
+                       {"seats": seat_numbers(sorted(seats)), "together": together,
+                        "ncards": ncards, "value": value, "game": self.id})
 
     # ---- bots
 

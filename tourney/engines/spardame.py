@@ -131,11 +131,11 @@ def _bonus_words(jd: int, no_trick: int) -> Message | str:
     """``, plus jd_bonus -100, plus no_trick_bonus -20`` (the house bonuses in force)."""
     if jd and no_trick:
         return Message(N_(", plus jd_bonus %(jd)s, plus no_trick_bonus %(no_trick)s"),
-                       {"jd": str(jd), "no_trick": str(no_trick)})
+                       {"jd": jd, "no_trick": no_trick})
     if jd:
-        return Message(N_(", plus jd_bonus %(jd)s"), {"jd": str(jd)})
+        return Message(N_(", plus jd_bonus %(jd)s"), {"jd": jd})
     if no_trick:
-        return Message(N_(", plus no_trick_bonus %(no_trick)s"), {"no_trick": str(no_trick)})
+        return Message(N_(", plus no_trick_bonus %(no_trick)s"), {"no_trick": no_trick})
     return ""
 
 
@@ -542,7 +542,7 @@ class Spardame(TrickGame):
                     "score-sheet-value",
                     Message(N_("spardame score %(score)s is not a possible penalty (QS 100, AH 20, "
                                "other hearts 10 each; or 0 and 100 on a moon%(bonus)s)"),
-                            {"score": str(score), "bonus": bonus_words}),
+                            {"score": score, "bonus": bonus_words}),
                     seat=seat,
                 )
         if _scores_possible(scores, hearts, jd, no_trick):
@@ -556,7 +556,7 @@ class Spardame(TrickGame):
                 raise IllegalMove("score-sheet-total", Message(
                     N_("spardame deal totals %(total)s; a deal gives %(deal_total)s, or 0 and "
                        "%(others)s times 100 when the moon is shot%(bonus)s (so %(totals)s)"),
-                    {**gives, "bonus": bonus_words, "totals": ", ".join(map(str, totals))}))
+                    {**gives, "bonus": bonus_words, "totals": list(totals)}))
             raise IllegalMove("score-sheet-total", Message(
                 N_("spardame deal totals %(total)s; a deal gives %(deal_total)s, or 0 and "
                    "%(others)s times 100 when the moon is shot"), gives))

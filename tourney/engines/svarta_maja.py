@@ -299,6 +299,11 @@ def _losses_sentence(value) -> Message | None:
                    {"n": value})
 
 
+
+def _not_an_exchange(token) -> Message:
+    return Message(N_("not an exchange: %(token)s (attack cards, '/', one answer or - per "
+                      "attack card, e.g. 7D,9D/JD,4H)"), {"token": repr(token)})
+
 class SvartaMaja(Game):
     id = "svarta-maja"
     name = "Svarta Maja (Spader dam)"
@@ -1114,9 +1119,14 @@ class SvartaMaja(Game):
     # ------------------------------------------------------------------ notation
 
     def parse_move(self, token: str):
-        move = _ONE_CARD_EXCHANGE.get(token)
+        try:
+            move = _ONE_CARD_EXCHANGE.get(token)
+        except TypeError:  # unhashable (a list): no token
+            move = None
         if move is not None:
             return move
+        if not isinstance(token, str):  # None, a number: no token
+            raise IllegalMove("notation", _not_an_exchange(token))
         left, sep, right = token.partition("/")
         try:
             return (tuple([_ATTACK_CARD[t] for t in left.split(",")]),
@@ -1126,9 +1136,7 @@ class SvartaMaja(Game):
         # Not canonical: blanks, lower case, 10, suit symbols, or not a move at all.
         left, sep, right = token.strip().partition("/")
         if not sep or "/" in right or not left.strip() or not right.strip():
-            raise IllegalMove("notation", Message(
-                N_("not an exchange: %(token)s (attack cards, '/', one answer or - per attack "
-                   "card, e.g. 7D,9D/JD,4H)"), {"token": repr(token)}))
+            raise IllegalMove("notation", _not_an_exchange(token))
         try:
             attack = tuple([parse_card(t.strip()) for t in left.split(",")])
             answers = tuple([NO_ANSWER if t.strip() == "-" else parse_card(t.strip())
@@ -1161,7 +1169,7 @@ class SvartaMaja(Game):
             if s not in (0, 1) or isinstance(s, bool):
                 raise IllegalMove("score-sheet-value", Message(
                     N_("score %(score)s: a svarta-maja deal scores 1 for the loser and 0 for every "
-                       "other seat"), {"score": str(s)}), seat=seat)
+                       "other seat"), {"score": s}), seat=seat)
         losers = sum(scores)
         if losers != 1:
             raise IllegalMove("score-sheet-loser", Message(

@@ -583,12 +583,15 @@ class TrickGame(Game):
         play_cards(state, (move,))
 
     def parse_move(self, token: str) -> int:
-        card = TOKEN_CARDS.get(token)
+        try:
+            card = TOKEN_CARDS.get(token)
+        except TypeError:  # unhashable (a list): no token, said below
+            card = None
         if card is not None:
             return card
         try:
             return parse_card(token)
-        except (CardError, AttributeError, TypeError):
+        except CardError:
             raise IllegalMove("notation", not_a_card(repr(token))) from None
 
     def format_move(self, move: int) -> str:

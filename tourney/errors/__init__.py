@@ -154,6 +154,10 @@ class TourneyError(Exception):
     setting: str | None = None
     remedy: Remedy | None = None
     setting_way: SettingWay | None = None
+    # Where in a file the problem is, as data, for an error that is not a
+    # :class:`RecordError` but names a place in a file (:func:`in_file`): ``file``,
+    # ``cell``, ``line``, ``column``, each only when known. Empty for the others.
+    location: dict = {}
     # The message as words a page says in its language (a
     # :class:`tourney.errors.words.Message`, given as the message): None for
     # a message given as text, which a page shows in English.
@@ -299,7 +303,7 @@ def no_table(event: str, number: int, table: str, tables) -> UnknownName:
             Message(N_("table %(table)s is seated"), {"table": labels[0]}) if len(labels) == 1
             else Message(N_("tables 1-%(last)s are seated"), {"last": len(labels)})
             if labels == numbered else
-            Message(N_("tables %(tables)s are seated"), {"tables": ", ".join(labels)}))
+            Message(N_("tables %(tables)s are seated"), {"tables": list(labels)}))
     return UnknownName(Message(N_("%(event)s round %(number)s has no table %(table)s: %(have)s"),
                                {"event": event, "number": number, "table": table,
                                 "have": have}), kind="table", names=(table,))
@@ -465,6 +469,19 @@ class UnreadableFile(RecordError, UsageError):
     does not know, a line, record or workbook beyond the reader's limits. A usage
     error (the file given is not a file of the kind the command takes), located
     like a record error; a problem of one row is a :class:`RecordError`."""
+
+
+def in_file(error_class: type[TourneyError], file: str | None, message, *,
+            line: int | None = None, cell: str | None = None, column: str | None = None,
+            **data) -> TourneyError:
+    """An error of ``error_class`` (``UsageError``, ``UnknownName``...; ``data`` its other
+    arguments) about a place in a file: its words :func:`located`, and the place as
+    data in ``location``, under the keys a :class:`RecordError`'s JSON has them."""
+    made = error_class(located(file, message, line=line, cell=cell, column=column), **data)
+    made.location = {key: value for key, value in (
+        ("file", file), ("cell", cell), ("line", line), ("column", column))
+        if value is not None}
+    return made
 
 
 def located(file: str | None, message, *, line: int | None = None,

@@ -37,6 +37,8 @@ class Message:
     """
 
     msgid: str
+    # data: numbers, seats, cards, words of their own, and lists of them (said
+    # joined by commas, each comma a message), worded where the message is shown
     params: dict[str, Any] = field(default_factory=dict)
     translate: bool = True
 
@@ -60,6 +62,8 @@ def _plain(value):
     english = getattr(value, "english", None)  # an engine's parameter (cards)
     if english is not None:
         return english()
+    if isinstance(value, (list, tuple)):  # a list as data: said where it is shown
+        return _plain(comma_words(value)) if value else ""
     return value
 
 
@@ -69,7 +73,7 @@ def or_words(items) -> str | Message:
     items = [str(item) for item in items]
     if len(items) == 1:
         return items[0]
-    return Message(N_("%(first)s or %(last)s"), {"first": ", ".join(items[:-1]), "last": items[-1]})
+    return Message(N_("%(first)s or %(last)s"), {"first": list(items[:-1]), "last": items[-1]})
 
 
 def then_words(first: str | Message, then: str | Message) -> Message:

@@ -198,7 +198,7 @@ def _seat_round(entrants, history, *, min_size, max_size, preferred, method, see
     if method not in METHODS:
         raise OptionError(Message(N_("unknown seating method %(method)s; use one of "
                                      "%(methods)s"),
-                                  {"method": repr(method), "methods": ", ".join(METHODS)}))
+                                  {"method": repr(method), "methods": list(METHODS)}))
     check_sizes(min_size, max_size, preferred)
     players = check_entrants(entrants)
     past = EventHistory(history)

@@ -126,7 +126,7 @@ def _parse_value(model: str, key: str, raw: Any) -> Any:
     if key not in parameter_names(model):
         raise UsageError(Message(N_("%(model)s has no parameter %(key)s (parameters: %(known)s)"),
                                  {"model": model, "key": repr(key),
-                                  "known": ", ".join(parameter_names(model))}))
+                                  "known": list(parameter_names(model))}))
     if key in _BOOL_PARAMS:
         value = parse_yes_no(raw)
         if value is None:

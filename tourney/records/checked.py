@@ -26,7 +26,7 @@ from typing import IO, Callable, Iterator, Protocol
 
 from ..engines.base import DealOutcome, Game, MatchRules
 from ..engines.presentation import N_, Message
-from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, located
+from ..errors import OptionError, RecordError, TourneyError, UnknownName, UsageError, in_file
 from .csv_format import CONTENT_FIELDS, ERROR_COLUMN, DealRecord, RecordReader, canonical_fields
 from .parallel import Part, plan_parts, stream_parts, usable_cores
 from .sources import Source, open_source
@@ -74,7 +74,9 @@ class ImportOptions:
     ``batch_deals``: deals buffered before one batch of INSERTs (None: the
     writer's own). ``encoding`` forces a CSV's; ``sheet`` names an XLSX's sheet;
     ``jobs``: processes that check a big CSV file, each a part of it (None: one per
-    core; 1: the importing one)."""
+    core; 1: the importing one). ``rejects_note(error, lang)`` words an error in the
+    rejects file's error column in ``lang``, the language of its match's event
+    (``None`` where the event has none or is not known): by default in English."""
 
     event: str | None = None
     replace: bool = False
@@ -86,6 +88,7 @@ class ImportOptions:
     encoding: str | None = None
     sheet: str | None = None
     jobs: int | None = None
+    rejects_note: Callable[[RecordError, str | None], str] | None = None
 
     @property
     def skip_invalid(self) -> bool:
@@ -238,11 +241,11 @@ class MatchChecker:
                               rule="event-rules", column="event") from None
         if rules is None:  # a usage error, said once for the file (not once a row)
             err = self.events.unknown(record.event)
-            raise UnknownName(located(self.file_name, err.words or str(err), line=record.line,
-                                      column="event"),
-                              kind=getattr(err, "kind", None), names=getattr(err, "names", ()),
-                              suggestions=getattr(err, "suggestions", ()),
-                              setting=err.setting, remedy=err.remedy)
+            raise in_file(UnknownName, self.file_name, err.words or str(err),
+                          line=record.line, column="event",
+                          kind=getattr(err, "kind", None), names=getattr(err, "names", ()),
+                          suggestions=getattr(err, "suggestions", ()),
+                          setting=err.setting, remedy=err.remedy)
         if record.variant is None:
             record.variant = rules.variant
         elif record.variant != rules.variant:
@@ -586,12 +589,17 @@ def another_row_invalid(first: RecordError) -> Message:
 
 class RejectsFile:
     """The rows of rejected matches, written as read with an ``error`` column
-    (a rejects file imported again brings its own error column: replaced)."""
+    (a rejects file imported again brings its own error column: replaced). The
+    columns keep the record file's names, which the import reads; ``note(error,
+    lang)`` words each error in the language of its match's event (by default
+    English, as :func:`error_text`)."""
 
-    def __init__(self, table: IO[str] | CsvTable | XlsxTable):
+    def __init__(self, table: IO[str] | CsvTable | XlsxTable,
+                 note: Callable[[RecordError, str | None], str] | None = None):
         if not isinstance(table, (CsvTable, XlsxTable)):
             table = CsvTable(table, None, bom=False)  # a text stream
         self.table = table
+        self.note = note if note is not None else _english_note
         self._header = False
 
     def write(self, columns: list[str], raw: list[str] | None, error: str | None) -> None:
@@ -605,8 +613,9 @@ class RejectsFile:
             self.table.write(cells + raw[len(columns):] + [error or ""])
 
     def reject(self, columns: list[str], match: MatchCheck, raws: list[list[str]],
-               errors: list[RecordError]) -> None:
-        """Every row of a rejected match, each with its own error or the match's first."""
+               errors: list[RecordError], lang: str | None = None) -> None:
+        """Every row of a rejected match, each with its own error or the match's
+        first, worded in ``lang`` (its event's language)."""
         by_line = {}
         for err in errors:
             if err.line is not None:
@@ -618,7 +627,11 @@ class RejectsFile:
         for line, raw in zip(match.lines, raws):
             own = by_line.get(line)
             if own is not None:
-                text = error_text(own)
-            else:  # said as the file's other errors are (RecordError's English)
-                text = str(another_row_invalid(first))
+                text = self.note(own, lang)
+            else:  # said as the file's other errors are: no place, no rule
+                text = self.note(RecordError(another_row_invalid(first)), lang)
             self.write(columns, raw, text)
+
+
+def _english_note(err: RecordError, lang: str | None) -> str:
+    return error_text(err)

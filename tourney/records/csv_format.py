@@ -16,7 +16,7 @@ import io
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import IO, Iterable, Iterator, Sequence
+from typing import IO, Iterable, Iterator, NamedTuple, Sequence
 
 from ..cards import CARD_NAMES, RANKS, SUITS, parse_card
 from ..engines.base import DealSetup
@@ -542,13 +542,31 @@ def ragged_row_message(row: Sequence[str], width: int) -> Message:
     return words
 
 
+class OpenRecords(NamedTuple):
+    """A record file opened by :func:`open_records`: ``source``, the file as read
+    (its encoding's notices, the cell of a line in a workbook), and ``reader``, its
+    records. A pair, as it always was (``source, reader = open_records(...)``); as a
+    context manager it closes the file."""
+
+    source: Source
+    reader: RecordReader
+
+    def __enter__(self) -> "OpenRecords":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.source.close()
+
+
 def open_records(path: str, errors: str = "raise", *, encoding: str | None = None,
-                 sheet: str | None = None, on_skipped=None) -> tuple[Source, RecordReader]:
+                 sheet: str | None = None, on_skipped=None) -> OpenRecords:
     """Open a record file (``-``: standard input; CSV or XLSX) for streaming;
-    :class:`~tourney.errors.UsageError` if unreadable."""
+    :class:`~tourney.errors.UsageError` if unreadable. The reader is named after
+    the file, so its errors name it (``<stdin>`` for standard input)."""
     source = open_source(path, encoding=encoding, sheet=sheet)
     name = "<stdin>" if path == "-" else path
-    return source, RecordReader(source, filename=name, errors=errors, on_skipped=on_skipped)
+    return OpenRecords(source, RecordReader(source, filename=name, errors=errors,
+                                            on_skipped=on_skipped))
 
 
 def read_records_text(text: str, filename: str | None = None) -> list[DealRecord]:

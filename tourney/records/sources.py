@@ -741,7 +741,7 @@ def _check_row_widths(archive, path: str, source: Source) -> None:
                             Message(N_("row %(row)s of the workbook's %(sheet)s has more than "
                                        "%(most)s cells; not a table of records"),
                                     {"row": row, "sheet": sheet,
-                                     "most": f"{MAX_XLSX_ROW_CELLS:,}"}),
+                                     "most": MAX_XLSX_ROW_CELLS}),
                             rule="too-large", file=source.name, line=row)
                     element.clear()
                 elif tag == "row" and rows_parent is not None:
@@ -822,7 +822,7 @@ class _XlsxRows(Rows):
                 raise UsageError(Message(N_("%(file)s: no sheet %(sheet)s; its sheets: "
                                             "%(sheets)s"),
                                          {"file": source.name, "sheet": repr(source.sheet),
-                                          "sheets": ", ".join(repr(n) for n in names)}))
+                                          "sheets": [repr(n) for n in names]}))
             title = source.sheet
         else:
             if not names:

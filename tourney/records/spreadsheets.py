@@ -216,7 +216,7 @@ def open_table(path: str | None, columns: Sequence[str] | None, *, format: str |
     kind = table_format(path, format, choosable=choosable)
     if kind not in (*FORMATS, *DELIMITERS):
         raise UsageError(Message(N_("unknown format %(format)s (formats: %(formats)s)"),
-                                 {"format": repr(kind), "formats": ", ".join(FORMATS)}))
+                                 {"format": repr(kind), "formats": list(FORMATS)}))
     with output_stream(path, binary=kind == "xlsx") as stream:
         to_file = path is not None and path != "-"
         table = (XlsxTable(stream, columns, title=title, widths=widths, decimals=decimals)
@@ -246,9 +246,20 @@ _SHEET_WIDTHS = {"event": 12, "variant": 12, "round": 7, "table": 7, "deal": 6,
 # names, as the header has them): words, said in the event's language by the caller
 # (write_score_sheet_xlsx's ``say``)
 DEALER_ERROR = N_("The dealer is one of the table's players.")
+# The score sheet's tab and the heading printed on each page, said in the event's
+# language as its checks are (tourney.records.spreadsheets.write_score_sheet_xlsx)
+SHEET_TAB = N_("Round %(n)s")
+SHEET_HEADING = N_("%(event)s: round %(n)s")
 SCORES_ERROR = N_("One score per seat, %(count)s in all, separated by ';' in the order of "
                   "the players column.")
 SCORES_PROMPT = N_("%(count)s scores, seat 1 first, separated by ';'")
+
+
+def score_sheet_words(event: str, number: int) -> tuple[Message, Message]:
+    """The tab and the page heading of round ``number``'s score sheet of the event
+    named ``event``, as words a caller says in the event's language."""
+    return (Message(SHEET_TAB, {"n": number}),
+            Message(SHEET_HEADING, {"event": event, "n": number}))
 
 
 def write_score_sheet_xlsx(stream: IO[bytes], records, *, title: str, heading: str,

@@ -29,7 +29,7 @@ MAX_MATCHES_PER_FILE = 200_000
 def too_many_matches(line: int | None) -> UnreadableFile:
     return UnreadableFile(Message(N_("more than %(most)s matches in one file; not one "
                                      "season's records (split the file, or check that it is "
-                                     "a record file)"), {"most": f"{MAX_MATCHES_PER_FILE:,}"}),
+                                     "a record file)"), {"most": MAX_MATCHES_PER_FILE}),
                           rule="too-large", line=line)
 
 
@@ -401,7 +401,31 @@ class RecordChecker:
           :class:`RecordError`: the row is then refused and kept in its match (a
           bad event cell amid a match's rows joins that match: a slip in it, not a
           match of its own).
+
+        A reader given a file name (``filename``: a :class:`RecordReader`'s, as
+        :func:`~tourney.records.csv_format.open_records` names it) names that file in
+        every error whose file is not known yet, the problem of the file as a whole
+        it raises too.
         """
+        checks = self._checks(records, resolve, guess_key)
+        name = getattr(records, "filename", None)
+        if name is None:
+            yield from checks
+            return
+        try:
+            for check in checks:
+                for error in (check.errors if isinstance(check, MatchCheck)
+                              else (check.error,) if check.error is not None else ()):
+                    if error.file is None:
+                        error.file = name
+                yield check
+        except RecordError as err:
+            if err.file is None:
+                err.file = name
+            raise
+
+    def _checks(self, records, resolve, guess_key) -> Iterator[DealCheck | MatchCheck]:
+        """:meth:`check_stream`'s checks, files not named."""
         current_key = None
         current: list[DealCheck] = []
         count = 0  # rows of the open match

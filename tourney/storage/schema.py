@@ -327,7 +327,7 @@ def _check_adoptable(connection: Connection) -> None:
                                     {"table": table, "detail": _each_then(details)}))
     absent = sorted(set(expected) - set(found))
     if absent:
-        problems.append(Message(N_("no table %(tables)s"), {"tables": ", ".join(absent)}))
+        problems.append(Message(N_("no table %(tables)s"), {"tables": list(absent)}))
     raise SchemaError(Message(N_("this database has tourney tables but no schema version, and "
                                  "they are not those of schema %(revision)s, so it cannot be "
                                  "upgraded: %(problems)s"),

@@ -49,7 +49,7 @@ def check_key(key: str) -> str:
     if key not in SETTINGS:
         raise UsageError(Message(N_("unknown site setting %(key)s; the settings are "
                                     "%(settings)s"),
-                                 {"key": repr(key), "settings": ", ".join(SETTINGS)}))
+                                 {"key": repr(key), "settings": list(SETTINGS)}))
     return key
 
 

@@ -61,7 +61,7 @@ def player_links(session: Session, event: Event, renew: tuple[str, ...] = ()
     unknown = [name for name in renew if name not in names]
     if unknown:
         raise TourneyError(Message(N_("not entered in %(event)s: %(players)s"),
-                                   {"event": event.slug, "players": ", ".join(unknown)}))
+                                   {"event": event.slug, "players": list(unknown)}))
     out = []
     for _, player in rows:
         link = current_link(session, event, player.id)
@@ -123,7 +123,7 @@ def _entered(session: Session, event: Event, names) -> list[Player]:
     unknown = [name for name in names if name not in by_name]
     if unknown:
         raise TourneyError(Message(N_("not entered in %(event)s: %(players)s"),
-                                   {"event": event.slug, "players": ", ".join(unknown)}))
+                                   {"event": event.slug, "players": list(unknown)}))
     return [by_name[name] for name in names]
 
 

@@ -282,7 +282,7 @@ def check_rounds(rounds: int) -> int:
 def check_seating(seating: str) -> str:
     if seating not in SEATING_METHODS:
         raise UsageError(Message(N_("unknown seating %(name)s (use %(known)s)"),
-                                 {"name": repr(seating), "known": ", ".join(SEATING_METHODS)}))
+                                 {"name": repr(seating), "known": list(SEATING_METHODS)}))
     return seating
 
 
@@ -296,7 +296,7 @@ def check_seed(seed: int) -> int:
 def check_lang(lang: str) -> str:
     if lang not in LANGUAGES:
         raise UsageError(Message(N_("unknown language %(name)s (use %(known)s)"),
-                                 {"name": repr(lang), "known": ", ".join(LANGUAGES)}))
+                                 {"name": repr(lang), "known": list(LANGUAGES)}))
     return lang
 
 
@@ -595,7 +595,7 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
                                            setting_way=SettingWay("add-unknown",
                                                                   players=(unknown[0],)))
             raise UnknownName(Message(N_("unknown players %(names)s; register them first"),
-                                      {"names": ", ".join(repr(u) for u in unknown)}),
+                                      {"names": [repr(u) for u in unknown]}),
                               kind="player", names=unknown, setting="add",
                               remedy=Remedy("add-player"),
                               setting_way=SettingWay("add-unknown", players=tuple(unknown)))
@@ -818,7 +818,7 @@ def change_event(session: Session, event: Event, *, name: str | None = None,
     unknown = [u for u in unset if u not in UNSETTABLE]
     if unknown:
         raise UsageError(Message(N_("%(setting)s cannot be unset (these can: %(known)s)"),
-                                 {"setting": repr(unknown[0]), "known": ", ".join(UNSETTABLE)}))
+                                 {"setting": repr(unknown[0]), "known": list(UNSETTABLE)}))
     given = {"date": date, "lang": lang, "rounds": rounds, "bye_points": bye_points,
              "tiebreaks": tiebreaks}
     both = [u for u in unset if given[u] is not None]
@@ -958,7 +958,7 @@ def change_refusals(session: Session, event: Event, changes: dict) -> list[Messa
                                if len(played) == 1 else
                                N_("%(what)s cannot change: rounds %(rounds)s gave byes and "
                                   "have results in, and the standings so far count them"),
-                               {"what": what, "rounds": ", ".join(str(n) for n in played)}))
+                               {"what": what, "rounds": list(played)}))
     if ("seating" in changed or "seed" in changed) and last:
         what = tuple(k for k in ("seating", "seed") if k in changed)
         why.append(Message({
@@ -1007,7 +1007,7 @@ def delete_event(session: Session, event: Event) -> DeleteReport:
         stored = (Message(N_("1 stored result")) if len(matches) == 1 else
                   Message(N_("%(count)s stored results"), {"count": len(matches)}))
         shown = (Message(N_("round %(round)s"), {"round": rounds[0]}) if len(rounds) == 1 else
-                 Message(N_("rounds %(rounds)s"), {"rounds": ", ".join(str(n) for n in rounds)}))
+                 Message(N_("rounds %(rounds)s"), {"rounds": list(rounds)}))
         raise TourneyError(Message(
             N_("%(event)s cannot be deleted: it has %(stored)s (%(rounds)s), and results are "
                "kept: they are part of the players' ratings and histories (only an event "

@@ -127,9 +127,9 @@ def forfeit_table(session: Session, event: Event, number: int, table: str,
     if strangers:
         raise TourneyError(Message(N_("%(players)s not seated at %(event)s round %(round)s, "
                                       "table %(table)s, which seats %(seated)s"),
-                                   {"players": ", ".join(strangers), "event": event.slug,
+                                   {"players": list(strangers), "event": event.slug,
                                     "round": number, "table": table,
-                                    "seated": ", ".join(names[i] for i in tables[table])}))
+                                    "seated": [names[i] for i in tables[table]]}))
     gone = {p.id for p in players}
     for player_id in tables[table]:
         if player_id in gone:

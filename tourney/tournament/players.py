@@ -48,7 +48,7 @@ from ..errors import (
     UnknownName,
     UsageError,
     close_names,
-    located,
+    in_file,
     unknown_name,
 )
 from ..errors.words import N_, Message, comma_words, did_you_mean
@@ -579,8 +579,8 @@ def read_player_csv(path: str | Path, *, encoding: str | None = None,
         cell = source.cell(err.line, None) if err.line else None
         # of the kind it is: a file that cannot be read at all is a usage error
         kind = UsageError if isinstance(err, UsageError) else TourneyError
-        raise kind(located(err.file or name, err.words or err.message, line=err.line, cell=cell,
-                           column=err.column)) from None
+        raise in_file(kind, err.file or name, err.words or err.message, line=err.line,
+                      cell=cell, column=err.column) from None
     if notices is not None:
         notices.extend(source.notices)
     return rows
@@ -627,9 +627,9 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
     from ..records.csv_format import COLUMNS as RECORD_COLUMNS
     from ..records.csv_format import ragged_row_message
 
-    def at(line: int, message: Message, column: str | None = None) -> Message:
+    def at(error_class: type[TourneyError], line: int, message: Message, **ways) -> TourneyError:
         cell = table.cell(line, None) if table is not None else None
-        return located(source, message, line=line, cell=cell, column=column)
+        return in_file(error_class, source, message, line=line, cell=cell, **ways)
 
     def place(line: int) -> str | Message:  # another row: its cell in a workbook
         cell = table.cell(line, "name") if table is not None else None
@@ -667,20 +667,20 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
                        N_("unknown columns %(columns)s; a player file has name, club and "
                           "email"), {"columns": comma_words([named(u) for u in unknown])})
         if records:
-            raise UsageError(at(1, Message(
+            raise at(UsageError, 1, Message(
                 N_("%(problem)s; %(columns)s is a column of a result file: import that as "
                    "results") if len(records) == 1 else
                 N_("%(problem)s; %(columns)s are columns of a result file: import that as "
                    "results"),
-                {"problem": text, "columns": ", ".join(repr(r[:40]) for r in records[:3])})),
+                {"problem": text, "columns": [repr(r[:40]) for r in records[:3]]}),
                 remedy=Remedy("import-results"))
-        raise UsageError(at(1, text))
+        raise at(UsageError, 1, text)
     for column in set(columns):
         if columns.count(column) > 1:
-            raise UsageError(at(1, Message(N_("column %(column)s appears twice"),
-                                           {"column": repr(column)})))
+            raise at(UsageError, 1, Message(N_("column %(column)s appears twice"),
+                                            {"column": repr(column)}))
     if "name" not in columns:
-        raise UsageError(at(1, Message(N_("no name column"))))
+        raise at(UsageError, 1, Message(N_("no name column")))
     if table is not None:
         table.set_columns(columns)
     result = []
@@ -704,9 +704,9 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
             continue
         filled += 1
         if filled > MAX_PLAYER_ROWS:
-            raise TourneyError(at(line, Message(N_("more than %(most)s players in one file; "
-                                                   "not a player list"),
-                                                {"most": MAX_PLAYER_ROWS})))
+            raise at(TourneyError, line, Message(N_("more than %(most)s players in one file; "
+                                                    "not a player list"),
+                                                 {"most": MAX_PLAYER_ROWS}))
         if len(values) != len(columns):
             refuse(line, ragged_row_message(values, len(columns)), rule="ragged-row")
             continue

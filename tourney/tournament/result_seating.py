@@ -106,7 +106,7 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
             which = (Message(N_("%(player)s is %(seat)s"),
                              {"player": names[seat], "seat": seat_words(seat)})
                      if seat is not None else
-                     Message(N_("%(players)s missing"), {"players": ", ".join(missing)}))
+                     Message(N_("%(players)s missing"), {"players": list(missing)}))
             errors.append(RecordError(
                 Message(N_("the players of deal 1 must sit as seated: round %(round)s, table "
                            "%(table)s seats %(seated)s (%(first)s first): %(which)s"),

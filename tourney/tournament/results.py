@@ -210,7 +210,8 @@ class _MatchStore:
         self.options = options
         self.contexts = contexts
         self.report = report
-        self.rejects = RejectsFile(options.rejects) if options.rejects is not None else None
+        self.rejects = (RejectsFile(options.rejects, options.rejects_note)
+                        if options.rejects is not None else None)
         self.source_file = os.path.basename(report.file)[:500]
         self.imported_by = (options.imported_by or current_user())[:100]
         self.writer = VersionWriter(session, source_file=self.source_file,
@@ -223,7 +224,17 @@ class _MatchStore:
         for err in errors:
             self.report.add_error(err)
         if self.rejects is not None:
-            self.rejects.reject(self.records.columns, read.match, read.raws, errors)
+            self.rejects.reject(self.records.columns, read.match, read.raws, errors,
+                                self._lang(read.match.event))
+
+    def _lang(self, slug: str | None) -> str | None:
+        """The language of the event ``slug`` (the file's, ``--event``, for a match
+        of no known event): its rejected rows are worded in it."""
+        for name in (slug, self.options.event):
+            ctx = self.contexts.context(name) if name else None
+            if ctx is not None:
+                return ctx.event.lang
+        return None
 
     def close(self, read: CheckedMatch) -> None:
         """A checked match against the database: stored, or rejected."""

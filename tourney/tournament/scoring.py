@@ -45,7 +45,7 @@ def check_points_system(system: str | None) -> str:
 
 def unknown_points_system(system: str) -> UsageError:
     return UsageError(Message(N_("unknown points system %(name)s (use %(known)s)"),
-                              {"name": repr(system), "known": ", ".join(POINTS_SYSTEMS)}))
+                              {"name": repr(system), "known": list(POINTS_SYSTEMS)}))
 
 
 def check_bye_points(value: float | None) -> float | None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from ..engines import get_game
-from ..errors import RecordError, Remedy, SettingWay, TourneyError, UsageError, located
+from ..errors import RecordError, Remedy, SettingWay, TourneyError, UsageError, in_file
 from ..errors.words import N_, Message
 from ..ordering import table_order
 from ..pairing.history import EventHistory
@@ -100,7 +100,7 @@ def import_seating(session: Session, event: Event, number: int, path: str, *,
                    "import it first") if len(missing) == 1 else
                 N_("round %(round)s of %(event)s has no result yet for tables %(tables)s; "
                    "import them first"),
-                {"round": last, "event": event.slug, "tables": ", ".join(missing)}),
+                {"round": last, "event": event.slug, "tables": list(missing)}),
                 setting="force",
                 remedy=Remedy("import-results"), setting_way=SettingWay("seat-anyway", round=number))
     name = "<stdin>" if path == "-" else str(path)
@@ -165,15 +165,15 @@ def _read(session, event, number, source, name, errors) -> list[_Row]:
     columns = [h.strip().lower() for h in header]
     unknown = [h for h, c in zip(header, columns) if c not in COLUMNS]
     if unknown:
-        raise UsageError(located(name, Message(N_("unknown column %(column)s; a seating file "
-                                                  "has table, player and optionally seat"),
-                                               {"column": repr(unknown[0][:40])}), line=1))
+        raise in_file(UsageError, name, Message(N_("unknown column %(column)s; a seating file "
+                                                   "has table, player and optionally seat"),
+                                                {"column": repr(unknown[0][:40])}), line=1)
     for column, missing in (("table", N_("no table column")),
                             ("player", N_("no player column"))):
         if column not in columns:
-            raise UsageError(located(name, Message(missing), line=1))
+            raise in_file(UsageError, name, Message(missing), line=1)
     if len(set(columns)) != len(columns):
-        raise UsageError(located(name, Message(N_("a column appears twice")), line=1))
+        raise in_file(UsageError, name, Message(N_("a column appears twice")), line=1)
     source.set_columns(columns)
     out: list[_Row] = []
     seen: dict[int, int] = {}
@@ -181,9 +181,9 @@ def _read(session, event, number, source, name, errors) -> list[_Row]:
         if not any(v.strip() for v in values):
             continue
         if len(out) + len(errors) > MAX_ROWS:
-            raise TourneyError(located(name, Message(N_("more than %(most)s rows; not a "
-                                                        "seating"), {"most": MAX_ROWS}),
-                                       line=line))
+            raise in_file(TourneyError, name, Message(N_("more than %(most)s rows; not a "
+                                                         "seating"), {"most": MAX_ROWS}),
+                          line=line)
         if len(values) != len(columns):
             refuse(line, ragged_row_message(values, len(columns)))
             continue
@@ -248,7 +248,7 @@ def _check(session, event, number, rows, name, errors, force, source) -> None:
         errors.append(RecordError(
             Message(N_("not in the file: %(players)s; every player of round %(round)s is "
                        "seated or has a bye, unless marked absent"),
-                    {"players": ", ".join(missing), "round": number}),
+                    {"players": list(missing), "round": number}),
             rule="seating-file", file=name,
             remedy=Remedy("mark-absent", event=event.slug, round=number,
                           player=missing[0] if len(missing) == 1 else None)))

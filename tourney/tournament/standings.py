@@ -57,7 +57,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from sqlalchemy import func, select
 from sqlmodel import Session
@@ -78,7 +78,8 @@ from ..storage.models import (
     Round,
     Seat,
 )
-from .scoring import event_bye_points
+from .scoring import DEFAULT_POINTS, check_bye_points, check_points_system, event_bye_points, match_points
+from .scoring import bye_points as scoring_bye_points
 from .settings import event_settings
 from .tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, Field, Tally, needs_of
 
@@ -107,7 +108,7 @@ def check_tiebreaks(ids: Sequence[str]) -> list[str]:
     for tiebreak in ids:
         if tiebreak not in TIEBREAKS:
             raise UsageError(Message(N_("unknown tie-break %(name)s (tie-breaks: %(known)s)"),
-                                     {"name": repr(tiebreak), "known": ", ".join(TIEBREAKS)}))
+                                     {"name": repr(tiebreak), "known": list(TIEBREAKS)}))
     if len(set(ids)) != len(ids):
         raise UsageError(Message(N_("a tie-break is named twice")))
     return ids
@@ -204,12 +205,10 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
     """The standings of an event, best first (after ``up_to_round`` when given: a
     round the event has seated, with the players entered by then); players
     sharing a place by name, as the event's language sorts names (``lang`` for an
-    event without one)."""
+    event without one). The event's results read, then ordered as
+    :func:`rank_standings` orders plain data."""
     if up_to_round is not None:
         check_round_number(session, event, up_to_round)
-    tiebreaks = event_tiebreaks(event)
-    higher_is_better = get_game(event.variant).higher_is_better
-
     query = (select(Entry.player_id, Player.name, Entry.withdrawn_after)
              .join(Player, Player.id == Entry.player_id).where(Entry.event_id == event.id))
     if up_to_round is not None:
@@ -219,7 +218,6 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
     entries = session.execute(query).all()
     names = {pid: name for pid, name, _ in entries}
     withdrawn = {pid: w for pid, _, w in entries}
-    tallies: dict[int, Tally] = {pid: Tally() for pid in names}
 
     query = (select(Match.id, MatchPlace.player_id, MatchPlace.place, MatchPlace.total,
                     MatchPlace.match_points, Match.round_number)
@@ -232,20 +230,114 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
     for match_id, player_id, place, total, points, number in session.execute(query):
         tables.setdefault(match_id, []).append((player_id, place, total, points))
         round_of[match_id] = number
+    missing = {pid for seats in tables.values() for pid, _, _, _ in seats if pid not in names}
+    others = dict(session.execute(select(Player.id, Player.name)
+                                  .where(Player.id.in_(missing))).all()) if missing else {}
 
-    needs = needs_of(tiebreaks)
-    beaten, by_round = "beaten" in needs, "by_round" in needs
     bye_query = (select(Seat.player_id, Round.number).join(Round, Round.id == Seat.round_id)
                  .where(Round.event_id == event.id, Seat.table.is_(None)))
     if up_to_round is not None:
         bye_query = bye_query.where(Round.number <= up_to_round)
-    bye_rows = session.execute(bye_query).all()
     forfeits, forfeit_wins = _forfeits(session, event, up_to_round)
-    adjusted = _adjustments(session, event, up_to_round)
+    return _order(_Results(
+        names=names, withdrawn=withdrawn, other_names=others, tables=tables,
+        round_of=round_of, byes=session.execute(bye_query).all(), forfeits=forfeits,
+        forfeit_wins=forfeit_wins, adjusted=_adjustments(session, event, up_to_round),
+        bye_points=event_bye_points(event)),
+        event_tiebreaks(event), get_game(event.variant).higher_is_better, event.seed,
+        event.lang or lang)
+
+
+class MatchResult(NamedTuple):
+    """One match as the standings count it: the ``round`` it was played in and its
+    ``seats``, each ``(player, place, total)``: the player's name, their place at
+    the table (1 the best; equal places a tie) and their total score (the deals'
+    scores summed, which the ``score`` tie-break compares with the table's mean)."""
+
+    round: int
+    seats: Sequence[tuple[str, int, float]]
+
+
+def rank_standings(matches: Iterable[MatchResult], *, players: Iterable[str] = (),
+                   points: str = DEFAULT_POINTS,
+                   tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+                   higher_is_better: bool = False,
+                   byes: Iterable[tuple[str, int]] = (), bye_points: float | None = None,
+                   table_size: int = 4, seed: int = 0,
+                   lang: str | None = None) -> list[StandingRow]:
+    """Standings from plain data, no database: the event's ordering
+    (:func:`standings_table` orders an event's results with it), match points,
+    then ``tiebreaks`` in order, players equal on everything sharing a place.
+
+    ``matches``: each a :class:`MatchResult` (or a ``(round, seats)`` pair);
+    ``players``: players entered besides those who played (a row each, with no
+    matches); ``points``: the points system (``share`` or ``place``,
+    :mod:`.scoring`); ``tiebreaks``: ids from
+    :data:`~tourney.tournament.tiebreaks.TIEBREAKS` (``opponents``, ``score``,
+    ``wins``, ``buchholz``, ``lot``...); ``higher_is_better``: whether a higher
+    total is the better score (dam-brade's game points; the card games' totals
+    are penalties: the game's ``get_game(variant).higher_is_better``); ``byes``:
+    ``(player, round)`` of each bye, worth ``bye_points`` (``None``: a win's worth,
+    at a table of ``table_size`` under ``place``); ``seed``: the ``lot``
+    tie-break's drawing, each player's draw seeded by it and their position in
+    ``players`` then the matches; ``lang``: the language whose order names sort
+    in where players share a place. :class:`~tourney.errors.UsageError` for a
+    tie-break or points system that does not exist."""
+    system = check_points_system(points)
+    tiebreaks = tiebreaks_in_force(check_tiebreaks(list(tiebreaks)))
+    ids: dict[str, int] = {}
+    for name in players:
+        ids.setdefault(name, len(ids) + 1)
+    tables: dict[int, list[tuple[int, int, float, float]]] = {}
+    round_of: dict[int, int] = {}
+    for number, (round_number, seats) in enumerate(matches, start=1):
+        seats = list(seats)
+        worth = match_points([place for _, place, _ in seats], system)
+        tables[number] = [(ids.setdefault(name, len(ids) + 1), place, total, value)
+                          for (name, place, total), value in zip(seats, worth)]
+        round_of[number] = round_number
+    bye_rows = [(ids.setdefault(name, len(ids) + 1), number) for name, number in byes]
+    return _order(_Results(
+        names={pid: name for name, pid in ids.items()}, withdrawn={}, other_names={},
+        tables=tables, round_of=round_of, byes=bye_rows, forfeits={}, forfeit_wins={},
+        adjusted={}, bye_points=scoring_bye_points(system, check_bye_points(bye_points),
+                                                   table_size)),
+        tiebreaks, higher_is_better, seed, lang)
+
+
+@dataclass
+class _Results:
+    """What the standings are summed from, by player id: the entered players'
+    names and withdrawals (``other_names``: players with results no longer
+    entered), each match's seats ``(player, place, total, match points)`` and
+    round, the byes ``(player, round)``, the arbiter's forfeits and adjustments,
+    and a bye's points."""
+
+    names: dict[int, str]
+    withdrawn: dict[int, int | None]
+    other_names: dict[int, str]
+    tables: dict[int, list[tuple[int, int, float, float]]]
+    round_of: dict[int, int]
+    byes: Sequence[tuple[int, int]]
+    forfeits: dict[int, int]
+    forfeit_wins: dict[int, int]
+    adjusted: dict[int, list[dict]]
+    bye_points: float
+
+
+def _order(results: _Results, tiebreaks: list[str], higher_is_better: bool, seed: int,
+           lang: str | None) -> list[StandingRow]:
+    """The standings rows of ``results``, best first, places assigned: no database."""
+    names, tables, round_of = results.names, results.tables, results.round_of
+    forfeits, forfeit_wins, adjusted = (results.forfeits, results.forfeit_wins,
+                                        results.adjusted)
+    tallies: dict[int, Tally] = {pid: Tally() for pid in names}
+    needs = needs_of(tiebreaks)
+    beaten, by_round = "beaten" in needs, "by_round" in needs
     # Points, shares and relative scores are summed as integers over one common
     # denominator (exact, as fractions are, at a fraction of the cost: a season's
     # standings sum forty events); each tally gets its fractions once, at the end.
-    per_bye = _exact(event_bye_points(event))
+    per_bye = _exact(results.bye_points)
     scale = _common_denominator(tables.values(), [per_bye] + [
         _exact(a["points"]) for items in adjusted.values() for a in items])
     per_bye_n = (per_bye * scale).numerator
@@ -274,13 +366,10 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
             if by_round:
                 number = round_of[match_id]
                 tally.by_round[number] = tally.by_round.get(number, Fraction(0)) + _exact(points)
-    missing = [pid for pid in tallies if pid not in names]
-    if missing:
-        names.update(dict(session.execute(
-            select(Player.id, Player.name).where(Player.id.in_(missing))).all()))
+    names = {**results.other_names, **names}
 
     byes: dict[int, int] = {}
-    for player_id, number in bye_rows:
+    for player_id, number in results.byes:
         byes[player_id] = byes.get(player_id, 0) + 1
         if player_id in tallies:
             tally = tallies[player_id]
@@ -306,7 +395,7 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
     matches_lcm = math.lcm(1, *{tally.matches for tally in tallies.values() if tally.matches})
     # only the event's tie-breaks are computed: the FIDE ones sum over every
     # opponent, and a season's standings read forty events' tables
-    player = Field(0, Tally(), tallies, event.seed, scale, matches_lcm)
+    player = Field(0, Tally(), tallies, seed, scale, matches_lcm)
     rows = []
     for player_id, tally in tallies.items():
         player.player_id, player.tally = player_id, tally
@@ -317,7 +406,7 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
             player_id=player_id, player=names.get(player_id, f"#{player_id}"), place=0,
             points=points_n[player_id] / scale, tiebreaks=dict(zip(tiebreaks, values)),
             decided_by=None, matches=tally.matches, wins=tally.wins,
-            byes=byes.get(player_id, 0), withdrawn_after=withdrawn.get(player_id),
+            byes=byes.get(player_id, 0), withdrawn_after=results.withdrawn.get(player_id),
             sort_key=sort_key, forfeits=forfeits.get(player_id, 0),
             forfeit_wins=forfeit_wins.get(player_id, 0),
             adjustments=adjusted.get(player_id, [])))
@@ -325,7 +414,7 @@ def standings_table(session: Session, event: Event, *, up_to_round: int | None =
         if tiebreak.among_equals is not None:
             _among_equals(rows, position, tiebreak, signs[position - 1], tallies, equal)
     rows.sort(key=lambda r: r.sort_key)
-    _by_name_where_equal(rows, name_order(event.lang or lang))
+    _by_name_where_equal(rows, name_order(lang))
     _assign_places(rows, tiebreaks)
     _show_lots(rows)
     return rows

@@ -101,7 +101,7 @@ def add_members(session: Session, slug: str, team: str, names: Sequence[str]) ->
         raise TourneyError(Message(N_("in another team of %(scope)s already: %(players)s (a "
                                       "player plays for one team; remove them from that team "
                                       "first)"),
-                                   {"scope": scope.slug, "players": ", ".join(elsewhere)}),
+                                   {"scope": scope.slug, "players": list(elsewhere)}),
                            remedy=Remedy("list-teams", scope=scope.slug))
     row = teams.get(team)
     if row is None:
@@ -136,7 +136,7 @@ def remove_members(session: Session, slug: str, team: str, names: Sequence[str] 
         missing = [p.name for p in players if p.id not in members]
         if missing:
             raise UsageError(Message(N_("not in %(team)s: %(players)s"),
-                                     {"team": team, "players": ", ".join(missing)}),
+                                     {"team": team, "players": list(missing)}),
                              remedy=Remedy("list-teams", scope=scope.slug))
         removed = [p.name for p in players]
         session.execute(delete(TeamMember).where(

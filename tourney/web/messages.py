@@ -11,9 +11,11 @@ were kept, or text from elsewhere) shows its English message, marked as English.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tourney.errors import RecordError, Remedy, SettingWay
 from tourney.errors.seats import seat_number
+from tourney.records.checked import error_text as english_error_text
 from tourney.reports.i18n import N_, translations
 from tourney.reports.site import Renderer
 
@@ -320,3 +322,23 @@ SIGNUP_REFUSALS = {
 def signup_refusal(reason: str, field: str | None) -> str:
     """The words of a refused sign-up (a catalogue message, untranslated)."""
     return SIGNUP_REFUSALS.get(reason) or SIGNUP_REFUSALS.get(field or "", SIGNUP_REFUSALS["email"])
+
+
+def file_error_note(err: RecordError, lang: str | None) -> str:
+    """An error as a file written for the event's organizers says it (the rejects
+    file's error column), in ``lang``: ``where: what [rule]``, the place and the
+    words as a page says them; in English (the command line's one form of a record
+    error) for no language or English."""
+    if not lang or lang == "en":
+        return english_error_text(err)
+    line = error_lines([err], _file_renderer(lang))[0]
+    what = line.detail or line.sentence
+    text = f"{line.where}: {what}" if line.where else what
+    return f"{text} [{err.rule}]" if err.rule else text
+
+
+@lru_cache(maxsize=8)
+def _file_renderer(lang: str) -> Renderer:
+    import datetime as dt
+
+    return Renderer(lang, "", (lang,), dt.datetime.now(dt.UTC))
