@@ -38,7 +38,7 @@ def run(*args, cwd: Path) -> tuple[int, str, float]:
 def test_a_row_of_three_hundred_thousand_cells_is_refused_cheaply(tmp_path):
     book = hostile.workbook(tmp_path / "wide.xlsx", [hostile.wide_row(300_000)])
     code, said, peak = run("validate", book, cwd=tmp_path)
-    assert code == 2 and "row 2 of the workbook's sheet1 has more than 16,384 cells" in said
+    assert code == 2 and "row 2 of the workbook's sheet1 has more than 16384 cells" in said
     assert peak < LIMIT_MB, peak
 
 
@@ -58,7 +58,7 @@ def test_a_file_of_garbage_rows_stops_at_the_match_limit(tmp_path, args):
         run("db", "init", "--db", tmp_path / "t.db", cwd=tmp_path)
     code, said, peak = run(*args, garbage, "--db", tmp_path / "t.db", cwd=tmp_path)
     assert code == 2, said
-    assert "more than 200,000 matches in one file" in said
+    assert "more than 200000 matches in one file" in said
     assert peak < LIMIT_MB, peak
 
 
