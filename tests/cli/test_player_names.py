@@ -88,6 +88,19 @@ def test_player_list_sorts_as_the_terminals_language(tourney, lang, order):
     assert [line.split()[0] for line in table] == order
 
 
+@pytest.mark.parametrize("lang, order", [
+    ("sv", ["Abel", "Ostrom", "Zorn", "Åberg", "Ärlig", "Æsir", "Ødegaard", "Öst"]),
+    ("fi", ["Abel", "Ostrom", "Zorn", "Åberg", "Ärlig", "Æsir", "Ødegaard", "Öst"]),
+    ("nb", ["Abel", "Ostrom", "Zorn", "Ärlig", "Æsir", "Ødegaard", "Öst", "Åberg"]),
+    ("en", ["Abel", "Åberg", "Æsir", "Ärlig", "Ødegaard", "Öst", "Ostrom", "Zorn"]),
+])
+def test_player_list_lang_sorts_as_that_language_on_any_terminal(tourney, lang, order):
+    """A Swedish club's organizer on an English terminal: --lang sv puts Å after Z."""
+    tourney("player", "add", *NORDIC)
+    assert [p["name"] for p in tourney("player", "list", "--json", "--lang", lang,
+                                       env={"LC_ALL": "en_US.UTF-8"}).json] == order
+
+
 def test_seat_list_and_standings_ties_sort_in_the_events_language(tourney):
     tourney("player", "add", "Zorn", "Öst", "Åberg", "Ødegaard")
     tourney("event", "create", "sv-cup", "--variant", "kortrad", "--table-sizes", "4",
