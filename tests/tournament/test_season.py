@@ -168,6 +168,24 @@ def test_team_totals_count_the_best_n_players():
     assert north.others == [("Gus", 1)] and north.players == 3
 
 
+def test_a_teams_total_is_the_sum_of_its_members_values_as_shown():
+    """Members' values of 16/3, 16/3 and 6.5433 read 5.33, 5.33 and 6.54: the
+    team's total is 17.20, what a reader adds up (not 17.21 from the unrounded
+    values), and the teams rank by it."""
+    rows = team_table({"North": [("Anna", Fraction(16, 3)), ("Bo", Fraction(16, 3)),
+                                 ("Cai", 6.5433)],
+                       "South": [("Dag", 17.2)]})
+    north = next(r for r in rows if r.team == "North")
+    assert north.counted == [("Cai", Fraction(654, 100)), ("Anna", Fraction(533, 100)),
+                             ("Bo", Fraction(533, 100))]
+    assert north.total == Fraction(1720, 100) == sum(v for _, v in north.counted)
+    assert north.to_json()["total"] == 17.2
+    # 17.20 against South's 17.20: level on total (the unrounded 17.21 would put North
+    # ahead), South ahead on countback (its best member's 17.20 over Cai's 6.54)
+    assert [(r.team, r.place, r.decided_by) for r in rows] == [("South", 1, None),
+                                                             ("North", 2, "countback")]
+
+
 def test_team_ties_countback_then_shared():
     rows = team_table({"A": [("a1", 3), ("a2", 1)], "B": [("b1", 2), ("b2", 2)]})
     assert [(r.team, r.decided_by) for r in rows] == [("A", None), ("B", "countback")]

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Sequence
 
-from ..numbers import plain_number
+from ..numbers import as_shown, plain_number
 from ..ordering import name_order
 from .standings import assign_places
 from .tiebreaks import lot_draw
@@ -309,11 +309,14 @@ def team_table(teams: dict[str, Sequence[tuple[str, float | Fraction]]],
                count: int | None = None, *, lang: str | None = None) -> list[TeamRow]:
     """Team standings from each team's members' values (``teams``: team name ->
     [(player, value)]): the sum of the best ``count`` values (all without one),
-    then countback; equal teams share a place, listed by name."""
+    then countback; equal teams share a place, listed by name. Each value counts
+    as it is shown (:func:`~tourney.numbers.as_shown`: 16/3 counts 5.33), so the
+    members' values a reader adds up make the team's total (docs/decisions.md)."""
     order = name_order(lang)
     rows = []
     for team, members in teams.items():
-        ranked = sorted(((p, exact(v)) for p, v in members), key=lambda m: (-m[1], order(m[0])))
+        ranked = sorted(((p, as_shown(v)) for p, v in members),
+                        key=lambda m: (-m[1], order(m[0])))
         counted = ranked[:count] if count else ranked
         others = ranked[len(counted):]
         total = sum((v for _, v in counted), Fraction(0))
