@@ -10,7 +10,7 @@ from tourney.numbers import column_decimals, fixed_text, number_text, plain_numb
 from tourney.ordering import terminal_language
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
-from tourney.tournament.season import DEFAULT_PLACING, SCORING
+from tourney.tournament.season import DEFAULT_PLACING, SCORING, points_decimals
 from tourney.tournament.standings import place_text
 from tourney.tournament.teams import TEAM_KINDS
 
@@ -515,8 +515,8 @@ def _emit_series(table, *, format_, out, as_json) -> None:
     if net:
         totals["handicap"] = [float(r.handicap) for r in rows]
         totals["net"] = [float(r.net) for r in rows]
-    decimals = {name: column_decimals([v for v in values if v is not None])
-                for name, values in {**columns, **totals}.items()}
+    # one precision for every points column (events, gross, handicap, net)
+    decimals = dict.fromkeys([*columns, *totals], points_decimals(rows))
     if format_ or out:
         headers = ["place", "player", "qualified", "events played", "events counted",
                    *slugs, *totals, "dropped", "decided by"]

@@ -71,8 +71,9 @@ def test_best_n_and_min_events(season):
     lines = text.stdout.splitlines()
     assert lines[0].split() == ["place", "player", "events", "ev1", "ev2", "ev3", "total",
                                 "decided", "by"]
-    assert lines[1].split()[:7] == ["1", "Anna", "3", "3", "(1)", "2.5", "5.5"]
-    assert lines[-1].split()[:5] == ["-", "Dag", "1", "0", "-"]
+    # every points column with one precision: the 2.5's
+    assert lines[1].split()[:7] == ["1", "Anna", "3", "3.0", "(1.0)", "2.5", "5.5"]
+    assert lines[-1].split()[:5] == ["-", "Dag", "1", "0.0", "-"]
     assert "dropped" in text.stderr and "not qualified" in text.stderr
     assert "season: points scoring; best 2 events count; 2 events to qualify" in text.stderr
     # every event counts, nobody short
@@ -125,6 +126,25 @@ def test_handicaps_by_hand(season):
     assert got(season("series", "standings", "season", "--json"))[1] == (2, "Anna", 5.5)
     logged = season("log", "--json").json
     assert [e["action"] for e in logged].count("series.handicap") == 4
+
+
+def test_every_points_column_reads_one_precision(season, tmp_path):
+    """A row read gross 5.5 beside a handicap 0.00 (each column its own decimals):
+    the events', gross, handicap and net columns share one, on the terminal and
+    in the CSV."""
+    season("series", "set", "season", "--handicap")
+    season("series", "handicap", "season", "Bo", "0.25")
+    lines = season("series", "standings", "season").stdout.splitlines()
+    anna = next(line.split() for line in lines if "Anna" in line)
+    # events ev1 ev2 ev3, gross, handicap, net
+    assert anna[3:9] == ["3.00", "(1.00)", "2.50", "5.50", "0.00", "5.50"]
+    out = tmp_path / "season.csv"
+    season("series", "standings", "season", "--out", str(out))
+    with out.open(encoding="utf-8-sig", newline="") as f:
+        rows = list(csv.DictReader(f))
+    anna = next(r for r in rows if r["player"] == "Anna")
+    assert [anna[c] for c in ("ev1", "ev2", "ev3", "gross", "handicap", "net")] == [
+        "3.00", "1.00", "2.50", "5.50", "0.00", "5.50"]
 
 
 def test_handicaps_from_the_rating(season):
@@ -209,7 +229,8 @@ def test_spreadsheets(season, tmp_path):
     with open(out, encoding="utf-8-sig", newline="") as stream:
         rows = list(csv.DictReader(stream))
     assert [r["player"] for r in rows] == ["Anna", "Bo", "Cai", "Eva", "Dag"]
-    assert rows[0]["ev2"] == "1" and rows[0]["dropped"] == "ev2" and rows[0]["total"] == "5.5"
+    # one precision for every points column (the 2.5's)
+    assert rows[0]["ev2"] == "1.0" and rows[0]["dropped"] == "ev2" and rows[0]["total"] == "5.5"
     assert rows[4]["place"] == "" and rows[4]["qualified"] == "no" and rows[4]["ev2"] == ""
     # never overwrites without --yes
     season("series", "standings", "season", "--out", str(out), exit_code=2)

@@ -26,7 +26,8 @@ def test_series_page_in_every_language(tourney, db_url, tmp_path):
     english = (site / "en" / "series" / "season.html").read_text(encoding="utf-8")
     rows = cells(english)
     # best 2 of Anna's 3, 1, 2.5: the 1 dropped; Dag short of 2 events, no place
-    assert rows[0][:7] == ["1", "Anna", "3", "3", "(1)", "2.5", "5.5"]
+    # every points column with one precision (the 2.5's)
+    assert rows[0][:7] == ["1", "Anna", "3", "3.0", "(1.0)", "2.5", "5.5"]
     assert rows[-1][0] == "–" and rows[-1][1].startswith("Dag") and "not qualified" in rows[-1][1]
     assert [r[1] for r in rows[:4]] == ["Anna", "Bo", "Cai", "Eva"]
     assert 'class="num dropped"' in english
@@ -58,6 +59,19 @@ def test_incremental_publish_reuses_the_page_until_a_result_changes(tourney, db_
     rows = cells(page.read_text(encoding="utf-8"))
     # Bo 2 + 3 now leads; Anna 0, 1, 2.5: 3.5
     assert rows[0][1] == "Bo" and ["Anna", "3.5"] == [rows[1][1], rows[1][6]]
+
+
+def test_a_handicapped_rows_points_read_one_precision(tourney, db_url, tmp_path):
+    """Gross 5.5 beside a handicap 0.00 was each column's own precision: events,
+    gross, handicap and net read alike."""
+    make_season(tourney, db_url)
+    tourney("series", "set", "season", "--handicap")
+    tourney("series", "handicap", "season", "Bo", "0.25")
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site), "--lang", "en")
+    rows = cells((site / "series" / "season.html").read_text(encoding="utf-8"))
+    anna = next(r for r in rows if r[1] == "Anna")
+    assert anna[3:9] == ["3.00", "(1.00)", "2.50", "5.50", "0.00", "5.50"]
 
 
 def test_team_pages_open_data_and_feed(tourney, db_url, tmp_path):

@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Sequence
 
-from ..numbers import as_shown, plain_number
+from ..numbers import as_shown, column_decimals, plain_number
 from ..ordering import name_order
 from .standings import assign_places
 from .tiebreaks import lot_draw
@@ -277,6 +277,19 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
             row.decided_by = next((c for c, a, b in zip(criteria, above, row.sort_key)
                                    if a != b), "shared")
     return rows
+
+
+def points_decimals(rows: Sequence[SeriesRow]) -> int:
+    """The decimals every points column of a series' standings is shown with: each
+    event's, gross, handicap and net alike (:func:`~tourney.numbers.column_decimals`
+    over them all). One precision for the one kind of number, on the page, the
+    terminal and the spreadsheet: a row read 5.5 gross beside a 0.00 handicap when
+    each column had its own, though the net is the one plus the other."""
+    values = [float(r.gross) for r in rows]
+    values += [float(r.handicap) for r in rows if r.handicap is not None]
+    values += [float(r.net) for r in rows if r.net is not None]
+    values += [float(c.value) for r in rows for c in r.cells if c is not None]
+    return column_decimals(values)
 
 
 # ----------------------------------------------------------------------- teams
