@@ -275,6 +275,14 @@ def remove(slug, events, as_json, db_url):
     if report.unchanged:
         summary += f" ({', '.join(report.unchanged)} not in it)"
     report_change("series.remove", bool(report.changed), summary, as_json, **report.to_json())
+    series_warnings(report)
+
+
+def series_warnings(report) -> None:
+    """A series change's warnings (:class:`tourney.tournament.series.SeriesWarning`),
+    one a line on standard error (in --json too: under ``warnings``)."""
+    for warning in report.warnings:
+        message(f"warning: {warning.text}")
 
 
 @series.command("list")

@@ -246,6 +246,24 @@ def test_spreadsheets(season, tmp_path):
     assert values[1][:2] == (1, "Anna") and 5.5 in values[1]
 
 
+def test_removing_an_event_says_how_the_standings_change(season):
+    """Taking ev3 out drops Anna's 2.5 and Eva's 1.5 (Eva, one event left, no longer
+    qualifies): the command says so, and --json has it as data."""
+    run = season("series", "remove", "season", "ev3")
+    assert ("warning: taking ev3 out changes the standings: 2 of 5 players have another "
+            "total; places: Bo 2 → 1, Anna 1 → 2, Eva 4 → –") in run.stderr.splitlines()
+    season("series", "add", "season", "ev3")
+    [warning] = season("series", "remove", "season", "ev3", "--json").json["details"][
+        "warnings"]
+    assert {k: v for k, v in warning.items() if k != "message"} == {
+        "warning": "standings-changed", "events": ["ev3"], "players": 5, "totals": 2,
+        "moved": [["Bo", 2, 1], ["Anna", 1, 2], ["Eva", 4, None]], "moved_count": 3}
+    # an event nobody's result comes from changes nothing: no warning
+    season("event", "create", "ev4", "--variant", "spardame")
+    season("series", "add", "season", "ev4")
+    assert "warning" not in season("series", "remove", "season", "ev4").stderr
+
+
 def test_show_list_set_remove_delete(season):
     shown = season("series", "show", "season", "--json").json
     assert shown["best"] == 2 and shown["min_events"] == 2 and shown["scoring"] == "points"

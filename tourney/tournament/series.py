@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from sqlalchemy import delete, func, select
@@ -30,7 +30,7 @@ from sqlmodel import Session
 
 from ..collector import frozen
 from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
-from ..errors.words import N_, Message, or_words
+from ..errors.words import N_, Message, and_words, comma_words, or_words
 from ..numbers import plain_number
 from ..storage.audit import record_change
 from ..storage.merges import canonical_players
@@ -296,11 +296,88 @@ class EventsChange:
     changed: list[str]  # the events added or removed
     unchanged: list[str]  # already in (add) or not in (remove)
     events: list[str]  # the series' events after
+    warnings: list["SeriesWarning"] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"series": self.series, self.verb: self.changed,
                 "already_in" if self.verb == "added" else "not_in": self.unchanged,
-                "events": self.events}
+                "events": self.events, "warnings": [w.to_json() for w in self.warnings]}
+
+
+# Players named, at most, in a warning of places that changed (the rest counted).
+MOVES_NAMED = 5
+
+
+@dataclass(frozen=True)
+class SeriesWarning:
+    """A change to a series done, with something its organizer should know, as a
+    code and its data (the command line and the pages word it: :attr:`words`):
+
+    - ``standings-changed``: events taken out changed the standings; ``events``,
+      ``players`` (in the standings before), ``totals`` (of them, those whose total
+      changed or who left the standings), ``moved`` (``[player, place before,
+      place after]`` of the first :data:`MOVES_NAMED` whose place changed, best
+      after first; a place ``None``: none, not qualified or gone), ``moved_count``;
+    """
+
+    code: str
+    data: tuple  # the data's items, in order (frozen: a dict is not)
+
+    @property
+    def fields(self) -> dict:
+        return dict(self.data)
+
+    @property
+    def words(self) -> Message:
+        data = self.fields
+        if self.code == "standings-changed":
+            params = {"events": and_words(data["events"]), "totals": data["totals"],
+                      "players": data["players"]}
+            if not data["moved"]:
+                return Message(N_("taking %(events)s out changes the standings: %(totals)s of "
+                                  "%(players)s players have another total; no place "
+                                  "changes"), params)
+            moves = [Message(N_("%(player)s %(before)s → %(after)s"),
+                             {"player": player, "before": "–" if before is None else before,
+                              "after": "–" if after is None else after})
+                     for player, before, after in data["moved"]]
+            moved = comma_words(moves)
+            if data["moved_count"] > len(moves):
+                moved = Message(N_("%(names)s and %(count)s more"),
+                                {"names": moved, "count": data["moved_count"] - len(moves)})
+            return Message(N_("taking %(events)s out changes the standings: %(totals)s of "
+                              "%(players)s players have another total; places: %(moved)s"),
+                           {**params, "moved": moved})
+        raise ValueError(self.code)
+
+    @property
+    def text(self) -> str:
+        return str(self.words)
+
+    def to_json(self) -> dict:
+        return {"warning": self.code, **self.fields, "message": self.text}
+
+
+def standings_change(events: Sequence[str], before: Sequence[SeriesRow],
+                     after: Sequence[SeriesRow]) -> SeriesWarning | None:
+    """What taking ``events`` out of a series did to its standings (``before`` and
+    ``after``), as a warning; ``None`` when no total and no place changed."""
+    now = {row.player_id: row for row in after}
+    totals = 0
+    moved = []
+    for row in before:
+        later = now.get(row.player_id)
+        if later is None or (later.gross, later.net) != (row.gross, row.net):
+            totals += 1
+        if later is None or later.place != row.place:
+            moved.append((row.player, row.place, None if later is None else later.place))
+    if not totals and not moved:
+        return None
+    # best place after first, then those who have none
+    moved.sort(key=lambda m: (m[2] is None, m[2] or 0, m[1] is None, m[1] or 0))
+    return SeriesWarning("standings-changed", (
+        ("events", list(events)), ("players", len(before)), ("totals", totals),
+        ("moved", [list(m) for m in moved[:MOVES_NAMED]]), ("moved_count", len(moved))))
 
 
 def _slugs_given(slugs: Sequence[str]) -> list[str]:
@@ -352,6 +429,7 @@ def remove_events(session: Session, series: Series, slugs: Sequence[str]) -> Eve
     """Take events out of a series (the events themselves stay)."""
     lock_series(session, series)
     events = [_series_event(session, slug) for slug in _slugs_given(slugs)]
+    before = series_standings(session, series).rows
     removed = []
     for event in events:
         row = session.execute(select(SeriesEvent).where(
@@ -365,6 +443,9 @@ def remove_events(session: Session, series: Series, slugs: Sequence[str]) -> Eve
                           [e.slug for e in series_events(session, series)])
     if removed:
         record_change(session, "series.remove", series.slug, {"events": removed}, None)
+        change = standings_change(removed, before, series_standings(session, series).rows)
+        if change is not None:
+            report.warnings.append(change)
     return report
 
 
