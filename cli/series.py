@@ -75,7 +75,9 @@ def teams_summary(table) -> str:
     left = (f"; {count_text(table.left_out, 'player')} with no "
             f"{'club' if table.teams == 'club' else 'team'} left out") if table.left_out else ""
     kind = "club" if table.teams == "club" else "declared team (team add)"
-    return f"teams by {kind}; {counts}{left}"
+    unqualified = (f"; {count_text(table.unqualified, 'player')} counted not qualified yet "
+                   "(qualifying decides a player's own place only)") if table.unqualified else ""
+    return f"teams by {kind}; {counts}{left}{unqualified}"
 
 
 @click.group("series", cls=CommandGroup)

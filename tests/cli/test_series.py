@@ -222,6 +222,26 @@ def test_team_standings_by_club_and_declared(season):
     assert text.stdout.splitlines()[1].split()[:3] == ["1", "Vasa", "5"]
 
 
+def test_a_team_counts_players_not_qualified_and_says_so(season):
+    """Dag played one event of the two --min-events asks: no place of his own, but his
+    points count for his team, and the standings say how many such players count."""
+    season("series", "set", "season", "--min-events", "2")
+    season("team", "add", "season", "South", "Bo", "Dag")
+    season("team", "add", "season", "North", "Anna", "Cai")
+    data = season("standings", "season", "--teams", "declared", "--json").json
+    south = next(r for r in data["standings"] if r["team"] == "South")
+    assert {m["player"] for m in south["counted"]} == {"Bo", "Dag"}
+    assert data["unqualified_counted"] == 1
+    said = season("standings", "season", "--teams", "declared").stderr
+    assert ("1 player counted not qualified yet (qualifying decides a player's own "
+            "place only)") in said
+    # no one short of the events asked: not said
+    season("series", "set", "season", "--min-events", "0")
+    assert season("standings", "season", "--teams", "declared",
+                  "--json").json["unqualified_counted"] == 0
+    assert "not qualified" not in season("standings", "season", "--teams", "declared").stderr
+
+
 def test_spreadsheets(season, tmp_path):
     out = tmp_path / "season.csv"
     run = season("series", "standings", "season", "--out", str(out), "--json")

@@ -36,6 +36,8 @@ def test_series_page_in_every_language(tourney, db_url, tmp_path):
         assert f'href="../events/{slug}/index.html"' in english
     teams = english.split('id="teams-h"', 1)[1]
     assert teams.index("North") < teams.index("South")  # 5.5 + 3 against 5 + 1.5
+    # --min-events 2: the page says that players not qualified count for their team
+    assert "Players not qualified yet count for their team too" in teams
     swedish = (site / "series" / "season.html").read_text(encoding="utf-8")
     assert "Ställning" in swedish and "ej kvalificerad" in swedish and "Lag" in swedish
     finnish = (site / "fi" / "series" / "season.html").read_text(encoding="utf-8")
