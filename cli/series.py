@@ -254,6 +254,7 @@ def add(slug, events, as_json, db_url):
     if report.unchanged:
         summary += f" ({', '.join(report.unchanged)} already in)"
     report_change("series.add", bool(report.changed), summary, as_json, **report.to_json())
+    series_warnings(report)
 
 
 @series.command("remove")
@@ -350,8 +351,8 @@ def show(slug, as_json, db_url):
 @click.option("--from-rating", is_flag=True,
               help="Derive every entrant's handicap from their rating (the rule above).")
 @click.option("--variant", metavar="ID",
-              help="With --from-rating: the rating pool (needed when the series has "
-                   "events of several variants).")
+              help="With --from-rating: the rating pool; only the series' game (its "
+                   "first event's), which is the default.")
 @click.option("--factor", type=float, metavar="X",
               help=f"With --from-rating: points per rating point (default "
                    f"{actions.DEFAULT_FACTOR:g}).")
@@ -362,13 +363,14 @@ def handicap(slug, player, value, undo, old_undo, from_rating, variant, factor, 
              db_url):
     """Set a player's handicap in a series, derive them from the ratings, or list them.
 
-    A handicap is points added to each event counted: net = gross + handicap x
-    events counted. A series ranks by net with --handicap (`series create`,
-    `series set`). With no PLAYER the handicaps are listed.
+    A handicap is points added to each event counted of the series' game (its
+    first event's; an event of another game counts without it): net = gross +
+    handicap x those events counted. A series ranks by net with --handicap
+    (`series create`, `series set`). With no PLAYER the handicaps are listed.
 
     --from-rating sets each entrant's handicap to FACTOR x (best rating - the
     player's rating), rounded to 2 decimals: a rating is the displayed one (`tourney
-    rating show`) in the pool of the series' variant, "best" the highest among the
+    rating show`) in the pool of the series' game, "best" the highest among the
     series' rated entrants (who gets 0). Unrated entrants keep theirs. A handicap
     set by hand afterwards wins until the next --from-rating.
 
@@ -564,7 +566,11 @@ def _emit_series(table, *, format_, out, as_json) -> None:
     if any(c is not None and not c.counted for row in rows for c in row.cells):
         message("(x): a dropped event (not among the best counted); -: not played")
     if net:
-        message("net = gross + handicap x events counted; the net total ranks")
+        message("net = gross + handicap x events counted of the series' game; the net "
+                "total ranks")
+        if table.without_handicap:
+            message(f"without a handicap: {', '.join(e.slug for e in table.without_handicap)} "
+                    f"(not {table.handicap_game}, the game the handicaps are for)")
     if any(not row.qualified for row in rows):
         message(f"place -: not qualified (fewer than {count_text(info.min_events, 'event')} "
                 "played)")

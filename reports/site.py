@@ -2044,7 +2044,8 @@ class SiteBuilder:
             team_decimals = column_decimals([float(t.total) for t in team_rows])
             self.page("series.html", path, key=key, series=info, events=events, rows=rows,
                       decimals=decimals, teams=team_rows, teams_by=by, team_paths=team_paths,
-                      team_decimals=team_decimals)
+                      team_decimals=team_decimals,
+                      unhandicapped={e.id for e in standings.without_handicap})
             by_player = {r.player_id: r for r in rows}
             ids = self._ids_by_name()
             for team in team_rows:

@@ -29,18 +29,21 @@ def season(tourney, db_url):
     return make_season(tourney, db_url)
 
 
-def reference(results, best=None, min_events=0, placing=None, handicaps=None):
+def reference(results, best=None, min_events=0, placing=None, handicaps=None,
+              unhandicapped=("ev3",)):
     """The series worked out the plain way: per player the values of the events
     played (placing points by place when ``placing``), the best ``best`` summed,
-    plus the handicap for each counted; qualified players by total, then events
+    plus the handicap for each counted but those of ``unhandicapped`` (ev3: a
+    dam-brade event in a spardame series); qualified players by total, then events
     played, then the best single result; the rest after, unplaced."""
     values: dict[str, list] = {}
-    for tables in results.values():
+    for slug, tables in results.items():
         for table in tables:
             for name, place, points in table:
                 value = (placing[place - 1] if place <= len(placing) else 0) if placing \
                     else points
-                values.setdefault(name, []).append(value + (handicaps or {}).get(name, 0))
+                handicap = 0 if slug in unhandicapped else (handicaps or {}).get(name, 0)
+                values.setdefault(name, []).append(value + handicap)
     rows = []
     for name, got in values.items():
         kept = sorted(got, reverse=True)[:best] if best else got
@@ -112,7 +115,14 @@ def test_handicaps_by_hand(season):
     data = season("series", "standings", "season", "--json").json
     assert got(season("series", "standings", "season", "--json")) == reference(
         RESULTS, best=2, min_events=2, handicaps={"Bo": 1, "Eva": 2.5, "Cai": -0.5}) == [
-        (1, "Bo", 7), (2, "Eva", 6.5), (3, "Anna", 5.5), (4, "Cai", 2), (None, "Dag", 0)]
+        (1, "Bo", 7), (2, "Anna", 5.5), (3, "Eva", 4), (4, "Cai", 2), (None, "Dag", 0)]
+    # ev3 is dam-brade, the series' handicaps spardame's (ev1's): Eva's 1.5 there is net
+    eva = next(r for r in data["standings"] if r["player"] == "Eva")
+    assert eva["events"]["ev3"] == {"place": 2, "points": 1.5, "counted": True}
+    assert (eva["gross"], eva["handicap"], eva["net"]) == (1.5, 2.5, 4)
+    assert (data["handicap_game"], data["without_handicap"]) == ("spardame", ["ev3"])
+    said = season("series", "standings", "season").stderr
+    assert "without a handicap: ev3 (not spardame, the game the handicaps are for)" in said
     bo = data["standings"][0]
     assert (bo["gross"], bo["handicap"], bo["net"]) == (5, 1, 7)
     assert bo["events"]["ev1"] == {"place": 2, "points": 2, "net": 3, "counted": True}
@@ -123,9 +133,25 @@ def test_handicaps_by_hand(season):
                       {"player": "Cai", "handicap": -0.5, "source": "hand"},
                       {"player": "Eva", "handicap": 2.5, "source": "hand"}]
     season("series", "handicap", "season", "Eva", "--undo")
-    assert got(season("series", "standings", "season", "--json"))[1] == (2, "Anna", 5.5)
+    assert got(season("series", "standings", "season", "--json"))[3] == (4, "Eva", 1.5)
     logged = season("log", "--json").json
     assert [e["action"] for e in logged].count("series.handicap") == 4
+
+
+def test_an_event_of_another_game_added_to_a_handicapped_series_is_warned_of(season):
+    season("series", "create", "hc", "--handicap")
+    run = season("series", "add", "hc", "ev1", "ev3")
+    assert ("warning: ev3 counts without a handicap: the series' handicaps are for "
+            "spardame (the game of its first event), ev3 is dam-brade"
+            in run.stderr.splitlines())
+    season("series", "remove", "hc", "ev3")
+    [warning] = season("series", "add", "hc", "ev3", "--json").json["details"]["warnings"]
+    assert {k: v for k, v in warning.items() if k != "message"} == {
+        "warning": "no-handicap", "events": ["ev3"], "games": ["dam-brade"],
+        "handicap_game": "spardame"}
+    # the series' own game, or a series without handicaps: nothing to warn of
+    assert "warning" not in season("series", "add", "hc", "ev2").stderr
+    assert "warning" not in season("series", "add", "season", "ev3").stderr
 
 
 def test_every_points_column_reads_one_precision(season, tmp_path):
@@ -161,9 +187,15 @@ def test_handicaps_from_the_rating(season):
     listed = {r["player"]: (r["handicap"], r["source"])
               for r in season("series", "handicap", "season", "--json").json}
     assert listed == {name: (pytest.approx(value), "rating") for name, value in expected.items()}
-    # the series has two variants: the pool must be named
-    failed = season("series", "handicap", "season", "--from-rating", exit_code=2)
-    assert "--variant" in failed.stderr and "Traceback" not in failed.stderr
+    # the pool is the series' game's (its first event's) without --variant, and no other
+    again = season("series", "handicap", "season", "--from-rating", "--factor", "0.5",
+                   "--json").json
+    assert again["details"]["variant"] == "spardame"
+    failed = season("series", "handicap", "season", "--from-rating", "--variant", "dam-brade",
+                    exit_code=2)
+    assert ("season counts handicaps in its spardame events (the game of its first event): "
+            "they come from spardame ratings, not dam-brade") in failed.stderr
+    assert "Traceback" not in failed.stderr
 
 
 def test_a_correction_changes_the_series_at_once(season, db_url):

@@ -160,3 +160,19 @@ def test_the_series_page_names_each_events_game(tourney, db_url, tmp_path):
             assert item.endswith(" · " + game), (item, game)
             games.append(game)
         assert games[0] == games[1] != games[2]
+
+
+def test_the_page_names_the_events_that_count_without_a_handicap(tourney, db_url, tmp_path):
+    """ev3 is dam-brade in a series whose handicaps are spardame's (its first event's)."""
+    make_season(tourney, db_url)
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site), "--lang", "sv", "--lang", "en")
+    page = (site / "en" / "series" / "season.html").read_text(encoding="utf-8")
+    assert "counts without a handicap" not in page  # no handicaps: nothing to say
+    tourney("series", "set", "season", "--handicap")
+    tourney("publish", "--out", str(site))
+    page = (site / "en" / "series" / "season.html").read_text(encoding="utf-8")
+    events = page.split('class="series-events"', 1)[1].split("</ul>", 1)[0]
+    marked = [item for item in events.split("<li>")[1:] if "counts without a handicap" in item]
+    assert len(marked) == 1 and "ev3" in marked[0]
+    assert "events of another game than the first event" in page

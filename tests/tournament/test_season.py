@@ -153,6 +153,23 @@ def test_json_has_one_entry_per_event():
     assert list(by_player(rows)["Bo"].to_json(["e1", "e2", "e3"])["events"]) == ["e1", "e2"]
 
 
+def test_an_event_of_another_game_counts_without_the_handicap():
+    """The third event (another game's) adds no handicap: Eva (2.5) gets it on her
+    0 of the second event only, and her 1.5 there counts as it is, for best N too."""
+    rules = SeriesRules(best=2, handicap=True)
+    named = by_player(series_table(rules, EVENTS, {2: 1, 5: 2.5}, unhandicapped={2}))
+    assert named["Eva"].net == 4 and named["Eva"].gross == Fraction(3, 2)
+    third = named["Eva"].cells[2]
+    assert (third.handicap, third.net, third.value) == (None, None, Fraction(3, 2))
+    # Anna's best two: 3 and 2.5 either way (no handicap of her own)
+    assert named["Anna"].net == Fraction(11, 2)
+    # a best N among handicapped and not: Bo's 1 lifts his first two (2+1, 3+1) over a third
+    rows = by_player(series_table(SeriesRules(best=1, handicap=True),
+                                  [event((2, 2, 1)), event((2, 2.5, 1))], {2: 1},
+                                  unhandicapped={1}))
+    assert rows["Bo"].net == 3 and [c.counted for c in rows["Bo"].cells] == [True, False]
+
+
 # ----------------------------------------------------------------------- teams
 
 def test_team_totals_count_the_best_n_players():

@@ -55,7 +55,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence
 
 from ..numbers import as_shown, column_decimals, plain_number
 from ..ordering import name_order
@@ -188,10 +188,13 @@ def lot(seed: int, player_id: int) -> float:
 
 def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
                  handicaps: dict[int, float] | None = None, *,
+                 unhandicapped: Collection[int] = (),
                  lang: str | None = None) -> list[SeriesRow]:
     """The series standings from each event's results (``events`` in column order:
     the players who played each event), best first: qualified players with their
-    places, then the others without one (the module's rules)."""
+    places, then the others without one (the module's rules). ``unhandicapped``:
+    the indices of the events that count without a handicap (another game's: a
+    handicap comes from one game's ratings)."""
     handicaps = handicaps or {}
     placing = rules.scoring == "placing"
     # Sums and orders as integers over one common denominator: exact, as fractions
@@ -214,8 +217,11 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
     names: dict[int, str] = {}
     cells: dict[int, list[SeriesCell | None]] = {}
     scaled: dict[int, list[int]] = {}  # a player's results played, as counts of 1/scale
+    # for each result of ``scaled``: whether the player's handicap is added to it
+    with_handicap: dict[int, list[bool]] = {}
     nets: dict[tuple, Fraction] = {}  # gross + handicap: few distinct sums
     for index, results in enumerate(events):
+        handicapped = index not in unhandicapped
         for result in results:
             player_id = result.player_id
             names[player_id] = result.player
@@ -223,8 +229,10 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
             if row is None:
                 row = cells[player_id] = [None] * len(events)
                 scaled[player_id] = []
+                with_handicap[player_id] = []
             raw = result.place if placing else result.points
-            gross, handicap = exact_of[raw], handicap_of.get(player_id, none)
+            gross = exact_of[raw]
+            handicap = handicap_of.get(player_id, none) if handicapped else None
             net = None
             if handicap is not None:
                 # keyed by the stored values: a fraction's hash costs more than its sum
@@ -233,13 +241,15 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
                     net = nets[raw, handicaps.get(player_id)] = gross + handicap
             row[index] = SeriesCell(result.place, gross, handicap, net=net)
             scaled[player_id].append(scaled_of[raw])
+            with_handicap[player_id].append(handicapped)
     rows = []
     for player_id, row_cells in cells.items():
         played = [c for c in row_cells if c is not None]
         handicap = handicap_of.get(player_id, none)
         extra = (handicap * scale).numerator if handicap else 0
         grosses = scaled[player_id]
-        values = [g + extra for g in grosses]
+        added = with_handicap[player_id]
+        values = [g + extra if h else g for g, h in zip(grosses, added)]
         # best N: the highest results; among equal ones the earlier event
         ranked = sorted(range(len(played)), key=lambda i: (-values[i], i))
         kept = set(ranked[:rules.best] if rules.best else ranked)
@@ -247,9 +257,10 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
             cell.counted = i in kept
         gross_n = sum(grosses[i] for i in kept)
         gross = Fraction(gross_n, scale)
-        net = gross + handicap * len(kept) if rules.handicap else None
+        kept_handicapped = sum(1 for i in kept if added[i])
+        net = gross + handicap * kept_handicapped if rules.handicap else None
         qualified = len(played) >= rules.min_events
-        total_n = gross_n + extra * len(kept)
+        total_n = gross_n + extra * kept_handicapped
         countback = tuple(sorted(-v for v in values))
         sort_key = (not qualified, -total_n, -len(played), countback)
         rows.append(SeriesRow(player_id, names[player_id], None, qualified, len(played),

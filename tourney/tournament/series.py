@@ -318,6 +318,9 @@ class SeriesWarning:
       changed or who left the standings), ``moved`` (``[player, place before,
       place after]`` of the first :data:`MOVES_NAMED` whose place changed, best
       after first; a place ``None``: none, not qualified or gone), ``moved_count``;
+    - ``no-handicap``: events added to a series with handicaps are of another game
+      than its handicaps' (:func:`handicap_game`) and count without one; ``events``,
+      their ``games``, ``handicap_game``.
     """
 
     code: str
@@ -348,6 +351,16 @@ class SeriesWarning:
             return Message(N_("taking %(events)s out changes the standings: %(totals)s of "
                               "%(players)s players have another total; places: %(moved)s"),
                            {**params, "moved": moved})
+        if self.code == "no-handicap":
+            return Message(N_("%(events)s counts without a handicap: the series' handicaps are "
+                              "for %(game)s (the game of its first event), %(events)s is "
+                              "%(other)s") if len(data["events"]) == 1 else
+                           N_("%(events)s count without a handicap: the series' handicaps are "
+                              "for %(game)s (the game of its first event), %(events)s are "
+                              "%(other)s"),
+                           {"events": and_words(data["events"]),
+                            "game": data["handicap_game"],
+                            "other": and_words(data["games"])})
         raise ValueError(self.code)
 
     @property
@@ -417,8 +430,15 @@ def add_events(session: Session, series: Series, slugs: Sequence[str]) -> Events
         have.add(event.id)
         added.append(event.slug)
     session.flush()
+    now = series_events(session, series)
     report = EventsChange(series.slug, "added", added, [e.slug for e in events if e.slug not in added],
-                          [e.slug for e in series_events(session, series)])
+                          [e.slug for e in now])
+    other_game = [e for e in without_handicap(series.handicap, now) if e.slug in added]
+    if other_game:
+        report.warnings.append(SeriesWarning("no-handicap", (
+            ("events", [e.slug for e in other_game]),
+            ("games", sorted({e.variant for e in other_game})),
+            ("handicap_game", handicap_game(now)))))
     if added:
         record_change(session, "series.add", series.slug, None, {"events": added})
         keep_snapshots(session, [e.id for e in events if e.slug in added])
@@ -544,6 +564,19 @@ def set_handicaps(session: Session, series: Series, values: dict[str, float | No
 
 # ----------------------------------------------------------------------- standings
 
+def handicap_game(events: Sequence[Event]) -> str | None:
+    """The game a series' handicaps are for: its first event's (a handicap comes
+    from one game's ratings); None for a series with no events yet."""
+    return events[0].variant if events else None
+
+
+def without_handicap(handicap: bool, events: Sequence[Event]) -> list[Event]:
+    """The events of a series that count without a handicap: with handicaps on,
+    those of another game than :func:`handicap_game`'s."""
+    game = handicap_game(events)
+    return [e for e in events if e.variant != game] if handicap else []
+
+
 @dataclass
 class SeriesStandings:
     series: SeriesInfo
@@ -554,12 +587,22 @@ class SeriesStandings:
     def slugs(self) -> list[str]:
         return [e.slug for e in self.events]
 
+    @property
+    def handicap_game(self) -> str | None:
+        return handicap_game(self.events) if self.series.handicap else None
+
+    @property
+    def without_handicap(self) -> list[Event]:
+        return without_handicap(self.series.handicap, self.events)
+
     def to_json(self) -> dict:
         slugs = self.slugs
         return {"series": self.series.to_json(),
                 "events": [{"slug": e.slug, "name": e.name, "variant": e.variant,
                             "date": e.date.isoformat() if e.date else None}
                            for e in self.events],
+                "handicap_game": self.handicap_game,
+                "without_handicap": [e.slug for e in self.without_handicap],
                 "standings": [row.to_json(slugs) for row in self.rows]}
 
 
@@ -578,5 +621,7 @@ def series_standings(session: Session, series: Series, *, lang: str | None = Non
                              .where(SeriesHandicap.series_id == series.id)).all()
     for player_id, value in sorted(stored, key=lambda item: item[0] in merged):
         values.setdefault(merged.get(player_id, player_id), value)
-    rows = series_table(info.rules(), results, values, lang=lang)
+    unhandicapped = {e.id for e in without_handicap(info.handicap, events)}
+    rows = series_table(info.rules(), results, values, lang=lang,
+                        unhandicapped={i for i, e in enumerate(events) if e.id in unhandicapped})
     return SeriesStandings(info, events, rows)
