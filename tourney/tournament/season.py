@@ -218,7 +218,10 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
     cells: dict[int, list[SeriesCell | None]] = {}
     scaled: dict[int, list[int]] = {}  # a player's results played, as counts of 1/scale
     # for each result of ``scaled``: whether the player's handicap is added to it
+    # (kept only when some event counts without: the usual series has none, and a
+    # league's season is hundreds of thousands of results)
     with_handicap: dict[int, list[bool]] = {}
+    mixed = bool(unhandicapped) and rules.handicap
     nets: dict[tuple, Fraction] = {}  # gross + handicap: few distinct sums
     for index, results in enumerate(events):
         handicapped = index not in unhandicapped
@@ -229,7 +232,8 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
             if row is None:
                 row = cells[player_id] = [None] * len(events)
                 scaled[player_id] = []
-                with_handicap[player_id] = []
+                if mixed:
+                    with_handicap[player_id] = []
             raw = result.place if placing else result.points
             gross = exact_of[raw]
             handicap = handicap_of.get(player_id, none) if handicapped else None
@@ -241,15 +245,17 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
                     net = nets[raw, handicaps.get(player_id)] = gross + handicap
             row[index] = SeriesCell(result.place, gross, handicap, net=net)
             scaled[player_id].append(scaled_of[raw])
-            with_handicap[player_id].append(handicapped)
+            if mixed:
+                with_handicap[player_id].append(handicapped)
     rows = []
     for player_id, row_cells in cells.items():
         played = [c for c in row_cells if c is not None]
         handicap = handicap_of.get(player_id, none)
         extra = (handicap * scale).numerator if handicap else 0
         grosses = scaled[player_id]
-        added = with_handicap[player_id]
-        values = [g + extra if h else g for g, h in zip(grosses, added)]
+        added = with_handicap.get(player_id)
+        values = ([g + extra if h else g for g, h in zip(grosses, added)] if added
+                  else [g + extra for g in grosses])
         # best N: the highest results; among equal ones the earlier event
         ranked = sorted(range(len(played)), key=lambda i: (-values[i], i))
         kept = set(ranked[:rules.best] if rules.best else ranked)
@@ -257,7 +263,7 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
             cell.counted = i in kept
         gross_n = sum(grosses[i] for i in kept)
         gross = Fraction(gross_n, scale)
-        kept_handicapped = sum(1 for i in kept if added[i])
+        kept_handicapped = sum(1 for i in kept if added[i]) if added else len(kept)
         net = gross + handicap * kept_handicapped if rules.handicap else None
         qualified = len(played) >= rules.min_events
         total_n = gross_n + extra * kept_handicapped
