@@ -188,6 +188,10 @@ def set_(slug, name, best, min_events, scoring, placing, handicap, seed, unset, 
                                         placing=placing, handicap=handicap, seed=seed,
                                         unset=unset)
         kept = actions.kept_placing(row)
+        # handicaps turned on in a series with events of another game: said, as
+        # `series add` says it of such an event added
+        warning = (actions.no_handicap_warning(row, actions.series_events(session, row))
+                   if changes.get("handicap", (None, False))[1] else None)
     if changes:
         summary = f"{slug}: " + "; ".join(f"{k.replace('_', ' ')}: {_value(a)} (was {_value(b)})"
                                           for k, (b, a) in changes.items())
@@ -197,7 +201,10 @@ def set_(slug, name, best, min_events, scoring, placing, handicap, seed, unset, 
     else:
         summary = f"{slug}: nothing changed (it has these settings already)"
     report_change("series.set", bool(changes), summary, as_json, series=slug,
-                  changes={k: {"before": b, "after": a} for k, (b, a) in changes.items()})
+                  changes={k: {"before": b, "after": a} for k, (b, a) in changes.items()},
+                  warnings=[warning.to_json()] if warning else [])
+    if warning:
+        message(f"warning: {warning.text}")
 
 
 def _value(value) -> str:

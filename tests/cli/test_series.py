@@ -152,6 +152,12 @@ def test_an_event_of_another_game_added_to_a_handicapped_series_is_warned_of(sea
     # the series' own game, or a series without handicaps: nothing to warn of
     assert "warning" not in season("series", "add", "hc", "ev2").stderr
     assert "warning" not in season("series", "add", "season", "ev3").stderr
+    # handicaps turned on where an event of another game is in: said alike
+    turned = season("series", "set", "season", "--handicap", "--json")
+    assert [w["events"] for w in turned.json["details"]["warnings"]] == [["ev3"]]
+    assert "warning: ev3 counts without a handicap" in turned.stderr
+    assert season("series", "set", "season", "--best", "3",
+                  "--json").json["details"]["warnings"] == []
 
 
 def test_every_points_column_reads_one_precision(season, tmp_path):

@@ -42,6 +42,7 @@ from ..tournament.series import (
     handicap_list,
     kept_placing,
     list_series,
+    no_handicap_warning,
     remove_events,
     series_events,
     series_standings,
@@ -113,5 +114,7 @@ def derive_handicaps(session: Session, series: Series, *, variant: str | None = 
 
 __all__ = ["DEFAULT_FACTOR", "DerivedHandicaps", "add_events", "add_members", "change_series",
            "create_series", "delete_series", "derive_handicaps", "describe_series",
-           "get_series", "handicap_list", "kept_placing", "list_series", "list_teams", "remove_events",
-           "remove_members", "series_standings", "set_handicaps", "team_standings"]
+           "get_series", "handicap_list", "kept_placing", "list_series", "list_teams",
+           "no_handicap_warning", "remove_events",
+           "remove_members", "series_events", "series_standings", "set_handicaps",
+           "team_standings"]

@@ -433,12 +433,9 @@ def add_events(session: Session, series: Series, slugs: Sequence[str]) -> Events
     now = series_events(session, series)
     report = EventsChange(series.slug, "added", added, [e.slug for e in events if e.slug not in added],
                           [e.slug for e in now])
-    other_game = [e for e in without_handicap(series.handicap, now) if e.slug in added]
-    if other_game:
-        report.warnings.append(SeriesWarning("no-handicap", (
-            ("events", [e.slug for e in other_game]),
-            ("games", sorted({e.variant for e in other_game})),
-            ("handicap_game", handicap_game(now)))))
+    warning = no_handicap_warning(series, now, added)
+    if warning is not None:
+        report.warnings.append(warning)
     if added:
         record_change(session, "series.add", series.slug, None, {"events": added})
         keep_snapshots(session, [e.id for e in events if e.slug in added])
@@ -575,6 +572,21 @@ def without_handicap(handicap: bool, events: Sequence[Event]) -> list[Event]:
     those of another game than :func:`handicap_game`'s."""
     game = handicap_game(events)
     return [e for e in events if e.variant != game] if handicap else []
+
+
+def no_handicap_warning(series: Series, events: Sequence[Event],
+                        among: Sequence[str] | None = None) -> SeriesWarning | None:
+    """The ``no-handicap`` warning of a series with handicaps whose ``events`` (all
+    of them, in column order) include some of another game (of ``among``, slugs,
+    when given: the events just added); None when there is nothing to say."""
+    other_game = [e for e in without_handicap(series.handicap, events)
+                  if among is None or e.slug in among]
+    if not other_game:
+        return None
+    return SeriesWarning("no-handicap", (
+        ("events", [e.slug for e in other_game]),
+        ("games", sorted({e.variant for e in other_game})),
+        ("handicap_game", handicap_game(events))))
 
 
 @dataclass
