@@ -12,6 +12,7 @@ from tourney.errors.counts import count_text
 from tourney.ordering import terminal_language
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
+from tourney.tournament.events import LANGUAGES
 from tourney.tournament.players import PlayerFileRejected, PlayerInfo, list_players
 
 from .completion import complete_event, complete_player
@@ -85,14 +86,20 @@ def add(names, club, email, as_json, db_url):
               help="List every player, duplicates merged into another one too.")
 @click.option("--with-email", is_flag=True,
               help="Show the e-mail addresses too (left out unless asked for: a list is often shared).")
+@click.option("--lang", type=click.Choice(LANGUAGES),
+              help="Sort names as this language does (sv and fi: ... Z Å Ä Ö; nb: ... Z Æ Ø Å; "
+                   "en: Å with A). Default: the terminal's language, else English.")
 @table_format_option
 @table_out_option
 @replace_option
 @delimited_flags
 @json_option
 @db_option
-def list_(include_merged, with_email, format_, out, yes, as_json, db_url):
+def list_(include_merged, with_email, lang, format_, out, yes, as_json, db_url):
     """List players by name: club and the events entered (and e-mail with --with-email).
+
+    Names sort as --lang sorts them, else as the terminal's language does (LC_ALL,
+    LC_COLLATE or LANG), else as English does.
 
     --format csv or xlsx writes the list for a spreadsheet (a file with --out;
     `tourney player import` reads it back: add --with-email to carry the
@@ -107,7 +114,7 @@ def list_(include_merged, with_email, format_, out, yes, as_json, db_url):
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         rows = list_players(session, include_merged=include_merged,
-                            lang=terminal_language())
+                            lang=lang or terminal_language())
     if not with_email:
         for row in rows:
             row.pop("email", None)

@@ -10,7 +10,7 @@ from tourney.numbers import column_decimals, fixed_text, number_text, plain_numb
 from tourney.ordering import terminal_language
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
-from tourney.tournament.season import DEFAULT_PLACING, SCORING
+from tourney.tournament.season import DEFAULT_PLACING, SCORING, points_decimals
 from tourney.tournament.standings import place_text
 from tourney.tournament.teams import TEAM_KINDS
 
@@ -75,7 +75,9 @@ def teams_summary(table) -> str:
     left = (f"; {count_text(table.left_out, 'player')} with no "
             f"{'club' if table.teams == 'club' else 'team'} left out") if table.left_out else ""
     kind = "club" if table.teams == "club" else "declared team (team add)"
-    return f"teams by {kind}; {counts}{left}"
+    unqualified = (f"; {count_text(table.unqualified, 'player')} counted not qualified yet "
+                   "(qualifying decides a player's own place only)") if table.unqualified else ""
+    return f"teams by {kind}; {counts}{left}{unqualified}"
 
 
 @click.group("series", cls=CommandGroup)
@@ -186,6 +188,10 @@ def set_(slug, name, best, min_events, scoring, placing, handicap, seed, unset, 
                                         placing=placing, handicap=handicap, seed=seed,
                                         unset=unset)
         kept = actions.kept_placing(row)
+        # handicaps turned on in a series with events of another game: said, as
+        # `series add` says it of such an event added
+        warning = (actions.no_handicap_warning(row, actions.series_events(session, row))
+                   if changes.get("handicap", (None, False))[1] else None)
     if changes:
         summary = f"{slug}: " + "; ".join(f"{k.replace('_', ' ')}: {_value(a)} (was {_value(b)})"
                                           for k, (b, a) in changes.items())
@@ -195,7 +201,10 @@ def set_(slug, name, best, min_events, scoring, placing, handicap, seed, unset, 
     else:
         summary = f"{slug}: nothing changed (it has these settings already)"
     report_change("series.set", bool(changes), summary, as_json, series=slug,
-                  changes={k: {"before": b, "after": a} for k, (b, a) in changes.items()})
+                  changes={k: {"before": b, "after": a} for k, (b, a) in changes.items()},
+                  warnings=[warning.to_json()] if warning else [])
+    if warning:
+        message(f"warning: {warning.text}")
 
 
 def _value(value) -> str:
@@ -252,6 +261,7 @@ def add(slug, events, as_json, db_url):
     if report.unchanged:
         summary += f" ({', '.join(report.unchanged)} already in)"
     report_change("series.add", bool(report.changed), summary, as_json, **report.to_json())
+    series_warnings(report)
 
 
 @series.command("remove")
@@ -275,6 +285,14 @@ def remove(slug, events, as_json, db_url):
     if report.unchanged:
         summary += f" ({', '.join(report.unchanged)} not in it)"
     report_change("series.remove", bool(report.changed), summary, as_json, **report.to_json())
+    series_warnings(report)
+
+
+def series_warnings(report) -> None:
+    """A series change's warnings (:class:`tourney.tournament.series.SeriesWarning`),
+    one a line on standard error (in --json too: under ``warnings``)."""
+    for warning in report.warnings:
+        message(f"warning: {warning.text}")
 
 
 @series.command("list")
@@ -340,8 +358,8 @@ def show(slug, as_json, db_url):
 @click.option("--from-rating", is_flag=True,
               help="Derive every entrant's handicap from their rating (the rule above).")
 @click.option("--variant", metavar="ID",
-              help="With --from-rating: the rating pool (needed when the series has "
-                   "events of several variants).")
+              help="With --from-rating: the rating pool; only the series' game (its "
+                   "first event's), which is the default.")
 @click.option("--factor", type=float, metavar="X",
               help=f"With --from-rating: points per rating point (default "
                    f"{actions.DEFAULT_FACTOR:g}).")
@@ -352,13 +370,14 @@ def handicap(slug, player, value, undo, old_undo, from_rating, variant, factor, 
              db_url):
     """Set a player's handicap in a series, derive them from the ratings, or list them.
 
-    A handicap is points added to each event counted: net = gross + handicap x
-    events counted. A series ranks by net with --handicap (`series create`,
-    `series set`). With no PLAYER the handicaps are listed.
+    A handicap is points added to each event counted of the series' game (its
+    first event's; an event of another game counts without it): net = gross +
+    handicap x those events counted. A series ranks by net with --handicap
+    (`series create`, `series set`). With no PLAYER the handicaps are listed.
 
     --from-rating sets each entrant's handicap to FACTOR x (best rating - the
     player's rating), rounded to 2 decimals: a rating is the displayed one (`tourney
-    rating show`) in the pool of the series' variant, "best" the highest among the
+    rating show`) in the pool of the series' game, "best" the highest among the
     series' rated entrants (who gets 0). Unrated entrants keep theirs. A handicap
     set by hand afterwards wins until the next --from-rating.
 
@@ -515,8 +534,8 @@ def _emit_series(table, *, format_, out, as_json) -> None:
     if net:
         totals["handicap"] = [float(r.handicap) for r in rows]
         totals["net"] = [float(r.net) for r in rows]
-    decimals = {name: column_decimals([v for v in values if v is not None])
-                for name, values in {**columns, **totals}.items()}
+    # one precision for every points column (events, gross, handicap, net)
+    decimals = dict.fromkeys([*columns, *totals], points_decimals(rows))
     if format_ or out:
         headers = ["place", "player", "qualified", "events played", "events counted",
                    *slugs, *totals, "dropped", "decided by"]
@@ -554,7 +573,11 @@ def _emit_series(table, *, format_, out, as_json) -> None:
     if any(c is not None and not c.counted for row in rows for c in row.cells):
         message("(x): a dropped event (not among the best counted); -: not played")
     if net:
-        message("net = gross + handicap x events counted; the net total ranks")
+        message("net = gross + handicap x events counted of the series' game; the net "
+                "total ranks")
+        if table.without_handicap:
+            message(f"without a handicap: {', '.join(e.slug for e in table.without_handicap)} "
+                    f"(not {table.handicap_game}, the game the handicaps are for)")
     if any(not row.qualified for row in rows):
         message(f"place -: not qualified (fewer than {count_text(info.min_events, 'event')} "
                 "played)")

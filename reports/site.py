@@ -2009,6 +2009,7 @@ class SiteBuilder:
         for series in session.execute(select(Series).order_by(Series.name)).scalars():
             # Imported once there is a series: they load the events' and seating's
             # modules, which a site without series never needs (`tourney publish`'s start).
+            from tourney.tournament.season import points_decimals
             from tourney.tournament.series import SeriesInfo, series_standings
             from tourney.tournament.teams import team_standings
 
@@ -2041,18 +2042,13 @@ class SiteBuilder:
             if by == "club" and len(team_rows) < 2:
                 team_rows = []  # one club is no team standings
             team_paths = {t.team: self.links.series_team(series.slug, t.team) for t in team_rows}
-            decimals = [column_decimals([float(r.cells[i].value) for r in rows
-                                         if r.cells[i] is not None])
-                        for i in range(len(events))]
-            total_decimals = column_decimals([float(r.gross) for r in rows]
-                                             + [float(r.net) for r in rows if r.net is not None])
+            # one precision for every points column (events, gross, handicap, net)
+            decimals = points_decimals(rows)
             team_decimals = column_decimals([float(t.total) for t in team_rows])
             self.page("series.html", path, key=key, series=info, events=events, rows=rows,
-                      decimals=decimals, total_decimals=total_decimals,
-                      handicap_decimals=column_decimals(
-                          [float(r.handicap) for r in rows if r.handicap is not None]),
-                      teams=team_rows, teams_by=by, team_paths=team_paths,
-                      team_decimals=team_decimals)
+                      decimals=decimals, teams=team_rows, teams_by=by, team_paths=team_paths,
+                      team_decimals=team_decimals,
+                      unhandicapped={e.id for e in standings.without_handicap})
             by_player = {r.player_id: r for r in rows}
             ids = self._ids_by_name()
             for team in team_rows:
@@ -2061,7 +2057,7 @@ class SiteBuilder:
                            for name, _ in members]
                 self.page("series_team.html", team_paths[team.team], key=key, series=info,
                           series_path=path, team=team, teams_by=by, members=members,
-                          total_decimals=total_decimals, team_decimals=team_decimals)
+                          decimals=decimals, team_decimals=team_decimals)
             event_pages = {e.id: self.links.event(e.id) for e in events}
             self.write(None, data_path, opendata.dump("series", opendata.series_body(
                 standings, team_rows, team_paths, ids, path, feed_path, event_pages)), key)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
+from fractions import Fraction
 
 
 def plain_number(value: float | int, digits: int | None = None) -> int | float:
@@ -47,6 +48,12 @@ def typed_number(text: str) -> float | None:
 def _scaled(value: float | int, digits: int) -> int:
     """``value`` in units of 10**-digits, rounded as f-strings round it."""
     return int(f"{float(value):.{digits}f}".replace(".", ""))
+
+
+def as_shown(value, digits: int = DECIMALS) -> Fraction:
+    """``value`` as it reads rounded to ``digits`` decimals, exactly (16/3 -> 533/100):
+    what a reader adds up when a sum is made of numbers shown with ``digits``."""
+    return Fraction(_scaled(value, digits), 10 ** digits)
 
 
 def column_decimals(values: Iterable[float | int | None], digits: int = DECIMALS) -> int:

@@ -37,8 +37,8 @@ SAME_MEANING = {
     "--handicap": (("net",), "rank by net points; create says more"),
     "--jobs": (("processes",), "processes working at once"),
     "--json": (("json",), "`tourney --json` gives the command's --json"),
-    "--lang": (("language",), "the language of published pages: an event's, or the "
-                              "site's (repeatable)"),
+    "--lang": (("language",), "a language: of published pages (an event's, or the "
+                              "site's, repeatable), or the one `player list` sorts names in"),
     "--list": (("list",), "list instead of changing"),
     "--min-events": (("events a player must play",), "create gives the default"),
     "--name": (("title",), "the title of the event or series"),

@@ -55,9 +55,9 @@ def test_a_workbooks_rows_are_named_by_their_cells(tourney, tmp_path):
 
 def test_a_result_file_is_named_as_one_not_given_a_did_you_mean(tourney, tmp_path):
     path = tmp_path / "r1.csv"
-    path.write_text("namn;event;round;table;deal;players;dealer;scores\n", encoding="utf-8")
+    path.write_text("nmae;event;round;table;deal;players;dealer;scores\n", encoding="utf-8")
     error = tourney("player", "import", str(path), exit_code=2).stderr
-    assert "'namn' (did you mean name?)" in error
+    assert "'nmae' (did you mean name?)" in error
     assert "'deal' (did you mean" not in error
     assert "'event', 'round', 'table' are columns of a result file" in error
     assert "(`tourney result import`)" in error

@@ -288,7 +288,7 @@ def test_import_is_idempotent(tourney, tmp_path, db_url):
     ("club\nVasa\n", 2, "no name column"),
     # one column headed by a misspelt name: a typo, not a list whose first player is 'nme'
     ("nme\nAnna\n", 2, "line 1: unknown column 'nme' (did you mean name?)"),
-    ("Namn\nAnna\n", 2, "unknown column 'Namn' (did you mean name?)"),
+    ("Nmae\nAnna\n", 2, "unknown column 'Nmae' (did you mean name?)"),
     ("Name:\nAnna\n", 2, "unknown column 'Name:' (did you mean name?)"),
     ("name,Name\nA,B\n", 2, "appears twice"),
     ("", 2, "no header"),
@@ -333,6 +333,32 @@ def test_line_numbers_count_physical_lines():
                          .replace("Anna,\n\"Bo\"", "Anna,\n\n\"Bo\""))
     assert [str(e) for e in rejected.value.errors] == [
         "players.csv, line 5, name: 'Anna' is already on line 2"]
+
+
+@pytest.mark.parametrize("header", [
+    "Name,Club,E-mail",          # English
+    "Namn;Klubb;E-post",         # Swedish (a spreadsheet's semicolons)
+    "Navn;Klubb;E-post",         # Norwegian
+    "Nimi\tSeura\tSähköposti",  # Finnish (tabs)
+])
+def test_a_player_files_header_may_be_in_the_clubs_language(header):
+    """A club keeps its list in its own language: the header names of the four
+    languages the tool speaks are read as the columns they name."""
+    delimiter = header[4]
+    rows = parse_player_csv(f"{header}\nAnna Berg{delimiter}Vasa{delimiter}anna@x.se\n")
+    assert [(r.name, r.club, r.email) for r in rows] == [("Anna Berg", "Vasa", "anna@x.se")]
+
+
+def test_a_workbook_headed_in_finnish_imports(tourney, tmp_path):
+    from tourney.records.spreadsheets import open_table
+
+    path = tmp_path / "seura.xlsx"
+    with open_table(str(path), ["Nimi", "Seura", "Sähköposti"], title="Jäsenet") as table:
+        table.write(["Aino Virta", "Kerho", "aino@x.fi"])
+    tourney("player", "import", str(path))
+    assert [(p["name"], p["club"], p["email"]) for p in
+            tourney("player", "list", "--json", "--with-email").json] == [
+        ("Aino Virta", "Kerho", "aino@x.fi")]
 
 
 def test_a_plain_list_of_names_imports(tourney, tmp_path):

@@ -32,18 +32,21 @@ def season(request, backend, tourney, db_url):
     return tourney
 
 
-def reference(results, best=None, min_events=0, placing=None, handicaps=None):
+def reference(results, best=None, min_events=0, placing=None, handicaps=None,
+              unhandicapped=("ev3",)):
     """The series worked out the plain way: per player the values of the events
     played (placing points by place when ``placing``), the best ``best`` summed,
-    plus the handicap for each counted; qualified players by total, then events
+    plus the handicap for each counted but those of ``unhandicapped`` (ev3: a
+    dam-brade event in a spardame series); qualified players by total, then events
     played, then the best single result; the rest after, unplaced."""
     values: dict[str, list] = {}
-    for tables in results.values():
+    for slug, tables in results.items():
         for table in tables:
             for name, place, points in table:
                 value = (placing[place - 1] if place <= len(placing) else 0) if placing \
                     else points
-                values.setdefault(name, []).append(value + (handicaps or {}).get(name, 0))
+                handicap = 0 if slug in unhandicapped else (handicaps or {}).get(name, 0)
+                values.setdefault(name, []).append(value + handicap)
     rows = []
     for name, got in values.items():
         kept = sorted(got, reverse=True)[:best] if best else got
@@ -74,8 +77,9 @@ def test_best_n_and_min_events(season):
     lines = text.stdout.splitlines()
     assert lines[0].split() == ["place", "player", "events", "ev1", "ev2", "ev3", "total",
                                 "decided", "by"]
-    assert lines[1].split()[:7] == ["1", "Anna", "3", "3", "(1)", "2.5", "5.5"]
-    assert lines[-1].split()[:5] == ["-", "Dag", "1", "0", "-"]
+    # every points column with one precision: the 2.5's
+    assert lines[1].split()[:7] == ["1", "Anna", "3", "3.0", "(1.0)", "2.5", "5.5"]
+    assert lines[-1].split()[:5] == ["-", "Dag", "1", "0.0", "-"]
     assert "dropped" in text.stderr and "not qualified" in text.stderr
     assert "season: points scoring; best 2 events count; 2 events to qualify" in text.stderr
     # every event counts, nobody short
@@ -114,7 +118,14 @@ def test_handicaps_by_hand(season):
     data = season("series", "standings", "season", "--json").json
     assert got(season("series", "standings", "season", "--json")) == reference(
         RESULTS, best=2, min_events=2, handicaps={"Bo": 1, "Eva": 2.5, "Cai": -0.5}) == [
-        (1, "Bo", 7), (2, "Eva", 6.5), (3, "Anna", 5.5), (4, "Cai", 2), (None, "Dag", 0)]
+        (1, "Bo", 7), (2, "Anna", 5.5), (3, "Eva", 4), (4, "Cai", 2), (None, "Dag", 0)]
+    # ev3 is dam-brade, the series' handicaps spardame's (ev1's): Eva's 1.5 there is net
+    eva = next(r for r in data["standings"] if r["player"] == "Eva")
+    assert eva["events"]["ev3"] == {"place": 2, "points": 1.5, "counted": True}
+    assert (eva["gross"], eva["handicap"], eva["net"]) == (1.5, 2.5, 4)
+    assert (data["handicap_game"], data["without_handicap"]) == ("spardame", ["ev3"])
+    said = season("series", "standings", "season").stderr
+    assert "without a handicap: ev3 (not spardame, the game the handicaps are for)" in said
     bo = data["standings"][0]
     assert (bo["gross"], bo["handicap"], bo["net"]) == (5, 1, 7)
     assert bo["events"]["ev1"] == {"place": 2, "points": 2, "net": 3, "counted": True}
@@ -125,9 +136,50 @@ def test_handicaps_by_hand(season):
                       {"player": "Cai", "handicap": -0.5, "source": "hand"},
                       {"player": "Eva", "handicap": 2.5, "source": "hand"}]
     season("series", "handicap", "season", "Eva", "--undo")
-    assert got(season("series", "standings", "season", "--json"))[1] == (2, "Anna", 5.5)
+    assert got(season("series", "standings", "season", "--json"))[3] == (4, "Eva", 1.5)
     logged = season("log", "--json").json
     assert [e["action"] for e in logged].count("series.handicap") == 4
+
+
+def test_an_event_of_another_game_added_to_a_handicapped_series_is_warned_of(season):
+    season("series", "create", "hc", "--handicap")
+    run = season("series", "add", "hc", "ev1", "ev3")
+    assert ("warning: ev3 counts without a handicap: the series' handicaps are for "
+            "spardame (the game of its first event), ev3 is dam-brade"
+            in run.stderr.splitlines())
+    season("series", "remove", "hc", "ev3")
+    [warning] = season("series", "add", "hc", "ev3", "--json").json["details"]["warnings"]
+    assert {k: v for k, v in warning.items() if k != "message"} == {
+        "warning": "no-handicap", "events": ["ev3"], "games": ["dam-brade"],
+        "handicap_game": "spardame"}
+    # the series' own game, or a series without handicaps: nothing to warn of
+    assert "warning" not in season("series", "add", "hc", "ev2").stderr
+    assert "warning" not in season("series", "add", "season", "ev3").stderr
+    # handicaps turned on where an event of another game is in: said alike
+    turned = season("series", "set", "season", "--handicap", "--json")
+    assert [w["events"] for w in turned.json["details"]["warnings"]] == [["ev3"]]
+    assert "warning: ev3 counts without a handicap" in turned.stderr
+    assert season("series", "set", "season", "--best", "3",
+                  "--json").json["details"]["warnings"] == []
+
+
+def test_every_points_column_reads_one_precision(season, tmp_path):
+    """A row read gross 5.5 beside a handicap 0.00 (each column its own decimals):
+    the events', gross, handicap and net columns share one, on the terminal and
+    in the CSV."""
+    season("series", "set", "season", "--handicap")
+    season("series", "handicap", "season", "Bo", "0.25")
+    lines = season("series", "standings", "season").stdout.splitlines()
+    anna = next(line.split() for line in lines if "Anna" in line)
+    # events ev1 ev2 ev3, gross, handicap, net
+    assert anna[3:9] == ["3.00", "(1.00)", "2.50", "5.50", "0.00", "5.50"]
+    out = tmp_path / "season.csv"
+    season("series", "standings", "season", "--out", str(out))
+    with out.open(encoding="utf-8-sig", newline="") as f:
+        rows = list(csv.DictReader(f))
+    anna = next(r for r in rows if r["player"] == "Anna")
+    assert [anna[c] for c in ("ev1", "ev2", "ev3", "gross", "handicap", "net")] == [
+        "3.00", "1.00", "2.50", "5.50", "0.00", "5.50"]
 
 
 def test_handicaps_from_the_rating(season):
@@ -144,9 +196,15 @@ def test_handicaps_from_the_rating(season):
     listed = {r["player"]: (r["handicap"], r["source"])
               for r in season("series", "handicap", "season", "--json").json}
     assert listed == {name: (pytest.approx(value), "rating") for name, value in expected.items()}
-    # the series has two variants: the pool must be named
-    failed = season("series", "handicap", "season", "--from-rating", exit_code=2)
-    assert "--variant" in failed.stderr and "Traceback" not in failed.stderr
+    # the pool is the series' game's (its first event's) without --variant, and no other
+    again = season("series", "handicap", "season", "--from-rating", "--factor", "0.5",
+                   "--json").json
+    assert again["details"]["variant"] == "spardame"
+    failed = season("series", "handicap", "season", "--from-rating", "--variant", "dam-brade",
+                    exit_code=2)
+    assert ("season counts handicaps in its spardame events (the game of its first event): "
+            "they come from spardame ratings, not dam-brade") in failed.stderr
+    assert "Traceback" not in failed.stderr
 
 
 def test_a_correction_changes_the_series_at_once(season, db_url):
@@ -205,6 +263,26 @@ def test_team_standings_by_club_and_declared(season):
     assert text.stdout.splitlines()[1].split()[:3] == ["1", "Vasa", "5"]
 
 
+def test_a_team_counts_players_not_qualified_and_says_so(season):
+    """Dag played one event of the two --min-events asks: no place of his own, but his
+    points count for his team, and the standings say how many such players count."""
+    season("series", "set", "season", "--min-events", "2")
+    season("team", "add", "season", "South", "Bo", "Dag")
+    season("team", "add", "season", "North", "Anna", "Cai")
+    data = season("standings", "season", "--teams", "declared", "--json").json
+    south = next(r for r in data["standings"] if r["team"] == "South")
+    assert {m["player"] for m in south["counted"]} == {"Bo", "Dag"}
+    assert data["unqualified_counted"] == 1
+    said = season("standings", "season", "--teams", "declared").stderr
+    assert ("1 player counted not qualified yet (qualifying decides a player's own "
+            "place only)") in said
+    # no one short of the events asked: not said
+    season("series", "set", "season", "--min-events", "0")
+    assert season("standings", "season", "--teams", "declared",
+                  "--json").json["unqualified_counted"] == 0
+    assert "not qualified" not in season("standings", "season", "--teams", "declared").stderr
+
+
 def test_spreadsheets(season, tmp_path):
     out = tmp_path / "season.csv"
     run = season("series", "standings", "season", "--out", str(out), "--json")
@@ -212,7 +290,8 @@ def test_spreadsheets(season, tmp_path):
     with open(out, encoding="utf-8-sig", newline="") as stream:
         rows = list(csv.DictReader(stream))
     assert [r["player"] for r in rows] == ["Anna", "Bo", "Cai", "Eva", "Dag"]
-    assert rows[0]["ev2"] == "1" and rows[0]["dropped"] == "ev2" and rows[0]["total"] == "5.5"
+    # one precision for every points column (the 2.5's)
+    assert rows[0]["ev2"] == "1.0" and rows[0]["dropped"] == "ev2" and rows[0]["total"] == "5.5"
     assert rows[4]["place"] == "" and rows[4]["qualified"] == "no" and rows[4]["ev2"] == ""
     # never overwrites without --yes
     season("series", "standings", "season", "--out", str(out), exit_code=2)
@@ -226,6 +305,24 @@ def test_spreadsheets(season, tmp_path):
     season("series", "standings", "season", "--out", str(xlsx))
     values = list(openpyxl.load_workbook(xlsx).active.iter_rows(values_only=True))
     assert values[1][:2] == (1, "Anna") and 5.5 in values[1]
+
+
+def test_removing_an_event_says_how_the_standings_change(season):
+    """Taking ev3 out drops Anna's 2.5 and Eva's 1.5 (Eva, one event left, no longer
+    qualifies): the command says so, and --json has it as data."""
+    run = season("series", "remove", "season", "ev3")
+    assert ("warning: taking ev3 out changes the standings: 2 of 5 players have another "
+            "total; places: Bo 2 → 1, Anna 1 → 2, Eva 4 → –") in run.stderr.splitlines()
+    season("series", "add", "season", "ev3")
+    [warning] = season("series", "remove", "season", "ev3", "--json").json["details"][
+        "warnings"]
+    assert {k: v for k, v in warning.items() if k != "message"} == {
+        "warning": "standings-changed", "events": ["ev3"], "players": 5, "totals": 2,
+        "moved": [["Bo", 2, 1], ["Anna", 1, 2], ["Eva", 4, None]], "moved_count": 3}
+    # an event nobody's result comes from changes nothing: no warning
+    season("event", "create", "ev4", "--variant", "spardame")
+    season("series", "add", "season", "ev4")
+    assert "warning" not in season("series", "remove", "season", "ev4").stderr
 
 
 def test_show_list_set_remove_delete(season):

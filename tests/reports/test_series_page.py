@@ -26,7 +26,8 @@ def test_series_page_in_every_language(tourney, db_url, tmp_path):
     english = (site / "en" / "series" / "season.html").read_text(encoding="utf-8")
     rows = cells(english)
     # best 2 of Anna's 3, 1, 2.5: the 1 dropped; Dag short of 2 events, no place
-    assert rows[0][:7] == ["1", "Anna", "3", "3", "(1)", "2.5", "5.5"]
+    # every points column with one precision (the 2.5's)
+    assert rows[0][:7] == ["1", "Anna", "3", "3.0", "(1.0)", "2.5", "5.5"]
     assert rows[-1][0] == "–" and rows[-1][1].startswith("Dag") and "not qualified" in rows[-1][1]
     assert [r[1] for r in rows[:4]] == ["Anna", "Bo", "Cai", "Eva"]
     assert 'class="num dropped"' in english
@@ -35,6 +36,8 @@ def test_series_page_in_every_language(tourney, db_url, tmp_path):
         assert f'href="../events/{slug}/index.html"' in english
     teams = english.split('id="teams-h"', 1)[1]
     assert teams.index("North") < teams.index("South")  # 5.5 + 3 against 5 + 1.5
+    # --min-events 2: the page says that players not qualified count for their team
+    assert "Players not qualified yet count for their team too" in teams
     swedish = (site / "series" / "season.html").read_text(encoding="utf-8")
     assert "Ställning" in swedish and "ej kvalificerad" in swedish and "Lag" in swedish
     finnish = (site / "fi" / "series" / "season.html").read_text(encoding="utf-8")
@@ -58,6 +61,19 @@ def test_incremental_publish_reuses_the_page_until_a_result_changes(tourney, db_
     rows = cells(page.read_text(encoding="utf-8"))
     # Bo 2 + 3 now leads; Anna 0, 1, 2.5: 3.5
     assert rows[0][1] == "Bo" and ["Anna", "3.5"] == [rows[1][1], rows[1][6]]
+
+
+def test_a_handicapped_rows_points_read_one_precision(tourney, db_url, tmp_path):
+    """Gross 5.5 beside a handicap 0.00 was each column's own precision: events,
+    gross, handicap and net read alike."""
+    make_season(tourney, db_url)
+    tourney("series", "set", "season", "--handicap")
+    tourney("series", "handicap", "season", "Bo", "0.25")
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site), "--lang", "en")
+    rows = cells((site / "series" / "season.html").read_text(encoding="utf-8"))
+    anna = next(r for r in rows if r[1] == "Anna")
+    assert anna[3:9] == ["3.00", "(1.00)", "2.50", "5.50", "0.00", "5.50"]
 
 
 def test_team_pages_open_data_and_feed(tourney, db_url, tmp_path):
@@ -144,3 +160,19 @@ def test_the_series_page_names_each_events_game(tourney, db_url, tmp_path):
             assert item.endswith(" · " + game), (item, game)
             games.append(game)
         assert games[0] == games[1] != games[2]
+
+
+def test_the_page_names_the_events_that_count_without_a_handicap(tourney, db_url, tmp_path):
+    """ev3 is dam-brade in a series whose handicaps are spardame's (its first event's)."""
+    make_season(tourney, db_url)
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site), "--lang", "sv", "--lang", "en")
+    page = (site / "en" / "series" / "season.html").read_text(encoding="utf-8")
+    assert "counts without a handicap" not in page  # no handicaps: nothing to say
+    tourney("series", "set", "season", "--handicap")
+    tourney("publish", "--out", str(site))
+    page = (site / "en" / "series" / "season.html").read_text(encoding="utf-8")
+    events = page.split('class="series-events"', 1)[1].split("</ul>", 1)[0]
+    marked = [item for item in events.split("<li>")[1:] if "counts without a handicap" in item]
+    assert len(marked) == 1 and "ev3" in marked[0]
+    assert "events of another game than the first event" in page

@@ -168,6 +168,8 @@ SAME_AS_ENGLISH = {
     # what a problem is of (a file's line, an event) and the problem; an unknown
     # column and its did-you-mean hint (tourney/tournament, tourney/errors)
     "%(subject)s: %(problem)s", "%(column)s (%(hint)s)",
+    # a player's place before and after a change of a series (tourney/tournament/series)
+    "%(player)s %(before)s → %(after)s",
 }
 
 

@@ -153,6 +153,23 @@ def test_json_has_one_entry_per_event():
     assert list(by_player(rows)["Bo"].to_json(["e1", "e2", "e3"])["events"]) == ["e1", "e2"]
 
 
+def test_an_event_of_another_game_counts_without_the_handicap():
+    """The third event (another game's) adds no handicap: Eva (2.5) gets it on her
+    0 of the second event only, and her 1.5 there counts as it is, for best N too."""
+    rules = SeriesRules(best=2, handicap=True)
+    named = by_player(series_table(rules, EVENTS, {2: 1, 5: 2.5}, unhandicapped={2}))
+    assert named["Eva"].net == 4 and named["Eva"].gross == Fraction(3, 2)
+    third = named["Eva"].cells[2]
+    assert (third.handicap, third.net, third.value) == (None, None, Fraction(3, 2))
+    # Anna's best two: 3 and 2.5 either way (no handicap of her own)
+    assert named["Anna"].net == Fraction(11, 2)
+    # a best N among handicapped and not: Bo's 1 lifts his first two (2+1, 3+1) over a third
+    rows = by_player(series_table(SeriesRules(best=1, handicap=True),
+                                  [event((2, 2, 1)), event((2, 2.5, 1))], {2: 1},
+                                  unhandicapped={1}))
+    assert rows["Bo"].net == 3 and [c.counted for c in rows["Bo"].cells] == [True, False]
+
+
 # ----------------------------------------------------------------------- teams
 
 def test_team_totals_count_the_best_n_players():
@@ -166,6 +183,24 @@ def test_team_totals_count_the_best_n_players():
     north = rows[1]
     assert north.counted == [("Anna", Fraction(11, 2)), ("Cai", 3)]
     assert north.others == [("Gus", 1)] and north.players == 3
+
+
+def test_a_teams_total_is_the_sum_of_its_members_values_as_shown():
+    """Members' values of 16/3, 16/3 and 6.5433 read 5.33, 5.33 and 6.54: the
+    team's total is 17.20, what a reader adds up (not 17.21 from the unrounded
+    values), and the teams rank by it."""
+    rows = team_table({"North": [("Anna", Fraction(16, 3)), ("Bo", Fraction(16, 3)),
+                                 ("Cai", 6.5433)],
+                       "South": [("Dag", 17.2)]})
+    north = next(r for r in rows if r.team == "North")
+    assert north.counted == [("Cai", Fraction(654, 100)), ("Anna", Fraction(533, 100)),
+                             ("Bo", Fraction(533, 100))]
+    assert north.total == Fraction(1720, 100) == sum(v for _, v in north.counted)
+    assert north.to_json()["total"] == 17.2
+    # 17.20 against South's 17.20: level on total (the unrounded 17.21 would put North
+    # ahead), South ahead on countback (its best member's 17.20 over Cai's 6.54)
+    assert [(r.team, r.place, r.decided_by) for r in rows] == [("South", 1, None),
+                                                             ("North", 2, "countback")]
 
 
 def test_team_ties_countback_then_shared():

@@ -4,8 +4,9 @@ handicaps reads the ratings, so it lives here (the tournament package never read
 ratings).
 
 Handicaps from the rating (the documented rule): in the rating pool of the
-series' variant (``variant``: needed when the series has events of several
-variants), each entrant of the series' events with a rating gets
+series' game (its first event's, :func:`~tourney.tournament.series.handicap_game`:
+the handicaps count in the events of that game only; ``variant`` may name it, no
+other), each entrant of the series' events with a rating gets
 
     handicap = factor x (best rating - the player's rating)
 
@@ -26,7 +27,7 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from ..errors import InvalidValue, Remedy, UsageError
-from ..errors.words import N_, Message, and_words
+from ..errors.words import N_, Message
 from ..numbers import plain_number
 from ..ratings.service import check_variant, rating_list
 from ..storage.models import Entry, Player, Series, SeriesEvent
@@ -37,9 +38,11 @@ from ..tournament.series import (
     delete_series,
     describe_series,
     get_series,
+    handicap_game,
     handicap_list,
     kept_placing,
     list_series,
+    no_handicap_warning,
     remove_events,
     series_events,
     series_standings,
@@ -81,15 +84,18 @@ def derive_handicaps(session: Session, series: Series, *, variant: str | None = 
         raise UsageError(Message(N_("%(series)s has no events: add them first"),
                                  {"series": series.slug}),
                          remedy=Remedy("add-to-series", series=series.slug))
-    variants = sorted({e.variant for e in events})
+    game = handicap_game(events)
     if variant is None:
-        if len(variants) > 1:
-            raise UsageError(Message(N_("%(series)s has events of %(variants)s: name the rating "
-                                        "pool whose ratings give the handicaps"),
-                                     {"series": series.slug, "variants": and_words(variants)}),
-                             setting="variant")
-        variant = variants[0]
+        variant = game
     variant = check_variant(variant)
+    if variant != game:
+        # the handicaps count in the events of the series' game only: another game's
+        # ratings would give them numbers from a game they are never added to
+        raise UsageError(Message(N_("%(series)s counts handicaps in its %(game)s events (the "
+                                    "game of its first event): they come from %(game)s "
+                                    "ratings, not %(variant)s"),
+                                 {"series": series.slug, "game": game, "variant": variant}),
+                         setting="variant")
     entrants = dict(session.execute(
         select(Player.id, Player.name).join(Entry, Entry.player_id == Player.id)
         .join(SeriesEvent, SeriesEvent.event_id == Entry.event_id)
@@ -108,5 +114,7 @@ def derive_handicaps(session: Session, series: Series, *, variant: str | None = 
 
 __all__ = ["DEFAULT_FACTOR", "DerivedHandicaps", "add_events", "add_members", "change_series",
            "create_series", "delete_series", "derive_handicaps", "describe_series",
-           "get_series", "handicap_list", "kept_placing", "list_series", "list_teams", "remove_events",
-           "remove_members", "series_standings", "set_handicaps", "team_standings"]
+           "get_series", "handicap_list", "kept_placing", "list_series", "list_teams",
+           "no_handicap_warning", "remove_events",
+           "remove_members", "series_events", "series_standings", "set_handicaps",
+           "team_standings"]

@@ -63,6 +63,17 @@ MAX_NAME = 200
 MAX_CLUB = 200
 MAX_EMAIL = 320
 IMPORT_COLUMNS = ("name", "club", "email")
+# A player file's header in any of the languages the tool speaks (English, Swedish,
+# Norwegian, Finnish): a club keeps its list in its own language ("Namn, Klubb,
+# E-post"). Each column's names, lower case; the first is the column's own name.
+IMPORT_HEADER_NAMES = {
+    "name": ("name", "namn", "navn", "nimi"),
+    "club": ("club", "klubb", "seura"),
+    "email": ("email", "e-mail", "e-post", "epost", "sähköposti", "sahkoposti"),
+}
+# Each header name a player file may have -> its column.
+_IMPORT_HEADER_COLUMN = {alias: column for column, aliases in IMPORT_HEADER_NAMES.items()
+                         for alias in aliases}
 # Columns `player list --format csv|xlsx` adds, left out when such a list is imported.
 LIST_ONLY_COLUMNS = ("events", "merged into")
 # Hardening (CSV formula injection): names reach exported record CSVs (players,
@@ -562,7 +573,8 @@ def read_player_csv(path: str | Path, *, encoding: str | None = None,
                     ) -> list[PlayerRow]:
     """The rows of a player file (CSV as spreadsheets save it, or XLSX; ``-`` is
     standard input): a ``name`` column, optional ``club`` and ``email`` (headers
-    case-insensitive; any other column is refused). Blank lines are skipped. Errors
+    case-insensitive, in any language of :data:`IMPORT_HEADER_NAMES`; any other
+    column is refused). Blank lines are skipped. Errors
     name the line. ``notices`` gets how the file was read (a guessed encoding)."""
     from ..errors import RecordError
     from ..records.sources import open_source
@@ -571,7 +583,8 @@ def read_player_csv(path: str | Path, *, encoding: str | None = None,
     name = "<stdin>" if str(path) == "-" else str(path)
     try:
         with source:
-            rows = parse_player_rows(source.rows(known=IMPORT_COLUMNS), name, source)
+            rows = parse_player_rows(source.rows(known=tuple(_IMPORT_HEADER_COLUMN)), name,
+                                     source)
     except PlayerFileRejected as rejected:
         rejected.notices = list(source.notices)  # how it was read explains much
         raise
@@ -591,7 +604,7 @@ def parse_player_csv(text: str, source: str = "players.csv") -> list[PlayerRow]:
     from ..records.sources import Source
 
     table = Source(io.BytesIO(text.encode("utf-8")), source)
-    return parse_player_rows(table.rows(known=IMPORT_COLUMNS), source, table)
+    return parse_player_rows(table.rows(known=tuple(_IMPORT_HEADER_COLUMN)), source, table)
 
 
 class PlayerFileRejected(TourneyError):
@@ -639,7 +652,7 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
     if header is None or not any(h.strip() for h in header):
         raise UsageError(Message(N_("%(file)s: no header line (it needs a name column)"),
                                  {"file": source}))
-    columns = [h.strip().lower() for h in header]
+    columns = [_IMPORT_HEADER_COLUMN.get(h.strip().lower(), h.strip().lower()) for h in header]
     unknown = [h for h, c in zip(header, columns)
                if c not in IMPORT_COLUMNS and c not in LIST_ONLY_COLUMNS]
     first_row = ()
@@ -647,7 +660,7 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
             and not close_names(columns[0], ("name",), limit=1)):
         # One column and no header: a plain list of names, one per line (as a club
         # keeps it); its first line is a name too. Unless it reads as a misspelt
-        # `name` ('nme', 'Namn', 'Name:'): that would register a player by that name
+        # `name` ('nme', 'Nman', 'Name:'): that would register a player by that name
         # (one no command removes); said like any unknown column.
         first_row, columns, unknown = ((1, header),), ["name"], []
     if unknown:

@@ -55,9 +55,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence
 
-from ..numbers import plain_number
+from ..numbers import as_shown, column_decimals, plain_number
 from ..ordering import name_order
 from .standings import assign_places
 from .tiebreaks import lot_draw
@@ -188,10 +188,13 @@ def lot(seed: int, player_id: int) -> float:
 
 def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
                  handicaps: dict[int, float] | None = None, *,
+                 unhandicapped: Collection[int] = (),
                  lang: str | None = None) -> list[SeriesRow]:
     """The series standings from each event's results (``events`` in column order:
     the players who played each event), best first: qualified players with their
-    places, then the others without one (the module's rules)."""
+    places, then the others without one (the module's rules). ``unhandicapped``:
+    the indices of the events that count without a handicap (another game's: a
+    handicap comes from one game's ratings)."""
     handicaps = handicaps or {}
     placing = rules.scoring == "placing"
     # Sums and orders as integers over one common denominator: exact, as fractions
@@ -214,8 +217,14 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
     names: dict[int, str] = {}
     cells: dict[int, list[SeriesCell | None]] = {}
     scaled: dict[int, list[int]] = {}  # a player's results played, as counts of 1/scale
+    # for each result of ``scaled``: whether the player's handicap is added to it
+    # (kept only when some event counts without: the usual series has none, and a
+    # league's season is hundreds of thousands of results)
+    with_handicap: dict[int, list[bool]] = {}
+    mixed = bool(unhandicapped) and rules.handicap
     nets: dict[tuple, Fraction] = {}  # gross + handicap: few distinct sums
     for index, results in enumerate(events):
+        handicapped = index not in unhandicapped
         for result in results:
             player_id = result.player_id
             names[player_id] = result.player
@@ -223,8 +232,11 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
             if row is None:
                 row = cells[player_id] = [None] * len(events)
                 scaled[player_id] = []
+                if mixed:
+                    with_handicap[player_id] = []
             raw = result.place if placing else result.points
-            gross, handicap = exact_of[raw], handicap_of.get(player_id, none)
+            gross = exact_of[raw]
+            handicap = handicap_of.get(player_id, none) if handicapped else None
             net = None
             if handicap is not None:
                 # keyed by the stored values: a fraction's hash costs more than its sum
@@ -233,13 +245,17 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
                     net = nets[raw, handicaps.get(player_id)] = gross + handicap
             row[index] = SeriesCell(result.place, gross, handicap, net=net)
             scaled[player_id].append(scaled_of[raw])
+            if mixed:
+                with_handicap[player_id].append(handicapped)
     rows = []
     for player_id, row_cells in cells.items():
         played = [c for c in row_cells if c is not None]
         handicap = handicap_of.get(player_id, none)
         extra = (handicap * scale).numerator if handicap else 0
         grosses = scaled[player_id]
-        values = [g + extra for g in grosses]
+        added = with_handicap.get(player_id)
+        values = ([g + extra if h else g for g, h in zip(grosses, added)] if added
+                  else [g + extra for g in grosses])
         # best N: the highest results; among equal ones the earlier event
         ranked = sorted(range(len(played)), key=lambda i: (-values[i], i))
         kept = set(ranked[:rules.best] if rules.best else ranked)
@@ -247,9 +263,10 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
             cell.counted = i in kept
         gross_n = sum(grosses[i] for i in kept)
         gross = Fraction(gross_n, scale)
-        net = gross + handicap * len(kept) if rules.handicap else None
+        kept_handicapped = sum(1 for i in kept if added[i]) if added else len(kept)
+        net = gross + handicap * kept_handicapped if rules.handicap else None
         qualified = len(played) >= rules.min_events
-        total_n = gross_n + extra * len(kept)
+        total_n = gross_n + extra * kept_handicapped
         countback = tuple(sorted(-v for v in values))
         sort_key = (not qualified, -total_n, -len(played), countback)
         rows.append(SeriesRow(player_id, names[player_id], None, qualified, len(played),
@@ -277,6 +294,19 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
             row.decided_by = next((c for c, a, b in zip(criteria, above, row.sort_key)
                                    if a != b), "shared")
     return rows
+
+
+def points_decimals(rows: Sequence[SeriesRow]) -> int:
+    """The decimals every points column of a series' standings is shown with: each
+    event's, gross, handicap and net alike (:func:`~tourney.numbers.column_decimals`
+    over them all). One precision for the one kind of number, on the page, the
+    terminal and the spreadsheet: a row read 5.5 gross beside a 0.00 handicap when
+    each column had its own, though the net is the one plus the other."""
+    values = [float(r.gross) for r in rows]
+    values += [float(r.handicap) for r in rows if r.handicap is not None]
+    values += [float(r.net) for r in rows if r.net is not None]
+    values += [float(c.value) for r in rows for c in r.cells if c is not None]
+    return column_decimals(values)
 
 
 # ----------------------------------------------------------------------- teams
@@ -309,11 +339,14 @@ def team_table(teams: dict[str, Sequence[tuple[str, float | Fraction]]],
                count: int | None = None, *, lang: str | None = None) -> list[TeamRow]:
     """Team standings from each team's members' values (``teams``: team name ->
     [(player, value)]): the sum of the best ``count`` values (all without one),
-    then countback; equal teams share a place, listed by name."""
+    then countback; equal teams share a place, listed by name. Each value counts
+    as it is shown (:func:`~tourney.numbers.as_shown`: 16/3 counts 5.33), so the
+    members' values a reader adds up make the team's total (docs/decisions.md)."""
     order = name_order(lang)
     rows = []
     for team, members in teams.items():
-        ranked = sorted(((p, exact(v)) for p, v in members), key=lambda m: (-m[1], order(m[0])))
+        ranked = sorted(((p, as_shown(v)) for p, v in members),
+                        key=lambda m: (-m[1], order(m[0])))
         counted = ranked[:count] if count else ranked
         others = ranked[len(counted):]
         total = sum((v for _, v in counted), Fraction(0))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from sqlalchemy import delete, func, select
@@ -30,7 +30,7 @@ from sqlmodel import Session
 
 from ..collector import frozen
 from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
-from ..errors.words import N_, Message, or_words
+from ..errors.words import N_, Message, and_words, comma_words, or_words
 from ..numbers import plain_number
 from ..storage.audit import record_change
 from ..storage.merges import canonical_players
@@ -296,11 +296,101 @@ class EventsChange:
     changed: list[str]  # the events added or removed
     unchanged: list[str]  # already in (add) or not in (remove)
     events: list[str]  # the series' events after
+    warnings: list["SeriesWarning"] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"series": self.series, self.verb: self.changed,
                 "already_in" if self.verb == "added" else "not_in": self.unchanged,
-                "events": self.events}
+                "events": self.events, "warnings": [w.to_json() for w in self.warnings]}
+
+
+# Players named, at most, in a warning of places that changed (the rest counted).
+MOVES_NAMED = 5
+
+
+@dataclass(frozen=True)
+class SeriesWarning:
+    """A change to a series done, with something its organizer should know, as a
+    code and its data (the command line and the pages word it: :attr:`words`):
+
+    - ``standings-changed``: events taken out changed the standings; ``events``,
+      ``players`` (in the standings before), ``totals`` (of them, those whose total
+      changed or who left the standings), ``moved`` (``[player, place before,
+      place after]`` of the first :data:`MOVES_NAMED` whose place changed, best
+      after first; a place ``None``: none, not qualified or gone), ``moved_count``;
+    - ``no-handicap``: events added to a series with handicaps are of another game
+      than its handicaps' (:func:`handicap_game`) and count without one; ``events``,
+      their ``games``, ``handicap_game``.
+    """
+
+    code: str
+    data: tuple  # the data's items, in order (frozen: a dict is not)
+
+    @property
+    def fields(self) -> dict:
+        return dict(self.data)
+
+    @property
+    def words(self) -> Message:
+        data = self.fields
+        if self.code == "standings-changed":
+            params = {"events": and_words(data["events"]), "totals": data["totals"],
+                      "players": data["players"]}
+            if not data["moved"]:
+                return Message(N_("taking %(events)s out changes the standings: %(totals)s of "
+                                  "%(players)s players have another total; no place "
+                                  "changes"), params)
+            moves = [Message(N_("%(player)s %(before)s → %(after)s"),
+                             {"player": player, "before": "–" if before is None else before,
+                              "after": "–" if after is None else after})
+                     for player, before, after in data["moved"]]
+            moved = comma_words(moves)
+            if data["moved_count"] > len(moves):
+                moved = Message(N_("%(names)s and %(count)s more"),
+                                {"names": moved, "count": data["moved_count"] - len(moves)})
+            return Message(N_("taking %(events)s out changes the standings: %(totals)s of "
+                              "%(players)s players have another total; places: %(moved)s"),
+                           {**params, "moved": moved})
+        if self.code == "no-handicap":
+            return Message(N_("%(events)s counts without a handicap: the series' handicaps are "
+                              "for %(game)s (the game of its first event), %(events)s is "
+                              "%(other)s") if len(data["events"]) == 1 else
+                           N_("%(events)s count without a handicap: the series' handicaps are "
+                              "for %(game)s (the game of its first event), %(events)s are "
+                              "%(other)s"),
+                           {"events": and_words(data["events"]),
+                            "game": data["handicap_game"],
+                            "other": and_words(data["games"])})
+        raise ValueError(self.code)
+
+    @property
+    def text(self) -> str:
+        return str(self.words)
+
+    def to_json(self) -> dict:
+        return {"warning": self.code, **self.fields, "message": self.text}
+
+
+def standings_change(events: Sequence[str], before: Sequence[SeriesRow],
+                     after: Sequence[SeriesRow]) -> SeriesWarning | None:
+    """What taking ``events`` out of a series did to its standings (``before`` and
+    ``after``), as a warning; ``None`` when no total and no place changed."""
+    now = {row.player_id: row for row in after}
+    totals = 0
+    moved = []
+    for row in before:
+        later = now.get(row.player_id)
+        if later is None or (later.gross, later.net) != (row.gross, row.net):
+            totals += 1
+        if later is None or later.place != row.place:
+            moved.append((row.player, row.place, None if later is None else later.place))
+    if not totals and not moved:
+        return None
+    # best place after first, then those who have none
+    moved.sort(key=lambda m: (m[2] is None, m[2] or 0, m[1] is None, m[1] or 0))
+    return SeriesWarning("standings-changed", (
+        ("events", list(events)), ("players", len(before)), ("totals", totals),
+        ("moved", [list(m) for m in moved[:MOVES_NAMED]]), ("moved_count", len(moved))))
 
 
 def _slugs_given(slugs: Sequence[str]) -> list[str]:
@@ -340,8 +430,12 @@ def add_events(session: Session, series: Series, slugs: Sequence[str]) -> Events
         have.add(event.id)
         added.append(event.slug)
     session.flush()
+    now = series_events(session, series)
     report = EventsChange(series.slug, "added", added, [e.slug for e in events if e.slug not in added],
-                          [e.slug for e in series_events(session, series)])
+                          [e.slug for e in now])
+    warning = no_handicap_warning(series, now, added)
+    if warning is not None:
+        report.warnings.append(warning)
     if added:
         record_change(session, "series.add", series.slug, None, {"events": added})
         keep_snapshots(session, [e.id for e in events if e.slug in added])
@@ -352,6 +446,7 @@ def remove_events(session: Session, series: Series, slugs: Sequence[str]) -> Eve
     """Take events out of a series (the events themselves stay)."""
     lock_series(session, series)
     events = [_series_event(session, slug) for slug in _slugs_given(slugs)]
+    before = series_standings(session, series).rows
     removed = []
     for event in events:
         row = session.execute(select(SeriesEvent).where(
@@ -365,6 +460,9 @@ def remove_events(session: Session, series: Series, slugs: Sequence[str]) -> Eve
                           [e.slug for e in series_events(session, series)])
     if removed:
         record_change(session, "series.remove", series.slug, {"events": removed}, None)
+        change = standings_change(removed, before, series_standings(session, series).rows)
+        if change is not None:
+            report.warnings.append(change)
     return report
 
 
@@ -463,6 +561,34 @@ def set_handicaps(session: Session, series: Series, values: dict[str, float | No
 
 # ----------------------------------------------------------------------- standings
 
+def handicap_game(events: Sequence[Event]) -> str | None:
+    """The game a series' handicaps are for: its first event's (a handicap comes
+    from one game's ratings); None for a series with no events yet."""
+    return events[0].variant if events else None
+
+
+def without_handicap(handicap: bool, events: Sequence[Event]) -> list[Event]:
+    """The events of a series that count without a handicap: with handicaps on,
+    those of another game than :func:`handicap_game`'s."""
+    game = handicap_game(events)
+    return [e for e in events if e.variant != game] if handicap else []
+
+
+def no_handicap_warning(series: Series, events: Sequence[Event],
+                        among: Sequence[str] | None = None) -> SeriesWarning | None:
+    """The ``no-handicap`` warning of a series with handicaps whose ``events`` (all
+    of them, in column order) include some of another game (of ``among``, slugs,
+    when given: the events just added); None when there is nothing to say."""
+    other_game = [e for e in without_handicap(series.handicap, events)
+                  if among is None or e.slug in among]
+    if not other_game:
+        return None
+    return SeriesWarning("no-handicap", (
+        ("events", [e.slug for e in other_game]),
+        ("games", sorted({e.variant for e in other_game})),
+        ("handicap_game", handicap_game(events))))
+
+
 @dataclass
 class SeriesStandings:
     series: SeriesInfo
@@ -473,12 +599,22 @@ class SeriesStandings:
     def slugs(self) -> list[str]:
         return [e.slug for e in self.events]
 
+    @property
+    def handicap_game(self) -> str | None:
+        return handicap_game(self.events) if self.series.handicap else None
+
+    @property
+    def without_handicap(self) -> list[Event]:
+        return without_handicap(self.series.handicap, self.events)
+
     def to_json(self) -> dict:
         slugs = self.slugs
         return {"series": self.series.to_json(),
                 "events": [{"slug": e.slug, "name": e.name, "variant": e.variant,
                             "date": e.date.isoformat() if e.date else None}
                            for e in self.events],
+                "handicap_game": self.handicap_game,
+                "without_handicap": [e.slug for e in self.without_handicap],
                 "standings": [row.to_json(slugs) for row in self.rows]}
 
 
@@ -497,5 +633,7 @@ def series_standings(session: Session, series: Series, *, lang: str | None = Non
                              .where(SeriesHandicap.series_id == series.id)).all()
     for player_id, value in sorted(stored, key=lambda item: item[0] in merged):
         values.setdefault(merged.get(player_id, player_id), value)
-    rows = series_table(info.rules(), results, values, lang=lang)
+    unhandicapped = {e.id for e in without_handicap(info.handicap, events)}
+    rows = series_table(info.rules(), results, values, lang=lang,
+                        unhandicapped={i for i, e in enumerate(events) if e.id in unhandicapped})
     return SeriesStandings(info, events, rows)

@@ -9,7 +9,8 @@ Players play their own games; a team's score is made of its players' results
   player in at most one of them.
 
 A player's value is, in an event, their points in the event's standings; in a
-series, their series total (net with handicaps). A player who has not played (no
+series, their series total (net with handicaps), qualified or not (qualifying,
+``min_events``, decides a player's own place only; docs/decisions.md). A player who has not played (no
 match or bye in the event, no event of the series) brings nothing and is not
 listed. Declared teams belong to one event or one series, named by its slug (a
 series' slug is never an event's: :func:`.series.create_series`).
@@ -176,10 +177,14 @@ class TeamStandings:
     count: int | None
     rows: list[TeamRow]
     left_out: int  # players with a result but no team
+    # players counted for a team who have not qualified in the series (--min-events):
+    # they count all the same (docs/decisions.md), and the standings say so
+    unqualified: int = 0
 
     def to_json(self) -> dict:
         return {self.kind: self.scope, "teams": self.teams, "count": self.count,
-                "left_out": self.left_out, "standings": [row.to_json() for row in self.rows]}
+                "left_out": self.left_out, "unqualified_counted": self.unqualified,
+                "standings": [row.to_json() for row in self.rows]}
 
 
 def team_standings(session: Session, slug: str, teams: str = "club", *,
@@ -216,5 +221,8 @@ def team_standings(session: Session, slug: str, teams: str = "club", *,
     left_out = sum(1 for pid in values if pid not in membership)
     grouped = {name: members for name, members in grouped.items() if members}
     rows = team_table(grouped, count, lang=lang)
+    not_qualified = ({row.player for row in series_rows if not row.qualified}
+                     if isinstance(scope, Series) else set())
+    unqualified = sum(1 for row in rows for player, _ in row.counted if player in not_qualified)
     return TeamStandings(scope.slug, "series" if isinstance(scope, Series) else "event",
-                         teams, count, rows, left_out)
+                         teams, count, rows, left_out, unqualified)
