@@ -95,6 +95,7 @@ def test_a_result_at_the_table_shows_on_the_published_site(tourney, db_url, tmp_
     # the organizer's own publish records site.publish, which sets off no live one
     assert web.post("/org/club/publish", headers=BEARER).json()["done"] == "published"
     assert publisher.wait(60) and len(calls) == 3 and publisher.publishes == 2
+    assert calls[-1] == 1  # the button's publish in one job too: no fork from the server
 
 
 def test_a_burst_of_results_gives_two_publishes(tourney, db_url, tmp_path, counted_only):

@@ -1599,7 +1599,9 @@ def _publish(server: Server) -> dict:
     if not server.config.site_dir:
         raise TourneyError(Message(N_("this server was started without a folder for the "
                                       "site: nothing to publish to")))
-    report = _publish_site(server.config, jobs=0)
+    # one job, as the live site's: a fork from this threaded process could copy a lock
+    # another thread holds (a big first publish takes longer; nothing hangs)
+    report = _publish_site(server.config)
     # publishing only reads the database; the browser's publish is still one of the
     # organizer's actions, so the audit log says who published and when (the CLI's
     # `publish` stays a read: it writes no row)
