@@ -81,7 +81,7 @@ def test_one_point_is_said_in_the_singular():
     assert "score 10, 0.5 match points." in english and "with 0.5 points." in english
     assert "0,5 ottelupistettä." in _text(half, drawn, "fi")
     assert "poäng 10, 1 matchpoäng." in _text(one, won, "sv")
-    assert "poeng 10, 1 matchpoeng." in _text(one, won, "nb")
+    assert "poeng 10, 1 kamppoeng." in _text(one, won, "nb")
     bye_worth = RoundResult(round=1, table="1", place=None, players=2, total=None,
                             match_points=1, kind="forfeit")
     assert "was scored as a forfeit: 1 match point, a bye's worth." in _text(one, bye_worth,

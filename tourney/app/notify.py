@@ -88,7 +88,7 @@ RESULTS_TEXTS = {
            "Toppen av stillingen:",
            "Din side (bord, resultater, stilling): {link}",
            "i runde {round} av {event} ble bord {table} walkover: "
-           "du spilte ikke, 0 matchpoeng.",
+           "du spilte ikke, 0 kamppoeng.",
            "i runde {round} av {event} ble bord {table} walkover: "
            "{points}, like mye som en frirunde."),
     "fi": ("{event}, kierros {round}: tuloksesi", "Hei {player},",
@@ -97,7 +97,7 @@ RESULTS_TEXTS = {
            "sinulla ei ollut ottelua kierroksella {round} ({event}).",
            "Kierroksen {round} jälkeen olet sijalla {standing}/{entrants}, "
            "{standing_points}.",
-           "Rankingisi: {rating_after} ({rating_change}).",
+           "Vahvuuslukusi: {rating_after} ({rating_change}).",
            "Tilanteen kärki:",
            "Oma sivusi (pöytä, tulokset, tilanne): {link}",
            "{event}, kierros {round}: pöytä {table} ratkaistiin luovutuksena: "
@@ -112,7 +112,7 @@ RESULTS_TEXTS = {
 POINT_WORDS = {
     "en": (("match point", "match points"), ("point", "points")),
     "sv": (("matchpoäng", "matchpoäng"), ("poäng", "poäng")),
-    "nb": (("matchpoeng", "matchpoeng"), ("poeng", "poeng")),
+    "nb": (("kamppoeng", "kamppoeng"), ("poeng", "poeng")),
     "fi": (("ottelupiste", "ottelupistettä"), ("piste", "pistettä")),
 }
 # The arbiter's adjustment of the round (`tourney result adjust --round N`), counted
