@@ -61,7 +61,13 @@ from tourney.numbers import typed_number
 from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
 from tourney.records.validation import not_a_score
-from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
+from tourney.reports.i18n import (
+    NumberFormat,
+    language_name,
+    locale_of,
+    template_callables,
+    translations,
+)
 from tourney.reports.site import TEMPLATE_DIR as SITE_TEMPLATE_DIR
 from tourney.reports.site import Renderer
 from tourney.storage.audit import acting_as, record_change
@@ -203,6 +209,7 @@ class Server:
         self.templates.newstyle_gettext = True
         self._renderers: dict = {}
         self.templates.globals["short_names"] = short_names
+        self.templates.globals["language_name"] = language_name
         # the organizer's boxes take what the library keeps, not a number of their own
         self.templates.globals["reason_length"] = MAX_REASON
         self.templates.globals["note_length"] = submissions.NOTE_LENGTH
