@@ -1,6 +1,6 @@
-"""A player's side of a Finnish evening on a 360 px phone: the rating's history
-table shows every column without scrolling sideways, and a sign-up under a very
-long name keeps the page within the phone's width."""
+"""A player's side of a Finnish evening on a 360 px phone: the rating's chart has
+its key and its history table shows every column without scrolling sideways, and a
+sign-up under a very long name keeps the page within the phone's width."""
 from __future__ import annotations
 
 import pytest
@@ -49,6 +49,11 @@ def test_the_rating_history_fits_a_360_px_phone_in_finnish(evening, browser):
     sizes = history.evaluate("t => [t.scrollWidth, t.parentElement.clientWidth]")
     assert sizes[0] <= sizes[1], f"the history table is {sizes[0]} px in {sizes[1]} px"
     assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+    # the chart's key says which line is the rating shown above it: the solid line
+    # (μ, about 25) read as the rating beside "2,0"
+    key = page.locator("#rating figure.chart figcaption")
+    assert key.is_visible() and "vahvuusluku (μ − 3σ)" in key.inner_text()
+    assert key.locator(".key-ordinal").bounding_box()["width"] > 10
     context.close()
 
 
