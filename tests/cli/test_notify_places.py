@@ -134,3 +134,17 @@ def test_of_counts_the_players_in_that_rounds_standings(db_url, run_cli, tmp_pat
     assert len(texts) == 4
     for text in texts:
         assert " av 4 med " in text and " av 5 " not in text
+
+
+def test_the_message_says_its_language():
+    """A mail reader reading aloud takes the language from the message: the HTML's
+    lang and Content-Language are the event's (Finnish read as Finnish)."""
+    rows = [_row(1, "Anna", 1, False), _row(2, "Bo", 0, False)]
+    result = RoundResult(round=1, table="1", place=1, players=2, total=10, match_points=1)
+    message = results_message(Evening(rows, result, "fi"), 1, "anna@example.org",
+                              "http://x/p/1", "club@example.org")
+    assert message["Content-Language"] == "fi"
+    html = message.get_body(("html",)).get_content()
+    assert '<html lang="fi">' in html and "Hei Anna" in html
+    parsed = email.message_from_bytes(message.as_bytes(), policy=policy.default)
+    assert parsed["Content-Language"] == "fi"
