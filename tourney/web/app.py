@@ -967,6 +967,16 @@ async def standings_json(request: Request) -> Response:
     return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 
+async def _unknown_event(request: Request, prefix: str) -> Response:
+    """The page of an address naming no event (``prefix`` + slug, mistyped from a
+    poster or a screen): the events named like it, as /org/<slug> suggests them."""
+    server: Server = request.app.state.server
+    close = close_names(request.path_params["slug"], [e.slug for e in await run_in_threadpool(
+        _read, server.config.engine, _events)])
+    return server.render(request, "unknown_link.html", server.language(request), 404,
+                         suggest=[f"{prefix}{name}" for name in close])
+
+
 async def standings_page(request: Request) -> Response:
     server: Server = request.app.state.server
     slug = request.path_params["slug"]
@@ -981,11 +991,7 @@ async def standings_page(request: Request) -> Response:
         event, rows, progress, ends_at, tiebreaks = await run_in_threadpool(
             _read, server.config.engine, load)
     except TourneyError:
-        # a mistyped address: the events named like it, as /org/<slug> suggests them
-        close = close_names(slug, [e.slug for e in await run_in_threadpool(
-            _read, server.config.engine, _events)])
-        return server.render(request, "unknown_link.html", server.language(request), 404,
-                             suggest=[f"/standings/{name}" for name in close])
+        return await _unknown_event(request, "/standings/")
     lang = server.language(request, event.lang)
     return server.render(request, "standings.html", lang, event=event, rows=rows,
                          progress=progress, poll=server.config.poll_seconds, ends_at=ends_at,
@@ -1625,7 +1631,7 @@ async def _signup(request: Request, form: dict | None) -> Response:
     try:
         event, is_open, sent, refused = await run_in_threadpool(run, work)
     except TourneyError:
-        return server.render(request, "unknown_link.html", server.language(request), 404)
+        return await _unknown_event(request, "/signup/")
     lang = server.language(request, event.lang)
     # a field to correct is the form's fault (422); closed, entered, full: the state's (409)
     status = 200 if refused is None else 422 if refused.reason == "field" else 409
