@@ -69,3 +69,20 @@ def test_a_very_long_name_keeps_the_sign_up_page_within_the_phone(evening, brows
     assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
     assert notice.bounding_box()["width"] <= NARROW["width"]
     context.close()
+
+
+def test_a_very_long_name_in_the_standings_keeps_every_page_within_the_phone(evening,
+                                                                              browser):
+    """One entrant typed without a space widened every player's page (2,730 px) and
+    the venue's standings: the name breaks in its cell instead."""
+    run, live = evening
+    long_name = "Äijälä" * 30
+    run("event", "enter", "club", "--add", long_name)
+    own = {r["player"]: r for r in run("player", "links", "club", "--json").json}
+    context, page = phone_page(browser)
+    for address in (own["Bo"]["url"], own[long_name]["url"], "/standings/club"):
+        page.goto(f"{live.url}{address}")
+        assert page.locator("td bdi", has_text="ÄijäläÄijälä").count() == 1
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= NARROW["width"], f"{address}: {width} px"
+    context.close()
