@@ -108,6 +108,13 @@ def locale_of(lang: str) -> Locale:
     return Locale.parse(lang)
 
 
+def language_name(lang: str) -> str:
+    """The language's name in itself ("suomi", "norsk bokmål"), as a language switch
+    offers it: a reader who does not read the page's language still finds their own."""
+    locale = locale_of(lang)
+    return locale.get_display_name(locale) or lang
+
+
 class NumberFormat:
     """Babel's ``format_decimal`` for the patterns the pages use, fast.
 

@@ -170,6 +170,7 @@ from .folders import (
 from .i18n import (
     NumberFormat,
     has_catalogue,
+    language_name,
     locale_of,
     normalize_language,
     template_callables,
@@ -1298,7 +1299,7 @@ class SiteBuilder:
         for other in self.renderers:
             items.append({
                 "lang": other.lang,
-                "name": other.locale.get_display_name(other.locale) or other.lang,
+                "name": language_name(other.lang),
                 "href": root + up + other.prefix + path,
                 "current": other is current,
             })

@@ -81,7 +81,7 @@ def test_one_point_is_said_in_the_singular():
     assert "score 10, 0.5 match points." in english and "with 0.5 points." in english
     assert "0,5 ottelupistettä." in _text(half, drawn, "fi")
     assert "totalt 10, 1 matchpoäng." in _text(one, won, "sv")
-    assert "totalt 10, 1 matchpoeng." in _text(one, won, "nb")
+    assert "totalt 10, 1 kamppoeng." in _text(one, won, "nb")
     bye_worth = RoundResult(round=1, table="1", place=None, players=2, total=None,
                             match_points=1, kind="forfeit")
     assert "was scored as a forfeit: 1 match point, a bye's worth." in _text(one, bye_worth,
@@ -151,3 +151,17 @@ def test_the_score_total_is_named_as_the_pages_total_not_as_points():
         sentence = next(line for line in _text(one, won, lang).splitlines() if "81" in line)
         assert f"{total_word} 81," in sentence, (lang, sentence)
         assert f"{POINT_WORDS[lang][1][1]} 81" not in sentence
+
+
+def test_the_message_says_its_language():
+    """A mail reader reading aloud takes the language from the message: the HTML's
+    lang and Content-Language are the event's (Finnish read as Finnish)."""
+    rows = [_row(1, "Anna", 1, False), _row(2, "Bo", 0, False)]
+    result = RoundResult(round=1, table="1", place=1, players=2, total=10, match_points=1)
+    message = results_message(Evening(rows, result, "fi"), 1, "anna@example.org",
+                              "http://x/p/1", "club@example.org")
+    assert message["Content-Language"] == "fi"
+    html = message.get_body(("html",)).get_content()
+    assert '<html lang="fi">' in html and "Hei Anna" in html
+    parsed = email.message_from_bytes(message.as_bytes(), policy=policy.default)
+    assert parsed["Content-Language"] == "fi"

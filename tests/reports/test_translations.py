@@ -249,6 +249,64 @@ def test_game_vocabulary(index, lang):
     assert one != many and one.startswith("1 ") and many.startswith("3 ")
 
 
+# A term a player meets on several pages and in the e-mails has one word per
+# language, the glossary's (docs/translations.md): a Norwegian page that said
+# "walkover" (a forfeit) for a bye, e-mails saying "matchpoeng" beside the page's
+# "kamppoeng", a Finnish "Olet ilmoittautunut" for a check-in as for a sign-up, told
+# a player two things.
+TERMS = {
+    # a message mentioning this: (its glossary row, and per language the stem every
+    # translation holds, inflected as it may be: "ottelupisteen", "ottelupistettä")
+    r"\bbyes?\b": ("bye", ("frirond", "frirunde", "vapaakierro")),
+    r"\bmatch points?\b": ("match points", ("matchpoäng", "kamppoeng", "ottelupist")),
+    # Finnish signs up and checks in with one verb: a check-in goes "paikalle"
+    r"\bcheck(?:ed|s)?[- ]in\b": ("check-in (at the venue) / sign-up (beforehand)",
+                                  ("check", "sjekk", "paikall")),
+}
+# What a translation of a message of ratings must not say: in Finnish "ranking" is
+# a place in a list; the glossary's word for a rating is "vahvuusluku".
+RATING = re.compile(r"\brat(?:ing|ings|ed)\b", re.IGNORECASE)
+NOT_RATING = {"sv": None, "nb": None, "fi": re.compile(r"rank", re.IGNORECASE)}
+
+
+def glossary_row(english: str) -> list[str]:
+    for line in (REPO / "docs" / "translations.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0] == english:
+            return cells[1:]
+    raise AssertionError(f"the glossary has no row {english!r}")
+
+
+@pytest.mark.parametrize("index,lang", list(enumerate(LANGS)))
+def test_one_word_for_a_term_on_every_page(index, lang):
+    for row, stems in TERMS.values():
+        assert stems[index] in glossary_row(row)[index].lower(), (lang, row)
+    wrong = []
+    for message in load_po(lang):
+        if not message.id:
+            continue
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        for pattern, (_, stems) in TERMS.items():
+            if any(re.search(pattern, text, re.IGNORECASE) for text in ids):
+                wrong += [(ids[0], text) for text in forms(message)
+                          if stems[index] not in text.lower()]
+        if NOT_RATING[lang] and any(RATING.search(text) for text in ids):
+            wrong += [(ids[0], text) for text in forms(message) if NOT_RATING[lang].search(text)]
+    assert wrong == [], f"{lang}: {wrong}"
+
+
+@pytest.mark.parametrize("index,lang", list(enumerate(LANGS)))
+def test_the_e_mails_use_the_pages_words(index, lang):
+    from tourney.app.notify import POINT_WORDS, RESULTS_TEXTS
+
+    stem = TERMS[r"\bmatch points?\b"][1][index]
+    assert POINT_WORDS[lang][0][0].startswith(stem) and POINT_WORDS[lang][0][1].startswith(stem)
+    assert stem in RESULTS_TEXTS[lang][8]  # a forfeited table: "0 match points"
+    rating_line = RESULTS_TEXTS[lang][5]
+    assert "{rating_after}" in rating_line
+    assert not (NOT_RATING[lang] and NOT_RATING[lang].search(rating_line)), rating_line
+
+
 # How many leading arguments of each gettext function are the message (and context).
 MESSAGE_ARGS = {"_": 1, "gettext": 1, "ngettext": 2, "pgettext": 2, "npgettext": 3}
 

@@ -45,6 +45,14 @@ def send_csv(web, link: dict, body: str):
     return web.post(path_of(link["url"]), content=body, headers={"Content-Type": "text/csv"})
 
 
+def marked_english(html: str) -> bool:
+    """Whether a page shows something marked as English (``lang="en"``: a detail with
+    no words in the page's language), apart from the language links at the top, each
+    marked as its own language."""
+    shown = re.sub(r'<nav class="langs".*?</nav>', "", html, flags=re.S)
+    return re.search(r'\slang="en"', shown) is not None
+
+
 def csrf_of(html: str) -> str:
     return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
 

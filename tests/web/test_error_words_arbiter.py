@@ -9,10 +9,9 @@ English (tests/cli)."""
 from __future__ import annotations
 
 import html
-import re
 
 import pytest
-from serve_helpers import TOKEN, client, csrf_of, match_csv, seated_event
+from serve_helpers import TOKEN, client, csrf_of, marked_english, match_csv, seated_event
 from test_error_words_rest import renderer, untranslated
 
 import tourney.web.app as web_app
@@ -56,7 +55,7 @@ class Organizer:
         text = html.unescape(page.text)
         assert detail in text, (detail, text)
         assert english not in text, (english, text)
-        assert not re.search(r'\slang="en"', page.text), page.text
+        assert not marked_english(page.text), page.text
         for param in params:
             assert str(param) in detail, (param, detail)
         return detail

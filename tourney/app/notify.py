@@ -88,7 +88,7 @@ RESULTS_TEXTS = {
            "Toppen av stillingen:",
            "Din side (bord, resultater, stilling): {link}",
            "i runde {round} av {event} ble bord {table} walkover: "
-           "du spilte ikke, 0 matchpoeng.",
+           "du spilte ikke, 0 kamppoeng.",
            "i runde {round} av {event} ble bord {table} walkover: "
            "{points}, like mye som en frirunde."),
     "fi": ("{event}, kierros {round}: tuloksesi", "Hei {player},",
@@ -97,7 +97,7 @@ RESULTS_TEXTS = {
            "sinulla ei ollut ottelua kierroksella {round} ({event}).",
            "Kierroksen {round} jälkeen olet sijalla {standing}/{entrants}, "
            "{standing_points}.",
-           "Rankingisi: {rating_after} ({rating_change}).",
+           "Vahvuuslukusi: {rating_after} ({rating_change}).",
            "Tilanteen kärki:",
            "Oma sivusi (pöytä, tulokset, tilanne): {link}",
            "{event}, kierros {round}: pöytä {table} ratkaistiin luovutuksena: "
@@ -114,7 +114,7 @@ RESULTS_TEXTS = {
 POINT_WORDS = {
     "en": (("match point", "match points"), ("point", "points")),
     "sv": (("matchpoäng", "matchpoäng"), ("poäng", "poäng")),
-    "nb": (("matchpoeng", "matchpoeng"), ("poeng", "poeng")),
+    "nb": (("kamppoeng", "kamppoeng"), ("poeng", "poeng")),
     "fi": (("ottelupiste", "ottelupistettä"), ("piste", "pistettä")),
 }
 # The arbiter's adjustment of the round (`tourney result adjust --round N`), counted
@@ -141,10 +141,12 @@ class NotifyReport:
                 "no_address": self.no_address, "not_ready": self.not_ready}
 
 
-def _message(subject: str, paragraphs: list[str], address: str, sender: str,
+def _message(subject: str, paragraphs: list[str], address: str, sender: str, lang: str,
              link_line: tuple[str, dict] | None = None, listing: list[str] = ()) -> EmailMessage:
-    """One message of plain sentences: a text part and the same as HTML (each
-    value escaped there; the link a link)."""
+    """One message of plain sentences in ``lang``: a text part and the same as HTML
+    (each value escaped there; the link a link). The language is said (the HTML's
+    ``lang``, ``Content-Language``) so that a mail reader's speech reads Finnish as
+    Finnish."""
     message = EmailMessage()
     message["Subject"] = subject
     message["From"] = sender
@@ -167,17 +169,20 @@ def _message(subject: str, paragraphs: list[str], address: str, sender: str,
         esc["link"] = f'<a href="{esc["link"]}">{esc["link"]}</a>'
         html_parts.append(f"<p>{template.format(**{**esc})}</p>")
     message.set_content("\n\n".join(text) + "\n")
-    message.add_alternative("".join(html_parts) + "\n", subtype="html")
+    message.add_alternative(f'<!DOCTYPE html>\n<html lang="{lang}"><body>'
+                            + "".join(html_parts) + "</body></html>\n", subtype="html")
+    message["Content-Language"] = lang  # after the parts: setting content clears it
     return message
 
 
 def seating_message(event: Event, player: str, address: str, number: int, table: str,
                     seat: int, link: str, sender: str) -> EmailMessage:
-    subject, hello, body, page = SEATING_TEXTS.get(event.lang or "en", SEATING_TEXTS["en"])
+    lang = event.lang if event.lang in SEATING_TEXTS else "en"
+    subject, hello, body, page = SEATING_TEXTS[lang]
     values = {"event": event.name, "round": number, "table": table, "seat": seat,
               "player": player, "link": link}
     return _message(subject.format(**values),
-                    [hello.format(**values), body.format(**values)], address, sender,
+                    [hello.format(**values), body.format(**values)], address, sender, lang,
                     (page, values))
 
 
@@ -231,7 +236,8 @@ def results_message(evening, number: int, address: str, link: str,
                f"{number_text(r.points)}" for r in evening.rows[:TOP_SHOWN]]
     if listing:
         lines.append(top)
-    return _message(subject.format(**values), lines, address, sender, (page, values), listing)
+    return _message(subject.format(**values), lines, address, sender,
+                    lang if lang in RESULTS_TEXTS else "en", (page, values), listing)
 
 
 def _number(lang: str, value: float, decimals: int | None = None) -> str:

@@ -64,7 +64,13 @@ from tourney.numbers import typed_number
 from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
 from tourney.records.validation import not_a_score
-from tourney.reports.i18n import NumberFormat, locale_of, template_callables, translations
+from tourney.reports.i18n import (
+    NumberFormat,
+    language_name,
+    locale_of,
+    template_callables,
+    translations,
+)
 from tourney.reports.site import TEMPLATE_DIR as SITE_TEMPLATE_DIR
 from tourney.reports.site import Renderer
 from tourney.storage.audit import acting_as, record_change
@@ -217,6 +223,7 @@ class Server:
         self.templates.newstyle_gettext = True
         self._renderers: dict = {}
         self.templates.globals["short_names"] = short_names
+        self.templates.globals["language_name"] = language_name
         # the organizer's boxes take what the library keeps, not a number of their own
         self.templates.globals["reason_length"] = MAX_REASON
         self.templates.globals["note_length"] = submissions.NOTE_LENGTH
@@ -987,6 +994,16 @@ async def standings_json(request: Request) -> Response:
     return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 
+async def _unknown_event(request: Request, prefix: str) -> Response:
+    """The page of an address naming no event (``prefix`` + slug, mistyped from a
+    poster or a screen): the events named like it, as /org/<slug> suggests them."""
+    server: Server = request.app.state.server
+    close = close_names(request.path_params["slug"], [e.slug for e in await run_in_threadpool(
+        _read, server.config.engine, _events)])
+    return server.render(request, "unknown_link.html", server.language(request), 404,
+                         suggest=[f"{prefix}{name}" for name in close])
+
+
 async def standings_page(request: Request) -> Response:
     server: Server = request.app.state.server
     slug = request.path_params["slug"]
@@ -1001,11 +1018,7 @@ async def standings_page(request: Request) -> Response:
         event, rows, progress, ends_at, tiebreaks = await run_in_threadpool(
             _read, server.config.engine, load)
     except TourneyError:
-        # a mistyped address: the events named like it, as /org/<slug> suggests them
-        close = close_names(slug, [e.slug for e in await run_in_threadpool(
-            _read, server.config.engine, _events)])
-        return server.render(request, "unknown_link.html", server.language(request), 404,
-                             suggest=[f"/standings/{name}" for name in close])
+        return await _unknown_event(request, "/standings/")
     lang = server.language(request, event.lang)
     return server.render(request, "standings.html", lang, event=event, rows=rows,
                          progress=progress, poll=server.config.poll_seconds, ends_at=ends_at,
@@ -1694,7 +1707,7 @@ async def _signup(request: Request, form: dict | None) -> Response:
     try:
         event, is_open, sent, refused = await run_in_threadpool(run, work)
     except TourneyError:
-        return server.render(request, "unknown_link.html", server.language(request), 404)
+        return await _unknown_event(request, "/signup/")
     lang = server.language(request, event.lang)
     # a field to correct is the form's fault (422); closed, entered, full: the state's (409)
     status = 200 if refused is None else 422 if refused.reason == "field" else 409
