@@ -37,7 +37,7 @@ from hypothesis import settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from tourney.storage.db import dispose_engines, open_engine
+from tourney.storage.db import dispose_engines, open_engine, resolve_url
 
 # Property tests draw the same examples on every run: a red suite is one anyone can
 # replay, not a draw of the day. TOURNEY_FUZZ=explore draws new examples on each run,
@@ -262,7 +262,7 @@ def db_url(request, backend, tmp_path):
 _snapshots: dict[tuple[str, str], object] = {}
 
 
-def from_snapshot(request, backend: str, db_url: str, key: str, build):
+def from_snapshot(db_url: str, key, build):
     """Put into this test's new database (``db_url``, at the current schema, empty)
     what ``build(db_url)`` makes: built by the first test that asks (per backend, per
     test process), then copied for the others. Returns what ``build`` returned (the
@@ -272,7 +272,7 @@ def from_snapshot(request, backend: str, db_url: str, key: str, build):
     SQLite: the file's bytes. PostgreSQL: every table's rows, inserted again with
     triggers off (they already hold what the triggers wrote), and the id sequences
     moved past them."""
-
+    backend = make_url(resolve_url(db_url)).get_backend_name()
     kept = _snapshots.get((key, backend))
     if kept is None:
         built = build(db_url)
@@ -282,7 +282,7 @@ def from_snapshot(request, backend: str, db_url: str, key: str, build):
         stored, built = kept
         dispose_engines()
         if backend == "sqlite":
-            path = Path(make_url(db_url).database)
+            path = Path(make_url(resolve_url(db_url)).database)
             for extra in ("-wal", "-shm", "-journal"):
                 Path(f"{path}{extra}").unlink(missing_ok=True)
             path.write_bytes(stored)
@@ -295,9 +295,28 @@ def from_snapshot(request, backend: str, db_url: str, key: str, build):
     return built
 
 
+def holds_nothing(db_url: str) -> bool:
+    """Whether the database is at the current schema with no player and no event yet
+    (a snapshot can be copied over it without losing what the test made before). A
+    database not made yet is left so (its first command makes it), and one without
+    the tables is not copied over."""
+    url = make_url(resolve_url(db_url))  # as the command line reads it (a plain path)
+    if url.get_backend_name() == "sqlite" and not Path(url.database or "").is_file():
+        return False
+    from sqlalchemy.exc import DBAPIError
+
+    try:
+        with open_engine(db_url).connect() as connection:
+            return not connection.execute(text(
+                "SELECT EXISTS (SELECT 1 FROM player) OR EXISTS (SELECT 1 FROM event)"
+            )).scalar()
+    except DBAPIError:  # no such table
+        return False
+
+
 def _take_snapshot(backend: str, db_url: str):
     if backend == "sqlite":
-        path = Path(make_url(db_url).database)
+        path = Path(make_url(resolve_url(db_url)).database)
         assert not Path(f"{path}-wal").exists() or not Path(f"{path}-wal").stat().st_size
         return path.read_bytes()
     from sqlmodel import SQLModel
@@ -424,6 +443,7 @@ def cli_on_url(db_url: str):
     """``run(*args, input=None, exit_code=0)``: :func:`run_cli` bound to ``db_url``."""
     def run(*args, **kwargs) -> CliRun:
         return run_cli(db_url, *args, **kwargs)
+    run.db_url = db_url  # for helpers that start from a snapshot (from_snapshot)
     return run
 
 

@@ -17,13 +17,13 @@ WRITERS = {
 
 
 @pytest.fixture
-def cup(request, backend, tourney, db_url, tmp_path):
+def cup(tourney, db_url, tmp_path):
     def build(_):
         records = kortrad_cup_seated(tourney, tmp_path, rounds=2)
         tourney("result", "import", str(records))  # standings and export have rows
 
     # built once per backend, then copied for each test
-    from_snapshot(request, backend, db_url, "out-files cup", build)
+    from_snapshot(db_url, "out-files cup", build)
     return tourney
 
 

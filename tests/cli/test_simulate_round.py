@@ -10,7 +10,7 @@ from conftest import from_snapshot
 
 
 @pytest.fixture
-def seated(request, backend, tourney, db_url):
+def seated(tourney, db_url):
     def build(_):
         tourney("player", "add", *"Ann Bo Cai Dag Eva Fia Gus Hal Ida Jon Kim Lea Max".split())
         tourney("event", "create", "club", "--variant", "dam-stick", "--rounds", "2",
@@ -19,7 +19,7 @@ def seated(request, backend, tourney, db_url):
         return tourney("round", "seat", "club", "--json").json
 
     # built once per backend, then copied for each test
-    return copy.deepcopy(from_snapshot(request, backend, db_url, "simulate club", build))
+    return copy.deepcopy(from_snapshot(db_url, "simulate club", build))
 
 
 def test_a_seated_round_played_by_bots_imports_as_it_is(tourney, seated, tmp_path):

@@ -19,9 +19,9 @@ from tourney.tournament import snapshots
 
 
 @pytest.fixture
-def season(request, backend, tourney, db_url):
+def season(tourney, db_url):
     # built once per backend, then copied: most of these tests' time was the building
-    from_snapshot(request, backend, db_url, "season", lambda url: make_season(tourney, url))
+    from_snapshot(db_url, "season", lambda url: make_season(tourney, url))
     return tourney
 
 

@@ -1,11 +1,13 @@
 """A seated svarta-maja event and a test client of ``tourney serve`` on it."""
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import re
 from contextlib import contextmanager
 
+from conftest import from_snapshot, holds_nothing
 from starlette.testclient import TestClient
 
 from tourney.storage.db import open_engine
@@ -18,15 +20,25 @@ TOKEN = "organizer-secret"
 
 
 def seated_event(run, slug="club", lang="sv", tables=2, rounds=3):
-    names = NAMES[: 4 * tables]
-    run("player", "add", *names)
-    run("event", "create", slug, "--variant", "svarta-maja", "--rounds", rounds,
-        "--table-sizes", "4", "--rule", "deals=3", "--lang", lang)
-    run("event", "enter", slug, "--all")
-    run("round", "seat", slug)
-    return {row["table"]: row for row in
-            run("round", "links", slug, "1", "--base-url", "http://testserver",
-                "--json").json["tables"]}
+    """An event of svarta-maja, round 1 seated at ``tables`` tables of four; its
+    tables' links by table. Into an empty database (most tests) it is copied from one
+    built once per backend (:func:`from_snapshot`)."""
+    def build(_=None):
+        names = NAMES[: 4 * tables]
+        run("player", "add", *names)
+        run("event", "create", slug, "--variant", "svarta-maja", "--rounds", rounds,
+            "--table-sizes", "4", "--rule", "deals=3", "--lang", lang)
+        run("event", "enter", slug, "--all")
+        run("round", "seat", slug)
+        return {row["table"]: row for row in
+                run("round", "links", slug, "1", "--base-url", "http://testserver",
+                    "--json").json["tables"]}
+
+    db_url = getattr(run, "db_url", None)
+    if db_url is None or not holds_nothing(db_url):
+        return build()
+    return copy.deepcopy(from_snapshot(db_url, ("seated_event", slug, lang, tables, rounds),
+                                       build))
 
 
 def client(db_url, **config) -> TestClient:
