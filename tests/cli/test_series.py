@@ -10,7 +10,7 @@ import json
 import openpyxl
 import pytest
 from conftest import from_snapshot
-from season_helpers import RESULTS, correct, make_season
+from season_helpers import RESULTS, correct, make_season, store
 from sqlalchemy import func, select
 from sqlmodel import Session
 
@@ -180,6 +180,28 @@ def test_every_points_column_reads_one_precision(season, tmp_path):
     anna = next(r for r in rows if r["player"] == "Anna")
     assert [anna[c] for c in ("ev1", "ev2", "ev3", "gross", "handicap", "net")] == [
         "3.00", "1.00", "2.50", "5.50", "0.00", "5.50"]
+
+
+def test_a_total_reads_as_the_sum_of_the_results_shown(season, db_url, tmp_path):
+    """Anna's 7/6 in each of three events reads 1.17: her total reads 3.51 (what a
+    reader adds up), not 3.50, on the terminal, in the CSV and in --json."""
+    for slug in ("s1", "s2", "s3"):
+        season("event", "create", slug, "--variant", "spardame")
+        season("event", "enter", slug, "Anna", "Bo")
+        store(db_url, slug, [[("Anna", 1, 7 / 6), ("Bo", 2, 0)]])
+    season("series", "create", "sixths")
+    season("series", "add", "sixths", "s1", "s2", "s3")
+    anna = next(line.split() for line in season("series", "standings", "sixths")
+                .stdout.splitlines() if "Anna" in line)
+    assert anna[3:7] == ["1.17", "1.17", "1.17", "3.51"]
+    out = tmp_path / "sixths.csv"
+    season("series", "standings", "sixths", "--out", str(out))
+    with out.open(encoding="utf-8-sig", newline="") as f:
+        anna = next(r for r in csv.DictReader(f) if r["player"] == "Anna")
+    assert [anna[c] for c in ("s1", "s2", "s3", "total")] == ["1.17", "1.17", "1.17", "3.51"]
+    [anna] = [r for r in season("series", "standings", "sixths", "--json").json["standings"]
+              if r["player"] == "Anna"]
+    assert anna["total"] == 3.51 and anna["events"]["s1"]["points"] == 1.17
 
 
 def test_handicaps_from_the_rating(season):
