@@ -163,12 +163,22 @@ def test_the_series_page_names_each_events_game(tourney, db_url, tmp_path):
 
 
 def test_the_page_names_the_events_that_count_without_a_handicap(tourney, db_url, tmp_path):
-    """ev3 is dam-brade in a series whose handicaps are spardame's (its first event's)."""
+    """ev3 is dam-brade in a series whose handicaps are spardame's (its first event's):
+    the page marks it, and so does the open data (``without_handicap``, the series'
+    ``handicap_game``), valid against its schema."""
+    import json
+
+    from test_open_data import validate
+
     make_season(tourney, db_url)
     site = tmp_path / "site"
     tourney("publish", "--out", str(site), "--lang", "sv", "--lang", "en")
     page = (site / "en" / "series" / "season.html").read_text(encoding="utf-8")
     assert "counts without a handicap" not in page  # no handicaps: nothing to say
+    data = json.loads((site / "series" / "season.json").read_text(encoding="utf-8"))
+    validate(data)
+    assert [e["without_handicap"] for e in data["events"]] == [False, False, False]
+    assert data["series"]["handicap_game"] is None
     tourney("series", "set", "season", "--handicap")
     tourney("publish", "--out", str(site))
     page = (site / "en" / "series" / "season.html").read_text(encoding="utf-8")
@@ -176,3 +186,11 @@ def test_the_page_names_the_events_that_count_without_a_handicap(tourney, db_url
     marked = [item for item in events.split("<li>")[1:] if "counts without a handicap" in item]
     assert len(marked) == 1 and "ev3" in marked[0]
     assert "events of another game than the first event" in page
+    data = json.loads((site / "series" / "season.json").read_text(encoding="utf-8"))
+    validate(data)
+    assert [(e["slug"], e["without_handicap"]) for e in data["events"]] == [
+        ("ev1", False), ("ev2", False), ("ev3", True)]
+    assert data["series"]["handicap_game"] == "spardame"
+    # the mark says why the net of each ev3 result is null
+    nets = {(r["name"], x["event"]): x["net"] for r in data["standings"] for x in r["results"]}
+    assert nets["Anna", "ev3"] is None and nets["Anna", "ev1"] == 3
