@@ -575,3 +575,36 @@ def test_a_series_named_where_an_event_is_wanted_is_said_to_be_a_series(season):
     # a slug that is neither is still an unknown event, with its suggestions
     assert "unknown event 'ev5' (did you mean " in season("event", "show", "ev5",
                                                           exit_code=2).stderr
+
+
+def test_lang_sorts_the_names_of_series_standings_and_team_commands(season):
+    """Örn and Zebra level on 3 (Cai's 3; Eva's 1.5 with a handicap of 1.5 on her
+    spardame night) share a place and are listed by name: --lang sv on an English
+    terminal puts Ö after Z, --lang en with O; without --lang the terminal's
+    language sorts. `team list` and the players of a team removed whole sort alike."""
+    season("series", "set", "season", "--handicap")
+    season("series", "handicap", "season", "Eva", "1.5")
+    season("team", "add", "season", "Zebra", "Eva")
+    season("team", "add", "season", "Örn", "Cai")
+
+    def teams(*args, env):
+        run = season("series", "standings", "season", "--teams", "declared", "--json", *args,
+                     env=env)
+        return [(t["team"], t["total"], t["shared"]) for t in run.json["standings"]]
+
+    english, swedish = {"LC_ALL": "en_US.UTF-8"}, {"LC_ALL": "sv_SE.UTF-8"}
+    assert teams("--lang", "sv", env=english) == [("Zebra", 3, True), ("Örn", 3, True)]
+    assert teams(env=swedish) == teams("--lang", "fi", env=english) == [
+        ("Zebra", 3, True), ("Örn", 3, True)]
+    assert teams("--lang", "en", env=swedish) == [("Örn", 3, True), ("Zebra", 3, True)]
+    assert [t["team"] for t in season("team", "list", "season", "--lang", "sv", "--json",
+                                      env=english).json] == ["Zebra", "Örn"]
+    assert [t["team"] for t in season("team", "list", "season", "--lang", "en", "--json",
+                                      env=swedish).json] == ["Örn", "Zebra"]
+    season("player", "add", "Åsa", "Ödd")
+    season("team", "add", "season", "Zebra", "Åsa", "Ödd")
+    assert season("team", "list", "season", "--lang", "nb", "--json", env=english).json[0][
+        "players"] == ["Eva", "Ödd", "Åsa"]
+    removed = season("team", "remove", "season", "Zebra", "--lang", "sv", "--json",
+                     env=english).json
+    assert removed["details"]["removed"] == ["Eva", "Åsa", "Ödd"]
