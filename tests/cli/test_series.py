@@ -347,6 +347,38 @@ def test_removing_an_event_says_how_the_standings_change(season):
     assert "warning" not in season("series", "remove", "season", "ev4").stderr
 
 
+def test_removing_the_first_event_says_the_handicaps_game_changed(season):
+    """ev1 and ev2 are spardame, ev3 dam-brade: taking the first two out makes ev3
+    the first event, and the handicaps (spardame's) are dam-brade's now. Eva's 1
+    moves from her ev2 to her ev3: the standings-changed warning shows the effect,
+    the handicap-game-changed warning before it says the cause. Without handicaps,
+    or with the first event's game unchanged, nothing is said of it."""
+    plain = season("series", "remove", "season", "ev1", "ev2", "--json").json
+    assert [w["warning"] for w in plain["details"]["warnings"]] == ["standings-changed"]
+    season("series", "add", "season", "ev1", "ev2")  # after ev3: ev3 first, dam-brade
+    season("series", "set", "season", "--handicap")
+    season("series", "handicap", "season", "Eva", "1")
+    season("series", "remove", "season", "ev3")
+    season("series", "add", "season", "ev3")  # ev1, ev2, ev3 again: spardame first
+    unchanged = season("series", "remove", "season", "ev1", "--json").json
+    assert "handicap-game-changed" not in [w["warning"] for w in
+                                           unchanged["details"]["warnings"]]
+    season("series", "add", "season", "ev1")  # ev2, ev3, ev1: spardame first
+    run = season("series", "remove", "season", "ev2", "ev1", "--json")
+    cause, effect = run.json["details"]["warnings"]
+    assert {k: v for k, v in cause.items() if k != "message"} == {
+        "warning": "handicap-game-changed", "events": ["ev2", "ev1"],
+        "before": "spardame", "after": "dam-brade", "first": "ev3"}
+    assert effect["warning"] == "standings-changed"
+    assert run.stderr.splitlines()[-2] == (
+        "warning: taking ev2 and ev1 out changes the game the handicaps are for from "
+        "spardame to dam-brade, the game of ev3, now the series' first event: the "
+        "handicaps now add to dam-brade results only")
+    eva = next(r for r in season("series", "standings", "season", "--json").json["standings"]
+               if r["player"] == "Eva")
+    assert eva["events"]["ev3"] == {"place": 2, "points": 1.5, "counted": True, "net": 2.5}
+
+
 def test_show_list_set_remove_delete(season):
     shown = season("series", "show", "season", "--json").json
     assert shown["best"] == 2 and shown["min_events"] == 2 and shown["scoring"] == "points"
