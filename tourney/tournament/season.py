@@ -217,9 +217,9 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
                 exact_of[raw] = as_shown(placing_value(raw, rules.placing) if placing
                                          else exact(raw))
     # a league's handicaps are thousands of players' but few distinct values
-    shown = {value: as_shown(exact(value)) for value in set(handicaps.values())} \
-        if rules.handicap else {}
-    handicap_of = {player_id: shown[value] for player_id, value in handicaps.items()}
+    shown = {value: as_shown(exact(value)) for value in set(handicaps.values())}
+    handicap_of = ({player_id: shown[value] for player_id, value in handicaps.items()}
+                   if rules.handicap else {})
     scale = math.lcm(1, *{value.denominator for value in exact_of.values()},
                      *{value.denominator for value in handicap_of.values()})
     scaled_of = {raw: (value * scale).numerator for raw, value in exact_of.items()}
