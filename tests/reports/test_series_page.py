@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from season_helpers import correct, make_season
+from season_helpers import correct, make_season, store
 
 
 def cells(html: str) -> list[list[str]]:
@@ -74,6 +74,23 @@ def test_a_handicapped_rows_points_read_one_precision(tourney, db_url, tmp_path)
     rows = cells((site / "series" / "season.html").read_text(encoding="utf-8"))
     anna = next(r for r in rows if r[1] == "Anna")
     assert anna[3:9] == ["3.00", "(1.00)", "2.50", "5.50", "0.00", "5.50"]
+
+
+def test_a_rows_total_on_the_page_is_the_sum_of_its_results_shown(tourney, db_url, tmp_path):
+    """Anna's 7/6 in each of three events reads 1.17: her total reads 3.51, as the
+    terminal says (docs/decisions.md), not 3.50."""
+    tourney("player", "add", "Anna", "Bo")
+    for slug in ("s1", "s2", "s3"):
+        tourney("event", "create", slug, "--variant", "spardame")
+        tourney("event", "enter", slug, "Anna", "Bo")
+        store(db_url, slug, [[("Anna", 1, 7 / 6), ("Bo", 2, 0)]])
+    tourney("series", "create", "sixths")
+    tourney("series", "add", "sixths", "s1", "s2", "s3")
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site), "--lang", "en", "--no-replays")
+    anna = next(r for r in cells((site / "series" / "sixths.html").read_text(encoding="utf-8"))
+                if r[1] == "Anna")
+    assert anna[3:7] == ["1.17", "1.17", "1.17", "3.51"]
 
 
 def test_team_pages_open_data_and_feed(tourney, db_url, tmp_path):
