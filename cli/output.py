@@ -154,6 +154,24 @@ def deprecated_option(old: str, new: str, name: str, **attrs):
     return click.option(old, name, hidden=True, callback=note, **attrs)
 
 
+def _sorting_language(ctx: click.Context, param: click.Parameter, value):
+    from tourney.ordering import terminal_language
+
+    return value or terminal_language()
+
+
+def name_order_option(func):
+    """``--lang``: the language names sort as (ties, lists of players and teams):
+    the one option of every command that lists names, its value the language given,
+    else the terminal's (LC_ALL, LC_COLLATE or LANG), else None (English)."""
+    from tourney.tournament.events import LANGUAGES  # the languages an event can have
+
+    return click.option(
+        "--lang", type=click.Choice(LANGUAGES), callback=_sorting_language,
+        help="Sort names as this language does (sv and fi: ... Z Å Ä Ö; nb: ... Z Æ Ø Å; "
+             "en: Å with A). Default: the terminal's language, else English.")(func)
+
+
 def rule_option(func):
     return click.option(
         "--rule", "rules", multiple=True, metavar="KEY=VALUE",

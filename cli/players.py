@@ -9,10 +9,8 @@ import click
 
 from tourney.app import players as service
 from tourney.errors.counts import count_text
-from tourney.ordering import terminal_language
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
-from tourney.tournament.events import LANGUAGES
 from tourney.tournament.players import PlayerFileRejected, PlayerInfo, list_players
 
 from .completion import complete_event, complete_player
@@ -29,6 +27,7 @@ from .output import (
     encoding_option,
     json_option,
     message,
+    name_order_option,
     replace_option,
     report_change,
     report_written,
@@ -86,9 +85,7 @@ def add(names, club, email, as_json, db_url):
               help="List every player, duplicates merged into another one too.")
 @click.option("--with-email", is_flag=True,
               help="Show the e-mail addresses too (left out unless asked for: a list is often shared).")
-@click.option("--lang", type=click.Choice(LANGUAGES),
-              help="Sort names as this language does (sv and fi: ... Z Å Ä Ö; nb: ... Z Æ Ø Å; "
-                   "en: Å with A). Default: the terminal's language, else English.")
+@name_order_option
 @table_format_option
 @table_out_option
 @replace_option
@@ -113,8 +110,7 @@ def list_(include_merged, with_email, lang, format_, out, yes, as_json, db_url):
     refuse_overwrites(db_url, {"--out": out}, replace=yes)
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
-        rows = list_players(session, include_merged=include_merged,
-                            lang=lang or terminal_language())
+        rows = list_players(session, include_merged=include_merged, lang=lang)
     if not with_email:
         for row in rows:
             row.pop("email", None)

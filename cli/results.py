@@ -452,8 +452,9 @@ def standings(slug, up_to_round, teams, count, format_, out, yes, as_json, db_ur
         if up_to_round is not None:
             raise UsageError("--round and --teams do not go together: team standings "
                              "count the event as it stands")
-        return show_standings(slug, teams=teams, count=count, format_=format_, out=out,
-                              yes=yes, as_json=as_json, db_url=db_url, kind="any")
+        return show_standings(slug, teams=teams, count=count, lang=terminal_language(),
+                              format_=format_, out=out, yes=yes, as_json=as_json,
+                              db_url=db_url, kind="any")
     refuse_overwrites(db_url, {"--out": out}, replace=yes)
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:

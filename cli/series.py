@@ -7,7 +7,6 @@ import click
 from tourney.app import series as actions
 from tourney.errors.counts import count_text
 from tourney.numbers import column_decimals, fixed_text, number_text, plain_number
-from tourney.ordering import terminal_language
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
 from tourney.tournament.season import DEFAULT_PLACING, SCORING, points_decimals
@@ -28,6 +27,7 @@ from .output import (
     emit_table,
     json_option,
     message,
+    name_order_option,
     refuse_delimited_unless,
     replace_option,
     report_change,
@@ -455,13 +455,14 @@ def handicap(slug, player, value, undo, old_undo, from_rating, variant, factor, 
 @click.argument("slug")
 @teams_option
 @count_option
+@name_order_option
 @table_format_option
 @table_out_option
 @replace_option
 @delimited_flags
 @json_option
 @db_option
-def standings(slug, teams, count, format_, out, yes, as_json, db_url):
+def standings(slug, teams, count, lang, format_, out, yes, as_json, db_url):
     """Show a series' standings: one column per event, dropped events in brackets.
 
     Each event gives a player who played it (a match or a bye) its points in the
@@ -474,7 +475,9 @@ def standings(slug, teams, count, format_, out, yes, as_json, db_url):
     single result, then the second best...), then a drawing of lots.
 
     --teams club|declared gives the team standings (a player's series total
-    counts for their team; --count N: a team's best N players).
+    counts for their team; --count N: a team's best N players). Teams level on
+    total and countback share a place, listed by name as --lang sorts names
+    (default: the terminal's language).
 
     \b
     Examples:
@@ -483,8 +486,8 @@ def standings(slug, teams, count, format_, out, yes, as_json, db_url):
       tourney series standings club-2025 --out club-2025.xlsx
       tourney series standings club-2025 --teams club --count 3
     """
-    show_standings(slug, teams=teams, count=count, format_=format_, out=out, yes=yes,
-                   as_json=as_json, db_url=db_url, kind="series")
+    show_standings(slug, teams=teams, count=count, lang=lang, format_=format_, out=out,
+                   yes=yes, as_json=as_json, db_url=db_url, kind="series")
 
 
 def is_series(db_url, slug: str) -> bool:
@@ -496,9 +499,11 @@ def is_series(db_url, slug: str) -> bool:
         return find_series(session, slug) is not None
 
 
-def show_standings(slug, *, teams, count, format_, out, yes, as_json, db_url, kind) -> None:
+def show_standings(slug, *, teams, count, lang, format_, out, yes, as_json, db_url,
+                   kind) -> None:
     """The series' standings (``kind`` series) or team standings of an event or
-    series, on the terminal, as JSON or to a CSV/XLSX file."""
+    series, on the terminal, as JSON or to a CSV/XLSX file; ties by name sorted as
+    ``lang`` sorts names."""
     from tourney.errors import UsageError
 
     if count is not None and teams is None:
@@ -507,13 +512,12 @@ def show_standings(slug, *, teams, count, format_, out, yes, as_json, db_url, ki
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
         if teams is not None:
-            table = actions.team_standings(session, slug, teams, count=count,
-                                           lang=terminal_language())
+            table = actions.team_standings(session, slug, teams, count=count, lang=lang)
             if kind == "series" and table.kind != "series":
                 actions.get_series(session, slug)  # names the unknown series
         else:
             table = actions.series_standings(session, actions.get_series(session, slug),
-                                             lang=terminal_language())
+                                             lang=lang)
     if teams is not None:
         _emit_teams(table, format_=format_, out=out, as_json=as_json)
     else:
@@ -665,9 +669,10 @@ def team_add(slug, team_name, players, as_json, db_url):
 @click.argument("slug")
 @click.argument("team_name", metavar="TEAM")
 @click.argument("players", nargs=-1, metavar="[PLAYER]...", shell_complete=complete_player)
+@name_order_option
 @json_option
 @db_option
-def team_remove(slug, team_name, players, as_json, db_url):
+def team_remove(slug, team_name, players, lang, as_json, db_url):
     """Take players out of a declared team, or remove the team (no PLAYER).
 
     \b
@@ -677,7 +682,7 @@ def team_remove(slug, team_name, players, as_json, db_url):
     """
     engine = open_db(db_url)
     with transaction(engine) as session:
-        report = actions.remove_members(session, slug, team_name, players)
+        report = actions.remove_members(session, slug, team_name, players, lang=lang)
     summary = (f"{slug}: removed team {team_name}" if report["team_removed"]
                else f"{slug}: {team_name}: removed {', '.join(report['removed'])}")
     report_change("team.remove", True, summary, as_json, **report)
@@ -685,10 +690,11 @@ def team_remove(slug, team_name, players, as_json, db_url):
 
 @team.command("list")
 @click.argument("slug")
+@name_order_option
 @delimited_flags
 @json_option
 @db_option
-def team_list(slug, as_json, db_url):
+def team_list(slug, lang, as_json, db_url):
     """List the declared teams of an event or series with their players.
 
     \b
@@ -697,7 +703,7 @@ def team_list(slug, as_json, db_url):
     """
     engine = open_db(db_url, read_only=True)
     with reading(engine) as session:
-        rows = actions.list_teams(session, slug)
+        rows = actions.list_teams(session, slug, lang=lang)
     if as_json:
         emit_json(rows)
         return

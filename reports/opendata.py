@@ -261,9 +261,11 @@ def _atom(path: str, *, title: str, updated: str, author: str, page: str,
 def series_body(standings, teams, team_pages: dict[str, str], ids: dict[str, int],
                 page: str, feed: str, event_pages: dict[int, str]) -> dict:
     """A series' standings as open data (``series/<slug>.json``): its rules, its
-    events in column order, every player's results (by event slug, dropped ones
-    marked) and totals, and its teams with their pages. Players by id."""
+    events in column order (those that count without a handicap marked), every
+    player's results (by event slug, dropped ones marked) and totals, and its teams
+    with their pages. Players by id."""
     slugs = [e.slug for e in standings.events]
+    unhandicapped = {e.id for e in standings.without_handicap}
     rows = []
     for row in standings.rows:
         data = {"place": row.place, "player": row.player_id, "name": row.player,
@@ -276,11 +278,13 @@ def series_body(standings, teams, team_pages: dict[str, str], ids: dict[str, int
                             for slug, cell in zip(slugs, row.cells) if cell is not None]}
         rows.append(data)
     return {
-        "series": {**standings.series.to_json(), "page": page, "feed": feed},
+        "series": {**standings.series.to_json(), "handicap_game": standings.handicap_game,
+                   "page": page, "feed": feed},
         "events": [{"slug": e.slug, "name": e.name, "variant": e.variant,
                     "date": e.date.isoformat() if e.date else None,
                     "page": event_pages[e.id],
-                    "standings": event_pages[e.id].rsplit("/", 1)[0] + "/standings.json"}
+                    "standings": event_pages[e.id].rsplit("/", 1)[0] + "/standings.json",
+                    "without_handicap": e.id in unhandicapped}
                    for e in standings.events],
         "standings": rows,
         "teams": [{"place": t.place, "shared": t.shared, "team": t.team,

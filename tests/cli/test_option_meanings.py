@@ -38,7 +38,8 @@ SAME_MEANING = {
     "--jobs": (("processes",), "processes working at once"),
     "--json": (("json",), "`tourney --json` gives the command's --json"),
     "--lang": (("language",), "a language: of published pages (an event's, or the "
-                              "site's, repeatable), or the one `player list` sorts names in"),
+                              "site's, repeatable), or the one a listing sorts names in (player "
+                              "list, series standings, team list and remove: one option)"),
     "--list": (("list",), "list instead of changing"),
     "--min-events": (("events a player must play",), "create gives the default"),
     "--name": (("title",), "the title of the event or series"),

@@ -10,7 +10,7 @@ import json
 import openpyxl
 import pytest
 from conftest import from_snapshot
-from season_helpers import RESULTS, correct, make_season
+from season_helpers import RESULTS, correct, make_season, store
 from sqlalchemy import func, select
 from sqlmodel import Session
 
@@ -182,6 +182,28 @@ def test_every_points_column_reads_one_precision(season, tmp_path):
         "3.00", "1.00", "2.50", "5.50", "0.00", "5.50"]
 
 
+def test_a_total_reads_as_the_sum_of_the_results_shown(season, db_url, tmp_path):
+    """Anna's 7/6 in each of three events reads 1.17: her total reads 3.51 (what a
+    reader adds up), not 3.50, on the terminal, in the CSV and in --json."""
+    for slug in ("s1", "s2", "s3"):
+        season("event", "create", slug, "--variant", "spardame")
+        season("event", "enter", slug, "Anna", "Bo")
+        store(db_url, slug, [[("Anna", 1, 7 / 6), ("Bo", 2, 0)]])
+    season("series", "create", "sixths")
+    season("series", "add", "sixths", "s1", "s2", "s3")
+    anna = next(line.split() for line in season("series", "standings", "sixths")
+                .stdout.splitlines() if "Anna" in line)
+    assert anna[3:7] == ["1.17", "1.17", "1.17", "3.51"]
+    out = tmp_path / "sixths.csv"
+    season("series", "standings", "sixths", "--out", str(out))
+    with out.open(encoding="utf-8-sig", newline="") as f:
+        anna = next(r for r in csv.DictReader(f) if r["player"] == "Anna")
+    assert [anna[c] for c in ("s1", "s2", "s3", "total")] == ["1.17", "1.17", "1.17", "3.51"]
+    [anna] = [r for r in season("series", "standings", "sixths", "--json").json["standings"]
+              if r["player"] == "Anna"]
+    assert anna["total"] == 3.51 and anna["events"]["s1"]["points"] == 1.17
+
+
 def test_handicaps_from_the_rating(season):
     season("rating", "recompute")
     ratings = {e["player"]: e["ordinal"]
@@ -323,6 +345,38 @@ def test_removing_an_event_says_how_the_standings_change(season):
     season("event", "create", "ev4", "--variant", "spardame")
     season("series", "add", "season", "ev4")
     assert "warning" not in season("series", "remove", "season", "ev4").stderr
+
+
+def test_removing_the_first_event_says_the_handicaps_game_changed(season):
+    """ev1 and ev2 are spardame, ev3 dam-brade: taking the first two out makes ev3
+    the first event, and the handicaps (spardame's) are dam-brade's now. Eva's 1
+    moves from her ev2 to her ev3: the standings-changed warning shows the effect,
+    the handicap-game-changed warning before it says the cause. Without handicaps,
+    or with the first event's game unchanged, nothing is said of it."""
+    plain = season("series", "remove", "season", "ev1", "ev2", "--json").json
+    assert [w["warning"] for w in plain["details"]["warnings"]] == ["standings-changed"]
+    season("series", "add", "season", "ev1", "ev2")  # after ev3: ev3 first, dam-brade
+    season("series", "set", "season", "--handicap")
+    season("series", "handicap", "season", "Eva", "1")
+    season("series", "remove", "season", "ev3")
+    season("series", "add", "season", "ev3")  # ev1, ev2, ev3 again: spardame first
+    unchanged = season("series", "remove", "season", "ev1", "--json").json
+    assert "handicap-game-changed" not in [w["warning"] for w in
+                                           unchanged["details"]["warnings"]]
+    season("series", "add", "season", "ev1")  # ev2, ev3, ev1: spardame first
+    run = season("series", "remove", "season", "ev2", "ev1", "--json")
+    cause, effect = run.json["details"]["warnings"]
+    assert {k: v for k, v in cause.items() if k != "message"} == {
+        "warning": "handicap-game-changed", "events": ["ev2", "ev1"],
+        "before": "spardame", "after": "dam-brade", "first": "ev3"}
+    assert effect["warning"] == "standings-changed"
+    assert run.stderr.splitlines()[-2] == (
+        "warning: taking ev2 and ev1 out changes the game the handicaps are for from "
+        "spardame to dam-brade, the game of ev3, now the series' first event: the "
+        "handicaps now add to dam-brade results only")
+    eva = next(r for r in season("series", "standings", "season", "--json").json["standings"]
+               if r["player"] == "Eva")
+    assert eva["events"]["ev3"] == {"place": 2, "points": 1.5, "counted": True, "net": 2.5}
 
 
 def test_show_list_set_remove_delete(season):
@@ -553,3 +607,36 @@ def test_a_series_named_where_an_event_is_wanted_is_said_to_be_a_series(season):
     # a slug that is neither is still an unknown event, with its suggestions
     assert "unknown event 'ev5' (did you mean " in season("event", "show", "ev5",
                                                           exit_code=2).stderr
+
+
+def test_lang_sorts_the_names_of_series_standings_and_team_commands(season):
+    """Örn and Zebra level on 3 (Cai's 3; Eva's 1.5 with a handicap of 1.5 on her
+    spardame night) share a place and are listed by name: --lang sv on an English
+    terminal puts Ö after Z, --lang en with O; without --lang the terminal's
+    language sorts. `team list` and the players of a team removed whole sort alike."""
+    season("series", "set", "season", "--handicap")
+    season("series", "handicap", "season", "Eva", "1.5")
+    season("team", "add", "season", "Zebra", "Eva")
+    season("team", "add", "season", "Örn", "Cai")
+
+    def teams(*args, env):
+        run = season("series", "standings", "season", "--teams", "declared", "--json", *args,
+                     env=env)
+        return [(t["team"], t["total"], t["shared"]) for t in run.json["standings"]]
+
+    english, swedish = {"LC_ALL": "en_US.UTF-8"}, {"LC_ALL": "sv_SE.UTF-8"}
+    assert teams("--lang", "sv", env=english) == [("Zebra", 3, True), ("Örn", 3, True)]
+    assert teams(env=swedish) == teams("--lang", "fi", env=english) == [
+        ("Zebra", 3, True), ("Örn", 3, True)]
+    assert teams("--lang", "en", env=swedish) == [("Örn", 3, True), ("Zebra", 3, True)]
+    assert [t["team"] for t in season("team", "list", "season", "--lang", "sv", "--json",
+                                      env=english).json] == ["Zebra", "Örn"]
+    assert [t["team"] for t in season("team", "list", "season", "--lang", "en", "--json",
+                                      env=swedish).json] == ["Örn", "Zebra"]
+    season("player", "add", "Åsa", "Ödd")
+    season("team", "add", "season", "Zebra", "Åsa", "Ödd")
+    assert season("team", "list", "season", "--lang", "nb", "--json", env=english).json[0][
+        "players"] == ["Eva", "Ödd", "Åsa"]
+    removed = season("team", "remove", "season", "Zebra", "--lang", "sv", "--json",
+                     env=english).json
+    assert removed["details"]["removed"] == ["Eva", "Åsa", "Ödd"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from season_helpers import correct, make_season
+from season_helpers import correct, make_season, store
 
 
 def cells(html: str) -> list[list[str]]:
@@ -74,6 +74,23 @@ def test_a_handicapped_rows_points_read_one_precision(tourney, db_url, tmp_path)
     rows = cells((site / "series" / "season.html").read_text(encoding="utf-8"))
     anna = next(r for r in rows if r[1] == "Anna")
     assert anna[3:9] == ["3.00", "(1.00)", "2.50", "5.50", "0.00", "5.50"]
+
+
+def test_a_rows_total_on_the_page_is_the_sum_of_its_results_shown(tourney, db_url, tmp_path):
+    """Anna's 7/6 in each of three events reads 1.17: her total reads 3.51, as the
+    terminal says (docs/decisions.md), not 3.50."""
+    tourney("player", "add", "Anna", "Bo")
+    for slug in ("s1", "s2", "s3"):
+        tourney("event", "create", slug, "--variant", "spardame")
+        tourney("event", "enter", slug, "Anna", "Bo")
+        store(db_url, slug, [[("Anna", 1, 7 / 6), ("Bo", 2, 0)]])
+    tourney("series", "create", "sixths")
+    tourney("series", "add", "sixths", "s1", "s2", "s3")
+    site = tmp_path / "site"
+    tourney("publish", "--out", str(site), "--lang", "en", "--no-replays")
+    anna = next(r for r in cells((site / "series" / "sixths.html").read_text(encoding="utf-8"))
+                if r[1] == "Anna")
+    assert anna[3:7] == ["1.17", "1.17", "1.17", "3.51"]
 
 
 def test_team_pages_open_data_and_feed(tourney, db_url, tmp_path):
@@ -163,12 +180,22 @@ def test_the_series_page_names_each_events_game(tourney, db_url, tmp_path):
 
 
 def test_the_page_names_the_events_that_count_without_a_handicap(tourney, db_url, tmp_path):
-    """ev3 is dam-brade in a series whose handicaps are spardame's (its first event's)."""
+    """ev3 is dam-brade in a series whose handicaps are spardame's (its first event's):
+    the page marks it, and so does the open data (``without_handicap``, the series'
+    ``handicap_game``), valid against its schema."""
+    import json
+
+    from test_open_data import validate
+
     make_season(tourney, db_url)
     site = tmp_path / "site"
     tourney("publish", "--out", str(site), "--lang", "sv", "--lang", "en")
     page = (site / "en" / "series" / "season.html").read_text(encoding="utf-8")
     assert "counts without a handicap" not in page  # no handicaps: nothing to say
+    data = json.loads((site / "series" / "season.json").read_text(encoding="utf-8"))
+    validate(data)
+    assert [e["without_handicap"] for e in data["events"]] == [False, False, False]
+    assert data["series"]["handicap_game"] is None
     tourney("series", "set", "season", "--handicap")
     tourney("publish", "--out", str(site))
     page = (site / "en" / "series" / "season.html").read_text(encoding="utf-8")
@@ -176,3 +203,11 @@ def test_the_page_names_the_events_that_count_without_a_handicap(tourney, db_url
     marked = [item for item in events.split("<li>")[1:] if "counts without a handicap" in item]
     assert len(marked) == 1 and "ev3" in marked[0]
     assert "events of another game than the first event" in page
+    data = json.loads((site / "series" / "season.json").read_text(encoding="utf-8"))
+    validate(data)
+    assert [(e["slug"], e["without_handicap"]) for e in data["events"]] == [
+        ("ev1", False), ("ev2", False), ("ev3", True)]
+    assert data["series"]["handicap_game"] == "spardame"
+    # the mark says why the net of each ev3 result is null
+    nets = {(r["name"], x["event"]): x["net"] for r in data["standings"] for x in r["results"]}
+    assert nets["Anna", "ev3"] is None and nets["Anna", "ev1"] == 3

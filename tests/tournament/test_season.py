@@ -138,11 +138,29 @@ def test_countback_goes_past_the_best_result():
     assert [(r.player, r.decided_by) for r in rows] == [("Anna", None), ("Bo", "countback")]
 
 
-def test_thirds_add_up_exactly():
+def test_thirds_add_up_exactly_as_shown():
+    """A third, as a fraction or a float, counts 0.33 (as shown) for both: equal
+    totals of 0.99, never told apart by a rounding error."""
     thirds = [event((1, Fraction(1, 3), 1), (2, 1 / 3, 1)) for _ in range(3)]
     rows = series_table(SeriesRules(), thirds + [event((2, 0, 1))])
-    assert {r.total for r in rows} == {1}
+    assert {r.total for r in rows} == {Fraction(99, 100)}
     assert rows[0].player == "Bo" and rows[1].decided_by == "events"
+
+
+def test_a_total_is_the_sum_of_the_results_as_shown():
+    """Three events of 7/6 read 1.17 each: the total is 3.51, what a reader adds up
+    (not 3.50 from the unrounded values), net and gross alike, and it ranks: level
+    with Bo's single 3.51, Anna's three events put her first."""
+    sixths = [event((1, 7 / 6, 1)) for _ in range(3)] + [event((2, 3.51, 1))]
+    rows = series_table(SeriesRules(handicap=True), sixths, {1: 0.5, 2: 1.5})
+    anna, bo = rows
+    assert [c.gross for c in anna.cells[:3]] == [Fraction(117, 100)] * 3
+    assert anna.gross == Fraction(351, 100) == sum(c.gross for c in anna.cells[:3])
+    assert anna.net == Fraction(501, 100) == sum(c.value for c in anna.cells[:3])
+    assert bo.net == Fraction(501, 100) and bo.decided_by == "events"
+    data = anna.to_json(["e1", "e2", "e3", "e4"])
+    assert data["gross"] == 3.51 and data["total"] == 5.01
+    assert data["events"]["e1"] == {"place": 1, "points": 1.17, "counted": True, "net": 1.67}
 
 
 def test_json_has_one_entry_per_event():

@@ -37,8 +37,14 @@ The order (the tie-break chain), what ``decided_by`` names:
 4. ``lot``: a drawing of lots, seeded by the series' seed and the player
    (reproducible; a player's lot does not change when others join).
 
-The lot always separates two players, so no place is shared. Values are summed
-exactly (fractions), so equal totals are never told apart by a rounding error.
+The lot always separates two players, so no place is shared.
+
+Each result counts as it is shown, rounded to two decimals
+(:func:`~tourney.numbers.as_shown`: an event's 7/6 counts 1.17, and three of them
+make 3.51), as a handicap does: the results a reader adds up on the page, the
+terminal or the spreadsheet make the total, and the totals, the order and the
+countback are those numbers'. They are summed exactly (fractions), so equal totals
+are never told apart by a rounding error.
 
 Team standings
 --------------
@@ -206,9 +212,13 @@ def series_table(rules: SeriesRules, events: Sequence[Iterable[EventResult]],
         for result in results:
             raw = result.place if placing else result.points
             if raw not in exact_of:
-                exact_of[raw] = (placing_value(raw, rules.placing) if placing
-                                 else exact(raw))
-    handicap_of = ({player_id: exact(value) for player_id, value in handicaps.items()}
+                # each result counts as it is shown (16/3 counts 5.33): the
+                # results a reader adds up make the total (docs/decisions.md)
+                exact_of[raw] = as_shown(placing_value(raw, rules.placing) if placing
+                                         else exact(raw))
+    # a league's handicaps are thousands of players' but few distinct values
+    shown = {value: as_shown(exact(value)) for value in set(handicaps.values())}
+    handicap_of = ({player_id: shown[value] for player_id, value in handicaps.items()}
                    if rules.handicap else {})
     scale = math.lcm(1, *{value.denominator for value in exact_of.values()},
                      *{value.denominator for value in handicap_of.values()})

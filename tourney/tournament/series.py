@@ -321,6 +321,10 @@ class SeriesWarning:
     - ``no-handicap``: events added to a series with handicaps are of another game
       than its handicaps' (:func:`handicap_game`) and count without one; ``events``,
       their ``games``, ``handicap_game``.
+    - ``handicap-game-changed``: events taken out of a series with handicaps took
+      its first event with them, and the game the handicaps are for changed (the
+      cause of a ``standings-changed`` beside it); ``events``, the game ``before``
+      and ``after``, the ``first`` event now (whose game it is).
     """
 
     code: str
@@ -351,6 +355,13 @@ class SeriesWarning:
             return Message(N_("taking %(events)s out changes the standings: %(totals)s of "
                               "%(players)s players have another total; places: %(moved)s"),
                            {**params, "moved": moved})
+        if self.code == "handicap-game-changed":
+            return Message(N_("taking %(events)s out changes the game the handicaps are for "
+                              "from %(before)s to %(after)s, the game of %(first)s, now the "
+                              "series' first event: the handicaps now add to %(after)s "
+                              "results only"),
+                           {"events": and_words(data["events"]), "before": data["before"],
+                            "after": data["after"], "first": data["first"]})
         if self.code == "no-handicap":
             return Message(N_("%(events)s counts without a handicap: the series' handicaps are "
                               "for %(game)s (the game of its first event), %(events)s is "
@@ -391,6 +402,21 @@ def standings_change(events: Sequence[str], before: Sequence[SeriesRow],
     return SeriesWarning("standings-changed", (
         ("events", list(events)), ("players", len(before)), ("totals", totals),
         ("moved", [list(m) for m in moved[:MOVES_NAMED]]), ("moved_count", len(moved))))
+
+
+def handicap_game_change(series: Series, events: Sequence[str], before: Sequence[Event],
+                         after: Sequence[Event]) -> SeriesWarning | None:
+    """The ``handicap-game-changed`` warning when taking ``events`` out of a series
+    with handicaps changed its first event's game (``before`` and ``after``: its
+    events in column order); None when the game is the same, or no event is left
+    (nothing counts then)."""
+    if not series.handicap or not after:
+        return None
+    was, now = handicap_game(before), handicap_game(after)
+    if was == now:
+        return None
+    return SeriesWarning("handicap-game-changed", (
+        ("events", list(events)), ("before", was), ("after", now), ("first", after[0].slug)))
 
 
 def _slugs_given(slugs: Sequence[str]) -> list[str]:
@@ -446,6 +472,7 @@ def remove_events(session: Session, series: Series, slugs: Sequence[str]) -> Eve
     """Take events out of a series (the events themselves stay)."""
     lock_series(session, series)
     events = [_series_event(session, slug) for slug in _slugs_given(slugs)]
+    had = series_events(session, series)
     before = series_standings(session, series).rows
     removed = []
     for event in events:
@@ -455,14 +482,17 @@ def remove_events(session: Session, series: Series, slugs: Sequence[str]) -> Eve
             session.delete(row)
             removed.append(event.slug)
     session.flush()
+    now = series_events(session, series)
     report = EventsChange(series.slug, "removed", removed,
                           [e.slug for e in events if e.slug not in removed],
-                          [e.slug for e in series_events(session, series)])
+                          [e.slug for e in now])
     if removed:
         record_change(session, "series.remove", series.slug, {"events": removed}, None)
-        change = standings_change(removed, before, series_standings(session, series).rows)
-        if change is not None:
-            report.warnings.append(change)
+        # the cause (another game's handicaps), then its effect on the standings
+        for warning in (handicap_game_change(series, removed, had, now),
+                        standings_change(removed, before, series_standings(session, series).rows)):
+            if warning is not None:
+                report.warnings.append(warning)
     return report
 
 

@@ -25,7 +25,7 @@ from sqlmodel import Session
 
 from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
 from ..errors.words import N_, Message, or_words
-from ..ordering import name_key
+from ..ordering import name_order
 from ..storage.audit import record_change
 from ..storage.merges import canonical_players
 from ..storage.models import Event, Player, Series, Team, TeamMember
@@ -122,8 +122,10 @@ def add_members(session: Session, slug: str, team: str, names: Sequence[str]) ->
             "already": [p.name for p in players if p.name not in added]}
 
 
-def remove_members(session: Session, slug: str, team: str, names: Sequence[str] = ()) -> dict:
-    """Take players out of a declared team, or (no names) remove the team."""
+def remove_members(session: Session, slug: str, team: str, names: Sequence[str] = (), *,
+                   lang: str | None = None) -> dict:
+    """Take players out of a declared team, or (no names) remove the team (its
+    players listed by name, as ``lang`` sorts names)."""
     scope = team_scope(session, slug)
     _lock(session, scope)
     row = _teams(session, scope).get(team)
@@ -144,9 +146,9 @@ def remove_members(session: Session, slug: str, team: str, names: Sequence[str] 
             TeamMember.id.in_([members[p.id] for p in players])))
         gone = False
     else:
-        removed = [name for (name,) in session.execute(
+        removed = sorted(session.execute(
             select(Player.name).join(TeamMember, TeamMember.player_id == Player.id)
-            .where(TeamMember.team_id == row.id))]
+            .where(TeamMember.team_id == row.id)).scalars(), key=name_order(lang))
         session.execute(delete(TeamMember).where(TeamMember.team_id == row.id))
         session.delete(row)
         gone = True
@@ -157,16 +159,18 @@ def remove_members(session: Session, slug: str, team: str, names: Sequence[str] 
     return {"scope": scope.slug, "team": team, "removed": removed, "team_removed": gone}
 
 
-def list_teams(session: Session, slug: str) -> list[dict]:
-    """The declared teams of an event or series with their players, by name."""
+def list_teams(session: Session, slug: str, *, lang: str | None = None) -> list[dict]:
+    """The declared teams of an event or series with their players, by name (as
+    ``lang`` sorts names)."""
     scope = team_scope(session, slug)
     out: dict[str, list[str]] = {name: [] for name in _teams(session, scope)}
     for team, player in session.execute(
             select(Team.name, Player.name).join(TeamMember, TeamMember.team_id == Team.id)
             .join(Player, Player.id == TeamMember.player_id).where(_scope_filter(scope))):
         out[team].append(player)
-    return [{"team": team, "players": sorted(players, key=name_key)}
-            for team, players in sorted(out.items(), key=lambda item: name_key(item[0]))]
+    order = name_order(lang)
+    return [{"team": team, "players": sorted(players, key=order)}
+            for team, players in sorted(out.items(), key=lambda item: order(item[0]))]
 
 
 @dataclass
