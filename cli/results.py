@@ -139,7 +139,7 @@ def _print_errors(report) -> None:
 @sheet_option
 @encoding_option
 @click.option("--by", "imported_by", metavar="NAME",
-              help="Who imports (default: the login name).")
+              help="Who imports (default: TOURNEY_ACTOR, else the login name).")
 @click.option("--jobs", type=click.IntRange(1, 256), metavar="N",
               help="Processes that check a big CSV file at a time, each taking the next "
                    "part of it as it ends, while this one stores the matches in file "

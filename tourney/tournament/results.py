@@ -70,7 +70,6 @@ Decisions (the specs are silent):
 """
 from __future__ import annotations
 
-import getpass
 import os
 from dataclasses import dataclass, field
 from typing import IO, Callable
@@ -90,6 +89,7 @@ from ..records.checked import (
     source_name,
 )
 from ..records.parallel import PartLost
+from ..storage.audit import current_actor
 from ..storage.merges import current_names
 from .result_diff import difference, stored_rows
 from .result_seating import check_seating, rename, seating_first
@@ -100,10 +100,9 @@ __all__ = ["ImportRejected", "ImportReport", "import_results", "store_results"]
 
 
 def current_user() -> str:
-    try:
-        return getpass.getuser()
-    except Exception:  # no login name in some containers
-        return os.environ.get("USER") or "unknown"
+    """Who imports or reverts: the audit log's actor (TOURNEY_ACTOR, else the login
+    name), so a match's history and `tourney log` name the same person."""
+    return current_actor() or os.environ.get("USER") or "unknown"
 
 
 def error_dict(err: RecordError) -> dict:
