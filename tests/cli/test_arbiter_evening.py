@@ -17,3 +17,26 @@ def test_an_import_and_its_history_name_the_actor_as_the_log_does(tourney, db_ur
     assert [v["imported_by"] for v in history] == ["Arbiter Åsa"]
     logged = [c for c in tourney("log", "--json").json if c["action"] == "result.import"]
     assert [c["actor"] for c in logged] == ["Arbiter Åsa"]
+
+
+def test_a_kept_apart_pair_put_together_by_hand_is_said_so_with_the_swap_that_parts_them(
+        tourney):
+    # a swap or move that seats a kept-apart pair together was warned about as "no
+    # seating found kept them apart": false (the seating had them apart), and no help
+    setup(tourney, sizes="4", rounds="1")
+    tourney("event", "set", "ev", "--keep-apart", "Ann,Bo")
+    seated = tourney("round", "seat", "ev", "--json").json
+    assert seated["unmet"] == []
+    where = {name: t["table"] for t in seated["tables"] for name in t["seats"]}
+    mate = next(n for n in seated["tables"][int(where["Bo"]) - 1]["seats"] if n != "Bo")
+    swapped = tourney("round", "swap", "ev", "1", "Ann", mate)
+    assert "no seating found" not in swapped.stderr
+    unmet = tourney("round", "show", "ev", "1", "--json").json["unmet"]
+    assert [(u["players"], u["reason"]) for u in unmet] == [(["Ann", "Bo"], "partable")]
+    swap = unmet[0]["swap"]
+    assert swap["player"] in ("Ann", "Bo") and swap["table"] != where["Bo"]
+    assert (f"swapping {swap['player']} and {swap['other']} (table {swap['table']}) parts "
+            "them") in unmet[0]["message"] and unmet[0]["message"] in swapped.stderr
+    # the swap said does part them
+    tourney("round", "swap", "ev", "1", swap["player"], swap["other"])
+    assert tourney("round", "show", "ev", "1", "--json").json["unmet"] == []
