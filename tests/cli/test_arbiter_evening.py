@@ -40,3 +40,41 @@ def test_a_kept_apart_pair_put_together_by_hand_is_said_so_with_the_swap_that_pa
     # the swap said does part them
     tourney("round", "swap", "ev", "1", swap["player"], swap["other"])
     assert tourney("round", "show", "ev", "1", "--json").json["unmet"] == []
+
+
+def test_a_correction_after_the_next_round_is_seated_keeps_what_it_was_and_why(
+        tourney, tmp_path):
+    # the log's row of a replaced result said only an internal version id, and the
+    # import took no reason: "who changed table 1, from what, and why?" had no answer
+    setup(tourney, sizes="4", rounds="2")
+    tourney("round", "seat", "ev")
+    first = tmp_path / "r1.csv"
+    first.write_text(tourney("simulate", "--event", "ev", "--round", "1", "--seed", "1",
+                             "--deals", "1").stdout, encoding="utf-8")
+    tourney("result", "import", str(first))
+    tourney("round", "seat", "ev")  # round 2 is seated; then table 1's sheet is found wrong
+    seats = tourney("round", "show", "ev", "1", "--json").json["tables"][0]["seats"]
+    other = tourney("simulate", "svarta-maja", "--players", "4", "--deals", "1", "--seed",
+                    "5").stdout
+    for i, name in enumerate(seats, 1):
+        other = other.replace(f"P{i}", name)
+    lines = other.splitlines()
+    fixed = tmp_path / "fixed.csv"
+    fixed.write_text("\n".join([lines[0]] + ["ev" + line[line.index(","):]
+                                             for line in lines[1:]]) + "\n", encoding="utf-8")
+    tourney("result", "import", str(fixed), "--replace", "--reason", "scorer's slip",
+            env={"TOURNEY_ACTOR": "Arbiter Åsa"})
+    history = tourney("result", "history", "ev", "1", "1", "--json").json
+    assert [v["version"] for v in history] == [1, 2] and history[1]["current"]
+    row = [c for c in tourney("log", "--json").json if c["action"] == "result.replace"][-1]
+    assert row["actor"] == "Arbiter Åsa" and row["subject"] == "ev round 1 table 1"
+    assert row["before"]["version"] == 1 and row["before"]["file"] == "r1.csv"
+    assert row["before"]["ranking"] == history[0]["ranking"]
+    assert row["after"]["ranking"] == history[1]["ranking"]
+    assert row["after"]["reason"] == "scorer's slip"
+    imported = [c for c in tourney("log", "--json").json if c["action"] == "result.import"]
+    assert imported[-1]["after"]["reason"] == "scorer's slip"
+    too_long = tourney("result", "import", str(first), "--replace", "--reason", "x" * 501,
+                       exit_code=2)
+    assert "a reason is at most 500 characters" in too_long.stderr
+    assert "Traceback" not in too_long.stderr

@@ -70,6 +70,7 @@ Decisions (the specs are silent):
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from typing import IO, Callable
@@ -288,7 +289,8 @@ class _MatchStore:
         self.writer.flush()
         self.writer.stamp_source(report.source_sha256)
         audit_import(self.session, self.contexts, source_file=self.source_file,
-                     sha256=report.source_sha256, actor=self.imported_by)
+                     sha256=report.source_sha256, actor=self.imported_by,
+                     reason=self.options.reason)
         touched = [ctx for ctx in self.contexts if ctx.touched]
         report.changed_variants = sorted({ctx.event.variant for ctx in touched})
         replaced: dict[str, list[int]] = {}
@@ -361,6 +363,10 @@ def import_results(session: Session, source: str | bytes | IO,
     :class:`~tourney.records.checked.ImportOptions`. Raises
     :class:`ImportRejected` as :func:`store_results` does.
     """
+    from .arbiter import optional_reason  # the arbiter's rule for every reason
+
+    if options.reason is not None:
+        options = dataclasses.replace(options, reason=optional_reason(options.reason))
     contexts = EventContexts(session)
     try:
         records = check_records(source, events=contexts, options=options, name=name)
