@@ -78,3 +78,14 @@ def test_a_correction_after_the_next_round_is_seated_keeps_what_it_was_and_why(
                        exit_code=2)
     assert "a reason is at most 500 characters" in too_long.stderr
     assert "Traceback" not in too_long.stderr
+
+
+def test_a_forfeit_naming_the_wrong_table_says_the_players_own(tourney):
+    # `result forfeit ev 1 1 --absent X` with X at table 2 (a slip of the table's
+    # number) listed table 1's players but not where X sits
+    setup(tourney, sizes="4", rounds="1")
+    seated = tourney("round", "seat", "ev", "--json").json["tables"]
+    stranger = seated[1]["seats"][0]
+    refused = tourney("result", "forfeit", "ev", "1", "1", "--absent", stranger, exit_code=1)
+    assert (f"{stranger} not seated at ev round 1, table 1, which seats "
+            f"{', '.join(seated[0]['seats'])}; {stranger} sits at table 2") in refused.stderr
