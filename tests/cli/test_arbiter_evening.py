@@ -1,5 +1,8 @@
 """What an arbiter met on an evening of dam-stick at tables of three and four
 (the new-user walk of issue newuser8): each test a finding that was wrong."""
+import csv
+import io
+
 from arbiter_helpers import setup
 
 
@@ -89,3 +92,18 @@ def test_a_forfeit_naming_the_wrong_table_says_the_players_own(tourney):
     refused = tourney("result", "forfeit", "ev", "1", "1", "--absent", stranger, exit_code=1)
     assert (f"{stranger} not seated at ev round 1, table 1, which seats "
             f"{', '.join(seated[0]['seats'])}; {stranger} sits at table 2") in refused.stderr
+
+
+def test_the_log_in_the_terminal_says_who_moved_and_why(tourney):
+    # `tourney log` said "round.swap  ev round 1" with neither the players nor the
+    # reason: the arbiter had to read --json to answer "who, and why?"
+    setup(tourney, sizes="4", rounds="1")
+    seated = tourney("round", "seat", "ev", "--json").json["tables"]
+    a, b = seated[0]["seats"][0], seated[1]["seats"][0]
+    tourney("round", "swap", "ev", "1", a, b, "--reason", "keeps score")
+    lines = tourney("log", "--event", "ev", "--action", "round.swap").stdout.splitlines()
+    assert lines[0].split() == ["id", "at", "actor", "action", "event", "subject", "reason"]
+    assert f"ev round 1: {a}, {b}" in lines[1] and lines[1].rstrip().endswith("keeps score")
+    rows = list(csv.reader(io.StringIO(tourney("log", "--csv").stdout)))
+    assert rows[0][-1] == "reason"
+    assert [r for r in rows if r[3] == "round.swap"][0][-1] == "keeps score"
