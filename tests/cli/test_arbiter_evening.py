@@ -107,3 +107,22 @@ def test_the_log_in_the_terminal_says_who_moved_and_why(tourney):
     rows = list(csv.reader(io.StringIO(tourney("log", "--csv").stdout)))
     assert rows[0][-1] == "reason"
     assert [r for r in rows if r[3] == "round.swap"][0][-1] == "keeps score"
+
+
+def test_scoring_that_rewards_big_tables_is_warned_of_at_mixed_table_sizes(tourney):
+    # the guide says place points and Buchholz reward big tables and suit one table
+    # size only; an arbiter used to chess's Buchholz got no word of it at 3-4
+    made = tourney("event", "create", "mixed", "--variant", "dam-stick", "--table-sizes",
+                   "3-4", "--points", "place", "--tiebreaks", "buchholz,wins")
+    assert ("warning: tables of 3-4 players: place points reward sitting at the bigger "
+            "tables") in made.stderr
+    assert "the buchholz tie-break rewards sitting at the bigger tables" in made.stderr
+    assert "wins tie-break" not in made.stderr  # a count, not a sum of opponents
+    even = tourney("event", "create", "even", "--variant", "dam-stick", "--table-sizes", "4",
+                   "--points", "place", "--tiebreaks", "buchholz")
+    assert "warning" not in even.stderr
+    widened = tourney("event", "set", "even", "--table-sizes", "3-4")
+    assert "place points reward sitting at the bigger tables" in widened.stderr
+    fair = tourney("event", "set", "mixed", "--points", "share", "--tiebreaks", "opponents")
+    assert "warning" not in fair.stderr
+    assert "warning" not in tourney("event", "set", "mixed", "--name", "Mixed").stderr
