@@ -3,7 +3,7 @@
 import csv
 import io
 
-from arbiter_helpers import setup
+from arbiter_helpers import add_result, setup
 
 
 def test_an_import_and_its_history_name_the_actor_as_the_log_does(tourney, db_url, tmp_path):
@@ -126,3 +126,18 @@ def test_scoring_that_rewards_big_tables_is_warned_of_at_mixed_table_sizes(tourn
     fair = tourney("event", "set", "mixed", "--points", "share", "--tiebreaks", "opponents")
     assert "warning" not in fair.stderr
     assert "warning" not in tourney("event", "set", "mixed", "--name", "Mixed").stderr
+
+
+def test_a_round_with_every_result_in_says_no_time_left(tourney, db_url):
+    # `round show` of a finished round said "time left: 36 min" beside "results in
+    # for 5 of 5 tables"
+    setup(tourney, sizes="4", rounds="2")
+    tourney("round", "seat", "ev")
+    tourney("round", "start", "ev", "1", "--minutes", "40")
+    assert "time left" in tourney("round", "show", "ev", "1").stderr
+    add_result(db_url, 1, "1")
+    assert "time left" in tourney("round", "show", "ev", "1").stderr  # table 2 plays on
+    add_result(db_url, 1, "2")
+    done = tourney("round", "show", "ev", "1")
+    assert "results in for 2 of 2 tables" in done.stderr and "time left" not in done.stderr
+    assert tourney("round", "show", "ev", "1", "--json").json["clock"]["minutes"] == 40
