@@ -49,7 +49,8 @@ class Unmet:
     or, for apart, ``"unavoidable"`` / ``"not-found"`` (the search found no seating
     without it; it may exist) / ``"partable"`` (the seating, as given or changed by
     hand, puts them together, and trading the places of ``swap``'s two players parts
-    them, breaking no other constraint).
+    them, breaking no other constraint: :func:`parting_swap`, which the round's
+    report asks of each pair that is not unavoidable).
     """
 
     kind: str
@@ -84,9 +85,7 @@ def unmet_constraints(tables: Sequence[Sequence[int]], byes: Sequence[int],
             found.append(Unmet("fixed", (key,), want, reason))
     for a, b in sorted(constraints.apart):
         if a in table_of and table_of.get(b) == table_of[a]:
-            swap = parting_swap(tables, constraints, a, b)
-            found.append(Unmet("apart", (a, b), table_of[a],
-                               "partable" if swap else "not-found", swap))
+            found.append(Unmet("apart", (a, b), table_of[a], "not-found"))
     return found
 
 

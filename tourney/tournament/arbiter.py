@@ -18,7 +18,7 @@ Decisions:
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from sqlmodel import Session, select
@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 from ..errors import Remedy, TourneyError, UsageError
 from ..errors.words import N_, Message
 from ..ordering import table_order
-from ..pairing.constraints import SeatingConstraints, unmet_constraints
+from ..pairing.constraints import SeatingConstraints, parting_swap, unmet_constraints
 from ..person_names import normalize_name
 from ..storage.audit import record_change
 from ..storage.models import Absence, Entry, Event, Player, SeatingRule
@@ -266,16 +266,19 @@ def unmet_report(session: Session, event: Event, tables: dict[str, list[int]],
         return []
     labels = list(tables)
     present = [pid for keys in tables.values() for pid in keys] + list(byes)
-    found = unmet_constraints(list(tables.values()), list(byes),
-                              constraints.for_seating(labels), present=present)
+    seating_constraints = constraints.for_seating(labels)
+    found = unmet_constraints(list(tables.values()), list(byes), seating_constraints,
+                              present=present)
+    members = _club_members(constraints, tables)
+    # a pair that a trade of two players would part: the seating was given or changed
+    # by hand (the search makes such trades); asked only of pairs not unavoidable, so
+    # a big club's many shared tables cost no search
+    for i, unmet in enumerate(found):
+        if unmet.kind == "apart" and not _unavoidable(constraints, members, unmet, labels):
+            swap = parting_swap(list(tables.values()), seating_constraints, *unmet.players)
+            if swap:
+                found[i] = replace(unmet, reason="partable", swap=swap)
     names = _names(session, [pid for u in found for pid in (*u.players, *(u.swap or ()))])
-    # players of each club seated in the round: more of them than tables, and some
-    # must share one (the pigeonhole: no seating can meet every pair)
-    members: dict[str, set[int]] = {}
-    seated = {pid for keys in tables.values() for pid in keys}
-    for (a, b), club in constraints.apart.items():
-        if club is not None:
-            members.setdefault(club, set()).update(p for p in (a, b) if p in seated)
     out = []
     for unmet in found:
         who = [names[pid] for pid in unmet.players]
@@ -283,7 +286,7 @@ def unmet_report(session: Session, event: Event, tables: dict[str, list[int]],
             label = labels[unmet.table]
             club = constraints.apart.get(tuple(sorted(unmet.players)))
             reason = unmet.reason
-            if club and len(members.get(club, ())) > len(labels):
+            if _unavoidable(constraints, members, unmet, labels):
                 reason = "unavoidable"
             swap = None
             if reason == "partable":
@@ -307,6 +310,24 @@ def unmet_report(session: Session, event: Event, tables: dict[str, list[int]],
                     "reason": unmet.reason, "club": None, "swap": None,
                     "message": str(words)})
     return out
+
+
+def _club_members(constraints, tables: dict[str, list[int]]) -> dict[str, set[int]]:
+    """The players of each club kept apart who are seated in the round."""
+    members: dict[str, set[int]] = {}
+    seated = {pid for keys in tables.values() for pid in keys}
+    for (a, b), club in constraints.apart.items():
+        if club is not None:
+            members.setdefault(club, set()).update(p for p in (a, b) if p in seated)
+    return members
+
+
+def _unavoidable(constraints, members: dict[str, set[int]], unmet, labels) -> bool:
+    """A club's pair sharing a table when the club has more players in the round than
+    there are tables: some must share one (the pigeonhole: no seating meets every
+    pair)."""
+    club = constraints.apart.get(tuple(sorted(unmet.players)))
+    return bool(club) and len(members.get(club, ())) > len(labels)
 
 
 def unmet_words(kind: str, reason: str, who: list[str], table: str, *, club=None,
