@@ -196,7 +196,7 @@ def log(slug, action, limit, as_json, db_url):
     """Show the audit log: every change to players, events, seating and results.
 
     Oldest first; each change with when (in UTC), by whom (TOURNEY_ACTOR or the
-    login name), what, and its before and after (in --json).
+    login name), what, the --reason given, and its before and after (in --json).
 
     \b
     Examples:
@@ -212,10 +212,19 @@ def log(slug, action, limit, as_json, db_url):
     if as_json:
         emit_json(data)
         return
-    emit_table(["id", "at", "actor", "action", "event", "subject"], [
+    emit_table(["id", "at", "actor", "action", "event", "subject", "reason"], [
         # the one form of a time, as `result history` and every JSON give it (Z: UTC)
-        [d["id"], d["at"], d["actor"], d["action"], d["event"], d["subject"]]
+        [d["id"], d["at"], d["actor"], d["action"], d["event"], d["subject"], _reason(d)]
         for d in data])
+
+
+def _reason(change: dict) -> str:
+    """The arbiter's --reason of a change (kept in its after; in its before for a
+    take-back), the first thing asked of the log on the night: why?"""
+    for side in (change["after"], change["before"]):
+        if isinstance(side, dict) and isinstance(side.get("reason"), str):
+            return side["reason"]
+    return ""
 
 
 def register(group: click.Group) -> None:

@@ -8,7 +8,12 @@ from tourney.errors.counts import count_text
 from tourney.numbers import number_text
 from tourney.storage.db import reading, transaction
 from tourney.tournament import events as service
-from tourney.tournament.scoring import MAX_BYE_POINTS, POINTS_SYSTEMS, event_bye_points
+from tourney.tournament.scoring import (
+    MAX_BYE_POINTS,
+    POINTS_SYSTEMS,
+    big_table_bias,
+    event_bye_points,
+)
 from tourney.tournament.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 
 from .completion import complete_event, complete_player, complete_variant
@@ -110,12 +115,29 @@ def create(slug, variant, name, date, rules, table_sizes, rounds, seating, seed,
             table_sizes=table_sizes, rounds=rounds, seating=seating, seed=seed,
             tiebreaks=tiebreaks, lang=lang, points=points, bye_points=bye_points)
         data = service.EventInfo.of(created).to_json()
+        biased = big_table_bias(created)
     sizes = setting_text("table_sizes", data["table_sizes"])
     rounds = count_text(created.rounds, "round") if created.rounds else "open-ended rounds"
     report_change("event.create", True,
                   f"created {created.slug}: {created.variant}, tables of {sizes}, "
                   f"{rounds}, {created.seating} seating, {created.points} points, "
                   f"a bye worth {number_text(event_bye_points(created))}", as_json, **data)
+    warn_big_table_bias(biased, created)
+
+
+def warn_big_table_bias(biased: list[str], event_row) -> None:
+    """Warn that an event's scoring rewards the bigger of its mixed table sizes
+    (:func:`~tourney.tournament.scoring.big_table_bias`), naming the fair choice."""
+    sizes = f"{event_row.table_min}-{event_row.table_max}"
+    for what in biased:
+        if what == "place":
+            message(f"warning: tables of {sizes} players: place points reward sitting at "
+                    "the bigger tables (the winner of a table of n gets n-1); share points "
+                    "are fair at every size (--points share)")
+        else:
+            message(f"warning: tables of {sizes} players: the {what} tie-break rewards "
+                    "sitting at the bigger tables (it sums more opponents' points there); "
+                    "opponents averages them (--tiebreaks opponents,...)")
 
 
 @event.command("list")
@@ -465,6 +487,7 @@ def set_(slug, name, date, rules, unset_rules, table_sizes, rounds, seating, see
                 seating=seating, seed=seed, tiebreaks=tiebreaks, lang=lang, points=points,
                 bye_points=bye_points, unset=[UNSET_NAMES[u] for u in unset])
         data = report.to_json()
+        biased = big_table_bias(event_row)
         from tourney.tournament.evening import set_evening
 
         evening = set_evening(session, event_row, fee=fee, signup=signup)
@@ -487,6 +510,8 @@ def set_(slug, name, date, rules, unset_rules, table_sizes, rounds, seating, see
     else:
         summary = f"{slug}: nothing changed (it has these settings already)"
     report_change("event.set", bool(report.changed), summary, as_json, event=slug, **data)
+    if {"points", "tiebreaks", "table_sizes"} & set(report.changed):
+        warn_big_table_bias(biased, event_row)
     if report.reseat and "table_sizes" in report.changed:
         message(f"round {report.reseat} is seated at the old table sizes: "
                 f"`tourney round reseat {slug} {report.reseat}` seats it at the new ones")

@@ -139,7 +139,10 @@ def _print_errors(report) -> None:
 @sheet_option
 @encoding_option
 @click.option("--by", "imported_by", metavar="NAME",
-              help="Who imports (default: the login name).")
+              help="Who imports (default: TOURNEY_ACTOR, else the login name).")
+@click.option("--reason", metavar="TEXT",
+              help="Why (a correction's: the scorer swapped two names), kept in the audit "
+                   "log with who imported (`tourney log --action result`).")
 @click.option("--jobs", type=click.IntRange(1, 256), metavar="N",
               help="Processes that check a big CSV file at a time, each taking the next "
                    "part of it as it ends, while this one stores the matches in file "
@@ -148,7 +151,7 @@ def _print_errors(report) -> None:
 @json_option
 @db_option
 def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding, imported_by,
-               jobs, yes, as_json, db_url):
+               reason, jobs, yes, as_json, db_url):
     """Import deal records (CSV or XLSX; - for stdin) into the database.
 
     Every deal is replayed by its variant's engine with the event's house rules,
@@ -203,7 +206,8 @@ def import_cmd(file, event_slug, dry_run, replace, rejects_path, sheet, encoding
                 report = import_results(session, file, ImportOptions(
                     event=event_slug, replace=replace, dry_run=dry_run, rejects=rejects,
                     imported_by=imported_by or current_user(), on_progress=on_progress,
-                    encoding=encoding, sheet=sheet, jobs=jobs, rejects_note=rejects_note))
+                    encoding=encoding, sheet=sheet, jobs=jobs, rejects_note=rejects_note,
+                    reason=reason))
         except ImportRejected as rejected:
             if bar is not None:
                 bar.__exit__(None, None, None)

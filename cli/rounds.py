@@ -290,7 +290,9 @@ def show(slug, number, as_json, db_url):
         if seating.tables:
             message(f"results in for {len(seating.results)} of "
                     f"{count_text(len(seating.tables), 'table')}")
-        if clock.started_at is not None:
+        # a round whose every table is in has no time left to play: the clock's
+        # countdown would only mislead (--json keeps the clock as it was set)
+        if clock.started_at is not None and len(seating.results) < len(seating.tables):
             message(clock_text(clock))
     if note:
         message(advice_message(note))

@@ -46,7 +46,7 @@ def test_every_change_is_logged(tourney, tmp_path):
     assert [r["action"] for r in tourney("log", "--limit", "2", "--json").json] \
         == ["round.seat", "round.reseat"]
     plain = tourney("log", "--event", "cup").stdout.splitlines()
-    assert plain[0].split() == ["id", "at", "actor", "action", "event", "subject"]
+    assert plain[0].split() == ["id", "at", "actor", "action", "event", "subject", "reason"]
     assert "kansliet" in plain[1] and "event.create" in plain[1] and "cup" in plain[1]
     assert "unknown event" in tourney("log", "--event", "nope", exit_code=2).stderr
 

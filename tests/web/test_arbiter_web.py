@@ -225,6 +225,10 @@ def test_a_forfeits_reason_is_on_the_page_escaped(tourney, db_url):
     said = translations("sv").gettext("Reason")
     assert f"({said}: <bdi>went &lt;b&gt;home&lt;/b&gt;</bdi>)" in table_two
     assert said not in table_one and "<b>home" not in forfeits
+    # who left, named as `result forfeit --list` names them (the arbiter's first question)
+    absent = translations("sv").gettext("absent")
+    assert f"{absent}: <bdi>{seats['1'][0]}</bdi>" in table_one
+    assert f"{absent}: <bdi>{seats['2'][0]}</bdi>" in table_two
 
 
 def test_a_reason_box_takes_as_much_as_the_library_keeps(tourney, db_url):

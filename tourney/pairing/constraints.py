@@ -47,13 +47,17 @@ class Unmet:
     ``"bye"``, ``"table-full"`` (every seat there is held by a player fixed to it),
     ``"seated-elsewhere"`` (a seating given put them at another table), ``"absent"``)
     or, for apart, ``"unavoidable"`` / ``"not-found"`` (the search found no seating
-    without it; it may exist).
+    without it; it may exist) / ``"partable"`` (the seating, as given or changed by
+    hand, puts them together, and trading the places of ``swap``'s two players parts
+    them, breaking no other constraint: :func:`parting_swap`, which the round's
+    report asks of each pair that is not unavoidable).
     """
 
     kind: str
     players: tuple[int, ...]
     table: int | None
     reason: str
+    swap: tuple[int, int] | None = None
 
 
 def unmet_constraints(tables: Sequence[Sequence[int]], byes: Sequence[int],
@@ -83,6 +87,38 @@ def unmet_constraints(tables: Sequence[Sequence[int]], byes: Sequence[int],
         if a in table_of and table_of.get(b) == table_of[a]:
             found.append(Unmet("apart", (a, b), table_of[a], "not-found"))
     return found
+
+
+def parting_swap(tables: Sequence[Sequence[int]], constraints: SeatingConstraints,
+                 a: int, b: int) -> tuple[int, int] | None:
+    """Two players whose trade of places parts ``a`` and ``b`` (sharing a table)
+    without seating any kept-apart pair together or moving a fixed player off their
+    table: ``(b or a, a player of another table)``, the first in table and seat
+    order; None when no such trade exists. A seating the search made has none (it
+    would have made the trade), so one found says the seating was given or changed
+    by hand, and how to mend it."""
+    table_of = {key: t for t, table in enumerate(tables) for key in table}
+    here = table_of[a]
+
+    def apart(x: int, y: int) -> bool:
+        return pair(x, y) in constraints.apart
+
+    for mover in (b, a):
+        if constraints.fixed.get(mover) == here:
+            continue
+        stays = [k for k in tables[here] if k != mover]
+        for there, table in enumerate(tables):
+            if there == here:
+                continue
+            for other in table:
+                if constraints.fixed.get(other) == there:
+                    continue
+                if any(apart(mover, k) for k in table if k != other):
+                    continue
+                if any(apart(other, k) for k in stays):
+                    continue
+                return mover, other
+    return None
 
 
 def honour_constraints(tables: list[list[int]], constraints: SeatingConstraints | None,

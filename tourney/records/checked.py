@@ -76,7 +76,8 @@ class ImportOptions:
     ``jobs``: processes that check a big CSV file, each a part of it (None: one per
     core; 1: the importing one). ``rejects_note(error, lang)`` words an error in the
     rejects file's error column in ``lang``, the language of its match's event
-    (``None`` where the event has none or is not known): by default in English."""
+    (``None`` where the event has none or is not known): by default in English.
+    ``reason``: why, on one line (a correction's), kept in the audit log's rows."""
 
     event: str | None = None
     replace: bool = False
@@ -89,6 +90,7 @@ class ImportOptions:
     sheet: str | None = None
     jobs: int | None = None
     rejects_note: Callable[[RecordError, str | None], str] | None = None
+    reason: str | None = None  # why (a correction's), kept in the audit log
 
     @property
     def skip_invalid(self) -> bool:

@@ -18,7 +18,7 @@ Decisions:
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from sqlmodel import Session, select
@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 from ..errors import Remedy, TourneyError, UsageError
 from ..errors.words import N_, Message
 from ..ordering import table_order
-from ..pairing.constraints import SeatingConstraints, unmet_constraints
+from ..pairing.constraints import SeatingConstraints, parting_swap, unmet_constraints
 from ..person_names import normalize_name
 from ..storage.audit import record_change
 from ..storage.models import Absence, Entry, Event, Player, SeatingRule
@@ -266,16 +266,19 @@ def unmet_report(session: Session, event: Event, tables: dict[str, list[int]],
         return []
     labels = list(tables)
     present = [pid for keys in tables.values() for pid in keys] + list(byes)
-    found = unmet_constraints(list(tables.values()), list(byes),
-                              constraints.for_seating(labels), present=present)
-    names = _names(session, [pid for u in found for pid in u.players])
-    # players of each club seated in the round: more of them than tables, and some
-    # must share one (the pigeonhole: no seating can meet every pair)
-    members: dict[str, set[int]] = {}
-    seated = {pid for keys in tables.values() for pid in keys}
-    for (a, b), club in constraints.apart.items():
-        if club is not None:
-            members.setdefault(club, set()).update(p for p in (a, b) if p in seated)
+    seating_constraints = constraints.for_seating(labels)
+    found = unmet_constraints(list(tables.values()), list(byes), seating_constraints,
+                              present=present)
+    members = _club_members(constraints, tables)
+    # a pair that a trade of two players would part: the seating was given or changed
+    # by hand (the search makes such trades); asked only of pairs not unavoidable, so
+    # a big club's many shared tables cost no search
+    for i, unmet in enumerate(found):
+        if unmet.kind == "apart" and not _unavoidable(constraints, members, unmet, labels):
+            swap = parting_swap(list(tables.values()), seating_constraints, *unmet.players)
+            if swap:
+                found[i] = replace(unmet, reason="partable", swap=swap)
+    names = _names(session, [pid for u in found for pid in (*u.players, *(u.swap or ()))])
     out = []
     for unmet in found:
         who = [names[pid] for pid in unmet.players]
@@ -283,12 +286,20 @@ def unmet_report(session: Session, event: Event, tables: dict[str, list[int]],
             label = labels[unmet.table]
             club = constraints.apart.get(tuple(sorted(unmet.players)))
             reason = unmet.reason
-            if club and len(members.get(club, ())) > len(labels):
+            if _unavoidable(constraints, members, unmet, labels):
                 reason = "unavoidable"
+            swap = None
+            if reason == "partable":
+                mover, other = unmet.swap
+                swap = {"player": names[mover], "other": names[other],
+                        "table": next(label for label, keys in tables.items()
+                                      if other in keys)}
             words = unmet_words("apart", reason, who, label, club=club,
-                                members=len(members.get(club, ())), tables=len(labels))
+                                members=len(members.get(club, ())), tables=len(labels),
+                                swap=swap)
             out.append({"kind": "apart", "players": who, "table": label,
-                        "reason": reason, "club": club, "message": str(words)})
+                        "reason": reason, "club": club, "swap": swap,
+                        "message": str(words)})
             continue
         want = constraints.fixed[unmet.players[0]]
         seated_at = next((label for label, keys in tables.items()
@@ -296,25 +307,51 @@ def unmet_report(session: Session, event: Event, tables: dict[str, list[int]],
         words = unmet_words("fixed", unmet.reason, who, str(want), seated_at=seated_at,
                             tables=len(labels))
         out.append({"kind": "fixed", "players": who, "table": str(want),
-                    "reason": unmet.reason, "club": None, "message": str(words)})
+                    "reason": unmet.reason, "club": None, "swap": None,
+                    "message": str(words)})
     return out
 
 
+def _club_members(constraints, tables: dict[str, list[int]]) -> dict[str, set[int]]:
+    """The players of each club kept apart who are seated in the round."""
+    members: dict[str, set[int]] = {}
+    seated = {pid for keys in tables.values() for pid in keys}
+    for (a, b), club in constraints.apart.items():
+        if club is not None:
+            members.setdefault(club, set()).update(p for p in (a, b) if p in seated)
+    return members
+
+
+def _unavoidable(constraints, members: dict[str, set[int]], unmet, labels) -> bool:
+    """A club's pair sharing a table when the club has more players in the round than
+    there are tables: some must share one (the pigeonhole: no seating meets every
+    pair)."""
+    club = constraints.apart.get(tuple(sorted(unmet.players)))
+    return bool(club) and len(members.get(club, ())) > len(labels)
+
+
 def unmet_words(kind: str, reason: str, who: list[str], table: str, *, club=None,
-                members: int = 0, tables: int = 0, seated_at=None) -> Message:
+                members: int = 0, tables: int = 0, seated_at=None,
+                swap: dict | None = None) -> Message:
     """A constraint a round breaks (:func:`unmet_report`'s), as words: ``kind``
     ``apart`` (``who`` two players sharing ``table``; ``club`` the club keeping
     them apart, with ``members`` of it in a round of ``tables`` tables when the
-    ``reason`` is ``unavoidable``) or ``fixed`` (``who`` the player fixed to
-    ``table``, ``seated_at`` where they sit)."""
+    ``reason`` is ``unavoidable``; ``swap`` the trade that parts them when it is
+    ``partable``) or ``fixed`` (``who`` the player fixed to ``table``, ``seated_at``
+    where they sit)."""
     if kind == "apart":
-        how = (Message(N_("club %(club)s has %(count)s players in the round at 1 table, so "
-                          "some share one") if tables == 1 else
-                       N_("club %(club)s has %(count)s players in the round at %(tables)s "
-                          "tables, so some share one"),
-                       {"club": club, "count": members, "tables": tables})
-               if reason == "unavoidable" else
-               Message(N_("no seating found kept them apart with every table's size kept")))
+        if reason == "unavoidable":
+            how = Message(N_("club %(club)s has %(count)s players in the round at 1 table, "
+                             "so some share one") if tables == 1 else
+                          N_("club %(club)s has %(count)s players in the round at "
+                             "%(tables)s tables, so some share one"),
+                          {"club": club, "count": members, "tables": tables})
+        elif reason == "partable":
+            how = Message(N_("the round's seating puts them together; swapping %(player)s "
+                             "and %(other)s (table %(table)s) parts them"), swap)
+        else:
+            how = Message(N_("no seating found kept them apart with every table's size "
+                             "kept"))
         said = {"first": who[0], "second": who[1], "table": table, "club": club, "how": how}
         return Message(N_("%(first)s and %(second)s (both of club %(club)s) share table "
                           "%(table)s: %(how)s") if club else

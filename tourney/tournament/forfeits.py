@@ -125,11 +125,18 @@ def forfeit_table(session: Session, event: Event, number: int, table: str,
     players = [entered_player(session, event, name) for name in absent]
     strangers = [p.name for p in players if p.id not in tables[table]]
     if strangers:
+        said = {"players": list(strangers), "event": event.slug, "round": number,
+                "table": table, "seated": [names[i] for i in tables[table]]}
+        # one player named at the wrong table (a typo of its number): say theirs
+        their = next((label for label, keys in tables.items()
+                      if players[0].id in keys), None) if len(players) == 1 else None
+        if their is not None:
+            raise TourneyError(Message(N_(
+                "%(players)s not seated at %(event)s round %(round)s, table %(table)s, "
+                "which seats %(seated)s; %(players)s sits at table %(their)s"),
+                {**said, "their": their}))
         raise TourneyError(Message(N_("%(players)s not seated at %(event)s round %(round)s, "
-                                      "table %(table)s, which seats %(seated)s"),
-                                   {"players": list(strangers), "event": event.slug,
-                                    "round": number, "table": table,
-                                    "seated": [names[i] for i in tables[table]]}))
+                                      "table %(table)s, which seats %(seated)s"), said))
     gone = {p.id for p in players}
     for player_id in tables[table]:
         if player_id in gone:

@@ -214,22 +214,45 @@ class VersionWriter:
 
 
 def audit_import(session: Session, contexts: EventContexts, *, source_file: str,
-                 sha256: str, actor: str) -> None:
-    """The audit rows of an import: per replaced match, then per event touched."""
+                 sha256: str, actor: str, reason: str | None = None) -> None:
+    """The audit rows of an import: per replaced match, then per event touched;
+    ``reason`` (a correction's why) in each row's after, when given."""
+    why = {"reason": reason} if reason else {}
     for ctx in contexts:
         if not ctx.touched:
             continue
+        replaced = _replaced_versions(session, [a.old_version_id for a in ctx.replacements])
         for accepted in ctx.replacements:
+            old = replaced.get(accepted.old_version_id)
+            # the places before and after, so the log alone answers "what was it?"
+            before = {"version_id": accepted.old_version_id}
+            if old is not None:
+                before.update(version=old.version, content_sha256=old.content_sha256,
+                              file=old.source_file, imported_by=old.imported_by,
+                              ranking=json.loads(old.ranking_json or "[]"))
             record_change(
                 session, "result.replace",
                 f"{ctx.event.slug} round {accepted.round} table {accepted.table}",
-                {"version_id": accepted.old_version_id},
+                before,
                 {"version": accepted.version, "version_id": accepted.version_row.get("id"),
                  "content_sha256": accepted.version_row["content_sha256"],
-                 "file": source_file},
+                 "file": source_file,
+                 "ranking": json.loads(accepted.version_row.get("ranking_json") or "[]"),
+                 **why},
                 event_id=ctx.event.id, actor=actor)
         record_change(
             session, "result.import", f"{ctx.event.slug}: {source_file}", None,
             {"file": source_file, "sha256": sha256,
-             "added": ctx.added, "replaced": ctx.replaced},
+             "added": ctx.added, "replaced": ctx.replaced, **why},
             event_id=ctx.event.id, actor=actor)
+
+
+def _replaced_versions(session: Session, ids: list) -> dict[int, MatchVersion]:
+    """The versions an import replaced, by id (one query per thousand)."""
+    ids = [i for i in ids if i is not None]
+    found: dict[int, MatchVersion] = {}
+    for start in range(0, len(ids), 1000):
+        for row in session.execute(select(MatchVersion).where(
+                MatchVersion.id.in_(ids[start:start + 1000]))).scalars():
+            found[row.id] = row
+    return found

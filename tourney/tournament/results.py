@@ -70,7 +70,7 @@ Decisions (the specs are silent):
 """
 from __future__ import annotations
 
-import getpass
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from typing import IO, Callable
@@ -90,6 +90,7 @@ from ..records.checked import (
     source_name,
 )
 from ..records.parallel import PartLost
+from ..storage.audit import current_actor
 from ..storage.merges import current_names
 from .result_diff import difference, stored_rows
 from .result_seating import check_seating, rename, seating_first
@@ -100,10 +101,9 @@ __all__ = ["ImportRejected", "ImportReport", "import_results", "store_results"]
 
 
 def current_user() -> str:
-    try:
-        return getpass.getuser()
-    except Exception:  # no login name in some containers
-        return os.environ.get("USER") or "unknown"
+    """Who imports or reverts: the audit log's actor (TOURNEY_ACTOR, else the login
+    name), so a match's history and `tourney log` name the same person."""
+    return current_actor() or os.environ.get("USER") or "unknown"
 
 
 def error_dict(err: RecordError) -> dict:
@@ -289,7 +289,8 @@ class _MatchStore:
         self.writer.flush()
         self.writer.stamp_source(report.source_sha256)
         audit_import(self.session, self.contexts, source_file=self.source_file,
-                     sha256=report.source_sha256, actor=self.imported_by)
+                     sha256=report.source_sha256, actor=self.imported_by,
+                     reason=self.options.reason)
         touched = [ctx for ctx in self.contexts if ctx.touched]
         report.changed_variants = sorted({ctx.event.variant for ctx in touched})
         replaced: dict[str, list[int]] = {}
@@ -362,6 +363,10 @@ def import_results(session: Session, source: str | bytes | IO,
     :class:`~tourney.records.checked.ImportOptions`. Raises
     :class:`ImportRejected` as :func:`store_results` does.
     """
+    from .arbiter import optional_reason  # the arbiter's rule for every reason
+
+    if options.reason is not None:
+        options = dataclasses.replace(options, reason=optional_reason(options.reason))
     contexts = EventContexts(session)
     try:
         records = check_records(source, events=contexts, options=options, name=name)

@@ -110,3 +110,22 @@ def bye_points(system: str, bye_setting: float | None, preferred_size: int) -> f
 def event_bye_points(event) -> float:
     """The points a bye gives in ``event`` (an :class:`~tourney.storage.models.Event`)."""
     return bye_points(event.points, event.bye_points, event.table_preferred)
+
+
+# Tie-breaks that sum the opponents' match points: a player at a bigger table has more
+# opponents to sum (the guide: "rewards big tables; for events with one table size").
+SUMMING_TIEBREAKS = ("buchholz", "buchholz-cut1", "median-buchholz")
+
+
+def big_table_bias(event) -> list[str]:
+    """What of ``event``'s scoring rewards sitting at the bigger tables when its
+    tables differ in size (``table_min`` < ``table_max``): ``"place"`` for place
+    points (the winner of a table of n gets n-1), then each summing tie-break, in
+    the event's order. Empty for one table size, or for share points and averaging
+    tie-breaks. The command line and the pages word it."""
+    if event.table_min == event.table_max:
+        return []
+    from .settings import event_settings  # settings reads the engines: imported late
+
+    found = ["place"] if event.points == "place" else []
+    return found + [t for t in event_settings(event).tiebreaks if t in SUMMING_TIEBREAKS]

@@ -182,7 +182,9 @@ def _finish(session: Session, event: Event, row: Round, action: str, before_tabl
     seating = round_seating(session, event, row.number)
     change = SeatChange(action, event.slug, row.number, moved, before_count, after_count,
                         again, seating, forced)
-    record_change(session, action, f"{event.slug} round {row.number}",
+    # the subject names who moved, as an absence's does: the log's text says who
+    record_change(session, action,
+                  f"{event.slug} round {row.number}: {', '.join(m['player'] for m in moved)}",
                   {"seats": [{"player": m["player"], **m["from"]} for m in moved]},
                   {"seats": [{"player": m["player"], **m["to"]} for m in moved],
                    "meet_again": again, "forced": forced, "reason": reason},
