@@ -484,6 +484,25 @@ def in_file(error_class: type[TourneyError], file: str | None, message, *,
     return made
 
 
+def error_location(err: BaseException) -> dict:
+    """Where an error is, as data: the keys every JSON answer gives it under (the
+    command line's ``--json``, the server's refusals), each only when known:
+    ``file``, ``cell`` (a workbook's), ``line``, ``column``, ``move``, ``seat`` (from
+    1) and ``player``. A record error's position, an unreadable file's name, an
+    error placed in a file (:func:`in_file`), an engine's seat."""
+    if isinstance(err, RecordError):
+        data = {"file": err.file, "cell": err.cell, **err.position()}
+    elif isinstance(err, OSError):
+        data = {"file": err.filename}
+    elif isinstance(err, TourneyError) and err.location:
+        data = dict(err.location)
+    elif getattr(err, "seat", None) is not None:  # an engine's IllegalMove: 0-based
+        data = {"seat": seat_number(err.seat)}
+    else:
+        data = {}
+    return {key: value for key, value in data.items() if value is not None}
+
+
 def located(file: str | None, message, *, line: int | None = None,
             cell: str | None = None, column: str | None = None):
     """The one form of a problem in a file, as :class:`RecordError` prints it:

@@ -59,7 +59,7 @@ from tourney.app.publish import publish_site
 from tourney.app.rounds import RoundShown, seat_next_round, show_round
 from tourney.engines.base import DealSetup
 from tourney.engines.presentation import N_, Message
-from tourney.errors import IllegalMove, RecordError, TourneyError, close_names
+from tourney.errors import IllegalMove, RecordError, TourneyError, close_names, error_location
 from tourney.numbers import typed_number
 from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
@@ -1485,7 +1485,9 @@ async def org_action(request: Request) -> Response:
             text, _ = error_text(err, server.site_renderer(lang))
             code = "decision-refused" if isinstance(err, submissions.DecisionRefused) else "refused"
             way = getattr(err, "setting_way", None)  # what force would do, as data
-            return api_answer(code, text, remedy_sentence(remedy, lang), 409, **(
+            # where, as the command line's --json says it (file, line, column...)
+            return api_answer(code, text, remedy_sentence(remedy, lang), 409,
+                              **error_location(err), **(
                 {"remedy": remedy.to_json()} if remedy is not None else {}), **(
                 {"setting_way": way.to_json()} if way is not None else {}))
         # said in the language of the page the form was on (the event's by default)
