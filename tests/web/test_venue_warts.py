@@ -7,7 +7,7 @@ storage, are under test."""
 from __future__ import annotations
 
 import pytest
-from serve_helpers import TOKEN, client, seated_event
+from serve_helpers import TOKEN, client, csrf_of, seated_event
 
 from tourney.errors import UsageError, in_file
 from tourney.errors.words import N_, Message
@@ -32,3 +32,24 @@ def test_a_json_refusal_says_where_in_a_file_as_the_command_line_does(
     body = answer.json()
     assert (body["file"], body["line"], body["column"]) == ("players.csv", 3, "name")
     assert body["code"] == "refused" and "players.csv, line 3, name: " in body["message"]
+
+
+def test_the_sign_up_thank_you_page_reloads_without_sending_the_form_again(tourney, db_url):
+    seated_event(tourney, lang="en")
+    tourney("event", "set", "club", "--signup", "open")
+    visitor = client(db_url)
+    csrf = csrf_of(visitor.get("/signup/club").text)
+    form = {"csrf": csrf, "name": "Pia Lind", "email": "pia@x.se"}
+    visitor.post("/signup/club", data=form)
+    sent = visitor.post("/signup/club", data=form, follow_redirects=False)
+    assert sent.status_code == 303
+    thanks = sent.headers["location"]
+    assert thanks.startswith("/signup/club/thanks?")
+    page = visitor.get(thanks)
+    assert "Thank you, Pia Lind: you had signed up already." in page.text
+    updates = len(tourney("log", "--json").json)
+    assert visitor.get(thanks).text == page.text  # a reload: the same words, nothing sent
+    assert len(tourney("log", "--json").json) == updates
+    # only a sign-up sent here makes the page thank anyone
+    forged = visitor.get(thanks.replace("Pia+Lind", "Mallory"))
+    assert "Thank you" not in forged.text and 'name="email"' in forged.text

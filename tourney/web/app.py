@@ -40,7 +40,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from sqlalchemy.engine import Engine
@@ -1724,10 +1724,43 @@ async def _signup(request: Request, form: dict | None) -> Response:
                                  "field": refused.field, "message": text}, status_code=status)
         return JSONResponse({"done": "signed-up", "name": sent.request.name,
                              "updated": sent.updated, "earlier": sent.earlier})
+    if sent is not None:
+        # POST/redirect/GET: the thank-you page reloads without sending the form again
+        return RedirectResponse(thanks_address(server, slug, sent.request.name, sent.updated,
+                                               sent.earlier, request.query_params.get("lang")),
+                                status_code=303)
     return server.render(request, "signup.html", lang, status, event=event, is_open=is_open,
-                         signed=sent and sent.request.name, updated=sent and sent.updated,
-                         earlier=sent and sent.earlier, refused=refused,
-                         refused_text=refused_text, form=form or {})
+                         refused=refused, refused_text=refused_text, form=form or {})
+
+
+def thanks_address(server: Server, slug: str, name: str, updated: bool,
+                   earlier: str | None, lang: str | None) -> str:
+    """The thank-you page of a sign-up sent: what it says (the name, whether it
+    updated an earlier sign-up and that one's name) in its query, sealed so that
+    only a sign-up sent here makes a page say it."""
+    said = {"name": name, "updated": "1" if updated else "", "earlier": earlier or ""}
+    seal = server.sessions.seal("signup", slug, said["name"], said["updated"], said["earlier"])
+    query = {**said, "seal": seal, **({"lang": lang} if lang in LANGUAGES else {})}
+    return f"/signup/{quote(slug, safe='')}/thanks?{urlencode(query)}"
+
+
+async def signup_thanks(request: Request) -> Response:
+    """The thank-you page a sign-up sent leads to (:func:`thanks_address`); its
+    address unsealed, the sign-up form."""
+    server: Server = request.app.state.server
+    slug, query = request.path_params["slug"], request.query_params
+    said = (query.get("name", ""), query.get("updated", ""), query.get("earlier", ""))
+    if not server.sessions.sealed(query.get("seal", ""), "signup", slug, *said):
+        return await _signup(request, None)
+    try:
+        event = await run_in_threadpool(_read, server.config.engine,
+                                        lambda s: get_event(s, slug))
+    except TourneyError:
+        return await _unknown_event(request, "/signup/")
+    name, updated, earlier = said
+    return server.render(request, "signup.html", server.language(request, event.lang),
+                         event=event, is_open=True, signed=name, updated=bool(updated),
+                         earlier=earlier or None, refused=None, refused_text=None, form={})
 
 
 # ---------------------------------------------------------------- the app
@@ -1745,6 +1778,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/p/{token}/checkin", player_checkin, methods=["POST"]),
         Route("/signup/{slug}", signup_page),
         Route("/signup/{slug}", signup_post, methods=["POST"]),
+        Route("/signup/{slug}/thanks", signup_thanks),
         Route("/standings/{slug}", standings_page),
         Route("/api/events/{slug}/standings", standings_json),
         Route("/login", login_page),
