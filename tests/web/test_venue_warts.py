@@ -7,10 +7,11 @@ storage, are under test."""
 from __future__ import annotations
 
 import pytest
-from serve_helpers import TOKEN, client, csrf_of, seated_event
+from serve_helpers import TOKEN, client, csrf_of, match_csv, path_of, seated_event, send_csv
 
 from tourney.errors import UsageError, in_file
 from tourney.errors.words import N_, Message
+from tourney.reports.i18n import translations
 
 pytestmark = pytest.mark.parametrize("backend", ["sqlite"])
 
@@ -53,3 +54,30 @@ def test_the_sign_up_thank_you_page_reloads_without_sending_the_form_again(tourn
     # only a sign-up sent here makes the page thank anyone
     forged = visitor.get(thanks.replace("Pia+Lind", "Mallory"))
     assert "Thank you" not in forged.text and 'name="email"' in forged.text
+
+
+def test_a_players_page_says_their_tables_result_is_stored(tourney, db_url):
+    links = seated_event(tourney, lang="fi")
+    web = client(db_url, auto_accept=True)
+    send_csv(web, links["1"], match_csv(tourney, "club", 1, "1"))
+    seats = {t["table"]: t["seats"] for t in
+             tourney("round", "show", "club", "1", "--json").json["tables"]}
+    own = {r["player"]: r["url"] for r in tourney("player", "links", "club", "--json").json}
+    played = web.get(own[seats["1"][0]]).text.split('id="seat"')[1].split("</section>")[0]
+    assert "Syötä pöytäsi tulos" not in played and path_of(links["1"]["url"]) not in played
+    assert translations("fi").gettext("Your table's result is stored.") in played
+    waiting = web.get(own[seats["2"][0]]).text.split('id="seat"')[1].split("</section>")[0]
+    assert "Syötä pöytäsi tulos" in waiting and path_of(links["2"]["url"]) in waiting
+
+
+def test_the_organizers_page_tells_a_missing_result_from_a_conflict(tourney, db_url):
+    links = seated_event(tourney, lang="en")
+    web = client(db_url, auto_accept=True)
+    for table in links:
+        send_csv(web, links[table], match_csv(tourney, "club", 1, table))
+    assert send_csv(web, links["1"], match_csv(tourney, "club", 1, "1",
+                                               loser_seat=2)).status_code == 409
+    page = web.get("/org/club", headers={"Authorization": f"Bearer {TOKEN}"}).text
+    close = page[page.index('id="close-round"'):].partition("</form>")[0]
+    assert "1 table has a stored result and a different one waiting for your decision." in close
+    assert "no stored result" not in close
