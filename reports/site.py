@@ -118,7 +118,7 @@ from tourney.engines.presentation import N_, Card, Cards, Message, Note, Seat
 from tourney.errors import InvalidValue, TourneyError, UsageError
 from tourney.errors.seats import seat_number
 from tourney.errors.words import comma_words
-from tourney.numbers import column_decimals, plain_number, shown_decimals
+from tourney.numbers import column_decimals, halves_text, plain_number, shown_decimals
 from tourney.ordering import name_key
 from tourney.ratings.engine import ordinal
 from tourney.ratings.service import RatingEntry
@@ -863,10 +863,7 @@ class Renderer:
         if column is None:
             column = self.point_column((value,))
         if column.halves:
-            whole, rest = divmod(value, 1)
-            if rest == 0.5:
-                return ("" if whole == 0 else self.number(int(whole))) + "½"
-            return self.number(value, 0)
+            return halves_text(value, self.number)
         return self.number(value, column.decimals)
 
     def score(self, text, decimals: int | None = None) -> str:

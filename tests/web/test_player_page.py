@@ -107,7 +107,7 @@ def test_own_results_show_a_shared_place_and_the_arbiters_adjustments(tourney, d
     assert _results_rows(html)["1"][2] == "1=/4"  # three players share first place
     assert _results_rows(web.get(own[seats[1]]["url"]).text)["1"][2] == "4/4"
     results = html.split('id="results"')[1].split("</section>")[0]
-    assert "adjusted by the arbiter: -0.5 (slow play, round 1)" in results
+    assert "adjusted by the arbiter: -½ (slow play, round 1)" in results
     assert "adjusted by the arbiter" not in web.get(own[seats[1]]["url"]).text
 
 
