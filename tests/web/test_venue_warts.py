@@ -81,3 +81,25 @@ def test_the_organizers_page_tells_a_missing_result_from_a_conflict(tourney, db_
     close = page[page.index('id="close-round"'):].partition("</form>")[0]
     assert "1 table has a stored result and a different one waiting for your decision." in close
     assert "no stored result" not in close
+
+
+def test_a_name_is_quoted_as_each_language_quotes_it(tourney, db_url):
+    """Refusals quoted names as Python does: 'Nils Moe', but "Daniel O'Brien"."""
+    seated_event(tourney, lang="en")
+    tourney("player", "add", "Daniel O'Brien")  # registered, not entered
+    web = client(db_url)
+    said = {}
+    for lang in ("sv", "nb", "fi", "en"):
+        answer = web.post("/org/club/withdraw", data={"player": "Daniel O'Brien"},
+                          headers={**ORGANIZER, "Accept-Language": lang})
+        assert answer.status_code == 409
+        said[lang] = answer.json()["message"]
+    assert "”Daniel O'Brien”" in said["sv"] and "”Daniel O'Brien”" in said["fi"]
+    assert "«Daniel O'Brien»" in said["nb"] and "'Daniel O'Brien'" in said["en"]
+    # the command line's English, its own sentences too
+    assert "unknown player 'Daniel O'Bryan'" in tourney(
+        "player", "rename", "Daniel O'Bryan", "Dan", exit_code=2).stderr
+    assert "renamed 'Daniel O'Brien' to 'Dan'" in tourney(
+        "player", "rename", "Daniel O'Brien", "Dan").stderr
+    assert "unknown player 'Nils Moe'" in tourney("player", "rename", "Nils Moe", "N",
+                                                   exit_code=2).stderr

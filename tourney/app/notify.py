@@ -25,7 +25,7 @@ from babel.numbers import format_decimal
 from sqlmodel import Session, select
 
 from ..errors import TourneyError, UsageError
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 from ..files import atomic_write
 from ..numbers import halves_text
 from ..storage.models import Event, Forfeit, Match, MatchPlace, Notification, utcnow
@@ -270,7 +270,7 @@ def connect(url: str) -> smtplib.SMTP:
     parts = urlsplit(url)
     if parts.scheme not in ("smtp", "smtps", "smtp+starttls"):
         raise UsageError(Message(N_("not an SMTP URL: %(scheme)s (smtp://, smtps://, "
-                                    "smtp+starttls://)"), {"scheme": repr(parts.scheme or url)}))
+                                    "smtp+starttls://)"), {"scheme": quoted(parts.scheme or url)}))
     host = parts.hostname or "localhost"
     if parts.scheme == "smtps":
         client = smtplib.SMTP_SSL(host, parts.port or 465, timeout=30,
@@ -294,7 +294,7 @@ def notify_players(session: Session, event: Event, number: int, what: str, *,
     ``results`` (their result, standing, rating change and link)."""
     if what not in ("seating", "results"):
         raise UsageError(Message(N_("notify sends seating or results, not %(what)s"),
-                                 {"what": repr(what)}))
+                                 {"what": quoted(what)}))
     report = NotifyReport()
     tables = seated_tables(session, event, number)
     if not tables:

@@ -60,6 +60,7 @@ from tourney.app.rounds import RoundShown, seat_next_round, show_round
 from tourney.engines.base import DealSetup
 from tourney.engines.presentation import N_, Message
 from tourney.errors import IllegalMove, RecordError, TourneyError, close_names, error_location
+from tourney.errors.words import quoted
 from tourney.numbers import typed_number
 from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
@@ -149,10 +150,10 @@ def whole_number(text: str) -> int:
         value = int(text.strip())
     except ValueError:
         raise TourneyError(Message(N_("not a whole number: %(text)s"),
-                                   {"text": repr(text)})) from None
+                                   {"text": quoted(text)})) from None
     if abs(value) > MAX_NUMBER:
         raise TourneyError(Message(N_("not a whole number this server takes: %(text)s"),
-                                   {"text": repr(text[:20])}))
+                                   {"text": quoted(text[:20])}))
     return value
 
 
@@ -1471,7 +1472,7 @@ async def org_action(request: Request) -> Response:
         if action == "seat":
             seating = seat_next_round(session, event, force=form.get("force") == "1")
             return {"done": "seated", "round": seating.number, "seating": seating.to_json()}
-        raise TourneyError(Message(N_("unknown action %(action)s"), {"action": repr(action)}))
+        raise TourneyError(Message(N_("unknown action %(action)s"), {"action": quoted(action)}))
 
     try:
         if action == "publish":
@@ -1578,7 +1579,7 @@ def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
         points = typed_number(form.get("points", ""))
         if points is None:
             raise TourneyError(Message(N_("not a number of points: %(text)s"),
-                                       {"text": repr(form.get("points", ""))}))
+                                       {"text": quoted(form.get("points", ""))}))
         info = result_actions.adjust_points(session, event, form.get("player", ""), points,
                                             reason or "", round_number=latest or None)
         return {"done": action, "id": info.id, "player": info.player}
