@@ -28,6 +28,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 from tourney.errors import UsageError
+from tourney.errors.words import quoted
 from tourney.files import check_outputs
 from tourney.storage.db import (
     dispose_engines,
@@ -154,8 +155,8 @@ def check_not_existing(outputs: dict[str, str | os.PathLike | None]) -> None:
         if path is None or os.fspath(path) == "-":
             continue
         if os.path.lexists(path):
-            label = f"{option} {os.fspath(path)!r}" if option.startswith("-") \
-                else repr(os.fspath(path))
+            label = f"{option} {quoted(os.fspath(path)).english()}" if option.startswith("-") \
+                else quoted(os.fspath(path)).english()
             raise UsageError(f"{label} exists already; nothing was written. Give another "
                              "file name, or add --yes to replace it.")
 

@@ -25,13 +25,12 @@ from tourney.errors import (
     Advice,
     InvalidValue,
     OptionError,
-    RecordError,
     Remedy,
     SettingWay,
     TourneyError,
     UnknownName,
+    error_location,
 )
-from tourney.errors.seats import seat_number
 from tourney.storage.writes import WRITES, Writes
 
 OK = 0
@@ -223,14 +222,8 @@ def error_json(text: str, code: int, err: BaseException | None = None) -> dict:
     nothing, as data: ``{"kind": "event", "names": ["club-2"], "suggestions":
     ["club-1"]}``)."""
     data: dict = {"error": text, "exit_code": code}
-    if isinstance(err, RecordError):
-        data.update(file=err.file, cell=err.cell, **err.position())
-    elif isinstance(err, OSError):
-        data["file"] = err.filename
-    elif isinstance(err, TourneyError) and err.location:  # another error in a file
-        data.update(err.location)
-    elif getattr(err, "seat", None) is not None:  # an engine's IllegalMove: 0-based
-        data["seat"] = seat_number(err.seat)
+    if err is not None:
+        data.update(error_location(err))
     data["rule"] = getattr(err, "rule", None)
     if isinstance(err, InvalidValue):
         data["setting"] = flag(err.field)

@@ -10,6 +10,7 @@ from typing import Any, Iterable, Sequence
 import click
 from click.core import ParameterSource
 
+from tourney.errors.words import quoted
 from tourney.terminal import terminal_json, terminal_text  # cli modules import them here
 
 # Bounded number arguments: a database INTEGER is 32-bit on PostgreSQL, and an
@@ -32,7 +33,7 @@ class TypedNumberType(click.ParamType):
 
         number = value if isinstance(value, float) else typed_number(str(value))
         if number is None:
-            self.fail(f"{value!r} is not a number like -1 or 0.5 (at most {DECIMALS} "
+            self.fail(f"{quoted(value).english()} is not a number like -1 or 0.5 (at most {DECIMALS} "
                       "decimals)", param, ctx)
         return number
 
@@ -53,7 +54,7 @@ class CommandGroup(click.Group):
             name = click.utils.make_str(args[0])
             close = close_names(name, self.list_commands(ctx))
             hint = f" ({did_you_mean(close)})" if close else ""
-            raise click.UsageError(f"unknown command {name!r}{hint}", ctx) from None
+            raise click.UsageError(f"unknown command {quoted(name).english()}{hint}", ctx) from None
 
 
 def global_value(ctx: click.Context, name: str):
@@ -101,7 +102,7 @@ def check_base_url(ctx, param, value: str | None) -> str:
     if not value:
         return ""
     if not _HTTP_ADDRESS.fullmatch(value):
-        raise click.BadParameter(f"{value!r} is not an http:// or https:// address")
+        raise click.BadParameter(f"{quoted(value).english()} is not an http:// or https:// address")
     return value.rstrip("/")
 
 
@@ -188,7 +189,7 @@ def parse_assignments(items: Iterable[str], flag: str = "--rule") -> dict[str, s
     for item in items:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise UsageError(f"{flag} takes KEY=VALUE, not {item!r}")
+            raise UsageError(f"{flag} takes KEY=VALUE, not {quoted(item).english()}")
         parsed[key.strip()] = value.strip()
     return parsed
 

@@ -9,6 +9,7 @@ import click
 
 from tourney.app import players as service
 from tourney.errors.counts import count_text
+from tourney.errors.words import quoted
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
 from tourney.tournament.players import PlayerFileRejected, PlayerInfo, list_players
@@ -150,7 +151,8 @@ def rename(old, new, as_json, db_url):
     engine = open_db(db_url)
     with transaction(engine) as session:
         player = service.rename_player(session, old, new)
-    report_change("player.rename", True, f"renamed {old.strip()!r} to {player.name!r}",
+    before, after = quoted(old.strip()).english(), quoted(player.name).english()
+    report_change("player.rename", True, f"renamed {before} to {after}",
                   as_json, old=old.strip(), new=player.name)
 
 
@@ -211,15 +213,16 @@ def merge(keep, duplicate, yes, as_json, db_url):
     Example:
       tourney player merge "Anna Berg" "Anna  Berg"
     """
-    confirm(f"Merge {duplicate!r} into {keep!r}? Its entries, results and ratings "
-            f"move to {keep!r}.", yes)
+    merged, kept = quoted(duplicate).english(), quoted(keep).english()
+    confirm(f"Merge {merged} into {kept}? Its entries, results and ratings move to {kept}.", yes)
     engine = open_db(db_url)
     with transaction(engine) as session:
         report = service.merge_players(session, keep, duplicate)
     moved = report.results
     entries = len(moved.entries_moved) + len(moved.entries_folded)
     report_change("player.merge", True,
-                  f"merged {report.duplicate!r} into {report.keep!r}: "
+                  f"merged {quoted(report.duplicate).english()} into "
+                  f"{quoted(report.keep).english()}: "
                   f"{count_text(entries, 'entry', 'entries')}, "
                   f"{count_text(moved.seats_moved, 'seat')}, "
                   f"{count_text(moved.places_moved, 'result')}", as_json, **report.to_json())

@@ -11,6 +11,7 @@ from tourney.app.results import ImportOptions, NothingFilledIn, import_results, 
 from tourney.engines import get_game
 from tourney.errors import UsageError
 from tourney.errors.counts import count_text
+from tourney.errors.words import quoted
 from tourney.numbers import fixed_text, number_column, number_text, plain_number
 from tourney.ordering import terminal_language
 from tourney.records.csv_format import COLUMNS
@@ -466,7 +467,7 @@ def standings(slug, up_to_round, teams, count, format_, out, yes, as_json, db_ur
         # (suggesting either); a series reaches here only with --round
         event = team_scope(session, slug)
         if isinstance(event, Series):
-            raise UsageError(f"{slug!r} is a series: --round takes an event's standings "
+            raise UsageError(f"{quoted(slug).english()} is a series: --round takes an event's standings "
                              f"after a round (the series' standings: `tourney series "
                              f"standings {slug}`)")
         rows = standings_table(session, event, up_to_round=up_to_round,

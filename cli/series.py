@@ -6,6 +6,7 @@ import click
 
 from tourney.app import series as actions
 from tourney.errors.counts import count_text
+from tourney.errors.words import quoted
 from tourney.numbers import column_decimals, fixed_text, number_text, plain_number
 from tourney.records.spreadsheets import open_table, table_format
 from tourney.storage.db import reading, transaction
@@ -430,7 +431,7 @@ def handicap(slug, player, value, undo, old_undo, from_rating, variant, factor, 
         try:
             number = float(value)
         except ValueError:
-            raise UsageError(f"a handicap is a number of points, not {value!r}") from None
+            raise UsageError(f"a handicap is a number of points, not {quoted(value).english()}") from None
     engine = open_db(db_url)
     try:
         with transaction(engine) as session:

@@ -5,6 +5,7 @@ import click
 
 from tourney.app.site import SETTINGS, set_setting, site_settings
 from tourney.errors.counts import count_text
+from tourney.errors.words import quoted
 from tourney.storage.db import reading, transaction
 
 from .database import db_option, open_db, refuse_overwrites
@@ -190,7 +191,7 @@ def _changed(key: str, before, after, as_json: bool) -> None:
     if before == after:
         summary = f"site {key} unchanged"
     else:
-        summary = f"site {key}: {after!r}" if after is not None else f"site {key} cleared"
+        summary = f"site {key}: {quoted(after).english()}" if after is not None else f"site {key} cleared"
     report_change("site.set" if after is not None else "site.unset", before != after, summary,
                   as_json, setting=key, before=before, after=after)
 

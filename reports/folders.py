@@ -52,7 +52,7 @@ import orjson
 
 from tourney.collector import paused
 from tourney.errors import InvalidValue, TourneyError, UsageError
-from tourney.errors.words import N_, Message
+from tourney.errors.words import N_, Message, quoted
 from tourney.files import write_failure_reason
 
 SITE_MARKER = ".tourney-site"
@@ -69,7 +69,7 @@ def prepare_target(out: str | os.PathLike, protect: Iterable[os.PathLike | str] 
     not a mount point; holding none of the ``protect`` paths (the database)."""
     text = os.fspath(out)
     if not text.strip():
-        raise InvalidValue("out", repr(text), Message(N_("a folder")))
+        raise InvalidValue("out", quoted(text), Message(N_("a folder")))
     target = Path(os.path.realpath(text))
     if target == Path(target.anchor):
         raise UsageError(Message(N_("refusing to publish over the file system's root")))

@@ -34,7 +34,7 @@ from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from markupsafe import Markup
 
 from tourney.errors import InvalidValue, UsageError
-from tourney.errors.words import Message
+from tourney.errors.words import Message, quoted
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
@@ -60,14 +60,14 @@ def normalize_language(code: str) -> str:
     """A language code checked with Babel (``sv``, ``nb``, ``fi``, ``en``...)."""
     text = (code or "").strip().replace("-", "_")
     if not text:
-        raise InvalidValue("lang", repr(code or ""), Message(N_("a language code, e.g. %(example)s"),
+        raise InvalidValue("lang", quoted(code or ""), Message(N_("a language code, e.g. %(example)s"),
                                                              {"example": "sv"}))
     text = ALIASES.get(text.lower(), text)
     try:
         locale = Locale.parse(text)
     except (UnknownLocaleError, ValueError):
         raise UsageError(Message(N_("unknown language %(code)s (e.g. %(examples)s)"),
-                                 {"code": repr(code), "examples": "en, sv, nb, fi"})) from None
+                                 {"code": quoted(code), "examples": "en, sv, nb, fi"})) from None
     return str(locale)
 
 

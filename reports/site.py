@@ -117,8 +117,8 @@ from tourney.collector import BULK_YOUNG, frozen
 from tourney.engines.presentation import N_, Card, Cards, Message, Note, Seat
 from tourney.errors import InvalidValue, TourneyError, UsageError
 from tourney.errors.seats import seat_number
-from tourney.errors.words import comma_words
-from tourney.numbers import column_decimals, plain_number, shown_decimals
+from tourney.errors.words import QUOTED, Quoted, comma_words, quoted, quoted_in
+from tourney.numbers import column_decimals, halves_text, plain_number, shown_decimals
 from tourney.ordering import name_key
 from tourney.ratings.engine import ordinal
 from tourney.ratings.service import RatingEntry
@@ -238,7 +238,7 @@ class Links:
     @staticmethod
     def series(slug: str) -> str:
         if not SAFE_SLUG.fullmatch(slug):
-            raise TourneyError(Message(N_("not a series slug: %(slug)s"), {"slug": repr(slug)}))
+            raise TourneyError(Message(N_("not a series slug: %(slug)s"), {"slug": quoted(slug)}))
         return f"series/{slug}.html"
 
     @staticmethod
@@ -256,7 +256,7 @@ class Links:
     def ratings(variant: str) -> str:
         if not SAFE_SLUG.fullmatch(variant):
             raise TourneyError(Message(N_("not a variant id: %(variant)s"),
-                                       {"variant": repr(variant)}))
+                                       {"variant": quoted(variant)}))
         return f"ratings/{variant}.html"
 
 
@@ -306,7 +306,7 @@ def check_relpath(path: str) -> str:
     if (not path or path.startswith("/") or "\\" in path or "\0" in path
             or any(p in ("", ".", "..") for p in parts)):
         raise TourneyError(Message(N_("refusing to write outside the site: %(path)s"),
-                                   {"path": repr(path)}))
+                                   {"path": quoted(path)}))
     return path
 
 
@@ -863,10 +863,7 @@ class Renderer:
         if column is None:
             column = self.point_column((value,))
         if column.halves:
-            whole, rest = divmod(value, 1)
-            if rest == 0.5:
-                return ("" if whole == 0 else self.number(int(whole))) + "½"
-            return self.number(value, 0)
+            return halves_text(value, self.number)
         return self.number(value, column.decimals)
 
     def score(self, text, decimals: int | None = None) -> str:
@@ -918,6 +915,8 @@ class Renderer:
                 value = comma_words(value) if value else ""  # a list as data
             if isinstance(value, Message):
                 params[key] = self.message(value, seat_names)
+            elif isinstance(value, Quoted):
+                params[key] = quoted_in(value, self.gettext(QUOTED))
             elif isinstance(value, Seat):
                 params[key] = seat_names[value] if 0 <= value < len(seat_names) else "?"
             elif isinstance(value, Card):

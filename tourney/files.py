@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Iterable, Iterator
 
 from .errors import UsageError
-from .errors.words import N_, Message
+from .errors.words import N_, Message, quoted
 
 # Files SQLite keeps beside a database while it is open.
 SQLITE_COMPANIONS = ("", "-wal", "-shm", "-journal")
@@ -70,12 +70,12 @@ def check_outputs(outputs: dict[str, str | os.PathLike | None], *,
                 N_("%(option)s %(path)s looks like an option, not a name; nothing was "
                    "written. Give the name after %(option)s (%(plain)s for one that really "
                    "begins with -)."),
-                {"option": option, "path": repr(os.fspath(path)),
+                {"option": option, "path": quoted(os.fspath(path)),
                  "plain": f"./{os.fspath(path)}"}))
         if database is not None:
             for suffix in SQLITE_COMPANIONS:
                 if same_file(path, os.fspath(database) + suffix):
-                    said = {"option": option, "path": repr(os.fspath(path)),
+                    said = {"option": option, "path": quoted(os.fspath(path)),
                             "database": os.fspath(database), "companion": suffix[1:]}
                     raise UsageError(Message(N_(
                         "%(option)s %(path)s is the database's %(companion)s file "
@@ -87,8 +87,8 @@ def check_outputs(outputs: dict[str, str | os.PathLike | None], *,
             if same_file(path, source):
                 raise UsageError(Message(N_("%(option)s %(path)s is the input file %(input)s; "
                                             "nothing was written. Give another file name."),
-                                         {"option": option, "path": repr(os.fspath(path)),
-                                          "input": repr(os.fspath(source))}))
+                                         {"option": option, "path": quoted(os.fspath(path)),
+                                          "input": quoted(os.fspath(source))}))
     names = list(given.items())
     for i, (option, path) in enumerate(names):
         for other_option, other in names[i + 1:]:
@@ -96,7 +96,7 @@ def check_outputs(outputs: dict[str, str | os.PathLike | None], *,
                 raise UsageError(Message(N_("%(option)s and %(other)s name the same file "
                                             "%(path)s"),
                                          {"option": option, "other": other_option,
-                                          "path": repr(os.fspath(path))}))
+                                          "path": quoted(os.fspath(path))}))
 
 
 def write_failure_reason(err: OSError) -> str | Message:

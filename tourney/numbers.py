@@ -6,7 +6,8 @@ fewest up to :data:`DECIMALS` that show each value, the same in every row; a
 number standing alone is a column of one), for JSON (:func:`plain_number`: raw
 numbers), plain text tables (:func:`number_column`, :func:`number_text`), their
 CSV and XLSX files and the site, which spells the same digits in each
-language's way (babel's symbols). A count with its noun ("2 deals") is
+language's way (babel's symbols), match points in halves where they are
+(:func:`halves_text`: "1½", on the pages and in the e-mails alike). A count with its noun ("2 deals") is
 :mod:`tourney.errors.counts`; a yes/no value as people write it,
 :func:`tourney.engines.base.parse_yes_no`.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 
@@ -107,3 +108,22 @@ def number_column(values: Sequence[float | int | None], digits: int = DECIMALS) 
 def number_text(value: float | int, digits: int = DECIMALS) -> str:
     """One number standing alone, as the terminal shows it: "3", "2.5", "2.33"."""
     return fixed_text(value, shown_decimals(value, digits))
+
+
+HALF = "\u00bd"  # ½
+
+
+def halves_text(value: float | int, whole: Callable[[int], str]) -> str | None:
+    """Points written in halves, as every page and e-mail writes match points that
+    are wholes and halves (a drawn game): "½", "1½", "2", "-½"; ``whole`` spells a
+    whole number in the reader's language (its digits, its minus sign). None for a
+    value that is neither a whole nor a half: it is written as any number."""
+    twice = float(value) * 2
+    if not twice.is_integer():
+        return None
+    count, half = divmod(abs(int(twice)), 2)
+    if not half:
+        return whole(int(value))
+    # the language's minus sign, as its whole numbers have it
+    sign = whole(-1)[:-1] if value < 0 else ""
+    return sign + (whole(count) if count else "") + HALF

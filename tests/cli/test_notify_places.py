@@ -78,8 +78,8 @@ def test_one_point_is_said_in_the_singular():
     drawn = RoundResult(round=1, table="1", place=1, players=2, total=10, match_points=0.5,
                         shared=True)
     english = _text(half, drawn, "en")
-    assert "score 10, 0.5 match points." in english and "with 0.5 points." in english
-    assert "0,5 ottelupistettä." in _text(half, drawn, "fi")
+    assert "score 10, ½ match points." in english and "with ½ points." in english
+    assert "½ ottelupistettä." in _text(half, drawn, "fi")
     assert "totalt 10, 1 matchpoäng." in _text(one, won, "sv")
     assert "totalt 10, 1 kamppoeng." in _text(one, won, "nb")
     bye_worth = RoundResult(round=1, table="1", place=None, players=2, total=None,
@@ -101,11 +101,11 @@ def test_the_arbiters_adjustment_of_the_round_is_said():
                        {"id": 2, "points": 1, "reason": "round 2's", "round": 2}]
     won = RoundResult(round=1, table="1", place=1, players=2, total=10, match_points=1)
     english = _text([row, _row(2, "Bo", 0, False)], won, "en")
-    assert "1 match point." in english and "with 0.5 points." in english
-    assert "The arbiter adjusted your points by -0.5 (slow play)." in english
+    assert "1 match point." in english and "with ½ points." in english
+    assert "The arbiter adjusted your points by -½ (slow play)." in english
     assert "round 2's" not in english
     swedish = _text([row, _row(2, "Bo", 0, False)], won, "sv")
-    assert "Domaren justerade dina poäng med -0,5 (slow play)." in swedish
+    assert "Domaren justerade dina poäng med -½ (slow play)." in swedish
 
 
 def test_of_counts_the_players_in_that_rounds_standings(db_url, run_cli, tmp_path):
@@ -165,3 +165,24 @@ def test_the_message_says_its_language():
     assert '<html lang="fi">' in html and "Hei Anna" in html
     parsed = email.message_from_bytes(message.as_bytes(), policy=policy.default)
     assert parsed["Content-Language"] == "fi"
+
+
+def test_a_half_is_written_as_the_pages_write_it_in_every_language():
+    """A drawn match's ½ on the pages was 0,5 in the e-mail (nb): one way per
+    language, the pages' (tourney.numbers.halves_text)."""
+    half = [_row(1, "Anna", 1.5, False), _row(2, "Bo", 0.5, False)]
+    drawn = RoundResult(round=1, table="1", place=1, players=2, total=10, match_points=0.5,
+                        shared=True)
+    for lang in ("nb", "sv", "fi", "en"):
+        text = _text(half, drawn, lang)
+        assert "0,5" not in text and "0.5" not in text and "1,5" not in text, lang
+        assert "½ kamppoeng." in text if lang == "nb" else "½" in text
+    assert "1. Anna: 1½" in _text(half, drawn, "nb")
+
+
+def test_halves_are_written_with_the_languages_digits_and_sign():
+    from tourney.numbers import halves_text
+
+    spelled = str
+    assert [halves_text(v, spelled) for v in (0.5, 1.5, 2, 0, -0.5, -2.5, 0.25)] == [
+        "½", "1½", "2", "0", "-½", "-2½", None]

@@ -40,3 +40,15 @@ def test_a_half_is_a_half_on_the_pages_and_a_decimal_in_files(tourney, tmp_path)
         assert points == ["1", "½", "½", "0"], (folder, points)
         screen = (site / f"{folder}events/b/screen.html").read_text(encoding="utf-8")
         assert "½" in screen and "0.5" not in screen and "0,5" not in screen
+
+
+def test_a_negative_half_is_minus_a_half_on_the_pages():
+    """An arbiter's -0.5 in a column of halves was "-1½" (divmod's floor)."""
+    import datetime as dt
+
+    from tourney.reports.site import Renderer
+
+    renderer = Renderer("nb", "", ("nb",), dt.datetime.now(dt.UTC))
+    column = renderer.point_column([-0.5, 1.5, 2])
+    assert [renderer.match_points(v, column) for v in (-0.5, 1.5, 2)] == ["-½", "1½", "2"]
+    assert renderer.match_points(-0.5) == "-½"

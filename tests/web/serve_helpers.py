@@ -223,3 +223,14 @@ def serve_workers(db_url: str, workers: int = 2):
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(10)
+
+
+def quoted_as(lang: str, param: str) -> str:
+    """A value the English words quote ('x') as a page in ``lang`` quotes it (”x” in
+    Swedish, «x» in Norwegian: tourney.errors.words.QUOTED); anything else as it is."""
+    from tourney.errors.words import QUOTED
+    from tourney.reports.i18n import translations
+
+    if len(param) > 1 and param[0] == param[-1] == "'":
+        return translations(lang).gettext(QUOTED) % {"text": param[1:-1]}
+    return param

@@ -465,7 +465,7 @@ def test_a_round_with_tables_still_open_is_closed_only_when_confirmed_and_can_be
     page = Page(db_url)
     org = page.get()
     close = re.search(r'<form method="post" action="/org/club/close">.*?</form>', org, re.S).group(0)
-    assert "1 table has no stored result, or one waiting for your decision" in close
+    assert "1 table has no stored result: once the round is closed" in close
     assert 'name="force" value="1" required' in close
     refused = page.post("close", 409)
     assert "table" in _main(refused.text) and "2" in _main(refused.text)

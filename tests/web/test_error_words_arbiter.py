@@ -11,7 +11,15 @@ from __future__ import annotations
 import html
 
 import pytest
-from serve_helpers import TOKEN, client, csrf_of, marked_english, match_csv, seated_event
+from serve_helpers import (
+    TOKEN,
+    client,
+    csrf_of,
+    marked_english,
+    match_csv,
+    quoted_as,
+    seated_event,
+)
 from test_error_words_rest import renderer, untranslated
 
 import tourney.web.app as web_app
@@ -57,7 +65,7 @@ class Organizer:
         assert english not in text, (english, text)
         assert not marked_english(page.text), page.text
         for param in params:
-            assert str(param) in detail, (param, detail)
+            assert quoted_as(lang, str(param)) in detail, (param, detail)
         return detail
 
 

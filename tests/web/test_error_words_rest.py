@@ -16,7 +16,15 @@ import io
 import re
 
 import pytest
-from serve_helpers import client, csrf_of, marked_english, match_csv, path_of, seated_event
+from serve_helpers import (
+    client,
+    csrf_of,
+    marked_english,
+    match_csv,
+    path_of,
+    quoted_as,
+    seated_event,
+)
 from sqlmodel import Session
 
 from tourney.app.results import import_results
@@ -67,6 +75,7 @@ def said(err: RecordError, lang: str, *params: str) -> str:
     assert line.detail_lang is None, line
     assert line.detail != err.message, line.detail
     for param in params:
+        param = quoted_as(lang, param)
         assert param in line.detail, (param, line.detail)
     return line.detail
 
@@ -241,7 +250,7 @@ def test_a_phone_says_a_hint_and_a_file_error_in_its_language(tourney, db_url, l
     fields = rows[1].split(",")
     fields[6] = typo
     (detail,) = paste("\n".join([header, rows[0], ",".join(fields), *rows[2:]]) + "\n")
-    assert f"{mean} {players[1]}?" in detail and f"'{typo}'" in detail, detail
+    assert f"{mean} {players[1]}?" in detail and quoted_as(lang, f"'{typo}'") in detail, detail
     assert "did you mean" not in detail and "not one of" not in detail, detail
 
     # a row separated by semicolons under a header of commas
@@ -278,11 +287,11 @@ def test_an_organizers_refusal_is_said_in_the_pages_language(tourney, db_url):
         assert lang == "en" or not marked_english(page.text), page.text
         return html.unescape(page.text)
 
-    said = {"sv": ("rond 1 i club har inget resultat än för bord 1", "inte ett heltal: 'x'"),
+    said = {"sv": ("rond 1 i club har inget resultat än för bord 1", "inte ett heltal: ”x”"),
             "nb": ("runde 1 i club har ikke noe resultat ennå for bord 1",
-                   "ikke et heltall: 'x'"),
+                   "ikke et heltall: «x»"),
             "fi": ("tapahtuman club kierroksella 1 ei ole vielä tulosta pöydälle 1",
-                   "ei kokonaisluku: 'x'")}
+                   "ei kokonaisluku: ”x”")}
     for lang, (missing, whole) in said.items():
         page = refused("seat", lang)
         assert missing in page and "no result yet" not in page, page
@@ -293,4 +302,4 @@ def test_an_organizers_refusal_is_said_in_the_pages_language(tourney, db_url):
     assert "round 1 of club has no result yet for table 1; import it first" in page
     # a page of an event there is not: its name and the closest, in the language
     page = html.unescape(web.get("/org/clab?lang=fi").text)
-    assert "tuntematon turnaus 'clab' (tarkoititko club?)" in page, page
+    assert "tuntematon turnaus ”clab” (tarkoititko club?)" in page, page

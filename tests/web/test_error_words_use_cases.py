@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from serve_helpers import seated_event
+from serve_helpers import quoted_as, seated_event
 from sqlmodel import Session
 from test_error_words_rest import renderer, untranslated
 
@@ -32,6 +32,7 @@ def said_in_swedish(call, *params: str) -> str:
     said = renderer("sv").message(err.words)
     assert said != err.words.english(), said
     for param in params:
+        param = quoted_as("sv", param)
         assert param in said, (param, said)
     return said
 
@@ -46,7 +47,7 @@ def test_the_use_cases_refusals_are_said_in_swedish(tourney, db_url, tmp_path):
             session.rollback()
             return said_in_swedish(call, *params)
 
-        assert "finns redan en tävling 'club'" in said(
+        assert "finns redan en tävling ”club”" in said(
             lambda: events.create_event(session, "club", "svarta-maja"))
         assert "kortnamn" in said(lambda: events.check_slug("Club Cup"), "'Club Cup'")
         # a setting's value: the setting's name as the library has it, what it takes
@@ -95,7 +96,7 @@ def test_the_use_cases_refusals_are_said_in_swedish(tourney, db_url, tmp_path):
     assert str(raised.value) == ("members.csv, line 1: unknown column 'clib' (did you mean "
                                  "club?); a player file has name, club and email")
     assert renderer("sv").message(raised.value.words) == (
-        "members.csv, rad 1: okänd kolumn 'clib' (menade du club?); en spelarfil har name, "
+        "members.csv, rad 1: okänd kolumn ”clib” (menade du club?); en spelarfil har name, "
         "club och email")
 
 
@@ -134,24 +135,24 @@ def test_every_unknown_name_is_said_in_swedish_its_english_unchanged(tourney, db
 
         assert said(lambda: events.get_event(session, "cup"), "'cup'") == (
             "unknown event 'cup': there are no events yet",
-            "okänd tävling 'cup': det finns inga tävlingar än")
+            "okänd tävling ”cup”: det finns inga tävlingar än")
         assert said(lambda: series.get_series(session, "cup"), "'cup'") == (
             "unknown series 'cup': there are no series yet",
-            "okänd serie 'cup': det finns inga serier än")
+            "okänd serie ”cup”: det finns inga serier än")
         assert said(lambda: teams.team_scope(session, "cup"), "'cup'") == (
             "unknown event or series 'cup': there are no events yet",
-            "okänd tävling eller serie 'cup': det finns inga tävlingar än")
+            "okänd tävling eller serie ”cup”: det finns inga tävlingar än")
         assert said(lambda: get_game("chess"), "'chess'")[1].startswith(
-            "okänd variant 'chess' (varianter: ")
+            "okänd variant ”chess” (varianter: ")
         tourney("player", "add", "Anna Berg")
         tourney("event", "create", "club", "--variant", "spardame")
         event = events.get_event(session, "club")
         assert said(lambda: teams.remove_members(session, "club", "Vasa"), "'Vasa'") == (
-            "unknown team 'Vasa' (club has no teams)", "okänt lag 'Vasa' (club har inga lag)")
+            "unknown team 'Vasa' (club has no teams)", "okänt lag ”Vasa” (club har inga lag)")
         assert said(lambda: events.enter_players(session, event, ["Ana Berg"]),
                     "'Ana Berg'") == (
             "unknown player 'Ana Berg' (did you mean 'Anna Berg'?); register it first",
-            "okänd spelare 'Ana Berg' (menade du 'Anna Berg'?); registrera den först")
+            "okänd spelare ”Ana Berg” (menade du ”Anna Berg”?); registrera den först")
 
 
 def test_the_seatings_and_the_players_warnings_are_words():
@@ -164,7 +165,7 @@ def test_the_seatings_and_the_players_warnings_are_words():
         like = Lookalike("asa oberg", "Åsa Öberg", differs)
         assert untranslated(like.words, "sv") == []
         assert like.text.startswith("'asa oberg' looks like 'Åsa Öberg' (they differ only by ")
-        assert renderer("sv").message(like.words).startswith("'asa oberg' liknar 'Åsa Öberg'")
+        assert renderer("sv").message(like.words).startswith("”asa oberg” liknar ”Åsa Öberg”")
     shared = unmet_words("apart", "unavoidable", ["Anna", "Bo"], "2", club="Vasa",
                          members=5, tables=2)
     assert str(shared) == ("Anna and Bo (both of club Vasa) share table 2: club Vasa has 5 "

@@ -124,7 +124,7 @@ def test_an_event_s_refused_rule_reads_in_swedish_on_the_organizer_page(tourney,
     assert answer.status_code == 404
     assert '<html lang="sv">' in answer.text
     page = html.unescape(answer.text)
-    assert "alternativet deals tar ett heltal, inte 'many'" in page
+    assert "alternativet deals tar ett heltal, inte ”many”" in page
     assert "takes a whole number" not in page
     assert not marked_english(answer.text)  # nothing shown marked as English
 
@@ -140,5 +140,5 @@ def test_a_table_page_of_an_event_whose_rules_are_refused_says_why(tourney, db_u
     assert answer.status_code == 409
     assert '<html lang="sv">' in answer.text
     page = html.unescape(answer.text)
-    assert "alternativet deals tar ett heltal, inte 'many'" in page
+    assert "alternativet deals tar ett heltal, inte ”many”" in page
     assert not marked_english(answer.text)

@@ -58,10 +58,10 @@ def test_a_player_with_a_bye_is_told_so_on_their_own_page(tourney, db_url):
     own = _own_links(tourney)
     web = client(db_url)
     page = web.get(own[bye] + "?lang=en").text
-    assert ("You have a bye this round: no table to go to. A bye is worth 0.5 in match "
+    assert ("You have a bye this round: no table to go to. A bye is worth ½ in match "
             "points.") in page
     assert "You are not seated at a table this round." not in page
-    assert ("Du har frirond denna rond: inget bord att gå till. En frirond är värd 0,5 i "
+    assert ("Du har frirond denna rond: inget bord att gå till. En frirond är värd ½ i "
             "matchpoäng.") in web.get(own[bye] + "?lang=sv").text
     absent = web.get(own["Finn"] + "?lang=en").text
     assert "You are not seated at a table this round." in absent and "a bye" not in absent

@@ -22,7 +22,11 @@ def test_the_player_page_shows_seat_results_and_marked_row(tourney, db_url):
     assert f"<strong>{anna_table}</strong>" in html
     seat = seats[anna_table].index("Anna") + 1
     assert f"<strong>{seat}</strong>" in html
-    assert path_of(links[anna_table]["url"]) in html  # the table's result link
+    if anna_table == "1":  # its result is stored: said, not asked for
+        assert "Ditt bords resultat är sparat." in html
+        assert path_of(links[anna_table]["url"]) not in html
+    else:
+        assert path_of(links[anna_table]["url"]) in html  # the table's result link
     assert 'class="me" aria-current="true"' in html and html.count('class="me"') == 1
     me_row = html.split('class="me"')[1].split("</tr>")[0]
     assert "Anna" in me_row
@@ -82,11 +86,11 @@ def test_a_forfeited_table_is_in_its_players_results_and_asks_for_no_result(tour
         seat = html.split('id="seat"')[1].split("</section>")[0]
         assert "forfeited: no result is needed" in seat
         assert path_of(links["2"]["url"]) not in seat
-    # a player of the table that played still has their match, and the link
+    # a player of the table that played has their match, and is told it is stored
     player = seats["1"][0]
     html = web.get(own[player]["url"]).text
     assert _results_rows(html)["1"][2].endswith("/4")
-    assert path_of(links["1"]["url"]) in html.split('id="seat"')[1]
+    assert "Your table's result is stored." in html.split('id="seat"')[1]
 
 
 def test_own_results_show_a_shared_place_and_the_arbiters_adjustments(tourney, db_url):
@@ -103,7 +107,7 @@ def test_own_results_show_a_shared_place_and_the_arbiters_adjustments(tourney, d
     assert _results_rows(html)["1"][2] == "1=/4"  # three players share first place
     assert _results_rows(web.get(own[seats[1]]["url"]).text)["1"][2] == "4/4"
     results = html.split('id="results"')[1].split("</section>")[0]
-    assert "adjusted by the arbiter: -0.5 (slow play, round 1)" in results
+    assert "adjusted by the arbiter: -½ (slow play, round 1)" in results
     assert "adjusted by the arbiter" not in web.get(own[seats[1]]["url"]).text
 
 

@@ -84,6 +84,14 @@ class PlayerEvening:
                 and self.table is None and self.bye_points is None and not self.absent)
 
     @property
+    def result_stored(self) -> bool:
+        """The result of the player's table of the latest seated round is stored:
+        their page says so instead of asking for it."""
+        return self.table is not None and any(
+            r.kind == "match" and r.round == self.round and r.table == self.table
+            for r in self.results)
+
+    @property
     def standing(self) -> StandingRow | None:
         return next((r for r in self.rows if r.player_id == self.player_id), None)
 

@@ -25,8 +25,9 @@ from babel.numbers import format_decimal
 from sqlmodel import Session, select
 
 from ..errors import TourneyError, UsageError
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 from ..files import atomic_write
+from ..numbers import halves_text
 from ..storage.models import Event, Forfeit, Match, MatchPlace, Notification, utcnow
 from ..tournament.evening import player_links
 from ..tournament.events import entries
@@ -197,8 +198,12 @@ def results_message(evening, number: int, address: str, link: str,
     number_text = functools.partial(_number, lang)
     match_words, standing_words = POINT_WORDS.get(lang, POINT_WORDS["en"])
 
+    def points(value: float) -> str:
+        # halves as the pages write them ("1½"), one way per language
+        return halves_text(value, number_text) or number_text(value)
+
     def points_text(value: float, words: tuple[str, str]) -> str:
-        shown = number_text(value)
+        shown = points(value)
         return f"{shown} {words[0] if shown == '1' else words[1]}"
 
     values = {"event": event.name, "round": number, "player": evening.player, "link": link,
@@ -218,7 +223,7 @@ def results_message(evening, number: int, address: str, link: str,
     row = evening.standing
     for adjustment in (row.adjustments if row is not None else ()):
         if adjustment["round"] == number:
-            shown = number_text(adjustment["points"])
+            shown = points(adjustment["points"])
             lines.append(ADJUSTED_TEXTS.get(lang, ADJUSTED_TEXTS["en"]).format(
                 points=f"+{shown}" if adjustment["points"] > 0 else shown,
                 reason=adjustment["reason"]))
@@ -233,7 +238,7 @@ def results_message(evening, number: int, address: str, link: str,
                                    rating_change=signed(after - before, lang)))
     # "1. Anna", and a shared place as the pages show it: "2= Bo", "2= Cai"
     listing = [f"{place_text(r.place, r.shared)}{'' if r.shared else '.'} {r.player}: "
-               f"{number_text(r.points)}" for r in evening.rows[:TOP_SHOWN]]
+               f"{points(r.points)}" for r in evening.rows[:TOP_SHOWN]]
     if listing:
         lines.append(top)
     return _message(subject.format(**values), lines, address, sender,
@@ -265,7 +270,7 @@ def connect(url: str) -> smtplib.SMTP:
     parts = urlsplit(url)
     if parts.scheme not in ("smtp", "smtps", "smtp+starttls"):
         raise UsageError(Message(N_("not an SMTP URL: %(scheme)s (smtp://, smtps://, "
-                                    "smtp+starttls://)"), {"scheme": repr(parts.scheme or url)}))
+                                    "smtp+starttls://)"), {"scheme": quoted(parts.scheme or url)}))
     host = parts.hostname or "localhost"
     if parts.scheme == "smtps":
         client = smtplib.SMTP_SSL(host, parts.port or 465, timeout=30,
@@ -289,7 +294,7 @@ def notify_players(session: Session, event: Event, number: int, what: str, *,
     ``results`` (their result, standing, rating change and link)."""
     if what not in ("seating", "results"):
         raise UsageError(Message(N_("notify sends seating or results, not %(what)s"),
-                                 {"what": repr(what)}))
+                                 {"what": quoted(what)}))
     report = NotifyReport()
     tables = seated_tables(session, event, number)
     if not tables:

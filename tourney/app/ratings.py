@@ -7,7 +7,7 @@ from typing import Sequence
 from sqlmodel import Session
 
 from ..errors import UsageError
-from ..errors.words import N_, Message, and_words
+from ..errors.words import N_, Message, and_words, quoted
 from ..ratings.service import (
     HistoryEntry,
     TablePrediction,
@@ -51,7 +51,7 @@ def predict_names(session: Session, variant: str, names: Sequence[str]) -> Table
 def _named_twice(given: list[str], name: str) -> Message:
     """'Bo' is named twice; 'Åsa Öberg' and 'asa oberg' are one player (Åsa Öberg)."""
     if len(set(given)) == 1:
-        return Message(N_("%(name)s is named twice"), {"name": repr(given[0])})
+        return Message(N_("%(name)s is named twice"), {"name": quoted(given[0])})
     return Message(N_("%(names)s are one player (%(player)s); name each player once"),
-                   {"names": and_words([repr(n) for n in dict.fromkeys(given)]),
+                   {"names": and_words([quoted(n) for n in dict.fromkeys(given)]),
                     "player": name})

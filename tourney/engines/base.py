@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import IllegalMove, OptionError, RecordError, TourneyError
+from ..errors.words import quoted
 from .presentation import (
     CARD_GAME_WORDS,
     N_,
@@ -84,14 +85,14 @@ class OptionSpec:
             value = parse_yes_no(raw)
             if value is None:
                 raise OptionError(Message(N_("option %(key)s takes true or false, not %(value)s"),
-                                          {"key": self.key, "value": repr(raw)}), key=self.key)
+                                          {"key": self.key, "value": quoted(raw)}), key=self.key)
             return value
         if self.kind == "int":
             try:
                 value = int(str(raw).strip())
             except ValueError:
                 raise OptionError(Message(N_("option %(key)s takes a whole number, not %(value)s"),
-                                          {"key": self.key, "value": repr(raw)}),
+                                          {"key": self.key, "value": quoted(raw)}),
                                   key=self.key) from None
             if self.minimum is not None and value < self.minimum:
                 raise OptionError(Message(N_("option %(key)s must be at least %(limit)s, not "
@@ -108,7 +109,7 @@ class OptionSpec:
             return value
         text = str(raw).strip()
         if text not in [str(c) for c in self.choices]:
-            raise self.not_a_choice(repr(raw))
+            raise self.not_a_choice(quoted(raw))
         for c in self.choices:
             if str(c) == text:
                 return c
@@ -315,7 +316,7 @@ class Game:
         for key, value in (raw or {}).items():
             spec = specs.get(key)
             if spec is None:
-                said = {"variant": self.id, "key": repr(key), "known": ", ".join(sorted(specs))}
+                said = {"variant": self.id, "key": quoted(key), "known": ", ".join(sorted(specs))}
                 raise OptionError(Message(N_("%(variant)s has no option %(key)s (options: "
                                              "%(known)s)"), said) if specs else
                                   Message(N_("%(variant)s has no option %(key)s (it has no "

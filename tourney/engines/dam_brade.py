@@ -67,6 +67,7 @@ import random
 import re
 
 from ..errors import IllegalMove, OptionError, RecordError
+from ..errors.words import quoted
 from .base import (
     DealEvent,
     DealOutcome,
@@ -249,8 +250,8 @@ def _colour(side: int) -> Message:
 
 def _not_a_move(token, why: Message | None = None) -> Message:
     if why is None:
-        return Message(N_("not a dam-brade move: %(token)s"), {"token": repr(token)})
-    return Message(N_("not a dam-brade move: %(token)s (%(why)s)"), {"token": repr(token), "why": why})
+        return Message(N_("not a dam-brade move: %(token)s"), {"token": quoted(token)})
+    return Message(N_("not a dam-brade move: %(token)s (%(why)s)"), {"token": quoted(token), "why": why})
 
 
 def _two_players(n) -> Message:
@@ -350,7 +351,7 @@ _SQUARE_RE = re.compile(r"^\d{1,2}$")
 def _parse_square(text: str, token: str) -> int:
     if not _SQUARE_RE.match(text):
         raise IllegalMove("notation", _not_a_move(token, Message(
-            N_("%(text)s is not a square 1-32"), {"text": repr(text)})))
+            N_("%(text)s is not a square 1-32"), {"text": quoted(text)})))
     square = int(text)
     if not 1 <= square <= 32:
         raise IllegalMove("notation", _not_a_move(token, Message(
@@ -631,7 +632,7 @@ class DamBrade(Game):
         if options.get("huff") not in HUFF_CHOICES:
             raise OptionError(Message(N_("option %(key)s takes %(allowed)s, not %(value)s"),
                                       {"key": "huff", "allowed": or_words(HUFF_CHOICES),
-                                       "value": repr(options.get("huff"))}), key="huff")
+                                       "value": quoted(options.get("huff"))}), key="huff")
 
     def match_rules(self, options: dict) -> MatchRules:
         return MatchRules(
@@ -979,7 +980,7 @@ class DamBrade(Game):
         scores = RESULT_SCORES.get(token)
         if scores is None:
             raise IllegalMove("notation", Message(N_("not a result token: %(token)s"),
-                                                  {"token": repr(token)}))
+                                                  {"token": quoted(token)}))
         state.result = scores
         state.token_seen = True
         state.ply += 1

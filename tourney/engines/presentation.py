@@ -25,6 +25,7 @@ from ..errors.words import (  # noqa: F401  (the words' home; re-exported)
     N_,
     UNKNOWN_NAMES,
     Message,
+    Quoted,
     Seat,
     did_you_mean,
     either_words,
@@ -114,6 +115,8 @@ def _param_json(value):
     for kind in (Seat, Card):
         if isinstance(value, kind):
             return {kind.__name__.lower(): int(value)}
+    if isinstance(value, Quoted):
+        return {"quoted": str(value)}
     if isinstance(value, Cards):
         return {"cards": [int(c) for c in value]}
     return value
@@ -136,6 +139,8 @@ def _param_from_json(value):
             return Card(value["card"])
         if "cards" in value:
             return Cards(value["cards"])
+        if "quoted" in value:
+            return Quoted(value["quoted"])
     return value
 
 

@@ -55,6 +55,7 @@ from itertools import chain, count, cycle
 from ..cards import ACE, CARD_NAMES, JACK, KH, KING, QUEEN, format_cards, rank_of
 from ..errors import IllegalMove, RecordError
 from ..errors.seats import seat_numbers, seat_text
+from ..errors.words import quoted
 from .base import (
     DealEvent,
     DealOutcome,
@@ -378,7 +379,7 @@ class RowGame(Game):
             self._check_table(n, row, secret)
         dealer = setup.dealer
         if type(dealer) is not int or not 0 <= dealer < n:
-            raise RecordError(dealer_not_a_seat(n, repr(dealer)), rule="dealer", column="dealer")
+            raise RecordError(dealer_not_a_seat(n, quoted(dealer)), rule="dealer", column="dealer")
         hands = setup.hands
         if hands is None:
             raise RecordError(Message(N_("the record gives no hands (each seat's row)")),
@@ -443,7 +444,7 @@ class RowGame(Game):
             for card in cards:
                 if type(card) is not int or not 0 <= card < 52:
                     raise RecordError(Message(N_("%(card)s in %(where)s is not a card"),
-                                              {"card": repr(card), "where": where}),
+                                              {"card": quoted(card), "where": where}),
                                       rule="not-a-card", column=column)
                 if card in seen:
                     raise RecordError(
@@ -612,7 +613,7 @@ class RowGame(Game):
             return 2 * int(text[1:]) + (text[0] in "Dd")
         raise IllegalMove("notation", Message(
             N_("not a turn: %(token)s (a turn is S or D, then the number of positions swapped, "
-               "e.g. S3 or D0)"), {"token": repr(token)}))
+               "e.g. S3 or D0)"), {"token": quoted(token)}))
 
     def format_move(self, move: int) -> str:
         return _format(move)
@@ -633,7 +634,7 @@ class RowGame(Game):
         for seat, score in enumerate(scores):
             if type(score) is not int:
                 raise IllegalMove("score-sheet-value", Message(
-                    N_("score %(score)s is not a whole number"), {"score": repr(score)}), seat=seat)
+                    N_("score %(score)s is not a whole number"), {"score": quoted(score)}), seat=seat)
             if not low <= score <= high:
                 raise IllegalMove("score-sheet-range", Message(
                     N_("score %(score)s: in %(game)s a seat's %(cards)s (row=%(row)s, "

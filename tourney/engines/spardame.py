@@ -48,6 +48,7 @@ from ..cards import (
 )
 from ..errors import IllegalMove, RecordError
 from ..errors.seats import seat_text
+from ..errors.words import quoted
 from .base import (
     DealEvent,
     DealOutcome,
@@ -452,7 +453,7 @@ class Spardame(TrickGame):
             for card in cards:
                 if not isinstance(card, int) or not 0 <= card < 52:
                     raise RecordError(Message(N_("passes something that is not a card: %(card)s"),
-                                              {"card": repr(card)}),
+                                              {"card": quoted(card)}),
                                       rule="not-a-card", column="passes", seat=seat)
                 mask |= 1 << card
             if len(cards) != count or mask.bit_count() != count:

@@ -125,6 +125,7 @@ from operator import itemgetter, or_
 from ..cards import CARD_NAMES, QS, SPADES, SUIT_NAMES, cards_of, format_cards, parse_card
 from ..errors import CardError, IllegalMove, RecordError
 from ..errors.seats import seat_numbers, seat_text
+from ..errors.words import quoted
 from .base import (
     DealEvent,
     DealOutcome,
@@ -302,7 +303,7 @@ def _losses_sentence(value) -> Message | None:
 
 def _not_an_exchange(token) -> Message:
     return Message(N_("not an exchange: %(token)s (attack cards, '/', one answer or - per "
-                      "attack card, e.g. 7D,9D/JD,4H)"), {"token": repr(token)})
+                      "attack card, e.g. 7D,9D/JD,4H)"), {"token": quoted(token)})
 
 class SvartaMaja(Game):
     id = "svarta-maja"
@@ -456,7 +457,7 @@ class SvartaMaja(Game):
             mask = 0
             for c in cards:
                 if not (isinstance(c, int) and 0 <= c < 52):
-                    raise RecordError(not_a_card(repr(c)), rule="card-range", column="hands")
+                    raise RecordError(not_a_card(quoted(c)), rule="card-range", column="hands")
                 bit = 1 << c
                 if seen & bit:
                     raise RecordError(Message(N_("%(card)s is dealt twice (every card once)"),
@@ -473,7 +474,7 @@ class SvartaMaja(Game):
         stock = list(stock)
         for c in stock:
             if not (isinstance(c, int) and 0 <= c < 52):
-                raise RecordError(not_a_card(repr(c)), rule="card-range", column="stock")
+                raise RecordError(not_a_card(quoted(c)), rule="card-range", column="stock")
             bit = 1 << c
             if seen & bit:
                 raise RecordError(Message(N_("%(card)s appears twice (every card once)"),
@@ -1143,8 +1144,8 @@ class SvartaMaja(Game):
                              for t in right.split(",")])
         except CardError as err:
             raise IllegalMove("notation", Message(N_("not an exchange: %(token)s (%(why)s)"),
-                                                  {"token": repr(token),
-                                                   "why": not_a_card(repr(err.text))})) from None
+                                                  {"token": quoted(token),
+                                                   "why": not_a_card(quoted(err.text))})) from None
         return attack, answers
 
     def format_move(self, move) -> str:

@@ -30,6 +30,7 @@ from ..cards import (
     parse_card,
 )
 from ..errors import CardError, IllegalMove, RecordError
+from ..errors.words import quoted
 from .base import DealEvent, DealSetup, Game
 from .presentation import (
     N_,
@@ -407,7 +408,7 @@ def check_seats(setup: DealSetup, game_id: str, low: int, high: int) -> int:
         raise RecordError(Message(N_("%(game)s needs a dealer"), {"game": game_id}),
                           rule="dealer", column="dealer")
     if not isinstance(dealer, int) or not 0 <= dealer < n:
-        raise RecordError(dealer_not_a_seat(n, repr(dealer)), rule="dealer", column="dealer")
+        raise RecordError(dealer_not_a_seat(n, quoted(dealer)), rule="dealer", column="dealer")
     return n
 
 
@@ -417,7 +418,7 @@ def _card_mask(cards, column: str, what: Message) -> int:
     for card in cards:
         if not isinstance(card, int) or not 0 <= card < 52:
             raise RecordError(Message(N_("%(what)s: not a card: %(card)s"),
-                                      {"what": what, "card": repr(card)}),
+                                      {"what": what, "card": quoted(card)}),
                               rule="not-a-card", column=column)
         bit = 1 << card
         if mask & bit:
@@ -579,7 +580,7 @@ class TrickGame(Game):
         if state.moves == state.total_moves:
             raise IllegalMove("deal-over", Message(N_("the deal is over; no card can be played")))
         if type(move) is not int or not 0 <= move < 52:
-            raise IllegalMove("notation", not_a_card(repr(move)))
+            raise IllegalMove("notation", not_a_card(quoted(move)))
         play_cards(state, (move,))
 
     def parse_move(self, token: str) -> int:
@@ -592,7 +593,7 @@ class TrickGame(Game):
         try:
             return parse_card(token)
         except CardError:
-            raise IllegalMove("notation", not_a_card(repr(token))) from None
+            raise IllegalMove("notation", not_a_card(quoted(token))) from None
 
     def format_move(self, move: int) -> str:
         return CARD_NAMES[move]
@@ -631,7 +632,7 @@ class TrickGame(Game):
             raise RecordError(record_goes_on(),
                               rule="record-too-long", column="play", move=total + 1, token=tokens[total])
         if bad_at >= 0:
-            raise RecordError(not_a_card(repr(tokens[bad_at])), rule="notation", column="play",
+            raise RecordError(not_a_card(quoted(tokens[bad_at])), rule="notation", column="play",
                               move=bad_at + 1, seat=st.turn, token=tokens[bad_at])
         if st.moves < total:
             raise RecordError(record_stops(len(tokens)),

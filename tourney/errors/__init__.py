@@ -264,13 +264,13 @@ def unknown_name(kind: str, name: str, known, *, quote: bool = False, cutoff: fl
     (words) is said when no known name is close; ``hint`` (words) is added after a
     semicolon; ``ways``: the error's ``setting``, ``remedy`` and ``setting_way``
     (:class:`TourneyError`)."""
-    from .words import then_words, unknown_name_words
+    from .words import quoted, then_words, unknown_name_words
 
     close = close_names(name, known, cutoff=cutoff)
-    shown = [repr(c) if quote else c for c in close]
+    shown = [quoted(c) if quote else c for c in close]
     # a remedy is said in brackets after the message (cli/errors.py, the web's
     # words): ``otherwise`` is then said after a colon, not in brackets of its own
-    words = unknown_name_words(kind, repr(name), shown, otherwise=otherwise,
+    words = unknown_name_words(kind, quoted(name), shown, otherwise=otherwise,
                                colon=ways.get("remedy") is not None)
     return UnknownName(words if hint is None else then_words(words, hint), kind=kind,
                        names=(name,), suggestions=close, **ways)
@@ -337,10 +337,10 @@ class CardError(TourneyError):
     """A card spelling that is not a card."""
 
     def __init__(self, text: str):
-        from .words import not_a_card
+        from .words import not_a_card, quoted
 
         self.text = text
-        super().__init__(not_a_card(repr(text)))
+        super().__init__(not_a_card(quoted(text)))
 
 
 class IllegalMove(TourneyError):
@@ -439,7 +439,9 @@ class RecordError(TourneyError):
         if self.player:
             who.append(self.player)
         if self.move is not None:
-            detail = who + ([repr(self.token)] if self.token is not None else [])
+            from .words import QUOTED, quoted_in
+
+            detail = who + ([quoted_in(self.token, QUOTED)] if self.token is not None else [])
             move = f"move {self.move}"
             if detail:
                 move += f" ({', '.join(detail)})"
@@ -482,6 +484,25 @@ def in_file(error_class: type[TourneyError], file: str | None, message, *,
         ("file", file), ("cell", cell), ("line", line), ("column", column))
         if value is not None}
     return made
+
+
+def error_location(err: BaseException) -> dict:
+    """Where an error is, as data: the keys every JSON answer gives it under (the
+    command line's ``--json``, the server's refusals), each only when known:
+    ``file``, ``cell`` (a workbook's), ``line``, ``column``, ``move``, ``seat`` (from
+    1) and ``player``. A record error's position, an unreadable file's name, an
+    error placed in a file (:func:`in_file`), an engine's seat."""
+    if isinstance(err, RecordError):
+        data = {"file": err.file, "cell": err.cell, **err.position()}
+    elif isinstance(err, OSError):
+        data = {"file": err.filename}
+    elif isinstance(err, TourneyError) and err.location:
+        data = dict(err.location)
+    elif getattr(err, "seat", None) is not None:  # an engine's IllegalMove: 0-based
+        data = {"seat": seat_number(err.seat)}
+    else:
+        data = {}
+    return {key: value for key, value in data.items() if value is not None}
 
 
 def located(file: str | None, message, *, line: int | None = None,

@@ -28,6 +28,45 @@ class Seat(int):
     __slots__ = ()
 
 
+class Quoted(str):
+    """A message parameter that is a name or a text as someone gave it (a player's
+    name, a slug, a value typed): plain data, quoted where it is shown as the
+    reader's language quotes (:data:`QUOTED`), never as Python's ``repr`` quotes it."""
+
+    __slots__ = ()
+
+    def english(self) -> str:
+        """Quoted in English (the command line's words)."""
+        return quoted_in(self, QUOTED)
+
+
+# The one way a name or a text as given is quoted in a message: each language its
+# own way ('Nils Moe' in English, the same for "Daniel O'Brien"; ”Nils Moe” in
+# Swedish and Finnish, «Nils Moe» in Norwegian).
+QUOTED = N_("'%(text)s'")
+
+
+def quoted(text):
+    """``text`` (a name, a slug, a value as given) as a message parameter, quoted
+    where the message is shown (:data:`QUOTED`); a value that is no text (a number
+    given) as it is."""
+    return Quoted(text) if isinstance(text, str) else text
+
+
+def visible_text(text: str) -> str:
+    """``text`` with the characters that do not show (a control character, a line
+    break) spelt as escapes (``\\x07``, ``\\n``), as a quoted value shows them."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def quoted_in(text: str, template: str) -> str:
+    """A :class:`Quoted` value in a language's quotes: ``template`` is
+    :data:`QUOTED` as that language has it."""
+    return template % {"text": visible_text(text)}
+
+
 @dataclass(frozen=True)
 class Message:
     """A sentence for the pages: ``msgid % params`` once translated.
@@ -57,6 +96,8 @@ class Message:
 def _plain(value):
     if isinstance(value, Message):
         return value.english()
+    if isinstance(value, Quoted):
+        return quoted_in(value, QUOTED)
     if isinstance(value, Seat):
         return seat_text(value)
     english = getattr(value, "english", None)  # an engine's parameter (cards)
@@ -70,7 +111,7 @@ def _plain(value):
 # ------------------------------------------------------------- words joined
 def or_words(items) -> str | Message:
     """``40``, ``50 or 40``, ``50, 45 or 40``: a choice of numbers or tokens."""
-    items = [str(item) for item in items]
+    items = [item if isinstance(item, str) else str(item) for item in items]  # Quoted kept
     if len(items) == 1:
         return items[0]
     return Message(N_("%(first)s or %(last)s"), {"first": list(items[:-1]), "last": items[-1]})
@@ -109,7 +150,7 @@ def comma_words(items) -> str | Message:
 def either_words(names) -> str | Message:
     """``Åsa``, ``Åsa or Bo``, ``Åsa, Bo or Cai``: names one of which is meant (the
     ``or`` and each comma a message, so a page says it in its language)."""
-    names = [str(name) for name in names]
+    names = [name if isinstance(name, str) else str(name) for name in names]  # Quoted kept
     said: str | Message = names[-1]
     if len(names) > 1:
         said = Message(N_("%(first)s or %(last)s"), {"first": names[-2], "last": said})

@@ -63,7 +63,7 @@ import random
 from typing import Sequence
 
 from ..errors import OptionError
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 from . import swiss
 from .constraints import SeatingConstraints, honour_constraints, unmet_constraints
 from .groups import meeting_weights, order_seats, plan_rounds, split_into_tables, table_size_costs
@@ -198,7 +198,7 @@ def _seat_round(entrants, history, *, min_size, max_size, preferred, method, see
     if method not in METHODS:
         raise OptionError(Message(N_("unknown seating method %(method)s; use one of "
                                      "%(methods)s"),
-                                  {"method": repr(method), "methods": list(METHODS)}))
+                                  {"method": quoted(method), "methods": list(METHODS)}))
     check_sizes(min_size, max_size, preferred)
     players = check_entrants(entrants)
     past = EventHistory(history)

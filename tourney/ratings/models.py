@@ -54,7 +54,7 @@ from openskill.models import (
 
 from ..engines.base import parse_yes_no
 from ..errors import UsageError
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 
 DEFAULT_MODEL = "PlackettLuce"
 
@@ -93,7 +93,7 @@ def resolve_model_name(name: str) -> str:
         return aliases[text]
     except KeyError:
         raise UsageError(Message(N_("unknown rating model %(name)s (models: %(models)s)"),
-                                 {"name": repr(name), "models": model_names_text()})) from None
+                                 {"name": quoted(name), "models": model_names_text()})) from None
 
 
 def parameter_names(model: str) -> tuple[str, ...]:
@@ -119,13 +119,13 @@ def param_text(value: Any) -> str:
 
 
 def _parse_value(model: str, key: str, raw: Any) -> Any:
-    said = {"key": key, "value": repr(raw)}
+    said = {"key": key, "value": quoted(raw)}
     if key in _REFUSED:
         raise UsageError(Message(N_("rating parameter %(key)s cannot be set: %(reason)s"),
-                                 {"key": repr(key), "reason": Message(_REFUSED[key])}))
+                                 {"key": quoted(key), "reason": Message(_REFUSED[key])}))
     if key not in parameter_names(model):
         raise UsageError(Message(N_("%(model)s has no parameter %(key)s (parameters: %(known)s)"),
-                                 {"model": model, "key": repr(key),
+                                 {"model": model, "key": quoted(key),
                                   "known": list(parameter_names(model))}))
     if key in _BOOL_PARAMS:
         value = parse_yes_no(raw)
@@ -176,7 +176,7 @@ class ModelSpec:
         params = json.loads(params_json) if params_json else {}
         if not isinstance(params, dict):
             raise UsageError(Message(N_("rating pool parameters are not a JSON object: %(text)s"),
-                                     {"text": repr(params_json)}))
+                                     {"text": quoted(params_json)}))
         return cls.create(model or DEFAULT_MODEL, params)
 
     @property

@@ -22,6 +22,7 @@ from ..cards import CARD_NAMES, RANKS, SUITS, parse_card
 from ..engines.base import DealSetup
 from ..engines.presentation import N_, Message, did_you_mean, or_words, then_words
 from ..errors import CardError, RecordError, TourneyError, UnreadableFile, close_names
+from ..errors.words import quoted
 from ..person_names import normalize_name, suggested_names
 from .sources import (  # noqa: F401  (the bounds are part of this module's interface)
     MAX_FIELD_CHARS,
@@ -203,7 +204,7 @@ def _cards(text: str, column: str, seat: int | None = None,
         except CardError:
             raise RecordError(
                 Message(N_("not a card: %(token)s; cards are rank then suit, e.g. QS, TH, 10H, 2♣"),
-                        {"token": repr(token)}),
+                        {"token": quoted(token)}),
                 rule="card", column=column, token=token, seat=seat,
                 player=players[seat] if seat is not None and players else None,
             ) from None
@@ -217,7 +218,7 @@ def _positive_int(text: str, column: str) -> int:
     if not (digits.isascii() and digits.isdigit()):
         raise RecordError(Message(N_("%(column)s must be a whole number in digits 0-9, not "
                                      "%(text)s"), {"column": _column_words(column),
-                                                   "text": repr(text[:40])}),
+                                                   "text": quoted(text[:40])}),
                           rule="number", column=column)
     value = int(digits)
     if value < 1:
@@ -249,10 +250,10 @@ def dealer_error(record: DealRecord) -> RecordError | None:
     hint = did_you_mean(suggested_names([record.dealer], record.players))
     if hint is None:
         words = Message(N_("dealer %(dealer)s is not one of the players"),
-                        {"dealer": repr(record.dealer)})
+                        {"dealer": quoted(record.dealer)})
     else:
         words = Message(N_("dealer %(dealer)s is not one of the players (%(hint)s)"),
-                        {"dealer": repr(record.dealer), "hint": hint})
+                        {"dealer": quoted(record.dealer), "hint": hint})
     return RecordError(words, rule="dealer", column="dealer", line=record.line)
 
 
@@ -270,7 +271,7 @@ def parse_row(fields: dict[str, str], line: int) -> DealRecord:
         raise RecordError(Message(
             N_("the players are separated by ',' (%(players)s); separate them by ';' (in a "
                "file whose fields are separated by ';', put the players in quotes: "
-               '"Anna;Bo;Cai;Dag")'), {"players": repr(players_text[:60])}),
+               '"Anna;Bo;Cai;Dag")'), {"players": quoted(players_text[:60])}),
             rule="players", column="players")
     if not players or "" in players:
         raise RecordError(Message(N_("players must name every seat, separated by ';'")),
@@ -446,7 +447,7 @@ class RecordReader:
         for index, name in enumerate(columns):
             if name not in COLUMNS and name != ERROR_COLUMN:
                 close = close_names(name, COLUMNS, limit=2) if name else []
-                unknown = {"name": repr(header[index][:40]), "number": index + 1,
+                unknown = {"name": quoted(header[index][:40]), "number": index + 1,
                            "known": ", ".join(COLUMNS)}
                 raise HeaderError(
                     Message(N_("unknown column %(name)s (column %(number)s; did you mean "
@@ -460,7 +461,7 @@ class RecordReader:
         for name in columns:
             if name in seen:
                 raise HeaderError(Message(N_("column %(name)s appears twice"),
-                                          {"name": repr(name)}), rule="header",
+                                          {"name": quoted(name)}), rule="header",
                                   file=self.filename, line=1, column=name)
             seen.add(name)
         missing = [c for c in REQUIRED

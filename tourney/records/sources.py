@@ -35,6 +35,7 @@ from typing import IO, Iterator, Sequence
 
 from ..engines.presentation import N_, Message, then_words
 from ..errors import InvalidValue, RecordError, Remedy, UnreadableFile, UsageError
+from ..errors.words import quoted
 
 # Bounds that keep hostile files cheap to refuse (hardening): no real record comes
 # near them. A deal has at most 52 cards; the longest plausible play column (a long
@@ -236,7 +237,7 @@ def open_source(path: str, *, encoding: str | None = None, sheet: str | None = N
         try:
             encoding = codecs.lookup(encoding).name
         except LookupError:
-            raise InvalidValue("encoding", repr(encoding), Message(
+            raise InvalidValue("encoding", quoted(encoding), Message(
                 N_("an encoding Python knows (try %(examples)s)"),
                 {"examples": "utf-8, utf-16, windows-1252, latin-1"})) from None
     if path == "-":
@@ -566,8 +567,8 @@ def csv_reason(err: Exception) -> str | Message:
         return Message(N_("field larger than field limit (%(most)s)"), {"most": int(limit.group(1))})
     expected = _CSV_EXPECTED.fullmatch(text)
     if expected:
-        return Message(N_("'%(expected)s' expected after '%(after)s'"),
-                       {"expected": expected.group(1), "after": expected.group(2)})
+        return Message(N_("%(expected)s expected after %(after)s"),
+                       {"expected": quoted(expected.group(1)), "after": quoted(expected.group(2))})
     return text
 
 
@@ -821,8 +822,8 @@ class _XlsxRows(Rows):
             if source.sheet not in names:
                 raise UsageError(Message(N_("%(file)s: no sheet %(sheet)s; its sheets: "
                                             "%(sheets)s"),
-                                         {"file": source.name, "sheet": repr(source.sheet),
-                                          "sheets": [repr(n) for n in names]}))
+                                         {"file": source.name, "sheet": quoted(source.sheet),
+                                          "sheets": [quoted(n) for n in names]}))
             title = source.sheet
         else:
             if not names:

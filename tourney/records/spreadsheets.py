@@ -25,7 +25,7 @@ from decimal import Decimal
 from typing import IO, Callable, Iterator, Sequence
 
 from ..errors import UsageError
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 from ..numbers import fixed_text
 from ..terminal import terminal_text
 from .sources import formula_safe
@@ -216,7 +216,7 @@ def open_table(path: str | None, columns: Sequence[str] | None, *, format: str |
     kind = table_format(path, format, choosable=choosable)
     if kind not in (*FORMATS, *DELIMITERS):
         raise UsageError(Message(N_("unknown format %(format)s (formats: %(formats)s)"),
-                                 {"format": repr(kind), "formats": list(FORMATS)}))
+                                 {"format": quoted(kind), "formats": list(FORMATS)}))
     with output_stream(path, binary=kind == "xlsx") as stream:
         to_file = path is not None and path != "-"
         table = (XlsxTable(stream, columns, title=title, widths=widths, decimals=decimals)

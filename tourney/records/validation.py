@@ -16,6 +16,7 @@ from ..engines.base import DealOutcome, Game, MatchRules
 from ..engines.match import MatchRanking, PlayedDeal, check_match, match_errors
 from ..engines.presentation import N_, Message
 from ..errors import IllegalMove, RecordError, TourneyError, UnreadableFile, UsageError
+from ..errors.words import quoted
 from .csv_format import MAX_NUMBER as MAX_DEAL_NUMBER
 from .csv_format import DealRecord, dealer_error
 
@@ -36,13 +37,13 @@ def too_many_matches(line: int | None) -> UnreadableFile:
 def other_event(record_event: str, slug: str) -> RecordError:
     """A row of another event than the one the file is checked or imported for."""
     return RecordError(Message(N_("the row is for event %(row)s, but the file is for %(file)s"),
-                               {"row": repr(record_event), "file": repr(slug)}),
+                               {"row": quoted(record_event), "file": quoted(slug)}),
                        rule="other-event", column="event", setting="event")
 
 
 def not_a_score(text: str) -> Message:
     """The one wording of a score cell that is no number."""
-    return Message(N_("%(text)s is not a score"), {"text": repr(text)})
+    return Message(N_("%(text)s is not a score"), {"text": quoted(text)})
 
 
 def match_split(round_number: int, table: str, event: str | None, began) -> Message:

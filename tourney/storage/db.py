@@ -40,7 +40,7 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import Session, create_engine
 
 from ..errors import TourneyError, UsageError
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 from .writes import WRITES
 
 DEFAULT_URL = "sqlite:///tourney.db"
@@ -166,7 +166,7 @@ def _new_engine(url: str, read_only: bool = False) -> Engine:
         parsed = make_url(url)
     except (ArgumentError, ValueError) as err:
         raise UsageError(Message(N_("not a database URL: %(url)s (%(reason)s)"),
-                                 {"url": repr(url), "reason": str(err)})) from None
+                                 {"url": quoted(url), "reason": str(err)})) from None
     try:
         if parsed.get_backend_name() == "sqlite":
             return _sqlite_engine(parsed, read_only)

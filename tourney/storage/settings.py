@@ -23,7 +23,7 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from ..errors import Remedy, UsageError
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 from .audit import record_change
 from .models import SiteSetting, utcnow
 
@@ -49,7 +49,7 @@ def check_key(key: str) -> str:
     if key not in SETTINGS:
         raise UsageError(Message(N_("unknown site setting %(key)s; the settings are "
                                     "%(settings)s"),
-                                 {"key": repr(key), "settings": list(SETTINGS)}))
+                                 {"key": quoted(key), "settings": list(SETTINGS)}))
     return key
 
 
@@ -72,7 +72,7 @@ def check_value(key: str, value: str) -> str:
                 or parts.fragment:
             raise UsageError(Message(N_("site url %(url)s is not a web address such as "
                                         "%(example)s"),
-                                     {"url": repr(text), "example": "https://dam.example.org/"}))
+                                     {"url": quoted(text), "example": "https://dam.example.org/"}))
         if not text.endswith("/"):
             text += "/"
     return text

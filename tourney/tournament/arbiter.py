@@ -24,7 +24,7 @@ from typing import Sequence
 from sqlmodel import Session, select
 
 from ..errors import Remedy, TourneyError, UsageError
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 from ..ordering import table_order
 from ..pairing.constraints import SeatingConstraints, parting_swap, unmet_constraints
 from ..person_names import normalize_name
@@ -116,7 +116,7 @@ def parse_fix(text: str) -> tuple[str, int]:
     name = normalize_name(name)
     if not eq or not name or not table.strip().isdigit() or int(table) < 1:
         raise UsageError(Message(N_("a fixed seat is NAME=TABLE (Ann=3, tables from 1), not "
-                                    "%(text)s"), {"text": repr(text)}),
+                                    "%(text)s"), {"text": quoted(text)}),
                          setting="fix")
     return name, int(table)
 
@@ -129,7 +129,7 @@ def parse_apart(text: str) -> list[str] | None:
     if len(names) < 2 or any(not n for n in names):
         raise UsageError(Message(N_("keep apart takes %(club)s or two or more names separated "
                                     "by commas (\"Ann,Bo\"), not %(text)s"),
-                                 {"club": repr(CLUB), "text": repr(text)}),
+                                 {"club": quoted(CLUB), "text": quoted(text)}),
                          setting="keep_apart")
     return names
 

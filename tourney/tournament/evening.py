@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from ..errors import TourneyError
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 from ..person_names import lookalike_key, lookalike_kind
 from ..storage.audit import record_change
 from ..storage.models import EntryStatus, Event, EventOptions, Player, PlayerLink, SignupRequest, utcnow
@@ -204,7 +204,7 @@ def set_evening(session: Session, event: Event, *, fee: float | None = None,
     what changed."""
     if signup is not None and signup not in ("open", "closed"):
         raise TourneyError(Message(N_("sign-up is open or closed, not %(value)s"),
-                                   {"value": repr(signup)}))
+                                   {"value": quoted(signup)}))
     if fee is not None and not (fee >= 0):
         raise TourneyError(Message(N_("a fee is 0 or more, not %(fee)s"), {"fee": str(fee)}))
     row = event_options(session, event)

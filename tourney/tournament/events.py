@@ -81,7 +81,7 @@ from ..errors import (
     UsageError,
     unknown_name,
 )
-from ..errors.words import then_words
+from ..errors.words import quoted, then_words
 from ..ordering import name_key
 from ..pairing.methods import METHODS, default_method
 from ..person_names import normalize_name
@@ -145,7 +145,7 @@ def check_slug(slug: str) -> str:
                                     "of at most %(most)s characters (e.g. club-2024-03), not "
                                     "%(slug)s"),
                                  {"most": MAX_SLUG,
-                                  "slug": f"{slug[:60]!r}{'...' if len(slug) > 60 else ''}"}))
+                                  "slug": quoted(slug[:60] + ('...' if len(slug) > 60 else ''))}))
     return slug
 
 
@@ -154,12 +154,12 @@ def parse_date(text: str | None) -> dt.date | None:
         return None
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text.strip()):
         raise UsageError(Message(N_("a date is written YYYY-MM-DD, not %(text)s"),
-                                 {"text": repr(text)}))
+                                 {"text": quoted(text)}))
     try:
         return dt.date.fromisoformat(text.strip())
     except ValueError as err:
         raise UsageError(Message(N_("not a date: %(text)s (%(reason)s)"),
-                                 {"text": repr(text), "reason": str(err)})) from None
+                                 {"text": quoted(text), "reason": str(err)})) from None
 
 
 def preferred_size(game: Game, low: int, high: int) -> int:
@@ -175,11 +175,11 @@ def parse_table_sizes(text: str | None, game: Game) -> tuple[int, int, int]:
     else:
         match = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", text)
         if not match:
-            raise InvalidValue("table_sizes", repr(text), Message(N_("a size (4) or a range (3-5)")))
+            raise InvalidValue("table_sizes", quoted(text), Message(N_("a size (4) or a range (3-5)")))
         low = int(match.group(1))
         high = int(match.group(2) or low)
         if low > high:
-            raise InvalidValue("table_sizes", repr(text),
+            raise InvalidValue("table_sizes", quoted(text),
                                Message(N_("a range with the smaller size first (3-5)")))
         if low < game.min_players or high > game.max_players:
             allowed = (f"{game.min_players}" if game.min_players == game.max_players
@@ -212,7 +212,7 @@ def get_event(session: Session, slug: str) -> Event:
         # a series' slug is never an event's: said so, not as a look-alike event
         if session.exec(select(Series.id).where(Series.slug == slug)).first() is not None:
             raise UnknownName(Message(N_("%(slug)s is a series, not an event"),
-                                      {"slug": repr(slug)}))
+                                      {"slug": quoted(slug)}))
         raise unknown_event(slug, session.exec(select(Event.slug).order_by(Event.slug)))
     return event
 
@@ -282,7 +282,7 @@ def check_rounds(rounds: int) -> int:
 def check_seating(seating: str) -> str:
     if seating not in SEATING_METHODS:
         raise UsageError(Message(N_("unknown seating %(name)s (use %(known)s)"),
-                                 {"name": repr(seating), "known": list(SEATING_METHODS)}))
+                                 {"name": quoted(seating), "known": list(SEATING_METHODS)}))
     return seating
 
 
@@ -296,7 +296,7 @@ def check_seed(seed: int) -> int:
 def check_lang(lang: str) -> str:
     if lang not in LANGUAGES:
         raise UsageError(Message(N_("unknown language %(name)s (use %(known)s)"),
-                                 {"name": repr(lang), "known": list(LANGUAGES)}))
+                                 {"name": quoted(lang), "known": list(LANGUAGES)}))
     return lang
 
 
@@ -329,10 +329,10 @@ def create_event(session: Session, slug: str, variant: str, *, name: str | None 
     bye_points = check_bye_points(bye_points)
     if session.exec(select(Event).where(Event.slug == slug)).first() is not None:
         raise TourneyError(Message(N_("there is already an event %(slug)s"),
-                                   {"slug": repr(slug)}))
+                                   {"slug": quoted(slug)}))
     if session.exec(select(Series.id).where(Series.slug == slug)).first() is not None:
         raise TourneyError(Message(N_("%(slug)s is a series' slug; an event needs a slug of "
-                                      "its own"), {"slug": repr(slug)}))
+                                      "its own"), {"slug": quoted(slug)}))
     event = Event(id=_unused_event_id(session), slug=slug, name=title, variant=game.id, date=day,
                   rules_json=json.dumps(rules, ensure_ascii=False, sort_keys=True),
                   table_min=low, table_max=high, table_preferred=preferred,
@@ -595,7 +595,7 @@ def enter_players(session: Session, event: Event, names: Sequence[str] = (), *,
                                            setting_way=SettingWay("add-unknown",
                                                                   players=(unknown[0],)))
             raise UnknownName(Message(N_("unknown players %(names)s; register them first"),
-                                      {"names": [repr(u) for u in unknown]}),
+                                      {"names": [quoted(u) for u in unknown]}),
                               kind="player", names=unknown, setting="add",
                               remedy=Remedy("add-player"),
                               setting_way=SettingWay("add-unknown", players=tuple(unknown)))
@@ -706,14 +706,14 @@ def withdraw_player(session: Session, event: Event, name: str, *,
         Entry.event_id == event.id, Entry.player_id == player.id)).first()
     if entry is None:
         raise TourneyError(Message(N_("%(player)s is not entered in %(event)s"),
-                                   {"player": repr(player.name), "event": event.slug}))
+                                   {"player": quoted(player.name), "event": event.slug}))
     if entry.withdrawn_after is not None:
         raise TourneyError(Message(N_("%(player)s already withdrew from %(event)s before "
                                       "playing")
                                    if entry.withdrawn_after < entry.first_round else
                                    N_("%(player)s already withdrew from %(event)s after round "
                                       "%(round)s"),
-                                   {"player": repr(player.name), "event": event.slug,
+                                   {"player": quoted(player.name), "event": event.slug,
                                     "round": entry.withdrawn_after}))
     last_in = check_from_round(session, event, from_round, open_round_default=True) - 1
     if event.rounds is not None and last_in >= event.rounds:
@@ -723,7 +723,7 @@ def withdraw_player(session: Session, event: Event, name: str, *,
                                       "played: %(player)s has no round left to withdraw from; "
                                       "their results stay in the standings"),
                                    {"event": event.slug, "round": event.rounds,
-                                    "player": repr(player.name)}))
+                                    "player": quoted(player.name)}))
     seated_rounds = set(session.exec(
         select(Round.number).join(Seat, Seat.round_id == Round.id)
         .where(Round.event_id == event.id, Seat.player_id == player.id)))
@@ -818,7 +818,7 @@ def change_event(session: Session, event: Event, *, name: str | None = None,
     unknown = [u for u in unset if u not in UNSETTABLE]
     if unknown:
         raise UsageError(Message(N_("%(setting)s cannot be unset (these can: %(known)s)"),
-                                 {"setting": repr(unknown[0]), "known": list(UNSETTABLE)}))
+                                 {"setting": quoted(unknown[0]), "known": list(UNSETTABLE)}))
     given = {"date": date, "lang": lang, "rounds": rounds, "bye_points": bye_points,
              "tiebreaks": tiebreaks}
     both = [u for u in unset if given[u] is not None]
@@ -841,7 +841,7 @@ def change_event(session: Session, event: Event, *, name: str | None = None,
         keys = {spec.key for spec in game.option_specs}
         for key in unset_rules:
             if key not in keys:
-                said = {"variant": game.id, "key": repr(key), "keys": ", ".join(sorted(keys))}
+                said = {"variant": game.id, "key": quoted(key), "keys": ", ".join(sorted(keys))}
                 raise UsageError(Message(N_("%(variant)s has no house rule %(key)s (it has "
                                             "%(keys)s)") if keys else
                                          N_("%(variant)s has no house rule %(key)s (it has "

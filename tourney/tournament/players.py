@@ -51,7 +51,7 @@ from ..errors import (
     in_file,
     unknown_name,
 )
-from ..errors.words import N_, Message, comma_words, did_you_mean
+from ..errors.words import N_, Message, comma_words, did_you_mean, quoted
 from ..ordering import name_key
 from ..person_names import lookalike_key, lookalike_kind, normalize_name
 from ..storage.audit import record_change
@@ -99,13 +99,13 @@ def clean_name(text: str | None, what: str = "player name") -> str:
     if ";" in name:
         raise TourneyError(Message(N_("%(what)s cannot contain ';' (records separate "
                                       "players with it): %(name)s"),
-                                   {"what": NAME_KINDS[what], "name": repr(name)}))
+                                   {"what": NAME_KINDS[what], "name": quoted(name)}))
     if name[0] in FORMULA_START:
         raise TourneyError(Message(N_("%(what)s cannot begin with %(char)s: spreadsheets "
                                       "read such a cell of an exported CSV as a formula: "
                                       "%(name)s"),
-                                   {"what": NAME_KINDS[what], "char": repr(name[0]),
-                                    "name": repr(name)}))
+                                   {"what": NAME_KINDS[what], "char": quoted(name[0]),
+                                    "name": quoted(name)}))
     return name
 
 
@@ -119,13 +119,13 @@ def clean_title(text: str | None, what: str = "name") -> str:
         raise TourneyError(Message(N_("%(what)s has at most %(most)s characters, not "
                                       "%(count)s: %(name)s..."),
                                    {"what": NAME_KINDS[what], "most": MAX_NAME,
-                                    "count": len(name), "name": repr(name[:40])}))
+                                    "count": len(name), "name": quoted(name[:40])}))
     for char in name:
         if unicodedata.category(char) in ("Cc", "Cs"):
             raise TourneyError(Message(N_("%(what)s cannot hold control characters "
                                           "(%(char)s in %(name)s)"),
                                        {"what": NAME_KINDS[what], "char": f"U+{ord(char):04X}",
-                                        "name": repr(name)}))
+                                        "name": quoted(name)}))
     return name
 
 
@@ -136,10 +136,10 @@ def clean_club(text: str | None) -> str | None:
     if len(club) > MAX_CLUB:
         raise TourneyError(Message(N_("a club name has at most %(most)s characters: "
                                       "%(club)s..."),
-                                   {"most": MAX_CLUB, "club": repr(club[:40])}))
+                                   {"most": MAX_CLUB, "club": quoted(club[:40])}))
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in club):
         raise TourneyError(Message(N_("a club name cannot hold control characters: %(club)s"),
-                                   {"club": repr(club)}))
+                                   {"club": quoted(club)}))
     return club
 
 
@@ -152,7 +152,7 @@ def clean_email(text: str | None) -> str | None:
     if (len(email) > MAX_EMAIL or not at or not local or not domain
             or any(c.isspace() or unicodedata.category(c) == "Cc" for c in email)):
         raise TourneyError(Message(N_("not an e-mail address: %(email)s"),
-                                   {"email": repr(email)}))
+                                   {"email": quoted(email)}))
     return email
 
 
@@ -235,7 +235,7 @@ class Lookalike:
     def words(self) -> Message:
         """The warning as words (a page's in its language; :attr:`text` the English)."""
         return Message(LOOKALIKE_SENTENCES[self.differs],
-                       {"name": repr(self.name), "like": repr(self.like)})
+                       {"name": quoted(self.name), "like": quoted(self.like)})
 
     @property
     def text(self) -> str:
@@ -306,11 +306,11 @@ def add_players(session: Session, names: Sequence[str], *, club: str | None = No
     club = clean_club(club)
     email = clean_email(email)
     if email and len(cleaned) > 1:
-        raise InvalidValue("email", repr(email), Message(N_("an address for one player at a time")))
+        raise InvalidValue("email", quoted(email), Message(N_("an address for one player at a time")))
     seen = set()
     for name in cleaned:
         if name in seen:
-            raise TourneyError(Message(N_("%(name)s is named twice"), {"name": repr(name)}))
+            raise TourneyError(Message(N_("%(name)s is named twice"), {"name": quoted(name)}))
         seen.add(name)
         existing = player_by_name(session, name)
         if existing is not None:
@@ -318,9 +318,9 @@ def add_players(session: Session, names: Sequence[str], *, club: str | None = No
                 kept = resolve_merged(session, existing)
                 raise TourneyError(Message(N_("%(name)s is taken: a duplicate merged into "
                                               "%(kept)s"),
-                                           {"name": repr(name), "kept": repr(kept.name)}))
+                                           {"name": quoted(name), "kept": quoted(kept.name)}))
             raise TourneyError(Message(N_("%(name)s is already registered"),
-                                       {"name": repr(name)}))
+                                       {"name": quoted(name)}))
     if warnings is not None:
         warnings.extend(find_lookalikes(session, cleaned))
     players = []
@@ -371,16 +371,16 @@ def rename_player(session: Session, old: str, new: str) -> Player:
     if player.merged_into_id is not None:
         kept = resolve_merged(session, player)
         raise TourneyError(Message(N_("%(name)s was merged into %(kept)s; rename that one"),
-                                   {"name": repr(player.name), "kept": repr(kept.name)}))
+                                   {"name": quoted(player.name), "kept": quoted(kept.name)}))
     new_name = clean_name(new)
     if new_name == player.name:
         raise TourneyError(Message(N_("%(name)s already has that name"),
-                                   {"name": repr(player.name)}))
+                                   {"name": quoted(player.name)}))
     taken = player_by_name(session, new_name)
     if taken is not None:
         if taken.merged_into_id is None or resolve_merged(session, taken).id != player.id:
             raise TourneyError(Message(N_("%(name)s is already registered"),
-                                       {"name": repr(new_name)}))
+                                       {"name": quoted(new_name)}))
         # Back to one of the player's own earlier names: that alias row gives way.
         session.delete(taken)
         session.flush()
@@ -450,7 +450,7 @@ def merge_players(session: Session, keep_name: str, duplicate_name: str) -> Merg
         if player.merged_into_id is not None:
             kept = resolve_merged(session, player)
             raise TourneyError(Message(N_("%(name)s is already merged into %(kept)s"),
-                                       {"name": repr(player.name), "kept": repr(kept.name)}))
+                                       {"name": quoted(player.name), "kept": quoted(kept.name)}))
     if keep.id == duplicate.id:
         raise TourneyError(Message(N_("a player cannot be merged into itself")))
     _refuse_shared_rounds(session, keep, duplicate)
@@ -517,7 +517,7 @@ def _refuse_shared_rounds(session: Session, keep: Player, duplicate: Player) -> 
             continue
         round_ = session.get(Round, round_id)
         event = session.get(Event, round_.event_id)
-        said = {"kept": repr(keep.name), "duplicate": repr(duplicate.name),
+        said = {"kept": quoted(keep.name), "duplicate": quoted(duplicate.name),
                 "event": event.slug, "round": round_.number, "table": sat[keep.id]}
         if sat[keep.id] == sat[duplicate.id] and sat[keep.id] is not None:
             raise TourneyError(Message(N_("cannot merge: %(kept)s and %(duplicate)s both sat "
@@ -532,7 +532,7 @@ def _refuse_shared_rounds(session: Session, keep: Player, duplicate: Player) -> 
     if shared_versions:
         raise TourneyError(Message(N_("cannot merge: %(kept)s and %(duplicate)s both have a "
                                       "place in the same match, so they are two people"),
-                                   {"kept": repr(keep.name), "duplicate": repr(duplicate.name)}))
+                                   {"kept": quoted(keep.name), "duplicate": quoted(duplicate.name)}))
 
 
 # ------------------------------------------------------------------------- importing
@@ -671,8 +671,8 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
         def named(column: str) -> str | Message:
             hint = did_you_mean([] if column in records else
                                 close_names(column.strip().lower(), IMPORT_COLUMNS, limit=1))
-            return (repr(column[:40]) if hint is None else
-                    Message(N_("%(column)s (%(hint)s)"), {"column": repr(column[:40]),
+            return (quoted(column[:40]) if hint is None else
+                    Message(N_("%(column)s (%(hint)s)"), {"column": quoted(column[:40]),
                                                          "hint": hint}))
 
         text = Message(N_("unknown column %(columns)s; a player file has name, club and "
@@ -685,13 +685,13 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
                    "results") if len(records) == 1 else
                 N_("%(problem)s; %(columns)s are columns of a result file: import that as "
                    "results"),
-                {"problem": text, "columns": [repr(r[:40]) for r in records[:3]]}),
+                {"problem": text, "columns": [quoted(r[:40]) for r in records[:3]]}),
                 remedy=Remedy("import-results"))
         raise at(UsageError, 1, text)
     for column in set(columns):
         if columns.count(column) > 1:
             raise at(UsageError, 1, Message(N_("column %(column)s appears twice"),
-                                            {"column": repr(column)}))
+                                            {"column": quoted(column)}))
     if "name" not in columns:
         raise at(UsageError, 1, Message(N_("no name column")))
     if table is not None:
@@ -736,7 +736,7 @@ def parse_player_rows(rows, source: str, table=None) -> list[PlayerRow]:
             name = cleaned[column]
             if column == "name" and name in seen:
                 refuse(line, Message(N_("%(name)s is already on %(place)s"),
-                                     {"name": repr(name), "place": place(seen[name])}), "name",
+                                     {"name": quoted(name), "place": place(seen[name])}), "name",
                        rule="player-twice")
                 del cleaned["name"]
             elif column == "name":

@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from ..engines.presentation import N_, Message, then_words
 from ..errors import RecordError
+from ..errors.words import quoted
 from ..records.csv_format import CONTENT_FIELDS, DealRecord
 from ..storage.merges import rename_players
 from ..storage.models import Deal, Submission
@@ -103,7 +104,7 @@ def difference(ctx: EventContext, stored: StoredMatch, first: DealRecord,
                 differences.append(Message(
                     N_("deal %(deal)s %(column)s: stored %(stored)s, file %(file)s"),
                     {"deal": old[0], "column": Message(FIELD_WORDS[name]),
-                     "stored": repr(_clip(before)), "file": repr(_clip(now))}))
+                     "stored": quoted(_clip(before)), "file": quoted(_clip(now))}))
     if len(deals) != len(rows):
         counts = {"stored": len(deals), "file": len(rows)}
         differences.append(Message(N_("stored %(stored)s deal, the file has %(file)s")

@@ -14,6 +14,7 @@ from sqlmodel import Session
 from ..engines.match import MatchRanking
 from ..engines.presentation import N_, Message, did_you_mean, seat_words
 from ..errors import RecordError, Remedy, TourneyError
+from ..errors.words import quoted
 from ..ordering import natural_key
 from ..person_names import suggested_names
 from ..records.csv_format import DealRecord
@@ -50,7 +51,7 @@ def check_seating(session: Session, ctx: EventContext, record: DealRecord, *,
     seats = table.seats
     if seats is None:
         labels = ", ".join(sorted(info.labels(), key=natural_key))
-        where = {"round": record.round, "event": slug, "table": repr(record.table)}
+        where = {"round": record.round, "event": slug, "table": quoted(record.table)}
         return None, {}, [RecordError(
             Message(N_("round %(round)s of %(event)s has no table %(table)s (its tables: "
                        "%(tables)s)"), {**where, "tables": labels}) if labels else

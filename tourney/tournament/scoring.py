@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import InvalidValue, UsageError
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 
 # The points systems, as codes: ``share`` (the share of the table's other players
 # finished ahead of) and ``place`` (n-1 points for first place down to 0); the
@@ -45,7 +45,7 @@ def check_points_system(system: str | None) -> str:
 
 def unknown_points_system(system: str) -> UsageError:
     return UsageError(Message(N_("unknown points system %(name)s (use %(known)s)"),
-                              {"name": repr(system), "known": list(POINTS_SYSTEMS)}))
+                              {"name": quoted(system), "known": list(POINTS_SYSTEMS)}))
 
 
 def check_bye_points(value: float | None) -> float | None:

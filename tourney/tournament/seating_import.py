@@ -27,7 +27,7 @@ from sqlmodel import Session, select
 
 from ..engines import get_game
 from ..errors import RecordError, Remedy, SettingWay, TourneyError, UsageError, in_file
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 from ..ordering import table_order
 from ..pairing.history import EventHistory
 from ..person_names import normalize_name
@@ -167,7 +167,7 @@ def _read(session, event, number, source, name, errors) -> list[_Row]:
     if unknown:
         raise in_file(UsageError, name, Message(N_("unknown column %(column)s; a seating file "
                                                    "has table, player and optionally seat"),
-                                                {"column": repr(unknown[0][:40])}), line=1)
+                                                {"column": quoted(unknown[0][:40])}), line=1)
     for column, missing in (("table", N_("no table column")),
                             ("player", N_("no player column"))):
         if column not in columns:
@@ -203,7 +203,7 @@ def _read(session, event, number, source, name, errors) -> list[_Row]:
             text = cells["seat"].strip()
             if not text.isdigit() or not 1 <= int(text) <= 100:
                 refuse(line, Message(N_("a seat is a number from 1, not %(text)s"),
-                                     {"text": repr(text[:20])}), "seat", player_name)
+                                     {"text": quoted(text[:20])}), "seat", player_name)
                 continue
             seat = int(text)
         player = player_by_name(session, player_name)

@@ -30,7 +30,7 @@ from sqlmodel import Session
 
 from ..collector import frozen
 from ..errors import InvalidValue, Remedy, TourneyError, UnknownName, UsageError, unknown_name
-from ..errors.words import N_, Message, and_words, comma_words, or_words
+from ..errors.words import N_, Message, and_words, comma_words, or_words, quoted
 from ..numbers import plain_number
 from ..storage.audit import record_change
 from ..storage.merges import canonical_players
@@ -70,7 +70,7 @@ def check_series_slug(slug: str) -> str:
                                     "of at most %(most)s characters (e.g. club-2025), not "
                                     "%(slug)s"),
                                  {"most": MAX_SLUG,
-                                  "slug": f"{slug[:60]!r}{'...' if len(slug) > 60 else ''}"}))
+                                  "slug": quoted(slug[:60] + ('...' if len(slug) > 60 else ''))}))
     return slug
 
 
@@ -93,7 +93,7 @@ def check_min_events(count: int | None) -> int:
 def check_scoring(scoring: str | None) -> str:
     scoring = scoring or "points"
     if scoring not in SCORING:
-        raise InvalidValue("scoring", repr(scoring), or_words(SCORING))
+        raise InvalidValue("scoring", quoted(scoring), or_words(SCORING))
     return scoring
 
 
@@ -110,17 +110,17 @@ def parse_placing(text: str | Sequence | None) -> tuple:
         try:
             value = float(str(item).strip())
         except ValueError:
-            raise InvalidValue("placing_points", repr(text), allowed) from None
+            raise InvalidValue("placing_points", quoted(text), allowed) from None
         if not 0 <= value <= MAX_POINTS:
-            raise InvalidValue("placing_points", repr(text),
+            raise InvalidValue("placing_points", quoted(text),
                                Message(N_("points from %(least)s to %(most)s for each place"),
                                        {"least": 0, "most": MAX_POINTS}))
         values.append(plain_number(value))
     if not values or len(values) > MAX_PLACING:
-        raise InvalidValue("placing_points", repr(text), allowed)
+        raise InvalidValue("placing_points", quoted(text), allowed)
     for place, (better, worse) in enumerate(zip(values, values[1:]), 2):
         if worse > better:  # 10,20 gives the second more than the winner: a slip
-            raise InvalidValue("placing_points", repr(text), Message(
+            raise InvalidValue("placing_points", quoted(text), Message(
                 N_("points that never grow with the place (place %(place)s would get more "
                    "than place %(before)s)"), {"place": place, "before": place - 1}))
     return tuple(values)
@@ -201,10 +201,10 @@ def create_series(session: Session, slug: str, *, name: str | None = None,
     seed = default_seed(slug) if seed is None else check_seed(seed)
     if find_series(session, slug) is not None:
         raise TourneyError(Message(N_("there is already a series %(slug)s"),
-                                   {"slug": repr(slug)}))
+                                   {"slug": quoted(slug)}))
     if session.execute(select(Event.id).where(Event.slug == slug)).first() is not None:
         raise TourneyError(Message(N_("%(slug)s is an event's slug; a series needs a slug of "
-                                      "its own"), {"slug": repr(slug)}))
+                                      "its own"), {"slug": quoted(slug)}))
     series = Series(slug=slug, name=title, best=best, min_events=min_events, scoring=scoring,
                     placing_json=json.dumps(list(table) if scoring == "placing" else []),
                     handicap=bool(handicap), seed=seed)
@@ -234,7 +234,7 @@ def change_series(session: Session, series: Series, *, name: str | None = None,
     for setting in unset:
         if setting != "best":
             raise UsageError(Message(N_("only best can be unset, not %(setting)s"),
-                                     {"setting": repr(setting)}), setting="unset")
+                                     {"setting": quoted(setting)}), setting="unset")
     before = _stored_settings(series)
     if name is not None:
         series.name = clean_title(name, "series name")
@@ -435,7 +435,7 @@ def _series_event(session: Session, slug: str) -> Event:
         if find_series(session, slug) is None:
             raise
         raise UnknownName(Message(N_("%(slug)s is a series, not an event: a series holds "
-                                     "events only"), {"slug": repr(slug)}),
+                                     "events only"), {"slug": quoted(slug)}),
                           kind="event", names=(slug,)) from err
 
 

@@ -64,7 +64,7 @@ from sqlmodel import Session
 
 from ..engines import get_game
 from ..errors import UsageError, no_round
-from ..errors.words import N_, Message
+from ..errors.words import N_, Message, quoted
 from ..numbers import column_decimals, fixed_text, plain_number
 from ..ordering import name_order
 from ..storage.models import (
@@ -108,7 +108,7 @@ def check_tiebreaks(ids: Sequence[str]) -> list[str]:
     for tiebreak in ids:
         if tiebreak not in TIEBREAKS:
             raise UsageError(Message(N_("unknown tie-break %(name)s (tie-breaks: %(known)s)"),
-                                     {"name": repr(tiebreak), "known": list(TIEBREAKS)}))
+                                     {"name": quoted(tiebreak), "known": list(TIEBREAKS)}))
     if len(set(ids)) != len(ids):
         raise UsageError(Message(N_("a tie-break is named twice")))
     return ids

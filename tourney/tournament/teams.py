@@ -24,7 +24,7 @@ from sqlalchemy import delete, select
 from sqlmodel import Session
 
 from ..errors import InvalidValue, Remedy, TourneyError, UsageError, unknown_name
-from ..errors.words import N_, Message, or_words
+from ..errors.words import N_, Message, or_words, quoted
 from ..ordering import name_order
 from ..storage.audit import record_change
 from ..storage.merges import canonical_players
@@ -48,7 +48,7 @@ def check_count(count: int | None) -> int | None:
 
 def check_kind(kind: str) -> str:
     if kind not in TEAM_KINDS:
-        raise InvalidValue("teams", repr(kind), or_words(TEAM_KINDS))
+        raise InvalidValue("teams", quoted(kind), or_words(TEAM_KINDS))
     return kind
 
 

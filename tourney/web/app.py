@@ -40,7 +40,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from sqlalchemy.engine import Engine
@@ -59,7 +59,8 @@ from tourney.app.publish import publish_site
 from tourney.app.rounds import RoundShown, seat_next_round, show_round
 from tourney.engines.base import DealSetup
 from tourney.engines.presentation import N_, Message
-from tourney.errors import IllegalMove, RecordError, TourneyError, close_names
+from tourney.errors import IllegalMove, RecordError, TourneyError, close_names, error_location
+from tourney.errors.words import quoted
 from tourney.numbers import typed_number
 from tourney.person_names import normalize_name
 from tourney.records.csv_format import write_records
@@ -149,10 +150,10 @@ def whole_number(text: str) -> int:
         value = int(text.strip())
     except ValueError:
         raise TourneyError(Message(N_("not a whole number: %(text)s"),
-                                   {"text": repr(text)})) from None
+                                   {"text": quoted(text)})) from None
     if abs(value) > MAX_NUMBER:
         raise TourneyError(Message(N_("not a whole number this server takes: %(text)s"),
-                                   {"text": repr(text[:20])}))
+                                   {"text": quoted(text[:20])}))
     return value
 
 
@@ -1471,7 +1472,7 @@ async def org_action(request: Request) -> Response:
         if action == "seat":
             seating = seat_next_round(session, event, force=form.get("force") == "1")
             return {"done": "seated", "round": seating.number, "seating": seating.to_json()}
-        raise TourneyError(Message(N_("unknown action %(action)s"), {"action": repr(action)}))
+        raise TourneyError(Message(N_("unknown action %(action)s"), {"action": quoted(action)}))
 
     try:
         if action == "publish":
@@ -1485,7 +1486,9 @@ async def org_action(request: Request) -> Response:
             text, _ = error_text(err, server.site_renderer(lang))
             code = "decision-refused" if isinstance(err, submissions.DecisionRefused) else "refused"
             way = getattr(err, "setting_way", None)  # what force would do, as data
-            return api_answer(code, text, remedy_sentence(remedy, lang), 409, **(
+            # where, as the command line's --json says it (file, line, column...)
+            return api_answer(code, text, remedy_sentence(remedy, lang), 409,
+                              **error_location(err), **(
                 {"remedy": remedy.to_json()} if remedy is not None else {}), **(
                 {"setting_way": way.to_json()} if way is not None else {}))
         # said in the language of the page the form was on (the event's by default)
@@ -1576,7 +1579,7 @@ def _arbiter_action(session, event: Event, action: str, form: dict) -> dict:
         points = typed_number(form.get("points", ""))
         if points is None:
             raise TourneyError(Message(N_("not a number of points: %(text)s"),
-                                       {"text": repr(form.get("points", ""))}))
+                                       {"text": quoted(form.get("points", ""))}))
         info = result_actions.adjust_points(session, event, form.get("player", ""), points,
                                             reason or "", round_number=latest or None)
         return {"done": action, "id": info.id, "player": info.player}
@@ -1722,10 +1725,43 @@ async def _signup(request: Request, form: dict | None) -> Response:
                                  "field": refused.field, "message": text}, status_code=status)
         return JSONResponse({"done": "signed-up", "name": sent.request.name,
                              "updated": sent.updated, "earlier": sent.earlier})
+    if sent is not None:
+        # POST/redirect/GET: the thank-you page reloads without sending the form again
+        return RedirectResponse(thanks_address(server, slug, sent.request.name, sent.updated,
+                                               sent.earlier, request.query_params.get("lang")),
+                                status_code=303)
     return server.render(request, "signup.html", lang, status, event=event, is_open=is_open,
-                         signed=sent and sent.request.name, updated=sent and sent.updated,
-                         earlier=sent and sent.earlier, refused=refused,
-                         refused_text=refused_text, form=form or {})
+                         refused=refused, refused_text=refused_text, form=form or {})
+
+
+def thanks_address(server: Server, slug: str, name: str, updated: bool,
+                   earlier: str | None, lang: str | None) -> str:
+    """The thank-you page of a sign-up sent: what it says (the name, whether it
+    updated an earlier sign-up and that one's name) in its query, sealed so that
+    only a sign-up sent here makes a page say it."""
+    said = {"name": name, "updated": "1" if updated else "", "earlier": earlier or ""}
+    seal = server.sessions.seal("signup", slug, said["name"], said["updated"], said["earlier"])
+    query = {**said, "seal": seal, **({"lang": lang} if lang in LANGUAGES else {})}
+    return f"/signup/{quote(slug, safe='')}/thanks?{urlencode(query)}"
+
+
+async def signup_thanks(request: Request) -> Response:
+    """The thank-you page a sign-up sent leads to (:func:`thanks_address`); its
+    address unsealed, the sign-up form."""
+    server: Server = request.app.state.server
+    slug, query = request.path_params["slug"], request.query_params
+    said = (query.get("name", ""), query.get("updated", ""), query.get("earlier", ""))
+    if not server.sessions.sealed(query.get("seal", ""), "signup", slug, *said):
+        return await _signup(request, None)
+    try:
+        event = await run_in_threadpool(_read, server.config.engine,
+                                        lambda s: get_event(s, slug))
+    except TourneyError:
+        return await _unknown_event(request, "/signup/")
+    name, updated, earlier = said
+    return server.render(request, "signup.html", server.language(request, event.lang),
+                         event=event, is_open=True, signed=name, updated=bool(updated),
+                         earlier=earlier or None, refused=None, refused_text=None, form={})
 
 
 # ---------------------------------------------------------------- the app
@@ -1743,6 +1779,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/p/{token}/checkin", player_checkin, methods=["POST"]),
         Route("/signup/{slug}", signup_page),
         Route("/signup/{slug}", signup_post, methods=["POST"]),
+        Route("/signup/{slug}/thanks", signup_thanks),
         Route("/standings/{slug}", standings_page),
         Route("/api/events/{slug}/standings", standings_json),
         Route("/login", login_page),

@@ -107,6 +107,15 @@ class Sessions:
         sid = f"o.{nonce}.{expires}.{self._mac(f'o|{nonce}|{expires}')}"
         return sid, {"csrf": self._mac("csrf|" + nonce), "organizer": True}
 
+    def seal(self, *parts: str) -> str:
+        """A signature of ``parts`` (what a redirect carries to the page it leads to,
+        such as a sign-up's thank-you): only this server makes one, so a page that
+        shows what it was sealed with shows nothing a stranger's link put there."""
+        return self._mac("seal|" + "\x00".join(parts))
+
+    def sealed(self, signature: str, *parts: str) -> bool:
+        return hmac.compare_digest(self.seal(*parts), signature or "")
+
     def __len__(self) -> int:
         """What is remembered: the revoked organizer cookies."""
         return len(self.revoked)
