@@ -2,7 +2,7 @@
 its standings) and an Atom feed of each event's rounds.
 
 Every file names its JSON Schema (``"$schema"``, shipped in
-``tourney/reports/schemas/``; docs/open-data.md describes them). The files are
+``tourney/reports/schemas/``; docs/guide/publishing.md describes them). The files are
 language-independent and sit once in the site's root tree:
 
 - ``data/index.json``: the site (title, organisation, when published), every event
