@@ -373,16 +373,6 @@ def change_text(change) -> str:
     return done
 
 
-def event_words(lang: str | None):
-    """How a file for an event's scorers (the score sheet's checks) says the library's
-    words: in the event's language, as the site's pages of the event say them."""
-    import datetime as dt
-
-    from tourney.reports.site import Renderer
-
-    return Renderer(lang or "en", "", (), dt.datetime.now(dt.timezone.utc)).message
-
-
 def clock_text(clock, now=None) -> str:
     """A round's clock (:class:`tourney.tournament.seat_changes.Clock`) in a line:
     ``time left: 23 min 05 s (ends 20:45 UTC)``, ``time is up: ended 4 min ago
@@ -728,7 +718,9 @@ def sheet(slug, number, out_path, format_, deals, force, yes, as_json, db_url):
         for record in rows:
             emit_jsonl(typed_record(format_row(record)))
     elif kind == "xlsx":
-        say = event_words(lang)  # the tab, heading and checks in the event's language
+        from tourney.web.messages import file_renderer
+
+        say = file_renderer(lang).message  # the tab, heading and checks in the event's language
         with output_stream(out_path, binary=True) as stream:
             write_score_sheet_xlsx(stream, rows, title=say(tab), heading=say(heading),
                                    say=say)

@@ -331,14 +331,17 @@ def file_error_note(err: RecordError, lang: str | None) -> str:
     error) for no language or English."""
     if not lang or lang == "en":
         return english_error_text(err)
-    line = error_lines([err], _file_renderer(lang))[0]
+    line = error_lines([err], file_renderer(lang))[0]
     what = line.detail or line.sentence
     text = f"{line.where}: {what}" if line.where else what
     return f"{text} [{err.rule}]" if err.rule else text
 
 
 @lru_cache(maxsize=8)
-def _file_renderer(lang: str) -> Renderer:
+def file_renderer(lang: str | None) -> Renderer:
+    """How a file written for an event's organizers or scorers (the rejects file, the
+    score sheet) says the library's words: in the event's language (English for
+    none), as the event's pages say them."""
     import datetime as dt
 
-    return Renderer(lang, "", (lang,), dt.datetime.now(dt.UTC))
+    return Renderer(lang or "en", "", (), dt.datetime.now(dt.UTC))
