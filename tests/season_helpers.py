@@ -69,3 +69,14 @@ def make_season(tourney, db_url):
             "--min-events", "2")
     tourney("series", "add", "season", "ev1", "ev2", "ev3")
     return tourney
+
+
+def sixths_series(run, db_url) -> None:
+    """The series ``sixths`` of three events (s1-s3) where Anna scores 7/6 each time
+    (1.17 as shown: her total reads 3.51) and Bo 0; Anna and Bo registered before."""
+    for slug in ("s1", "s2", "s3"):
+        run("event", "create", slug, "--variant", "spardame")
+        run("event", "enter", slug, "Anna", "Bo")
+        store(db_url, slug, [[("Anna", 1, 7 / 6), ("Bo", 2, 0)]])
+    run("series", "create", "sixths")
+    run("series", "add", "sixths", "s1", "s2", "s3")

@@ -10,7 +10,7 @@ import json
 import openpyxl
 import pytest
 from conftest import from_snapshot
-from season_helpers import RESULTS, correct, make_season, store
+from season_helpers import RESULTS, correct, make_season, sixths_series
 from sqlalchemy import func, select
 from sqlmodel import Session
 
@@ -185,12 +185,7 @@ def test_every_points_column_reads_one_precision(season, tmp_path):
 def test_a_total_reads_as_the_sum_of_the_results_shown(season, db_url, tmp_path):
     """Anna's 7/6 in each of three events reads 1.17: her total reads 3.51 (what a
     reader adds up), not 3.50, on the terminal, in the CSV and in --json."""
-    for slug in ("s1", "s2", "s3"):
-        season("event", "create", slug, "--variant", "spardame")
-        season("event", "enter", slug, "Anna", "Bo")
-        store(db_url, slug, [[("Anna", 1, 7 / 6), ("Bo", 2, 0)]])
-    season("series", "create", "sixths")
-    season("series", "add", "sixths", "s1", "s2", "s3")
+    sixths_series(season, db_url)
     anna = next(line.split() for line in season("series", "standings", "sixths")
                 .stdout.splitlines() if "Anna" in line)
     assert anna[3:7] == ["1.17", "1.17", "1.17", "3.51"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from season_helpers import correct, make_season, store
+from season_helpers import correct, make_season, sixths_series
 
 
 def cells(html: str) -> list[list[str]]:
@@ -80,12 +80,7 @@ def test_a_rows_total_on_the_page_is_the_sum_of_its_results_shown(tourney, db_ur
     """Anna's 7/6 in each of three events reads 1.17: her total reads 3.51, as the
     terminal says (docs/decisions.md), not 3.50."""
     tourney("player", "add", "Anna", "Bo")
-    for slug in ("s1", "s2", "s3"):
-        tourney("event", "create", slug, "--variant", "spardame")
-        tourney("event", "enter", slug, "Anna", "Bo")
-        store(db_url, slug, [[("Anna", 1, 7 / 6), ("Bo", 2, 0)]])
-    tourney("series", "create", "sixths")
-    tourney("series", "add", "sixths", "s1", "s2", "s3")
+    sixths_series(tourney, db_url)
     site = tmp_path / "site"
     tourney("publish", "--out", str(site), "--lang", "en", "--no-replays")
     anna = next(r for r in cells((site / "series" / "sixths.html").read_text(encoding="utf-8"))
